@@ -1,0 +1,25 @@
+"""Entry point of ``ndcg-studio`` and ``python -m ndcg_studio``.
+
+With a subcommand it runs headless (:mod:`ndcg_studio.cli`); without one it opens the desktop app.
+PySide6 is imported only when the GUI is started, so headless commands start fast.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+from ndcg_studio import cli
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Parse ``argv`` (default ``sys.argv[1:]``); run a command or open the GUI.
+
+    Returns the process exit code.
+    """
+    args = cli.build_parser().parse_args(list(sys.argv[1:] if argv is None else argv))
+    if args.command is not None:
+        return cli.run(args)
+    from ndcg_studio.ui.application import run_gui
+
+    return run_gui(db=args.db, demo=args.demo)

@@ -1,0 +1,1 @@
+"""Pure domain: numpy + dataclasses (metrics, agreement, bands, consensus). No Qt, no SQL."""

@@ -1,0 +1,1 @@
+"""File formats: TREC run/qrels, CSV/TSV judgments, queries, documents (CSV/JSONL), SMART."""

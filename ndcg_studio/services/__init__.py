@@ -1,0 +1,1 @@
+"""Use cases: each with its own transaction scope; progress(i, n) and cancelled() callbacks."""

@@ -1,0 +1,1 @@
+"""Storage layer: SQLAlchemy 2.x models, engine/session factory, migrations, repositories."""

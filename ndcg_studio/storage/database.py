@@ -1,0 +1,206 @@
+"""Opening a database: URL resolution, engine set-up, upgrade to the newest schema.
+
+A *database* is any SQLAlchemy URL: an SQLite file for one person (the default, in the user data
+directory given by platformdirs) or a PostgreSQL server for a team (``postgresql://…``, driven by
+psycopg 3). Opening one always upgrades its schema to the newest Alembic revision; a database
+written by a newer version of the app is refused with :class:`DatabaseVersionError`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from platformdirs import user_data_dir
+from sqlalchemy import Connection, Engine, create_engine, event, text
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.orm import Session, sessionmaker
+
+from ndcg_studio._paths import migrations_dir
+
+ENV_VAR = "NDCG_STUDIO_DB"
+APP_NAME = "ndcg-studio"
+DEFAULT_FILE = "studio.sqlite"
+#: PostgreSQL advisory-lock key held while migrating, so that two processes opening the same
+#: server at once do not both run the same migration.
+_MIGRATION_LOCK_KEY = 4_172_023_001
+
+
+class DatabaseError(Exception):
+    """A database cannot be opened or used; the message says what to do."""
+
+
+class DatabaseVersionError(DatabaseError):
+    """The database was written by a newer version of NDCG Studio."""
+
+
+def default_database_path() -> Path:
+    """The default SQLite file: ``<user data dir>/ndcg-studio/studio.sqlite``."""
+    return Path(user_data_dir(APP_NAME, appauthor=False)) / DEFAULT_FILE
+
+
+def resolve_url(db: str | os.PathLike[str] | None = None) -> URL:
+    """Turn ``--db`` (a path or any SQLAlchemy URL), else ``$NDCG_STUDIO_DB``, else the default
+    file, into a SQLAlchemy URL.
+
+    ``postgresql://`` and ``postgres://`` URLs use the psycopg 3 driver
+    (``postgresql+psycopg://``). A plain path becomes ``sqlite:///<absolute path>``.
+
+    Raises:
+        DatabaseError: the text is neither a path nor a URL SQLAlchemy understands.
+    """
+    raw = os.fspath(db) if db is not None else os.environ.get(ENV_VAR) or None
+    if raw is None:
+        path = default_database_path()
+        return URL.create("sqlite", database=str(path))
+    if "://" not in raw:
+        return URL.create("sqlite", database=str(Path(raw).expanduser().resolve()))
+    if raw.startswith("postgres://"):
+        raw = "postgresql://" + raw[len("postgres://") :]
+    try:
+        url = make_url(raw)
+    except Exception as exc:  # sqlalchemy.exc.ArgumentError
+        raise DatabaseError(f"not a database path or URL: {raw!r} ({exc})") from exc
+    if url.drivername == "postgresql":
+        url = url.set(drivername="postgresql+psycopg")
+    return url
+
+
+def describe_url(url: URL) -> str:
+    """A short, password-free label for the status bar and messages."""
+    if url.get_backend_name() == "sqlite":
+        return url.database or ":memory:"
+    return url.render_as_string(hide_password=True)
+
+
+def _on_sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA busy_timeout=10000")
+    cursor.close()
+
+
+def create_studio_engine(url: URL) -> Engine:
+    """An engine for ``url`` with our connection settings.
+
+    SQLite: ``PRAGMA foreign_keys=ON``, WAL journal, ``synchronous=NORMAL`` and a 10 s busy
+    timeout on every connection; the parent folder is created. PostgreSQL: ``pool_pre_ping`` so a
+    restarted server is noticed and reconnected to.
+    """
+    if url.get_backend_name() == "sqlite":
+        if url.database and url.database != ":memory:":
+            Path(url.database).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(url, connect_args={"timeout": 10})
+        event.listen(engine, "connect", _on_sqlite_connect)
+        return engine
+    return create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=5)
+
+
+def alembic_config(connection: Connection | None = None) -> Config:
+    """An Alembic config pointing at the shipped migrations (usable from an installed wheel)."""
+    cfg = Config()
+    cfg.set_main_option("script_location", str(migrations_dir()))
+    if connection is not None:
+        cfg.attributes["connection"] = connection
+    return cfg
+
+
+def head_revision() -> str:
+    """The newest schema revision this version of the app knows."""
+    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    assert head is not None
+    return head
+
+
+def current_revision(connection: Connection) -> str | None:
+    """The schema revision stored in the database (None for an empty database)."""
+    return MigrationContext.configure(connection).get_current_revision()
+
+
+def upgrade_to_head(engine: Engine) -> None:
+    """Bring the schema to the newest revision.
+
+    Raises:
+        DatabaseVersionError: the database's revision is unknown to this app (a newer app wrote it).
+    """
+    script = ScriptDirectory.from_config(alembic_config())
+    with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            connection.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _MIGRATION_LOCK_KEY})
+        revision = current_revision(connection)
+        if revision is not None:
+            try:
+                script.get_revision(revision)
+            except Exception:
+                raise DatabaseVersionError(
+                    f"This database was written by a newer version of NDCG Studio (schema "
+                    f"revision {revision!r}; this version knows up to {head_revision()!r}). "
+                    "Install the newer version to open it."
+                ) from None
+        if revision != script.get_current_head():
+            command.upgrade(alembic_config(connection), "head")
+
+
+@dataclass
+class Database:
+    """An open database: the engine and a session factory. One session per user action or job."""
+
+    url: URL
+    engine: Engine
+    sessions: sessionmaker[Session]
+
+    @property
+    def label(self) -> str:
+        return describe_url(self.url)
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.url.get_backend_name() == "sqlite"
+
+    @contextmanager
+    def transaction(self) -> Iterator[Session]:
+        """A session inside one transaction: committed on success, rolled back on any error."""
+        with self.sessions.begin() as session:
+            yield session
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+
+def open_database(
+    db: str | os.PathLike[str] | URL | None = None, *, upgrade: bool = True
+) -> Database:
+    """Open (creating if needed) and upgrade the database named by ``db`` (see :func:`resolve_url`).
+
+    Raises:
+        DatabaseVersionError: written by a newer app version.
+        DatabaseError: cannot connect (message names the database and the cause).
+    """
+    url = db if isinstance(db, URL) else resolve_url(db)
+    try:
+        engine = create_studio_engine(url)
+    except Exception as exc:
+        raise DatabaseError(f"cannot open the database {describe_url(url)}: {exc}") from exc
+    try:
+        if upgrade:
+            upgrade_to_head(engine)
+        else:
+            with engine.connect():
+                pass
+    except DatabaseError:
+        engine.dispose()
+        raise
+    except Exception as exc:
+        engine.dispose()
+        raise DatabaseError(f"cannot open the database {describe_url(url)}: {exc}") from exc
+    return Database(url=url, engine=engine, sessions=sessionmaker(engine, expire_on_commit=False))

@@ -1,0 +1,129 @@
+"""Opening databases: URL resolution, pragmas, migrations equal to the models, version guard."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy import insert, inspect, text
+from sqlalchemy.exc import IntegrityError
+
+from ndcg_studio.storage import models
+from ndcg_studio.storage.database import (
+    DatabaseError,
+    DatabaseVersionError,
+    default_database_path,
+    head_revision,
+    open_database,
+    resolve_url,
+)
+
+
+def test_resolve_url_path_env_default(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    url = resolve_url(tmp_path / "a.sqlite")
+    assert url.drivername == "sqlite"
+    assert url.database == str(tmp_path / "a.sqlite")
+    assert resolve_url("postgresql://u:p@h/db").drivername == "postgresql+psycopg"
+    assert resolve_url("postgres://u@h/db").drivername == "postgresql+psycopg"
+    monkeypatch.setenv("NDCG_STUDIO_DB", str(tmp_path / "env.sqlite"))
+    assert resolve_url(None).database == str(tmp_path / "env.sqlite")
+    monkeypatch.delenv("NDCG_STUDIO_DB")
+    assert resolve_url(None).database == str(default_database_path())
+    assert "ndcg-studio" in str(default_database_path())
+    with pytest.raises(DatabaseError, match="not a database path or URL"):
+        resolve_url("::://nonsense")
+
+
+def test_upgrade_of_empty_database_equals_models(db_url: str) -> None:
+    database = open_database(db_url)
+    try:
+        with database.engine.connect() as conn:
+            diff = compare_metadata(
+                MigrationContext.configure(conn, opts={"compare_type": True}), models.Base.metadata
+            )
+            assert diff == []
+            assert MigrationContext.configure(conn).get_current_revision() == head_revision()
+    finally:
+        database.dispose()
+
+
+def test_sqlite_pragmas_on_every_connection(sqlite_url: str) -> None:
+    database = open_database(sqlite_url)
+    try:
+        for _ in range(2):
+            with database.engine.connect() as conn:
+                assert conn.execute(text("PRAGMA foreign_keys")).scalar() == 1
+                assert conn.execute(text("PRAGMA journal_mode")).scalar() == "wal"
+    finally:
+        database.dispose()
+
+
+def test_constraints_enforced(db: object) -> None:
+    database = db  # type: ignore[assignment]
+    with database.engine.begin() as conn:  # type: ignore[attr-defined]
+        conn.execute(insert(models.queries), [{"external_id": "q1", "text": "t"}])
+        conn.execute(
+            insert(models.documents), [{"external_id": "d1", "title": "", "text": "", "url": ""}]
+        )
+        conn.execute(insert(models.annotators), [{"name": "ann"}])
+    with pytest.raises(IntegrityError), database.engine.begin() as conn:  # type: ignore[attr-defined]
+        conn.execute(
+            insert(models.judgments),
+            [{"query_id": 1, "document_id": 1, "annotator_id": 1, "grade": 7}],
+        )
+    with pytest.raises(IntegrityError), database.engine.begin() as conn:  # type: ignore[attr-defined]
+        conn.execute(  # foreign key: no query 99
+            insert(models.judgments),
+            [{"query_id": 99, "document_id": 1, "annotator_id": 1, "grade": 2}],
+        )
+    with database.engine.begin() as conn:  # type: ignore[attr-defined]
+        conn.execute(
+            insert(models.judgments),
+            [{"query_id": 1, "document_id": 1, "annotator_id": 1, "grade": 2}],
+        )
+    with pytest.raises(IntegrityError), database.engine.begin() as conn:  # type: ignore[attr-defined]
+        conn.execute(  # unique per query+document+annotator
+            insert(models.judgments),
+            [{"query_id": 1, "document_id": 1, "annotator_id": 1, "grade": 3}],
+        )
+
+
+def test_constraint_names_follow_convention(sqlite_url: str) -> None:
+    database = open_database(sqlite_url)
+    try:
+        insp = inspect(database.engine)
+        uniques = {u["name"] for u in insp.get_unique_constraints("judgments")}
+        assert "uq_judgments_query_id_document_id_annotator_id" in uniques
+        checks = {c["name"] for c in insp.get_check_constraints("judgments")}
+        assert "ck_judgments_grade_range" in checks
+        indexes = {i["name"] for i in insp.get_indexes("results")}
+        assert "ix_results_query_rank" in indexes
+    finally:
+        database.dispose()
+
+
+def test_database_from_newer_app_is_refused(sqlite_url: str) -> None:
+    open_database(sqlite_url).dispose()
+    database = open_database(sqlite_url)
+    with database.engine.begin() as conn:
+        conn.execute(text("UPDATE alembic_version SET version_num = '9999_future'"))
+    database.dispose()
+    with pytest.raises(DatabaseVersionError, match="newer version of NDCG Studio"):
+        open_database(sqlite_url)
+
+
+def test_reopen_is_idempotent(sqlite_url: str) -> None:
+    open_database(sqlite_url).dispose()
+    database = open_database(sqlite_url)
+    with database.engine.connect() as conn:
+        assert MigrationContext.configure(conn).get_current_revision() == head_revision()
+    database.dispose()
+
+
+def test_unreachable_database_is_a_clear_error(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    with pytest.raises(DatabaseError, match="cannot open the database"):
+        open_database(blocker / "sub" / "x.sqlite")
