@@ -85,14 +85,22 @@ class Run(Base):
 
 
 class Result(Base):
-    """One line of a run: a document returned for a query at a rank with a score."""
+    """One line of a run: a document returned for a query at a rank with a score.
+
+    ``rank`` is the rank column of the imported file. ``position`` is the document's 1-based place
+    in trec_eval's order (score descending, ties by document id descending), computed at import by
+    the domain's run ordering; scoring reads ``position <= K`` first and the annotation pool is
+    every run's ``position <= D``.
+    """
 
     __tablename__ = "results"
     __table_args__ = (
         UniqueConstraint("run_id", "query_id", "rank"),
+        UniqueConstraint("run_id", "query_id", "position"),
         CheckConstraint("rank >= 1", name="rank_positive"),
+        CheckConstraint("position >= 1", name="position_positive"),
         # the annotation pool: every run's top D documents of one query
-        Index("ix_results_query_rank", "query_id", "rank"),
+        Index("ix_results_query_position", "query_id", "position"),
     )
 
     run_id: Mapped[int] = mapped_column(ForeignKey("runs.id", ondelete="CASCADE"), primary_key=True)
@@ -103,6 +111,7 @@ class Result(Base):
         ForeignKey("documents.id", ondelete="CASCADE"), primary_key=True
     )
     rank: Mapped[int] = mapped_column(Integer)
+    position: Mapped[int] = mapped_column(Integer)
     score: Mapped[float] = mapped_column(Float)
 
 

@@ -99,7 +99,7 @@ def test_constraint_names_follow_convention(sqlite_url: str) -> None:
         checks = {c["name"] for c in insp.get_check_constraints("judgments")}
         assert "ck_judgments_grade_range" in checks
         indexes = {i["name"] for i in insp.get_indexes("results")}
-        assert "ix_results_query_rank" in indexes
+        assert "ix_results_query_position" in indexes
     finally:
         database.dispose()
 
