@@ -2,7 +2,7 @@
 
 Revision ID: 0001
 Revises:
-Create Date: 2026-11-22 16:01:21.208096
+Create Date: 2026-11-22 16:02:01.838634
 """
 
 from __future__ import annotations
@@ -209,8 +209,8 @@ def upgrade() -> None:
 
     op.create_table(
         "results",
-        sa.Column("run_id", sa.Integer(), nullable=False),
         sa.Column("query_id", sa.Integer(), nullable=False),
+        sa.Column("run_id", sa.Integer(), nullable=False),
         sa.Column("document_id", sa.Integer(), nullable=False),
         sa.Column("rank", sa.Integer(), nullable=False),
         sa.Column("position", sa.Integer(), nullable=False),
@@ -232,22 +232,15 @@ def upgrade() -> None:
         sa.ForeignKeyConstraint(
             ["run_id"], ["runs.id"], name=op.f("fk_results_run_id_runs"), ondelete="CASCADE"
         ),
-        sa.PrimaryKeyConstraint("run_id", "query_id", "document_id", name=op.f("pk_results")),
-        sa.UniqueConstraint(
-            "run_id", "query_id", "position", name=op.f("uq_results_run_id_query_id_position")
-        ),
+        sa.PrimaryKeyConstraint("query_id", "run_id", "document_id", name=op.f("pk_results")),
         sa.UniqueConstraint(
             "run_id", "query_id", "rank", name=op.f("uq_results_run_id_query_id_rank")
         ),
+        sqlite_with_rowid=False,
     )
-    with op.batch_alter_table("results", schema=None) as batch_op:
-        batch_op.create_index("ix_results_query_position", ["query_id", "position"], unique=False)
 
 
 def downgrade() -> None:
-
-    with op.batch_alter_table("results", schema=None) as batch_op:
-        batch_op.drop_index("ix_results_query_position")
 
     op.drop_table("results")
     with op.batch_alter_table("judgments", schema=None) as batch_op:

@@ -96,17 +96,18 @@ class Result(Base):
     __tablename__ = "results"
     __table_args__ = (
         UniqueConstraint("run_id", "query_id", "rank"),
-        UniqueConstraint("run_id", "query_id", "position"),
         CheckConstraint("rank >= 1", name="rank_positive"),
         CheckConstraint("position >= 1", name="position_positive"),
-        # the annotation pool: every run's top D documents of one query
-        Index("ix_results_query_position", "query_id", "position"),
+        # A clustered table on SQLite: the primary key (query first) also serves the annotation
+        # pool (all runs' results of one query) and scoring's full scan; two B-trees in all keep
+        # bulk imports fast. ``position`` is unique per (run, query) by construction.
+        {"sqlite_with_rowid": False},
     )
 
-    run_id: Mapped[int] = mapped_column(ForeignKey("runs.id", ondelete="CASCADE"), primary_key=True)
     query_id: Mapped[int] = mapped_column(
         ForeignKey("queries.id", ondelete="CASCADE"), primary_key=True
     )
+    run_id: Mapped[int] = mapped_column(ForeignKey("runs.id", ondelete="CASCADE"), primary_key=True)
     document_id: Mapped[int] = mapped_column(
         ForeignKey("documents.id", ondelete="CASCADE"), primary_key=True
     )

@@ -98,8 +98,8 @@ def test_constraint_names_follow_convention(sqlite_url: str) -> None:
         assert "uq_judgments_query_id_document_id_annotator_id" in uniques
         checks = {c["name"] for c in insp.get_check_constraints("judgments")}
         assert "ck_judgments_grade_range" in checks
-        indexes = {i["name"] for i in insp.get_indexes("results")}
-        assert "ix_results_query_position" in indexes
+        indexes = {u["name"] for u in insp.get_unique_constraints("results")}
+        assert "uq_results_run_id_query_id_rank" in indexes
     finally:
         database.dispose()
 
