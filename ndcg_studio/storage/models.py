@@ -12,6 +12,7 @@ enforced by CHECK constraints. Every change of a judgment or an adjudication is 
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import cast
 
 from sqlalchemy import (
     CheckConstraint,
@@ -23,6 +24,7 @@ from sqlalchemy import (
     MetaData,
     SmallInteger,
     String,
+    Table,
     Text,
     UniqueConstraint,
     func,
@@ -201,11 +203,12 @@ class JudgmentHistory(Base):
     )
 
 
-queries = Query.__table__
-documents = Document.__table__
-runs = Run.__table__
-results = Result.__table__
-annotators = Annotator.__table__
-judgments = Judgment.__table__
-adjudications = Adjudication.__table__
-judgment_history = JudgmentHistory.__table__
+#: Core tables, for bulk statements.
+queries = cast(Table, Query.__table__)
+documents = cast(Table, Document.__table__)
+runs = cast(Table, Run.__table__)
+results = cast(Table, Result.__table__)
+annotators = cast(Table, Annotator.__table__)
+judgments = cast(Table, Judgment.__table__)
+adjudications = cast(Table, Adjudication.__table__)
+judgment_history = cast(Table, JudgmentHistory.__table__)

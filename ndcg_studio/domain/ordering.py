@@ -1,0 +1,48 @@
+"""The order of a ranked list: trec_eval's rule, as positions stored with each result.
+
+SOURCE: trec_eval 10.0 ``form_res_rels.c`` (``comp_sim_docno``): results of a query are sorted
+by score descending, ties broken by docno descending (``strcmp`` byte order); the file's rank
+column is ignored. Scores are float64 here (trec_eval 9.0.8 and pytrec_eval read float32, which
+makes scores 1e-8 apart tie).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+
+def trec_positions(group: ArrayLike, score: ArrayLike, doc_key: ArrayLike) -> NDArray[np.int64]:
+    """1-based position of every result in its group's list, in trec_eval's order.
+
+    Args:
+        group: (n,) int, the ranked list (e.g. a (run, query) pair) each result belongs to.
+        score: (n,) float64 finite scores.
+        doc_key: (n,) int, each result's document id rank in UTF-8 byte order (for example
+            :func:`ndcg_studio.domain.metrics.doc_order_key` of the external ids); larger key =
+            larger id, which comes first among equal scores.
+
+    Returns:
+        (n,) int64 positions 1..len(list) within each group (unique per group when the
+        documents of a group are distinct).
+
+    Raises:
+        ValueError: arrays of different lengths or non-finite scores.
+    """
+    g = np.asarray(group, dtype=np.int64)
+    s = np.asarray(score, dtype=np.float64)
+    k = np.asarray(doc_key, dtype=np.int64)
+    if not (g.shape == s.shape == k.shape) or g.ndim != 1:
+        raise ValueError("group, score and doc_key must be 1-D arrays of the same length")
+    if not np.isfinite(s).all():
+        raise ValueError("scores must be finite")
+    n = g.shape[0]
+    if n == 0:
+        return np.zeros(0, dtype=np.int64)
+    order = np.lexsort((-k, -s, g))  # primary key last: group, then score desc, then id desc
+    g_sorted = g[order]
+    starts = np.flatnonzero(np.concatenate(([True], g_sorted[1:] != g_sorted[:-1])))
+    first = np.repeat(starts, np.diff(np.append(starts, n)))
+    positions = np.empty(n, dtype=np.int64)
+    positions[order] = np.arange(n, dtype=np.int64) - first + 1
+    return positions

@@ -1,0 +1,513 @@
+"""Import use cases: every file kind in ONE transaction — all of it is written, or nothing.
+
+Readers (:mod:`ndcg_studio.io`) parse and validate the whole file first (errors name file, line
+and field); only a clean file reaches the database, through SQLAlchemy Core bulk statements
+(:mod:`ndcg_studio.storage.bulk`). Queries, documents and annotators that do not exist yet are
+created by their external id. Re-importing the same file changes nothing; re-importing judgments
+with new grades updates them and records each change in ``judgment_history``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+from sqlalchemy import Connection, bindparam, delete, func, select, update
+
+from ndcg_studio.domain.metrics import doc_order_key
+from ndcg_studio.domain.ordering import trec_positions
+from ndcg_studio.io.errors import InputError
+from ndcg_studio.services.progress import Cancelled, Progress, checkpoint
+from ndcg_studio.storage import models
+from ndcg_studio.storage.bulk import bulk_insert, fetch_array, map_external_ids
+from ndcg_studio.storage.database import Database
+
+IMPORT_KINDS = ("run", "qrels", "judgments", "queries", "documents", "smart")
+
+
+@dataclass
+class ImportSummary:
+    """What an import did. ``counts`` holds e.g. ``{"results": 1000, "documents created": 12}``."""
+
+    kind: str
+    path: str
+    rows: int
+    counts: dict[str, int] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+    def message(self) -> str:
+        parts = ", ".join(f"{v:,} {k}" for k, v in self.counts.items() if v)
+        text = f"{self.path}: {self.rows:,} {self.kind} lines imported" + (
+            f" ({parts})" if parts else ""
+        )
+        return "; ".join([text, *self.notes])
+
+
+def _stage(progress: Progress | None, base: int, span: int) -> Progress | None:
+    """Map a reader's progress (0..total) into [base, base + span] of 100 steps."""
+    if progress is None:
+        return None
+
+    def report(done: int, total: int) -> None:
+        progress(base + (span * done) // max(total, 1), 100)
+
+    return report
+
+
+class ImportService:
+    """Imports files into one database. Each call is one transaction."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    def import_file(
+        self,
+        kind: str,
+        path: str | Path,
+        *,
+        progress: Progress | None = None,
+        cancelled: Cancelled | None = None,
+        **options: Any,
+    ) -> ImportSummary:
+        """Dispatch to ``import_<kind>``; options are that method's keyword arguments."""
+        if kind not in IMPORT_KINDS:
+            raise ValueError(f"unknown import kind {kind!r}; one of {', '.join(IMPORT_KINDS)}")
+        method: Callable[..., ImportSummary] = getattr(self, f"import_{kind}")
+        return method(path, progress=progress, cancelled=cancelled, **options)
+
+    # ------------------------------------------------------------------ runs
+    def import_run(
+        self,
+        path: str | Path,
+        *,
+        name: str | None = None,
+        description: str = "",
+        progress: Progress | None = None,
+        cancelled: Cancelled | None = None,
+    ) -> ImportSummary:
+        """Import a TREC run ``qid Q0 docno rank score tag`` as the run ``name`` (default: the tag).
+
+        A run of the same name is replaced (its results deleted and written anew) — the same
+        file imported twice leaves the same rows.
+
+        Raises:
+            InputFileError: a malformed file (nothing written).
+            InputError: several tags in the file and no ``name``.
+        """
+        from ndcg_studio.io.trec import read_trec_run
+
+        run = read_trec_run(path, progress=_stage(progress, 0, 40), cancelled=cancelled)
+        if name is None:
+            if len(run.tags) != 1:
+                raise InputError(
+                    f"{path}: the file has {len(run.tags)} run tags "
+                    f"({', '.join(run.tags[:5])}); give the run's name with --name"
+                )
+            name = run.tags[0]
+        checkpoint(40, 100, progress, cancelled)
+        q_ext, q_inv = np.unique(np.array(run.query_id, dtype=object), return_inverse=True)
+        d_ext, d_inv = np.unique(np.array(run.doc_id, dtype=object), return_inverse=True)
+        positions = trec_positions(q_inv, run.score, doc_order_key(d_ext.tolist())[d_inv])
+        summary = ImportSummary("run", str(path), len(run))
+        with self.db.engine.begin() as conn:
+            q_ids, q_new = map_external_ids(
+                conn, models.queries, q_ext.tolist(), defaults={"text": ""}
+            )
+            checkpoint(50, 100, progress, cancelled)
+            d_ids, d_new = map_external_ids(
+                conn, models.documents, d_ext.tolist(), defaults=_DOC_DEFAULTS
+            )
+            checkpoint(65, 100, progress, cancelled)
+            run_id = conn.execute(
+                select(models.runs.c.id).where(models.runs.c.name == name)
+            ).scalar_one_or_none()
+            replaced = run_id is not None
+            if run_id is None:
+                run_id = conn.execute(
+                    models.runs.insert().values(name=name, description=description)
+                ).inserted_primary_key[0]  # type: ignore[index]
+            else:
+                conn.execute(delete(models.results).where(models.results.c.run_id == run_id))
+            rows = zip(
+                [int(run_id)] * len(run),
+                q_ids[q_inv].tolist(),
+                d_ids[d_inv].tolist(),
+                run.rank.tolist(),
+                positions.tolist(),
+                run.score.tolist(),
+                strict=True,
+            )
+            checkpoint(70, 100, progress, cancelled)
+            n = bulk_insert(
+                conn,
+                models.results,
+                ("run_id", "query_id", "document_id", "rank", "position", "score"),
+                rows,
+            )
+            checkpoint(99, 100, progress, cancelled)
+        summary.counts = {
+            "results": n,
+            "queries created": q_new,
+            "documents created": d_new,
+        }
+        summary.notes.append(f"run {name!r} {'replaced' if replaced else 'created'}")
+        return summary
+
+    # ------------------------------------------------------------ judgments
+    def import_qrels(
+        self,
+        path: str | Path,
+        *,
+        annotator: str | None = None,
+        annotator_column: bool = False,
+        grade_map: Mapping[int, int] | None = None,
+        changed_by: str | None = None,
+        progress: Progress | None = None,
+        cancelled: Cancelled | None = None,
+    ) -> ImportSummary:
+        """Import TREC qrels ``qid iter docno grade`` as judgments of ``annotator`` (default:
+        the file's stem), or of the annotator named in the 2nd column."""
+        from ndcg_studio.io.trec import read_trec_qrels
+
+        qrels = read_trec_qrels(
+            path,
+            grade_map=grade_map,
+            annotator_column=annotator_column,
+            progress=_stage(progress, 0, 40),
+            cancelled=cancelled,
+        )
+        names = qrels.annotator or [annotator or Path(path).stem] * len(qrels)
+        return self._write_judgments(
+            "qrels",
+            str(path),
+            qrels.query_id,
+            qrels.doc_id,
+            names,
+            qrels.grade,
+            None,
+            changed_by,
+            progress,
+            cancelled,
+        )
+
+    def import_judgments(
+        self,
+        path: str | Path,
+        *,
+        grade_map: Mapping[int, int] | None = None,
+        changed_by: str | None = None,
+        progress: Progress | None = None,
+        cancelled: Cancelled | None = None,
+    ) -> ImportSummary:
+        """Import a CSV/TSV with header ``query_id,doc_id,annotator,grade[,note]``."""
+        from ndcg_studio.io.judgments import read_judgments_csv
+
+        j = read_judgments_csv(
+            path, grade_map=grade_map, progress=_stage(progress, 0, 40), cancelled=cancelled
+        )
+        return self._write_judgments(
+            "judgments",
+            str(path),
+            j.query_id,
+            j.doc_id,
+            j.annotator,
+            j.grade,
+            j.note,
+            changed_by,
+            progress,
+            cancelled,
+        )
+
+    def _write_judgments(
+        self,
+        kind: str,
+        path: str,
+        query_ext: Sequence[str],
+        doc_ext: Sequence[str],
+        annotator_names: Sequence[str],
+        grade: NDArray[np.int64],
+        note: Sequence[str | None] | None,
+        changed_by: str | None,
+        progress: Progress | None,
+        cancelled: Cancelled | None,
+    ) -> ImportSummary:
+        n = len(query_ext)
+        summary = ImportSummary(kind, path, n)
+        q_ext, q_inv = np.unique(np.array(query_ext, dtype=object), return_inverse=True)
+        d_ext, d_inv = np.unique(np.array(doc_ext, dtype=object), return_inverse=True)
+        a_ext, a_inv = np.unique(np.array(annotator_names, dtype=object), return_inverse=True)
+        checkpoint(40, 100, progress, cancelled)
+        with self.db.engine.begin() as conn:
+            q_ids, q_new = map_external_ids(
+                conn, models.queries, q_ext.tolist(), defaults={"text": ""}
+            )
+            d_ids, d_new = map_external_ids(
+                conn, models.documents, d_ext.tolist(), defaults=_DOC_DEFAULTS
+            )
+            a_ids, a_new = map_external_ids(conn, models.annotators, a_ext.tolist(), key="name")
+            by_id = None
+            if changed_by is not None:
+                (by_id,), _ = map_external_ids(conn, models.annotators, [changed_by], key="name")
+            checkpoint(60, 100, progress, cancelled)
+            qid, did, aid = q_ids[q_inv], d_ids[d_inv], a_ids[a_inv]
+            existing = _existing_judgments(conn, np.unique(aid))
+            new_key = _item_key(qid, did, aid)
+            old_key = _item_key(existing["query"], existing["doc"], existing["annotator"])
+            found, match = _match(old_key, new_key)
+            old_grade = np.full(n, -1, dtype=np.int64)
+            old_grade[found] = existing["grade"][match[found]]
+            old_id = np.full(n, -1, dtype=np.int64)
+            old_id[found] = existing["id"][match[found]]
+            notes = list(note) if note is not None else [None] * n
+            old_notes = _existing_notes(conn, old_id[found])
+            changed = found & (old_grade != grade)
+            if note is not None:
+                changed |= found & np.array(
+                    [notes[i] != old_notes.get(j) for i, j in enumerate(old_id.tolist())],
+                    dtype=bool,
+                )
+            fresh = ~found
+            checkpoint(70, 100, progress, cancelled)
+            idx_new = np.flatnonzero(fresh)
+            bulk_insert(
+                conn,
+                models.judgments,
+                ("query_id", "document_id", "annotator_id", "grade", "note"),
+                zip(
+                    qid[idx_new].tolist(),
+                    did[idx_new].tolist(),
+                    aid[idx_new].tolist(),
+                    grade[idx_new].tolist(),
+                    [notes[i] for i in idx_new.tolist()],
+                    strict=True,
+                ),
+            )
+            idx_chg = np.flatnonzero(changed)
+            if len(idx_chg):
+                judgment = models.judgments
+                conn.execute(
+                    update(judgment)
+                    .where(judgment.c.id == bindparam("jid"))
+                    .values(
+                        grade=bindparam("new_grade"),
+                        note=bindparam("new_note"),
+                        updated_at=func.current_timestamp(),
+                    ),
+                    [
+                        {
+                            "jid": int(old_id[i]),
+                            "new_grade": int(grade[i]),
+                            "new_note": notes[i] if note is not None else old_notes[int(old_id[i])],
+                        }
+                        for i in idx_chg.tolist()
+                    ],
+                )
+            checkpoint(85, 100, progress, cancelled)
+            hist = np.concatenate([idx_new, idx_chg])
+            bulk_insert(
+                conn,
+                models.judgment_history,
+                (
+                    "kind",
+                    "query_id",
+                    "document_id",
+                    "annotator_id",
+                    "old_grade",
+                    "new_grade",
+                    "old_note",
+                    "new_note",
+                    "changed_by",
+                ),
+                zip(
+                    ["judgment"] * len(hist),
+                    qid[hist].tolist(),
+                    did[hist].tolist(),
+                    aid[hist].tolist(),
+                    [None if g < 0 else g for g in old_grade[hist].tolist()],
+                    grade[hist].tolist(),
+                    [old_notes.get(j) for j in old_id[hist].tolist()],
+                    [
+                        notes[i] if note is not None else old_notes.get(int(old_id[i]))
+                        for i in hist.tolist()
+                    ],
+                    [by_id if by_id is not None else a for a in aid[hist].tolist()],
+                    strict=True,
+                ),
+            )
+            checkpoint(99, 100, progress, cancelled)
+        summary.counts = {
+            "judgments created": len(idx_new),
+            "judgments updated": len(idx_chg),
+            "unchanged": int(n - len(idx_new) - len(idx_chg)),
+            "queries created": q_new,
+            "documents created": d_new,
+            "annotators created": a_new,
+        }
+        return summary
+
+    # ------------------------------------------------------------ catalogue
+    def import_queries(
+        self,
+        path: str | Path,
+        *,
+        progress: Progress | None = None,
+        cancelled: Cancelled | None = None,
+    ) -> ImportSummary:
+        """Import query texts: TREC topics TSV ``qid<TAB>text`` or CSV ``query_id,text,...``."""
+        from ndcg_studio.io.catalog import read_queries
+
+        q = read_queries(path, progress=_stage(progress, 0, 50), cancelled=cancelled)
+        rows = {
+            "text": q.text,
+            "description": q.description,
+            "narrative": q.narrative,
+        }
+        return self._upsert_catalog(
+            "queries", str(path), models.queries, q.query_id, rows, progress, cancelled
+        )
+
+    def import_documents(
+        self,
+        path: str | Path,
+        *,
+        progress: Progress | None = None,
+        cancelled: Cancelled | None = None,
+    ) -> ImportSummary:
+        """Import documents: CSV ``doc_id,title,text,url`` or JSONL with those keys."""
+        from ndcg_studio.io.catalog import read_documents
+
+        d = read_documents(path, progress=_stage(progress, 0, 50), cancelled=cancelled)
+        rows = {"title": d.title, "text": d.text, "url": d.url}
+        return self._upsert_catalog(
+            "documents", str(path), models.documents, d.doc_id, rows, progress, cancelled
+        )
+
+    def import_smart(
+        self,
+        path: str | Path,
+        *,
+        smart_kind: str | None = None,
+        renumber: bool = False,
+        progress: Progress | None = None,
+        cancelled: Cancelled | None = None,
+    ) -> ImportSummary:
+        """Import a SMART file (Cranfield): documents ``.I .T .A .B .W`` or queries ``.I .W``.
+
+        ``smart_kind`` None guesses: a file with ``.T`` fields holds documents.
+        """
+        from ndcg_studio.io.smart import read_smart_documents, read_smart_queries
+
+        if smart_kind is None:
+            head = Path(path).read_bytes()[:65536]
+            smart_kind = "documents" if b"\n.T" in head or head.startswith(b".T") else "queries"
+        if smart_kind == "documents":
+            d = read_smart_documents(path, progress=_stage(progress, 0, 50), cancelled=cancelled)
+            rows = {"title": d.title, "text": d.text, "url": d.url}
+            return self._upsert_catalog(
+                "documents", str(path), models.documents, d.doc_id, rows, progress, cancelled
+            )
+        q = read_smart_queries(
+            path, renumber=renumber, progress=_stage(progress, 0, 50), cancelled=cancelled
+        )
+        rows = {"text": q.text, "description": q.description, "narrative": q.narrative}
+        return self._upsert_catalog(
+            "queries", str(path), models.queries, q.query_id, rows, progress, cancelled
+        )
+
+    def _upsert_catalog(
+        self,
+        kind: str,
+        path: str,
+        table: Any,
+        external_ids: Sequence[str],
+        columns: Mapping[str, Sequence[Any]],
+        progress: Progress | None,
+        cancelled: Cancelled | None,
+    ) -> ImportSummary:
+        n = len(external_ids)
+        summary = ImportSummary(kind, path, n)
+        checkpoint(50, 100, progress, cancelled)
+        with self.db.engine.begin() as conn:
+            ids, created = map_external_ids(
+                conn,
+                table,
+                list(external_ids),
+                defaults=_DOC_DEFAULTS if kind == "documents" else {"text": ""},
+            )
+            checkpoint(70, 100, progress, cancelled)
+            names = list(columns)
+            if n:
+                conn.execute(
+                    update(table)
+                    .where(table.c.id == bindparam("row_id"))
+                    .values({c: bindparam(f"v_{c}") for c in names}),
+                    [
+                        {"row_id": int(ids[i]), **{f"v_{c}": columns[c][i] for c in names}}
+                        for i in range(n)
+                    ],
+                )
+            checkpoint(99, 100, progress, cancelled)
+        summary.counts = {f"{kind} created": created, f"{kind} updated": n - created}
+        return summary
+
+
+_DOC_DEFAULTS = {"title": "", "text": "", "url": ""}
+
+
+def _item_key(
+    query: NDArray[np.int64], doc: NDArray[np.int64], annotator: NDArray[np.int64]
+) -> NDArray[np.int64]:
+    """One int64 per (query, document, annotator) database-id triple, for vectorised matching.
+
+    Raises:
+        ValueError: ids too large to pack (2**24 queries, 2**26 documents, 2**13 annotators).
+    """
+    q = np.asarray(query, dtype=np.int64)
+    d = np.asarray(doc, dtype=np.int64)
+    a = np.asarray(annotator, dtype=np.int64)
+    if len(q) and (q.max() >= 1 << 24 or d.max() >= 1 << 26 or a.max() >= 1 << 13):
+        raise ValueError("database ids too large to match judgments in bulk")
+    return (q << 39) | (d << 13) | a
+
+
+def _match(
+    old_key: NDArray[np.int64], new_key: NDArray[np.int64]
+) -> tuple[NDArray[np.bool_], NDArray[np.intp]]:
+    """For each new key: whether it is among the old keys, and the index of that old key
+    (0 where not found)."""
+    if len(old_key) == 0:
+        return np.zeros(len(new_key), dtype=bool), np.zeros(len(new_key), dtype=np.intp)
+    sorter = np.argsort(old_key)
+    at = np.minimum(np.searchsorted(old_key, new_key, sorter=sorter), len(old_key) - 1)
+    match = sorter[at]
+    return old_key[match] == new_key, match
+
+
+def _existing_judgments(conn: Connection, annotator_ids: NDArray[np.int64]) -> NDArray[Any]:
+    j = models.judgments
+    return fetch_array(
+        conn,
+        select(j.c.id, j.c.query_id, j.c.document_id, j.c.annotator_id, j.c.grade).where(
+            j.c.annotator_id.in_([int(a) for a in annotator_ids])
+        ),
+        [("id", "i8"), ("query", "i8"), ("doc", "i8"), ("annotator", "i8"), ("grade", "i8")],
+    )
+
+
+def _existing_notes(conn: Connection, judgment_ids: NDArray[np.int64]) -> dict[int, str | None]:
+    j = models.judgments
+    out: dict[int, str | None] = {}
+    ids = [int(i) for i in judgment_ids]
+    for start in range(0, len(ids), 5000):
+        chunk = ids[start : start + 5000]
+        out.update(
+            {
+                int(r.id): r.note
+                for r in conn.execute(select(j.c.id, j.c.note).where(j.c.id.in_(chunk)))
+            }
+        )
+    return out

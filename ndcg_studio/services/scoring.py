@@ -1,0 +1,541 @@
+"""Scoring use cases: NDCG@K and its parts for every (query, run), summaries, comparisons,
+per-rank breakdowns and per-annotator spread.
+
+Data flow: the database is read with bulk numpy reads (:mod:`ndcg_studio.storage.bulk`),
+database ids are mapped to dense indices, annotators' grades are reduced to one consensus grade
+per (query, document) by :func:`ndcg_studio.domain.consensus.consensus_qrels`, and everything is
+scored at once by :func:`ndcg_studio.domain.metrics.score`.
+
+Run order: each result's ``position`` (its place in trec_eval's order: score descending, ties
+by document id descending) is computed at import by the domain; scoring then orders by it, or by
+the file's rank column with ``order="rank"``.
+
+Groups: every selected run × every query that has a result in a selected run or a judgment. A
+query with judgments that a run did not return scores 0 for that run (trec_eval ``-c``,
+ir-measures); a query without judgments has no nDCG (NaN, written empty) and is left out of means.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
+
+import numpy as np
+from numpy.typing import NDArray
+from sqlalchemy import Connection, select
+
+from ndcg_studio.domain.bands import BandThresholds, band_labels, band_of
+from ndcg_studio.domain.consensus import consensus_qrels
+from ndcg_studio.domain.metrics import (
+    Breakdown,
+    Qrels,
+    RankedLists,
+    ScoreTable,
+    ScoringParams,
+    breakdown,
+    score,
+)
+from ndcg_studio.domain.stats import MeanCI, RunComparison, bootstrap_mean_ci, compare_runs
+from ndcg_studio.services.progress import Cancelled, Progress, checkpoint
+from ndcg_studio.storage import models
+from ndcg_studio.storage.bulk import fetch_array, id_map
+from ndcg_studio.storage.database import Database
+
+ConsensusMethod = Literal["mean", "median", "majority", "max", "min"]
+
+#: First columns of ``ndcg-studio score --format csv``, in this order (then :data:`EXTRA_COLUMNS`).
+SCORE_COLUMNS = ("query_id", "run", "k", "ndcg", "dcg", "idcg", "judged_at_k", "band")
+EXTRA_COLUMNS = (
+    "cg",
+    "p_at_k",
+    "rr",
+    "err",
+    "n_returned",
+    "n_judgments",
+    "n_annotators",
+    "idcg_zero",
+)
+
+_RESULT_DTYPE = [
+    ("run", "i8"),
+    ("query", "i8"),
+    ("doc", "i8"),
+    ("rank", "i8"),
+    ("position", "i8"),
+    ("score", "f8"),
+]
+_JUDGMENT_DTYPE = [("query", "i8"), ("doc", "i8"), ("annotator", "i8"), ("grade", "f8")]
+_ADJUDICATION_DTYPE = [("query", "i8"), ("doc", "i8"), ("grade", "f8")]
+
+
+@dataclass(frozen=True)
+class ScoringSettings:
+    """What to score and how. Defaults follow trec_eval ``ndcg_cut.10``.
+
+    Attributes:
+        k: cutoff K >= 1.
+        gain: ``linear`` (gain = grade) or ``exponential`` (2**grade - 1).
+        custom_gains: gain per grade (overrides ``gain``), like trec_eval ``ndcg.0=0,1=1,2=3``.
+        ideal: ``judged`` (IDCG from all judged documents of the query) or ``list`` (from the
+            returned list only).
+        order: ``score`` (trec_eval) or ``rank`` (the file's rank column).
+        consensus: how several annotators' grades become one (an adjudicated grade wins).
+        annotator: score against this annotator's grades only (no consensus, no adjudication).
+        runs: run names to score (None: all runs).
+        relevance_threshold: grade >= threshold is relevant for P@K and RR.
+        bands: quality band thresholds.
+    """
+
+    k: int = 10
+    gain: Literal["linear", "exponential"] = "linear"
+    custom_gains: Mapping[int, float] | None = None
+    ideal: Literal["judged", "list"] = "judged"
+    order: Literal["score", "rank"] = "score"
+    consensus: ConsensusMethod = "mean"
+    annotator: str | None = None
+    runs: tuple[str, ...] | None = None
+    relevance_threshold: float = 1.0
+    bands: BandThresholds = field(default_factory=BandThresholds)
+
+    def params(self) -> ScoringParams:
+        """The domain parameters (positions already encode the run order, hence ``rank``)."""
+        gain: Any = dict(self.custom_gains) if self.custom_gains else self.gain
+        return ScoringParams(
+            k=self.k,
+            gain=gain,
+            ideal=self.ideal,
+            order="rank",
+            relevance_threshold=self.relevance_threshold,
+        )
+
+    def describe(self) -> str:
+        """One line naming every setting, for report headers: enough to reproduce a report."""
+        gain = (
+            "custom " + ",".join(f"{g}:{v:g}" for g, v in sorted(self.custom_gains.items()))
+            if self.custom_gains
+            else self.gain
+        )
+        who = f"annotator={self.annotator}" if self.annotator else f"consensus={self.consensus}"
+        runs = ",".join(self.runs) if self.runs else "all"
+        b = self.bands
+        return (
+            f"k={self.k} gain={gain} ideal={self.ideal} order={self.order} {who} runs={runs} "
+            f"relevance_threshold={self.relevance_threshold:g} bands={b.excellent:g}/{b.good:g}/"
+            f"{b.fair:g}/{b.poor:g}"
+        )
+
+
+@dataclass(frozen=True, eq=False)
+class ScoringData:
+    """Everything read from the database for one scoring, as dense-index numpy arrays.
+
+    Attributes:
+        query_ids: (n_queries,) int64 database ids of the scored queries (ascending).
+        query_external: external ids of those queries.
+        run_ids: (n_runs,) int64 database ids of the runs (in name order); run_names likewise.
+        doc_ids: (n_docs,) int64 database ids of the documents seen.
+        lists: the ranked lists, one group per (run, query): group = run_index * n_queries + q.
+        qrels: one grade per judged (query, document) after consensus/adjudication.
+        judgments: the raw judgments (query index, doc index, annotator id, grade).
+        n_annotators: (n_queries,) int64 distinct annotators who judged each query.
+    """
+
+    query_ids: NDArray[np.int64]
+    query_external: list[str]
+    run_ids: NDArray[np.int64]
+    run_names: list[str]
+    doc_ids: NDArray[np.int64]
+    lists: RankedLists
+    qrels: Qrels
+    judgments: NDArray[Any]
+    n_annotators: NDArray[np.int64]
+
+    @property
+    def n_queries(self) -> int:
+        return int(self.query_ids.shape[0])
+
+
+@dataclass(frozen=True, eq=False)
+class ScoreReport:
+    """NDCG@K and its parts for every (run, query) group; arrays have shape (n_groups,).
+
+    Groups are ordered run by run (run names ascending), queries by database id within a run.
+    """
+
+    settings: ScoringSettings
+    query_external: list[str]
+    query_ids: NDArray[np.int64]
+    run_names: list[str]
+    group_run: NDArray[np.int64]
+    group_query: NDArray[np.int64]
+    table: ScoreTable
+    band: NDArray[np.int8]
+    n_annotators: NDArray[np.int64]
+
+    def __len__(self) -> int:
+        return len(self.table)
+
+    def run_of(self, group: int) -> str:
+        return self.run_names[int(self.group_run[group])]
+
+    def query_of(self, group: int) -> str:
+        return self.query_external[int(self.group_query[group])]
+
+    def columns(self) -> tuple[str, ...]:
+        return SCORE_COLUMNS + EXTRA_COLUMNS
+
+    def rows(self) -> Iterator[tuple[Any, ...]]:
+        """Rows in :meth:`columns` order; NaN values (no judgments) become None."""
+        t = self.table
+        labels = band_labels(self.band)
+        k = self.settings.k
+
+        def num(values: NDArray[np.float64]) -> list[float | None]:
+            return [None if math.isnan(v) else v for v in values.tolist()]
+
+        cols = [
+            num(t.ndcg),
+            num(np.where(t.has_judgments, t.dcg, np.nan)),
+            num(np.where(t.has_judgments, t.idcg, np.nan)),
+            num(t.judged_at_k),
+            labels.tolist(),
+            num(np.where(t.has_judgments, t.cg, np.nan)),
+            num(t.precision),
+            num(t.rr),
+            num(t.err),
+            t.n_returned.tolist(),
+            t.n_judged_query.tolist(),
+            self.n_annotators.tolist(),
+            t.idcg_zero.tolist(),
+        ]
+        for g in range(len(self)):
+            yield (
+                self.query_of(g),
+                self.run_of(g),
+                k,
+                *(c[g] for c in cols),
+            )
+
+    def for_run(self, run: str) -> NDArray[np.intp]:
+        """Group indices of one run, in query order."""
+        return np.flatnonzero(self.group_run == self.run_names.index(run))
+
+
+@dataclass(frozen=True)
+class RunSummary:
+    """Mean nDCG@K of one run with its 95% bootstrap interval and coverage."""
+
+    run: str
+    ndcg: MeanCI
+    n_queries: int
+    n_without_judgments: int
+    n_missing_from_run: int
+    n_idcg_zero: int
+    band_counts: dict[str, int]
+    mean_judged_at_k: float
+
+
+class ScoringService:
+    """Scores the database's runs. Stateless; each call opens its own connection."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    # ---------------------------------------------------------------- loading
+    def load(
+        self,
+        settings: ScoringSettings,
+        *,
+        query_ids: Sequence[int] | None = None,
+        progress: Progress | None = None,
+        cancelled: Cancelled | None = None,
+    ) -> ScoringData:
+        """Read results and judgments for ``settings`` (optionally only some queries).
+
+        Raises:
+            LookupError: an unknown run or annotator name (the message lists the known ones).
+        """
+        with self.db.engine.connect() as conn:
+            return _load(conn, settings, query_ids, progress, cancelled)
+
+    # ---------------------------------------------------------------- scoring
+    def score(
+        self,
+        settings: ScoringSettings | None = None,
+        *,
+        progress: Progress | None = None,
+        cancelled: Cancelled | None = None,
+    ) -> ScoreReport:
+        """Score every (run, query) group. See the module docstring for the groups."""
+        settings = settings or ScoringSettings()
+        data = self.load(settings, progress=progress, cancelled=cancelled)
+        report = score_data(data, settings)
+        checkpoint(4, 4, progress, cancelled)
+        return report
+
+    def summaries(self, report: ScoreReport, *, seed: int = 0) -> list[RunSummary]:
+        return summarize(report, seed=seed)
+
+    def compare(self, report: ScoreReport, run_a: str, run_b: str) -> RunComparison:
+        return compare(report, run_a, run_b)
+
+    def breakdown(
+        self, query_external: str, run: str, settings: ScoringSettings | None = None
+    ) -> QueryBreakdown:
+        """The per-rank table of one (query, run), with every annotator's grade per document."""
+        settings = replace(settings or ScoringSettings(), runs=(run,))
+        with self.db.engine.connect() as conn:
+            qid = conn.execute(
+                select(models.queries.c.id).where(models.queries.c.external_id == query_external)
+            ).scalar_one_or_none()
+            if qid is None:
+                raise LookupError(f"unknown query {query_external!r}")
+            data = _load(conn, settings, [qid], None, None)
+            if data.n_queries == 0:
+                raise LookupError(
+                    f"query {query_external!r} has no results in run {run!r} and no judgments"
+                )
+            bd = breakdown(data.lists, data.qrels, 0, settings.params())
+            doc_ids = data.doc_ids
+            docs = {
+                int(r.id): (r.external_id, r.title)
+                for r in conn.execute(
+                    select(
+                        models.documents.c.id,
+                        models.documents.c.external_id,
+                        models.documents.c.title,
+                    ).where(models.documents.c.id.in_([int(d) for d in doc_ids]))
+                )
+            }
+            annotators = id_map(conn, models.annotators, "name")
+        per_doc: dict[int, dict[str, float]] = {}
+        for row in data.judgments:
+            per_doc.setdefault(int(row["doc"]), {})[annotators[int(row["annotator"])]] = float(
+                row["grade"]
+            )
+        return QueryBreakdown(
+            query=query_external,
+            run=run,
+            settings=settings,
+            breakdown=bd,
+            doc_external=[docs[int(d)][0] for d in doc_ids],
+            doc_title=[docs[int(d)][1] for d in doc_ids],
+            annotator_grades=per_doc,
+            annotators=sorted({annotators[int(a)] for a in np.unique(data.judgments["annotator"])}),
+        )
+
+    def per_annotator_ndcg(
+        self,
+        settings: ScoringSettings | None = None,
+        *,
+        progress: Progress | None = None,
+        cancelled: Cancelled | None = None,
+    ) -> tuple[ScoreReport, dict[str, NDArray[np.float64]]]:
+        """nDCG of every group against each annotator's own grades, beside the consensus.
+
+        Returns the consensus report and ``{annotator: (n_groups,) nDCG}`` (NaN where that
+        annotator judged nothing of the query), so the spread of nDCG caused by disagreement
+        (max - min over annotators) is visible per (query, run).
+        """
+        settings = settings or ScoringSettings()
+        data = self.load(settings, progress=progress, cancelled=cancelled)
+        report = score_data(data, settings)
+        with self.db.engine.connect() as conn:
+            names = id_map(conn, models.annotators, "name")
+        out: dict[str, NDArray[np.float64]] = {}
+        j = data.judgments
+        for aid in np.unique(j["annotator"]).tolist():
+            mask = j["annotator"] == aid
+            qrels = Qrels(query=j["query"][mask], doc=j["doc"][mask], grade=j["grade"][mask])
+            out[names[int(aid)]] = score(data.lists, qrels, settings.params()).ndcg
+            checkpoint(0, 0, None, cancelled)
+        return report, out
+
+
+@dataclass(frozen=True, eq=False)
+class QueryBreakdown:
+    """The per-rank table of one (query, run) plus display data.
+
+    ``breakdown`` holds the run's and the ideal list's per-rank columns (document as a dense
+    index into ``doc_external``/``doc_title``); ``annotator_grades`` maps a dense document index
+    to ``{annotator name: grade}``.
+    """
+
+    query: str
+    run: str
+    settings: ScoringSettings
+    breakdown: Breakdown
+    doc_external: list[str]
+    doc_title: list[str]
+    annotator_grades: dict[int, dict[str, float]]
+    annotators: list[str]
+
+
+def score_data(data: ScoringData, settings: ScoringSettings) -> ScoreReport:
+    """Score loaded data (pure computation, no database)."""
+    table = score(data.lists, data.qrels, settings.params())
+    n_q = data.n_queries
+    n_groups = data.lists.n_groups
+    group_run = np.arange(n_groups, dtype=np.int64) // max(n_q, 1)
+    return ScoreReport(
+        settings=settings,
+        query_external=data.query_external,
+        query_ids=data.query_ids,
+        run_names=data.run_names,
+        group_run=group_run,
+        group_query=data.lists.group_query,
+        table=table,
+        band=band_of(table.ndcg, settings.bands),
+        n_annotators=data.n_annotators[data.lists.group_query]
+        if n_q
+        else np.zeros(0, dtype=np.int64),
+    )
+
+
+def summarize(report: ScoreReport, *, seed: int = 0) -> list[RunSummary]:
+    """Per-run mean nDCG@K with a 95% percentile-bootstrap interval over queries."""
+    out = []
+    t = report.table
+    labels = [b.label for b in sorted(_bands(), reverse=True)]
+    for run in report.run_names:
+        idx = report.for_run(run)
+        ndcg = t.ndcg[idx]
+        judged = t.has_judgments[idx]
+        codes = report.band[idx]
+        counts = {label: 0 for label in labels}
+        for label in band_labels(codes[codes >= 0]).tolist():
+            counts[label] += 1
+        jk = t.judged_at_k[idx]
+        out.append(
+            RunSummary(
+                run=run,
+                ndcg=bootstrap_mean_ci(ndcg, seed=seed),
+                n_queries=int(judged.sum()),
+                n_without_judgments=int((~judged).sum()),
+                n_missing_from_run=int(((t.n_returned[idx] == 0) & judged).sum()),
+                n_idcg_zero=int(t.idcg_zero[idx].sum()),
+                band_counts=counts,
+                mean_judged_at_k=float(np.nanmean(jk)) if np.isfinite(jk).any() else float("nan"),
+            )
+        )
+    return out
+
+
+def _bands() -> list[Any]:
+    from ndcg_studio.domain.bands import Band
+
+    return list(Band)
+
+
+def compare(report: ScoreReport, run_a: str, run_b: str, *, seed: int = 0) -> RunComparison:
+    """Paired comparison of two runs over the queries both have a value for.
+
+    Raises:
+        LookupError: a run that is not in the report.
+    """
+    for run in (run_a, run_b):
+        if run not in report.run_names:
+            raise LookupError(f"unknown run {run!r}; known: {', '.join(report.run_names)}")
+    a = report.table.ndcg[report.for_run(run_a)]
+    b = report.table.ndcg[report.for_run(run_b)]
+    return compare_runs(a, b, seed=seed)
+
+
+# -------------------------------------------------------------------- loading helpers
+def _lookup(names: dict[int, str], wanted: Sequence[str], what: str) -> list[int]:
+    by_name = {v: k for k, v in names.items()}
+    missing = [w for w in wanted if w not in by_name]
+    if missing:
+        known = ", ".join(sorted(by_name)) or "none"
+        raise LookupError(f"unknown {what} {', '.join(map(repr, missing))}; known: {known}")
+    return [by_name[w] for w in wanted]
+
+
+def _load(
+    conn: Connection,
+    settings: ScoringSettings,
+    query_ids: Sequence[int] | None,
+    progress: Progress | None,
+    cancelled: Cancelled | None,
+) -> ScoringData:
+    r, j, a = models.results, models.judgments, models.adjudications
+    run_names_by_id = id_map(conn, models.runs, "name")
+    if settings.runs:
+        run_ids = _lookup(run_names_by_id, settings.runs, "run")
+    else:
+        run_ids = sorted(run_names_by_id, key=lambda i: run_names_by_id[i])
+    run_names = [run_names_by_id[i] for i in run_ids]
+    checkpoint(0, 4, progress, cancelled)
+
+    stmt = select(r.c.run_id, r.c.query_id, r.c.document_id, r.c.rank, r.c.position, r.c.score)
+    stmt = stmt.where(r.c.run_id.in_(run_ids))
+    jstmt = select(j.c.query_id, j.c.document_id, j.c.annotator_id, j.c.grade)
+    astmt = select(a.c.query_id, a.c.document_id, a.c.grade)
+    if query_ids is not None:
+        stmt = stmt.where(r.c.query_id.in_(list(query_ids)))
+        jstmt = jstmt.where(j.c.query_id.in_(list(query_ids)))
+        astmt = astmt.where(a.c.query_id.in_(list(query_ids)))
+    if settings.annotator is not None:
+        (annotator_id,) = _lookup(
+            id_map(conn, models.annotators, "name"), [settings.annotator], "annotator"
+        )
+        jstmt = jstmt.where(j.c.annotator_id == annotator_id)
+    res = fetch_array(conn, stmt, _RESULT_DTYPE) if run_ids else np.zeros(0, _RESULT_DTYPE)
+    checkpoint(1, 4, progress, cancelled)
+    jud = fetch_array(conn, jstmt, _JUDGMENT_DTYPE)
+    adj = (
+        fetch_array(conn, astmt, _ADJUDICATION_DTYPE)
+        if settings.annotator is None
+        else np.zeros(0, _ADJUDICATION_DTYPE)
+    )
+    checkpoint(2, 4, progress, cancelled)
+
+    query_ids_arr = np.unique(np.concatenate([res["query"], jud["query"], adj["query"]]))
+    doc_ids = np.unique(np.concatenate([res["doc"], jud["doc"], adj["doc"]]))
+    n_q, n_runs = len(query_ids_arr), len(run_ids)
+    q_res = np.searchsorted(query_ids_arr, res["query"])
+    run_lookup = np.full(max(run_ids, default=0) + 1, -1, dtype=np.int64)
+    run_lookup[run_ids] = np.arange(n_runs, dtype=np.int64)
+    run_index = run_lookup[res["run"]]
+    lists = RankedLists(
+        group=run_index * n_q + q_res,
+        doc=np.searchsorted(doc_ids, res["doc"]),
+        score=res["score"],
+        rank=res["position"] if settings.order == "score" else res["rank"],
+        group_query=np.tile(np.arange(n_q, dtype=np.int64), n_runs),
+        doc_key=np.zeros(len(doc_ids), dtype=np.int64),
+    )
+    jq = np.searchsorted(query_ids_arr, jud["query"])
+    jd = np.searchsorted(doc_ids, jud["doc"])
+    adjudicated = None
+    if len(adj):
+        adjudicated = Qrels(
+            query=np.searchsorted(query_ids_arr, adj["query"]),
+            doc=np.searchsorted(doc_ids, adj["doc"]),
+            grade=adj["grade"],
+        )
+    qrels = consensus_qrels(
+        jq, jd, jud["annotator"], jud["grade"], method=settings.consensus, adjudicated=adjudicated
+    )
+    pairs = np.unique(jq * (int(jud["annotator"].max(initial=0)) + 1) + jud["annotator"])
+    n_annotators = np.bincount(
+        pairs // (int(jud["annotator"].max(initial=0)) + 1), minlength=n_q
+    ).astype(np.int64)
+    names = id_map(conn, models.queries)
+    checkpoint(3, 4, progress, cancelled)
+    judgments = np.zeros(len(jud), dtype=_JUDGMENT_DTYPE)
+    judgments["query"], judgments["doc"] = jq, jd
+    judgments["annotator"], judgments["grade"] = jud["annotator"], jud["grade"]
+    return ScoringData(
+        query_ids=query_ids_arr.astype(np.int64),
+        query_external=[names[int(q)] for q in query_ids_arr],
+        run_ids=np.array(run_ids, dtype=np.int64),
+        run_names=run_names,
+        doc_ids=doc_ids.astype(np.int64),
+        lists=lists,
+        qrels=qrels,
+        judgments=judgments,
+        n_annotators=n_annotators,
+    )

@@ -1,0 +1,123 @@
+"""Import + score end to end against trec_eval's expected outputs, on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from ndcg_studio.services.importing import ImportService
+from ndcg_studio.services.scoring import (
+    SCORE_COLUMNS,
+    ScoringService,
+    ScoringSettings,
+    summarize,
+)
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+TREC = DATA / "trec_eval_test"
+DL19 = DATA / "trec_dl19_passage"
+
+
+def _expected(path: Path, measure: str) -> dict[str, float]:
+    out = {}
+    for line in path.read_text().splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[0] == measure:
+            out[parts[1]] = float(parts[2])
+    return out
+
+
+@pytest.fixture
+def trec_db(db: Any) -> Any:
+    imp = ImportService(db)
+    imp.import_run(TREC / "results.test")
+    imp.import_qrels(TREC / "qrels.rel_level", annotator="nist", grade_map={-1: 0})
+    return db
+
+
+@pytest.mark.parametrize("k", [5, 10, 15, 20, 30, 100, 200, 500, 1000])
+def test_trec_eval_test_suite_ndcg_cut(trec_db: Any, k: int) -> None:
+    expected = _expected(TREC / "out.test.aql", f"ndcg_cut_{k}")
+    report = ScoringService(trec_db).score(ScoringSettings(k=k))
+    got = {report.query_of(g): float(report.table.ndcg[g]) for g in range(len(report))}
+    for qid in ("301", "302", "303"):
+        assert got[qid] == pytest.approx(expected[qid], abs=1e-4)
+    mean = float(np.nanmean(report.table.ndcg))
+    assert mean == pytest.approx(expected["all"], abs=1e-4)
+
+
+def test_tied_scores_follow_docno_descending(trec_db: Any) -> None:
+    """results.test has 10 tied scores; ordering by the file's rank gives the same numbers
+    because its rank column is trec_eval's order (SOURCE.md)."""
+    by_score = ScoringService(trec_db).score(ScoringSettings(k=20))
+    by_rank = ScoringService(trec_db).score(ScoringSettings(k=20, order="rank"))
+    np.testing.assert_allclose(by_score.table.ndcg, by_rank.table.ndcg)
+
+
+@pytest.mark.slow
+def test_dl19_every_query_every_cutoff(db: Any) -> None:
+    imp = ImportService(db)
+    imp.import_run(DL19 / "run.bm25-default.dl19.txt")
+    imp.import_qrels(DL19 / "qrels.dl19-passage.txt", annotator="nist")
+    service = ScoringService(db)
+    expected_file = DL19 / "expected.trec_eval.q.ndcg_all_cutoffs.txt"
+    for k in (5, 10, 15, 20, 30, 100, 200, 500, 1000):
+        expected = _expected(expected_file, f"ndcg_cut_{k}")
+        report = service.score(ScoringSettings(k=k))
+        got = {report.query_of(g): float(report.table.ndcg[g]) for g in range(len(report))}
+        assert len(got) == 43
+        for qid, value in expected.items():
+            if qid == "all":
+                assert float(np.nanmean(report.table.ndcg)) == pytest.approx(value, abs=1e-4)
+            else:
+                assert got[qid] == pytest.approx(value, abs=1e-4), (k, qid)
+    exp = _expected(DL19 / "expected.trec_eval.q.ndcg_expgain.txt", "ndcg_0=0,1=1,2=3,3=7")
+    report = service.score(ScoringSettings(k=1000, gain="exponential"))
+    got = {report.query_of(g): float(report.table.ndcg[g]) for g in range(len(report))}
+    for qid, value in exp.items():
+        if qid != "all":
+            assert got[qid] == pytest.approx(value, abs=1e-4)
+
+
+def test_rows_csv_shape_and_empty_ndcg_for_unjudged(db: Any, tmp_path: Path) -> None:
+    run = tmp_path / "r.txt"
+    run.write_text("q1 Q0 d1 1 3.0 sys\nq1 Q0 d2 2 2.0 sys\nq2 Q0 d1 1 1.0 sys\n")
+    qrels = tmp_path / "ann.qrels"
+    qrels.write_text("q1 0 d1 3\nq1 0 d2 1\nq1 0 d9 4\n")
+    imp = ImportService(db)
+    imp.import_run(run)
+    imp.import_qrels(qrels)
+    report = ScoringService(db).score(ScoringSettings(k=3))
+    rows = {r[0]: dict(zip(report.columns(), r, strict=True)) for r in report.rows()}
+    assert report.columns()[: len(SCORE_COLUMNS)] == SCORE_COLUMNS
+    assert rows["q2"]["ndcg"] is None and rows["q2"]["band"] == ""
+    dcg = 3 + 1 / math.log2(3)
+    idcg = 4 + 3 / math.log2(3) + 1 / 2
+    assert rows["q1"]["ndcg"] == pytest.approx(dcg / idcg)
+    assert rows["q1"]["judged_at_k"] == 1.0
+    assert rows["q1"]["n_annotators"] == 1
+    (summary,) = summarize(report)
+    assert summary.n_queries == 1 and summary.n_without_judgments == 1
+
+
+def test_unknown_run_or_annotator_is_a_clear_error(trec_db: Any) -> None:
+    with pytest.raises(LookupError, match="unknown run 'nope'; known: STANDARD"):
+        ScoringService(trec_db).score(ScoringSettings(runs=("nope",)))
+    with pytest.raises(LookupError, match="unknown annotator 'x'; known: nist"):
+        ScoringService(trec_db).score(ScoringSettings(annotator="x"))
+
+
+def test_reimport_same_file_changes_nothing(trec_db: Any) -> None:
+    before = ScoringService(trec_db).score(ScoringSettings(k=10)).table.ndcg
+    summary = ImportService(trec_db).import_qrels(
+        TREC / "qrels.rel_level", annotator="nist", grade_map={-1: 0}
+    )
+    assert summary.counts["judgments created"] == 0
+    assert summary.counts["judgments updated"] == 0
+    ImportService(trec_db).import_run(TREC / "results.test")
+    after = ScoringService(trec_db).score(ScoringSettings(k=10)).table.ndcg
+    np.testing.assert_array_equal(before, after)
