@@ -204,7 +204,7 @@ class ImportService:
         cancelled: Cancelled | None = None,
     ) -> ImportSummary:
         """Import a CSV/TSV with header ``query_id,doc_id,annotator,grade[,note]``."""
-        from ndcg_studio.io.judgments import read_judgments_csv
+        from ndcg_studio.io.tabular import read_judgments_csv
 
         j = read_judgments_csv(
             path, grade_map=grade_map, progress=_stage(progress, 0, 40), cancelled=cancelled
@@ -358,11 +358,11 @@ class ImportService:
         cancelled: Cancelled | None = None,
     ) -> ImportSummary:
         """Import query texts: TREC topics TSV ``qid<TAB>text`` or CSV ``query_id,text,...``."""
-        from ndcg_studio.io.catalog import read_queries
+        from ndcg_studio.io.tabular import read_queries
 
         q = read_queries(path, progress=_stage(progress, 0, 50), cancelled=cancelled)
         rows = {
-            "text": q.text,
+            "text": _text(q.text),
             "description": q.description,
             "narrative": q.narrative,
         }
@@ -378,10 +378,10 @@ class ImportService:
         cancelled: Cancelled | None = None,
     ) -> ImportSummary:
         """Import documents: CSV ``doc_id,title,text,url`` or JSONL with those keys."""
-        from ndcg_studio.io.catalog import read_documents
+        from ndcg_studio.io.tabular import read_documents
 
         d = read_documents(path, progress=_stage(progress, 0, 50), cancelled=cancelled)
-        rows = {"title": d.title, "text": d.text, "url": d.url}
+        rows = {"title": _text(d.title), "text": _text(d.text), "url": _text(d.url)}
         return self._upsert_catalog(
             "documents", str(path), models.documents, d.doc_id, rows, progress, cancelled
         )
@@ -406,14 +406,14 @@ class ImportService:
             smart_kind = "documents" if b"\n.T" in head or head.startswith(b".T") else "queries"
         if smart_kind == "documents":
             d = read_smart_documents(path, progress=_stage(progress, 0, 50), cancelled=cancelled)
-            rows = {"title": d.title, "text": d.text, "url": d.url}
+            rows = {"title": _text(d.title), "text": _text(d.text), "url": _text(d.url)}
             return self._upsert_catalog(
                 "documents", str(path), models.documents, d.doc_id, rows, progress, cancelled
             )
         q = read_smart_queries(
             path, renumber=renumber, progress=_stage(progress, 0, 50), cancelled=cancelled
         )
-        rows = {"text": q.text, "description": q.description, "narrative": q.narrative}
+        rows = {"text": _text(q.text), "description": q.description, "narrative": q.narrative}
         return self._upsert_catalog(
             "queries", str(path), models.queries, q.query_id, rows, progress, cancelled
         )
@@ -456,6 +456,11 @@ class ImportService:
 
 
 _DOC_DEFAULTS = {"title": "", "text": "", "url": ""}
+
+
+def _text(values: Sequence[str | None]) -> list[str]:
+    """Absent optional text becomes the empty string (the columns are NOT NULL)."""
+    return [v or "" for v in values]
 
 
 def _item_key(

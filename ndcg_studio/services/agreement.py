@@ -1,0 +1,299 @@
+"""Agreement use cases: how much the annotators disagree, where, and who.
+
+Reads every judgment in bulk, numbers items ((query, document) pairs) and annotators densely and
+hands them to :func:`ndcg_studio.domain.agreement.agreement_summary` on the fixed 0–4 grade scale.
+Rows for reports and ``ndcg-studio agreement`` follow one long format:
+``scope,scope_id,statistic,value,ci_low,ci_high,n_items,n_judgments``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numpy as np
+from numpy.typing import NDArray
+from sqlalchemy import select
+
+from ndcg_studio.domain.agreement import AgreementSummary, Ratings, agreement_summary
+from ndcg_studio.services.progress import Cancelled, Progress, checkpoint
+from ndcg_studio.storage import models
+from ndcg_studio.storage.bulk import fetch_array, id_map
+from ndcg_studio.storage.database import Database
+
+Level = Literal["nominal", "ordinal", "interval"]
+Scope = Literal["all", "query", "annotator", "pair", "item"]
+SCOPES: tuple[Scope, ...] = ("all", "query", "annotator", "pair", "item")
+AGREEMENT_COLUMNS = (
+    "scope",
+    "scope_id",
+    "statistic",
+    "value",
+    "ci_low",
+    "ci_high",
+    "n_items",
+    "n_judgments",
+)
+GRADE_SCALE = (0.0, 1.0, 2.0, 3.0, 4.0)
+
+
+@dataclass(frozen=True)
+class AgreementSettings:
+    """``level`` of measurement of alpha (grades are ordinal: the default), the range of
+    grades from which an item counts as disputed, and the bootstrap settings."""
+
+    level: Level = "ordinal"
+    disputed_range: int = 2
+    n_resamples: int = 1000
+    seed: int = 0
+
+
+@dataclass(frozen=True, eq=False)
+class AgreementReport:
+    """An :class:`AgreementSummary` with the names that make it readable.
+
+    ``item_query`` / ``item_doc`` give each item's database ids; ``query_external`` (per query
+    index), ``item_query_index`` (per item), ``doc_external`` (per item) and ``annotators``
+    (per annotator index) give names.
+    """
+
+    settings: AgreementSettings
+    summary: AgreementSummary
+    annotators: list[str]
+    query_external: list[str]
+    item_query_index: NDArray[np.int64]
+    item_query: NDArray[np.int64]
+    item_doc: NDArray[np.int64]
+    doc_external: list[str]
+    judgments_per_query: NDArray[np.int64]
+    judgments_per_annotator: NDArray[np.int64]
+    ratings: Ratings
+
+    @property
+    def statistic(self) -> str:
+        return f"krippendorff_alpha_{self.settings.level}"
+
+    def rows(self, by: Scope = "all") -> Iterator[tuple[Any, ...]]:
+        """Rows of :data:`AGREEMENT_COLUMNS` for one scope (NaN → None: an empty cell)."""
+        s = self.summary
+        if by == "all":
+            ci = s.alpha_ci
+            yield (
+                "all",
+                "",
+                self.statistic,
+                _v(s.alpha.value),
+                _v(ci.low),
+                _v(ci.high),
+                s.alpha.n_items,
+                s.n_ratings,
+            )
+            yield (
+                "all",
+                "",
+                "fleiss_kappa",
+                _v(s.fleiss.value),
+                None,
+                None,
+                s.fleiss.n_items,
+                s.n_ratings,
+            )
+            pw = s.pairwise
+            shared = pw.n_shared.sum()
+            if shared:
+                pct = float((pw.percent_agreement * pw.n_shared).sum() / shared)
+                yield ("all", "", "percent_agreement", pct, None, None, s.n_items, s.n_ratings)
+        elif by == "query":
+            pq = s.per_query
+            for q, name in enumerate(self.query_external):
+                yield (
+                    "query",
+                    name,
+                    self.statistic,
+                    _v(pq.value[q]),
+                    None,
+                    None,
+                    int(pq.n_items[q]),
+                    int(self.judgments_per_query[q]),
+                )
+        elif by == "annotator":
+            loo = s.leave_one_out
+            for a, name in enumerate(self.annotators):
+                yield (
+                    "annotator",
+                    name,
+                    f"{self.statistic}_without",
+                    _v(loo.value[a]),
+                    None,
+                    None,
+                    int(loo.n_items[a]),
+                    int(self.judgments_per_annotator[a]),
+                )
+        elif by == "pair":
+            pw = s.pairwise
+            for i in range(len(pw.n_shared)):
+                pair = (
+                    self.annotators[int(pw.annotator_a[i])],
+                    self.annotators[int(pw.annotator_b[i])],
+                )
+                scope_id = "|".join(sorted(pair))
+                n = int(pw.n_shared[i])
+                for stat, values in (
+                    ("cohen_kappa", pw.kappa),
+                    ("cohen_kappa_linear", pw.kappa_linear),
+                    ("cohen_kappa_quadratic", pw.kappa_quadratic),
+                    ("percent_agreement", pw.percent_agreement),
+                ):
+                    yield ("pair", scope_id, stat, _v(values[i]), None, None, n, 2 * n)
+        elif by == "item":
+            sp = s.spread
+            for i in range(len(sp.n_grades)):
+                scope_id = (
+                    f"{self.query_external[int(self.item_query_index[i])]}|{self.doc_external[i]}"
+                )
+                n = int(sp.n_grades[i])
+                stats: tuple[tuple[str, NDArray[Any]], ...] = (
+                    ("n_grades", sp.n_grades),
+                    ("mean", sp.mean),
+                    ("median", sp.median),
+                    ("min", sp.min),
+                    ("max", sp.max),
+                    ("range", sp.range),
+                    ("std", sp.std),
+                    ("disputed", sp.disputed),
+                )
+                for stat, column in stats:
+                    yield ("item", scope_id, stat, _v(column[i]), None, None, 1, n)
+        else:
+            raise ValueError(f"unknown scope {by!r}; one of {', '.join(SCOPES)}")
+
+    def disputed_items(self) -> list[DisputedItem]:
+        """Items whose grade range reaches the disputed threshold, most disputed first."""
+        sp = self.summary.spread
+        idx = np.flatnonzero(sp.disputed)
+        idx = idx[np.lexsort((-sp.std[idx], -sp.range[idx]))]
+        r = self.ratings
+        out = []
+        for i in idx.tolist():
+            mask = r.item == i
+            grades = {
+                self.annotators[int(a)]: float(g)
+                for a, g in zip(r.annotator[mask].tolist(), r.grade[mask].tolist(), strict=True)
+            }
+            out.append(
+                DisputedItem(
+                    query_id=int(self.item_query[i]),
+                    document_id=int(self.item_doc[i]),
+                    query_external=self.query_external[int(self.item_query_index[i])],
+                    doc_external=self.doc_external[i],
+                    grades=grades,
+                    range=float(sp.range[i]),
+                    mean=float(sp.mean[i]),
+                )
+            )
+        return out
+
+
+@dataclass(frozen=True)
+class DisputedItem:
+    """A (query, document) whose annotators disagree by ``range`` grades or more."""
+
+    query_id: int
+    document_id: int
+    query_external: str
+    doc_external: str
+    grades: dict[str, float]
+    range: float
+    mean: float
+
+
+def _v(value: Any) -> Any:
+    if isinstance(value, (bool, np.bool_)):
+        return int(value)
+    value = float(value)
+    return None if math.isnan(value) else value
+
+
+class AgreementService:
+    """Agreement statistics over the database's judgments."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    def report(
+        self,
+        settings: AgreementSettings | None = None,
+        *,
+        progress: Progress | None = None,
+        cancelled: Cancelled | None = None,
+    ) -> AgreementReport:
+        """Compute every statistic (alpha with CI, Fleiss, pairwise kappas, per query, leave
+        one annotator out, per item spread)."""
+        settings = settings or AgreementSettings()
+        j = models.judgments
+        checkpoint(0, 3, progress, cancelled)
+        with self.db.engine.connect() as conn:
+            rows = fetch_array(
+                conn,
+                select(j.c.query_id, j.c.document_id, j.c.annotator_id, j.c.grade),
+                [("query", "i8"), ("doc", "i8"), ("annotator", "i8"), ("grade", "f8")],
+            )
+            annotator_names = id_map(conn, models.annotators, "name")
+            query_names = id_map(conn, models.queries)
+            checkpoint(1, 3, progress, cancelled)
+            # one int64 per (query, document): database ids are < 2**31
+            keys, item_index = np.unique((rows["query"] << 32) | rows["doc"], return_inverse=True)
+            item_index = np.asarray(item_index, dtype=np.int64).reshape(-1)
+            item_q, item_d = keys >> 32, keys & 0xFFFFFFFF
+            doc_ids = np.unique(item_d)
+            docs = {}
+            d = models.documents
+            id_list = [int(x) for x in doc_ids]
+            for start in range(0, len(id_list), 20_000):
+                docs.update(
+                    dict(
+                        conn.execute(
+                            select(d.c.id, d.c.external_id).where(
+                                d.c.id.in_(id_list[start : start + 20_000])
+                            )
+                        ).all()
+                    )
+                )
+        annotator_ids = np.unique(rows["annotator"])
+        query_ids = np.unique(item_q)
+        item_query_index = np.searchsorted(query_ids, item_q).astype(np.int64)
+        annotator_index = np.searchsorted(annotator_ids, rows["annotator"]).astype(np.int64)
+        ratings = Ratings.from_arrays(
+            item_index, annotator_index, rows["grade"], len(keys), len(annotator_ids)
+        )
+        checkpoint(2, 3, progress, cancelled)
+        summary = agreement_summary(
+            ratings,
+            settings.level,
+            item_query_index,
+            len(query_ids),
+            values=GRADE_SCALE,
+            n_resamples=settings.n_resamples,
+            seed=settings.seed,
+            disputed_range=settings.disputed_range,
+        )
+        checkpoint(3, 3, progress, cancelled)
+        return AgreementReport(
+            settings=settings,
+            summary=summary,
+            annotators=[annotator_names[int(a)] for a in annotator_ids],
+            query_external=[query_names[int(q)] for q in query_ids],
+            item_query_index=item_query_index,
+            item_query=item_q.astype(np.int64),
+            item_doc=item_d.astype(np.int64),
+            doc_external=[docs[int(x)] for x in item_d],
+            judgments_per_query=np.bincount(
+                item_query_index[item_index], minlength=len(query_ids)
+            ).astype(np.int64),
+            judgments_per_annotator=np.bincount(
+                annotator_index, minlength=len(annotator_ids)
+            ).astype(np.int64),
+            ratings=ratings,
+        )

@@ -1,0 +1,77 @@
+"""The built-in demo: the Cranfield 1400 collection with Cleverdon's graded judgments and two
+BM25 runs, shipped in ``resources/demo`` (see its README.md for provenance and how the runs were
+made).
+
+Cleverdon's relevance codes become grades by :data:`ndcg_studio.io.smart.CRANFIELD_GRADE_MAP`
+(code 1 "complete answer" → 4, 2 → 3, 3 → 2, 4 "minimum interest" → 1, −1 → 0).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from platformdirs import user_data_dir
+from sqlalchemy import func, select
+
+from ndcg_studio._paths import resources_dir
+from ndcg_studio.services.importing import ImportService
+from ndcg_studio.services.progress import Cancelled, Progress, checkpoint
+from ndcg_studio.storage import models
+from ndcg_studio.storage.database import APP_NAME, Database
+
+#: The annotator the Cranfield judgments are recorded under.
+DEMO_ANNOTATOR = "cleverdon"
+
+
+def demo_dir() -> Path:
+    """The folder of the demo files (inside the installed package or the checkout)."""
+    return resources_dir() / "demo"
+
+
+def demo_database_path() -> Path:
+    """Where ``ndcg-studio --demo`` keeps its database: ``<user data dir>/demo.sqlite``."""
+    return Path(user_data_dir(APP_NAME, appauthor=False)) / "demo.sqlite"
+
+
+def is_empty(db: Database) -> bool:
+    """True when the database has no query yet (a first start)."""
+    with db.engine.connect() as conn:
+        return not conn.execute(select(func.count()).select_from(models.queries)).scalar_one()
+
+
+def load_demo(
+    db: Database, *, progress: Progress | None = None, cancelled: Cancelled | None = None
+) -> str:
+    """Import the Cranfield demo (documents, queries, judgments, runs). Idempotent.
+
+    Returns a one-line summary. Raises OSError when the shipped files are missing.
+    """
+    from ndcg_studio.io.smart import CRANFIELD_GRADE_MAP
+
+    base = demo_dir()
+    cran = base / "cranfield"
+    runs = sorted(base.glob("*.run"))
+    service = ImportService(db)
+    steps = 3 + len(runs)
+    checkpoint(0, steps, progress, cancelled)
+    service.import_smart(cran / "cran.all.1400", smart_kind="documents", cancelled=cancelled)
+    checkpoint(1, steps, progress, cancelled)
+    service.import_smart(
+        cran / "cran.qry", smart_kind="queries", renumber=True, cancelled=cancelled
+    )
+    checkpoint(2, steps, progress, cancelled)
+    service.import_qrels(
+        cran / "cranqrel.trec",
+        annotator=DEMO_ANNOTATOR,
+        grade_map=CRANFIELD_GRADE_MAP,
+        cancelled=cancelled,
+    )
+    names = [run.stem.removeprefix("cranfield.") for run in runs]
+    for i, (run, name) in enumerate(zip(runs, names, strict=True), start=3):
+        checkpoint(i, steps, progress, cancelled)
+        service.import_run(run, name=name, cancelled=cancelled)
+    checkpoint(steps, steps, progress, cancelled)
+    return (
+        "Cranfield demo loaded: 1,400 documents, 225 queries, Cleverdon's judgments "
+        f"(annotator {DEMO_ANNOTATOR!r}), runs {', '.join(names)}"
+    )
