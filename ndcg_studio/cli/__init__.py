@@ -8,6 +8,7 @@ clear message on stderr with exit code 2 (bad input) or 1 (anything else); no tr
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -151,6 +152,25 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: Options whose value may begin with "-" (``--grade-map "-1:0,5:4"``); argparse would take
+#: such a value for an option, so :func:`normalize_argv` glues it to its option.
+_DASH_VALUE_OPTIONS = ("--grade-map", "--gains")
+
+
+def normalize_argv(argv: list[str]) -> list[str]:
+    """``["--grade-map", "-1:0"]`` → ``["--grade-map=-1:0"]`` so a leading minus works."""
+    out: list[str] = []
+    i = 0
+    while i < len(argv):
+        if argv[i] in _DASH_VALUE_OPTIONS and i + 1 < len(argv):
+            out.append(f"{argv[i]}={argv[i + 1]}")
+            i += 2
+        else:
+            out.append(argv[i])
+            i += 1
+    return out
+
+
 def command(name: str) -> Callable[[Handler], Handler]:
     """Register the handler of a subcommand."""
 
@@ -176,6 +196,11 @@ def run(args: argparse.Namespace) -> int:
     except (DatabaseError, ValueError, LookupError) as exc:
         print(f"ndcg-studio {args.command}: {exc}", file=sys.stderr)
         return 1
+    except BrokenPipeError:
+        # the reader went away (``ndcg-studio score | head``): not an error
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
     except KeyboardInterrupt:
         print(f"ndcg-studio {args.command}: cancelled; nothing was written.", file=sys.stderr)
         return 130

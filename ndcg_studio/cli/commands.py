@@ -60,7 +60,7 @@ def write_rows(
     fmt: str | None = None,
 ) -> None:
     """Write ``rows`` as a table or CSV to ``--output`` (stdout for ``-``); CSV files are atomic."""
-    from ndcg_studio.io.csv_out import write_csv
+    from ndcg_studio.io.writers import write_csv
 
     fmt = fmt or getattr(args, "format", "csv")
     if fmt == "table":
@@ -77,9 +77,9 @@ def _text_out(path: str) -> Iterator[TextIO]:
     if path == "-":
         yield sys.stdout
         return
-    from ndcg_studio.io.csv_out import atomic_text_file
+    from ndcg_studio.io.writers import atomic_text_writer
 
-    with atomic_text_file(path) as out:
+    with atomic_text_writer(path) as out:
         yield out
 
 
@@ -226,4 +226,56 @@ def demo_command(args: argparse.Namespace) -> int:
         db.dispose()
     print(summary, file=sys.stderr)
     print(f"database: {db.label}", file=sys.stderr)
+    return 0
+
+
+# -------------------------------------------------------------------------------- agreement
+
+
+def agreement_settings(args: argparse.Namespace) -> Any:
+    from ndcg_studio.services.agreement import AgreementSettings
+
+    if args.disputed_range < 1:
+        raise ValueError(f"--disputed-range must be at least 1, got {args.disputed_range}")
+    return AgreementSettings(level=args.level, disputed_range=args.disputed_range)
+
+
+@command("agreement")
+def agreement_command(args: argparse.Namespace) -> int:
+    from ndcg_studio.services.exporting import ExportService
+
+    db = open_db(args)
+    try:
+        table = ExportService(db).agreement(agreement_settings(args), args.by)
+    finally:
+        db.dispose()
+    # on screen, only the notes (why a statistic is undefined); files get the provenance too
+    comments = table.comments if args.output != "-" else table.comments[1:]
+    write_rows(args, table.header, table.rows, comments=comments)
+    return 0
+
+
+# ----------------------------------------------------------------------------------- export
+
+
+@command("export")
+def export_command(args: argparse.Namespace) -> int:
+    from ndcg_studio.services.exporting import ExportService
+
+    db = open_db(args)
+    try:
+        n = ExportService(db).write(
+            args.kind,
+            args.output,
+            settings=scoring_settings(args),
+            agreement=agreement_settings(args),
+            by=args.by,
+            wide=args.wide,
+            runs=args.runs,
+            excel=args.excel,
+        )
+    finally:
+        db.dispose()
+    if args.output != "-":
+        print(f"{args.output}: {n:,} rows written", file=sys.stderr)
     return 0

@@ -15,9 +15,14 @@ from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import NDArray
-from sqlalchemy import select
+from sqlalchemy import Connection, select
 
-from ndcg_studio.domain.agreement import AgreementSummary, Ratings, agreement_summary
+from ndcg_studio.domain.agreement import (
+    AgreementSummary,
+    Ratings,
+    agreement_summary,
+    alpha_by_group,
+)
 from ndcg_studio.services.progress import Cancelled, Progress, checkpoint
 from ndcg_studio.storage import models
 from ndcg_studio.storage.bulk import fetch_array, id_map
@@ -101,9 +106,12 @@ class AgreementReport:
                 s.n_ratings,
             )
             pw = s.pairwise
-            shared = pw.n_shared.sum()
+            has_shared = pw.n_shared > 0  # pairs without shared items have NaN agreement
+            shared = pw.n_shared[has_shared].sum()
             if shared:
-                pct = float((pw.percent_agreement * pw.n_shared).sum() / shared)
+                pct = float(
+                    (pw.percent_agreement[has_shared] * pw.n_shared[has_shared]).sum() / shared
+                )
                 yield ("all", "", "percent_agreement", pct, None, None, s.n_items, s.n_ratings)
         elif by == "query":
             pq = s.per_query
@@ -232,8 +240,36 @@ class AgreementService:
         """Compute every statistic (alpha with CI, Fleiss, pairwise kappas, per query, leave
         one annotator out, per item spread)."""
         settings = settings or AgreementSettings()
-        j = models.judgments
         checkpoint(0, 3, progress, cancelled)
+        data = self._load()
+        checkpoint(2, 3, progress, cancelled)
+        summary = agreement_summary(
+            data.ratings,
+            settings.level,
+            data.item_query_index,
+            len(data.query_external),
+            values=GRADE_SCALE,
+            n_resamples=settings.n_resamples,
+            seed=settings.seed,
+            disputed_range=settings.disputed_range,
+        )
+        checkpoint(3, 3, progress, cancelled)
+        return AgreementReport(settings=settings, summary=summary, **vars(data))
+
+    def per_query_alpha(self, level: Level = "ordinal") -> dict[str, float]:
+        """``{query external id: alpha}`` for every judged query (NaN where undefined)."""
+        data = self._load()
+        result = alpha_by_group(
+            data.ratings,
+            data.item_query_index,
+            len(data.query_external),
+            level,
+            values=GRADE_SCALE,
+        )
+        return dict(zip(data.query_external, result.value.tolist(), strict=True))
+
+    def _load(self) -> _Loaded:
+        j = models.judgments
         with self.db.engine.connect() as conn:
             rows = fetch_array(
                 conn,
@@ -242,25 +278,11 @@ class AgreementService:
             )
             annotator_names = id_map(conn, models.annotators, "name")
             query_names = id_map(conn, models.queries)
-            checkpoint(1, 3, progress, cancelled)
             # one int64 per (query, document): database ids are < 2**31
             keys, item_index = np.unique((rows["query"] << 32) | rows["doc"], return_inverse=True)
             item_index = np.asarray(item_index, dtype=np.int64).reshape(-1)
             item_q, item_d = keys >> 32, keys & 0xFFFFFFFF
-            doc_ids = np.unique(item_d)
-            docs = {}
-            d = models.documents
-            id_list = [int(x) for x in doc_ids]
-            for start in range(0, len(id_list), 20_000):
-                docs.update(
-                    dict(
-                        conn.execute(
-                            select(d.c.id, d.c.external_id).where(
-                                d.c.id.in_(id_list[start : start + 20_000])
-                            )
-                        ).all()
-                    )
-                )
+            docs = _external_ids(conn, np.unique(item_d))
         annotator_ids = np.unique(rows["annotator"])
         query_ids = np.unique(item_q)
         item_query_index = np.searchsorted(query_ids, item_q).astype(np.int64)
@@ -268,21 +290,7 @@ class AgreementService:
         ratings = Ratings.from_arrays(
             item_index, annotator_index, rows["grade"], len(keys), len(annotator_ids)
         )
-        checkpoint(2, 3, progress, cancelled)
-        summary = agreement_summary(
-            ratings,
-            settings.level,
-            item_query_index,
-            len(query_ids),
-            values=GRADE_SCALE,
-            n_resamples=settings.n_resamples,
-            seed=settings.seed,
-            disputed_range=settings.disputed_range,
-        )
-        checkpoint(3, 3, progress, cancelled)
-        return AgreementReport(
-            settings=settings,
-            summary=summary,
+        return _Loaded(
             annotators=[annotator_names[int(a)] for a in annotator_ids],
             query_external=[query_names[int(q)] for q in query_ids],
             item_query_index=item_query_index,
@@ -297,3 +305,31 @@ class AgreementService:
             ).astype(np.int64),
             ratings=ratings,
         )
+
+
+@dataclass(frozen=True, eq=False)
+class _Loaded:
+    annotators: list[str]
+    query_external: list[str]
+    item_query_index: NDArray[np.int64]
+    item_query: NDArray[np.int64]
+    item_doc: NDArray[np.int64]
+    doc_external: list[str]
+    judgments_per_query: NDArray[np.int64]
+    judgments_per_annotator: NDArray[np.int64]
+    ratings: Ratings
+
+
+def _external_ids(conn: Connection, doc_ids: NDArray[np.int64]) -> dict[int, str]:
+    d = models.documents
+    ids = [int(x) for x in doc_ids]
+    out: dict[int, str] = {}
+    for start in range(0, len(ids), 20_000):
+        chunk = ids[start : start + 20_000]
+        out.update(
+            {
+                int(i): str(e)
+                for i, e in conn.execute(select(d.c.id, d.c.external_id).where(d.c.id.in_(chunk)))
+            }
+        )
+    return out

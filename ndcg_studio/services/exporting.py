@@ -1,0 +1,270 @@
+"""Export use cases: reports, judgments (long and wide), qrels, agreement and run comparisons.
+
+Each export is built as a :class:`Table` (header, rows, provenance comments) and written by the
+writers of :mod:`ndcg_studio.io.writers` — atomically, spreadsheet-safe (cells that a
+spreadsheet would run as a formula are written as text), optionally with a BOM for Excel.
+Every report carries the settings it was computed with in its first comment line, so it can be
+reproduced.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from sqlalchemy import select
+
+from ndcg_studio import __version__
+from ndcg_studio.services.agreement import (
+    AGREEMENT_COLUMNS,
+    AgreementService,
+    AgreementSettings,
+    Scope,
+)
+from ndcg_studio.services.progress import Cancelled, Progress, checkpoint
+from ndcg_studio.services.scoring import (
+    ScoringService,
+    ScoringSettings,
+    compare,
+)
+from ndcg_studio.storage import models
+from ndcg_studio.storage.database import Database
+
+EXPORT_KINDS = ("report", "judgments", "qrels", "agreement", "compare")
+REPORT_EXTRA = ("query_text", "query_alpha")
+
+
+@dataclass
+class Table:
+    """Rows to write: ``header``, ``rows`` (sequences in header order) and ``comments``."""
+
+    header: tuple[str, ...]
+    rows: list[tuple[Any, ...]]
+    comments: list[str] = field(default_factory=list)
+
+
+def provenance(what: str, settings: str) -> str:
+    """The first comment line of every export: tool, version, time, settings."""
+    stamp = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return f"ndcg-studio {__version__} {what} {stamp} {settings}".rstrip()
+
+
+class ExportService:
+    """Builds and writes exports of one database."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    # --------------------------------------------------------------- tables
+    def report(
+        self,
+        settings: ScoringSettings,
+        level: str = "ordinal",
+        *,
+        progress: Progress | None = None,
+        cancelled: Cancelled | None = None,
+    ) -> Table:
+        """One row per (query, run): the score columns, the query text and per-query alpha."""
+        report = ScoringService(self.db).score(settings, cancelled=cancelled)
+        checkpoint(1, 3, progress, cancelled)
+        alpha_of = AgreementService(self.db).per_query_alpha(level)  # type: ignore[arg-type]
+        checkpoint(2, 3, progress, cancelled)
+        with self.db.engine.connect() as conn:
+            q = models.queries
+            texts = dict(
+                conn.execute(
+                    select(q.c.external_id, q.c.text).where(
+                        q.c.id.in_([int(i) for i in report.query_ids])
+                    )
+                ).all()
+            )
+        rows = []
+        for row in report.rows():
+            alpha = alpha_of.get(row[0], math.nan)
+            rows.append((*row, texts.get(row[0], ""), None if math.isnan(alpha) else alpha))
+        return Table(
+            header=(*report.columns(), *REPORT_EXTRA),
+            rows=rows,
+            comments=[
+                provenance("report", f"{settings.describe()} agreement_level={level}"),
+                "ndcg empty = the query has no judgment (left out of means); "
+                "query_alpha empty = undefined (fewer than two grades per item or one grade value)",
+            ],
+        )
+
+    def judgments(self, *, wide: bool = False) -> Table:
+        """Every judgment: long ``query_id,doc_id,annotator,grade,note,updated_at`` or wide
+        (one grade column per annotator, empty where that annotator did not judge)."""
+        j, q, d, a = models.judgments, models.queries, models.documents, models.annotators
+        stmt = (
+            select(q.c.external_id, d.c.external_id, a.c.name, j.c.grade, j.c.note, j.c.updated_at)
+            .select_from(j.join(q, q.c.id == j.c.query_id).join(d, d.c.id == j.c.document_id))
+            .join(a, a.c.id == j.c.annotator_id)
+            .order_by(q.c.external_id, d.c.external_id, a.c.name)
+        )
+        with self.db.engine.connect() as conn:
+            data = conn.execute(stmt).all()
+        if not wide:
+            return Table(
+                header=("query_id", "doc_id", "annotator", "grade", "note", "updated_at"),
+                rows=[(r[0], r[1], r[2], int(r[3]), r[4], _iso(r[5])) for r in data],
+                comments=[provenance("judgments", "long")],
+            )
+        annotators = sorted({r[2] for r in data})
+        col = {name: i for i, name in enumerate(annotators)}
+        items: dict[tuple[str, str], list[Any]] = {}
+        for r in data:
+            items.setdefault((r[0], r[1]), [None] * len(annotators))[col[r[2]]] = int(r[3])
+        return Table(
+            header=("query_id", "doc_id", *annotators),
+            rows=[(qid, did, *grades) for (qid, did), grades in items.items()],
+            comments=[provenance("judgments", "wide")],
+        )
+
+    def qrels(self, settings: ScoringSettings) -> list[tuple[str, str, int]]:
+        """Consensus grades (or one annotator's, ``settings.annotator``) as qrels rows.
+
+        Raises:
+            ValueError: a consensus grade is fractional (qrels hold integers): choose
+                ``majority``, ``max`` or ``min`` consensus, or one annotator.
+        """
+        data = ScoringService(self.db).load(settings)
+        qrels = data.qrels
+        grades = qrels.grade
+        fractional = grades != np.round(grades)
+        if fractional.any():
+            raise ValueError(
+                f"{int(fractional.sum())} consensus grades are fractional "
+                f"({settings.consensus} of several annotators) and qrels hold integer grades: "
+                "export with --consensus majority, max or min, or with --annotator NAME"
+            )
+        with self.db.engine.connect() as conn:
+            d = models.documents
+            ids = [int(x) for x in data.doc_ids]
+            names: dict[int, str] = {}
+            for start in range(0, len(ids), 20_000):
+                names.update(
+                    dict(
+                        conn.execute(
+                            select(d.c.id, d.c.external_id).where(
+                                d.c.id.in_(ids[start : start + 20_000])
+                            )
+                        ).all()
+                    )
+                )
+        return [
+            (data.query_external[int(qi)], names[int(data.doc_ids[int(di)])], int(g))
+            for qi, di, g in zip(
+                qrels.query.tolist(), qrels.doc.tolist(), grades.tolist(), strict=True
+            )
+        ]
+
+    def agreement(self, settings: AgreementSettings, by: Scope) -> Table:
+        report = AgreementService(self.db).report(settings)
+        comments = [
+            provenance(
+                "agreement",
+                f"level={settings.level} by={by} disputed_range={settings.disputed_range} "
+                f"bootstrap={settings.n_resamples} items resampled, seed={settings.seed}",
+            )
+        ]
+        s = report.summary
+        if s.alpha.undefined_reason:
+            comments.append(f"{report.statistic} undefined: {s.alpha.undefined_reason}")
+        if s.fleiss.undefined_reason:
+            comments.append(f"fleiss_kappa undefined: {s.fleiss.undefined_reason}")
+        return Table(header=AGREEMENT_COLUMNS, rows=list(report.rows(by)), comments=comments)
+
+    def compare(self, settings: ScoringSettings, run_a: str, run_b: str) -> Table:
+        """Per-query nDCG of two runs and their delta; the test result in comment lines."""
+        report = ScoringService(self.db).score(replace_runs(settings, (run_a, run_b)))
+        result = compare(report, run_a, run_b)
+        ia, ib = report.for_run(run_a), report.for_run(run_b)
+        a, b = report.table.ndcg[ia], report.table.ndcg[ib]
+        rows = []
+        for qi, va, vb in zip(report.group_query[ia].tolist(), a.tolist(), b.tolist(), strict=True):
+            delta = va - vb
+            rows.append(
+                (
+                    report.query_external[qi],
+                    None if math.isnan(va) else va,
+                    None if math.isnan(vb) else vb,
+                    None if math.isnan(delta) else delta,
+                )
+            )
+        return Table(
+            header=("query_id", f"ndcg_{run_a}", f"ndcg_{run_b}", "delta"),
+            rows=rows,
+            comments=[
+                provenance("compare", settings.describe()),
+                f"paired queries {result.n}: mean {run_a} {result.mean_a:.4f}, "
+                f"mean {run_b} {result.mean_b:.4f}, mean delta {result.mean_delta:+.4f}; "
+                f"wins {result.wins}, losses {result.losses}, ties {result.ties}; "
+                f"paired randomization test p = {result.p_value:.4g}",
+            ],
+        )
+
+    # --------------------------------------------------------------- writing
+    def write(
+        self,
+        kind: str,
+        path: str | Path,
+        *,
+        settings: ScoringSettings | None = None,
+        agreement: AgreementSettings | None = None,
+        by: Scope = "all",
+        wide: bool = False,
+        runs: Sequence[str] | None = None,
+        excel: bool = False,
+        progress: Progress | None = None,
+        cancelled: Cancelled | None = None,
+    ) -> int:
+        """Write one export to ``path`` (``-`` = stdout); returns the number of rows written."""
+        from ndcg_studio.io.writers import write_csv, write_trec_qrels
+
+        settings = settings or ScoringSettings()
+        agreement = agreement or AgreementSettings()
+        if kind == "qrels":
+            rows = self.qrels(settings)
+            checkpoint(1, 2, progress, cancelled)
+            return write_trec_qrels(path, rows, cancelled=cancelled)
+        if kind == "report":
+            table = self.report(settings, agreement.level, progress=progress, cancelled=cancelled)
+        elif kind == "judgments":
+            table = self.judgments(wide=wide)
+        elif kind == "agreement":
+            table = self.agreement(agreement, by)
+        elif kind == "compare":
+            if not runs or len(runs) != 2:
+                raise ValueError("compare needs two runs: --runs RUN_A RUN_B")
+            table = self.compare(settings, runs[0], runs[1])
+        else:
+            raise ValueError(f"unknown export kind {kind!r}; one of {', '.join(EXPORT_KINDS)}")
+        checkpoint(2, 3, progress, cancelled)
+        n = write_csv(
+            path,
+            table.header,
+            table.rows,
+            excel=excel,
+            comments=table.comments,
+            cancelled=cancelled,
+        )
+        checkpoint(3, 3, progress, cancelled)
+        return n
+
+
+def replace_runs(settings: ScoringSettings, runs: tuple[str, ...]) -> ScoringSettings:
+    return replace(settings, runs=runs)
+
+
+def _iso(value: Any) -> str:
+    if isinstance(value, datetime):
+        if value.tzinfo is None:
+            value = value.replace(tzinfo=UTC)
+        return str(value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"))
+    return "" if value is None else str(value)
