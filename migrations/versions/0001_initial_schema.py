@@ -23,7 +23,7 @@ def upgrade() -> None:
     op.create_table(
         "annotators",
         sa.Column("id", sa.Integer(), nullable=False),
-        sa.Column("name", sa.String(length=200), nullable=False),
+        sa.Column("name", sa.String(), nullable=False),
         sa.Column(
             "created_at",
             sa.DateTime(timezone=True),
@@ -36,7 +36,7 @@ def upgrade() -> None:
     op.create_table(
         "documents",
         sa.Column("id", sa.Integer(), nullable=False),
-        sa.Column("external_id", sa.String(length=200), nullable=False),
+        sa.Column("external_id", sa.String(), nullable=False),
         sa.Column("title", sa.Text(), nullable=False),
         sa.Column("text", sa.Text(), nullable=False),
         sa.Column("url", sa.Text(), nullable=False),
@@ -46,7 +46,7 @@ def upgrade() -> None:
     op.create_table(
         "queries",
         sa.Column("id", sa.Integer(), nullable=False),
-        sa.Column("external_id", sa.String(length=200), nullable=False),
+        sa.Column("external_id", sa.String(), nullable=False),
         sa.Column("text", sa.Text(), nullable=False),
         sa.Column("description", sa.Text(), nullable=True),
         sa.Column("narrative", sa.Text(), nullable=True),
@@ -56,7 +56,7 @@ def upgrade() -> None:
     op.create_table(
         "runs",
         sa.Column("id", sa.Integer(), nullable=False),
-        sa.Column("name", sa.String(length=200), nullable=False),
+        sa.Column("name", sa.String(), nullable=False),
         sa.Column("description", sa.Text(), nullable=False),
         sa.Column(
             "created_at",

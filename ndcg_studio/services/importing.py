@@ -4,7 +4,8 @@ Readers (:mod:`ndcg_studio.io`) parse and validate the whole file first (errors 
 and field); only a clean file reaches the database, through SQLAlchemy Core bulk statements
 (:mod:`ndcg_studio.storage.bulk`). Queries, documents and annotators that do not exist yet are
 created by their external id. Re-importing the same file changes nothing; re-importing judgments
-with new grades updates them and records each change in ``judgment_history``.
+with new grades updates them and records each change (old and new grade and note, who, when) in
+``judgment_history``; a judgment's first grade is recorded by the judgment row's ``created_at``.
 """
 
 from __future__ import annotations
@@ -109,18 +110,14 @@ class ImportService:
                 )
             name = run.tags[0]
         checkpoint(40, 100, progress, cancelled)
-        q_ext, q_inv = np.unique(np.array(run.query_id, dtype=object), return_inverse=True)
-        d_ext, d_inv = np.unique(np.array(run.doc_id, dtype=object), return_inverse=True)
-        positions = trec_positions(q_inv, run.score, doc_order_key(d_ext.tolist())[d_inv])
+        q_ext, q_inv = factorize(run.query_id)
+        d_ext, d_inv = factorize(run.doc_id)
+        positions = trec_positions(q_inv, run.score, _tie_keys(q_inv, run.score, d_ext, d_inv))
         summary = ImportSummary("run", str(path), len(run))
         with self.db.engine.begin() as conn:
-            q_ids, q_new = map_external_ids(
-                conn, models.queries, q_ext.tolist(), defaults={"text": ""}
-            )
+            q_ids, q_new = map_external_ids(conn, models.queries, q_ext, defaults={"text": ""})
             checkpoint(50, 100, progress, cancelled)
-            d_ids, d_new = map_external_ids(
-                conn, models.documents, d_ext.tolist(), defaults=_DOC_DEFAULTS
-            )
+            d_ids, d_new = map_external_ids(conn, models.documents, d_ext, defaults=_DOC_DEFAULTS)
             checkpoint(65, 100, progress, cancelled)
             run_id = conn.execute(
                 select(models.runs.c.id).where(models.runs.c.name == name)
@@ -237,18 +234,14 @@ class ImportService:
     ) -> ImportSummary:
         n = len(query_ext)
         summary = ImportSummary(kind, path, n)
-        q_ext, q_inv = np.unique(np.array(query_ext, dtype=object), return_inverse=True)
-        d_ext, d_inv = np.unique(np.array(doc_ext, dtype=object), return_inverse=True)
-        a_ext, a_inv = np.unique(np.array(annotator_names, dtype=object), return_inverse=True)
+        q_ext, q_inv = factorize(query_ext)
+        d_ext, d_inv = factorize(doc_ext)
+        a_ext, a_inv = factorize(annotator_names)
         checkpoint(40, 100, progress, cancelled)
         with self.db.engine.begin() as conn:
-            q_ids, q_new = map_external_ids(
-                conn, models.queries, q_ext.tolist(), defaults={"text": ""}
-            )
-            d_ids, d_new = map_external_ids(
-                conn, models.documents, d_ext.tolist(), defaults=_DOC_DEFAULTS
-            )
-            a_ids, a_new = map_external_ids(conn, models.annotators, a_ext.tolist(), key="name")
+            q_ids, q_new = map_external_ids(conn, models.queries, q_ext, defaults={"text": ""})
+            d_ids, d_new = map_external_ids(conn, models.documents, d_ext, defaults=_DOC_DEFAULTS)
+            a_ids, a_new = map_external_ids(conn, models.annotators, a_ext, key="name")
             by_id = None
             if changed_by is not None:
                 (by_id,), _ = map_external_ids(conn, models.annotators, [changed_by], key="name")
@@ -263,8 +256,10 @@ class ImportService:
             old_id = np.full(n, -1, dtype=np.int64)
             old_id[found] = existing["id"][match[found]]
             notes = list(note) if note is not None else [None] * n
-            old_notes = _existing_notes(conn, old_id[found])
             changed = found & (old_grade != grade)
+            # old notes: of every existing judgment when the file has notes (to compare), else
+            # only of those whose grade changes (for the history)
+            old_notes = _existing_notes(conn, old_id[found if note is not None else changed])
             if note is not None:
                 changed |= found & np.array(
                     [notes[i] != old_notes.get(j) for i, j in enumerate(old_id.tolist())],
@@ -273,6 +268,8 @@ class ImportService:
             fresh = ~found
             checkpoint(70, 100, progress, cancelled)
             idx_new = np.flatnonzero(fresh)
+            # insert in the order of the unique index (query, document, annotator)
+            idx_new = idx_new[np.lexsort((aid[idx_new], did[idx_new], qid[idx_new]))]
             bulk_insert(
                 conn,
                 models.judgments,
@@ -307,7 +304,10 @@ class ImportService:
                     ],
                 )
             checkpoint(85, 100, progress, cancelled)
-            hist = np.concatenate([idx_new, idx_chg])
+            # A changed grade is recorded with its old and new value. A judgment's first grade
+            # from an import is recorded by the judgment row itself (created_at); grades set in
+            # the app are all recorded by the annotation service.
+            hist = idx_chg
             bulk_insert(
                 conn,
                 models.judgment_history,
@@ -361,7 +361,7 @@ class ImportService:
         from ndcg_studio.io.tabular import read_queries
 
         q = read_queries(path, progress=_stage(progress, 0, 50), cancelled=cancelled)
-        rows = {
+        rows: dict[str, Sequence[str | None]] = {
             "text": _text(q.text),
             "description": q.description,
             "narrative": q.narrative,
@@ -413,9 +413,13 @@ class ImportService:
         q = read_smart_queries(
             path, renumber=renumber, progress=_stage(progress, 0, 50), cancelled=cancelled
         )
-        rows = {"text": _text(q.text), "description": q.description, "narrative": q.narrative}
+        query_rows: dict[str, Sequence[str | None]] = {
+            "text": _text(q.text),
+            "description": q.description,
+            "narrative": q.narrative,
+        }
         return self._upsert_catalog(
-            "queries", str(path), models.queries, q.query_id, rows, progress, cancelled
+            "queries", str(path), models.queries, q.query_id, query_rows, progress, cancelled
         )
 
     def _upsert_catalog(
@@ -461,6 +465,37 @@ _DOC_DEFAULTS = {"title": "", "text": "", "url": ""}
 def _text(values: Sequence[str | None]) -> list[str]:
     """Absent optional text becomes the empty string (the columns are NOT NULL)."""
     return [v or "" for v in values]
+
+
+def factorize(values: Sequence[str]) -> tuple[list[str], NDArray[np.int64]]:
+    """Distinct strings in order of first appearance and the (n,) int64 code of each value."""
+    table: dict[str, int] = {}
+    codes = np.fromiter(
+        (table.setdefault(v, len(table)) for v in values), dtype=np.int64, count=len(values)
+    )
+    return list(table), codes
+
+
+def _tie_keys(
+    group: NDArray[np.int64],
+    score: NDArray[np.float64],
+    doc_ext: Sequence[str],
+    doc_code: NDArray[np.int64],
+) -> NDArray[np.int64]:
+    """Byte-order keys of the document ids of results whose score ties within their group
+    (0 elsewhere: the key only matters among ties), so only tied ids are sorted."""
+    order = np.lexsort((score, group))
+    same = (group[order][1:] == group[order][:-1]) & (score[order][1:] == score[order][:-1])
+    tied = np.zeros(len(group), dtype=bool)
+    tied[order[1:][same]] = True
+    tied[order[:-1][same]] = True
+    keys = np.zeros(len(group), dtype=np.int64)
+    if tied.any():
+        codes = np.unique(doc_code[tied])
+        ranks = doc_order_key([doc_ext[int(c)] for c in codes])
+        lookup = dict(zip(codes.tolist(), ranks.tolist(), strict=True))
+        keys[tied] = [lookup[int(c)] for c in doc_code[tied]]
+    return keys
 
 
 def _item_key(

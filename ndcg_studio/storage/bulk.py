@@ -94,7 +94,7 @@ def _temp_table(conn: Connection, name: str) -> Table:
         name,
         MetaData(),
         Column("seq", Integer, primary_key=True, autoincrement=False),
-        Column("ext", String(200), nullable=False),
+        Column("ext", String, nullable=False),
         prefixes=["TEMPORARY"],
     )
     table.drop(conn, checkfirst=True)

@@ -87,6 +87,10 @@ def _on_sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA busy_timeout=10000")
+    # 64 MiB page cache (default 2 MiB) and in-memory temp tables: bulk imports touch large
+    # indexes in random key order.
+    cursor.execute("PRAGMA cache_size=-65536")
+    cursor.execute("PRAGMA temp_store=MEMORY")
     cursor.close()
 
 
@@ -95,7 +99,8 @@ def create_studio_engine(url: URL) -> Engine:
 
     SQLite: ``PRAGMA foreign_keys=ON``, WAL journal, ``synchronous=NORMAL`` and a 10 s busy
     timeout on every connection; the parent folder is created. PostgreSQL: ``pool_pre_ping`` so a
-    restarted server is noticed and reconnected to.
+    restarted server is noticed and reconnected to, plus :data:`POSTGRES_CONNECT_ARGS` (connect
+    timeout, TCP keepalives, application name) unless the URL's query sets them.
     """
     if url.get_backend_name() == "sqlite":
         if url.database and url.database != ":memory:":
@@ -103,7 +108,32 @@ def create_studio_engine(url: URL) -> Engine:
         engine = create_engine(url, connect_args={"timeout": 10})
         event.listen(engine, "connect", _on_sqlite_connect)
         return engine
-    return create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=5)
+    return create_engine(
+        url,
+        pool_pre_ping=True,
+        pool_size=5,
+        max_overflow=5,
+        connect_args=_postgres_connect_args(url),
+    )
+
+
+#: libpq connection parameters for team mode (any of them given in the URL's query wins):
+#: ``connect_timeout`` so an unreachable server fails in seconds instead of hanging the app (libpq
+#: waits forever by default); TCP keepalives so a connection whose server vanished is noticed in
+#: about a minute, not after the kernel's two hours; ``application_name`` so the server's admin
+#: sees who is connected (``pg_stat_activity``).
+POSTGRES_CONNECT_ARGS: dict[str, Any] = {
+    "connect_timeout": 10,
+    "keepalives": 1,
+    "keepalives_idle": 30,
+    "keepalives_interval": 10,
+    "keepalives_count": 3,
+    "application_name": APP_NAME,
+}
+
+
+def _postgres_connect_args(url: URL) -> dict[str, Any]:
+    return {k: v for k, v in POSTGRES_CONNECT_ARGS.items() if k not in url.query}
 
 
 def alembic_config(connection: Connection | None = None) -> Config:
