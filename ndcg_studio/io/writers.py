@@ -1,0 +1,330 @@
+"""Writers: CSV safe to open in spreadsheets, TREC run and qrels; all atomic.
+
+Atomic: the content is written to a temporary file in the destination's directory, flushed
+and fsync'ed, then renamed over the destination with :func:`os.replace` (atomic on POSIX and
+Windows when both are on one file system). If anything fails or the export is cancelled, the
+temporary file is removed and an existing file at the destination is left untouched. A
+replaced file keeps its permission bits; a new one gets the default ``0o666 & ~umask``.
+
+The path ``"-"`` writes to standard output instead (not atomic, no BOM check).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import math
+import numbers
+import os
+import secrets
+import stat
+import sys
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import TextIO
+
+import numpy as np
+
+from ndcg_studio.io._common import CancelCallback, PathArg
+from ndcg_studio.io.errors import ExportCancelled
+
+__all__ = [
+    "FORMULA_TRIGGERS",
+    "atomic_text_writer",
+    "csv_cell",
+    "write_csv",
+    "write_trec_qrels",
+    "write_trec_run",
+]
+
+#: First characters that make a spreadsheet read a cell as a formula (OWASP "CSV Injection").
+FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
+
+#: Rows between two polls of ``cancelled()``.
+CANCEL_CHECK_ROWS = 10_000
+
+STDOUT = "-"
+
+
+@contextlib.contextmanager
+def atomic_text_writer(path: PathArg, *, bom: bool = False) -> Iterator[TextIO]:
+    """Open ``path`` for writing UTF-8 text atomically (see the module docstring).
+
+    Args:
+        path: destination file, or ``"-"`` for standard output (not atomic).
+        bom: start the file with a UTF-8 byte order mark (U+FEFF).
+
+    Yields:
+        A text stream with ``newline=""`` (no newline translation: what you write is what
+        ends up in the file).
+
+    Raises:
+        OSError: the directory is not writable, the disk is full, ...; the destination is then
+            unchanged and the temporary file removed. Any exception from the body (including
+            :class:`~ndcg_studio.io.errors.ExportCancelled`) propagates the same way.
+    """
+    if str(path) == STDOUT:
+        if bom:
+            sys.stdout.write("\ufeff")
+        yield sys.stdout
+        sys.stdout.flush()
+        return
+    target = Path(path)
+    temporary = target.with_name(f".{target.name}.{secrets.token_hex(6)}.tmp")
+    descriptor = os.open(
+        temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666
+    )
+    try:
+        with os.fdopen(descriptor, "w", encoding="utf-8", newline="") as handle:
+            if bom:
+                handle.write("\ufeff")
+            yield handle
+            handle.flush()
+            os.fsync(handle.fileno())
+        with contextlib.suppress(FileNotFoundError):
+            os.chmod(temporary, stat.S_IMODE(target.stat().st_mode))
+        os.replace(temporary, target)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temporary)
+        raise
+    _fsync_directory(target.parent)
+
+
+def _fsync_directory(folder: Path) -> None:
+    """Make the rename durable (POSIX); a no-op where directories cannot be opened."""
+    try:
+        descriptor = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(descriptor)
+    except OSError:
+        pass
+    finally:
+        os.close(descriptor)
+
+
+def _format_float(value: float) -> str:
+    """Shortest text that reads back as the same binary64 (Python ``repr``); NaN → ``""``."""
+    if math.isnan(value):
+        return ""
+    return repr(float(value))
+
+
+def csv_cell(value: object) -> str:
+    """Text of one CSV cell, safe against spreadsheet formula injection.
+
+    - None and NaN → empty cell.
+    - Numbers (``int``, ``float``, numpy integer/floating scalars, ``numbers.Real``) are
+      written as numbers, untouched: ints in decimal, binary64 floats in their shortest
+      round-trip form (``repr``: ``0.1``, ``-0.5``, ``1e-05``, ``inf``), numpy float32/16 in
+      numpy's shortest form for their precision. A negative number keeps its ``-``.
+    - bool → ``true``/``false``.
+    - Anything else is converted with ``str()``; if the text starts with ``=``, ``+``, ``-``,
+      ``@``, tab or carriage return it is prefixed with a single quote ``'`` so Excel,
+      LibreOffice and Google Sheets show it as text instead of evaluating it. Source: OWASP,
+      "CSV Injection" (https://owasp.org/www-community/attacks/CSV_Injection).
+    """
+    if value is None:
+        return ""
+    if isinstance(value, bool | np.bool_):
+        return "true" if value else "false"
+    if isinstance(value, int | np.integer):
+        return str(int(value))
+    if isinstance(value, np.floating):
+        if np.isnan(value):
+            return ""
+        if value.dtype == np.float64:
+            return _format_float(float(value))
+        return str(value)
+    if isinstance(value, float):
+        return _format_float(value)
+    if isinstance(value, numbers.Real):
+        return str(value)
+    text = str(value)
+    if text.startswith(FORMULA_TRIGGERS):
+        return "'" + text
+    return text
+
+
+def _rows_with_cancel(
+    rows: Iterable[Sequence[object]], cancelled: CancelCallback | None
+) -> Iterator[Sequence[object]]:
+    for index, row in enumerate(rows):
+        if cancelled is not None and index % CANCEL_CHECK_ROWS == 0 and cancelled():
+            raise ExportCancelled("export cancelled")
+        yield row
+
+
+class _LineFeedRows:
+    """File wrapper turning the ``\\r\\n`` ending of each csv row into ``\\n``.
+
+    ``csv.writer`` quotes a field only if it contains the delimiter, the quote character or a
+    character of ``lineterminator``; with ``lineterminator="\\n"`` a field holding a lone
+    ``\\r`` would be written unquoted and break the row for every reader. So rows are
+    produced with ``"\\r\\n"`` (quoting fields with either character) and the terminator,
+    always the last two characters of each ``write`` call, is rewritten to ``\\n``.
+    """
+
+    def __init__(self, handle: TextIO) -> None:
+        self.handle = handle
+
+    def write(self, text: str) -> int:
+        if text.endswith("\r\n"):
+            text = text[:-2] + "\n"
+        return self.handle.write(text)
+
+
+def write_csv(
+    path: PathArg,
+    header: Sequence[str],
+    rows: Iterable[Sequence[object]],
+    *,
+    excel: bool = False,
+    comments: Sequence[str] = (),
+    cancelled: CancelCallback | None = None,
+) -> int:
+    """Write a CSV file (RFC 4180 quoting, comma, UTF-8, ``\\n`` line ends), atomically.
+
+    Args:
+        path: destination, or ``"-"`` for standard output.
+        header: column names (first non-comment line; also made formula-safe).
+        rows: sequences of cells, converted by :func:`csv_cell`; each should have
+            ``len(header)`` cells (not checked, so a generator can stream).
+        excel: start with a UTF-8 BOM so Excel detects the encoding. Line ends stay ``\\n``
+            (Excel and every spreadsheet read LF files; CRLF would only matter to old tools).
+        comments: provenance lines written first as ``# text`` (a multi-line comment gives
+            several ``#`` lines). The readers of :mod:`ndcg_studio.io.tabular` skip them.
+        cancelled: polled every 10,000 rows; True aborts with ExportCancelled.
+
+    Returns:
+        Number of data rows written.
+
+    Raises:
+        ExportCancelled: ``cancelled()`` returned True (old file intact, no temp file left).
+        OSError: writing failed (same guarantee).
+    """
+    count = 0
+    with atomic_text_writer(path, bom=excel) as handle:
+        for comment in comments:
+            for piece in str(comment).splitlines() or [""]:
+                handle.write(f"# {piece}".rstrip() + "\n")
+        writer = csv.writer(_LineFeedRows(handle), lineterminator="\r\n")
+        writer.writerow([csv_cell(name) for name in header])
+        for row in _rows_with_cancel(rows, cancelled):
+            writer.writerow([csv_cell(cell) for cell in row])
+            count += 1
+    return count
+
+
+def _check_token(value: object, what: str, row: int) -> str:
+    text = str(value)
+    if not text or len(text.split()) != 1 or text != text.strip():
+        raise ValueError(f"row {row}: {what} {text!r} is empty or contains whitespace")
+    return text
+
+
+def _write_lines(
+    path: PathArg,
+    rows: Iterable[Sequence[object]],
+    format_row: Callable[[Sequence[object], int], str],
+    cancelled: CancelCallback | None,
+) -> int:
+    count = 0
+    with atomic_text_writer(path) as handle:
+        batch: list[str] = []
+        for index, row in enumerate(_rows_with_cancel(rows, cancelled), start=1):
+            batch.append(format_row(row, index))
+            if len(batch) >= CANCEL_CHECK_ROWS:
+                handle.write("".join(batch))
+                batch.clear()
+            count = index
+        handle.write("".join(batch))
+    return count
+
+
+def write_trec_run(
+    path: PathArg,
+    rows: Iterable[Sequence[object]],
+    *,
+    cancelled: CancelCallback | None = None,
+) -> int:
+    """Write a TREC run ``qid Q0 docno rank score tag`` (single spaces, ``\\n``), atomically.
+
+    Args:
+        path: destination, or ``"-"`` for standard output.
+        rows: ``(query_id, doc_id, rank, score, tag)`` tuples. Scores are written in the
+            shortest form that reads back as the same binary64 (``repr``), so
+            :func:`~ndcg_studio.io.trec.read_trec_run` returns exactly the same floats.
+        cancelled: polled every 10,000 rows.
+
+    Returns:
+        Number of lines written.
+
+    Raises:
+        ValueError: an id or tag is empty or contains whitespace (it would shift the
+            columns), the rank is not an integer, the score is not a finite number.
+        ExportCancelled, OSError: as :func:`write_csv` (old file intact).
+    """
+
+    def format_row(row: Sequence[object], index: int) -> str:
+        query_id, doc_id, rank, score, tag = row
+        if not isinstance(rank, int | np.integer) or isinstance(rank, bool):
+            raise ValueError(f"row {index}: rank {rank!r} is not an integer")
+        value = float(score)  # type: ignore[arg-type]
+        if not math.isfinite(value):
+            raise ValueError(f"row {index}: score {score!r} is not a finite number")
+        return (
+            f"{_check_token(query_id, 'query id', index)} Q0 "
+            f"{_check_token(doc_id, 'document id', index)} {int(rank)} {value!r} "
+            f"{_check_token(tag, 'tag', index)}\n"
+        )
+
+    return _write_lines(path, rows, format_row, cancelled)
+
+
+def write_trec_qrels(
+    path: PathArg,
+    rows: Iterable[Sequence[object]],
+    *,
+    cancelled: CancelCallback | None = None,
+) -> int:
+    """Write TREC qrels ``qid 0 docno grade`` (single spaces, ``\\n``), atomically.
+
+    Args:
+        path: destination, or ``"-"`` for standard output.
+        rows: ``(query_id, doc_id, grade)`` tuples, written with ``0`` in the 2nd column (the
+            TREC "iteration"), or ``(query_id, doc_id, grade, annotator)`` tuples, written
+            with the annotator in the 2nd column (read back with
+            ``read_trec_qrels(path, annotator_column=True)``). All rows must have the same
+            length.
+        cancelled: polled every 10,000 rows.
+
+    Returns:
+        Number of lines written.
+
+    Raises:
+        ValueError: ids empty or containing whitespace, grade not an integer, rows of mixed
+            lengths.
+        ExportCancelled, OSError: as :func:`write_csv` (old file intact).
+    """
+    width: list[int] = []
+
+    def format_row(row: Sequence[object], index: int) -> str:
+        if not width:
+            if len(row) not in (3, 4):
+                raise ValueError(f"row {index}: expected 3 or 4 values, found {len(row)}")
+            width.append(len(row))
+        if len(row) != width[0]:
+            raise ValueError(f"row {index}: expected {width[0]} values, found {len(row)}")
+        grade = row[2]
+        if not isinstance(grade, int | np.integer) or isinstance(grade, bool):
+            raise ValueError(f"row {index}: grade {grade!r} is not an integer")
+        second = _check_token(row[3], "annotator", index) if len(row) == 4 else "0"
+        return (
+            f"{_check_token(row[0], 'query id', index)} {second} "
+            f"{_check_token(row[1], 'document id', index)} {int(grade)}\n"
+        )
+
+    return _write_lines(path, rows, format_row, cancelled)

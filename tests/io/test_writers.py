@@ -1,0 +1,241 @@
+"""Writers: formula injection, BOM, comments, atomicity, round trips through the readers."""
+
+from __future__ import annotations
+
+import csv
+import io
+import itertools
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ndcg_studio.io import writers
+from ndcg_studio.io.errors import ExportCancelled
+from ndcg_studio.io.tabular import read_judgments_csv
+from ndcg_studio.io.trec import read_trec_qrels, read_trec_run
+from ndcg_studio.io.writers import csv_cell, write_csv, write_trec_qrels, write_trec_run
+
+
+def read_rows(path: Path) -> list[list[str]]:
+    with path.open(encoding="utf-8-sig", newline="") as handle:
+        return [row for row in csv.reader(handle) if row and not row[0].startswith("#")]
+
+
+# ----------------------------------------------------------------------------- cells
+
+
+@pytest.mark.parametrize(
+    ("value", "written"),
+    [
+        ("=SUM(A1)", "'=SUM(A1)"),
+        ("+1", "'+1"),
+        ("-x", "'-x"),
+        ("@a", "'@a"),
+        ("\tx", "'\tx"),
+        ("\rx", "'\rx"),
+        ("-0.5", "'-0.5"),  # a str is text, even when it looks like a number
+        ("plain", "plain"),
+        ("", ""),
+        (-0.5, "-0.5"),
+        (np.float64(-0.5), "-0.5"),
+        (-3, "-3"),
+        (np.int64(-3), "-3"),
+        (0.1, "0.1"),
+        (1 / 3, "0.3333333333333333"),
+        (1e-05, "1e-05"),
+        (np.float32(0.1), "0.1"),
+        (float("nan"), ""),
+        (np.float64("nan"), ""),
+        (None, ""),
+        (True, "true"),
+        (np.bool_(False), "false"),
+    ],
+)
+def test_csv_cell(value: object, written: str) -> None:
+    assert csv_cell(value) == written
+
+
+def test_floats_are_written_round_trip_exact(tmp_path: Path) -> None:
+    values = np.random.default_rng(1).normal(size=200) * 10.0 ** np.arange(-100, 100)
+    path = tmp_path / "f.csv"
+    write_csv(path, ["x"], ([v] for v in values))
+    np.testing.assert_array_equal([float(r[0]) for r in read_rows(path)[1:]], values)
+
+
+def test_write_csv_formula_injection_file(tmp_path: Path) -> None:
+    path = tmp_path / "out.csv"
+    rows: list[list[object]] = [["=SUM(A1)", "+1", "-x"], ["@a", "\tx", "\rx"], [-0.5, "ok", None]]
+    assert write_csv(path, ["a", "b", "c"], rows) == 3
+    assert read_rows(path) == [
+        ["a", "b", "c"],
+        ["'=SUM(A1)", "'+1", "'-x"],
+        ["'@a", "'\tx", "'\rx"],
+        ["-0.5", "ok", ""],
+    ]
+    data = path.read_bytes()
+    assert b"\r\n" not in data.replace(b'"\'\rx"', b"")  # LF line ends
+    assert not data.startswith(b"\xef\xbb\xbf")
+
+
+def test_excel_bom_and_comments(tmp_path: Path) -> None:
+    path = tmp_path / "out.csv"
+    write_csv(path, ["q", "n"], [["1", 2]], excel=True, comments=["made by test", "two\nlines"])
+    data = path.read_bytes()
+    assert data.startswith(b"\xef\xbb\xbf# made by test\n# two\n# lines\nq,n\n1,2\n")
+
+
+def test_stdout(capsys: pytest.CaptureFixture[str]) -> None:
+    assert write_csv("-", ["a"], [["=1"], [2]]) == 2
+    assert capsys.readouterr().out == "a\n'=1\n2\n"
+
+
+# ----------------------------------------------------------------------------- atomicity
+
+
+def _rows_then_fail() -> Iterator[list[object]]:
+    yield ["new", 1]
+    yield ["new", 2]
+    raise RuntimeError("disk on fire")
+
+
+def test_failure_mid_write_leaves_old_file_and_no_temp_file(tmp_path: Path) -> None:
+    path = tmp_path / "out.csv"
+    path.write_text("old content\n", encoding="utf-8")
+    with pytest.raises(RuntimeError, match="disk on fire"):
+        write_csv(path, ["a", "b"], _rows_then_fail())
+    assert path.read_text(encoding="utf-8") == "old content\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.csv"]
+
+
+def test_failure_in_fsync_leaves_old_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "run.txt"
+    path.write_text("old\n", encoding="utf-8")
+
+    def broken_fsync(fd: int) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", broken_fsync)
+    with pytest.raises(OSError, match="No space left"):
+        write_trec_run(path, [("q", "d", 1, 1.0, "t")])
+    assert path.read_text(encoding="utf-8") == "old\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["run.txt"]
+
+
+def test_cancel_leaves_old_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(writers, "CANCEL_CHECK_ROWS", 10)
+    path = tmp_path / "qrels.txt"
+    path.write_text("old\n", encoding="utf-8")
+    polls = itertools.count()
+    rows = ((f"q{i}", f"d{i}", 1) for i in range(1000))
+    with pytest.raises(ExportCancelled):
+        write_trec_qrels(path, rows, cancelled=lambda: next(polls) >= 3)
+    assert path.read_text(encoding="utf-8") == "old\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["qrels.txt"]
+
+
+def test_replacing_keeps_permissions_and_new_files_follow_umask(tmp_path: Path) -> None:
+    old = tmp_path / "old.csv"
+    old.write_text("x\n", encoding="utf-8")
+    old.chmod(0o640)
+    write_csv(old, ["a"], [[1]])
+    assert old.stat().st_mode & 0o777 == 0o640
+    umask = os.umask(0o022)
+    os.umask(umask)
+    new = tmp_path / "new.csv"
+    write_csv(new, ["a"], [[1]])
+    assert new.stat().st_mode & 0o777 == 0o666 & ~umask
+
+
+# ----------------------------------------------------------------------------- round trips
+
+
+def test_qrels_round_trip(tmp_path: Path) -> None:
+    rows = [("301", "FR940202-2-00150", 4), ("301", "d2", 0), ("q 2".replace(" ", "_"), "d", 2)]
+    path = tmp_path / "qrels.txt"
+    assert write_trec_qrels(path, rows) == 3
+    assert path.read_text(encoding="utf-8").splitlines()[0] == "301 0 FR940202-2-00150 4"
+    qrels = read_trec_qrels(path)
+    assert list(zip(qrels.query_id, qrels.doc_id, qrels.grade.tolist(), strict=True)) == rows
+
+
+def test_qrels_round_trip_with_annotators(tmp_path: Path) -> None:
+    rows = [("1", "d1", 3, "alice"), ("1", "d1", np.int64(1), "bob")]
+    path = tmp_path / "qrels.txt"
+    write_trec_qrels(path, rows)
+    qrels = read_trec_qrels(path, annotator_column=True)
+    assert qrels.annotator == ["alice", "bob"]
+    assert qrels.grade.tolist() == [3, 1]
+
+
+def test_run_round_trip_is_float_exact(tmp_path: Path) -> None:
+    rng = np.random.default_rng(0)
+    scores = rng.normal(size=500) * 10.0 ** rng.integers(-20, 20, size=500)
+    rows = [(f"q{i % 5}", f"doc-{i}", i // 5 + 1, s, "my_run") for i, s in enumerate(scores)]
+    path = tmp_path / "run.txt"
+    write_trec_run(path, rows)
+    run = read_trec_run(path)
+    np.testing.assert_array_equal(run.score, scores)
+    assert run.doc_id == [r[1] for r in rows]
+    assert run.rank.tolist() == [r[2] for r in rows]
+
+
+def test_judgments_round_trip_through_csv(tmp_path: Path) -> None:
+    rows = [("1", "d1", "alice", 4, "good, very"), ("1", "d2", "bob", 0, None)]
+    path = tmp_path / "j.csv"
+    write_csv(
+        path,
+        ["query_id", "doc_id", "annotator", "grade", "note"],
+        rows,
+        excel=True,
+        comments=["exported for a test"],
+    )
+    result = read_judgments_csv(path)
+    assert (
+        list(
+            zip(
+                result.query_id,
+                result.doc_id,
+                result.annotator,
+                result.grade.tolist(),
+                result.note,
+                strict=True,
+            )
+        )
+        == rows
+    )
+
+
+@pytest.mark.parametrize(
+    ("row", "message"),
+    [
+        (("q 1", "d", 1, 1.0, "t"), "query id 'q 1' is empty or contains whitespace"),
+        (("q", "", 1, 1.0, "t"), "document id '' is empty or contains whitespace"),
+        (("q", "d", 1, 1.0, "my run"), "tag 'my run' is empty or contains whitespace"),
+        (("q", "d", 1.5, 1.0, "t"), "rank 1.5 is not an integer"),
+        (("q", "d", 1, float("nan"), "t"), "score nan is not a finite number"),
+    ],
+)
+def test_write_trec_run_rejects_rows_that_would_not_read_back(
+    tmp_path: Path, row: tuple[object, ...], message: str
+) -> None:
+    with pytest.raises(ValueError, match="row 2: " + message.replace("(", r"\(")):
+        write_trec_run(tmp_path / "r.txt", [("q", "ok", 1, 1.0, "t"), row])
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_write_trec_qrels_rejects_mixed_rows(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="row 2: expected 3 values, found 4"):
+        write_trec_qrels(tmp_path / "q.txt", [("q", "d", 1), ("q", "d2", 1, "alice")])
+    with pytest.raises(ValueError, match="grade '3' is not an integer"):
+        write_trec_qrels(tmp_path / "q.txt", [("q", "d", "3")])
+
+
+def test_csv_output_is_parsed_by_the_csv_module_like_a_spreadsheet_would(tmp_path: Path) -> None:
+    path = tmp_path / "q.csv"
+    write_csv(path, ["text"], [['say "hi", then\nleave']])
+    text = path.read_text(encoding="utf-8")
+    assert text == 'text\n"say ""hi"", then\nleave"\n'
+    assert list(csv.reader(io.StringIO(text, newline=""))) == [["text"], ['say "hi", then\nleave']]
