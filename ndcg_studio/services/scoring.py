@@ -24,7 +24,7 @@ from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import NDArray
-from sqlalchemy import Connection, select
+from sqlalchemy import Connection, func, select
 
 from ndcg_studio.domain.bands import BandThresholds, band_labels, band_of
 from ndcg_studio.domain.consensus import consensus_qrels
@@ -58,11 +58,12 @@ EXTRA_COLUMNS = (
     "idcg_zero",
 )
 
+#: results as read for scoring; ``position`` holds the order column (trec_eval position, or the
+#: file's rank with ``order="rank"``)
 _RESULT_DTYPE = [
     ("run", "i8"),
     ("query", "i8"),
     ("doc", "i8"),
-    ("rank", "i8"),
     ("position", "i8"),
     ("score", "f8"),
 ]
@@ -140,6 +141,9 @@ class ScoringData:
         qrels: one grade per judged (query, document) after consensus/adjudication.
         judgments: the raw judgments (query index, doc index, annotator id, grade).
         n_annotators: (n_queries,) int64 distinct annotators who judged each query.
+        n_returned: (n_groups,) int64 length of each group's whole list (counted in SQL).
+        truncated_at: K when ``lists`` holds only each list's top K (default ideal), else None.
+        order_column: ``position`` (trec_eval order) or ``rank`` (the file's rank column).
     """
 
     query_ids: NDArray[np.int64]
@@ -151,6 +155,9 @@ class ScoringData:
     qrels: Qrels
     judgments: NDArray[Any]
     n_annotators: NDArray[np.int64]
+    n_returned: NDArray[np.int64]
+    truncated_at: int | None = None
+    order_column: str = "position"
 
     @property
     def n_queries(self) -> int:
@@ -270,8 +277,12 @@ class ScoringService:
     ) -> ScoreReport:
         """Score every (run, query) group. See the module docstring for the groups."""
         settings = settings or ScoringSettings()
-        data = self.load(settings, progress=progress, cancelled=cancelled)
-        report = score_data(data, settings)
+        with self.db.engine.connect() as conn:
+            data = _load(conn, settings, None, progress, cancelled)
+            table = _complete_rr(
+                conn, data, score(data.lists, data.qrels, settings.params()), settings
+            )
+        report = score_data(data, settings, table)
         checkpoint(4, 4, progress, cancelled)
         return report
 
@@ -326,6 +337,25 @@ class ScoringService:
             annotators=sorted({annotators[int(a)] for a in np.unique(data.judgments["annotator"])}),
         )
 
+    def query_texts(self, query_ids: Sequence[int]) -> list[str]:
+        """The text of each query, by database id, in the order given ('' for an unknown id).
+
+        Args:
+            query_ids: database ids (e.g. ``ScoreReport.query_ids``), any length; read in chunks
+                of 20,000 ids per statement.
+        """
+        q = models.queries
+        ids = [int(i) for i in query_ids]
+        texts: dict[int, str] = {}
+        with self.db.engine.connect() as conn:
+            for start in range(0, len(ids), 20_000):
+                chunk = ids[start : start + 20_000]
+                texts.update(
+                    (int(i), str(t or ""))
+                    for i, t in conn.execute(select(q.c.id, q.c.text).where(q.c.id.in_(chunk)))
+                )
+        return [texts.get(i, "") for i in ids]
+
     def per_annotator_ndcg(
         self,
         settings: ScoringSettings | None = None,
@@ -373,9 +403,19 @@ class QueryBreakdown:
     annotators: list[str]
 
 
-def score_data(data: ScoringData, settings: ScoringSettings) -> ScoreReport:
-    """Score loaded data (pure computation, no database)."""
-    table = score(data.lists, data.qrels, settings.params())
+def score_data(
+    data: ScoringData, settings: ScoringSettings, table: ScoreTable | None = None
+) -> ScoreReport:
+    """Score loaded data (pure computation, no database), or wrap an already computed table.
+
+    With lists read only down to K (``data.truncated_at``), RR may be too low for lists whose
+    first relevant document lies below K and ``n_returned`` is taken from the SQL count:
+    :meth:`ScoringService.score` completes both.
+    """
+    if table is None:
+        table = score(data.lists, data.qrels, settings.params())
+        if data.truncated_at is not None:
+            table = replace(table, n_returned=data.n_returned)
     n_q = data.n_queries
     n_groups = data.lists.n_groups
     group_run = np.arange(n_groups, dtype=np.int64) // max(n_q, 1)
@@ -453,6 +493,19 @@ def _lookup(names: dict[int, str], wanted: Sequence[str], what: str) -> list[int
     return [by_name[w] for w in wanted]
 
 
+def _dense(*arrays: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """Sorted distinct database ids of ``arrays`` and a lookup table id -> dense index (-1 for
+    absent ids). O(n + max id): faster than ``np.unique`` + ``searchsorted`` on millions of rows."""
+    top = max((int(a.max()) for a in arrays if len(a)), default=-1)
+    present = np.zeros(top + 1, dtype=bool)
+    for a in arrays:
+        present[a] = True
+    ids = np.flatnonzero(present).astype(np.int64)
+    lookup = np.full(top + 1, -1, dtype=np.int64)
+    lookup[ids] = np.arange(len(ids), dtype=np.int64)
+    return ids, lookup
+
+
 def _load(
     conn: Connection,
     settings: ScoringSettings,
@@ -460,6 +513,13 @@ def _load(
     progress: Progress | None,
     cancelled: Cancelled | None,
 ) -> ScoringData:
+    """Read and index everything one scoring needs.
+
+    With the default ideal (all judged documents) only results within the cutoff are read
+    (``position <= K`` or ``rank <= K``), with each list's length counted in SQL; the lists of
+    groups whose first relevant document lies below K are read in full afterwards (for RR, see
+    :func:`_complete_rr`). ``ideal="list"`` needs every result and reads them all.
+    """
     r, j, a = models.results, models.judgments, models.adjudications
     run_names_by_id = id_map(conn, models.runs, "name")
     if settings.runs:
@@ -469,12 +529,20 @@ def _load(
     run_names = [run_names_by_id[i] for i in run_ids]
     checkpoint(0, 4, progress, cancelled)
 
-    stmt = select(r.c.run_id, r.c.query_id, r.c.document_id, r.c.rank, r.c.position, r.c.score)
-    stmt = stmt.where(r.c.run_id.in_(run_ids))
+    order_col = r.c.position if settings.order == "score" else r.c.rank
+    stmt = select(r.c.run_id, r.c.query_id, r.c.document_id, order_col, r.c.score).where(
+        r.c.run_id.in_(run_ids)
+    )
+    count_stmt = (
+        select(r.c.run_id, r.c.query_id, func.count())
+        .where(r.c.run_id.in_(run_ids))
+        .group_by(r.c.run_id, r.c.query_id)
+    )
     jstmt = select(j.c.query_id, j.c.document_id, j.c.annotator_id, j.c.grade)
     astmt = select(a.c.query_id, a.c.document_id, a.c.grade)
     if query_ids is not None:
         stmt = stmt.where(r.c.query_id.in_(list(query_ids)))
+        count_stmt = count_stmt.where(r.c.query_id.in_(list(query_ids)))
         jstmt = jstmt.where(j.c.query_id.in_(list(query_ids)))
         astmt = astmt.where(a.c.query_id.in_(list(query_ids)))
     if settings.annotator is not None:
@@ -482,7 +550,16 @@ def _load(
             id_map(conn, models.annotators, "name"), [settings.annotator], "annotator"
         )
         jstmt = jstmt.where(j.c.annotator_id == annotator_id)
+    # the per-query view (breakdown) reads whole lists; scoring everything reads the top K
+    truncated = settings.ideal == "judged" and query_ids is None
+    if truncated:
+        stmt = stmt.where(order_col <= settings.k)
     res = fetch_array(conn, stmt, _RESULT_DTYPE) if run_ids else np.zeros(0, _RESULT_DTYPE)
+    counts = (
+        fetch_array(conn, count_stmt, [("run", "i8"), ("query", "i8"), ("n", "i8")])
+        if run_ids
+        else np.zeros(0, [("run", "i8"), ("query", "i8"), ("n", "i8")])
+    )
     checkpoint(1, 4, progress, cancelled)
     jud = fetch_array(conn, jstmt, _JUDGMENT_DTYPE)
     adj = (
@@ -492,50 +569,106 @@ def _load(
     )
     checkpoint(2, 4, progress, cancelled)
 
-    query_ids_arr = np.unique(np.concatenate([res["query"], jud["query"], adj["query"]]))
-    doc_ids = np.unique(np.concatenate([res["doc"], jud["doc"], adj["doc"]]))
+    query_ids_arr, q_lookup = _dense(counts["query"], jud["query"], adj["query"])
+    doc_ids, d_lookup = _dense(res["doc"], jud["doc"], adj["doc"])
     n_q, n_runs = len(query_ids_arr), len(run_ids)
-    q_res = np.searchsorted(query_ids_arr, res["query"])
     run_lookup = np.full(max(run_ids, default=0) + 1, -1, dtype=np.int64)
     run_lookup[run_ids] = np.arange(n_runs, dtype=np.int64)
-    run_index = run_lookup[res["run"]]
     lists = RankedLists(
-        group=run_index * n_q + q_res,
-        doc=np.searchsorted(doc_ids, res["doc"]),
+        group=run_lookup[res["run"]] * n_q + q_lookup[res["query"]],
+        doc=d_lookup[res["doc"]],
         score=res["score"],
-        rank=res["position"] if settings.order == "score" else res["rank"],
+        rank=res["position"],
         group_query=np.tile(np.arange(n_q, dtype=np.int64), n_runs),
         doc_key=np.zeros(len(doc_ids), dtype=np.int64),
     )
-    jq = np.searchsorted(query_ids_arr, jud["query"])
-    jd = np.searchsorted(doc_ids, jud["doc"])
+    n_returned = np.zeros(n_q * n_runs, dtype=np.int64)
+    n_returned[run_lookup[counts["run"]] * n_q + q_lookup[counts["query"]]] = counts["n"]
+    jq, jd = q_lookup[jud["query"]], d_lookup[jud["doc"]]
     adjudicated = None
     if len(adj):
         adjudicated = Qrels(
-            query=np.searchsorted(query_ids_arr, adj["query"]),
-            doc=np.searchsorted(doc_ids, adj["doc"]),
-            grade=adj["grade"],
+            query=q_lookup[adj["query"]], doc=d_lookup[adj["doc"]], grade=adj["grade"]
         )
     qrels = consensus_qrels(
         jq, jd, jud["annotator"], jud["grade"], method=settings.consensus, adjudicated=adjudicated
     )
-    pairs = np.unique(jq * (int(jud["annotator"].max(initial=0)) + 1) + jud["annotator"])
-    n_annotators = np.bincount(
-        pairs // (int(jud["annotator"].max(initial=0)) + 1), minlength=n_q
-    ).astype(np.int64)
+    _, a_index = _dense(jud["annotator"])
+    n_a = int(a_index.max(initial=-1)) + 1
+    seen = np.zeros(n_q * max(n_a, 1), dtype=bool)
+    seen[jq * n_a + a_index[jud["annotator"]]] = True
+    n_annotators = seen.reshape(n_q, max(n_a, 1)).sum(axis=1).astype(np.int64)
     names = id_map(conn, models.queries)
     checkpoint(3, 4, progress, cancelled)
     judgments = np.zeros(len(jud), dtype=_JUDGMENT_DTYPE)
     judgments["query"], judgments["doc"] = jq, jd
     judgments["annotator"], judgments["grade"] = jud["annotator"], jud["grade"]
     return ScoringData(
-        query_ids=query_ids_arr.astype(np.int64),
+        query_ids=query_ids_arr,
         query_external=[names[int(q)] for q in query_ids_arr],
         run_ids=np.array(run_ids, dtype=np.int64),
         run_names=run_names,
-        doc_ids=doc_ids.astype(np.int64),
+        doc_ids=doc_ids,
         lists=lists,
         qrels=qrels,
         judgments=judgments,
         n_annotators=n_annotators,
+        n_returned=n_returned,
+        truncated_at=settings.k if truncated else None,
+        order_column="position" if settings.order == "score" else "rank",
     )
+
+
+def _complete_rr(
+    db_conn: Connection, data: ScoringData, table: ScoreTable, settings: ScoringSettings
+) -> ScoreTable:
+    """Fill in RR (and n_returned) for lists that were read only down to K.
+
+    RR needs the first relevant document of the WHOLE list: for the groups with no relevant
+    document in their top K but a longer list, the rest of their lists is read and those groups
+    are scored again in full.
+    """
+    n_returned = data.n_returned
+    if data.truncated_at is None:
+        return table
+    k = data.truncated_at
+    need = np.flatnonzero(table.has_judgments & (table.rr == 0) & (n_returned > k))
+    rr = table.rr.copy()
+    if len(need):
+        r = models.results
+        order_col = r.c.position if data.order_column == "position" else r.c.rank
+        n_q = data.n_queries
+        runs, queries = need // max(n_q, 1), need % max(n_q, 1)
+        wanted = set(
+            zip(data.run_ids[runs].tolist(), data.query_ids[queries].tolist(), strict=True)
+        )
+        rest = fetch_array(
+            db_conn,
+            select(r.c.run_id, r.c.query_id, r.c.document_id, order_col, r.c.score).where(
+                r.c.run_id.in_(sorted({w[0] for w in wanted})),
+                r.c.query_id.in_(sorted({w[1] for w in wanted})),
+                order_col > k,
+            ),
+            _RESULT_DTYPE,
+        )
+        q_lookup = np.full(int(data.query_ids.max(initial=0)) + 1, -1, dtype=np.int64)
+        q_lookup[data.query_ids] = np.arange(n_q, dtype=np.int64)
+        run_lookup = np.full(int(data.run_ids.max(initial=0)) + 1, -1, dtype=np.int64)
+        run_lookup[data.run_ids] = np.arange(len(data.run_ids), dtype=np.int64)
+        group = run_lookup[rest["run"]] * n_q + q_lookup[rest["query"]]
+        keep = np.isin(group, need)
+        rest, group = rest[keep], group[keep]
+        doc_ids, d_lookup = _dense(data.doc_ids, rest["doc"])
+        old = np.searchsorted(doc_ids, data.doc_ids)
+        in_need = np.isin(data.lists.group, need)
+        full = RankedLists(
+            group=np.concatenate([data.lists.group[in_need], group]),
+            doc=np.concatenate([old[data.lists.doc[in_need]], d_lookup[rest["doc"]]]),
+            score=np.concatenate([data.lists.score[in_need], rest["score"]]),
+            rank=np.concatenate([data.lists.rank[in_need], rest["position"]]),
+            group_query=data.lists.group_query,
+            doc_key=np.zeros(len(doc_ids), dtype=np.int64),
+        )
+        qrels = Qrels(query=data.qrels.query, doc=old[data.qrels.doc], grade=data.qrels.grade)
+        rr[need] = score(full, qrels, settings.params()).rr[need]
+    return replace(table, rr=rr, n_returned=n_returned)

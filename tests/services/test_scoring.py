@@ -121,3 +121,41 @@ def test_reimport_same_file_changes_nothing(trec_db: Any) -> None:
     ImportService(trec_db).import_run(TREC / "results.test")
     after = ScoringService(trec_db).score(ScoringSettings(k=10)).table.ndcg
     np.testing.assert_array_equal(before, after)
+
+
+def test_top_k_read_equals_full_lists(trec_db: Any) -> None:
+    """Scoring reads only the top K of each list (plus SQL counts and the rest of the lists
+    whose first relevant document lies below K): every column equals scoring the full lists."""
+    from ndcg_studio.domain.metrics import score
+
+    service = ScoringService(trec_db)
+    for k in (1, 3, 10, 100):
+        settings = ScoringSettings(k=k, relevance_threshold=2)
+        fast = service.score(settings).table
+        full_data = service.load(settings, query_ids=[int(q) for q in _all_query_ids(trec_db)])
+        full = score(full_data.lists, full_data.qrels, settings.params())
+        for name in ("ndcg", "dcg", "idcg", "rr", "precision", "err", "judged_at_k", "n_returned"):
+            np.testing.assert_allclose(getattr(fast, name), getattr(full, name), err_msg=name)
+
+
+def test_rr_beyond_k(db: Any, tmp_path: Path) -> None:
+    run = tmp_path / "r.txt"
+    run.write_text("".join(f"q1 Q0 d{i} {i} {10 - i}.0 sys\n" for i in range(1, 7)))
+    qrels = tmp_path / "ann.qrels"
+    qrels.write_text("q1 0 d5 2\n")
+    imp = ImportService(db)
+    imp.import_run(run)
+    imp.import_qrels(qrels)
+    report = ScoringService(db).score(ScoringSettings(k=2))
+    assert report.table.rr[0] == pytest.approx(1 / 5)
+    assert report.table.n_returned[0] == 6
+    assert report.table.ndcg[0] == 0.0
+
+
+def _all_query_ids(db: Any) -> list[int]:
+    from sqlalchemy import select
+
+    from ndcg_studio.storage import models
+
+    with db.engine.connect() as conn:
+        return [int(i) for i in conn.execute(select(models.queries.c.id)).scalars()]

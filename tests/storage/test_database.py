@@ -114,6 +114,12 @@ def test_database_from_newer_app_is_refused(sqlite_url: str) -> None:
         open_database(sqlite_url)
 
 
+def test_schema_head_constant_matches_the_migrations() -> None:
+    from ndcg_studio.storage.database import SCHEMA_HEAD
+
+    assert head_revision() == SCHEMA_HEAD
+
+
 def test_reopen_is_idempotent(sqlite_url: str) -> None:
     open_database(sqlite_url).dispose()
     database = open_database(sqlite_url)

@@ -1,0 +1,1072 @@
+"""NDCG@K and companion measures for many ranked lists at once (pure numpy, vectorised).
+
+Defaults reproduce trec_eval's ``ndcg_cut.K`` (usnistgov/trec_eval ``m_ndcg_cut.c``, run order
+from ``form_res_rels.c``); the options cover trec_eval's ``ndcg`` with per-grade gains
+(``m_ndcg.c``), exponential gains (Burges et al. 2005, "Learning to rank using gradient
+descent", ICML) and scikit-learn's ideal-from-the-returned-list convention
+(``sklearn.metrics.ndcg_score``).
+
+Vocabulary: a *group* is one ranked list, the results of one run for one query. The services
+layer maps database ids to dense integer indices (query 0..n_queries-1, document
+0..n_docs-1, group 0..n_groups-1) and passes plain arrays; nothing here knows about ids,
+files or databases.
+
+Definitions (rank r counts from 1 in run order; K is the cutoff):
+
+* gain(grade): ``linear`` g = grade; ``exponential`` g = 2**grade - 1; or a mapping
+  grade -> gain (like ``trec_eval -m ndcg.1=3,2=9``; grades missing from the mapping keep
+  gain = grade, as in trec_eval ``setup_gains``). Negative grades (trec_eval's -1) and
+  unjudged documents have gain 0. Unlike trec_eval, gains are compared as real numbers: its
+  ``comp_rel_gain`` truncates gain differences to ``int``, which yields nDCG 0 for gains such
+  as ``1=0.9,2=0.5`` (we return the true value).
+* discount(r) = 1 / log2(r + 1).
+* DCG@K = sum over r <= K of gain_r / log2(r + 1), over the run's list in run order.
+* IDCG@K (``ideal="judged"``, trec_eval): the same sum over the gains > 0 of *all* judged
+  documents of the query, sorted by gain descending, cut at K. ``ideal="list"``
+  (scikit-learn): the gains of the documents of the returned list (unjudged = 0), sorted
+  descending, cut at K.
+* nDCG@K = DCG@K / IDCG@K; 0 with ``idcg_zero=True`` when the query has judgments but
+  IDCG = 0; NaN when the query has no judgment at all (callers leave it out of means, like
+  trec_eval, which skips queries absent from the qrels). A query that has judgments but no
+  returned document scores 0 (trec_eval ``-c``, ir-measures).
+* Run order: score descending, ties by document external id descending in byte order
+  (trec_eval ``form_res_rels.c`` ``comp_sim_docno``); the rank column of the file is ignored.
+  Scores are float64 (trec_eval 10 reads doubles; trec_eval 9 and pytrec_eval read float32, so
+  scores closer than ~1e-7 relative can tie there and not here).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, fields
+from types import MappingProxyType
+from typing import Literal, cast
+
+import numpy as np
+from numpy.typing import NDArray
+
+__all__ = [
+    "Breakdown",
+    "GainSpec",
+    "Qrels",
+    "RankedLists",
+    "ScoreTable",
+    "ScoringParams",
+    "breakdown",
+    "doc_order_key",
+    "gains_of_grades",
+    "score",
+]
+
+GainSpec = Literal["linear", "exponential"] | Mapping[int, float]
+
+_I64 = np.int64
+_F64 = np.float64
+# Exponential gain 2**grade - 1 for grades up to this (sums of 2**1023 would overflow).
+_MAX_EXP_GRADE = 100.0
+# Level-count IDCG (trec_eval's ``rel_levels``) when grades are small integers and the
+# (owner x level) count matrix stays small; otherwise a sort by (owner, -gain).
+_MAX_LEVELS = 4096
+_MAX_LEVEL_CELLS = 1 << 22
+# Groups are laid out as rows of a padded (n_groups x longest list) matrix for row-wise sorts
+# when that matrix has at most _MATRIX_FILL cells per result (+ slack); else one flat sort.
+_MATRIX_FILL = 2
+_MATRIX_SLACK = 1 << 12
+# ERR: 1 - R must stay representable (R = 1 - 2**-g_max).
+_MAX_ERR_GRADE = 50.0
+
+
+# --------------------------------------------------------------------------------------------
+# Parameters and inputs
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ScoringParams:
+    """How to score: cutoff K, gain, ideal list, run order and thresholds.
+
+    Attributes:
+        k: cutoff K >= 1 (ranks 1..K count), or ``None`` for no cutoff (trec_eval ``ndcg``:
+            DCG over the whole list, IDCG over all relevant judged documents; P and judged
+            are then taken over the whole returned list).
+        gain: ``"linear"`` (gain = grade, trec_eval), ``"exponential"`` (2**grade - 1,
+            Burges et al. 2005) or a mapping grade -> gain (integer grades >= 0, finite gains;
+            grades absent from the mapping keep gain = grade, trec_eval ``m_ndcg.c``). Gains
+            may be 0 or negative (trec_eval allows it): negative gains lower the DCG and are
+            never in the ideal list.
+        ideal: ``"judged"`` (IDCG from all judged documents of the query, trec_eval,
+            ir-measures) or ``"list"`` (IDCG from the returned list only, scikit-learn).
+        order: ``"score"`` (score descending, ties by external id descending in byte order,
+            trec_eval) or ``"rank"`` (the file's rank column ascending, ties by external id
+            descending).
+        relevance_threshold: grade >= threshold makes a document relevant for P@K and RR
+            (trec_eval ``-l``, default 1). Must be finite and > 0.
+        err_max_grade: g_max of ERR (Chapelle et al. 2009); grades above it are clipped to it.
+            Must be in (0, 50].
+
+    Raises:
+        ValueError: on any invalid value (K < 1, unknown option, non-integer or negative
+            grade key, non-finite gain, threshold <= 0, ...).
+    """
+
+    k: int | None = 10
+    gain: GainSpec = "linear"
+    ideal: Literal["judged", "list"] = "judged"
+    order: Literal["score", "rank"] = "score"
+    relevance_threshold: float = 1.0
+    err_max_grade: float = 4.0
+
+    def __post_init__(self) -> None:
+        k = self.k
+        if k is not None:
+            if isinstance(k, bool) or not isinstance(k, int | np.integer):
+                raise ValueError(f"cutoff K must be an int >= 1 or None, got {k!r}")
+            if k < 1:
+                raise ValueError(f"cutoff K must be >= 1, got {k}")
+            object.__setattr__(self, "k", int(k))
+        gain = self.gain
+        if isinstance(gain, str):
+            if gain not in ("linear", "exponential"):
+                raise ValueError(f"gain must be 'linear', 'exponential' or a mapping, got {gain!r}")
+        elif isinstance(gain, Mapping):
+            clean: dict[int, float] = {}
+            for grade, value in gain.items():
+                if isinstance(grade, bool) or not isinstance(grade, int | np.integer):
+                    raise ValueError(f"custom gain keys must be integer grades, got {grade!r}")
+                if grade < 0:
+                    raise ValueError(
+                        f"custom gain for negative grade {grade}: negative grades never gain"
+                    )
+                fvalue = float(value)
+                if not math.isfinite(fvalue):
+                    raise ValueError(f"custom gain for grade {grade} must be finite: {value!r}")
+                clean[int(grade)] = fvalue
+            object.__setattr__(self, "gain", MappingProxyType(dict(sorted(clean.items()))))
+        else:
+            raise ValueError(f"gain must be 'linear', 'exponential' or a mapping, got {gain!r}")
+        if self.ideal not in ("judged", "list"):
+            raise ValueError(f"ideal must be 'judged' or 'list', got {self.ideal!r}")
+        if self.order not in ("score", "rank"):
+            raise ValueError(f"order must be 'score' or 'rank', got {self.order!r}")
+        threshold = float(self.relevance_threshold)
+        if not (math.isfinite(threshold) and threshold > 0):
+            raise ValueError(f"relevance_threshold must be finite and > 0, got {threshold}")
+        object.__setattr__(self, "relevance_threshold", threshold)
+        gmax = float(self.err_max_grade)
+        if not (math.isfinite(gmax) and 0 < gmax <= _MAX_ERR_GRADE):
+            raise ValueError(f"err_max_grade must be in (0, {_MAX_ERR_GRADE}], got {gmax}")
+        object.__setattr__(self, "err_max_grade", gmax)
+
+    def __hash__(self) -> int:
+        gain = self.gain
+        gain_key = gain if isinstance(gain, str) else tuple(gain.items())
+        return hash(
+            (
+                self.k,
+                gain_key,
+                self.ideal,
+                self.order,
+                self.relevance_threshold,
+                self.err_max_grade,
+            )
+        )
+
+
+def _as_1d(values: object, dtype: type[np.generic], name: str) -> NDArray[np.generic]:
+    array = np.asarray(values)
+    if array.ndim != 1:
+        raise ValueError(f"{name} must be 1-D, got shape {array.shape}")
+    if dtype is _I64:
+        integral = array.size == 0 or np.issubdtype(array.dtype, np.integer)
+        if not integral and (
+            not np.issubdtype(array.dtype, np.floating) or not np.all(array == np.round(array))
+        ):
+            raise ValueError(f"{name} must hold integers")
+        return np.asarray(array, dtype=_I64)
+    return np.asarray(array, dtype=dtype)
+
+
+@dataclass(frozen=True, eq=False)
+class RankedLists:
+    """All results of one or more runs, grouped by (run, query) "group".
+
+    Attributes (converted to the dtypes below on construction; no copy when already so):
+        group: (n,) int64, group index 0..n_groups-1 of each result.
+        doc: (n,) int64, document index 0..len(doc_key)-1 of each result.
+        score: (n,) float64, the run's score (finite).
+        rank: (n,) int64, the rank column of the file (used only with ``order="rank"``).
+        group_query: (n_groups,) int64, query index of each group. Groups may have no result
+            (a run that returned nothing for a query): they score 0 when the query has relevant
+            judgments.
+        doc_key: (n_docs,) int64, position of each document's external id in byte order, used
+            to break score ties by id descending (build it with :func:`doc_order_key`). Keys are
+            expected to be distinct; equal keys leave the tie order unspecified.
+
+    Raises:
+        ValueError: on shape mismatch, negative or out-of-range indices, non-finite scores.
+    """
+
+    group: NDArray[np.int64]
+    doc: NDArray[np.int64]
+    score: NDArray[np.float64]
+    rank: NDArray[np.int64]
+    group_query: NDArray[np.int64]
+    doc_key: NDArray[np.int64]
+
+    def __post_init__(self) -> None:
+        for name, dtype in (
+            ("group", _I64),
+            ("doc", _I64),
+            ("score", _F64),
+            ("rank", _I64),
+            ("group_query", _I64),
+            ("doc_key", _I64),
+        ):
+            object.__setattr__(self, name, _as_1d(getattr(self, name), dtype, name))
+        n = self.group.shape[0]
+        for name in ("doc", "score", "rank"):
+            if getattr(self, name).shape[0] != n:
+                raise ValueError(f"{name} has {getattr(self, name).shape[0]} rows, group has {n}")
+        n_groups = self.group_query.shape[0]
+        if n:
+            if self.group.min() < 0 or self.group.max() >= n_groups:
+                raise ValueError(f"group indices must lie in [0, {n_groups})")
+            if self.doc.min() < 0 or self.doc.max() >= self.doc_key.shape[0]:
+                raise ValueError(
+                    f"doc indices must lie in [0, {self.doc_key.shape[0]}) (length of doc_key)"
+                )
+            if not np.isfinite(self.score).all():
+                raise ValueError("scores must be finite (no NaN or inf)")
+        if n_groups and self.group_query.min() < 0:
+            raise ValueError("group_query must hold query indices >= 0")
+        if self.doc_key.size and self.doc_key.min() < 0:
+            raise ValueError("doc_key must be >= 0")
+
+    @property
+    def n_groups(self) -> int:
+        """Number of groups (ranked lists), including empty ones."""
+        return int(self.group_query.shape[0])
+
+
+@dataclass(frozen=True, eq=False)
+class Qrels:
+    """Relevance judgments, ONE grade per judged (query, document): consensus already applied.
+
+    Attributes:
+        query: (m,) int64 query index >= 0.
+        doc: (m,) int64 document index >= 0 (same index space as ``RankedLists.doc``; judged
+            documents that no run returned may have indices beyond ``len(doc_key)``).
+        grade: (m,) float64 finite grade; fractional grades (a mean consensus) are allowed;
+            negative grades (trec_eval -1) count as judged but never gain.
+
+    Raises:
+        ValueError: on shape mismatch, negative indices or non-finite grades. Duplicate
+            (query, document) pairs are reported by :func:`score`.
+    """
+
+    query: NDArray[np.int64]
+    doc: NDArray[np.int64]
+    grade: NDArray[np.float64]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "query", _as_1d(self.query, _I64, "query"))
+        object.__setattr__(self, "doc", _as_1d(self.doc, _I64, "doc"))
+        object.__setattr__(self, "grade", _as_1d(self.grade, _F64, "grade"))
+        m = self.query.shape[0]
+        if self.doc.shape[0] != m or self.grade.shape[0] != m:
+            raise ValueError("query, doc and grade must have the same length")
+        if m:
+            if self.query.min() < 0 or self.doc.min() < 0:
+                raise ValueError("query and doc indices must be >= 0")
+            if not np.isfinite(self.grade).all():
+                raise ValueError("grades must be finite (no NaN or inf)")
+
+
+@dataclass(frozen=True, eq=False)
+class ScoreTable:
+    """Per-group measures; every attribute is an (n_groups,) array.
+
+    Attributes:
+        ndcg: float64 nDCG@K in [0, 1] for non-negative gains; NaN when the query has no
+            judgment; 0 when IDCG = 0 (see ``idcg_zero``).
+        dcg: float64 DCG@K (gain units).
+        idcg: float64 ideal DCG@K (gain units).
+        cg: float64 cumulative gain of the top K (sum of gains, no discount).
+        precision: float64 P@K = #(top-K documents with grade >= threshold) / K (divided by K
+            even for shorter lists, trec_eval ``P.K``; by the list length when K is None,
+            0 for an empty list). NaN when the query has no judgment.
+        rr: float64 reciprocal rank of the first document with grade >= threshold in the
+            WHOLE list (MRR when averaged), 0 if none. NaN when the query has no judgment.
+        rr_at_k: float64 the same, 0 when that document is below rank K.
+        err: float64 ERR@K (Chapelle et al. 2009, CIKM, "Expected reciprocal rank for graded
+            relevance"): sum_r 1/r R_r prod_{i<r} (1 - R_i), R = (2**g - 1) / 2**g_max with
+            g = grade clipped to [0, g_max] (unjudged: R = 0). NaN when the query has no
+            judgment.
+        judged_at_k: float64 fraction of the top min(K, n_returned) documents that have a
+            judgment (any grade, negative included): a short, fully judged list gives 1.0.
+            NaN for an empty list.
+        n_returned: int64 number of documents in the group's list.
+        n_judged_query: int64 number of judgments of the group's query.
+        idcg_zero: bool, the query has judgments but IDCG = 0 (nDCG reported as 0).
+        has_judgments: bool, the query has at least one judgment (``n_judged_query > 0``).
+    """
+
+    ndcg: NDArray[np.float64]
+    dcg: NDArray[np.float64]
+    idcg: NDArray[np.float64]
+    cg: NDArray[np.float64]
+    precision: NDArray[np.float64]
+    rr: NDArray[np.float64]
+    rr_at_k: NDArray[np.float64]
+    err: NDArray[np.float64]
+    judged_at_k: NDArray[np.float64]
+    n_returned: NDArray[np.int64]
+    n_judged_query: NDArray[np.int64]
+    idcg_zero: NDArray[np.bool_]
+    has_judgments: NDArray[np.bool_]
+
+    def __len__(self) -> int:
+        return int(self.ndcg.shape[0])
+
+    def as_dict(self) -> dict[str, NDArray[np.generic]]:
+        """The columns by name (same arrays, no copy)."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+# --------------------------------------------------------------------------------------------
+# Helpers
+# --------------------------------------------------------------------------------------------
+
+
+def doc_order_key(external_ids: Sequence[str]) -> NDArray[np.int64]:
+    """Rank external document ids by their UTF-8 byte order (C ``strcmp``, as trec_eval).
+
+    Args:
+        external_ids: (n_docs,) document ids.
+
+    Returns:
+        (n_docs,) int64: for each id, its position among the distinct ids sorted by UTF-8
+        bytes (equal ids get equal keys). UTF-8 byte order equals Unicode code-point order, so
+        numpy's code-point sort is used; ids containing NUL fall back to a Python bytes sort.
+
+    Raises:
+        ValueError: if an id cannot be encoded as UTF-8 (lone surrogate).
+    """
+    ids = list(external_ids)
+    if not ids:
+        return np.zeros(0, dtype=_I64)
+    try:
+        encoded = [s.encode("utf-8") for s in ids]
+    except UnicodeEncodeError as exc:
+        raise ValueError(f"document id is not valid UTF-8 text: {exc}") from exc
+    if any(b"\x00" in b for b in encoded):
+        distinct = sorted(set(encoded))
+        position = {b: i for i, b in enumerate(distinct)}
+        return np.array([position[b] for b in encoded], dtype=_I64)
+    # numpy 'U' strips trailing NUL only; none here, so code-point order == byte order.
+    _, inverse = np.unique(np.array(ids, dtype=str), return_inverse=True)
+    return np.asarray(inverse, dtype=_I64).reshape(-1)
+
+
+def gains_of_grades(grade: NDArray[np.float64], gain: GainSpec) -> NDArray[np.float64]:
+    """Gain of each grade (SOURCE: trec_eval ``m_ndcg.c`` setup_gains; Burges et al. 2005).
+
+    Args:
+        grade: (m,) float64 grades; negative grades gain 0.
+        gain: ``"linear"`` (grade), ``"exponential"`` (2**grade - 1) or a mapping
+            grade -> gain (grades missing from it keep gain = grade).
+
+    Returns:
+        (m,) float64 gains.
+
+    Raises:
+        ValueError: custom gains with a non-integer grade; exponential gain with a grade above
+            100.
+    """
+    grade = np.asarray(grade, dtype=_F64)
+    positive = grade > 0
+    if isinstance(gain, str):
+        if gain == "linear":
+            return np.where(positive, grade, 0.0)
+        if grade.size and grade.max() > _MAX_EXP_GRADE:
+            raise ValueError(f"exponential gain overflows for grades above {_MAX_EXP_GRADE}")
+        # exp2 is exact for integer grades (gains 1, 3, 7, 15 like ``ndcg.1=1,2=3,3=7``).
+        return np.where(positive, np.exp2(np.where(positive, grade, 0.0)) - 1.0, 0.0)
+    if grade.size and not np.all(grade == np.floor(grade)):
+        bad = grade[grade != np.floor(grade)][0]
+        raise ValueError(f"custom gains need integer grades, got grade {bad}")
+    out = np.where(positive, grade, 0.0)
+    for level, value in gain.items():
+        out[grade == level] = value
+    return out
+
+
+def _stable_radix_argsort(keys: NDArray[np.int64], max_key: int) -> NDArray[np.intp]:
+    """Stable argsort of non-negative integer keys by 16-bit LSD passes (numpy radix sort)."""
+    n = keys.shape[0]
+    if max_key <= 0:
+        return np.arange(n, dtype=np.intp)
+    perm: NDArray[np.intp] | None = None
+    shift = 0
+    while True:
+        current = keys if perm is None else keys[perm]
+        chunk = ((current >> shift) & 0xFFFF).astype(np.uint16)
+        sub = np.argsort(chunk, kind="stable")
+        perm = sub if perm is None else perm[sub]
+        shift += 16
+        if (max_key >> shift) == 0:
+            break
+    assert perm is not None
+    assert perm.shape[0] == n
+    return perm
+
+
+def _sort_int(keys: NDArray[np.int64], max_key: int) -> tuple[NDArray[np.int64], NDArray[np.intp]]:
+    """Stable sort of non-negative int64 keys: (sorted keys, permutation). Packs (key, index)
+    into one int64 and sorts values (faster than ``np.argsort``) when it fits."""
+    n = keys.shape[0]
+    shift = max(n - 1, 1).bit_length()
+    if max_key.bit_length() + shift <= 62:
+        packed = (keys << shift) | np.arange(n, dtype=_I64)
+        packed.sort()
+        perm = cast(NDArray[np.intp], (packed & ((1 << shift) - 1)).astype(np.intp))
+        return packed >> shift, perm
+    perm = np.argsort(keys, kind="stable")
+    return keys[perm], perm
+
+
+def _argsort_int(keys: NDArray[np.int64], max_key: int) -> NDArray[np.intp]:
+    """Stable argsort of non-negative int64 keys (see :func:`_sort_int`)."""
+    return _sort_int(keys, max_key)[1]
+
+
+def _group_positions(
+    owner_sorted: NDArray[np.int64], n_owners: int
+) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """Counts per owner and 0-based position of each row within its owner's block."""
+    counts = np.bincount(owner_sorted, minlength=n_owners).astype(_I64)
+    starts = np.cumsum(counts) - counts
+    pos = np.arange(owner_sorted.shape[0], dtype=_I64) - starts[owner_sorted]
+    return counts, pos
+
+
+@dataclass(frozen=True, eq=False)
+class _Grouping:
+    """Rows grouped by group, stable (internal)."""
+
+    perm: NDArray[np.intp] | None  # input rows -> grouped order; None when already grouped
+    group: NDArray[np.int64]  # (n,) group of each row, grouped order
+    counts: NDArray[np.int64]  # (n_groups,) rows per group
+    col: NDArray[np.int64]  # (n,) position of each row within its group, arrival order
+    use_matrix: bool  # lay groups out as rows of a padded (n_groups, longest) matrix
+
+
+def _group_rows(group: NDArray[np.int64], n_groups: int) -> _Grouping:
+    """Stable grouping by a radix sort; decides whether the padded matrix layout is affordable
+    (at most ``_MATRIX_FILL`` cells per row plus a small constant)."""
+    n = group.shape[0]
+    perm: NDArray[np.intp] | None = None
+    grouped = group
+    if n > 1 and not np.all(group[1:] >= group[:-1]):
+        perm = _stable_radix_argsort(group, n_groups - 1)
+        grouped = group[perm]
+    counts, col = _group_positions(grouped, n_groups)
+    longest = int(counts.max()) if n else 0
+    use_matrix = n > 0 and n_groups * longest <= _MATRIX_FILL * n + _MATRIX_SLACK
+    return _Grouping(perm, grouped, counts, col, use_matrix)
+
+
+def _order_rows(
+    grouping: _Grouping,
+    group_of_row: NDArray[np.int64],
+    value: NDArray[np.float64],
+    tie_key: Callable[[NDArray[np.intp]], NDArray[np.int64]],
+    n_groups: int,
+) -> NDArray[np.intp] | None:
+    """Permutation sorting rows by (group asc, value asc, tie key desc); None if already so.
+
+    Sorts ``value`` within each group (row-wise argsort of a padded matrix, or one flat sort
+    plus a stable radix pass on the group), then re-sorts the tied runs only (equal group and
+    value) by the tie key descending. ``tie_key(rows)`` gives the tie key of those input rows
+    (only tied rows are looked up).
+    """
+    n = value.shape[0]
+    if n <= 1:
+        return None
+    group = grouping.group
+    if grouping.perm is None:
+        same = group[1:] == group[:-1]
+        v0, v1 = value[:-1], value[1:]
+        if not np.any(same & (v1 < v0)):
+            tied = np.flatnonzero(same & (v1 == v0))
+            if tied.size == 0 or np.all(tie_key(tied + 1) < tie_key(tied)):
+                return None
+    if grouping.use_matrix:
+        longest = int(grouping.counts.max())
+        rows = np.arange(n, dtype=np.intp) if grouping.perm is None else grouping.perm
+        matrix = np.full((n_groups, longest), np.inf)
+        matrix[group, grouping.col] = value[rows]
+        source = np.full((n_groups, longest), -1, dtype=np.intp)
+        source[group, grouping.col] = rows
+        within = np.argsort(matrix, axis=1)
+        valid = np.arange(longest) < grouping.counts[:, None]
+        perm = np.take_along_axis(source, within, axis=1)[valid]
+        # ties with the previous element of the same row (padding is +inf, values finite)
+        ordered = np.take_along_axis(matrix, within, axis=1)
+        tie_matrix = np.zeros((n_groups, longest), dtype=bool)
+        np.equal(ordered[:, 1:], ordered[:, :-1], out=tie_matrix[:, 1:])
+        tie = tie_matrix[valid][1:]
+    else:
+        perm = np.argsort(value)
+        perm = perm[_stable_radix_argsort(group_of_row[perm], n_groups - 1)]
+        vs = value[perm]
+        tie = (group[1:] == group[:-1]) & (vs[1:] == vs[:-1])
+    if tie.any():
+        in_run = np.zeros(n, dtype=bool)
+        in_run[1:] |= tie
+        in_run[:-1] |= tie
+        idx = np.flatnonzero(in_run)
+        run_id = np.cumsum(np.concatenate(([True], ~tie)))[idx] - 1
+        tk = tie_key(perm[idx])
+        span = int(tk.max()) + 1
+        composite = run_id * span + (span - 1 - tk)
+        sub = _argsort_int(composite, int(composite.max()))
+        perm[idx] = perm[idx][sub]
+    return perm
+
+
+def _has_duplicates(grouping: _Grouping, doc: NDArray[np.int64], n_docs: int) -> bool:
+    """Whether some document occurs twice in one group (row-wise sort of the padded matrix of
+    documents, or one flat sort of (group, document) keys)."""
+    n = doc.shape[0]
+    if n <= 1:
+        return False
+    grouped_doc = doc if grouping.perm is None else doc[grouping.perm]
+    if grouping.use_matrix:
+        n_groups = grouping.counts.shape[0]
+        longest = int(grouping.counts.max())
+        # padding: distinct negative values, never equal to each other or to a document
+        matrix = np.empty((n_groups, longest), dtype=_I64)
+        matrix[:] = -1 - np.arange(longest, dtype=_I64)
+        matrix[grouping.group, grouping.col] = grouped_doc
+        matrix.sort(axis=1)
+        return bool(np.any(matrix[:, 1:] == matrix[:, :-1]))
+    if (grouping.counts.shape[0] + 1) * (n_docs + 1) >= 1 << 62:
+        raise ValueError("too many groups x documents for 64-bit keys")
+    keys = np.sort(grouping.group * n_docs + grouped_doc)
+    return bool(np.any(keys[1:] == keys[:-1]))
+
+
+def _discount_denominators(length: int) -> NDArray[np.float64]:
+    """(length,) float64 log2(r + 1) for r = 1..length (the DCG discount is its inverse)."""
+    return np.log2(np.arange(2, length + 2, dtype=_F64))
+
+
+def _integer_levels(grade: NDArray[np.float64]) -> NDArray[np.int64] | None:
+    """Integer grade levels when all grades >= 0 are small integers, else None."""
+    if grade.size == 0:
+        return np.zeros(0, dtype=_I64)
+    if grade.max() >= _MAX_LEVELS or not np.all(grade == np.floor(grade)):
+        return None
+    return np.maximum(grade, -1.0).astype(_I64)
+
+
+def _ideal_dcg(
+    owner: NDArray[np.int64],
+    gain: NDArray[np.float64],
+    level: NDArray[np.int64] | None,
+    n_owners: int,
+    k: int | None,
+) -> NDArray[np.float64]:
+    """IDCG@K per owner from the gains of its items (gains <= 0 are never in the ideal).
+
+    SOURCE: trec_eval ``m_ndcg_cut.c`` (ideal from per-level counts ``rel_levels``). With
+    integer ``level``s the ideal list is built from a (owner x level) count matrix, like
+    trec_eval; otherwise by sorting (owner, -gain).
+    """
+    out = np.zeros(n_owners, dtype=_F64)
+    keep = gain > 0
+    if not keep.any() or n_owners == 0:
+        return out
+    owner = owner[keep]
+    gain = gain[keep]
+    if level is not None:
+        level = level[keep]
+        n_levels = int(level.max()) + 1
+        if n_owners * n_levels <= _MAX_LEVEL_CELLS:
+            level_gain = np.zeros(n_levels, dtype=_F64)
+            level_gain[level] = gain  # one gain per level (gain is a function of the grade)
+            present = np.flatnonzero(np.bincount(level, minlength=n_levels))
+            by_gain = present[np.argsort(-level_gain[present], kind="stable")]
+            counts = np.bincount(owner * n_levels + level, minlength=n_owners * n_levels)
+            counts = counts.reshape(n_owners, n_levels)[:, by_gain]
+            ends = np.cumsum(counts, axis=1)
+            starts = ends - counts
+            longest = int(ends[:, -1].max())
+            if k is not None:
+                longest = min(longest, k)
+                np.minimum(ends, k, out=ends)
+                np.minimum(starts, k, out=starts)
+            cum_discount = np.concatenate(([0.0], np.cumsum(1.0 / _discount_denominators(longest))))
+            weight = cum_discount[ends] - cum_discount[starts]
+            return np.asarray((weight * level_gain[by_gain]).sum(axis=1), dtype=_F64)
+    perm = np.argsort(-gain)
+    perm = perm[_stable_radix_argsort(owner[perm], n_owners - 1)]
+    owner_sorted = owner[perm]
+    counts, pos = _group_positions(owner_sorted, n_owners)
+    top = pos < k if k is not None else np.ones(pos.shape[0], dtype=bool)
+    log_den = _discount_denominators(int(counts.max()) if k is None else min(k, int(counts.max())))
+    contrib = gain[perm][top] / log_den[pos[top]]
+    return np.asarray(
+        np.bincount(owner_sorted[top], weights=contrib, minlength=n_owners), dtype=_F64
+    )
+
+
+def _segmented_exclusive_cumsum(
+    values: NDArray[np.float64], segment_starts: NDArray[np.intp]
+) -> NDArray[np.float64]:
+    """Exclusive cumulative sum restarting at each segment start (rows grouped by segment).
+
+    The running total is brought back to ~0 at every start so rounding does not grow with the
+    number of segments.
+    """
+    if values.size == 0:
+        return values.copy()
+    totals = np.add.reduceat(values, segment_starts)
+    adjusted = values.copy()
+    adjusted[segment_starts[1:]] -= totals[:-1]
+    inclusive = np.cumsum(adjusted)
+    # Running total just before each segment (~0 up to rounding), removed per segment.
+    carry = inclusive[segment_starts] - values[segment_starts]
+    is_start = np.zeros(values.shape[0], dtype=_I64)
+    is_start[segment_starts] = 1
+    segment = np.cumsum(is_start) - 1
+    return inclusive - carry[segment] - values
+
+
+# --------------------------------------------------------------------------------------------
+# Scoring
+# --------------------------------------------------------------------------------------------
+
+
+def _duplicate_error(lists: RankedLists) -> ValueError:
+    n_docs = int(lists.doc_key.shape[0])
+    key = lists.group * n_docs + lists.doc
+    srt = np.sort(key)
+    dup = np.unique(srt[1:][srt[1:] == srt[:-1]])
+    g, d = int(dup[0] // n_docs), int(dup[0] % n_docs)
+    more = f" ({dup.shape[0] - 1} more duplicate pairs)" if dup.shape[0] > 1 else ""
+    return ValueError(
+        f"duplicate document in a ranked list: group {g} (query index "
+        f"{int(lists.group_query[g])}) returns document index {d} more than once{more}"
+    )
+
+
+def _index_spaces(lists: RankedLists, qrels: Qrels) -> tuple[int, int]:
+    """(n_queries, n_docs) covering both inputs; checks (query, doc) keys fit in int64."""
+    m = qrels.query.shape[0]
+    n_queries = 1 + max(
+        int(lists.group_query.max()) if lists.n_groups else -1,
+        int(qrels.query.max()) if m else -1,
+    )
+    n_docs = 1 + max(int(lists.doc_key.shape[0]) - 1, int(qrels.doc.max()) if m else -1)
+    if n_queries * n_docs >= 1 << 62:
+        raise ValueError("too many queries x documents for 64-bit (query, document) keys")
+    return n_queries, max(n_docs, 1)
+
+
+@dataclass(frozen=True, eq=False)
+class _Ranked:
+    """The ranked lists in run order (internal). Position i of run order holds input row
+    ``order[i]`` (or i when ``order`` is None)."""
+
+    order: NDArray[np.intp] | None
+    group: NDArray[np.int64]  # (n,) group at each run-order position (grouped, ascending)
+    pos: NDArray[np.int64]  # (n,) 0-based rank within the group
+    n_returned: NDArray[np.int64]  # (n_groups,)
+
+    def rows(self, at: NDArray[np.intp]) -> NDArray[np.intp]:
+        """Input rows at the given run-order positions."""
+        return at if self.order is None else self.order[at]
+
+
+def _rank(lists: RankedLists, params: ScoringParams) -> _Ranked:
+    """Check duplicates and put every group in run order (SOURCE: trec_eval form_res_rels.c)."""
+    n_groups = lists.n_groups
+    grouping = _group_rows(lists.group, n_groups)
+    if _has_duplicates(grouping, lists.doc, int(lists.doc_key.shape[0])):
+        raise _duplicate_error(lists)
+    value = -lists.score if params.order == "score" else lists.rank.astype(_F64)
+
+    def tie_key(rows: NDArray[np.intp]) -> NDArray[np.int64]:
+        return lists.doc_key[lists.doc[rows]]
+
+    order = _order_rows(grouping, lists.group, value, tie_key, n_groups)
+    # Run order is grouped like the grouping: same group and position at every index.
+    return _Ranked(order, grouping.group, grouping.col, grouping.counts)
+
+
+@dataclass(frozen=True, eq=False)
+class _Judgments:
+    """Judgments sorted by (query, doc) key for lookups, with their gains (internal)."""
+
+    key_sorted: NDArray[np.int64]  # (m,) sorted query * n_docs + doc
+    perm: NDArray[np.intp] | None  # sorted position -> qrels row (None: already sorted)
+    grade: NDArray[np.float64]  # (m,) qrels order
+    gain: NDArray[np.float64]  # (m,) qrels order
+    level: NDArray[np.int64] | None  # (m,) integer grade levels, if small integers
+    n_docs: int
+
+    def lookup(
+        self, query: NDArray[np.int64], doc: NDArray[np.int64]
+    ) -> tuple[NDArray[np.bool_], NDArray[np.float64], NDArray[np.float64]]:
+        """(judged, grade or NaN, gain or 0) of (query, doc) pairs."""
+        m = self.key_sorted.shape[0]
+        if m == 0 or query.shape[0] == 0:
+            size = query.shape[0]
+            return np.zeros(size, dtype=bool), np.full(size, np.nan), np.zeros(size, dtype=_F64)
+        key = query * self.n_docs + doc
+        at = np.searchsorted(self.key_sorted, key)
+        np.minimum(at, m - 1, out=at)
+        judged = self.key_sorted[at] == key
+        source = at if self.perm is None else self.perm[at]  # judgment row of each pair
+        grade = np.where(judged, self.grade[source], np.nan)
+        gain = np.where(judged, self.gain[source], 0.0)
+        return judged, grade, gain
+
+
+def _judgments(qrels: Qrels, params: ScoringParams, n_queries: int, n_docs: int) -> _Judgments:
+    m = qrels.query.shape[0]
+    key = qrels.query * n_docs + qrels.doc
+    perm: NDArray[np.intp] | None = None
+    if m > 1 and not np.all(key[1:] > key[:-1]):
+        key, perm = _sort_int(key, n_queries * n_docs)
+        dup = key[1:] == key[:-1]
+        if dup.any():
+            first = int(key[1:][dup][0])
+            raise ValueError(
+                f"qrels hold more than one grade for query index {first // n_docs}, "
+                f"document index {first % n_docs}: apply a consensus first"
+            )
+    return _Judgments(
+        key_sorted=key,
+        perm=perm,
+        grade=qrels.grade,
+        gain=gains_of_grades(qrels.grade, params.gain),
+        level=_integer_levels(qrels.grade),
+        n_docs=n_docs,
+    )
+
+
+def _first_relevant(
+    group: NDArray[np.int64], pos: NDArray[np.int64], relevant: NDArray[np.bool_], n_groups: int
+) -> NDArray[np.int64]:
+    """0-based rank of the first relevant row of each group (-1 if none); rows in run order."""
+    rel = np.flatnonzero(relevant)
+    rel_group = group[rel]
+    first = np.ones(rel.shape[0], dtype=bool)
+    first[1:] = rel_group[1:] != rel_group[:-1]
+    out = np.full(n_groups, -1, dtype=_I64)
+    out[rel_group[first]] = pos[rel[first]]
+    return out
+
+
+def score(lists: RankedLists, qrels: Qrels, params: ScoringParams | None = None) -> ScoreTable:
+    """nDCG@K and companion measures of every group, all groups at once (no per-group loop).
+
+    SOURCE: trec_eval ``m_ndcg_cut.c`` / ``m_ndcg.c`` (nDCG, Järvelin & Kekäläinen 2002,
+    ACM TOIS 20(4)), ``form_res_rels.c`` (run order), ``m_P.c`` (P@K), ``m_recip_rank.c``
+    (RR); Chapelle et al. 2009 (ERR). See the module docstring for the exact definitions.
+
+    Only the top-K results are looked up in the qrels, plus the deeper results of groups whose
+    top K holds no relevant document (for RR) and, with ``ideal="list"``, all results.
+
+    Args:
+        lists: the ranked lists (n results, n_groups groups).
+        qrels: one grade per judged (query, document).
+        params: scoring options (default: trec_eval ``ndcg_cut.10``).
+
+    Returns:
+        A :class:`ScoreTable` of (n_groups,) arrays.
+
+    Raises:
+        ValueError: a document occurs twice in one ranked list (naming the group), the qrels
+            hold two grades for one (query, document), custom gains with non-integer grades,
+            or index spaces too large for 64-bit keys.
+    """
+    if params is None:
+        params = ScoringParams()
+    n_groups = lists.n_groups
+    k = params.k
+    n_queries, n_docs = _index_spaces(lists, qrels)
+    ranked = _rank(lists, params)
+    judgments = _judgments(qrels, params, n_queries, n_docs)
+    n_returned = ranked.n_returned
+    threshold = params.relevance_threshold
+
+    # Judgments of the results that matter (run-order positions ``at``).
+    every = k is None or params.ideal == "list"
+    n = ranked.group.shape[0]
+    cut = k if k is not None else n + 1  # positions < cut count
+    at = np.arange(n, dtype=np.intp) if every else np.flatnonzero(ranked.pos < cut)
+    group_at, pos_at = ranked.group[at], ranked.pos[at]
+    judged_at, grade_at, gain_at = judgments.lookup(
+        lists.group_query[group_at], lists.doc[ranked.rows(at)]
+    )
+
+    top = pos_at < cut
+    g_top, pos_top, gain_top, grade_top = group_at[top], pos_at[top], gain_at[top], grade_at[top]
+    longest = int(n_returned.max()) if n_groups and n else 0
+    if k is not None:
+        longest = min(longest, k)
+    log_den = _discount_denominators(longest)
+    dcg = np.bincount(g_top, weights=gain_top / log_den[pos_top], minlength=n_groups)
+    cg = np.bincount(g_top, weights=gain_top, minlength=n_groups)
+
+    # Ideal DCG.
+    if params.ideal == "judged":
+        idcg_query = _ideal_dcg(qrels.query, judgments.gain, judgments.level, n_queries, k)
+        idcg = idcg_query[lists.group_query]
+    else:  # every result was looked up
+        level = None
+        if judgments.level is not None:
+            level = np.full(at.shape[0], -1, dtype=_I64)
+            level[judged_at] = np.maximum(grade_at[judged_at], -1.0).astype(_I64)
+        idcg = _ideal_dcg(group_at, gain_at, level, n_groups, k)
+
+    n_judged_query = np.bincount(qrels.query, minlength=n_queries).astype(_I64)[lists.group_query]
+    has_judgments = n_judged_query > 0
+    positive_idcg = idcg > 0
+    # Over/invalid only with absurd custom gains (1e-320 -> inf, 1e308 sums -> inf/inf = NaN).
+    with np.errstate(over="ignore", invalid="ignore"):
+        ndcg = np.where(positive_idcg, dcg / np.where(positive_idcg, idcg, 1.0), 0.0)
+    ndcg[~has_judgments] = np.nan
+    idcg_zero = has_judgments & ~positive_idcg
+
+    # Precision and reciprocal rank (grade >= threshold; NaN = unjudged compares False).
+    relevant_at = grade_at >= threshold
+    n_rel_top = np.bincount(g_top[relevant_at[top]], minlength=n_groups)
+    if k is not None:
+        precision = n_rel_top / float(k)
+    else:
+        precision = np.where(n_returned > 0, n_rel_top / np.maximum(n_returned, 1), 0.0)
+    first_pos = _first_relevant(group_at, pos_at, relevant_at, n_groups)
+    if not every:
+        # Groups with no relevant document in the top K: look deeper.
+        deeper = (first_pos < 0) & (n_returned > cut)
+        if deeper.any():
+            more = np.flatnonzero(deeper[ranked.group] & (ranked.pos >= cut))
+            _, grade_more, _ = judgments.lookup(
+                lists.group_query[ranked.group[more]], lists.doc[ranked.rows(more)]
+            )
+            found_deeper = _first_relevant(
+                ranked.group[more], ranked.pos[more], grade_more >= threshold, n_groups
+            )
+            first_pos = np.where(first_pos >= 0, first_pos, found_deeper)
+    found = first_pos >= 0
+    rr = np.zeros(n_groups, dtype=_F64)
+    rr[found] = 1.0 / (first_pos[found] + 1.0)
+    rr_at_k = np.where(found & (first_pos < cut), rr, 0.0)
+
+    # ERR@K (Chapelle et al. 2009).
+    gmax = params.err_max_grade
+    clipped = np.clip(np.nan_to_num(grade_top, nan=0.0), 0.0, gmax)
+    stop = (np.exp2(clipped) - 1.0) / 2.0**gmax
+    if stop.size:
+        seg_start = np.flatnonzero(np.concatenate(([True], g_top[1:] != g_top[:-1])))
+        log_continue = _segmented_exclusive_cumsum(np.log1p(-stop), seg_start)
+        err = np.bincount(
+            g_top, weights=stop * np.exp(log_continue) / (pos_top + 1.0), minlength=n_groups
+        )
+    else:
+        err = np.zeros(n_groups, dtype=_F64)
+
+    # Judged fraction of the top min(K, n_returned).
+    n_judged_top = np.bincount(g_top[judged_at[top]], minlength=n_groups)
+    denominator = np.minimum(n_returned, cut)
+    judged_at_k = np.where(denominator > 0, n_judged_top / np.maximum(denominator, 1), np.nan)
+
+    for column in (precision, rr, rr_at_k, err):
+        column[~has_judgments] = np.nan
+
+    return ScoreTable(
+        ndcg=ndcg.astype(_F64),
+        dcg=dcg.astype(_F64),
+        idcg=idcg.astype(_F64),
+        cg=cg.astype(_F64),
+        precision=precision.astype(_F64),
+        rr=rr.astype(_F64),
+        rr_at_k=rr_at_k.astype(_F64),
+        err=err.astype(_F64),
+        judged_at_k=judged_at_k.astype(_F64),
+        n_returned=n_returned,
+        n_judged_query=n_judged_query,
+        idcg_zero=idcg_zero,
+        has_judgments=has_judgments,
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# Breakdown of one group
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class Breakdown:
+    """Per-rank table of one group's DCG and of its ideal list (what the UI shows).
+
+    Run-list columns have one row per rank 1..min(K, n_returned); ideal columns one row per
+    rank 1..min(K, number of ideal documents). Arrays are 1-D.
+
+    Attributes:
+        group, query: the group index and its query index.
+        k: the cutoff (None = whole list).
+        rank: int64 rank from 1.
+        doc: int64 document index.
+        grade: float64 grade, NaN when unjudged.
+        gain: float64 gain (0 when unjudged or negative grade).
+        discount: float64 1 / log2(rank + 1).
+        discounted_gain: float64 gain / log2(rank + 1).
+        cumulative_dcg: float64 running DCG; its last value equals ``dcg``.
+        ideal_rank, ideal_doc, ideal_grade, ideal_gain, ideal_discount,
+        ideal_discounted_gain, ideal_cumulative_dcg: the same for the ideal list (ideal
+            documents: judged documents of the query with gain > 0, or the returned documents
+            with gain > 0 for ``ideal="list"``; sorted by gain descending, then grade
+            descending, then document index ascending).
+        dcg, idcg: totals (equal to :func:`score`'s up to float rounding, |diff| < 1e-12
+            relative).
+        ndcg: dcg / idcg; 0 when idcg = 0 and the query has judgments; NaN without judgments.
+        idcg_zero, has_judgments: as in :class:`ScoreTable`.
+    """
+
+    group: int
+    query: int
+    k: int | None
+    rank: NDArray[np.int64]
+    doc: NDArray[np.int64]
+    grade: NDArray[np.float64]
+    gain: NDArray[np.float64]
+    discount: NDArray[np.float64]
+    discounted_gain: NDArray[np.float64]
+    cumulative_dcg: NDArray[np.float64]
+    ideal_rank: NDArray[np.int64]
+    ideal_doc: NDArray[np.int64]
+    ideal_grade: NDArray[np.float64]
+    ideal_gain: NDArray[np.float64]
+    ideal_discount: NDArray[np.float64]
+    ideal_discounted_gain: NDArray[np.float64]
+    ideal_cumulative_dcg: NDArray[np.float64]
+    dcg: float
+    idcg: float
+    ndcg: float
+    idcg_zero: bool
+    has_judgments: bool
+
+
+def _table(
+    docs: NDArray[np.int64], grades: NDArray[np.float64], gains: NDArray[np.float64]
+) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64], float]:
+    """Discount, discounted gain and running DCG of an ordered list (plain loop)."""
+    size = docs.shape[0]
+    discount = np.empty(size, dtype=_F64)
+    discounted = np.empty(size, dtype=_F64)
+    running = np.empty(size, dtype=_F64)
+    total = 0.0
+    for i in range(size):
+        den = math.log2(i + 2.0)
+        discount[i] = 1.0 / den
+        discounted[i] = gains[i] / den
+        total += discounted[i]
+        running[i] = total
+    return discount, discounted, running, total
+
+
+def breakdown(
+    lists: RankedLists, qrels: Qrels, group: int, params: ScoringParams | None = None
+) -> Breakdown:
+    """Rank-by-rank DCG and ideal DCG of one group (SOURCE: as :func:`score`).
+
+    Args:
+        lists, qrels, params: as for :func:`score`.
+        group: the group index, 0 <= group < n_groups.
+
+    Returns:
+        A :class:`Breakdown`; its totals agree with ``score(lists, qrels, params)``.
+
+    Raises:
+        IndexError: group out of range.
+        ValueError: as :func:`score`, for this group's list and its query's judgments.
+    """
+    if params is None:
+        params = ScoringParams()
+    if not 0 <= group < lists.n_groups:
+        raise IndexError(f"group {group} out of range [0, {lists.n_groups})")
+    k = params.k
+    query = int(lists.group_query[group])
+    mine = lists.group == group
+    sub_lists = RankedLists(
+        group=np.zeros(int(mine.sum()), dtype=_I64),
+        doc=lists.doc[mine],
+        score=lists.score[mine],
+        rank=lists.rank[mine],
+        group_query=np.array([query], dtype=_I64),
+        doc_key=lists.doc_key,
+    )
+    judged_here = qrels.query == query
+    sub_qrels = Qrels(
+        query=qrels.query[judged_here], doc=qrels.doc[judged_here], grade=qrels.grade[judged_here]
+    )
+    n_queries, n_docs = _index_spaces(sub_lists, sub_qrels)
+    ranked = _rank(sub_lists, params)
+    judgments = _judgments(sub_qrels, params, n_queries, n_docs)
+    rows = ranked.rows(np.arange(ranked.group.shape[0], dtype=np.intp))  # run order
+    all_docs = sub_lists.doc[rows]
+    _, all_grades, all_gains = judgments.lookup(np.full(rows.shape[0], query, _I64), all_docs)
+    depth = rows.shape[0] if k is None else k
+    docs, grades, gains = all_docs[:depth], all_grades[:depth], all_gains[:depth]
+    discount, discounted, running, dcg = _table(docs, grades, gains)
+
+    if params.ideal == "judged":
+        i_doc, i_grade, i_gain = sub_qrels.doc, sub_qrels.grade, judgments.gain
+    else:
+        i_doc, i_grade, i_gain = all_docs, all_grades, all_gains
+    keep = i_gain > 0
+    i_doc, i_grade, i_gain = i_doc[keep], i_grade[keep], i_gain[keep]
+    ideal_order = np.lexsort((i_doc, -i_grade, -i_gain))
+    if k is not None:
+        ideal_order = ideal_order[:k]
+    i_doc, i_grade, i_gain = i_doc[ideal_order], i_grade[ideal_order], i_gain[ideal_order]
+    i_discount, i_discounted, i_running, idcg = _table(i_doc, i_grade, i_gain)
+
+    has_judgments = bool(judged_here.any())
+    if not has_judgments:
+        ndcg = math.nan
+    elif idcg > 0:
+        ndcg = dcg / idcg
+    else:
+        ndcg = 0.0
+    return Breakdown(
+        group=group,
+        query=query,
+        k=k,
+        rank=np.arange(1, docs.shape[0] + 1, dtype=_I64),
+        doc=docs,
+        grade=grades,
+        gain=gains,
+        discount=discount,
+        discounted_gain=discounted,
+        cumulative_dcg=running,
+        ideal_rank=np.arange(1, i_doc.shape[0] + 1, dtype=_I64),
+        ideal_doc=i_doc,
+        ideal_grade=i_grade,
+        ideal_gain=i_gain,
+        ideal_discount=i_discount,
+        ideal_discounted_gain=i_discounted,
+        ideal_cumulative_dcg=i_running,
+        dcg=dcg,
+        idcg=idcg,
+        ndcg=ndcg,
+        idcg_zero=has_judgments and not idcg > 0,
+        has_judgments=has_judgments,
+    )
