@@ -9,6 +9,7 @@ driver's tuple.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -22,8 +23,6 @@ from sqlalchemy import (
     MetaData,
     String,
     Table,
-    and_,
-    func,
     insert,
     literal,
     select,
@@ -122,19 +121,23 @@ def map_external_ids(
         return np.empty(0, dtype=np.int64), 0
     tmp = _temp_table(conn, f"tmp_ext_{table.name}")
     try:
-        bulk_insert(conn, tmp, ("seq", "ext"), enumerate(external_ids))
+        _fill_temp(conn, tmp, external_ids)
         target = table.c[key]
-        n_existing = conn.execute(
-            select(func.count()).select_from(tmp.join(table, target == tmp.c.ext))
-        ).scalar_one()
-        if create:
+        lookup = (
+            select(tmp.c.seq, table.c.id)
+            .select_from(tmp.join(table, target == tmp.c.ext))
+            .order_by(tmp.c.seq)
+        )
+        found = fetch_array(conn, lookup, [("seq", "i8"), ("id", "i8")])
+        n_existing = len(found)
+        if create and n_existing < len(external_ids):
             extra = dict(defaults or {})
             names = [key, *extra]
             source = (
                 select(tmp.c.ext, *(literal(v) for v in extra.values()))
                 .select_from(tmp.outerjoin(table, target == tmp.c.ext))
                 .where(table.c.id.is_(None))
-                .order_by(tmp.c.seq)
+                .order_by(tmp.c.ext)  # in index order: faster B-tree inserts
             )
             dialect_insert = pg_insert if conn.dialect.name == "postgresql" else sqlite_insert
             stmt = (
@@ -143,18 +146,24 @@ def map_external_ids(
                 .on_conflict_do_nothing(index_elements=[key])
             )
             conn.execute(stmt)
-        found = fetch_array(
-            conn,
-            select(tmp.c.seq, table.c.id)
-            .select_from(tmp.join(table, and_(target == tmp.c.ext)))
-            .order_by(tmp.c.seq),
-            [("seq", "i8"), ("id", "i8")],
-        )
+            found = fetch_array(conn, lookup, [("seq", "i8"), ("id", "i8")])
         ids = np.full(len(external_ids), -1, dtype=np.int64)
         ids[found["seq"]] = found["id"]
         return ids, len(found) - n_existing
     finally:
         tmp.drop(conn, checkfirst=True)
+
+
+def _fill_temp(conn: Connection, tmp: Table, values: Sequence[str]) -> None:
+    """``tmp(seq, ext)`` ← ``enumerate(values)``: on SQLite one ``json_each`` statement (the
+    driver's per-row binding costs ~1 µs a row), on PostgreSQL ``COPY``."""
+    if conn.dialect.name == "sqlite":
+        conn.exec_driver_sql(
+            f'INSERT INTO "{tmp.name}" (seq, ext) SELECT key, value FROM json_each(?)',
+            (json.dumps(list(values)),),
+        )
+    else:
+        bulk_insert(conn, tmp, ("seq", "ext"), enumerate(values))
 
 
 def id_map(conn: Connection, table: Table, key: str = "external_id") -> dict[int, str]:
