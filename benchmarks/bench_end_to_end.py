@@ -41,12 +41,15 @@ def make_files(folder: Path, n_queries: int, depth: int, seed: int = 0) -> tuple
     ranks_sorted[order] = ranks
     with qrels.open("w") as f:
         f.writelines(
-            f"q{a} 0 D{b} {g}\n" for a, b, g in zip(q.tolist(), d.tolist(), grades.tolist())
+            f"q{a} 0 D{b} {g}\n"
+            for a, b, g in zip(q.tolist(), d.tolist(), grades.tolist(), strict=True)
         )
     with run.open("w") as f:
         f.writelines(
             f"q{a} Q0 D{b} {r} {s} bench\n"
-            for a, b, r, s in zip(q.tolist(), d.tolist(), ranks_sorted.tolist(), scores.tolist())
+            for a, b, r, s in zip(
+                q.tolist(), d.tolist(), ranks_sorted.tolist(), scores.tolist(), strict=True
+            )
         )
     return qrels, run
 

@@ -36,8 +36,16 @@ def count(db_url: str, table: object) -> int:
 def loaded(db_url: str, capsys: pytest.CaptureFixture[str]) -> str:
     assert run(capsys, "--db", db_url, "import", "run", str(DATA / "results.test"))[0] == 0
     code, _, err = run(
-        capsys, "--db", db_url, "import", "qrels", str(DATA / "qrels.rel_level"),
-        "--annotator", "nist", "--grade-map", "-1:0",
+        capsys,
+        "--db",
+        db_url,
+        "import",
+        "qrels",
+        str(DATA / "qrels.rel_level"),
+        "--annotator",
+        "nist",
+        "--grade-map",
+        "-1:0",
     )
     assert code == 0, err
     assert "judgments created" in err
@@ -58,7 +66,9 @@ def test_version_and_help(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_python_dash_m_entry_point() -> None:
     out = subprocess.run(
-        [sys.executable, "-m", "ndcg_studio", "--version"], capture_output=True, text=True,
+        [sys.executable, "-m", "ndcg_studio", "--version"],
+        capture_output=True,
+        text=True,
         check=True,
     ).stdout
     assert out.strip() == f"ndcg-studio {__version__}"
@@ -69,7 +79,14 @@ def test_score_csv_columns_and_values(loaded: str, capsys: pytest.CaptureFixture
     assert code == 0
     rows = list(csv.DictReader(out.splitlines()))
     assert list(rows[0])[:8] == [
-        "query_id", "run", "k", "ndcg", "dcg", "idcg", "judged_at_k", "band",
+        "query_id",
+        "run",
+        "k",
+        "ndcg",
+        "dcg",
+        "idcg",
+        "judged_at_k",
+        "band",
     ]
     by_q = {r["query_id"]: r for r in rows}
     # trec_eval out.test.aql: ndcg_cut_10 301 0.0439, 302 0.7530, 303 0.0000
@@ -79,11 +96,24 @@ def test_score_csv_columns_and_values(loaded: str, capsys: pytest.CaptureFixture
     assert by_q["302"]["run"] == "STANDARD" and by_q["302"]["k"] == "10"
 
 
-def test_score_to_file_has_settings_header(loaded: str, tmp_path: Path,
-                                           capsys: pytest.CaptureFixture[str]) -> None:
+def test_score_to_file_has_settings_header(
+    loaded: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = tmp_path / "scores.csv"
-    code, _, _ = run(capsys, "--db", loaded, "score", "--format", "csv", "--output", str(out),
-                     "--gain", "exponential", "--ideal", "list")
+    code, _, _ = run(
+        capsys,
+        "--db",
+        loaded,
+        "score",
+        "--format",
+        "csv",
+        "--output",
+        str(out),
+        "--gain",
+        "exponential",
+        "--ideal",
+        "list",
+    )
     assert code == 0
     first = out.read_text().splitlines()[0]
     assert first.startswith("# ndcg-studio") and "gain=exponential ideal=list" in first
@@ -159,17 +189,33 @@ def test_agreement_csv(db_url: str, tmp_path: Path, capsys: pytest.CaptureFixtur
     judgments = tmp_path / "j.tsv"
     judgments.write_text(
         "query_id\tdoc_id\tannotator\tgrade\n"
-        + "".join(f"q1\td{d}\t{a}\t{g}\n" for d, a, g in [
-            (1, "ann", 0), (1, "bob", 0), (2, "ann", 4), (2, "bob", 3), (3, "ann", 2),
-            (3, "bob", 2), (4, "ann", 1), (4, "bob", 4),
-        ])
+        + "".join(
+            f"q1\td{d}\t{a}\t{g}\n"
+            for d, a, g in [
+                (1, "ann", 0),
+                (1, "bob", 0),
+                (2, "ann", 4),
+                (2, "bob", 3),
+                (3, "ann", 2),
+                (3, "bob", 2),
+                (4, "ann", 1),
+                (4, "bob", 4),
+            ]
+        )
     )
     assert run(capsys, "--db", db_url, "import", "judgments", str(judgments))[0] == 0
     code, out, _ = run(capsys, "--db", db_url, "agreement", "--format", "csv", "--by", "pair")
     assert code == 0
     rows = list(csv.DictReader(out.splitlines()))
     assert list(rows[0]) == [
-        "scope", "scope_id", "statistic", "value", "ci_low", "ci_high", "n_items", "n_judgments",
+        "scope",
+        "scope_id",
+        "statistic",
+        "value",
+        "ci_low",
+        "ci_high",
+        "n_items",
+        "n_judgments",
     ]
     stats = {r["statistic"]: r for r in rows}
     assert stats["cohen_kappa_quadratic"]["scope_id"] == "ann|bob"
