@@ -590,9 +590,19 @@ def _load(
         adjudicated = Qrels(
             query=q_lookup[adj["query"]], doc=d_lookup[adj["doc"]], grade=adj["grade"]
         )
-    qrels = consensus_qrels(
-        jq, jd, jud["annotator"], jud["grade"], method=settings.consensus, adjudicated=adjudicated
-    )
+    if adjudicated is None and len(jud) and jud["annotator"].min() == jud["annotator"].max():
+        # One annotator: each item has one grade (a unique constraint), which every consensus
+        # method returns unchanged; skip the per-item reduction.
+        qrels = Qrels(query=jq, doc=jd, grade=jud["grade"])
+    else:
+        qrels = consensus_qrels(
+            jq,
+            jd,
+            jud["annotator"],
+            jud["grade"],
+            method=settings.consensus,
+            adjudicated=adjudicated,
+        )
     _, a_index = _dense(jud["annotator"])
     n_a = int(a_index.max(initial=-1)) + 1
     seen = np.zeros(n_q * max(n_a, 1), dtype=bool)
