@@ -1,13 +1,67 @@
-"""Starting the desktop app (placeholder until the GUI lands)."""
+"""Starting the desktop app: QApplication, error handling, the database, the main window."""
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+from platformdirs import user_data_dir
+
+from ndcg_studio import __version__
+from ndcg_studio.storage.database import APP_NAME
+
+#: ``QSettings`` and ``platformdirs`` both use this name, so the settings file sits in
+#: ``~/.config/ndcg-studio/`` next to nothing else (Linux; the platform's places elsewhere).
+ORGANIZATION = APP_NAME
+DISPLAY_NAME = "NDCG Studio"
+
+
+def demo_database_path() -> Path:
+    """``demo.sqlite`` in the user data directory (created and filled on first ``--demo``);
+    the demo service's own choice when it exists."""
+    try:
+        from ndcg_studio.services.demo import demo_database_path as from_service
+    except ImportError:
+        return Path(user_data_dir(APP_NAME, appauthor=False)) / "demo.sqlite"
+    return from_service()
+
 
 def run_gui(db: str | None = None, demo: bool = False) -> int:
-    """Open the main window on ``db`` (or the demo database) and run the Qt event loop."""
-    from PySide6.QtWidgets import QApplication, QLabel
+    """Open the main window on ``db`` (a path or URL; None: ``$NDCG_STUDIO_DB``, else the default
+    file), or on the demo database with ``demo``, and run the Qt event loop.
 
-    app = QApplication.instance() or QApplication([])
-    label = QLabel("NDCG Studio")
-    label.show()
-    return int(app.exec())
+    Uncaught exceptions show a message box and are logged (see :mod:`ndcg_studio.ui.errors`);
+    the app keeps running. Returns the exit code of the event loop.
+    """
+    import shiboken6
+    from PySide6.QtCore import QCoreApplication, QEvent, QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from ndcg_studio.ui import errors
+    from ndcg_studio.ui.context import AppContext
+    from ndcg_studio.ui.main_window import MainWindow
+
+    QCoreApplication.setOrganizationName(ORGANIZATION)
+    QCoreApplication.setApplicationName(APP_NAME)
+    QCoreApplication.setApplicationVersion(__version__)
+    existing = QApplication.instance()
+    app = existing if isinstance(existing, QApplication) else QApplication(sys.argv)
+    app.setApplicationDisplayName(DISPLAY_NAME)
+
+    context = AppContext()
+    window = MainWindow(context)
+    uninstall = errors.install(lambda: window)
+    target = str(demo_database_path()) if demo else db
+    window.show()
+    QTimer.singleShot(0, lambda: window.open_database(target, load_demo=demo))
+    try:
+        return int(app.exec())
+    finally:
+        uninstall()
+        database = context.database
+        if database is not None:
+            database.dispose()
+        # nothing left behind for a later event loop in this process (tests, embedding): the
+        # window, and a Quit event posted when its last window closed
+        shiboken6.delete(window)
+        QCoreApplication.removePostedEvents(app, QEvent.Type.Quit)

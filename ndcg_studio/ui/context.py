@@ -1,0 +1,177 @@
+"""The state every view shares: the open database, the current annotator, settings, undo stack.
+
+Views never talk to each other; they subscribe to the :class:`AppContext` signals:
+
+- ``database_changed()``: another database was opened (or closed), or its contents were
+  replaced wholesale (demo loaded, import finished): reload everything.
+- ``annotator_changed()``: another person is annotating.
+- ``judgments_changed(object)``: grades changed; the argument is a ``frozenset`` of the affected
+  query ids, or None when anything may have changed (bulk import). PySide6 also accepts a slot
+  without arguments.
+- ``settings_changed(str)``: the key of a changed setting (see :mod:`ndcg_studio.ui.settings`),
+  e.g. ``"annotate/pool_depth"`` or ``"scoring/k"``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from PySide6.QtCore import QObject, QSettings, Signal
+from PySide6.QtGui import QUndoStack
+
+from ndcg_studio.services.annotation import AnnotationService, AnnotatorInfo
+from ndcg_studio.storage.database import Database
+from ndcg_studio.ui import settings as S
+
+
+class AppContext(QObject):
+    """Owns the open :class:`Database` (disposed when replaced), the current annotator, the
+    :class:`~ndcg_studio.ui.settings.Settings` and the app-wide ``QUndoStack``."""
+
+    database_changed = Signal()
+    annotator_changed = Signal()
+    judgments_changed = Signal(object)
+    settings_changed = Signal(str)
+
+    def __init__(self, qsettings: QSettings | None = None, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.settings = S.Settings(qsettings)
+        self.undo_stack = QUndoStack(self)
+        self._database: Database | None = None
+        self._annotator: AnnotatorInfo | None = None
+
+    # ------------------------------------------------------------------ database
+    @property
+    def database(self) -> Database | None:
+        return self._database
+
+    def set_database(
+        self,
+        database: Database | None,
+        annotator: AnnotatorInfo | None = None,
+        *,
+        dispose_previous: bool = True,
+    ) -> None:
+        """Switch to ``database`` (None closes) and its ``annotator`` (ids are per database; None:
+        nobody yet). Clears the undo stack (its commands belong to the old database), then emits
+        ``database_changed`` once (and ``annotator_changed`` if the annotator changed). The
+        previous database is disposed unless told otherwise."""
+        previous = self._database
+        annotator_changed = annotator != self._annotator
+        self._database = database
+        self._annotator = annotator
+        self.undo_stack.clear()
+        if annotator is not None:
+            self.settings.set(S.ANNOTATOR, annotator.name)
+        if previous is not None and previous is not database and dispose_previous:
+            previous.dispose()
+        self.database_changed.emit()
+        if annotator_changed:
+            self.annotator_changed.emit()
+
+    def require_database(self) -> Database:
+        """The open database.
+
+        Raises:
+            LookupError: no database is open.
+        """
+        if self._database is None:
+            raise LookupError("no database is open: use File ▸ Open database… first")
+        return self._database
+
+    def annotation_service(self) -> AnnotationService:
+        """An :class:`AnnotationService` on the open database (cheap; holds no session).
+
+        Raises:
+            LookupError: no database is open.
+        """
+        return AnnotationService(self.require_database())
+
+    def notify_data_replaced(self) -> None:
+        """The database's contents changed wholesale (demo or import): views reload."""
+        self.undo_stack.clear()
+        self.database_changed.emit()
+
+    # ------------------------------------------------------------------ annotator
+    @property
+    def annotator(self) -> AnnotatorInfo | None:
+        return self._annotator
+
+    def set_annotator(self, annotator: AnnotatorInfo | None) -> None:
+        """Make ``annotator`` current (remembered by name in the settings); emits
+        ``annotator_changed``. The undo stack is cleared: its grades were someone else's."""
+        if annotator == self._annotator:
+            return
+        self._annotator = annotator
+        self.undo_stack.clear()
+        if annotator is not None:
+            self.settings.set(S.ANNOTATOR, annotator.name)
+        self.annotator_changed.emit()
+
+    def remembered_annotator_name(self) -> str:
+        """The name last used on this computer ('' on first start)."""
+        return self.settings.get(S.ANNOTATOR)
+
+    # ------------------------------------------------------------------ judgments, settings
+    def notify_judgments_changed(self, query_ids: Iterable[int] | None = None) -> None:
+        """Tell every view that grades of ``query_ids`` (None: any query) changed."""
+        self.judgments_changed.emit(None if query_ids is None else frozenset(query_ids))
+
+    def setting(self, setting: S.Setting[Any]) -> Any:
+        """The current value of ``setting``."""
+        return self.settings.get(setting)
+
+    def set_setting(self, setting: S.Setting[Any], value: Any) -> None:
+        """Store ``value`` and emit ``settings_changed(key)`` if it changed.
+
+        Raises:
+            ValueError: invalid value (see :meth:`Settings.set`).
+        """
+        if self.settings.get(setting) == value:
+            return
+        self.settings.set(setting, value)
+        self.settings_changed.emit(setting.key)
+
+    @property
+    def pool_depth(self) -> int:
+        return self.settings.get(S.POOL_DEPTH)
+
+    @property
+    def k(self) -> int:
+        return self.settings.get(S.K)
+
+    @property
+    def gain(self) -> str:
+        return self.settings.get(S.GAIN)
+
+    @property
+    def ideal(self) -> str:
+        return self.settings.get(S.IDEAL)
+
+    @property
+    def consensus(self) -> str:
+        return self.settings.get(S.CONSENSUS)
+
+    @property
+    def band_thresholds(self) -> tuple[float, float, float, float]:
+        return self.settings.band_thresholds
+
+    def scoring_settings(self) -> Any:
+        """The app's scoring options as :class:`ndcg_studio.services.scoring.ScoringSettings`
+        (K, gain, ideal, consensus, bands; everything else at its trec_eval default). Invalid
+        band thresholds fall back to the defaults."""
+        from ndcg_studio.domain.bands import BandThresholds
+        from ndcg_studio.services.scoring import ScoringSettings
+
+        try:
+            bands = BandThresholds(*self.band_thresholds)
+        except ValueError:
+            bands = BandThresholds()
+        return ScoringSettings(
+            k=self.k,
+            gain=self.gain,  # type: ignore[arg-type]
+            ideal=self.ideal,  # type: ignore[arg-type]
+            consensus=self.consensus,  # type: ignore[arg-type]
+            bands=bands,
+        )

@@ -1,0 +1,219 @@
+"""Errors never kill the app: a message box that says what happened and what to do, and the
+traceback in a log file (never on the console).
+
+:func:`install` sets ``sys.excepthook`` (PySide6 hands an exception raised in a slot to it) and a
+Qt message handler that sends Qt's own warnings to the same log. :func:`show_error` is also
+called directly, e.g. by :mod:`ndcg_studio.ui.workers` for a failed background task.
+
+Database problems get specific advice: a locked SQLite file, a lost PostgreSQL connection, a
+database written by a newer app version.
+"""
+
+from __future__ import annotations
+
+import logging
+import logging.handlers
+import sys
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+
+from platformdirs import user_log_dir
+from PySide6.QtCore import QMessageLogContext, QtMsgType, qInstallMessageHandler
+from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
+
+from ndcg_studio.storage.database import APP_NAME, DatabaseError, DatabaseVersionError
+
+LOG_FILE_NAME = "ndcg-studio.log"
+log = logging.getLogger("ndcg_studio")
+log.addHandler(logging.NullHandler())  # nothing on the console before setup_logging()
+
+
+class _State:
+    showing = False  # a message box is open: later errors are only logged (no cascade of boxes)
+
+
+@dataclass(frozen=True)
+class ErrorReport:
+    """What to tell the person: a title, what happened, what to do."""
+
+    title: str
+    what: str
+    todo: str
+
+
+def log_dir() -> Path:
+    """The per-user log folder (platformdirs ``user_log_dir``)."""
+    return Path(user_log_dir(APP_NAME, appauthor=False))
+
+
+def log_file() -> Path:
+    return log_dir() / LOG_FILE_NAME
+
+
+def setup_logging(path: Path | None = None) -> Path:
+    """Send the ``ndcg_studio`` logger to a rotating file (1 MB × 3); returns its path.
+    Nothing is printed on the console."""
+    path = path or log_file()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    for handler in list(log.handlers):
+        if isinstance(handler, logging.FileHandler):
+            log.removeHandler(handler)
+            handler.close()
+    handler = logging.handlers.RotatingFileHandler(
+        path, maxBytes=1_000_000, backupCount=3, encoding="utf-8"
+    )
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    log.addHandler(handler)
+    log.setLevel(logging.INFO)
+    log.propagate = False
+    return path
+
+
+def _is_disconnect(exc: BaseException) -> bool:
+    try:
+        from ndcg_studio.storage.resilience import ConnectionLost, is_disconnect
+    except ImportError:  # pragma: no cover - resilience ships with the app
+        return False
+    return isinstance(exc, ConnectionLost) or is_disconnect(exc)
+
+
+def describe(exc: BaseException, action: str | None = None) -> ErrorReport:
+    """Turn an exception into words for a person (no traceback)."""
+    doing = f" while {action[0].lower()}{action[1:].rstrip('.…')}" if action else ""
+    text = str(exc) or type(exc).__name__
+    if _is_disconnect(exc):
+        return ErrorReport(
+            "Lost the connection to the database server",
+            f"The database server stopped answering{doing}. Your last change was NOT saved.\n\n"
+            f"{text}",
+            "Check the network connection or ask whoever runs the server whether it is up, "
+            "then repeat the last action. Nothing else is lost.",
+        )
+    from sqlalchemy.exc import OperationalError
+
+    if isinstance(exc, OperationalError) and "locked" in text.lower():
+        return ErrorReport(
+            "The database is busy",
+            f"Another program is writing to the database file{doing}, and it stayed locked for "
+            "10 seconds. Your last change was NOT saved.",
+            "Wait until the other program (an import in a terminal, a second window of NDCG "
+            "Studio) has finished, then repeat the last action.",
+        )
+    if isinstance(exc, DatabaseVersionError):
+        return ErrorReport(
+            "Database from a newer version",
+            text,
+            "Install the newer version of NDCG Studio, or open another database.",
+        )
+    if isinstance(exc, DatabaseError):
+        return ErrorReport(
+            "Database problem",
+            text,
+            "Check the path or the server address, then try again (File ▸ Open database…).",
+        )
+    if isinstance(exc, PermissionError):
+        return ErrorReport(
+            "Permission denied",
+            f"{text}",
+            "Choose a file or folder you may read and write, or change its permissions.",
+        )
+    if isinstance(exc, FileNotFoundError):
+        return ErrorReport("File not found", text, "Check the file name and try again.")
+    if isinstance(exc, LookupError | ValueError):
+        return ErrorReport("Cannot do that", text, "Check the input and try again.")
+    return ErrorReport(
+        "Unexpected error",
+        f"Something went wrong{doing}: {type(exc).__name__}: {text}",
+        f"NDCG Studio keeps running, and saved work is safe. The details are in {log_file()}; "
+        "please attach that file when you report the problem.",
+    )
+
+
+def show_error(
+    exc: BaseException, parent: QWidget | None = None, *, action: str | None = None
+) -> None:
+    """Log ``exc`` with its traceback and show a message box about it (unless one is already
+    open; then it is only logged)."""
+    log.error(
+        "%s%s",
+        f"{action}: " if action else "",
+        "".join(traceback.format_exception(type(exc), exc, exc.__traceback__)).rstrip(),
+    )
+    app = QApplication.instance()
+    if app is None or _State.showing:
+        return
+    report = describe(exc, action)
+    _State.showing = True
+    try:
+        box = QMessageBox(parent)
+        box.setIcon(QMessageBox.Icon.Warning)
+        box.setWindowTitle(report.title)
+        box.setText(report.what)
+        box.setInformativeText(report.todo)
+        box.setStandardButtons(QMessageBox.StandardButton.Ok)
+        box.exec()
+    finally:
+        _State.showing = False
+
+
+def _excepthook(
+    parent_getter: Callable[[], QWidget | None],
+) -> Callable[[type[BaseException], BaseException, TracebackType | None], None]:
+    def hook(exc_type: type[BaseException], exc: BaseException, tb: TracebackType | None) -> None:
+        if issubclass(exc_type, KeyboardInterrupt):
+            sys.__excepthook__(exc_type, exc, tb)
+            return
+        if exc.__traceback__ is None and tb is not None:
+            exc = exc.with_traceback(tb)
+        try:
+            show_error(exc, parent_getter())
+        except Exception:  # pragma: no cover - the handler itself must never raise
+            log.exception("error while reporting an error")
+
+    return hook
+
+
+_QT_LEVELS = {
+    QtMsgType.QtDebugMsg: logging.DEBUG,
+    QtMsgType.QtInfoMsg: logging.INFO,
+    QtMsgType.QtWarningMsg: logging.WARNING,
+    QtMsgType.QtCriticalMsg: logging.ERROR,
+    QtMsgType.QtFatalMsg: logging.CRITICAL,
+}
+
+
+def qt_message_handler(mode: QtMsgType, context: QMessageLogContext, message: str) -> None:
+    """Qt's own messages go to the log file, not the console."""
+    where = f" ({context.file}:{context.line})" if context.file else ""
+    log.log(_QT_LEVELS.get(mode, logging.WARNING), "Qt: %s%s", message, where)
+
+
+def install(parent_getter: Callable[[], QWidget | None] = lambda: None) -> Callable[[], None]:
+    """Install the exception hook and the Qt message handler; returns a function that restores
+    the previous ones. ``parent_getter`` returns the window to center the message boxes on."""
+    setup_logging()
+    previous_hook = sys.excepthook
+    sys.excepthook = _excepthook(parent_getter)
+    previous_handler = qInstallMessageHandler(qt_message_handler)
+
+    def uninstall() -> None:
+        sys.excepthook = previous_hook
+        qInstallMessageHandler(previous_handler)
+
+    return uninstall
+
+
+def install_excepthook_only(
+    parent_getter: Callable[[], QWidget | None] = lambda: None,
+) -> Callable[[], None]:
+    """Only the exception hook (tests keep pytest-qt's Qt message handler)."""
+    previous_hook = sys.excepthook
+    sys.excepthook = _excepthook(parent_getter)
+
+    def uninstall() -> None:
+        sys.excepthook = previous_hook
+
+    return uninstall

@@ -1,0 +1,581 @@
+"""The main window: a thin shell of tabs, menus and a status bar around the views.
+
+Views are registered in :data:`VIEWS` by module and class name; a view whose module is missing
+(not written yet) or fails to import is replaced by a "coming soon" page, so new views just
+appear once their module lands. Database work runs through
+:func:`ndcg_studio.ui.workers.run_task`.
+"""
+
+from __future__ import annotations
+
+import getpass
+import importlib
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QByteArray, Slot
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QInputDialog,
+    QLabel,
+    QMainWindow,
+    QMenu,
+    QMessageBox,
+    QTabWidget,
+    QWidget,
+)
+
+from ndcg_studio import __version__
+from ndcg_studio.services.annotation import AnnotationService, AnnotatorInfo, DatabaseCounts
+from ndcg_studio.storage.database import Database, open_database, resolve_url
+from ndcg_studio.ui import errors
+from ndcg_studio.ui import settings as S
+from ndcg_studio.ui.context import AppContext
+from ndcg_studio.ui.views.placeholder import PlaceholderView
+from ndcg_studio.ui.workers import Task, run_task
+
+log = logging.getLogger("ndcg_studio.ui")
+
+_GEOMETRY_KEY = "window/geometry"
+_STATE_KEY = "window/state"
+_TAB_KEY = "window/tab"
+IMPORT_KINDS = {
+    "run": ("A run (TREC run file)", "TREC run (*.txt *.run *.trec);;All files (*)"),
+    "qrels": ("Judgments as TREC qrels", "TREC qrels (*.txt *.qrels);;All files (*)"),
+    "judgments": ("Judgments as CSV", "CSV (*.csv);;All files (*)"),
+    "queries": ("Queries (TSV, CSV, JSONL)", "Queries (*.tsv *.csv *.jsonl *.txt);;All files (*)"),
+    "documents": ("Documents (CSV, JSONL)", "Documents (*.csv *.jsonl);;All files (*)"),
+    "smart": ("A SMART collection file (Cranfield)", "All files (*)"),
+}
+EXPORT_KINDS = {
+    "report": "NDCG report (CSV)",
+    "judgments": "Judgments (CSV)",
+    "qrels": "Consensus qrels (TREC)",
+    "agreement": "Agreement (CSV)",
+    "compare": "Run comparison (CSV)",
+}
+
+
+@dataclass(frozen=True)
+class ViewSpec:
+    """A tab: its title and the class ``module.factory(context, parent)`` that builds it."""
+
+    title: str
+    module: str
+    factory: str
+
+
+VIEWS: list[ViewSpec] = [
+    ViewSpec("Annotate", "ndcg_studio.ui.views.annotate", "AnnotateView"),
+    ViewSpec("Review", "ndcg_studio.ui.views.review", "ReviewView"),
+    ViewSpec("Agreement", "ndcg_studio.ui.views.agreement", "AgreementView"),
+    ViewSpec("Compare", "ndcg_studio.ui.views.compare", "CompareView"),
+]
+
+
+def create_view(spec: ViewSpec, context: AppContext, parent: QWidget | None = None) -> QWidget:
+    """Build the view of ``spec``, or a placeholder page when its module is missing or broken
+    (the error is logged)."""
+    try:
+        module = importlib.import_module(spec.module)
+        factory = getattr(module, spec.factory)
+        view = factory(context, parent)
+    except ModuleNotFoundError as exc:
+        if exc.name != spec.module:
+            log.exception("view %s cannot be imported", spec.title)
+            return PlaceholderView(spec.title, f"This view failed to load: {exc}", parent)
+        return PlaceholderView(spec.title, "", parent)
+    except Exception as exc:
+        log.exception("view %s failed to load", spec.title)
+        return PlaceholderView(spec.title, f"This view failed to load: {exc}", parent)
+    if not isinstance(view, QWidget):
+        return PlaceholderView(spec.title, f"{spec.factory} did not build a widget", parent)
+    return view
+
+
+def storable_target(database: Database) -> str:
+    """What to remember in Open Recent: the file path, or the URL without its password
+    (passwords belong in ~/.pgpass or PGPASSWORD)."""
+    url = database.url
+    if database.is_sqlite:
+        return url.database or ""
+    return url.set(password=None).render_as_string(hide_password=False)
+
+
+class MainWindow(QMainWindow):
+    """Tabs of views, the File/Edit/Annotator/Help menus and a status bar."""
+
+    def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.context = context
+        self.setWindowTitle("NDCG Studio")
+        self.tabs = QTabWidget(self)
+        self.tabs.setDocumentMode(True)
+        self.views: dict[str, QWidget] = {}
+        for spec in VIEWS:
+            view = create_view(spec, context, self.tabs)
+            self.views[spec.title] = view
+            self.tabs.addTab(view, spec.title)
+        self.setCentralWidget(self.tabs)
+        self._open_task: Task[Any] | None = None
+        self._counts_task: Task[Any] | None = None
+        self._build_menus()
+        self._build_status_bar()
+        context.database_changed.connect(self._on_database_changed)
+        context.annotator_changed.connect(self._update_status)
+        context.judgments_changed.connect(self._refresh_counts)
+        self.tabs.currentChanged.connect(self._on_tab_changed)
+        self.restore_state()
+        self._update_status()
+        self._refresh_counts()
+
+    # ================================================================== menus
+    def _build_menus(self) -> None:
+        bar = self.menuBar()
+        file_menu = bar.addMenu("&File")
+        self._add(file_menu, "&New database…", self.new_database, QKeySequence.StandardKey.New)
+        self._add(
+            file_menu, "&Open database…", self.open_database_dialog, QKeySequence.StandardKey.Open
+        )
+        self._add(file_menu, "Connect to &server…", self.connect_server)
+        self.recent_menu = file_menu.addMenu("Open &Recent")
+        self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
+        file_menu.addSeparator()
+        self._add(file_menu, "&Import…", self.import_file, QKeySequence("Ctrl+I"))
+        self._add(file_menu, "&Export…", self.export_file, QKeySequence("Ctrl+E"))
+        file_menu.addSeparator()
+        quit_action = self._add(file_menu, "&Quit", self.close, QKeySequence.StandardKey.Quit)
+        quit_action.setMenuRole(QAction.MenuRole.QuitRole)
+
+        edit_menu = bar.addMenu("&Edit")
+        self.undo_action = self.context.undo_stack.createUndoAction(self, "&Undo")
+        self.undo_action.setShortcuts(QKeySequence.StandardKey.Undo)
+        self.redo_action = self.context.undo_stack.createRedoAction(self, "&Redo")
+        self.redo_action.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
+        edit_menu.addAction(self.undo_action)
+        edit_menu.addAction(self.redo_action)
+
+        annotator_menu = bar.addMenu("&Annotator")
+        self._add(annotator_menu, "&Switch annotator…", self.switch_annotator)
+        self._add(annotator_menu, "&Pool depth…", self.set_pool_depth)
+
+        help_menu = bar.addMenu("&Help")
+        about = self._add(help_menu, "&About NDCG Studio", self.show_about)
+        about.setMenuRole(QAction.MenuRole.AboutRole)
+
+    def _add(self, menu: QMenu, text: str, slot: Any, shortcut: Any = None) -> QAction:
+        action = QAction(text, self)
+        if shortcut is not None:
+            action.setShortcut(shortcut)
+        action.triggered.connect(lambda _checked=False: slot())
+        menu.addAction(action)
+        return action
+
+    def _build_status_bar(self) -> None:
+        status = self.statusBar()
+        self._db_label = QLabel(self)
+        self._annotator_label = QLabel(self)
+        self._counts_label = QLabel(self)
+        for label in (self._db_label, self._annotator_label, self._counts_label):
+            label.setContentsMargins(6, 0, 6, 0)
+            status.addPermanentWidget(label)
+
+    @Slot()
+    def _fill_recent_menu(self) -> None:
+        self.recent_menu.clear()
+        recent = self.context.settings.recent_databases()
+        for target in recent:
+            action = self.recent_menu.addAction(target)
+            action.triggered.connect(lambda _c=False, t=target: self.open_database(t))
+        if not recent:
+            self.recent_menu.addAction("(none)").setEnabled(False)
+        else:
+            self.recent_menu.addSeparator()
+            clear = self.recent_menu.addAction("Clear list")
+            clear.triggered.connect(self.context.settings.clear_recent_databases)
+
+    # ================================================================== databases
+    def _last_folder(self) -> str:
+        folder = self.context.settings.get(S.LAST_FOLDER)
+        return folder if folder and Path(folder).is_dir() else str(Path.home())
+
+    @Slot()
+    def new_database(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(
+            self,
+            "New database",
+            str(Path(self._last_folder()) / "judgments.sqlite"),
+            "SQLite database (*.sqlite *.db)",
+            options=QFileDialog.Option.DontConfirmOverwrite,
+        )
+        if not path:
+            return
+        if Path(path).exists():
+            QMessageBox.information(
+                self,
+                "New database",
+                f"{path} already exists; use File ▸ Open database… to open it.",
+            )
+            return
+        self.context.settings.set(S.LAST_FOLDER, str(Path(path).parent))
+        self.open_database(path)
+
+    @Slot()
+    def open_database_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(
+            self,
+            "Open database",
+            self._last_folder(),
+            "SQLite database (*.sqlite *.db);;All files (*)",
+        )
+        if path:
+            self.context.settings.set(S.LAST_FOLDER, str(Path(path).parent))
+            self.open_database(path)
+
+    @Slot()
+    def connect_server(self) -> None:
+        url, ok = QInputDialog.getText(
+            self,
+            "Connect to a team server",
+            "PostgreSQL URL (password in ~/.pgpass or $PGPASSWORD, not here):",
+            text="postgresql://user@server/relevance",
+        )
+        if ok and url.strip():
+            self.open_database(url.strip())
+
+    def open_database(
+        self, target: str | None, *, load_demo: bool = False, on_open: Any = None
+    ) -> Task[Any]:
+        """Open (create, upgrade) ``target`` — a path or URL; None: $NDCG_STUDIO_DB or the
+        default file — in a worker, then make it current with the remembered annotator (or ask
+        for a name). With ``load_demo``, an empty database gets the demo data set."""
+        name = self.context.remembered_annotator_name()
+        url = resolve_url(target)
+
+        def work(_progress: Any, _cancelled: Any) -> tuple[Database, AnnotatorInfo | None, int]:
+            database = open_database(url)
+            try:
+                service = AnnotationService(database)
+                annotator = service.ensure_annotator(name) if name else None
+                queries = service.counts().queries
+            except BaseException:
+                database.dispose()
+                raise
+            return database, annotator, queries
+
+        def done(result: tuple[Database, AnnotatorInfo | None, int]) -> None:
+            database, annotator, queries = result
+            self.context.set_database(database, annotator)
+            self.context.settings.add_recent_database(storable_target(database))
+            if annotator is None:
+                self.ask_annotator_name()
+            if load_demo and queries == 0:
+                self.load_demo()
+            if on_open is not None:
+                on_open(database)
+
+        self._open_task = run_task(
+            work,
+            on_success=done,
+            owner=self,
+            label=f"Opening {url.database if url.get_backend_name() == 'sqlite' else url.host}…",
+            replaces=self._open_task,
+        )
+        return self._open_task
+
+    def load_demo(self) -> None:
+        """Load the Cranfield demo into the (empty) open database, if the demo module exists."""
+        try:
+            demo = importlib.import_module("ndcg_studio.services.demo")
+        except ModuleNotFoundError:
+            self.statusBar().showMessage("The demo data set is not part of this build.", 8000)
+            return
+        database = self.context.require_database()
+
+        def done(summary: Any) -> None:
+            self.context.notify_data_replaced()
+            self.statusBar().showMessage(str(summary), 10000)
+
+        run_task(
+            lambda progress, cancelled: demo.load_demo(
+                database, progress=progress, cancelled=cancelled
+            ),
+            on_success=done,
+            owner=self,
+            label="Loading the Cranfield demo collection…",
+        )
+
+    # ================================================================== import / export
+    @Slot()
+    def import_file(self) -> None:
+        """File ▸ Import…: choose a kind, then a file; runs
+        ``ImportService(database).import_file(kind, path, progress=..., cancelled=...)`` of
+        :mod:`ndcg_studio.services.importing` in a worker (progress dialog with Cancel; the import
+        is one transaction, so a cancelled import writes nothing), then every view reloads.
+        Shows "not available yet" when that service module is missing."""
+        importing = self._optional_module("ndcg_studio.services.importing", "Import")
+        if importing is None:
+            return
+        labels = [label for label, _ in IMPORT_KINDS.values()]
+        choice, ok = QInputDialog.getItem(
+            self, "Import", "What does the file hold?", labels, 0, False
+        )
+        if not ok:
+            return
+        kind = next(k for k, (label, _) in IMPORT_KINDS.items() if label == choice)
+        path, _ = QFileDialog.getOpenFileName(
+            self, f"Import {choice.lower()}", self._last_folder(), IMPORT_KINDS[kind][1]
+        )
+        if not path:
+            return
+        self.context.settings.set(S.LAST_FOLDER, str(Path(path).parent))
+        service = importing.ImportService(self.context.require_database())
+
+        def done(summary: Any) -> None:
+            self.context.notify_data_replaced()
+            message = summary.message() if hasattr(summary, "message") else str(summary)
+            self.statusBar().showMessage(f"Imported {message}", 15000)
+
+        run_task(
+            lambda progress, cancelled: service.import_file(
+                kind, path, progress=progress, cancelled=cancelled
+            ),
+            on_success=done,
+            owner=self,
+            label=f"Importing {Path(path).name}…",
+        )
+
+    @Slot()
+    def export_file(self) -> None:
+        """File ▸ Export…: choose what, then where; runs ``ExportService(database).write(kind,
+        path, settings=<the app's scoring settings>, ...)`` of
+        :mod:`ndcg_studio.services.exporting` in a worker. A comparison asks for the two runs."""
+        exporting = self._optional_module("ndcg_studio.services.exporting", "Export")
+        if exporting is None:
+            return
+        labels = list(EXPORT_KINDS.values())
+        choice, ok = QInputDialog.getItem(self, "Export", "What to export?", labels, 0, False)
+        if not ok:
+            return
+        kind = next(k for k, label in EXPORT_KINDS.items() if label == choice)
+        runs: list[str] | None = None
+        if kind == "compare":
+            runs = self._ask_two_runs()
+            if runs is None:
+                return
+        suffix = ".txt" if kind == "qrels" else ".csv"
+        path, _ = QFileDialog.getSaveFileName(
+            self, f"Export {choice}", str(Path(self._last_folder()) / f"{kind}{suffix}")
+        )
+        if not path:
+            return
+        self.context.settings.set(S.LAST_FOLDER, str(Path(path).parent))
+        service = exporting.ExportService(self.context.require_database())
+        settings = self.context.scoring_settings()
+        run_task(
+            lambda progress, cancelled: service.write(
+                kind, path, settings=settings, runs=runs, progress=progress, cancelled=cancelled
+            ),
+            on_success=lambda n: self.statusBar().showMessage(
+                f"Exported {n:,} rows to {path}", 15000
+            ),
+            owner=self,
+            label=f"Exporting {Path(path).name}…",
+        )
+
+    def _ask_two_runs(self) -> list[str] | None:
+        from sqlalchemy import select
+
+        from ndcg_studio.storage import models
+
+        database = self.context.require_database()
+        with database.transaction() as session:
+            names = list(
+                session.execute(select(models.runs.c.name).order_by(models.runs.c.name)).scalars()
+            )
+        if len(names) < 2:
+            QMessageBox.information(self, "Export", "A comparison needs two runs in the database.")
+            return None
+        first, ok = QInputDialog.getItem(self, "Compare runs", "Run A:", names, 0, False)
+        if not ok:
+            return None
+        rest = [n for n in names if n != first]
+        second, ok = QInputDialog.getItem(self, "Compare runs", "Run B:", rest, 0, False)
+        return [first, second] if ok else None
+
+    def _optional_module(self, module: str, title: str) -> Any:
+        try:
+            found = importlib.import_module(module)
+        except ModuleNotFoundError:
+            QMessageBox.information(
+                self,
+                title,
+                f"{title} from the app is not available yet in this build.\n\n"
+                f"Use the command line meanwhile: ndcg-studio {title.lower()} --help",
+            )
+            return None
+        if self.context.database is None:
+            QMessageBox.information(self, title, "Open a database first (File ▸ Open database…).")
+            return None
+        return found
+
+    # ================================================================== annotator
+    def ask_annotator_name(self) -> None:
+        """First start: ask who is annotating (remembered in the settings)."""
+        if self.context.database is None:
+            return
+        name, ok = QInputDialog.getText(
+            self,
+            "Welcome to NDCG Studio",
+            "Your name as an annotator (your grades are stored under it):",
+            text=self.context.remembered_annotator_name() or getpass.getuser(),
+        )
+        if ok and name.strip():
+            self._use_annotator(name)
+
+    @Slot()
+    def switch_annotator(self) -> None:
+        if self.context.database is None:
+            QMessageBox.information(self, "Annotator", "Open a database first.")
+            return
+        names = [a.name for a in self.context.annotation_service().list_annotators()]
+        current = self.context.annotator.name if self.context.annotator else ""
+        index = names.index(current) if current in names else 0
+        name, ok = QInputDialog.getItem(
+            self,
+            "Switch annotator",
+            "Annotate as (pick or type a new name):",
+            names or [""],
+            index,
+            True,
+        )
+        if ok and name.strip():
+            self._use_annotator(name)
+
+    def _use_annotator(self, name: str) -> None:
+        try:
+            annotator = self.context.annotation_service().ensure_annotator(name)
+        except Exception as exc:
+            errors.show_error(exc, self, action="Choosing the annotator")
+            return
+        self.context.set_annotator(annotator)
+
+    @Slot()
+    def set_pool_depth(self) -> None:
+        depth, ok = QInputDialog.getInt(
+            self,
+            "Pool depth",
+            "Judge every run's top D documents of each query, D =",
+            self.context.pool_depth,
+            1,
+            1000,
+        )
+        if ok:
+            self.context.set_setting(S.POOL_DEPTH, depth)
+
+    # ================================================================== help
+    @Slot()
+    def show_about(self) -> None:
+        QMessageBox.about(self, "About NDCG Studio", self.about_text())
+
+    @staticmethod
+    def about_text() -> str:
+        return (
+            f"<h3>NDCG Studio {__version__}</h3>"
+            "<p>Judge search results on a 0–4 scale and score runs with NDCG@K, "
+            "every part visible; inter-annotator agreement built in.</p>"
+            f"<p>Logs: {errors.log_file()}</p>"
+        )
+
+    # ================================================================== status bar
+    @Slot()
+    def _on_database_changed(self) -> None:
+        self._update_status()
+        self._refresh_counts()
+
+    @Slot()
+    def _update_status(self) -> None:
+        database = self.context.database
+        if database is None:
+            self.setWindowTitle("NDCG Studio")
+            self._db_label.setText("No database")
+        else:
+            label = Path(database.label).name if database.is_sqlite else database.label
+            self.setWindowTitle(f"{label} — NDCG Studio")
+            self._db_label.setText(f"Database: {label}")
+            self._db_label.setToolTip(database.label)
+        annotator = self.context.annotator
+        self._annotator_label.setText(
+            f"Annotator: {annotator.name}" if annotator else "No annotator"
+        )
+
+    @Slot()
+    def _refresh_counts(self) -> None:
+        database = self.context.database
+        if database is None:
+            self._counts_label.setText("")
+            return
+        service = AnnotationService(database)
+        self._counts_task = run_task(
+            lambda _p, _c: service.counts(),
+            on_success=self._show_counts,
+            on_failure=lambda exc: self._counts_label.setText("counts unavailable"),
+            owner=self,
+            replaces=self._counts_task,
+        )
+
+    def _show_counts(self, counts: DatabaseCounts) -> None:
+        self._counts_label.setText(
+            f"{counts.queries:,} queries · {counts.documents:,} documents · "
+            f"{counts.runs:,} runs · {counts.judgments:,} judgments"
+        )
+
+    @Slot(int)
+    def _on_tab_changed(self, index: int) -> None:
+        view = self.tabs.widget(index)
+        activated = getattr(view, "activated", None)
+        if callable(activated):
+            activated()
+
+    # ================================================================== state
+    def restore_state(self) -> None:
+        """Window geometry, toolbar/dock state, the current tab and each view's own state."""
+        settings = self.context.settings
+        geometry = settings.byte_array(_GEOMETRY_KEY)
+        if geometry is None or not self.restoreGeometry(geometry):
+            self.resize(1280, 800)
+        state = settings.byte_array(_STATE_KEY)
+        if state is not None:
+            self.restoreState(state)
+        tab = settings.qsettings.value(_TAB_KEY, 0, type=int)
+        if isinstance(tab, int) and 0 <= tab < self.tabs.count():
+            self.tabs.setCurrentIndex(tab)
+        for view in self.views.values():
+            restore = getattr(view, "restore_state", None)
+            if callable(restore):
+                restore()
+
+    def save_state(self) -> None:
+        settings = self.context.settings
+        settings.set_byte_array(_GEOMETRY_KEY, QByteArray(self.saveGeometry()))
+        settings.set_byte_array(_STATE_KEY, QByteArray(self.saveState()))
+        settings.qsettings.setValue(_TAB_KEY, self.tabs.currentIndex())
+        for view in self.views.values():
+            save = getattr(view, "save_state", None)
+            if callable(save):
+                save()
+        settings.sync()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.save_state()
+        super().closeEvent(event)
+
+    def view(self, title: str) -> QWidget:
+        """The view on the tab called ``title``."""
+        return self.views[title]
+
+    def show_view(self, title: str) -> None:
+        self.tabs.setCurrentWidget(self.views[title])

@@ -1,0 +1,153 @@
+"""Typed access to the app's QSettings: scoring options, pool depth, annotator name, recent files.
+
+Values always come back from QSettings with ``type=`` (otherwise an INI or native backend returns
+strings in the next process). Each setting is a :class:`Setting` constant naming its key, default
+and type, so views read ``settings.get(POOL_DEPTH)`` and never spell a key twice. Window geometry
+and splitter states are stored by the widgets themselves under ``window/`` and ``<view>/``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from PySide6.QtCore import QByteArray, QSettings
+
+T = TypeVar("T", int, float, str, bool)
+
+
+@dataclass(frozen=True)
+class Setting(Generic[T]):
+    """A named QSettings key with its default and Python type (int, float, str or bool)."""
+
+    key: str
+    default: T
+    type: type[T]
+    #: allowed values (None: any value of ``type``); invalid stored values fall back to default
+    choices: tuple[T, ...] | None = None
+    minimum: T | None = None
+    maximum: T | None = None
+
+
+# scoring (read by the Review / Compare views and the scoring service)
+K = Setting("scoring/k", 10, int, minimum=1, maximum=10_000)
+GAIN = Setting("scoring/gain", "linear", str, choices=("linear", "exponential"))
+IDEAL = Setting("scoring/ideal", "judged", str, choices=("judged", "list"))
+CONSENSUS = Setting(
+    "scoring/consensus", "mean", str, choices=("mean", "median", "majority", "max", "min")
+)
+#: NDCG quality bands, lower bounds of excellent / good / fair / poor (bad below the last)
+BAND_EXCELLENT = Setting("bands/excellent", 0.9, float, minimum=0.0, maximum=1.0)
+BAND_GOOD = Setting("bands/good", 0.8, float, minimum=0.0, maximum=1.0)
+BAND_FAIR = Setting("bands/fair", 0.7, float, minimum=0.0, maximum=1.0)
+BAND_POOR = Setting("bands/poor", 0.6, float, minimum=0.0, maximum=1.0)
+# annotation
+POOL_DEPTH = Setting("annotate/pool_depth", 10, int, minimum=1, maximum=1000)
+ANNOTATOR = Setting("user/annotator", "", str)
+# files
+LAST_DATABASE = Setting("files/last_database", "", str)
+LAST_FOLDER = Setting("files/last_folder", "", str)
+RECENT_DATABASES_KEY = "files/recent_databases"
+MAX_RECENT = 8
+
+ALL_SETTINGS: tuple[Setting[Any], ...] = (
+    K,
+    GAIN,
+    IDEAL,
+    CONSENSUS,
+    BAND_EXCELLENT,
+    BAND_GOOD,
+    BAND_FAIR,
+    BAND_POOR,
+    POOL_DEPTH,
+    ANNOTATOR,
+    LAST_DATABASE,
+    LAST_FOLDER,
+)
+
+
+class Settings:
+    """The app's settings over one :class:`QSettings` (the native one by default; tests pass an
+    INI file under tmp_path)."""
+
+    def __init__(self, qsettings: QSettings | None = None) -> None:
+        self.qsettings = qsettings if qsettings is not None else QSettings()
+
+    def get(self, setting: Setting[T]) -> T:
+        """The stored value converted to the setting's type, or its default when missing or
+        invalid (out of range, not a choice)."""
+        try:
+            value = self.qsettings.value(setting.key, setting.default, type=setting.type)
+        except (TypeError, ValueError):
+            return setting.default
+        if not isinstance(value, setting.type):
+            return setting.default
+        if setting.choices is not None and value not in setting.choices:
+            return setting.default
+        if setting.minimum is not None and value < setting.minimum:
+            return setting.default
+        if setting.maximum is not None and value > setting.maximum:
+            return setting.default
+        return value
+
+    def set(self, setting: Setting[T], value: T) -> None:
+        """Store ``value``.
+
+        Raises:
+            ValueError: not of the setting's type, not one of its choices, or out of range.
+        """
+        if isinstance(value, bool) and setting.type is not bool:
+            raise ValueError(f"{setting.key}: expected {setting.type.__name__}, got {value!r}")
+        if setting.type is float and isinstance(value, int):
+            value = float(value)  # type: ignore[assignment]
+        if not isinstance(value, setting.type):
+            raise ValueError(f"{setting.key}: expected {setting.type.__name__}, got {value!r}")
+        if setting.choices is not None and value not in setting.choices:
+            raise ValueError(f"{setting.key}: {value!r} is not one of {setting.choices}")
+        if (setting.minimum is not None and value < setting.minimum) or (
+            setting.maximum is not None and value > setting.maximum
+        ):
+            raise ValueError(
+                f"{setting.key}: {value!r} is outside {setting.minimum}–{setting.maximum}"
+            )
+        self.qsettings.setValue(setting.key, value)
+
+    # ------------------------------------------------------------------ typed shortcuts
+    @property
+    def band_thresholds(self) -> tuple[float, float, float, float]:
+        """Lower bounds of the excellent, good, fair and poor NDCG bands (default
+        0.9, 0.8, 0.7, 0.6; bad below the last)."""
+        return (
+            self.get(BAND_EXCELLENT),
+            self.get(BAND_GOOD),
+            self.get(BAND_FAIR),
+            self.get(BAND_POOR),
+        )
+
+    def recent_databases(self) -> list[str]:
+        """Recently opened databases (paths or URLs), newest first."""
+        raw = self.qsettings.value(RECENT_DATABASES_KEY, "", type=str)
+        return [line for line in str(raw).split("\n") if line]
+
+    def add_recent_database(self, target: str) -> None:
+        """Put ``target`` first in the recent list (at most :data:`MAX_RECENT` entries)."""
+        items = [target, *(r for r in self.recent_databases() if r != target)][:MAX_RECENT]
+        self.qsettings.setValue(RECENT_DATABASES_KEY, "\n".join(items))
+        self.qsettings.setValue(LAST_DATABASE.key, target)
+
+    def clear_recent_databases(self) -> None:
+        self.qsettings.remove(RECENT_DATABASES_KEY)
+
+    # ------------------------------------------------------------------ widget state
+    def byte_array(self, key: str) -> QByteArray | None:
+        """A saved widget state (geometry, splitter), or None."""
+        value = self.qsettings.value(key, None, type=QByteArray)
+        if isinstance(value, QByteArray) and not value.isEmpty():
+            return value
+        return None
+
+    def set_byte_array(self, key: str, value: QByteArray) -> None:
+        self.qsettings.setValue(key, value)
+
+    def sync(self) -> None:
+        self.qsettings.sync()

@@ -1,0 +1,288 @@
+"""The main window: tabs, menus, About, saved geometry, opening databases, import wiring, and
+the error handler that turns an exception in a slot into a message box."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QObject, QSettings, Qt, Signal
+from PySide6.QtWidgets import QFileDialog, QInputDialog, QLabel, QMessageBox
+from sqlalchemy import func, select
+
+from ndcg_studio import __version__
+from ndcg_studio.storage import models
+from ndcg_studio.ui import errors
+from ndcg_studio.ui.context import AppContext
+from ndcg_studio.ui.main_window import VIEWS, MainWindow, ViewSpec, create_view
+from ndcg_studio.ui.views.annotate import AnnotateView
+from ndcg_studio.ui.views.placeholder import PlaceholderView
+from tests.ui.conftest import UiData
+
+
+def test_the_window_opens_with_its_tabs_and_menus(main_window: MainWindow) -> None:
+    tabs = [main_window.tabs.tabText(i) for i in range(main_window.tabs.count())]
+    assert tabs == ["Annotate", "Review", "Agreement", "Compare"] == [v.title for v in VIEWS]
+    assert isinstance(main_window.view("Annotate"), AnnotateView)
+    menus = [a.text() for a in main_window.menuBar().actions()]
+    assert menus == ["&File", "&Edit", "&Annotator", "&Help"]
+    assert main_window.undo_action.shortcut().toString() == "Ctrl+Z"
+    assert "Ctrl+Shift+Z" in [k.toString() for k in main_window.redo_action.shortcuts()]
+
+
+def test_missing_or_broken_views_become_placeholders(qtbot: Any, context: AppContext) -> None:
+    missing = create_view(ViewSpec("Later", "ndcg_studio.ui.views.not_written_yet", "X"), context)
+    broken = create_view(ViewSpec("Broken", "ndcg_studio.ui.views.annotate", "NoSuchView"), context)
+    for page in (missing, broken):
+        qtbot.addWidget(page)
+        assert isinstance(page, PlaceholderView)
+    texts = " ".join(label.text() for label in broken.findChildren(QLabel))
+    assert "Broken — coming soon" in texts and "failed to load" in texts
+    assert "not part of this build" in " ".join(lb.text() for lb in missing.findChildren(QLabel))
+
+
+def test_about_shows_the_version(main_window: MainWindow, monkeypatch: pytest.MonkeyPatch) -> None:
+    shown: list[str] = []
+    monkeypatch.setattr(QMessageBox, "about", lambda _parent, _title, text: shown.append(text))
+    main_window.show_about()
+    assert len(shown) == 1 and f"NDCG Studio {__version__}" in shown[0]
+
+
+def test_geometry_and_tab_are_restored_in_a_second_window(
+    qtbot: Any, context: AppContext, qsettings: QSettings
+) -> None:
+    first = MainWindow(context)
+    qtbot.addWidget(first)
+    first.show()
+    first.resize(first.width() - 20, 640)  # not the default 1280 × 800
+    first.tabs.setCurrentIndex(2)
+    qtbot.waitUntil(lambda: first.height() == 640)
+    saved = first.size()
+    first.close()
+    assert qsettings.value("window/geometry") is not None
+    second_context = AppContext(QSettings(qsettings.fileName(), QSettings.Format.IniFormat))
+    second = MainWindow(second_context)
+    qtbot.addWidget(second)
+    second.show()
+    # the offscreen screen is 800 × 800: Qt fits a restored window's width into it (then the
+    # minimum width applies), so only the height is compared exactly
+    assert second.height() == saved.height() == 640
+    assert second.width() == max(second.minimumSizeHint().width(), min(saved.width(), 800))
+    assert second.tabs.currentIndex() == 2
+
+
+def test_undo_from_the_edit_menu(qtbot: Any, main_window: MainWindow, ui_data: UiData) -> None:
+    view = main_window.view("Annotate")
+    assert isinstance(view, AnnotateView)
+    qtbot.waitUntil(lambda: view.current_item() is not None, timeout=5000)
+    view.panel.setFocus()
+    qtbot.keyClick(view.panel, Qt.Key.Key_4)
+    assert main_window.undo_action.isEnabled()
+    assert main_window.undo_action.text().startswith("&Undo Grade 4")
+    main_window.undo_action.trigger()
+    with ui_data.db.transaction() as s:
+        n = s.execute(
+            select(func.count())
+            .select_from(models.judgments)
+            .where(models.judgments.c.annotator_id == ui_data.alice.id)
+        ).scalar_one()
+    assert n == 0
+    assert main_window.redo_action.isEnabled()
+
+
+def test_opening_another_database_in_a_worker(
+    qtbot: Any, main_window: MainWindow, context: AppContext, tmp_path: Path
+) -> None:
+    target = tmp_path / "other.sqlite"
+    with qtbot.waitSignal(context.database_changed, timeout=10_000):
+        main_window.open_database(str(target))
+    assert context.database is not None and context.database.label == str(target)
+    assert context.annotator is not None and context.annotator.name == "alice"  # remembered
+    assert context.settings.recent_databases()[0] == str(target)
+    assert main_window.windowTitle() == "other.sqlite — NDCG Studio"
+    qtbot.waitUntil(lambda: "0 queries" in main_window._counts_label.text(), timeout=5000)
+
+
+def test_first_start_asks_for_the_annotators_name(
+    qtbot: Any, qapp: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    context = AppContext(QSettings(str(tmp_path / "fresh.ini"), QSettings.Format.IniFormat))
+    window = MainWindow(context)
+    qtbot.addWidget(window)
+    asked: list[str] = []
+
+    def fake_get_text(_parent: Any, title: str, _label: str, **_kw: Any) -> tuple[str, bool]:
+        asked.append(title)
+        return ("carol", True)
+
+    monkeypatch.setattr(QInputDialog, "getText", fake_get_text)
+    with qtbot.waitSignal(context.annotator_changed, timeout=10_000):
+        window.open_database(str(tmp_path / "first.sqlite"))
+    assert asked == ["Welcome to NDCG Studio"]
+    assert context.annotator is not None and context.annotator.name == "carol"
+    assert context.remembered_annotator_name() == "carol"
+    window.close()
+    context.set_database(None)
+
+
+def test_import_runs_the_import_service_and_views_reload(
+    qtbot: Any,
+    main_window: MainWindow,
+    ui_data: UiData,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    pytest.importorskip("ndcg_studio.services.importing")
+    run = tmp_path / "extra.run"
+    run.write_text("q2 Q0 d1 1 9.5 extra\nq2 Q0 d10 2 8.0 extra\n", encoding="utf-8")
+    monkeypatch.setattr(QInputDialog, "getItem", lambda *a, **k: ("A run (TREC run file)", True))
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(run), ""))
+    view = main_window.view("Annotate")
+    assert isinstance(view, AnnotateView)
+    qtbot.waitUntil(lambda: view.current_item() is not None, timeout=5000)
+    with qtbot.waitSignal(view.rows_loaded, timeout=10_000):
+        main_window.import_file()
+    with ui_data.db.transaction() as s:
+        names = set(s.execute(select(models.runs.c.name)).scalars())
+    assert "extra" in names
+    assert view.rows_model.progress_of(ui_data.query["q2"]).pool_size == 5  # d7 d8 d9 + d1 d10
+    assert "Imported" in main_window.statusBar().currentMessage()
+
+
+@pytest.mark.qt_no_exception_capture
+def test_an_exception_in_a_slot_shows_a_dialog_and_is_logged(
+    qtbot: Any, main_window: MainWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    boxes: list[tuple[str, str]] = []
+
+    def fake_exec(box: QMessageBox) -> int:
+        boxes.append((box.windowTitle(), box.text()))
+        return int(QMessageBox.StandardButton.Ok)
+
+    monkeypatch.setattr(QMessageBox, "exec", fake_exec)
+    log_path = errors.setup_logging(tmp_path / "app.log")
+    uninstall = errors.install_excepthook_only(lambda: main_window)
+
+    class Emitter(QObject):
+        fired = Signal()
+
+    def broken_slot() -> None:
+        raise RuntimeError("the slot broke")
+
+    emitter = Emitter()
+    emitter.fired.connect(broken_slot)
+    try:
+        emitter.fired.emit()
+    finally:
+        uninstall()
+    assert boxes == [("Unexpected error", "Something went wrong: RuntimeError: the slot broke")]
+    logged = log_path.read_text(encoding="utf-8")
+    assert "Traceback" in logged and "the slot broke" in logged
+    assert main_window.isVisible()  # the app is still there
+
+
+def test_pyside_keeps_reference_counts(qapp: Any) -> None:
+    """PySide6 6.12.0 drops one reference to ``True`` on every ``Signal.emit()`` and one to
+    ``None`` on every call of a Python slot from Qt (and every ``QThreadPool`` run). On Python
+    3.11, where ``True`` and ``None`` are not immortal, the app then dies with "Fatal Python
+    error: bool_dealloc" / "none_dealloc" after a few hundred emits — a few hundred grades in
+    the Annotate view. PySide6 6.11.2 is clean. If this fails: pin ``PySide6<6.12``."""
+    import sys
+
+    from PySide6.QtCore import QCoreApplication, QTimer
+
+    class Emitter(QObject):
+        fired = Signal()
+
+    emitter = Emitter()
+    before = sys.getrefcount(True)
+    for _ in range(200):
+        emitter.fired.emit()
+    lost_true = before - sys.getrefcount(True)
+
+    calls = [0]
+
+    def slot() -> None:
+        calls[0] += 1
+
+    timer = QTimer()
+    timer.setInterval(0)
+    timer.timeout.connect(slot)
+    before = sys.getrefcount(None)
+    timer.start()
+    while calls[0] < 200:
+        QCoreApplication.processEvents()
+    timer.stop()
+    lost_none = before - sys.getrefcount(None)
+    assert lost_true < 50 and lost_none < 50, (
+        f"PySide6 lost {lost_true} references to True in 200 emits and {lost_none} to None in "
+        "200 slot calls: this PySide6 build will crash the app (pin PySide6<6.12)"
+    )
+
+
+def _run_gui_until(
+    qapp: Any, monkeypatch: pytest.MonkeyPatch, done: Any, **kwargs: Any
+) -> tuple[int, MainWindow | None]:
+    """Run ``run_gui(**kwargs)``; quit once ``done(window)`` is true (or after 60 s)."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from ndcg_studio.ui.application import run_gui
+
+    monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("dora", True))
+    seen: list[MainWindow] = []
+
+    def poll() -> None:
+        windows = [
+            w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow) and w.isVisible()
+        ]
+        if windows and done(windows[0]):
+            seen.append(windows[0])
+            QApplication.quit()  # run_gui closes and deletes the window itself
+
+    timer = QTimer()
+    timer.setInterval(50)
+    timer.timeout.connect(poll)
+    timer.start()
+    QTimer.singleShot(60_000, QApplication.quit)
+    try:
+        code = run_gui(**kwargs)
+    finally:
+        timer.stop()
+    return code, (seen[0] if seen else None)
+
+
+def test_run_gui_opens_a_database_and_asks_for_a_name(
+    qapp: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = tmp_path / "fresh.sqlite"
+    code, window = _run_gui_until(
+        qapp,
+        monkeypatch,
+        lambda w: w.context.database is not None and w.context.annotator is not None,
+        db=str(target),
+    )
+    assert code == 0 and window is not None
+    assert window.context.annotator is not None and window.context.annotator.name == "dora"
+    assert target.exists()
+
+
+def test_run_gui_demo_loads_cranfield(
+    qapp: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("ndcg_studio.services.demo")
+
+    def loaded(window: MainWindow) -> bool:
+        view = window.view("Annotate")
+        return isinstance(view, AnnotateView) and view.rows_model.rowCount() == 225
+
+    code, window = _run_gui_until(qapp, monkeypatch, loaded, demo=True)
+    assert code == 0 and window is not None
+    database = window.context.database
+    assert database is not None and database.label.endswith("demo.sqlite")
+    assert database.label.startswith(os.environ["XDG_DATA_HOME"])  # never the real home
+    view = window.view("Annotate")
+    assert isinstance(view, AnnotateView)
+    assert view.rows_model.query_at(0).pool_size > 0  # two BM25 runs give every pool documents
