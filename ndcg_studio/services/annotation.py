@@ -61,6 +61,7 @@ from sqlalchemy.orm import Session
 
 from ndcg_studio.storage import models
 from ndcg_studio.storage.database import Database
+from ndcg_studio.storage.resilience import retrying
 
 DEFAULT_POOL_DEPTH: Final = 10
 #: How often a write is retried when another writer inserted the same row between our locking
@@ -530,9 +531,10 @@ class AnnotationService:
     ) -> GradeChange:
         table = models.judgments if kind == "judgment" else models.adjudications
         where = [table.c[name] == value for name, value in key.items()]
-        try:
+
+        def unit_of_work() -> GradeChange:
             with self.db.transaction() as session:
-                change = self._write_locked(
+                return self._write_locked(
                     session,
                     table=table,
                     where=where,
@@ -543,6 +545,15 @@ class AnnotationService:
                     changed_by=changed_by,
                     grade_keep=grade_keep,
                 )
+
+        try:
+            # A write cut by a lost connection (server restart) is retried on a fresh
+            # connection; if the server stays away, ConnectionLost says the grade was NOT saved.
+            change = retrying(
+                unit_of_work,
+                label=self.db.label,
+                unsaved="your last grade" if kind == "judgment" else "your last decision",
+            )
         except IntegrityError as exc:
             if _FK_HINT.search(str(exc.orig)):
                 raise LookupError(

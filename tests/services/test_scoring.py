@@ -159,3 +159,45 @@ def _all_query_ids(db: Any) -> list[int]:
 
     with db.engine.connect() as conn:
         return [int(i) for i in conn.execute(select(models.queries.c.id)).scalars()]
+
+
+def test_consensus_and_adjudication_drive_the_grade(db: Any, tmp_path: Path) -> None:
+    """Two annotators disagree on d1 (4 vs 0): the mean consensus gives 2; a lead's adjudicated
+    grade wins over any consensus; scoring one annotator ignores the adjudication."""
+    from ndcg_studio.services.annotation import AnnotationService
+
+    run = tmp_path / "r.txt"
+    run.write_text("q1 Q0 d1 1 2.0 sys\nq1 Q0 d2 2 1.0 sys\n")
+    grades = tmp_path / "g.csv"
+    grades.write_text(
+        "query_id,doc_id,annotator,grade\nq1,d1,ann,4\nq1,d1,bob,0\nq1,d2,ann,2\nq1,d2,bob,2\n"
+    )
+    imp = ImportService(db)
+    imp.import_run(run)
+    imp.import_judgments(grades)
+    service = ScoringService(db)
+
+    def ndcg(**kw: Any) -> float:
+        return float(service.score(ScoringSettings(k=2, **kw)).table.ndcg[0])
+
+    # mean: d1=2, d2=2 -> the run's order is ideal
+    assert ndcg() == pytest.approx(1.0)
+    # max: d1=4, d2=2 -> ideal as well; min: d1=0, d2=2 -> d2 should be first
+    assert ndcg(consensus="min") == pytest.approx((2 / math.log2(3)) / 2)
+    annotation = AnnotationService(db)
+    lead = annotation.ensure_annotator("lead").id
+    with db.engine.connect() as conn:
+        from sqlalchemy import select
+
+        from ndcg_studio.storage import models
+
+        q1 = conn.execute(select(models.queries.c.id)).scalar_one()
+        d1 = conn.execute(
+            select(models.documents.c.id).where(models.documents.c.external_id == "d1")
+        ).scalar_one()
+    annotation.set_adjudication(q1, d1, 0, lead)
+    # adjudicated d1=0 wins over every consensus method
+    assert ndcg() == pytest.approx((2 / math.log2(3)) / 2)
+    assert ndcg(consensus="max") == pytest.approx((2 / math.log2(3)) / 2)
+    # one annotator's own grades ignore the adjudication
+    assert ndcg(annotator="ann") == pytest.approx(1.0)
