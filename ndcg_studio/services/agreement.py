@@ -22,6 +22,7 @@ from ndcg_studio.domain.agreement import (
     Ratings,
     agreement_summary,
     alpha_by_group,
+    item_spread,
 )
 from ndcg_studio.services.progress import Cancelled, Progress, checkpoint
 from ndcg_studio.storage import models
@@ -204,6 +205,25 @@ class AgreementReport:
         return out
 
 
+@dataclass(frozen=True, eq=False)
+class QueryAgreement:
+    """Agreement per judged query (arrays of shape (n_queries,), aligned with
+    ``query_external``): Krippendorff's ``alpha`` (float64, NaN where undefined, e.g. a query
+    graded by one annotator), ``n_items`` (int64, judged documents), ``n_multi`` (int64,
+    documents with two or more grades) and ``n_disputed`` (int64, documents whose grade range
+    reaches the disputed threshold)."""
+
+    query_external: list[str]
+    alpha: NDArray[np.float64]
+    n_items: NDArray[np.int64]
+    n_multi: NDArray[np.int64]
+    n_disputed: NDArray[np.int64]
+
+    def by_query(self) -> dict[str, int]:
+        """``{query external id: index}`` into the arrays."""
+        return {q: i for i, q in enumerate(self.query_external)}
+
+
 @dataclass(frozen=True)
 class DisputedItem:
     """A (query, document) whose annotators disagree by ``range`` grades or more."""
@@ -267,6 +287,53 @@ class AgreementService:
             values=GRADE_SCALE,
         )
         return dict(zip(data.query_external, result.value.tolist(), strict=True))
+
+    def query_overview(
+        self, level: Level = "ordinal", disputed_range: float = 2.0
+    ) -> QueryAgreement:
+        """Per judged query: alpha, number of items, of items graded twice or more, and of
+        disputed items (grade range >= ``disputed_range``), from one read of the judgments.
+
+        What the Review table shows beside each query's nDCG (no bootstrap: cheap).
+
+        Raises:
+            ValueError: ``disputed_range`` negative or not finite (from ``item_spread``).
+        """
+        data = self._load()
+        n_q = len(data.query_external)
+        result = alpha_by_group(data.ratings, data.item_query_index, n_q, level, values=GRADE_SCALE)
+        spread = item_spread(data.ratings, disputed_range=disputed_range)
+        return QueryAgreement(
+            query_external=data.query_external,
+            alpha=result.value,
+            n_items=np.bincount(data.item_query_index, minlength=n_q).astype(np.int64),
+            n_multi=np.bincount(data.item_query_index[spread.n_grades >= 2], minlength=n_q).astype(
+                np.int64
+            ),
+            n_disputed=np.bincount(data.item_query_index[spread.disputed], minlength=n_q).astype(
+                np.int64
+            ),
+        )
+
+    def adjudications(self) -> dict[tuple[int, int], int]:
+        """``{(query database id, document database id): adjudicated grade}`` of every item a
+        lead has given a final grade (the grade that wins over the consensus in scoring)."""
+        a = models.adjudications
+        with self.db.engine.connect() as conn:
+            return {
+                (int(q), int(d)): int(g)
+                for q, d, g in conn.execute(select(a.c.query_id, a.c.document_id, a.c.grade))
+            }
+
+    def item_text(self, query_id: int, document_id: int) -> tuple[str, str]:
+        """(query text, document title) of one item by database ids ('' when unknown)."""
+        q, d = models.queries, models.documents
+        with self.db.engine.connect() as conn:
+            text = conn.execute(select(q.c.text).where(q.c.id == query_id)).scalar_one_or_none()
+            title = conn.execute(
+                select(d.c.title).where(d.c.id == document_id)
+            ).scalar_one_or_none()
+        return str(text or ""), str(title or "")
 
     def _load(self) -> _Loaded:
         j = models.judgments

@@ -1,0 +1,163 @@
+"""The per-query deltas of two runs (Compare view), sorted with numpy."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtGui import QColor, QIcon, QPainter, QPixmap
+
+from ndcg_studio.domain.stats import TIE_TOLERANCE, RunComparison
+from ndcg_studio.services.scoring import ScoreReport
+from ndcg_studio.ui.models.table import SORT_ROLE, NumpyTableModel, natural_key
+
+COL_QUERY, COL_A, COL_B, COL_DELTA, COL_OUTCOME = range(5)
+_RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+
+
+@dataclass(frozen=True, eq=False)
+class CompareRows:
+    """The paired queries of a comparison of run A and run B; arrays of shape (n,).
+
+    Attributes:
+        run_a, run_b: run names; k: the cutoff.
+        query: str external ids of the queries both runs have an nDCG for.
+        ndcg_a, ndcg_b: float64 nDCG@K in [0, 1]; delta: float64 ndcg_a - ndcg_b.
+        outcome: int8 +1 win of A, -1 loss, 0 tie (|delta| <= 1e-12, as ``compare_runs``).
+        comparison: the service's :class:`~ndcg_studio.domain.stats.RunComparison`.
+    """
+
+    run_a: str
+    run_b: str
+    k: int
+    query: NDArray[np.str_]
+    ndcg_a: NDArray[np.float64]
+    ndcg_b: NDArray[np.float64]
+    delta: NDArray[np.float64]
+    outcome: NDArray[np.int8]
+    comparison: RunComparison | None
+
+    def __len__(self) -> int:
+        return int(self.delta.shape[0])
+
+    @classmethod
+    def empty(cls) -> CompareRows:
+        f = np.zeros(0)
+        return cls("", "", 10, np.zeros(0, dtype=str), f, f, f, np.zeros(0, np.int8), None)
+
+    @classmethod
+    def from_report(
+        cls, report: ScoreReport, run_a: str, run_b: str, comparison: RunComparison
+    ) -> CompareRows:
+        """Align the two runs of ``report`` by query and keep the pairs ``comparison`` used."""
+        ia, ib = report.for_run(run_a), report.for_run(run_b)
+        a, b = report.table.ndcg[ia], report.table.ndcg[ib]
+        paired = comparison.paired
+        queries = np.asarray(report.query_external, dtype=str)[report.group_query[ia]]
+        delta = a[paired] - b[paired]
+        outcome = np.where(delta > TIE_TOLERANCE, 1, np.where(delta < -TIE_TOLERANCE, -1, 0))
+        return cls(
+            run_a=run_a,
+            run_b=run_b,
+            k=report.settings.k,
+            query=queries[paired] if queries.size else np.zeros(0, dtype=str),
+            ndcg_a=a[paired],
+            ndcg_b=b[paired],
+            delta=delta,
+            outcome=outcome.astype(np.int8),
+            comparison=comparison,
+        )
+
+
+class DeltaTableModel(NumpyTableModel):
+    """Query, nDCG of A, nDCG of B, Δ = A − B, and who wins."""
+
+    HEADERS = ("Query", "nDCG A", "nDCG B", "Δ (A − B)", "Better")
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._d = CompareRows.empty()
+
+    @property
+    def rows(self) -> CompareRows:
+        return self._d
+
+    def set_rows(self, rows: CompareRows) -> None:
+        self.beginResetModel()
+        self._d = rows
+        self._reset_rows()
+        self.endResetModel()
+
+    def _header(self, section: int) -> str:
+        if section in (COL_A, COL_B):
+            return f"nDCG@{self._d.k} {'A' if section == COL_A else 'B'}"
+        return self.HEADERS[section]
+
+    def _header_tooltip(self, section: int) -> str | None:
+        d = self._d
+        if section in (COL_A, COL_B):
+            return f"nDCG@{d.k} of {d.run_a if section == COL_A else d.run_b}"
+        if section == COL_DELTA:
+            return "nDCG of A minus nDCG of B: positive when A ranks this query better"
+        return None
+
+    def _source_count(self) -> int:
+        return len(self._d)
+
+    def _sort_key(self, column: int) -> NDArray[Any]:
+        d = self._d
+        return [natural_key(d.query), d.ndcg_a, d.ndcg_b, d.delta, d.outcome][column]
+
+    def _cell(self, row: int, column: int, role: int) -> Any:
+        d = self._d
+        if role == SORT_ROLE:
+            if column == COL_QUERY:
+                return str(d.query[row])
+            columns: list[NDArray[Any]] = [d.ndcg_a, d.ndcg_b, d.delta, d.outcome]
+            return columns[column - 1][row].item()
+        if role == Qt.ItemDataRole.DisplayRole:
+            if column == COL_QUERY:
+                return str(d.query[row])
+            if column == COL_OUTCOME:
+                o = int(d.outcome[row])
+                return "A" if o > 0 else "B" if o < 0 else "tie"
+            value = float([d.ndcg_a, d.ndcg_b, d.delta][column - 1][row])
+            if math.isnan(value):
+                return ""
+            return f"{value:+.4f}" if column == COL_DELTA else f"{value:.4f}"
+        if role == Qt.ItemDataRole.TextAlignmentRole and column in (COL_A, COL_B, COL_DELTA):
+            return _RIGHT
+        if role == Qt.ItemDataRole.DecorationRole and column == COL_OUTCOME:
+            return _outcome_icon(int(d.outcome[row]))
+        if role == Qt.ItemDataRole.ToolTipRole and column == COL_OUTCOME:
+            o = int(d.outcome[row])
+            run = d.run_a if o > 0 else d.run_b
+            return f"{run} ranks this query better" if o else "Same nDCG in both runs"
+        return None
+
+
+@cache
+def _outcome_pixmap(outcome: int) -> QPixmap:
+    from ndcg_studio.ui.charts import BETTER_A, BETTER_B
+
+    color = QColor(BETTER_A if outcome > 0 else BETTER_B if outcome < 0 else "#9E9E9E")
+    pixmap = QPixmap(24, 24)
+    pixmap.setDevicePixelRatio(2.0)
+    pixmap.fill(Qt.GlobalColor.transparent)
+    painter = QPainter(pixmap)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    painter.setPen(color.darker(140))
+    painter.setBrush(color)
+    painter.drawEllipse(1, 1, 10, 10)
+    painter.end()
+    return pixmap
+
+
+def _outcome_icon(outcome: int) -> QIcon:
+    """A small disc in run A's colour (A better), B's (B better) or grey (tie)."""
+    return QIcon(_outcome_pixmap(outcome))

@@ -1,0 +1,465 @@
+"""The Review table: one row per (query, run) with nDCG@K, its band, DCG, IDCG, judged@K,
+annotators, per-query alpha and disputed items; numpy sorting and filtering.
+
+Data arrive as a :class:`ReviewRows` (built from a :class:`~ndcg_studio.services.scoring.
+ScoreReport`, the query texts and a :class:`~ndcg_studio.services.agreement.QueryAgreement`, in
+a worker); the model only formats what is visible.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
+from PySide6.QtGui import QFont
+
+from ndcg_studio.domain.bands import NO_BAND, BandThresholds
+from ndcg_studio.services.agreement import QueryAgreement
+from ndcg_studio.services.scoring import RunSummary, ScoreReport
+from ndcg_studio.ui.bands import BAND_CODE_ROLE, band_name, band_range_text
+from ndcg_studio.ui.models.table import SORT_ROLE, NumpyTableModel, natural_key
+
+COL_QUERY = 0
+COL_RUN = 1
+COL_NDCG = 2
+COL_BAND = 3
+COL_DCG = 4
+COL_IDCG = 5
+COL_JUDGED = 6
+COL_ANNOTATORS = 7
+COL_ALPHA = 8
+COL_DISPUTED = 9
+COL_TEXT = 10
+
+#: judged@K below this counts as low coverage by default
+DEFAULT_COVERAGE_THRESHOLD = 0.8
+
+
+@dataclass(frozen=True, eq=False)
+class ReviewRows:
+    """The Review table's data, one entry per (query, run) group; arrays of shape (n,).
+
+    Attributes:
+        k: the cutoff K of the scores.
+        query: str external query ids.
+        query_id: int64 database ids of the queries.
+        run: str run names.
+        ndcg, dcg, idcg: float64 nDCG@K in [0, 1], DCG@K and IDCG@K in gain units; NaN when
+            the query has no judgments.
+        band: int8 band codes (:data:`~ndcg_studio.domain.bands.NO_BAND` for NaN nDCG).
+        judged_at_k: float64 fraction in [0, 1] of the top K documents that are judged (NaN
+            for an empty list).
+        n_annotators: int64 annotators who judged the query.
+        alpha: float64 Krippendorff's alpha of the query (NaN: undefined, e.g. one annotator).
+        n_disputed: int64 disputed documents of the query (grade range >= the threshold).
+        text: str query texts.
+        thresholds: the band thresholds used (for tooltips).
+    """
+
+    k: int
+    query: NDArray[np.str_]
+    query_id: NDArray[np.int64]
+    run: NDArray[np.str_]
+    ndcg: NDArray[np.float64]
+    dcg: NDArray[np.float64]
+    idcg: NDArray[np.float64]
+    band: NDArray[np.int8]
+    judged_at_k: NDArray[np.float64]
+    n_annotators: NDArray[np.int64]
+    alpha: NDArray[np.float64]
+    n_disputed: NDArray[np.int64]
+    text: NDArray[np.str_]
+    thresholds: BandThresholds = field(default_factory=BandThresholds)
+
+    def __len__(self) -> int:
+        return int(self.ndcg.shape[0])
+
+    @classmethod
+    def empty(cls) -> ReviewRows:
+        f = np.zeros(0, dtype=np.float64)
+        i = np.zeros(0, dtype=np.int64)
+        s = np.zeros(0, dtype=str)
+        return cls(10, s, i, s, f, f, f, np.zeros(0, np.int8), f, i, f, i, s)
+
+    @classmethod
+    def from_report(
+        cls,
+        report: ScoreReport,
+        texts: Sequence[str],
+        agreement: QueryAgreement | None = None,
+    ) -> ReviewRows:
+        """Rows of every group of ``report``.
+
+        Args:
+            report: the scores.
+            texts: (n_queries,) text of each query of the report (``report.query_ids`` order).
+            agreement: per-query alpha and disputed counts (None: unknown, NaN / 0).
+        """
+        t = report.table
+        gq = report.group_query
+        n_q = len(report.query_external)
+        alpha_q = np.full(n_q, np.nan)
+        disputed_q = np.zeros(n_q, dtype=np.int64)
+        if agreement is not None:
+            where = agreement.by_query()
+            for q, name in enumerate(report.query_external):
+                i = where.get(name)
+                if i is not None:
+                    alpha_q[q] = agreement.alpha[i]
+                    disputed_q[q] = agreement.n_disputed[i]
+        has = t.has_judgments
+        return cls(
+            k=report.settings.k,
+            query=np.asarray(report.query_external, dtype=str)[gq]
+            if n_q
+            else np.zeros(0, dtype=str),
+            query_id=report.query_ids[gq],
+            run=np.asarray(report.run_names, dtype=str)[report.group_run]
+            if report.run_names
+            else np.zeros(0, dtype=str),
+            ndcg=t.ndcg,
+            dcg=np.where(has, t.dcg, np.nan),
+            idcg=np.where(has, t.idcg, np.nan),
+            band=report.band,
+            judged_at_k=t.judged_at_k,
+            n_annotators=report.n_annotators,
+            alpha=alpha_q[gq],
+            n_disputed=disputed_q[gq],
+            text=np.asarray(list(texts), dtype=str)[gq] if n_q else np.zeros(0, dtype=str),
+            thresholds=report.settings.bands,
+        )
+
+
+@dataclass(frozen=True)
+class ReviewFilter:
+    """Which rows the Review table shows.
+
+    Attributes:
+        band: a band code, :data:`NO_BAND` for "no band" rows, None for all.
+        run: a run name, None for all.
+        text: case-insensitive substring of the query id or text ('' for all).
+        disputed_only: only queries with at least one disputed document.
+        coverage_below: only rows with judged@K below this fraction (None: no condition).
+    """
+
+    band: int | None = None
+    run: str | None = None
+    text: str = ""
+    disputed_only: bool = False
+    coverage_below: float | None = None
+
+
+def _fmt(value: float, digits: int) -> str:
+    return "" if math.isnan(value) else f"{value:.{digits}f}"
+
+
+class ScoresTableModel(NumpyTableModel):
+    """Rows of a :class:`ReviewRows`; :data:`~ndcg_studio.ui.models.table.SORT_ROLE` gives raw
+    values (NaN for no value), :data:`~ndcg_studio.ui.bands.BAND_CODE_ROLE` the band code."""
+
+    HEADERS = (
+        "Query",
+        "Run",
+        "nDCG@K",
+        "Band",
+        "DCG@K",
+        "IDCG@K",
+        "Judged@K",
+        "Annotators",
+        "α (query)",
+        "Disputed",
+        "Query text",
+    )
+    _NUMERIC = frozenset(
+        {COL_NDCG, COL_DCG, COL_IDCG, COL_JUDGED, COL_ANNOTATORS, COL_ALPHA, COL_DISPUTED}
+    )
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._data = ReviewRows.empty()
+        self._haystack: list[str] = []
+        self._filter = ReviewFilter()
+        self._coverage_threshold = DEFAULT_COVERAGE_THRESHOLD
+        self._italic = QFont()
+        self._italic.setItalic(True)
+
+    # ------------------------------------------------------------------ data
+    @property
+    def rows(self) -> ReviewRows:
+        return self._data
+
+    @property
+    def current_filter(self) -> ReviewFilter:
+        return self._filter
+
+    def set_rows(self, rows: ReviewRows) -> None:
+        """Replace every row (resets the model; keeps the sort column and the filter)."""
+        self.beginResetModel()
+        self._data = rows
+        self._haystack = [
+            f"{q}\x1f{t}".casefold()
+            for q, t in zip(rows.query.tolist(), rows.text.tolist(), strict=True)
+        ]
+        self._reset_rows(self._filter_mask(self._filter))
+        self.endResetModel()
+
+    def set_filter(self, spec: ReviewFilter) -> None:
+        """Show the rows matching ``spec``."""
+        self._filter = spec
+        self.set_mask(self._filter_mask(spec))
+
+    def set_coverage_threshold(self, threshold: float) -> None:
+        """Judged@K below ``threshold`` is shown in italics (the filter has its own value)."""
+        self._coverage_threshold = threshold
+        if self.rowCount():
+            self.dataChanged.emit(
+                self.index(0, COL_JUDGED), self.index(self.rowCount() - 1, COL_JUDGED)
+            )
+
+    def _filter_mask(self, spec: ReviewFilter) -> NDArray[np.bool_] | None:
+        d = self._data
+        if spec == ReviewFilter():
+            return None
+        mask = np.ones(len(d), dtype=bool)
+        if spec.band is not None:
+            mask &= d.band == spec.band
+        if spec.run is not None:
+            mask &= d.run == spec.run
+        if spec.disputed_only:
+            mask &= d.n_disputed > 0
+        if spec.coverage_below is not None:
+            mask &= d.judged_at_k < spec.coverage_below  # NaN compares False: excluded
+        needle = spec.text.strip().casefold()
+        if needle:
+            mask &= np.fromiter(
+                (needle in h for h in self._haystack), dtype=bool, count=len(self._haystack)
+            )
+        return mask
+
+    # ------------------------------------------------------------------ NumpyTableModel
+    def _header(self, section: int) -> str:
+        k = self._data.k
+        if section == COL_NDCG:
+            return f"nDCG@{k}"
+        if section == COL_DCG:
+            return f"DCG@{k}"
+        if section == COL_IDCG:
+            return f"IDCG@{k}"
+        if section == COL_JUDGED:
+            return f"Judged@{k}"
+        return self.HEADERS[section]
+
+    def _header_tooltip(self, section: int) -> str | None:
+        return {
+            COL_NDCG: "DCG@K / IDCG@K; empty when the query has no judgments",
+            COL_BAND: "Quality band of nDCG (thresholds in Scoring settings)",
+            COL_DCG: "Discounted cumulative gain of the run's top K (gain units)",
+            COL_IDCG: "DCG of the ideal ordering of the judged documents, top K (gain units)",
+            COL_JUDGED: "Share of the run's top K documents that have a judgment",
+            COL_ANNOTATORS: "Annotators who judged this query",
+            COL_ALPHA: "Krippendorff's alpha over this query's documents; empty when undefined",
+            COL_DISPUTED: "Documents whose annotators' grades differ by 2 or more",
+        }.get(section)
+
+    def _source_count(self) -> int:
+        return len(self._data)
+
+    def _sort_key(self, column: int) -> NDArray[Any]:
+        d = self._data
+        if column == COL_QUERY:
+            return natural_key(d.query)
+        if column == COL_BAND:
+            return np.where(d.band == NO_BAND, np.nan, d.band.astype(np.float64))
+        return {
+            COL_RUN: d.run,
+            COL_NDCG: d.ndcg,
+            COL_DCG: d.dcg,
+            COL_IDCG: d.idcg,
+            COL_JUDGED: d.judged_at_k,
+            COL_ANNOTATORS: d.n_annotators,
+            COL_ALPHA: d.alpha,
+            COL_DISPUTED: d.n_disputed,
+            COL_TEXT: np.asarray([t.casefold() for t in d.text.tolist()], dtype=str),
+        }[column]
+
+    def _raw(self, row: int, column: int) -> Any:
+        d = self._data
+        if column == COL_QUERY:
+            return str(d.query[row])
+        if column == COL_RUN:
+            return str(d.run[row])
+        if column == COL_BAND:
+            return int(d.band[row])
+        if column == COL_TEXT:
+            return str(d.text[row])
+        if column in (COL_ANNOTATORS, COL_DISPUTED):
+            return int((d.n_annotators if column == COL_ANNOTATORS else d.n_disputed)[row])
+        array = {
+            COL_NDCG: d.ndcg,
+            COL_DCG: d.dcg,
+            COL_IDCG: d.idcg,
+            COL_JUDGED: d.judged_at_k,
+            COL_ALPHA: d.alpha,
+        }[column]
+        return float(array[row])
+
+    def _cell(self, row: int, column: int, role: int) -> Any:
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._display(row, column)
+        if role == SORT_ROLE:
+            return self._raw(row, column)
+        if role == BAND_CODE_ROLE and column == COL_BAND:
+            return int(self._data.band[row])
+        if role == Qt.ItemDataRole.TextAlignmentRole and column in self._NUMERIC:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self._tooltip(row, column)
+        if role == Qt.ItemDataRole.FontRole and column == COL_JUDGED:
+            value = float(self._data.judged_at_k[row])
+            return self._italic if value < self._coverage_threshold else None
+        return None
+
+    def _display(self, row: int, column: int) -> str:
+        d = self._data
+        if column == COL_QUERY:
+            return str(d.query[row])
+        if column == COL_RUN:
+            return str(d.run[row])
+        if column == COL_NDCG:
+            return _fmt(float(d.ndcg[row]), 4)
+        if column == COL_BAND:
+            return band_name(int(d.band[row]))
+        if column == COL_DCG:
+            return _fmt(float(d.dcg[row]), 3)
+        if column == COL_IDCG:
+            return _fmt(float(d.idcg[row]), 3)
+        if column == COL_JUDGED:
+            value = float(d.judged_at_k[row])
+            return "" if math.isnan(value) else f"{value:.0%}"
+        if column == COL_ANNOTATORS:
+            return str(int(d.n_annotators[row]))
+        if column == COL_ALPHA:
+            return _fmt(float(d.alpha[row]), 2)
+        if column == COL_DISPUTED:
+            n = int(d.n_disputed[row])
+            return str(n) if n else ""
+        return str(d.text[row])
+
+    def _tooltip(self, row: int, column: int) -> str | None:
+        d = self._data
+        if column in (COL_NDCG, COL_DCG, COL_IDCG):
+            ndcg = float(d.ndcg[row])
+            if math.isnan(ndcg):
+                return "No judgments for this query: nDCG is undefined and left out of means."
+            idcg = float(d.idcg[row])
+            if idcg == 0:
+                return "IDCG = 0 (no judged document has a gain): nDCG reported as 0."
+            return (
+                f"nDCG@{d.k} = DCG {float(d.dcg[row]):.4f} / IDCG {idcg:.4f} = {ndcg:.4f}\n"
+                "Double-click for the per-rank breakdown."
+            )
+        if column == COL_BAND:
+            return band_range_text(int(d.band[row]), d.thresholds)
+        if column == COL_JUDGED:
+            value = float(d.judged_at_k[row])
+            if math.isnan(value):
+                return "The run returned no document for this query."
+            return f"{value:.0%} of the top {d.k} documents are judged"
+        if column == COL_ALPHA and math.isnan(float(d.alpha[row])):
+            return "Undefined: fewer than two annotators graded the same documents of this query."
+        if column == COL_TEXT:
+            return str(d.text[row]) or None
+        return None
+
+
+class RunSummaryModel(QAbstractTableModel):
+    """One row per run: mean nDCG@K with its 95% bootstrap interval, and coverage counts."""
+
+    HEADERS = ("Run", "Mean nDCG", "95% CI", "Queries", "Unjudged", "Not returned")
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._rows: list[RunSummary] = []
+        self._k = 10
+
+    @property
+    def summaries(self) -> list[RunSummary]:
+        return list(self._rows)
+
+    def set_summaries(self, summaries: Sequence[RunSummary], k: int) -> None:
+        self.beginResetModel()
+        self._rows = list(summaries)
+        self._k = k
+        self.endResetModel()
+
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.HEADERS)
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(self.HEADERS):
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            return f"Mean nDCG@{self._k}" if section == 1 else self.HEADERS[section]
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return {
+                2: "95% percentile bootstrap interval of the mean (queries resampled 10,000 times)",
+                3: "Queries with judgments: the ones the mean covers",
+                4: "Queries without any judgment: no nDCG, left out of the mean",
+                5: "Judged queries the run returned nothing for: they score 0",
+            }.get(section)
+        return None
+
+    def flags(self, index: QModelIndex | QPersistentModelIndex) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return (
+            Qt.ItemFlag.ItemIsEnabled
+            | Qt.ItemFlag.ItemIsSelectable
+            | Qt.ItemFlag.ItemNeverHasChildren
+        )
+
+    def data(
+        self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if not index.isValid() or index.row() >= len(self._rows):
+            return None
+        s = self._rows[index.row()]
+        col = index.column()
+        raw: list[Any] = [
+            s.run,
+            s.ndcg.mean,
+            s.ndcg.low,
+            s.n_queries,
+            s.n_without_judgments,
+            s.n_missing_from_run,
+        ]
+        if role == SORT_ROLE:
+            return raw[col]
+        if role == Qt.ItemDataRole.DisplayRole:
+            if col == 0:
+                return s.run
+            if col == 1:
+                return _fmt(s.ndcg.mean, 4)
+            if col == 2:
+                if math.isnan(s.ndcg.low):
+                    return ""
+                return f"{s.ndcg.low:.4f} – {s.ndcg.high:.4f}"
+            return f"{int(raw[col]):,}"
+        if role == Qt.ItemDataRole.TextAlignmentRole and col > 0:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.ToolTipRole and col in (1, 2):
+            return (
+                f"Mean over {s.ndcg.n} judged queries; 95% interval "
+                f"[{s.ndcg.low:.4f}, {s.ndcg.high:.4f}]"
+            )
+        return None

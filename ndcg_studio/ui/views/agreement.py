@@ -1,0 +1,572 @@
+"""Agreement and adjudication: how much the annotators agree, where they disagree, and the lead's
+final grade.
+
+Top: Krippendorff's alpha with its 95% bootstrap interval (level: ordinal, interval or nominal),
+Fleiss' kappa or why it does not apply. Left: the pairwise Cohen's kappa heatmap, alpha without
+each annotator (an outlier raises it), alpha per query. Right: the disputed items (grades differ
+by 2 or more); selecting one shows every grade side by side and its history, and a lead sets the
+final grade with the 0–4 buttons or keys (:meth:`AnnotationService.set_adjudication`, which
+records the history). After a write the view emits the context's ``judgments_changed`` so the
+scores and this view refresh.
+
+The report, the item details and the writes all run in workers.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from PySide6.QtCore import QItemSelection, Qt, QTimer, Signal
+from PySide6.QtGui import QKeySequence, QShortcut, QShowEvent
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QSplitter,
+    QStackedWidget,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ndcg_studio.services.agreement import AgreementReport, AgreementService, AgreementSettings
+from ndcg_studio.services.annotation import AnnotationService, GradeChange, HistoryEntry
+from ndcg_studio.services.progress import Cancelled, Progress
+from ndcg_studio.storage.database import Database
+from ndcg_studio.ui.context import AppContext
+from ndcg_studio.ui.models.agreement import (
+    COL_D_RANGE,
+    KAPPA_KINDS,
+    DisputedItemsModel,
+    DisputedRows,
+    HistoryModel,
+    ItemGradesModel,
+    LeaveOneOutModel,
+    PairwiseKappaModel,
+    PerQueryAlphaModel,
+)
+from ndcg_studio.ui.models.grades import chip_icon, grade_name
+from ndcg_studio.ui.workers import Task, run_task
+
+RELOAD_DELAY_MS = 150
+_LEVELS = (
+    ("ordinal", "Ordinal (grades are ordered)"),
+    ("interval", "Interval (equal steps)"),
+    ("nominal", "Nominal (categories)"),
+)
+
+
+@dataclass(frozen=True, eq=False)
+class AgreementData:
+    """One load of the view (from the worker): the report and the disputed rows."""
+
+    report: AgreementReport
+    disputed: DisputedRows
+
+
+@dataclass(frozen=True)
+class ItemDetail:
+    """One disputed item's texts, history and the annotator names of that history."""
+
+    query_id: int
+    document_id: int
+    query_text: str
+    title: str
+    history: list[HistoryEntry]
+    names: dict[int, str]
+
+
+def load_agreement(
+    db: Database,
+    settings: AgreementSettings,
+    progress: Progress | None = None,
+    cancelled: Cancelled | None = None,
+) -> AgreementData:
+    """Agreement report plus the disputed items with their adjudicated grades (worker thread)."""
+    service = AgreementService(db)
+    report = service.report(settings, progress=progress, cancelled=cancelled)
+    return AgreementData(report, DisputedRows.from_report(report, service.adjudications()))
+
+
+def load_item(db: Database, query_id: int, document_id: int) -> ItemDetail:
+    """Texts and history of one item (worker thread)."""
+    text, title = AgreementService(db).item_text(query_id, document_id)
+    annotation = AnnotationService(db)
+    names = {a.id: a.name for a in annotation.list_annotators()}
+    return ItemDetail(
+        query_id, document_id, text, title, annotation.history(query_id, document_id), names
+    )
+
+
+def _table(model: object, stretch_last: bool = True) -> QTableView:
+    view = QTableView()
+    view.setModel(model)  # type: ignore[arg-type]
+    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+    view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    view.verticalHeader().setVisible(False)
+    view.setWordWrap(False)
+    view.horizontalHeader().setStretchLastSection(stretch_last)
+    view.horizontalHeader().setHighlightSections(False)
+    return view
+
+
+def _boxed(title: str, *widgets: QWidget) -> QGroupBox:
+    box = QGroupBox(title)
+    layout = QVBoxLayout(box)
+    layout.setContentsMargins(6, 6, 6, 6)
+    for w in widgets:
+        layout.addWidget(w)
+    return box
+
+
+class AgreementView(QWidget):
+    """The Agreement tab. Construct as ``AgreementView(context, parent)``.
+
+    Signals:
+        data_loaded(): a report is shown.
+        adjudicated(object): a final grade was written (the :class:`GradeChange`).
+    """
+
+    data_loaded = Signal()
+    adjudicated = Signal(object)
+    STATE_KEY = "agreement"
+
+    def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.context = context
+        self.data: AgreementData | None = None
+        self._task: Task[AgreementData] | None = None
+        self._item_task: Task[ItemDetail] | None = None
+        self._write_task: Task[GradeChange] | None = None
+        self._dirty = True
+        self._selected: tuple[int, int] | None = None
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(RELOAD_DELAY_MS)
+        self._timer.timeout.connect(self.reload)
+
+        # header
+        self.level = QComboBox()
+        for value, label in _LEVELS:
+            self.level.addItem(label, value)
+        self.kappa_kind = QComboBox()
+        for value, label in KAPPA_KINDS.items():
+            self.kappa_kind.addItem(label, value)
+        self.kappa_kind.setCurrentIndex(self.kappa_kind.findData("kappa_linear"))
+        self.status = QLabel()
+        self.alpha_label = QLabel()
+        self.alpha_label.setTextFormat(Qt.TextFormat.RichText)
+        self.alpha_label.setWordWrap(True)
+        self.alpha_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.fleiss_label = QLabel()
+        self.fleiss_label.setWordWrap(True)
+        self.fleiss_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        controls = QHBoxLayout()
+        controls.addWidget(QLabel("α level:"))
+        controls.addWidget(self.level)
+        controls.addSpacing(12)
+        controls.addWidget(QLabel("Pairwise:"))
+        controls.addWidget(self.kappa_kind)
+        controls.addStretch(1)
+        controls.addWidget(self.status)
+
+        # left column: heatmap, leave-one-out, per query
+        self.kappa_model = PairwiseKappaModel(self)
+        self.kappa_table = QTableView()
+        self.kappa_table.setModel(self.kappa_model)
+        self.kappa_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.kappa_table.setWordWrap(True)
+        self.kappa_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.kappa_table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.kappa_table.horizontalHeader().setMinimumSectionSize(48)
+        self.kappa_table.verticalHeader().setMinimumSectionSize(28)
+        self.loo_model = LeaveOneOutModel(self)
+        self.loo_table = _table(self.loo_model)
+        self.loo_table.setSortingEnabled(True)
+        self.loo_table.sortByColumn(2, Qt.SortOrder.DescendingOrder)
+        self.query_model = PerQueryAlphaModel(self)
+        self.query_table = _table(self.query_model)
+        self.query_table.setSortingEnabled(True)
+        self.query_table.sortByColumn(1, Qt.SortOrder.AscendingOrder)
+        self.kappa_box = _boxed(
+            "Pairwise agreement (Cohen's κ on shared documents)", self.kappa_table
+        )
+        self.loo_box = _boxed(
+            "α without each annotator (Δ > 0: agreement rises without them)", self.loo_table
+        )
+        self.query_box = _boxed("α per query", self.query_table)
+        for table in (self.loo_table, self.query_table, self.kappa_table):
+            table.horizontalHeader().setStretchLastSection(False)  # else it keeps 100 px
+            table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+            # stretched columns always fit: no scroll bar (Qt can flicker one in by 1–3 px)
+            table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        left = QSplitter(Qt.Orientation.Vertical)
+        for w in (self.kappa_box, self.loo_box, self.query_box):
+            left.addWidget(w)
+        left.setChildrenCollapsible(False)
+
+        # right column: disputed list, item detail with adjudication
+        self.disputed_model = DisputedItemsModel(self)
+        self.disputed_table = _table(self.disputed_model)
+        self.disputed_table.setSortingEnabled(True)
+        # stable sort by range, descending: keeps the service's "most disputed first" order
+        self.disputed_table.sortByColumn(COL_D_RANGE, Qt.SortOrder.DescendingOrder)
+        self.disputed_table.selectionModel().selectionChanged.connect(self._on_item_selected)
+        self.disputed_box = _boxed("Disputed documents", self.disputed_table)
+
+        self.item_title = QLabel("Select a disputed document.")
+        self.item_title.setWordWrap(True)
+        self.item_title.setTextFormat(Qt.TextFormat.RichText)
+        self.item_title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.grades_model = ItemGradesModel(self)
+        self.grades_table = _table(self.grades_model)
+        self.grades_table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        grades_header = self.grades_table.horizontalHeader()
+        grades_header.setStretchLastSection(False)
+        grades_header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        grades_header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        self.grades_table.setMinimumWidth(300)
+        self.history_model = HistoryModel(self)
+        self.history_table = _table(self.history_model)
+        self.history_table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.history_table.horizontalHeader().setSectionResizeMode(
+            QHeaderView.ResizeMode.ResizeToContents
+        )
+        self.history_table.horizontalHeader().setStretchLastSection(True)
+        self.grade_buttons: dict[int | None, QPushButton] = {}
+        buttons = QHBoxLayout()
+        buttons.addWidget(QLabel("Final grade:"))
+        for g in range(5):
+            b = QPushButton(chip_icon(g), f"{g} {grade_name(g)}")
+            b.setToolTip(f"Set the final grade to {g} ({grade_name(g).lower()}) — key {g}")
+            b.clicked.connect(lambda _=False, g=g: self.adjudicate(g))
+            self.grade_buttons[g] = b
+            buttons.addWidget(b)
+        clear = QPushButton("Clear")
+        clear.setToolTip("Remove the final grade (the consensus applies again) — key Backspace")
+        clear.clicked.connect(lambda: self.adjudicate(None))
+        self.grade_buttons[None] = clear
+        buttons.addWidget(clear)
+        buttons.addStretch(1)
+        self.adjudication_note = QLabel()
+        self.adjudication_note.setWordWrap(True)
+        self.history_note = QLabel()
+        history_box = QWidget()
+        history_layout = QVBoxLayout(history_box)
+        history_layout.setContentsMargins(0, 0, 0, 0)
+        history_layout.addWidget(self.history_note)
+        history_layout.addWidget(self.history_table, 1)
+        grades_row = QHBoxLayout()
+        grades_row.addWidget(self.grades_table, 3)
+        grades_row.addWidget(history_box, 5)
+        detail = QWidget()
+        detail_layout = QVBoxLayout(detail)
+        detail_layout.setContentsMargins(0, 0, 0, 0)
+        detail_layout.addWidget(self.item_title)
+        detail_layout.addLayout(buttons)
+        detail_layout.addWidget(self.adjudication_note)
+        detail_layout.addLayout(grades_row, 1)
+        self.detail_box = _boxed("Adjudication", detail)
+        right = QSplitter(Qt.Orientation.Vertical)
+        right.addWidget(self.disputed_box)
+        right.addWidget(self.detail_box)
+        right.setChildrenCollapsible(False)
+
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.addWidget(left)
+        self.splitter.addWidget(right)
+        self.splitter.setChildrenCollapsible(False)
+        self.splitter.setSizes([520, 760])
+        left.setSizes([260, 180, 260])
+        right.setSizes([380, 320])
+        self._left, self._right = left, right
+
+        content = QWidget()
+        content_layout = QVBoxLayout(content)
+        content_layout.setContentsMargins(0, 0, 0, 0)
+        content_layout.addLayout(controls)
+        content_layout.addWidget(self.alpha_label)
+        content_layout.addWidget(self.fleiss_label)
+        content_layout.addWidget(self.splitter, 1)
+        self.empty = QLabel()
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty.setWordWrap(True)
+        self.pages = QStackedWidget()
+        self.pages.addWidget(self.empty)
+        self.pages.addWidget(content)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.pages)
+
+        for key, grade in (*((str(g), g) for g in range(5)), ("Backspace", None)):
+            shortcut = QShortcut(QKeySequence(key), self.detail_box)
+            shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            shortcut.activated.connect(lambda g=grade: self.adjudicate(g))
+            shortcut2 = QShortcut(QKeySequence(key), self.disputed_table)
+            shortcut2.setContext(Qt.ShortcutContext.WidgetShortcut)
+            shortcut2.activated.connect(lambda g=grade: self.adjudicate(g))
+
+        self.level.currentIndexChanged.connect(self._schedule)
+        self.kappa_kind.currentIndexChanged.connect(
+            lambda _: self.kappa_model.set_kind(self.kappa_kind.currentData())
+        )
+        context.database_changed.connect(self._on_database_changed)
+        context.judgments_changed.connect(self._schedule)
+        context.annotator_changed.connect(self._update_buttons)
+        self._update_buttons()
+        self._show_empty("")
+        self.restore_state()
+
+    # ------------------------------------------------------------------ loading
+    def settings(self) -> AgreementSettings:
+        return AgreementSettings(level=self.level.currentData())
+
+    def reload(self) -> Task[AgreementData] | None:
+        """Recompute the report in a worker (cancels a running one)."""
+        self._timer.stop()
+        db = self.context.database
+        self._dirty = False
+        if db is None:
+            self._show_empty("No database is open.")
+            return None
+        settings = self.settings()
+        self.status.setText("Computing agreement…")
+
+        def job(progress: Progress, cancelled: Cancelled) -> AgreementData:
+            return load_agreement(db, settings, progress, cancelled)
+
+        self._task = run_task(
+            job,
+            on_success=self._on_loaded,
+            on_failure=self._on_failed,
+            owner=self,
+            replaces=self._task,
+        )
+        return self._task
+
+    def is_loading(self) -> bool:
+        return self._task is not None and not self._task.done
+
+    def _schedule(self, *_: object) -> None:
+        self._dirty = True
+        if self.isVisible():
+            self._timer.start()
+
+    def _on_database_changed(self) -> None:
+        self._selected = None
+        self._schedule()
+
+    def activated(self) -> None:
+        """The main window switched to this tab: load now if anything changed meanwhile."""
+        if self._dirty:
+            self.reload()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if self._dirty:
+            self._timer.start()
+
+    def _on_failed(self, exc: BaseException) -> None:
+        self.status.setText("Agreement failed")
+        from ndcg_studio.ui.errors import show_error
+
+        show_error(exc, self, action="Computing agreement")
+
+    def _on_loaded(self, data: AgreementData) -> None:
+        self.data = data
+        self.status.clear()
+        report = data.report
+        s = report.summary
+        if s.n_ratings == 0:
+            self._show_empty(
+                "No judgments yet: grade documents in Annotate or import qrels to see agreement."
+            )
+            self.data_loaded.emit()
+            return
+        self.pages.setCurrentIndex(1)
+        self.alpha_label.setText(self.alpha_html(report))
+        self.fleiss_label.setText(self.fleiss_text(report))
+        self.kappa_model.set_report(report, self.kappa_kind.currentData())
+        self.loo_model.set_report(report)
+        self.query_model.set_report(report)
+        self.disputed_model.set_rows(data.disputed)
+        self.disputed_table.resizeColumnsToContents()
+        self.disputed_table.horizontalHeader().setStretchLastSection(True)
+        n = len(data.disputed)
+        adjudicated = int((~np.isnan(data.disputed.adjudicated)).sum()) if n else 0
+        self.disputed_box.setTitle(
+            f"Disputed documents: {n:,} (grades differ by {report.settings.disputed_range} or "
+            f"more), {adjudicated:,} adjudicated"
+        )
+        self._reselect()
+        self.data_loaded.emit()
+
+    @staticmethod
+    def alpha_html(report: AgreementReport) -> str:
+        """The headline: alpha, its interval, and what it is computed on."""
+        s = report.summary
+        a, ci = s.alpha, s.alpha_ci
+        level = report.settings.level
+        if math.isnan(a.value):
+            return (
+                f"<b>Krippendorff's α ({level})</b>: undefined — {a.undefined_reason}. "
+                f"{s.n_annotators} annotator(s), {s.n_ratings:,} judgments."
+            )
+        interval = (
+            f"95% interval {ci.low:.3f} – {ci.high:.3f} ({ci.n_resamples:,} bootstrap resamples "
+            "of the documents)"
+            if not math.isnan(ci.low)
+            else f"no interval: {ci.undefined_reason}"
+        )
+        return (
+            f"<b>Krippendorff's α ({level}) = {a.value:.3f}</b> &nbsp; {interval} &nbsp;·&nbsp; "
+            f"{a.n_items:,} documents graded by two or more of {s.n_annotators} annotators, "
+            f"{s.n_ratings:,} judgments"
+        )
+
+    @staticmethod
+    def fleiss_text(report: AgreementReport) -> str:
+        f = report.summary.fleiss
+        if math.isnan(f.value):
+            return f"Fleiss' κ: not applicable — {f.undefined_reason}."
+        return (
+            f"Fleiss' κ = {f.value:.3f} ({f.n_items:,} documents, {f.n_raters} grades each; "
+            "nominal, chance-corrected)"
+        )
+
+    def _show_empty(self, text: str) -> None:
+        self.empty.setText(text or "Loading…")
+        self.pages.setCurrentIndex(0)
+
+    # ------------------------------------------------------------------ item selection
+    def select_item(self, query_id: int, document_id: int) -> bool:
+        """Select a disputed item by database ids; False when it is not in the list."""
+        row = self.disputed_model.find(query_id, document_id)
+        if row < 0:
+            return False
+        self.disputed_table.selectRow(row)
+        return True
+
+    def selected_item(self) -> tuple[int, int] | None:
+        return self._selected
+
+    def _reselect(self) -> None:
+        if self._selected is not None and self.select_item(*self._selected):
+            self._show_item(*self._selected)
+            return
+        self._selected = None
+        if self.disputed_model.rowCount():
+            self.disputed_table.selectRow(0)
+        else:
+            self._clear_item()
+
+    def _on_item_selected(self, selected: QItemSelection, _deselected: QItemSelection) -> None:
+        rows = self.disputed_table.selectionModel().selectedRows()
+        if not rows:
+            return
+        item = self.disputed_model.item(rows[0].row())
+        self._selected = item
+        self._show_item(*item)
+
+    def _clear_item(self) -> None:
+        self.item_title.setText("Select a disputed document.")
+        self.grades_model.set_grades({})
+        self.history_model.set_history([], {})
+        self.history_note.clear()
+        self._update_buttons()
+
+    def _show_item(self, query_id: int, document_id: int) -> None:
+        d = self.disputed_model.rows
+        hits = (d.query_id == query_id) & (d.document_id == document_id)
+        if not hits.any():
+            return
+        i = int(hits.argmax())
+        final = float(d.adjudicated[i])
+        self.grades_model.set_grades(d.grades[i], None if math.isnan(final) else final)
+        self.item_title.setText(f"<b>Query {d.query[i]} · document {d.document[i]}</b>")
+        self._update_buttons()
+        db = self.context.database
+        if db is None:
+            return
+        self._item_task = run_task(
+            lambda _p, _c: load_item(db, query_id, document_id),
+            on_success=self._on_item_loaded,
+            owner=self,
+            replaces=self._item_task,
+        )
+
+    def _on_item_loaded(self, item: ItemDetail) -> None:
+        if self._selected != (item.query_id, item.document_id):
+            return
+        d = self.disputed_model.rows
+        hits = (d.query_id == item.query_id) & (d.document_id == item.document_id)
+        if hits.any():
+            i = int(hits.argmax())
+            self.item_title.setText(
+                f"<b>Query {d.query[i]}</b>: {html.escape(item.query_text)}<br>"
+                f"<b>Document {d.document[i]}</b>: {html.escape(item.title)}"
+            )
+        self.history_model.set_history(item.history, item.names)
+        self.history_table.resizeColumnsToContents()
+        self.history_note.setText(
+            f"History: {len(item.history)} recorded change(s), newest first."
+            if item.history
+            else "History: no recorded change (imported judgments are not in the history)."
+        )
+
+    # ------------------------------------------------------------------ adjudication
+    def _update_buttons(self) -> None:
+        annotator = self.context.annotator
+        enabled = annotator is not None and self._selected is not None
+        for b in self.grade_buttons.values():
+            b.setEnabled(enabled)
+        if annotator is None:
+            self.adjudication_note.setText(
+                "Choose who you are (Annotator ▸ Switch annotator…) to set final grades."
+            )
+        else:
+            self.adjudication_note.setText(
+                f"Final grades are recorded as set by {annotator.name}; they win over the "
+                "consensus in scoring. Keys 0–4 set, Backspace clears."
+            )
+
+    def adjudicate(self, grade: int | None) -> Task[GradeChange] | None:
+        """Set the selected item's final grade (None clears) in a worker; then notify."""
+        annotator = self.context.annotator
+        db = self.context.database
+        if annotator is None or db is None or self._selected is None:
+            return None
+        query_id, document_id = self._selected
+        by = annotator.id
+        self.status.setText("Saving…")
+
+        def job(_p: Progress, _c: Cancelled) -> GradeChange:
+            return AnnotationService(db).set_adjudication(query_id, document_id, grade, by)
+
+        self._write_task = run_task(job, on_success=self._on_adjudicated, owner=self)
+        return self._write_task
+
+    def _on_adjudicated(self, change: GradeChange) -> None:
+        self.status.setText("Saved")
+        self.adjudicated.emit(change)
+        self.context.notify_judgments_changed([change.query_id])
+
+    # ------------------------------------------------------------------ state
+    def save_state(self) -> None:
+        s = self.context.settings
+        for key, w in (("splitter", self.splitter), ("left", self._left), ("right", self._right)):
+            s.set_byte_array(f"{self.STATE_KEY}/{key}", w.saveState())
+
+    def restore_state(self) -> None:
+        s = self.context.settings
+        for key, w in (("splitter", self.splitter), ("left", self._left), ("right", self._right)):
+            state = s.byte_array(f"{self.STATE_KEY}/{key}")
+            if state is not None:
+                w.restoreState(state)

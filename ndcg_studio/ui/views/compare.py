@@ -1,0 +1,373 @@
+"""Compare runs: two run pickers, the mean nDCG@K of each with its 95% interval, the per-query
+deltas (chart sorted by delta, and a table), wins / losses / ties and the paired randomization
+test p-value (:func:`ndcg_studio.services.scoring.compare`, Smucker et al. 2007).
+
+Scoring (and the comparison) run in a worker; changing a run picker only recompares the cached
+scores. Changing a scoring setting, the judgments or the database rescores.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QShowEvent
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QGridLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QSplitter,
+    QStackedWidget,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ndcg_studio.domain.stats import RunComparison
+from ndcg_studio.services.progress import Cancelled, Progress
+from ndcg_studio.services.scoring import (
+    RunSummary,
+    ScoreReport,
+    ScoringService,
+    ScoringSettings,
+    compare,
+    summarize,
+)
+from ndcg_studio.storage.database import Database
+from ndcg_studio.ui.bands import best_text_color
+from ndcg_studio.ui.charts import BETTER_A, BETTER_B, DeltaChart
+from ndcg_studio.ui.context import AppContext
+from ndcg_studio.ui.models.compare import COL_DELTA, CompareRows, DeltaTableModel
+from ndcg_studio.ui.views.scoring_settings import SCORING_KEYS, scoring_settings_from
+from ndcg_studio.ui.workers import Task, run_task
+
+RELOAD_DELAY_MS = 150
+
+
+@dataclass(frozen=True, eq=False)
+class ScoredRuns:
+    """Scores of every run with per-run summaries (from the worker)."""
+
+    report: ScoreReport
+    summaries: dict[str, RunSummary]
+
+
+def load_scores(
+    db: Database,
+    settings: ScoringSettings,
+    progress: Progress | None = None,
+    cancelled: Cancelled | None = None,
+) -> ScoredRuns:
+    """Score every run and summarise each (worker thread)."""
+    report = ScoringService(db).score(settings, progress=progress, cancelled=cancelled)
+    return ScoredRuns(report, {s.run: s for s in summarize(report)})
+
+
+def compare_rows(scored: ScoredRuns, run_a: str, run_b: str) -> CompareRows:
+    """The paired comparison of two runs as table rows (worker thread)."""
+    comparison: RunComparison = compare(scored.report, run_a, run_b)
+    return CompareRows.from_report(scored.report, run_a, run_b, comparison)
+
+
+class CompareView(QWidget):
+    """The Compare tab. Construct as ``CompareView(context, parent)``.
+
+    Signals:
+        compared(): a comparison is shown.
+    """
+
+    compared = Signal()
+    STATE_KEY = "compare"
+
+    def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.context = context
+        self.scored: ScoredRuns | None = None
+        self._score_task: Task[ScoredRuns] | None = None
+        self._compare_task: Task[CompareRows] | None = None
+        self._dirty = True
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(RELOAD_DELAY_MS)
+        self._timer.timeout.connect(self.reload)
+
+        self.run_a = QComboBox()
+        self.run_b = QComboBox()
+        for combo in (self.run_a, self.run_b):
+            combo.setMinimumContentsLength(16)
+            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.swap = QPushButton("⇄ Swap")
+        self.swap.setToolTip("Exchange run A and run B")
+        self.swap.clicked.connect(self.swap_runs)
+        self.status = QLabel()
+        pickers = QHBoxLayout()
+        pickers.addWidget(_chip_label("A", BETTER_A))
+        pickers.addWidget(self.run_a)
+        pickers.addSpacing(8)
+        pickers.addWidget(QLabel("vs"))
+        pickers.addSpacing(8)
+        pickers.addWidget(_chip_label("B", BETTER_B))
+        pickers.addWidget(self.run_b)
+        pickers.addWidget(self.swap)
+        pickers.addStretch(1)
+        pickers.addWidget(self.status)
+
+        self.summary_labels: dict[str, QLabel] = {}
+        summary = QGridLayout()
+        summary.setHorizontalSpacing(14)
+        summary.setVerticalSpacing(2)
+        for row, tag in enumerate(("A", "B")):
+            summary.addWidget(_chip_label(tag, BETTER_A if tag == "A" else BETTER_B), row, 0)
+            for col, key in enumerate(("run", "mean", "ci", "n"), start=1):
+                label = QLabel()
+                label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+                self.summary_labels[f"{tag}.{key}"] = label
+                summary.addWidget(label, row, col)
+        summary.setColumnStretch(5, 1)
+        self.verdict = QLabel()
+        self.verdict.setTextFormat(Qt.TextFormat.RichText)
+        self.verdict.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.significance = QLabel()
+        self.significance.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+
+        self.chart = DeltaChart()
+        self.model = DeltaTableModel(self)
+        self.table = QTableView()
+        self.table.setModel(self.model)
+        self.table.setSortingEnabled(True)
+        self.table.sortByColumn(COL_DELTA, Qt.SortOrder.DescendingOrder)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setAlternatingRowColors(True)
+        self.table.verticalHeader().setVisible(False)
+        self.table.horizontalHeader().setHighlightSections(False)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.addWidget(self.chart)
+        self.splitter.addWidget(self.table)
+        self.splitter.setChildrenCollapsible(False)
+        self.splitter.setSizes([760, 500])
+
+        content = QWidget()
+        content_layout = QVBoxLayout(content)
+        content_layout.setContentsMargins(0, 0, 0, 0)
+        content_layout.addLayout(pickers)
+        content_layout.addLayout(summary)
+        content_layout.addWidget(self.verdict)
+        content_layout.addWidget(self.significance)
+        content_layout.addWidget(self.splitter, 1)
+        self.empty = QLabel()
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty.setWordWrap(True)
+        self.pages = QStackedWidget()
+        self.pages.addWidget(self.empty)
+        self.pages.addWidget(content)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.pages)
+
+        self.run_a.currentIndexChanged.connect(self._on_runs_changed)
+        self.run_b.currentIndexChanged.connect(self._on_runs_changed)
+        context.database_changed.connect(self._schedule)
+        context.judgments_changed.connect(self._schedule)
+        context.settings_changed.connect(self._on_settings_changed)
+        self._show_empty("Loading…")
+        self.restore_state()
+
+    # ------------------------------------------------------------------ loading
+    def reload(self) -> Task[ScoredRuns] | None:
+        """Rescore in a worker (cancels a running one); then compare the picked runs."""
+        self._timer.stop()
+        self._dirty = False
+        db = self.context.database
+        if db is None:
+            self._show_empty("No database is open.")
+            return None
+        settings = scoring_settings_from(self.context)
+        self.status.setText("Scoring…")
+
+        def job(progress: Progress, cancelled: Cancelled) -> ScoredRuns:
+            return load_scores(db, settings, progress, cancelled)
+
+        self._score_task = run_task(
+            job,
+            on_success=self._on_scored,
+            on_failure=self._on_failed,
+            owner=self,
+            replaces=self._score_task,
+        )
+        return self._score_task
+
+    def is_loading(self) -> bool:
+        return any(t is not None and not t.done for t in (self._score_task, self._compare_task))
+
+    def _schedule(self, *_: object) -> None:
+        self._dirty = True
+        if self.isVisible():
+            self._timer.start()
+
+    def _on_settings_changed(self, key: str) -> None:
+        if key in SCORING_KEYS:
+            self._schedule()
+
+    def activated(self) -> None:
+        """The main window switched to this tab: load now if anything changed meanwhile."""
+        if self._dirty:
+            self.reload()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if self._dirty:
+            self._timer.start()
+
+    def _on_failed(self, exc: BaseException) -> None:
+        self.status.setText("Failed")
+        from ndcg_studio.ui.errors import show_error
+
+        show_error(exc, self, action="Comparing runs")
+
+    def _on_scored(self, scored: ScoredRuns) -> None:
+        self.scored = scored
+        self.status.clear()
+        runs = scored.report.run_names
+        if len(runs) < 2:
+            self._show_empty(
+                "Comparing needs two runs: import another run (File ▸ Import…)."
+                if runs
+                else "No runs yet: import runs (File ▸ Import…)."
+            )
+            return
+        self.pages.setCurrentIndex(1)
+        previous = (self.run_a.currentText(), self.run_b.currentText())
+        for combo in (self.run_a, self.run_b):
+            combo.blockSignals(True)
+            combo.clear()
+            combo.addItems(runs)
+            combo.blockSignals(False)
+        a = previous[0] if previous[0] in runs else runs[0]
+        b = (
+            previous[1]
+            if previous[1] in runs and previous[1] != a
+            else next(r for r in runs if r != a)
+        )
+        self.set_runs(a, b)
+
+    # ------------------------------------------------------------------ comparing
+    def set_runs(self, run_a: str, run_b: str) -> Task[CompareRows] | None:
+        """Pick the two runs and compare them (in a worker)."""
+        for combo, run in ((self.run_a, run_a), (self.run_b, run_b)):
+            combo.blockSignals(True)
+            combo.setCurrentIndex(combo.findText(run))
+            combo.blockSignals(False)
+        return self._compare()
+
+    def swap_runs(self) -> None:
+        self.set_runs(self.run_b.currentText(), self.run_a.currentText())
+
+    def _on_runs_changed(self, *_: object) -> None:
+        self._compare()
+
+    def _compare(self) -> Task[CompareRows] | None:
+        scored = self.scored
+        a, b = self.run_a.currentText(), self.run_b.currentText()
+        if scored is None or not a or not b:
+            return None
+        if a == b:
+            self.verdict.setText("Pick two different runs.")
+            self.model.set_rows(CompareRows.empty())
+            self.chart.set_deltas(self.model.rows.delta, a, b, scored.report.settings.k)
+            return None
+        self.status.setText("Comparing…")
+        self._compare_task = run_task(
+            lambda _p, _c: compare_rows(scored, a, b),
+            on_success=self._on_compared,
+            on_failure=self._on_failed,
+            owner=self,
+            replaces=self._compare_task,
+        )
+        return self._compare_task
+
+    def _on_compared(self, rows: CompareRows) -> None:
+        scored = self.scored
+        if scored is None:
+            return
+        self.status.clear()
+        k = rows.k
+        self.model.set_rows(rows)
+        self.chart.set_deltas(rows.delta, rows.run_a, rows.run_b, k)
+        for tag, run in (("A", rows.run_a), ("B", rows.run_b)):
+            self._set_summary(tag, run, scored.summaries.get(run), k)
+        self.verdict.setText(self.verdict_html(rows))
+        self.significance.setText(self.significance_text(rows))
+        self.compared.emit()
+
+    def _set_summary(self, tag: str, run: str, summary: RunSummary | None, k: int) -> None:
+        labels = self.summary_labels
+        labels[f"{tag}.run"].setText(f"<b>{run}</b>")
+        if summary is None or math.isnan(summary.ndcg.mean):
+            labels[f"{tag}.mean"].setText("no judged queries")
+            labels[f"{tag}.ci"].clear()
+            labels[f"{tag}.n"].clear()
+            return
+        m = summary.ndcg
+        labels[f"{tag}.mean"].setText(f"mean nDCG@{k} <b>{m.mean:.4f}</b>")
+        labels[f"{tag}.ci"].setText(f"95% CI {m.low:.4f} – {m.high:.4f}")
+        labels[f"{tag}.n"].setText(f"{m.n:,} judged queries")
+
+    @staticmethod
+    def verdict_html(rows: CompareRows) -> str:
+        """Mean delta and wins / losses / ties over the paired queries."""
+        c = rows.comparison
+        if c is None or c.n == 0:
+            return "No query has an nDCG in both runs."
+        return (
+            f"Over the {c.n:,} queries scored in both runs: mean Δ (A − B) = "
+            f"<b>{c.mean_delta:+.4f}</b> &nbsp;·&nbsp; A better on <b>{c.wins:,}</b> "
+            f"&nbsp;·&nbsp; B better on <b>{c.losses:,}</b> &nbsp;·&nbsp; ties {c.ties:,}"
+        )
+
+    @staticmethod
+    def significance_text(rows: CompareRows) -> str:
+        """The paired randomization test's p-value and what it means at 0.05."""
+        c = rows.comparison
+        if c is None or c.n == 0 or math.isnan(c.p_value):
+            return ""
+        p = c.p_value
+        p_text = "p < 0.0001" if p < 1e-4 else f"p = {p:.4f}"
+        verdict = "significant" if p < 0.05 else "not significant"
+        return (
+            f"Paired randomization test (two-sided, random sign flips of the per-query deltas): "
+            f"{p_text} — the difference is {verdict} at the 0.05 level."
+        )
+
+    def _show_empty(self, text: str) -> None:
+        self.empty.setText(text)
+        self.pages.setCurrentIndex(0)
+
+    # ------------------------------------------------------------------ state
+    def save_state(self) -> None:
+        self.context.settings.set_byte_array(
+            f"{self.STATE_KEY}/splitter", self.splitter.saveState()
+        )
+
+    def restore_state(self) -> None:
+        state = self.context.settings.byte_array(f"{self.STATE_KEY}/splitter")
+        if state is not None:
+            self.splitter.restoreState(state)
+
+
+def _chip_label(text: str, color: str) -> QLabel:
+    label = QLabel(text)
+    label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+    label.setMinimumWidth(22)
+    label.setStyleSheet(
+        f"QLabel {{ background: {color}; color: {best_text_color(QColor(color)).name()}; "
+        "border-radius: 4px; "
+        "padding: 1px 6px; font-weight: bold; }"
+    )
+    return label

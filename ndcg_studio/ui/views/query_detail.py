@@ -1,0 +1,286 @@
+"""Query detail: how one (query, run) nDCG@K was computed, rank by rank.
+
+Shows the run's top K beside the ideal list (rank, document, every annotator's grade, the
+consensus grade, gain, discount, discounted gain, cumulative DCG), the totals DCG, IDCG and nDCG,
+one sentence stating K, gain, ideal and order, and a chart of cumulative DCG against the ideal.
+Disputed documents (grades differing by 2 or more) are highlighted with ⚠; unjudged documents
+read "unjudged" and gain 0. The breakdown is computed in a worker
+(:meth:`ScoringService.breakdown`).
+"""
+
+from __future__ import annotations
+
+import html
+import math
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QDialog,
+    QFrame,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QSplitter,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ndcg_studio.domain.bands import band_of_value
+from ndcg_studio.services.scoring import QueryBreakdown, ScoringService, ScoringSettings
+from ndcg_studio.ui.bands import band_color, band_name, band_text_color
+from ndcg_studio.ui.charts import CumulativeDcgChart
+from ndcg_studio.ui.context import AppContext
+from ndcg_studio.ui.models.breakdown import BreakdownTableModel
+from ndcg_studio.ui.views.scoring_settings import describe_settings, scoring_settings_from
+from ndcg_studio.ui.workers import Task, run_task
+
+
+def _table(model: BreakdownTableModel) -> QTableView:
+    view = QTableView()
+    view.setModel(model)
+    view.setAlternatingRowColors(True)
+    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    view.verticalHeader().setVisible(False)
+    view.setWordWrap(False)
+    view.setTextElideMode(Qt.TextElideMode.ElideRight)
+    view.horizontalHeader().setHighlightSections(False)
+    return view
+
+
+def _fit_columns(view: QTableView, model: BreakdownTableModel) -> None:
+    """Numbers sized to their contents, the title taking the rest (run side); the ideal side
+    hides title and per-annotator columns (its documents' grades are in the run side or the
+    tooltip) so both tables fit side by side."""
+    header = view.horizontalHeader()
+    header.setMinimumSectionSize(36)
+    header.setStretchLastSection(False)
+    for col in range(model.columnCount()):
+        hidden = model.side == "ideal" and 2 <= col < model.col_consensus
+        view.setColumnHidden(col, hidden)
+        header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
+    if model.side == "run":
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+
+
+def _section_label(text: str) -> QLabel:
+    label = QLabel(text)
+    font = QFont(label.font())
+    font.setBold(True)
+    label.setFont(font)
+    return label
+
+
+class QueryDetailView(QWidget):
+    """The breakdown of one (query, run); data through :meth:`set_breakdown` or :meth:`load`."""
+
+    def __init__(self, context: AppContext | None = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.context = context
+        self._task: Task[QueryBreakdown] | None = None
+        self._breakdown: QueryBreakdown | None = None
+
+        self.title = QLabel()
+        title_font = QFont(self.title.font())
+        title_font.setPointSizeF(title_font.pointSizeF() * 1.35)
+        title_font.setBold(True)
+        self.title.setFont(title_font)
+        self.title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.query_text = QLabel()
+        self.query_text.setWordWrap(True)
+        self.query_text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.how = QLabel()
+        self.how.setWordWrap(True)
+        self.how.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.totals = QLabel()
+        self.totals.setTextFormat(Qt.TextFormat.RichText)
+        self.totals.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.band_chip = QLabel()
+        self.band_chip.setMargin(0)
+        self.legend = QLabel(
+            "⚠ disputed: the annotators' grades differ by 2 or more  ·  "
+            "<i>unjudged</i>: nobody graded the document, gain 0"
+        )
+        self.status = QLabel()
+
+        self.run_model = BreakdownTableModel("run", self)
+        self.ideal_model = BreakdownTableModel("ideal", self)
+        self.run_table = _table(self.run_model)
+        self.ideal_table = _table(self.ideal_model)
+        self.run_caption = _section_label("Run")
+        self.ideal_caption = _section_label("Ideal list")
+        self.chart = CumulativeDcgChart()
+        self.chart.setMinimumHeight(220)
+
+        run_box = QWidget()
+        run_layout = QVBoxLayout(run_box)
+        run_layout.setContentsMargins(0, 0, 0, 0)
+        run_layout.addWidget(self.run_caption)
+        run_layout.addWidget(self.run_table)
+        ideal_box = QWidget()
+        ideal_layout = QVBoxLayout(ideal_box)
+        ideal_layout.setContentsMargins(0, 0, 0, 0)
+        ideal_layout.addWidget(self.ideal_caption)
+        ideal_layout.addWidget(self.ideal_table)
+        self.tables = tables = QSplitter(Qt.Orientation.Horizontal)
+        tables.addWidget(run_box)
+        tables.addWidget(ideal_box)
+        tables.setStretchFactor(0, 7)
+        tables.setStretchFactor(1, 3)
+        tables.setSizes([720, 540])
+        tables.setChildrenCollapsible(False)
+        self.splitter = QSplitter(Qt.Orientation.Vertical)
+        self.splitter.addWidget(tables)
+        self.splitter.addWidget(self.chart)
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 2)
+        self.splitter.setSizes([400, 300])
+        self.splitter.setChildrenCollapsible(False)
+
+        totals_row = QHBoxLayout()
+        totals_row.addWidget(self.totals)
+        totals_row.addWidget(self.band_chip)
+        totals_row.addStretch(1)
+        totals_row.addWidget(self.status)
+        line = QFrame()
+        line.setFrameShape(QFrame.Shape.HLine)
+        line.setFrameShadow(QFrame.Shadow.Sunken)
+
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.title)
+        layout.addWidget(self.query_text)
+        layout.addLayout(totals_row)
+        layout.addWidget(self.how)
+        layout.addWidget(line)
+        layout.addWidget(self.legend)
+        layout.addWidget(self.splitter, 1)
+        self._show_empty()
+
+    # ------------------------------------------------------------------ data
+    @property
+    def breakdown(self) -> QueryBreakdown | None:
+        return self._breakdown
+
+    def load(
+        self, query: str, run: str, settings: ScoringSettings | None = None, query_text: str = ""
+    ) -> Task[QueryBreakdown] | None:
+        """Compute the breakdown of (``query``, ``run``) in a worker, then show it."""
+        if self.context is None or self.context.database is None:
+            return None
+        db = self.context.database
+        settings = settings or scoring_settings_from(self.context)
+        self.status.setText("Computing…")
+        self.title.setText(f"Query {query} · run {run}")
+
+        def job(progress: object, cancelled: object) -> QueryBreakdown:
+            return ScoringService(db).breakdown(query, run, settings)
+
+        self._task = run_task(
+            job,
+            on_success=lambda qb: self.set_breakdown(qb, query_text),
+            on_failure=self._on_failed,
+            owner=self,
+            replaces=self._task,
+        )
+        return self._task
+
+    def _on_failed(self, exc: BaseException) -> None:
+        self.status.setText(f"Could not compute the breakdown: {exc}")
+
+    def set_breakdown(self, qb: QueryBreakdown, query_text: str = "") -> None:
+        """Show ``qb`` (``query_text``: the query's words, shown under the title)."""
+        self._breakdown = qb
+        bd = qb.breakdown
+        s = qb.settings
+        k = s.k
+        self.status.clear()
+        self.title.setText(f"Query {qb.query} · run {qb.run}")
+        self.query_text.setText(query_text)
+        self.query_text.setVisible(bool(query_text))
+        self.how.setText("How it was computed: " + describe_settings(s))
+        self.run_model.set_breakdown(qb)
+        self.ideal_model.set_breakdown(qb)
+        n_run, n_ideal = self.run_model.rowCount(), self.ideal_model.rowCount()
+        self.run_caption.setText(f"Run {qb.run}: top {n_run} of nDCG@{k}")
+        self.ideal_caption.setText(
+            f"Ideal list: the {n_ideal} best judged documents"
+            if s.ideal == "judged"
+            else f"Ideal list: the run's {n_ideal} best returned documents"
+        )
+        _fit_columns(self.run_table, self.run_model)
+        _fit_columns(self.ideal_table, self.ideal_model)
+        self._fit_splitter()
+        self.totals.setText(self.totals_html())
+        band = band_of_value(float(bd.ndcg), s.bands)
+        if band is None:
+            self.band_chip.clear()
+            self.band_chip.setStyleSheet("")
+        else:
+            code = int(band)
+            self.band_chip.setText(band_name(code))
+            self.band_chip.setStyleSheet(
+                f"QLabel {{ background: {band_color(code).name()}; "
+                f"color: {band_text_color(code).name()}; border-radius: 9px; "
+                "padding: 2px 10px; font-weight: bold; }"
+            )
+        self.chart.set_curves(bd.cumulative_dcg, bd.ideal_cumulative_dcg, k, qb.run)
+
+    def _fit_splitter(self) -> None:
+        """Give the ideal table the width its columns need; the run table (with the titles)
+        takes the rest."""
+        total = sum(self.tables.sizes())
+        view = self.ideal_table
+        needed = (
+            view.horizontalHeader().length()
+            + view.verticalScrollBar().sizeHint().width()
+            + 2 * view.frameWidth()
+            + 2
+        )
+        if total > 0 and needed < total * 0.6:
+            self.tables.setSizes([total - needed, needed])
+
+    def totals_html(self) -> str:
+        """The totals line: DCG, IDCG and nDCG with the division written out."""
+        qb = self._breakdown
+        if qb is None:
+            return ""
+        bd = qb.breakdown
+        k = qb.settings.k
+        ndcg = float(bd.ndcg)
+        if math.isnan(ndcg):
+            value = "undefined (the query has no judgments)"
+        elif bd.idcg_zero:
+            value = "0 (IDCG = 0: no judged document has a gain)"
+        else:
+            value = f"{float(bd.dcg):.4f} / {float(bd.idcg):.4f} = <b>{ndcg:.4f}</b>"
+        return (
+            f"DCG@{k} = <b>{float(bd.dcg):.4f}</b> &nbsp;&nbsp; IDCG@{k} = "
+            f"<b>{float(bd.idcg):.4f}</b> &nbsp;&nbsp; nDCG@{k} = {value}"
+        )
+
+    def totals_text(self) -> str:
+        """The totals line as plain text (for tests and the clipboard)."""
+        return html.unescape(
+            self.totals_html().replace("<b>", "").replace("</b>", "").replace("&nbsp;", " ")
+        )
+
+    def _show_empty(self) -> None:
+        self.title.setText("Query detail")
+        self.query_text.setText("Double-click a row of the Review table to see its breakdown.")
+        self.totals.clear()
+
+
+class QueryDetailDialog(QDialog):
+    """A window holding a :class:`QueryDetailView` (reused for each row opened)."""
+
+    def __init__(self, context: AppContext | None = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Query detail")
+        self.view = QueryDetailView(context, self)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addWidget(self.view)
+        self.resize(1180, 760)

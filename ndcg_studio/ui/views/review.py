@@ -1,0 +1,485 @@
+"""Review (for analysts): nDCG@K of every (query, run) with its quality band, the per-run means
+with 95% intervals, band counts and the distribution of nDCG; filters; double-click (or Enter)
+opens the Query detail of a row.
+
+Everything is computed in a worker (:func:`load_review`): scoring, per-run summaries, query texts
+and per-query agreement. A new load cancels the previous one. The view reloads when the database,
+the judgments or a scoring setting change (coalesced by a short timer, and only while visible;
+a hidden view reloads when shown).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import QModelIndex, Qt, QTimer, Signal
+from PySide6.QtGui import QHideEvent, QShowEvent
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSplitter,
+    QStackedWidget,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ndcg_studio.domain.bands import NO_BAND, Band
+from ndcg_studio.services.agreement import AgreementService
+from ndcg_studio.services.progress import Cancelled, Progress
+from ndcg_studio.services.scoring import (
+    RunSummary,
+    ScoreReport,
+    ScoringService,
+    ScoringSettings,
+    summarize,
+)
+from ndcg_studio.storage.database import Database
+from ndcg_studio.ui.bands import BandChipDelegate, BandLegend, band_name
+from ndcg_studio.ui.charts import BandCountsChart, HistogramChart
+from ndcg_studio.ui.context import AppContext
+from ndcg_studio.ui.models import scores as M
+from ndcg_studio.ui.models.scores import (
+    DEFAULT_COVERAGE_THRESHOLD,
+    ReviewFilter,
+    ReviewRows,
+    RunSummaryModel,
+    ScoresTableModel,
+)
+from ndcg_studio.ui.views.query_detail import QueryDetailDialog
+from ndcg_studio.ui.views.scoring_settings import (
+    SCORING_KEYS,
+    ScoringSettingsDialog,
+    scoring_settings_from,
+)
+from ndcg_studio.ui.workers import Task, run_task
+
+RELOAD_DELAY_MS = 150
+
+
+@dataclass(frozen=True, eq=False)
+class ReviewData:
+    """What one Review load produces (crosses from the worker to the GUI thread)."""
+
+    report: ScoreReport
+    summaries: list[RunSummary]
+    rows: ReviewRows
+
+
+def load_review(
+    db: Database,
+    settings: ScoringSettings,
+    progress: Progress | None = None,
+    cancelled: Cancelled | None = None,
+) -> ReviewData:
+    """Score every (query, run), summarise per run, read query texts and per-query agreement.
+
+    Runs on a worker thread (no Qt); raises ``OperationCancelled`` when ``cancelled()``.
+    """
+    scoring = ScoringService(db)
+    report = scoring.score(settings, progress=progress, cancelled=cancelled)
+    summaries = summarize(report)
+    if cancelled is not None and cancelled():
+        from ndcg_studio.services.progress import OperationCancelled
+
+        raise OperationCancelled("cancelled")
+    texts = scoring.query_texts(report.query_ids.tolist())
+    agreement = AgreementService(db).query_overview()
+    return ReviewData(report, summaries, ReviewRows.from_report(report, texts, agreement))
+
+
+class ReviewView(QWidget):
+    """The Review tab. Construct as ``ReviewView(context, parent)``.
+
+    Signals:
+        data_loaded(): a load finished and the table, summary and charts show it.
+    """
+
+    data_loaded = Signal()
+    STATE_KEY = "review"
+
+    def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.context = context
+        self.data: ReviewData | None = None
+        self._task: Task[ReviewData] | None = None
+        self._dirty = True
+        self.detail_dialog: QueryDetailDialog | None = None
+        self.settings_dialog: ScoringSettingsDialog | None = None
+        self._reload_timer = QTimer(self)
+        self._reload_timer.setSingleShot(True)
+        self._reload_timer.setInterval(RELOAD_DELAY_MS)
+        self._reload_timer.timeout.connect(self.reload)
+
+        # header: how the scores are computed, settings button, status
+        self.settings_line = QLabel()
+        self.settings_line.setWordWrap(True)
+        self.settings_button = QPushButton("Scoring settings…")
+        self.settings_button.clicked.connect(self.open_settings)
+        self.status = QLabel()
+        header = QHBoxLayout()
+        header.addWidget(self.settings_line, 1)
+        header.addWidget(self.status)
+        header.addWidget(self.settings_button)
+
+        # summary: per-run table + band chart + histogram
+        self.summary_model = RunSummaryModel(self)
+        self.summary_table = QTableView()
+        self.summary_table.setModel(self.summary_model)
+        self.summary_table.verticalHeader().setVisible(False)
+        self.summary_table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.summary_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.summary_table.setWordWrap(False)
+        self.summary_note = QLabel()
+        self.summary_note.setWordWrap(True)
+        self.band_legend = BandLegend()
+        summary_box = QWidget()
+        summary_layout = QVBoxLayout(summary_box)
+        summary_layout.setContentsMargins(0, 0, 0, 0)
+        summary_layout.addWidget(self.summary_table)
+        summary_layout.addWidget(self.summary_note)
+        summary_layout.addWidget(self.band_legend)
+        summary_layout.addStretch(1)
+        self.band_chart = BandCountsChart()
+        self.histogram = HistogramChart()
+        self.summary_splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.summary_splitter.addWidget(summary_box)
+        self.summary_splitter.addWidget(self.band_chart)
+        self.summary_splitter.addWidget(self.histogram)
+        self.summary_splitter.setStretchFactor(0, 5)
+        self.summary_splitter.setStretchFactor(1, 4)
+        self.summary_splitter.setStretchFactor(2, 4)
+        self.summary_splitter.setChildrenCollapsible(False)
+        self.summary_splitter.setSizes([560, 330, 390])
+
+        # filters
+        self.search = QLineEdit()
+        self.search.setPlaceholderText("Filter by query id or text…")
+        self.search.setClearButtonEnabled(True)
+        self.run_filter = QComboBox()
+        self.run_filter.addItem("All runs", None)
+        self.band_filter = QComboBox()
+        self.band_filter.addItem("All bands", None)
+        for band in sorted(Band, reverse=True):
+            self.band_filter.addItem(band_name(int(band)), int(band))
+        self.band_filter.addItem("No band (no judgments)", NO_BAND)
+        self.disputed_only = QCheckBox("Disputed only")
+        self.disputed_only.setToolTip("Queries with a document whose grades differ by 2 or more")
+        self.low_coverage = QCheckBox("Judged@K below")
+        self.coverage = QDoubleSpinBox()
+        self.coverage.setRange(0, 100)
+        self.coverage.setSuffix(" %")
+        self.coverage.setDecimals(0)
+        self.coverage.setSingleStep(5)
+        self.coverage.setValue(DEFAULT_COVERAGE_THRESHOLD * 100)
+        self.coverage.setKeyboardTracking(False)
+        self.shown = QLabel()
+        filters = QHBoxLayout()
+        filters.addWidget(self.search, 3)
+        filters.addWidget(self.run_filter, 1)
+        filters.addWidget(self.band_filter, 1)
+        filters.addWidget(self.disputed_only)
+        filters.addWidget(self.low_coverage)
+        filters.addWidget(self.coverage)
+        filters.addStretch(0)
+        filters.addWidget(self.shown)
+
+        # the table
+        self.model = ScoresTableModel(self)
+        self.table = QTableView()
+        self.table.setModel(self.model)
+        self.table.setSortingEnabled(True)
+        self.table.sortByColumn(M.COL_NDCG, Qt.SortOrder.AscendingOrder)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setAlternatingRowColors(True)
+        self.table.setWordWrap(False)
+        self.table.verticalHeader().setVisible(False)
+        self.table.verticalHeader().setDefaultSectionSize(26)
+        self.table.setItemDelegateForColumn(M.COL_BAND, BandChipDelegate(self.table))
+        header_view = self.table.horizontalHeader()
+        header_view.setHighlightSections(False)
+        header_view.setStretchLastSection(True)
+        for col, width in (
+            (M.COL_QUERY, 70),
+            (M.COL_RUN, 130),
+            (M.COL_NDCG, 80),
+            (M.COL_BAND, 100),
+            (M.COL_DCG, 80),
+            (M.COL_IDCG, 80),
+            (M.COL_JUDGED, 80),
+            (M.COL_ANNOTATORS, 85),
+            (M.COL_ALPHA, 75),
+            (M.COL_DISPUTED, 75),
+        ):
+            header_view.resizeSection(col, width)
+        header_view.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        self.table.activated.connect(self._on_activated)
+        self.table.setToolTip("Double-click or press Enter for the per-rank breakdown")
+
+        table_box = QWidget()
+        table_layout = QVBoxLayout(table_box)
+        table_layout.setContentsMargins(0, 0, 0, 0)
+        table_layout.addLayout(filters)
+        table_layout.addWidget(self.table, 1)
+        self.splitter = QSplitter(Qt.Orientation.Vertical)
+        self.splitter.addWidget(self.summary_splitter)
+        self.splitter.addWidget(table_box)
+        self.splitter.setStretchFactor(0, 2)
+        self.splitter.setStretchFactor(1, 3)
+        self.splitter.setChildrenCollapsible(False)
+        self.splitter.setSizes([280, 480])
+
+        content = QWidget()
+        content_layout = QVBoxLayout(content)
+        content_layout.setContentsMargins(0, 0, 0, 0)
+        content_layout.addLayout(header)
+        content_layout.addWidget(self.splitter, 1)
+        self.empty = QLabel()
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty.setWordWrap(True)
+        self.pages = QStackedWidget()
+        self.pages.addWidget(self.empty)
+        self.pages.addWidget(content)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.pages)
+
+        for widget_signal in (
+            self.search.textChanged,
+            self.run_filter.currentIndexChanged,
+            self.band_filter.currentIndexChanged,
+            self.disputed_only.toggled,
+            self.low_coverage.toggled,
+            self.coverage.valueChanged,
+        ):
+            widget_signal.connect(self._apply_filter)
+        self.model.modelReset.connect(self._update_shown)
+        self.model.layoutChanged.connect(self._update_shown)
+        context.database_changed.connect(self._on_data_changed)
+        context.judgments_changed.connect(self._on_data_changed)
+        context.settings_changed.connect(self._on_settings_changed)
+        self.restore_state()
+        self._update_header()
+        self._show_empty_message()
+
+    # ------------------------------------------------------------------ loading
+    def reload(self) -> Task[ReviewData] | None:
+        """Rescore now in a worker (cancels a running load). None when no database is open."""
+        self._reload_timer.stop()
+        db = self.context.database
+        if db is None:
+            self._dirty = False
+            self._show_empty_message()
+            return None
+        self._dirty = False
+        settings = scoring_settings_from(self.context)
+        self._update_header(settings)
+        self.status.setText("Scoring…")
+
+        def job(progress: Progress, cancelled: Cancelled) -> ReviewData:
+            return load_review(db, settings, progress, cancelled)
+
+        self._task = run_task(
+            job,
+            on_success=self._on_loaded,
+            on_failure=self._on_failed,
+            owner=self,
+            replaces=self._task,
+        )
+        return self._task
+
+    def is_loading(self) -> bool:
+        return self._task is not None and not self._task.done
+
+    def _schedule(self) -> None:
+        self._dirty = True
+        if self.isVisible():
+            self._reload_timer.start()
+
+    def _on_data_changed(self, *_: object) -> None:
+        self._schedule()
+
+    def _on_settings_changed(self, key: str) -> None:
+        if key in SCORING_KEYS:
+            self._update_header()
+            self._schedule()
+
+    def _on_failed(self, exc: BaseException) -> None:
+        self.status.setText("Scoring failed")
+        from ndcg_studio.ui.errors import show_error
+
+        show_error(exc, self, action="Scoring the runs")
+
+    def _on_loaded(self, data: ReviewData) -> None:
+        self.data = data
+        self.status.clear()
+        report = data.report
+        if len(report) == 0:
+            self.model.set_rows(ReviewRows.empty())
+            self._show_empty_message()
+            self.data_loaded.emit()
+            return
+        self.pages.setCurrentIndex(1)
+        k = report.settings.k
+        self.summary_model.set_summaries(data.summaries, k)
+        self.summary_table.resizeColumnsToContents()
+        self.summary_note.setText(self._coverage_note(data.summaries))
+        self.band_legend.set_thresholds(report.settings.bands)
+        self._fit_summary_table()
+        self.band_chart.set_counts(report.run_names, {s.run: s.band_counts for s in data.summaries})
+        self.histogram.set_values(
+            {run: report.table.ndcg[report.for_run(run)] for run in report.run_names}, k
+        )
+        current_run = self.run_filter.currentData()
+        self.run_filter.blockSignals(True)
+        self.run_filter.clear()
+        self.run_filter.addItem("All runs", None)
+        for run in report.run_names:
+            self.run_filter.addItem(run, run)
+        self.run_filter.setCurrentIndex(max(0, self.run_filter.findData(current_run)))
+        self.run_filter.blockSignals(False)
+        self.model.set_rows(data.rows)
+        self._apply_filter()
+        self.data_loaded.emit()
+
+    def _fit_summary_table(self) -> None:
+        """As tall as its rows (up to 6), so the note and the legend sit right below."""
+        t = self.summary_table
+        rows = min(self.summary_model.rowCount(), 6)
+        height = t.horizontalHeader().height() + 2 * t.frameWidth() + 2
+        height += sum(t.rowHeight(r) for r in range(rows))
+        if self.summary_model.rowCount() > rows:
+            height += t.horizontalScrollBar().sizeHint().height()
+        t.setMaximumHeight(height)
+
+    @staticmethod
+    def _coverage_note(summaries: list[RunSummary]) -> str:
+        parts = []
+        for s in summaries:
+            extra = []
+            if s.n_without_judgments:
+                extra.append(f"{s.n_without_judgments} without judgments (no nDCG)")
+            if s.n_missing_from_run:
+                extra.append(f"{s.n_missing_from_run} not returned (scored 0)")
+            if s.n_idcg_zero:
+                extra.append(f"{s.n_idcg_zero} with IDCG = 0")
+            if extra:
+                parts.append(f"{s.run}: " + ", ".join(extra))
+        if not parts:
+            return "Every query has judgments and a result in every run."
+        return "; ".join(parts) + "."
+
+    # ------------------------------------------------------------------ filters
+    def current_filter(self) -> ReviewFilter:
+        return ReviewFilter(
+            band=self.band_filter.currentData(),
+            run=self.run_filter.currentData(),
+            text=self.search.text(),
+            disputed_only=self.disputed_only.isChecked(),
+            coverage_below=self.coverage.value() / 100 if self.low_coverage.isChecked() else None,
+        )
+
+    def _apply_filter(self, *_: object) -> None:
+        self.model.set_coverage_threshold(self.coverage.value() / 100)
+        self.model.set_filter(self.current_filter())
+
+    def _update_shown(self) -> None:
+        n, total = self.model.rowCount(), self.model.source_count()
+        self.shown.setText(f"{n:,} of {total:,} rows" if n != total else f"{total:,} rows")
+
+    # ------------------------------------------------------------------ detail
+    def _on_activated(self, index: QModelIndex) -> None:
+        if index.isValid():
+            self.open_detail(index.row())
+
+    def open_detail(self, view_row: int) -> QueryDetailDialog:
+        """Open the Query detail of the table row ``view_row`` (computed in a worker)."""
+        rows = self.model.rows
+        source = self.model.source_row(view_row)
+        query, run = str(rows.query[source]), str(rows.run[source])
+        if self.detail_dialog is None:
+            self.detail_dialog = QueryDetailDialog(self.context, self)
+        dialog = self.detail_dialog
+        settings = self.data.report.settings if self.data else scoring_settings_from(self.context)
+        dialog.setWindowTitle(f"Query {query} · {run} — Query detail")
+        dialog.view.load(query, run, settings, str(rows.text[source]))
+        _show_window(dialog)
+        return dialog
+
+    def open_settings(self) -> ScoringSettingsDialog:
+        if self.settings_dialog is None:
+            self.settings_dialog = ScoringSettingsDialog(self.context, self)
+        self.settings_dialog.panel.load()
+        _show_window(self.settings_dialog)
+        return self.settings_dialog
+
+    # ------------------------------------------------------------------ display state
+    def _update_header(self, settings: ScoringSettings | None = None) -> None:
+        s = settings or scoring_settings_from(self.context)
+        gain = "linear gain (grade)" if s.gain == "linear" else "exponential gain (2^grade − 1)"
+        ideal = "ideal from all judged documents" if s.ideal == "judged" else "ideal from the list"
+        self.settings_line.setText(
+            f"<b>nDCG@{s.k}</b> · {gain} · {ideal} · consensus: {s.consensus} · "
+            "order: score, ties by document id"
+        )
+
+    def _show_empty_message(self) -> None:
+        if self.context.database is None:
+            text = "No database is open.\nUse File ▸ Open database… or start with the demo."
+        else:
+            text = (
+                "Nothing to score yet.\nImport a run and judgments (File ▸ Import…), "
+                "or judge a few documents in Annotate."
+            )
+        self.empty.setText(text)
+        self.pages.setCurrentIndex(0)
+
+    def activated(self) -> None:
+        """The main window switched to this tab: load now if anything changed meanwhile."""
+        if self._dirty:
+            self.reload()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if self._dirty:
+            self._reload_timer.start()
+
+    def hideEvent(self, event: QHideEvent) -> None:
+        self.save_state()
+        super().hideEvent(event)
+
+    def save_state(self) -> None:
+        s = self.context.settings
+        s.set_byte_array(f"{self.STATE_KEY}/splitter", self.splitter.saveState())
+        s.set_byte_array(f"{self.STATE_KEY}/summary_splitter", self.summary_splitter.saveState())
+        s.set_byte_array(f"{self.STATE_KEY}/header", self.table.horizontalHeader().saveState())
+
+    def restore_state(self) -> None:
+        s = self.context.settings
+        for key, widget in (
+            ("splitter", self.splitter),
+            ("summary_splitter", self.summary_splitter),
+        ):
+            state = s.byte_array(f"{self.STATE_KEY}/{key}")
+            if state is not None:
+                widget.restoreState(state)
+        state = s.byte_array(f"{self.STATE_KEY}/header")
+        if state is not None:
+            self.table.horizontalHeader().restoreState(state)
+
+
+def _show_window(window: QWidget) -> None:
+    """Show a tool window; bring it to the front when it was already open behind others."""
+    if window.isVisible():
+        window.raise_()
+        window.activateWindow()
+    else:
+        window.show()

@@ -1,0 +1,253 @@
+"""Scoring settings: K, gain, ideal, consensus, pool depth and band thresholds.
+
+The panel writes each change straight into the :class:`~ndcg_studio.ui.context.AppContext`
+settings (QSettings-backed); the context emits ``settings_changed(key)`` and the Review and
+Compare views rescore in a background worker (a newer job cancels the older one). Spin boxes
+commit on Enter, focus loss or arrow steps, not on every typed digit. Band thresholds that are
+not strictly decreasing are refused with a message and not stored.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ndcg_studio.domain.bands import BandThresholds
+from ndcg_studio.services.scoring import ScoringSettings
+from ndcg_studio.ui import settings as S
+from ndcg_studio.ui.context import AppContext
+
+#: settings keys whose change requires rescoring
+SCORING_KEYS = frozenset(
+    s.key
+    for s in (
+        S.K,
+        S.GAIN,
+        S.IDEAL,
+        S.CONSENSUS,
+        S.BAND_EXCELLENT,
+        S.BAND_GOOD,
+        S.BAND_FAIR,
+        S.BAND_POOR,
+    )
+)
+
+_GAINS = (("linear", "Linear: gain = grade"), ("exponential", "Exponential: gain = 2^grade − 1"))
+_IDEALS = (
+    ("judged", "All judged documents of the query (trec_eval)"),
+    ("list", "Only the documents the run returned (scikit-learn)"),
+)
+_CONSENSUS = (
+    ("mean", "Mean of the annotators' grades"),
+    ("median", "Median"),
+    ("majority", "Majority (most frequent grade)"),
+    ("max", "Maximum (most lenient)"),
+    ("min", "Minimum (strictest)"),
+)
+
+
+def band_thresholds_from(ctx: AppContext) -> BandThresholds:
+    """The context's band thresholds, or the defaults when the stored ones are inconsistent."""
+    try:
+        return BandThresholds(*ctx.band_thresholds)
+    except ValueError:
+        return BandThresholds()
+
+
+def scoring_settings_from(ctx: AppContext) -> ScoringSettings:
+    """The :class:`ScoringSettings` the context's settings describe (K, gain, ideal, consensus,
+    bands; invalid stored band thresholds fall back to the defaults)."""
+    settings: ScoringSettings = ctx.scoring_settings()
+    return settings
+
+
+def describe_settings(settings: ScoringSettings) -> str:
+    """One sentence saying how nDCG is computed, e.g. for the Review header and Query detail."""
+    gain = "gain = grade" if settings.gain == "linear" else "gain = 2^grade − 1"
+    ideal = (
+        "IDCG from all judged documents of the query"
+        if settings.ideal == "judged"
+        else "IDCG from the documents the run returned"
+    )
+    order = (
+        "run order by score descending, ties by document id descending (trec_eval)"
+        if settings.order == "score"
+        else "run order by the file's rank column"
+    )
+    who = (
+        f"grades of {settings.annotator} only"
+        if settings.annotator
+        else f"{settings.consensus} of the annotators' grades (adjudicated grades win)"
+    )
+    return (
+        f"nDCG@{settings.k} = DCG@{settings.k} / IDCG@{settings.k}; {gain}; discount "
+        f"1/log2(rank + 1); {ideal}; {order}; one grade per document: {who}; unjudged "
+        "documents gain 0."
+    )
+
+
+def _combo(choices: tuple[tuple[str, str], ...]) -> QComboBox:
+    combo = QComboBox()
+    for value, label in choices:
+        combo.addItem(label, value)
+    return combo
+
+
+class ScoringSettingsPanel(QWidget):
+    """The form; every valid change is stored in the context at once.
+
+    Signals:
+        settings_applied(object): the new :class:`ScoringSettings` after a change was stored
+            (also emitted when the context was changed by someone else and the form reloaded).
+    """
+
+    settings_applied = Signal(object)
+
+    def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.context = context
+        self._loading = False
+
+        self.k = QSpinBox()
+        self.k.setRange(S.K.minimum or 1, S.K.maximum or 10_000)
+        self.k.setKeyboardTracking(False)
+        self.k.setToolTip("Cutoff K: ranks 1..K count")
+        self.gain = _combo(_GAINS)
+        self.ideal = _combo(_IDEALS)
+        self.consensus = _combo(_CONSENSUS)
+        self.pool_depth = QSpinBox()
+        self.pool_depth.setRange(S.POOL_DEPTH.minimum or 1, S.POOL_DEPTH.maximum or 1000)
+        self.pool_depth.setKeyboardTracking(False)
+        self.pool_depth.setToolTip("Annotators judge the union of every run's top D documents")
+
+        scoring = QGroupBox("nDCG")
+        form = QFormLayout(scoring)
+        form.addRow("Cutoff &K:", self.k)
+        form.addRow("&Gain:", self.gain)
+        form.addRow("&Ideal list:", self.ideal)
+        form.addRow("&Consensus:", self.consensus)
+
+        pool = QGroupBox("Judging pool")
+        pool_form = QFormLayout(pool)
+        pool_form.addRow("Pool &depth D:", self.pool_depth)
+
+        self.bands: dict[str, QDoubleSpinBox] = {}
+        band_box = QGroupBox("Quality bands (lower bound of nDCG)")
+        band_layout = QVBoxLayout(band_box)
+        band_form = QFormLayout()
+        band_layout.addLayout(band_form)
+        for name in ("excellent", "good", "fair", "poor"):
+            spin = QDoubleSpinBox()
+            spin.setRange(0.0, 1.0)
+            spin.setSingleStep(0.05)
+            spin.setDecimals(2)
+            spin.setKeyboardTracking(False)
+            self.bands[name] = spin
+            band_form.addRow(f"{name.capitalize()} ≥", spin)
+        self.band_message = QLabel()
+        self.band_message.setWordWrap(True)
+        band_layout.addWidget(self.band_message)
+
+        layout = QVBoxLayout(self)
+        layout.addWidget(scoring)
+        layout.addWidget(band_box)
+        layout.addWidget(pool)
+        layout.addStretch(1)
+
+        self.load()
+        self.k.valueChanged.connect(lambda v: self._store(S.K, int(v)))
+        self.pool_depth.valueChanged.connect(lambda v: self._store(S.POOL_DEPTH, int(v)))
+        self.gain.currentIndexChanged.connect(
+            lambda _: self._store(S.GAIN, self.gain.currentData())
+        )
+        self.ideal.currentIndexChanged.connect(
+            lambda _: self._store(S.IDEAL, self.ideal.currentData())
+        )
+        self.consensus.currentIndexChanged.connect(
+            lambda _: self._store(S.CONSENSUS, self.consensus.currentData())
+        )
+        for spin in self.bands.values():
+            spin.valueChanged.connect(self._on_band_changed)
+        context.settings_changed.connect(self._on_settings_changed)
+
+    # ------------------------------------------------------------------ load/store
+    def load(self) -> None:
+        """Show the context's current values (without storing anything)."""
+        self._loading = True
+        try:
+            c = self.context
+            self.k.setValue(c.k)
+            self.pool_depth.setValue(c.pool_depth)
+            for combo, value in (
+                (self.gain, c.gain),
+                (self.ideal, c.ideal),
+                (self.consensus, c.consensus),
+            ):
+                combo.setCurrentIndex(max(0, combo.findData(value)))
+            for spin, threshold in zip(self.bands.values(), c.band_thresholds, strict=True):
+                spin.setValue(threshold)
+            self.band_message.clear()
+        finally:
+            self._loading = False
+
+    def _store(self, setting: S.Setting[Any], value: Any) -> None:
+        if self._loading:
+            return
+        self.context.set_setting(setting, value)
+        self.settings_applied.emit(scoring_settings_from(self.context))
+
+    def _on_band_changed(self) -> None:
+        if self._loading:
+            return
+        values = [spin.value() for spin in self.bands.values()]
+        try:
+            BandThresholds(*values)
+        except ValueError:
+            self.band_message.setText(
+                "⚠ Thresholds must decrease strictly: excellent > good > fair > poor. Not applied."
+            )
+            return
+        self.band_message.clear()
+        for setting, value in zip(
+            (S.BAND_EXCELLENT, S.BAND_GOOD, S.BAND_FAIR, S.BAND_POOR), values, strict=True
+        ):
+            self.context.set_setting(setting, float(value))
+        self.settings_applied.emit(scoring_settings_from(self.context))
+
+    def _on_settings_changed(self, key: str) -> None:
+        if not self._loading and (key in SCORING_KEYS or key == S.POOL_DEPTH.key):
+            self.load()
+
+
+class ScoringSettingsDialog(QDialog):
+    """A non-modal window around :class:`ScoringSettingsPanel` (changes apply at once)."""
+
+    def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Scoring settings")
+        self.panel = ScoringSettingsPanel(context, self)
+        note = QLabel("Changes apply at once; the views rescore in the background.")
+        note.setWordWrap(True)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.close)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.panel)
+        row = QHBoxLayout()
+        row.addWidget(note, 1)
+        row.addWidget(buttons, 0, Qt.AlignmentFlag.AlignRight)
+        layout.addLayout(row)
+        self.resize(520, self.sizeHint().height())

@@ -1,0 +1,279 @@
+"""Render every view of the main window offscreen to ``docs/screenshots/<view>.png`` (1280×800).
+
+The database is the Cranfield demo (``ndcg_studio.services.demo.load_demo``) in a temporary
+folder, with a sample annotator who has judged part of a few pools, so the pictures show real
+text, partial progress, a highlighted grade and a note. Nothing in the user's own settings or
+data directories is touched.
+
+Run: python scripts/screenshots.py [--out docs/screenshots] [--only Annotate] [--dark]
+(``--dark``: a dark Fusion palette, files named ``<view>-dark.png``, to check that everything
+stays readable in a dark theme.)
+
+To add a view: it appears automatically (one PNG per tab of ``MainWindow``); to bring it into
+an interesting state first, add a function to ``PREPARE`` (tab title -> fn(window, data)).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+REPO = Path(__file__).resolve().parents[1]
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+from PySide6.QtCore import QSettings, QThreadPool  # noqa: E402
+from PySide6.QtGui import QColor, QPalette  # noqa: E402
+from PySide6.QtWidgets import QApplication  # noqa: E402
+
+from ndcg_studio.services.annotation import AnnotationService, AnnotatorInfo  # noqa: E402
+from ndcg_studio.storage.database import Database, open_database  # noqa: E402
+from ndcg_studio.ui import workers  # noqa: E402
+from ndcg_studio.ui.context import AppContext  # noqa: E402
+from ndcg_studio.ui.main_window import MainWindow  # noqa: E402
+
+SIZE = (1280, 800)
+SAMPLE_ANNOTATOR = "alice"
+
+
+def settle(app: QApplication, timeout: float = 30.0) -> None:
+    """Process events until no background task is running (then a few more rounds)."""
+    deadline = time.monotonic() + timeout
+    quiet = 0
+    while time.monotonic() < deadline and quiet < 5:
+        app.processEvents()
+        idle = (
+            workers.running_tasks() == 0 and QThreadPool.globalInstance().activeThreadCount() == 0
+        )
+        quiet = quiet + 1 if idle else 0
+        time.sleep(0.02)
+    for _ in range(5):
+        app.processEvents()
+
+
+def build_demo(folder: Path) -> Database:
+    """The Cranfield demo database, plus the sample annotator's partial judgments: the
+    Cleverdon grades of the pooled documents of queries 1–6 (all of query 1, part of the
+    others), and one note."""
+    from ndcg_studio.services.demo import DEMO_ANNOTATOR, load_demo
+
+    db = open_database(folder / "demo.sqlite")
+    load_demo(db)
+    service = AnnotationService(db)
+    alice = service.ensure_annotator(SAMPLE_ANNOTATOR)
+    cleverdon = service.ensure_annotator(DEMO_ANNOTATOR)
+    progress = service.query_progress(alice.id, 10)
+    last_graded = None
+    for n, query in enumerate(progress[:6]):
+        pool = service.pool(query.query_id, cleverdon.id, 10)
+        share = len(pool) if n == 0 else len(pool) * (6 - n) // 8
+        for item in pool[:share]:
+            service.set_grade(alice.id, query.query_id, item.document_id, item.grade or 0)
+        if n == 1 and share:
+            last_graded = (query.query_id, pool[share - 1].document_id)
+    if last_graded is not None:  # the document prepare_annotate shows
+        service.set_note(
+            alice.id, *last_graded, "Only the first part (low-speed handling) is on topic."
+        )
+    return db
+
+
+def dark_palette() -> QPalette:
+    """A dark palette like the ones desktop themes give Fusion."""
+    p = QPalette()
+    roles = QPalette.ColorRole
+    for role, color in (
+        (roles.Window, "#2b2b2b"),
+        (roles.WindowText, "#e6e6e6"),
+        (roles.Base, "#1e1e1e"),
+        (roles.AlternateBase, "#262626"),
+        (roles.Text, "#e6e6e6"),
+        (roles.Button, "#353535"),
+        (roles.ButtonText, "#e6e6e6"),
+        (roles.Highlight, "#2f65ca"),
+        (roles.HighlightedText, "#ffffff"),
+        (roles.PlaceholderText, "#9a9a9a"),
+        (roles.Link, "#6ea8fe"),
+        (roles.Mid, "#5a5a5a"),
+        (roles.ToolTipBase, "#3a3a3a"),
+        (roles.ToolTipText, "#e6e6e6"),
+    ):
+        p.setColor(role, QColor(color))
+    return p
+
+
+def prepare_annotate(window: MainWindow, app: QApplication) -> None:
+    """Query 2, on a judged document (the legend shows its grade)."""
+    from ndcg_studio.ui.views.annotate import AnnotateView
+
+    view = window.view("Annotate")
+    assert isinstance(view, AnnotateView)
+    rows = view.rows_model.rows()
+    if len(rows) > 1:
+        view.open_query(rows[1].query_id)
+        settle(app)
+        judged = [i for i, it in enumerate(view.pool_items()) if it.grade is not None]
+        view.pool_table.setFocus()
+        if judged:
+            view._show_position(judged[-1])
+    view.panel.setFocus()
+    view.status_label.setText("Saved ✓ 10:42:07")
+
+
+PREPARE: dict[str, Callable[[MainWindow, QApplication], None]] = {
+    "Annotate": prepare_annotate,
+}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=REPO / "docs" / "screenshots")
+    parser.add_argument("--only", action="append", help="only this view (repeatable)")
+    parser.add_argument("--dark", action="store_true", help="render with a dark palette")
+    args = parser.parse_args()
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    assert isinstance(app, QApplication)
+    app.setApplicationDisplayName("NDCG Studio")
+    if args.dark:
+        app.setPalette(dark_palette())
+    args.out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        db = build_demo(folder)
+        settings = QSettings(str(folder / "settings.ini"), QSettings.Format.IniFormat)
+        context = AppContext(settings)
+        annotator: AnnotatorInfo = AnnotationService(db).ensure_annotator(SAMPLE_ANNOTATOR)
+        context.set_database(db, annotator)
+        window = MainWindow(context)
+        window.resize(*SIZE)
+        window.show()
+        settle(app)
+        written: list[Path] = []
+        for index in range(window.tabs.count()):
+            title = window.tabs.tabText(index)
+            if args.only and title not in args.only:
+                continue
+            window.tabs.setCurrentIndex(index)
+            settle(app)
+            prepare: Any = PREPARE.get(title)
+            if prepare is not None:
+                prepare(window, app)
+                settle(app)
+            path = args.out / f"{title.lower()}{'-dark' if args.dark else ''}.png"
+            window.grab().save(str(path))
+            written.append(path)
+        window.close()
+        context.set_database(None)
+        settle(app)
+    for path in written:
+        print(path)
+    return 0
+
+
+# ---------------------------------------------------------------------- analyst views
+# (Review, Query detail, Agreement, Compare.) A second annotator "ada" re-grades every one of
+# Cleverdon's judgments with a fixed seed (60% the same, 32% one grade off, 8% two off) so the
+# agreement statistics, disputed items and per-query alpha have something to show.
+SECOND_ANNOTATOR = "ada"
+
+
+def _extra_path(name: str) -> Path:
+    """Where a picture that is not a tab goes: the same --out and --dark as main()."""
+    parser = argparse.ArgumentParser(add_help=False)
+    parser.add_argument("--out", type=Path, default=REPO / "docs" / "screenshots")
+    parser.add_argument("--dark", action="store_true")
+    known, _ = parser.parse_known_args()
+    return Path(known.out) / f"{name}{'-dark' if known.dark else ''}.png"
+
+
+def add_second_annotator(db: Database, folder: Path, seed: int = 7) -> None:
+    """Import ada's grades: Cleverdon's, perturbed by a fixed-seed random step."""
+    import csv
+
+    import numpy as np
+    from sqlalchemy import select
+
+    from ndcg_studio.services.demo import DEMO_ANNOTATOR
+    from ndcg_studio.services.importing import ImportService
+    from ndcg_studio.storage import models
+
+    j, q, d, a = models.judgments, models.queries, models.documents, models.annotators
+    stmt = (
+        select(q.c.external_id, d.c.external_id, j.c.grade)
+        .join(q, q.c.id == j.c.query_id)
+        .join(d, d.c.id == j.c.document_id)
+        .join(a, a.c.id == j.c.annotator_id)
+        .where(a.c.name == DEMO_ANNOTATOR)
+        .order_by(j.c.id)
+    )
+    with db.engine.connect() as conn:
+        rows = conn.execute(stmt).all()
+    rng = np.random.default_rng(seed)
+    path = folder / f"{SECOND_ANNOTATOR}.csv"
+    with path.open("w", newline="") as f:
+        writer = csv.writer(f)
+        writer.writerow(["query_id", "doc_id", "annotator", "grade"])
+        for query, doc, grade in rows:
+            r = rng.random()
+            step = 0 if r < 0.6 else 1 if r < 0.92 else 2
+            new = int(np.clip(grade + step * rng.choice([-1, 1]), 0, 4))
+            writer.writerow([query, doc, SECOND_ANNOTATOR, new])
+    ImportService(db).import_judgments(path)
+
+
+def prepare_review(window: MainWindow, app: QApplication) -> None:
+    """Add ada's grades, rescore; then render the Query detail of a disputed, well-ranked row."""
+    from PySide6.QtCore import Qt
+
+    from ndcg_studio.ui.models import scores as M
+    from ndcg_studio.ui.views.review import ReviewView
+
+    context = window.context
+    db = context.require_database()
+    with tempfile.TemporaryDirectory() as tmp:
+        add_second_annotator(db, Path(tmp))
+    context.notify_judgments_changed(None)
+    view = window.view("Review")
+    assert isinstance(view, ReviewView)
+    view.reload()
+    settle(app)
+    # the detail: a disputed query with a good nDCG, so both curves and a highlight show
+    view.disputed_only.setChecked(True)
+    view.model.sort(M.COL_NDCG, Qt.SortOrder.DescendingOrder)
+    if view.model.rowCount():
+        dialog = view.open_detail(min(2, view.model.rowCount() - 1))
+        dialog.resize(*SIZE)
+        settle(app)
+        dialog.grab().save(str(_extra_path("query_detail")))
+        dialog.close()
+    view.disputed_only.setChecked(False)
+    view.table.sortByColumn(M.COL_NDCG, Qt.SortOrder.AscendingOrder)
+    view.table.scrollToTop()
+    settle(app)
+
+
+def prepare_agreement(window: MainWindow, app: QApplication) -> None:
+    """Adjudicate the second disputed item so the history and the Final column show one."""
+    from ndcg_studio.ui.views.agreement import AgreementView
+
+    view = window.view("Agreement")
+    assert isinstance(view, AgreementView)
+    if view.disputed_model.rowCount() > 1:
+        view.disputed_table.selectRow(1)
+        settle(app)
+        view.adjudicate(3)
+        settle(app)
+
+
+PREPARE["Review"] = prepare_review
+PREPARE["Agreement"] = prepare_agreement
+
+if __name__ == "__main__":
+    sys.exit(main())
