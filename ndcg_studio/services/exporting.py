@@ -33,6 +33,7 @@ from ndcg_studio.services.scoring import (
     compare,
 )
 from ndcg_studio.storage import models
+from ndcg_studio.storage.bulk import column_by_id
 from ndcg_studio.storage.database import Database
 
 EXPORT_KINDS = ("report", "judgments", "qrels", "agreement", "compare")
@@ -144,19 +145,7 @@ class ExportService:
                 "export with --consensus majority, max or min, or with --annotator NAME"
             )
         with self.db.engine.connect() as conn:
-            d = models.documents
-            ids = [int(x) for x in data.doc_ids]
-            names: dict[int, str] = {}
-            for start in range(0, len(ids), 20_000):
-                names.update(
-                    dict(
-                        conn.execute(
-                            select(d.c.id, d.c.external_id).where(
-                                d.c.id.in_(ids[start : start + 20_000])
-                            )
-                        ).all()
-                    )
-                )
+            names = column_by_id(conn, models.documents, data.doc_ids, "external_id")
         return [
             (data.query_external[int(qi)], names[int(data.doc_ids[int(di)])], int(g))
             for qi, di, g in zip(

@@ -40,7 +40,7 @@ from ndcg_studio.domain.metrics import (
 from ndcg_studio.domain.stats import MeanCI, RunComparison, bootstrap_mean_ci, compare_runs
 from ndcg_studio.services.progress import Cancelled, Progress, checkpoint
 from ndcg_studio.storage import models
-from ndcg_studio.storage.bulk import fetch_array, id_map
+from ndcg_studio.storage.bulk import column_by_id, fetch_array, id_map
 from ndcg_studio.storage.database import Database
 
 ConsensusMethod = Literal["mean", "median", "majority", "max", "min"]
@@ -341,20 +341,13 @@ class ScoringService:
         """The text of each query, by database id, in the order given ('' for an unknown id).
 
         Args:
-            query_ids: database ids (e.g. ``ScoreReport.query_ids``), any length; read in chunks
-                of 20,000 ids per statement.
+            query_ids: database ids (e.g. ``ScoreReport.query_ids``), any length (see
+                :func:`ndcg_studio.storage.bulk.column_by_id`).
         """
-        q = models.queries
         ids = [int(i) for i in query_ids]
-        texts: dict[int, str] = {}
         with self.db.engine.connect() as conn:
-            for start in range(0, len(ids), 20_000):
-                chunk = ids[start : start + 20_000]
-                texts.update(
-                    (int(i), str(t or ""))
-                    for i, t in conn.execute(select(q.c.id, q.c.text).where(q.c.id.in_(chunk)))
-                )
-        return [texts.get(i, "") for i in ids]
+            texts = column_by_id(conn, models.queries, ids, "text")
+        return [str(texts.get(i) or "") for i in ids]
 
     def per_annotator_ndcg(
         self,
@@ -434,8 +427,20 @@ def score_data(
     )
 
 
+#: Bootstrap budget: resamples x queries drawn per run mean (about 1 s on this machine).
+_BOOTSTRAP_BUDGET = 20_000_000
+
+
+def bootstrap_resamples(n_queries: int) -> int:
+    """Resamples for a run mean's interval: 10,000, fewer for very many queries so that the
+    cost stays bounded, never fewer than 1,000 (10,000 up to 2,000 queries; 1,000 from
+    20,000 queries on)."""
+    return max(1_000, min(10_000, _BOOTSTRAP_BUDGET // max(n_queries, 1)))
+
+
 def summarize(report: ScoreReport, *, seed: int = 0) -> list[RunSummary]:
-    """Per-run mean nDCG@K with a 95% percentile-bootstrap interval over queries."""
+    """Per-run mean nDCG@K with a 95% percentile-bootstrap interval over queries
+    (:func:`bootstrap_resamples` resamples)."""
     out = []
     t = report.table
     labels = [b.label for b in sorted(_bands(), reverse=True)]
@@ -451,7 +456,7 @@ def summarize(report: ScoreReport, *, seed: int = 0) -> list[RunSummary]:
         out.append(
             RunSummary(
                 run=run,
-                ndcg=bootstrap_mean_ci(ndcg, seed=seed),
+                ndcg=bootstrap_mean_ci(ndcg, n_resamples=bootstrap_resamples(len(ndcg)), seed=seed),
                 n_queries=int(judged.sum()),
                 n_without_judgments=int((~judged).sum()),
                 n_missing_from_run=int(((t.n_returned[idx] == 0) & judged).sum()),

@@ -178,3 +178,28 @@ def insert_returning_count(
     if rows:
         conn.execute(insert(table), list(rows))
     return len(rows)
+
+
+def column_by_id(
+    conn: Connection, table: Table, ids: Iterable[int] | NDArray[np.int64], column: str
+) -> dict[int, Any]:
+    """``{id: value of column}`` for the given database ids (missing ids are absent).
+
+    A few ids are read with ``IN`` lists; many (over 2,000) with one scan of the id range,
+    filtered here — a long ``IN`` list costs more to compile and run than the scan.
+    """
+    wanted = np.unique(np.fromiter((int(i) for i in ids), dtype=np.int64))
+    if len(wanted) == 0:
+        return {}
+    key, value = table.c.id, table.c[column]
+    if len(wanted) <= 2_000:
+        stmt = select(key, value).where(key.in_(wanted.tolist()))
+        return {int(i): v for i, v in conn.execute(stmt)}
+    stmt = select(key, value).where(key.between(int(wanted[0]), int(wanted[-1])))
+    keep = set(wanted.tolist())
+    result = conn.execute(stmt)
+    try:
+        rows: Iterable[tuple[int, Any]] = result.cursor  # type: ignore[assignment]
+        return {i: v for i, v in rows if i in keep}
+    finally:
+        result.close()

@@ -66,3 +66,15 @@ def test_bulk_insert_violation_rolls_back(db: Any) -> None:
         )
     with db.engine.connect() as conn:
         assert conn.execute(select(models.queries.c.id)).all() == []
+
+
+@pytest.mark.parametrize("n", [3, 2_500])
+def test_column_by_id_few_and_many(db: Any, n: int) -> None:
+    from ndcg_studio.storage.bulk import column_by_id
+
+    with db.engine.begin() as conn:
+        ids, _ = map_external_ids(conn, models.queries, [f"q{i}" for i in range(n + 5)],
+                                  defaults={"text": ""})  # fmt: skip
+        wanted = [int(i) for i in ids[2 : 2 + n]] + [10**9]  # plus an unknown id
+        got = column_by_id(conn, models.queries, wanted, "external_id")
+    assert got == {int(i): f"q{k + 2}" for k, i in enumerate(ids[2 : 2 + n])}
