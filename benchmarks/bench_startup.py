@@ -38,6 +38,7 @@ from PySide6.QtWidgets import QApplication
 from ndcg_studio.ui.application import APP_NAME, ORGANIZATION
 from ndcg_studio.ui.context import AppContext
 from ndcg_studio.ui.main_window import MainWindow
+from ndcg_studio.ui.models.scores import COL_NDCG, COL_TEXT
 QCoreApplication.setOrganizationName(ORGANIZATION)
 QCoreApplication.setApplicationName(APP_NAME)
 QSettings().setValue("user/annotator", "ann")
@@ -54,7 +55,7 @@ annotate.query_loaded.connect(on_query)
 def on_review():
     mark("Review loaded")
     header = review.table.horizontalHeader()
-    for column, name in ((3, "sort by nDCG"), (len(review.model.COLUMNS) - 1 if hasattr(review.model, "COLUMNS") else 0, "sort by last column")):
+    for column, name in ((COL_NDCG, "sort by nDCG"), (COL_TEXT, "sort by query text")):
         start = time.perf_counter()
         review.table.sortByColumn(column, Qt.SortOrder.DescendingOrder)
         app.processEvents()
