@@ -57,16 +57,14 @@ class AgreementSettings:
 
 
 @dataclass(frozen=True, eq=False)
-class AgreementReport:
-    """An :class:`AgreementSummary` with the names that make it readable.
+class _Loaded:
+    """Every judgment as dense :class:`Ratings` with the names and ids that make it readable.
 
     ``item_query`` / ``item_doc`` give each item's database ids; ``query_external`` (per query
     index), ``item_query_index`` (per item), ``doc_external`` (per item) and ``annotators``
     (per annotator index) give names.
     """
 
-    settings: AgreementSettings
-    summary: AgreementSummary
     annotators: list[str]
     query_external: list[str]
     item_query_index: NDArray[np.int64]
@@ -76,6 +74,15 @@ class AgreementReport:
     judgments_per_query: NDArray[np.int64]
     judgments_per_annotator: NDArray[np.int64]
     ratings: Ratings
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
+class AgreementReport(_Loaded):
+    """An :class:`AgreementSummary` with the names that make it readable (the loaded data's
+    fields, see :class:`_Loaded`), and the ``settings`` it was computed with."""
+
+    settings: AgreementSettings
+    summary: AgreementSummary
 
     @property
     def statistic(self) -> str:
@@ -372,19 +379,6 @@ class AgreementService:
             ).astype(np.int64),
             ratings=ratings,
         )
-
-
-@dataclass(frozen=True, eq=False)
-class _Loaded:
-    annotators: list[str]
-    query_external: list[str]
-    item_query_index: NDArray[np.int64]
-    item_query: NDArray[np.int64]
-    item_doc: NDArray[np.int64]
-    doc_external: list[str]
-    judgments_per_query: NDArray[np.int64]
-    judgments_per_annotator: NDArray[np.int64]
-    ratings: Ratings
 
 
 def _external_ids(conn: Connection, doc_ids: NDArray[np.int64]) -> dict[int, str]:

@@ -15,16 +15,22 @@ from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import NDArray
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
+from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QBrush, QColor
 
 from ndcg_studio.services.agreement import AgreementReport
 from ndcg_studio.services.annotation import HistoryEntry
 from ndcg_studio.ui.bands import best_text_color
 from ndcg_studio.ui.models.grades import chip_icon, grade_name
-from ndcg_studio.ui.models.table import SORT_ROLE, NumpyTableModel, dense_ranks, natural_key
+from ndcg_studio.ui.models.table import (
+    SORT_ROLE,
+    Index,
+    NumpyTableModel,
+    TableModel,
+    dense_ranks,
+    natural_key,
+)
 
-Index = QModelIndex | QPersistentModelIndex
 KappaKind = Literal["kappa", "kappa_linear", "kappa_quadratic"]
 KAPPA_KINDS: dict[KappaKind, str] = {
     "kappa": "Cohen's kappa (unweighted)",
@@ -33,7 +39,6 @@ KAPPA_KINDS: dict[KappaKind, str] = {
 }
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 _CENTER = int(Qt.AlignmentFlag.AlignCenter)
-_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
 
 # heatmap ends: ColorBrewer Blues (agreement) and Okabe–Ito orange (worse than chance)
 _NEUTRAL = QColor("#F7F7F7")
@@ -66,7 +71,7 @@ def text_color_on(fill: QColor) -> QColor:
 
 
 # ---------------------------------------------------------------------------------- heatmap
-class PairwiseKappaModel(QAbstractTableModel):
+class PairwiseKappaModel(TableModel):
     """Annotator × annotator matrix of Cohen's kappa on the items both graded.
 
     Cells carry the value as text (with the number of shared items) and a heatmap background
@@ -118,21 +123,19 @@ class PairwiseKappaModel(QAbstractTableModel):
     def value(self, row: int, column: int) -> float:
         return float(self._value[row, column])
 
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._names)
+    def _row_count(self) -> int:
+        return len(self._names)
 
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._names)
+    def _headers(self) -> list[str]:
+        return self._names
 
     def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
     ) -> Any:
+        """The annotators' names on both axes."""
         if role == Qt.ItemDataRole.DisplayRole and 0 <= section < len(self._names):
             return self._names[section]
         return None
-
-    def flags(self, index: Index) -> Qt.ItemFlag:
-        return _FLAGS if index.isValid() else Qt.ItemFlag.NoItemFlags
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():
@@ -465,7 +468,7 @@ class DisputedItemsModel(NumpyTableModel):
 
 
 # ---------------------------------------------------------------------------------- one item
-class ItemGradesModel(QAbstractTableModel):
+class ItemGradesModel(TableModel):
     """One item's grades side by side: annotator → grade (with chip and name), then the final
     (adjudicated) grade if any."""
 
@@ -482,25 +485,8 @@ class ItemGradesModel(QAbstractTableModel):
             self._rows.append(("Final (adjudicated)", int(adjudicated), True))
         self.endResetModel()
 
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else 2
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if (
-            role == Qt.ItemDataRole.DisplayRole
-            and orientation == Qt.Orientation.Horizontal
-            and 0 <= section < 2
-        ):
-            return self.HEADERS[section]
-        return None
-
-    def flags(self, index: Index) -> Qt.ItemFlag:
-        return _FLAGS if index.isValid() else Qt.ItemFlag.NoItemFlags
+    def _row_count(self) -> int:
+        return len(self._rows)
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or index.row() >= len(self._rows):
@@ -523,7 +509,7 @@ class ItemGradesModel(QAbstractTableModel):
         return None
 
 
-class HistoryModel(QAbstractTableModel):
+class HistoryModel(TableModel):
     """The change log of one item (judgments and adjudications), newest first."""
 
     HEADERS = ("When (UTC)", "What", "By", "Change", "Note")
@@ -558,25 +544,8 @@ class HistoryModel(QAbstractTableModel):
             )
         self.endResetModel()
 
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if (
-            role == Qt.ItemDataRole.DisplayRole
-            and orientation == Qt.Orientation.Horizontal
-            and 0 <= section < len(self.HEADERS)
-        ):
-            return self.HEADERS[section]
-        return None
-
-    def flags(self, index: Index) -> Qt.ItemFlag:
-        return _FLAGS if index.isValid() else Qt.ItemFlag.NoItemFlags
+    def _row_count(self) -> int:
+        return len(self._rows)
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or index.row() >= len(self._rows):

@@ -14,15 +14,14 @@ from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import NDArray
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
+from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QPalette
 from PySide6.QtWidgets import QApplication
 
 from ndcg_studio.services.scoring import QueryBreakdown
 from ndcg_studio.ui.models.grades import chip_icon
-from ndcg_studio.ui.models.table import SORT_ROLE
+from ndcg_studio.ui.models.table import SORT_ROLE, Index, TableModel
 
-Index = QModelIndex | QPersistentModelIndex
 Side = Literal["run", "ideal"]
 
 #: background of a disputed row: translucent Okabe–Ito orange, visible on light and dark bases
@@ -45,7 +44,7 @@ def grade_text(grade: float) -> str:
     return number_text(grade)
 
 
-class BreakdownTableModel(QAbstractTableModel):
+class BreakdownTableModel(TableModel):
     """One side of a :class:`~ndcg_studio.services.scoring.QueryBreakdown`.
 
     Columns (run side): Rank, Document, Title, one per annotator, Consensus, Gain, Discount,
@@ -150,25 +149,8 @@ class BreakdownTableModel(QAbstractTableModel):
         return self._headers().index(header)
 
     # ------------------------------------------------------------------ Qt interface
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else self._n
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._headers())
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if orientation != Qt.Orientation.Horizontal:
-            return None
-        headers = self._headers()
-        if not 0 <= section < len(headers):
-            return None
-        if role == Qt.ItemDataRole.DisplayRole:
-            return headers[section]
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return self._header_tooltip(section)
-        return None
+    def _row_count(self) -> int:
+        return self._n
 
     def _header_tooltip(self, section: int) -> str | None:
         c = self.col_consensus
@@ -188,15 +170,6 @@ class BreakdownTableModel(QAbstractTableModel):
             c + 3: "discounted gain = gain × discount",
             c + 4: "running sum of the discounted gains",
         }.get(section)
-
-    def flags(self, index: Index) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        return (
-            Qt.ItemFlag.ItemIsEnabled
-            | Qt.ItemFlag.ItemIsSelectable
-            | Qt.ItemFlag.ItemNeverHasChildren
-        )
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or self._qb is None or index.row() >= self._n:

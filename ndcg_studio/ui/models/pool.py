@@ -9,17 +9,16 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QWidget
 
 from ndcg_studio.services.annotation import PoolItem
 from ndcg_studio.ui.models.grades import chip_icon, grade_name
+from ndcg_studio.ui.models.table import Index, TableModel
 
-Index = QModelIndex | QPersistentModelIndex
 
-
-class PoolModel(QAbstractTableModel):
+class PoolModel(TableModel):
     """Rows of :class:`PoolItem` in the pool's (stable shuffled) order; the current row is
     bold."""
 
@@ -28,7 +27,6 @@ class PoolModel(QAbstractTableModel):
     COL_GRADE = 2
     HEADERS = ("#", "Document", "Grade")
 
-    SortRole = Qt.ItemDataRole.UserRole + 1
     DocumentIdRole = Qt.ItemDataRole.UserRole + 2
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -73,22 +71,8 @@ class PoolModel(QAbstractTableModel):
         return sum(1 for it in self._items if it.grade is not None)
 
     # ------------------------------------------------------------------ Qt overrides
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._items)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if (
-            orientation == Qt.Orientation.Horizontal
-            and role == Qt.ItemDataRole.DisplayRole
-            and 0 <= section < len(self.HEADERS)
-        ):
-            return self.HEADERS[section]
-        return None
+    def _row_count(self) -> int:
+        return len(self._items)
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or not 0 <= index.row() < len(self._items):
@@ -122,12 +106,3 @@ class PoolModel(QAbstractTableModel):
         elif role == Qt.ItemDataRole.TextAlignmentRole and col == self.COL_POSITION:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
-
-    def flags(self, index: Index) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        return (
-            Qt.ItemFlag.ItemIsEnabled
-            | Qt.ItemFlag.ItemIsSelectable
-            | Qt.ItemFlag.ItemNeverHasChildren
-        )

@@ -13,21 +13,13 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from PySide6.QtCore import (
-    QAbstractTableModel,
-    QModelIndex,
-    QPersistentModelIndex,
-    QRect,
-    QSize,
-    QSortFilterProxyModel,
-    Qt,
-)
+from PySide6.QtCore import QModelIndex, QRect, QSize, QSortFilterProxyModel, Qt
 from PySide6.QtGui import QPainter, QPalette
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
 from ndcg_studio.services.annotation import QueryProgress
+from ndcg_studio.ui.models.table import Index, TableModel
 
-Index = QModelIndex | QPersistentModelIndex
 _NUMBERS = re.compile(r"(\d+)")
 
 
@@ -40,7 +32,7 @@ def natural_key(text: str) -> tuple[tuple[int, int, str], ...]:
     )
 
 
-class QueryProgressModel(QAbstractTableModel):
+class QueryProgressModel(TableModel):
     """Rows of :class:`QueryProgress`; one row per query."""
 
     COL_QUERY = 0
@@ -48,7 +40,6 @@ class QueryProgressModel(QAbstractTableModel):
     COL_PROGRESS = 2
     HEADERS = ("Query", "Text", "Judged")
 
-    SortRole = Qt.ItemDataRole.UserRole + 1
     QueryIdRole = Qt.ItemDataRole.UserRole + 2
     #: (judged, pool size) of the row, for the progress delegate
     ProgressRole = Qt.ItemDataRole.UserRole + 3
@@ -126,20 +117,12 @@ class QueryProgressModel(QAbstractTableModel):
         return self._totals
 
     # ------------------------------------------------------------------ Qt overrides
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._rows)
+    def _row_count(self) -> int:
+        return len(self._rows)
 
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if orientation == Qt.Orientation.Horizontal and 0 <= section < len(self.HEADERS):
-            if role == Qt.ItemDataRole.DisplayRole:
-                return self.HEADERS[section]
-            if role == Qt.ItemDataRole.ToolTipRole and section == self.COL_PROGRESS:
-                return "Pooled documents you have judged / pool size"
+    def _header_tooltip(self, section: int) -> str | None:
+        if section == self.COL_PROGRESS:
+            return "Pooled documents you have judged / pool size"
         return None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -169,15 +152,6 @@ class QueryProgressModel(QAbstractTableModel):
         elif role == Qt.ItemDataRole.TextAlignmentRole and col == self.COL_PROGRESS:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
-
-    def flags(self, index: Index) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        return (
-            Qt.ItemFlag.ItemIsEnabled
-            | Qt.ItemFlag.ItemIsSelectable
-            | Qt.ItemFlag.ItemNeverHasChildren
-        )
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
         """Sort in Python with a key (stable), keeping persistent indexes (the selection)."""

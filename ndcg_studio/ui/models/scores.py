@@ -15,14 +15,14 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
+from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QFont
 
 from ndcg_studio.domain.bands import NO_BAND, BandThresholds
 from ndcg_studio.services.agreement import QueryAgreement
 from ndcg_studio.services.scoring import RunSummary, ScoreReport
 from ndcg_studio.ui.bands import BAND_CODE_ROLE, band_name, band_range_text
-from ndcg_studio.ui.models.table import SORT_ROLE, NumpyTableModel, natural_key
+from ndcg_studio.ui.models.table import SORT_ROLE, Index, NumpyTableModel, TableModel, natural_key
 
 COL_QUERY = 0
 COL_RUN = 1
@@ -377,7 +377,7 @@ class ScoresTableModel(NumpyTableModel):
         return None
 
 
-class RunSummaryModel(QAbstractTableModel):
+class RunSummaryModel(TableModel):
     """One row per run: mean nDCG@K with its 95% bootstrap interval, and coverage counts."""
 
     HEADERS = ("Run", "Mean nDCG", "95% CI", "Queries", "Unjudged", "Not returned")
@@ -397,40 +397,21 @@ class RunSummaryModel(QAbstractTableModel):
         self._k = k
         self.endResetModel()
 
-    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._rows)
+    def _row_count(self) -> int:
+        return len(self._rows)
 
-    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.HEADERS)
+    def _header(self, section: int) -> str:
+        return f"Mean nDCG@{self._k}" if section == 1 else self.HEADERS[section]
 
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(self.HEADERS):
-            return None
-        if role == Qt.ItemDataRole.DisplayRole:
-            return f"Mean nDCG@{self._k}" if section == 1 else self.HEADERS[section]
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return {
-                2: "95% percentile bootstrap interval of the mean (queries resampled 10,000 times)",
-                3: "Queries with judgments: the ones the mean covers",
-                4: "Queries without any judgment: no nDCG, left out of the mean",
-                5: "Judged queries the run returned nothing for: they score 0",
-            }.get(section)
-        return None
+    def _header_tooltip(self, section: int) -> str | None:
+        return {
+            2: "95% percentile bootstrap interval of the mean (queries resampled 10,000 times)",
+            3: "Queries with judgments: the ones the mean covers",
+            4: "Queries without any judgment: no nDCG, left out of the mean",
+            5: "Judged queries the run returned nothing for: they score 0",
+        }.get(section)
 
-    def flags(self, index: QModelIndex | QPersistentModelIndex) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        return (
-            Qt.ItemFlag.ItemIsEnabled
-            | Qt.ItemFlag.ItemIsSelectable
-            | Qt.ItemFlag.ItemNeverHasChildren
-        )
-
-    def data(
-        self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or index.row() >= len(self._rows):
             return None
         s = self._rows[index.row()]

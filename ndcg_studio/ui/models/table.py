@@ -7,10 +7,15 @@ source row shown at view row ``i``, the rows passing the filter mask in the curr
 Subclasses provide the cell contents and one numpy sort key per column; the base class handles
 sorting (NaN always last, both directions; stable, so ties keep their source order), filtering,
 persistent indexes, and the mapping between view rows and source rows.
+
+:class:`TableModel`, its base, is the flat-table boilerplate every table model of the app shares
+(row and column counts, horizontal headers with tooltips, enabled and selectable cells); models
+that keep Python lists derive from it directly.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -76,12 +81,57 @@ def natural_key(ids: NDArray[Any]) -> NDArray[Any]:
     return text
 
 
-class NumpyTableModel(QAbstractTableModel):
-    """Base class: subclasses set :attr:`HEADERS` and implement :meth:`_source_count`,
-    :meth:`_sort_key` and :meth:`_cell`, and call :meth:`_reset_rows` after new data."""
+_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
+
+
+class TableModel(QAbstractTableModel):
+    """A flat table (no children) of enabled, selectable cells with horizontal headers.
+
+    Subclasses set :attr:`HEADERS` (or override :meth:`_headers` when the columns vary),
+    implement :meth:`_row_count` and ``data()``, and may override :meth:`_header` (the title
+    of a column) and :meth:`_header_tooltip`.
+    """
 
     HEADERS: tuple[str, ...] = ()
     SortRole = SORT_ROLE
+
+    # ------------------------------------------------------------------ subclass hooks
+    def _row_count(self) -> int:
+        raise NotImplementedError
+
+    def _headers(self) -> Sequence[str]:
+        return self.HEADERS
+
+    def _header(self, section: int) -> str:
+        return self._headers()[section]
+
+    def _header_tooltip(self, section: int) -> str | None:
+        return None
+
+    # ------------------------------------------------------------------ Qt interface
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else self._row_count()
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._headers())
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if orientation == Qt.Orientation.Horizontal and 0 <= section < len(self._headers()):
+            if role == Qt.ItemDataRole.DisplayRole:
+                return self._header(section)
+            if role == Qt.ItemDataRole.ToolTipRole:
+                return self._header_tooltip(section)
+        return None
+
+    def flags(self, index: Index) -> Qt.ItemFlag:
+        return _FLAGS if index.isValid() else Qt.ItemFlag.NoItemFlags
+
+
+class NumpyTableModel(TableModel):
+    """Base class: subclasses set :attr:`HEADERS` and implement :meth:`_source_count`,
+    :meth:`_sort_key` and :meth:`_cell`, and call :meth:`_reset_rows` after new data."""
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -103,42 +153,14 @@ class NumpyTableModel(QAbstractTableModel):
         """Data of source ``row`` at ``column`` for ``role`` (None: no data)."""
         raise NotImplementedError
 
-    def _header(self, section: int) -> str:
-        return self.HEADERS[section]
+    def _row_count(self) -> int:
+        return int(self._rows.shape[0])
 
     # ------------------------------------------------------------------ Qt interface
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else int(self._rows.shape[0])
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if orientation == Qt.Orientation.Horizontal and 0 <= section < len(self.HEADERS):
-            if role == Qt.ItemDataRole.DisplayRole:
-                return self._header(section)
-            if role == Qt.ItemDataRole.ToolTipRole:
-                return self._header_tooltip(section)
-        return None
-
-    def _header_tooltip(self, section: int) -> str | None:
-        return None
-
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or index.row() >= self._rows.shape[0]:
             return None
         return self._cell(int(self._rows[index.row()]), index.column(), role)
-
-    def flags(self, index: Index) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        return (
-            Qt.ItemFlag.ItemIsEnabled
-            | Qt.ItemFlag.ItemIsSelectable
-            | Qt.ItemFlag.ItemNeverHasChildren
-        )
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
         """Sort the view rows by ``column`` with numpy (NaN last in both orders)."""

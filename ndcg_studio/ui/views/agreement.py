@@ -19,8 +19,8 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from PySide6.QtCore import QItemSelection, Qt, QTimer, Signal
-from PySide6.QtGui import QKeySequence, QShortcut, QShowEvent
+from PySide6.QtCore import QItemSelection, Qt, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -30,7 +30,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QSplitter,
-    QStackedWidget,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -53,9 +52,9 @@ from ndcg_studio.ui.models.agreement import (
     PerQueryAlphaModel,
 )
 from ndcg_studio.ui.models.grades import chip_icon, grade_name
-from ndcg_studio.ui.workers import Task, run_task
+from ndcg_studio.ui.views.base import LazyView, StateWidget
+from ndcg_studio.ui.workers import Task, TaskFn, run_task
 
-RELOAD_DELAY_MS = 150
 _LEVELS = (
     ("ordinal", "Ordinal (grades are ordered)"),
     ("interval", "Interval (equal steps)"),
@@ -127,7 +126,7 @@ def _boxed(title: str, *widgets: QWidget) -> QGroupBox:
     return box
 
 
-class AgreementView(QWidget):
+class AgreementView(LazyView[AgreementData]):
     """The Agreement tab. Construct as ``AgreementView(context, parent)``.
 
     Signals:
@@ -138,20 +137,16 @@ class AgreementView(QWidget):
     data_loaded = Signal()
     adjudicated = Signal(object)
     STATE_KEY = "agreement"
+    LOADING_STATUS = "Computing agreement…"
+    FAILED_STATUS = "Agreement failed"
+    FAILED_ACTION = "Computing agreement"
 
     def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.context = context
+        super().__init__(context, parent)
         self.data: AgreementData | None = None
-        self._task: Task[AgreementData] | None = None
         self._item_task: Task[ItemDetail] | None = None
         self._write_task: Task[GradeChange] | None = None
-        self._dirty = True
         self._selected: tuple[int, int] | None = None
-        self._timer = QTimer(self)
-        self._timer.setSingleShot(True)
-        self._timer.setInterval(RELOAD_DELAY_MS)
-        self._timer.timeout.connect(self.reload)
 
         # header
         self.level = QComboBox()
@@ -161,7 +156,6 @@ class AgreementView(QWidget):
         for value, label in KAPPA_KINDS.items():
             self.kappa_kind.addItem(label, value)
         self.kappa_kind.setCurrentIndex(self.kappa_kind.findData("kappa_linear"))
-        self.status = QLabel()
         self.alpha_label = QLabel()
         self.alpha_label.setTextFormat(Qt.TextFormat.RichText)
         self.alpha_label.setWordWrap(True)
@@ -296,14 +290,7 @@ class AgreementView(QWidget):
         content_layout.addWidget(self.alpha_label)
         content_layout.addWidget(self.fleiss_label)
         content_layout.addWidget(self.splitter, 1)
-        self.empty = QLabel()
-        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.empty.setWordWrap(True)
-        self.pages = QStackedWidget()
-        self.pages.addWidget(self.empty)
-        self.pages.addWidget(content)
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.pages)
+        self._set_content(content)
 
         for key, grade in (*((str(g), g) for g in range(5)), ("Backspace", None)):
             shortcut = QShortcut(QKeySequence(key), self.detail_box)
@@ -321,67 +308,24 @@ class AgreementView(QWidget):
         context.judgments_changed.connect(self._schedule)
         context.annotator_changed.connect(self._update_buttons)
         self._update_buttons()
-        self._show_empty("")
+        self._show_empty()
         self.restore_state()
 
     # ------------------------------------------------------------------ loading
     def settings(self) -> AgreementSettings:
         return AgreementSettings(level=self.level.currentData())
 
-    def reload(self) -> Task[AgreementData] | None:
-        """Recompute the report in a worker (cancels a running one)."""
-        self._timer.stop()
-        db = self.context.database
-        self._dirty = False
-        if db is None:
-            self._show_empty("No database is open.")
-            return None
+    def _load_job(self, db: Database) -> TaskFn[AgreementData]:
+        """Recompute the report at the chosen alpha level."""
         settings = self.settings()
-        self.status.setText("Computing agreement…")
-
-        def job(progress: Progress, cancelled: Cancelled) -> AgreementData:
-            return load_agreement(db, settings, progress, cancelled)
-
-        self._task = run_task(
-            job,
-            on_success=self._on_loaded,
-            on_failure=self._on_failed,
-            owner=self,
-            replaces=self._task,
-        )
-        return self._task
-
-    def is_loading(self) -> bool:
-        return self._task is not None and not self._task.done
-
-    def _schedule(self, *_: object) -> None:
-        self._dirty = True
-        if self.isVisible():
-            self._timer.start()
+        return lambda progress, cancelled: load_agreement(db, settings, progress, cancelled)
 
     def _on_database_changed(self) -> None:
         self._selected = None
         self._schedule()
 
-    def activated(self) -> None:
-        """The main window switched to this tab: load now if anything changed meanwhile."""
-        if self._dirty:
-            self.reload()
-
-    def showEvent(self, event: QShowEvent) -> None:
-        super().showEvent(event)
-        if self._dirty:
-            self._timer.start()
-
-    def _on_failed(self, exc: BaseException) -> None:
-        self.status.setText("Agreement failed")
-        from ndcg_studio.ui.errors import show_error
-
-        show_error(exc, self, action="Computing agreement")
-
     def _on_loaded(self, data: AgreementData) -> None:
         self.data = data
-        self.status.clear()
         report = data.report
         s = report.summary
         if s.n_ratings == 0:
@@ -440,10 +384,6 @@ class AgreementView(QWidget):
             f"Fleiss' κ = {f.value:.3f} ({f.n_items:,} documents, {f.n_raters} grades each; "
             "nominal, chance-corrected)"
         )
-
-    def _show_empty(self, text: str) -> None:
-        self.empty.setText(text or "Loading…")
-        self.pages.setCurrentIndex(0)
 
     # ------------------------------------------------------------------ item selection
     def select_item(self, query_id: int, document_id: int) -> bool:
@@ -559,14 +499,5 @@ class AgreementView(QWidget):
         self.context.notify_judgments_changed([change.query_id])
 
     # ------------------------------------------------------------------ state
-    def save_state(self) -> None:
-        s = self.context.settings
-        for key, w in (("splitter", self.splitter), ("left", self._left), ("right", self._right)):
-            s.set_byte_array(f"{self.STATE_KEY}/{key}", w.saveState())
-
-    def restore_state(self) -> None:
-        s = self.context.settings
-        for key, w in (("splitter", self.splitter), ("left", self._left), ("right", self._right)):
-            state = s.byte_array(f"{self.STATE_KEY}/{key}")
-            if state is not None:
-                w.restoreState(state)
+    def _state_widgets(self) -> tuple[tuple[str, StateWidget], ...]:
+        return (("splitter", self.splitter), ("left", self._left), ("right", self._right))

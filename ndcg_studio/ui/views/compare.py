@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
-from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QShowEvent
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -22,7 +23,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QSplitter,
-    QStackedWidget,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -43,10 +43,9 @@ from ndcg_studio.ui.bands import best_text_color
 from ndcg_studio.ui.charts import BETTER_A, BETTER_B, DeltaChart
 from ndcg_studio.ui.context import AppContext
 from ndcg_studio.ui.models.compare import COL_DELTA, CompareRows, DeltaTableModel
+from ndcg_studio.ui.views.base import LazyView, StateWidget
 from ndcg_studio.ui.views.scoring_settings import SCORING_KEYS, scoring_settings_from
-from ndcg_studio.ui.workers import Task, run_task
-
-RELOAD_DELAY_MS = 150
+from ndcg_studio.ui.workers import Task, TaskFn, run_task
 
 
 @dataclass(frozen=True, eq=False)
@@ -74,7 +73,7 @@ def compare_rows(scored: ScoredRuns, run_a: str, run_b: str) -> CompareRows:
     return CompareRows.from_report(scored.report, run_a, run_b, comparison)
 
 
-class CompareView(QWidget):
+class CompareView(LazyView[ScoredRuns]):
     """The Compare tab. Construct as ``CompareView(context, parent)``.
 
     Signals:
@@ -83,18 +82,13 @@ class CompareView(QWidget):
 
     compared = Signal()
     STATE_KEY = "compare"
+    LOADING_STATUS = "Scoring…"
+    FAILED_ACTION = "Comparing runs"
 
     def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.context = context
+        super().__init__(context, parent)
         self.scored: ScoredRuns | None = None
-        self._score_task: Task[ScoredRuns] | None = None
         self._compare_task: Task[CompareRows] | None = None
-        self._dirty = True
-        self._timer = QTimer(self)
-        self._timer.setSingleShot(True)
-        self._timer.setInterval(RELOAD_DELAY_MS)
-        self._timer.timeout.connect(self.reload)
 
         self.run_a = QComboBox()
         self.run_b = QComboBox()
@@ -104,7 +98,6 @@ class CompareView(QWidget):
         self.swap = QPushButton("⇄ Swap")
         self.swap.setToolTip("Exchange run A and run B")
         self.swap.clicked.connect(self.swap_runs)
-        self.status = QLabel()
         pickers = QHBoxLayout()
         pickers.addWidget(_chip_label("A", BETTER_A))
         pickers.addWidget(self.run_a)
@@ -162,78 +155,31 @@ class CompareView(QWidget):
         content_layout.addWidget(self.verdict)
         content_layout.addWidget(self.significance)
         content_layout.addWidget(self.splitter, 1)
-        self.empty = QLabel()
-        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.empty.setWordWrap(True)
-        self.pages = QStackedWidget()
-        self.pages.addWidget(self.empty)
-        self.pages.addWidget(content)
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.pages)
+        self._set_content(content)
 
         self.run_a.currentIndexChanged.connect(self._on_runs_changed)
         self.run_b.currentIndexChanged.connect(self._on_runs_changed)
         context.database_changed.connect(self._schedule)
         context.judgments_changed.connect(self._schedule)
         context.settings_changed.connect(self._on_settings_changed)
-        self._show_empty("Loading…")
+        self._show_empty()
         self.restore_state()
 
     # ------------------------------------------------------------------ loading
-    def reload(self) -> Task[ScoredRuns] | None:
-        """Rescore in a worker (cancels a running one); then compare the picked runs."""
-        self._timer.stop()
-        self._dirty = False
-        db = self.context.database
-        if db is None:
-            self._show_empty("No database is open.")
-            return None
+    def _load_job(self, db: Database) -> TaskFn[ScoredRuns]:
+        """Rescore every run (then :meth:`_on_loaded` compares the picked runs)."""
         settings = scoring_settings_from(self.context)
-        self.status.setText("Scoring…")
+        return lambda progress, cancelled: load_scores(db, settings, progress, cancelled)
 
-        def job(progress: Progress, cancelled: Cancelled) -> ScoredRuns:
-            return load_scores(db, settings, progress, cancelled)
-
-        self._score_task = run_task(
-            job,
-            on_success=self._on_scored,
-            on_failure=self._on_failed,
-            owner=self,
-            replaces=self._score_task,
-        )
-        return self._score_task
-
-    def is_loading(self) -> bool:
-        return any(t is not None and not t.done for t in (self._score_task, self._compare_task))
-
-    def _schedule(self, *_: object) -> None:
-        self._dirty = True
-        if self.isVisible():
-            self._timer.start()
+    def _tasks(self) -> tuple[Task[Any] | None, ...]:
+        return (self._task, self._compare_task)
 
     def _on_settings_changed(self, key: str) -> None:
         if key in SCORING_KEYS:
             self._schedule()
 
-    def activated(self) -> None:
-        """The main window switched to this tab: load now if anything changed meanwhile."""
-        if self._dirty:
-            self.reload()
-
-    def showEvent(self, event: QShowEvent) -> None:
-        super().showEvent(event)
-        if self._dirty:
-            self._timer.start()
-
-    def _on_failed(self, exc: BaseException) -> None:
-        self.status.setText("Failed")
-        from ndcg_studio.ui.errors import show_error
-
-        show_error(exc, self, action="Comparing runs")
-
-    def _on_scored(self, scored: ScoredRuns) -> None:
+    def _on_loaded(self, scored: ScoredRuns) -> None:
         self.scored = scored
-        self.status.clear()
         runs = scored.report.run_names
         if len(runs) < 2:
             self._show_empty(
@@ -345,20 +291,9 @@ class CompareView(QWidget):
             f"{p_text} — the difference is {verdict} at the 0.05 level."
         )
 
-    def _show_empty(self, text: str) -> None:
-        self.empty.setText(text)
-        self.pages.setCurrentIndex(0)
-
     # ------------------------------------------------------------------ state
-    def save_state(self) -> None:
-        self.context.settings.set_byte_array(
-            f"{self.STATE_KEY}/splitter", self.splitter.saveState()
-        )
-
-    def restore_state(self) -> None:
-        state = self.context.settings.byte_array(f"{self.STATE_KEY}/splitter")
-        if state is not None:
-            self.splitter.restoreState(state)
+    def _state_widgets(self) -> tuple[tuple[str, StateWidget], ...]:
+        return (("splitter", self.splitter),)
 
 
 def _chip_label(text: str, color: str) -> QLabel:

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtCore import QModelIndex, Qt, QTimer, Signal
-from PySide6.QtGui import QHideEvent, QShowEvent
+from PySide6.QtCore import QModelIndex, Qt, Signal
+from PySide6.QtGui import QHideEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -25,7 +25,6 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPushButton,
     QSplitter,
-    QStackedWidget,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -53,15 +52,14 @@ from ndcg_studio.ui.models.scores import (
     RunSummaryModel,
     ScoresTableModel,
 )
+from ndcg_studio.ui.views.base import LazyView, StateWidget
 from ndcg_studio.ui.views.query_detail import QueryDetailDialog
 from ndcg_studio.ui.views.scoring_settings import (
     SCORING_KEYS,
     ScoringSettingsDialog,
     scoring_settings_from,
 )
-from ndcg_studio.ui.workers import Task, run_task
-
-RELOAD_DELAY_MS = 150
+from ndcg_studio.ui.workers import TaskFn
 
 
 @dataclass(frozen=True, eq=False)
@@ -95,7 +93,7 @@ def load_review(
     return ReviewData(report, summaries, ReviewRows.from_report(report, texts, agreement))
 
 
-class ReviewView(QWidget):
+class ReviewView(LazyView[ReviewData]):
     """The Review tab. Construct as ``ReviewView(context, parent)``.
 
     Signals:
@@ -104,26 +102,22 @@ class ReviewView(QWidget):
 
     data_loaded = Signal()
     STATE_KEY = "review"
+    LOADING_STATUS = "Scoring…"
+    FAILED_STATUS = "Scoring failed"
+    FAILED_ACTION = "Scoring the runs"
+    NO_DATABASE_TEXT = "No database is open.\nUse File ▸ Open database… or start with the demo."
 
     def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.context = context
+        super().__init__(context, parent)
         self.data: ReviewData | None = None
-        self._task: Task[ReviewData] | None = None
-        self._dirty = True
         self.detail_dialog: QueryDetailDialog | None = None
         self.settings_dialog: ScoringSettingsDialog | None = None
-        self._reload_timer = QTimer(self)
-        self._reload_timer.setSingleShot(True)
-        self._reload_timer.setInterval(RELOAD_DELAY_MS)
-        self._reload_timer.timeout.connect(self.reload)
 
         # header: how the scores are computed, settings button, status
         self.settings_line = QLabel()
         self.settings_line.setWordWrap(True)
         self.settings_button = QPushButton("Scoring settings…")
         self.settings_button.clicked.connect(self.open_settings)
-        self.status = QLabel()
         header = QHBoxLayout()
         header.addWidget(self.settings_line, 1)
         header.addWidget(self.status)
@@ -243,14 +237,7 @@ class ReviewView(QWidget):
         content_layout.setContentsMargins(0, 0, 0, 0)
         content_layout.addLayout(header)
         content_layout.addWidget(self.splitter, 1)
-        self.empty = QLabel()
-        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.empty.setWordWrap(True)
-        self.pages = QStackedWidget()
-        self.pages.addWidget(self.empty)
-        self.pages.addWidget(content)
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.pages)
+        self._set_content(content)
 
         for widget_signal in (
             self.search.textChanged,
@@ -263,64 +250,27 @@ class ReviewView(QWidget):
             widget_signal.connect(self._apply_filter)
         self.model.modelReset.connect(self._update_shown)
         self.model.layoutChanged.connect(self._update_shown)
-        context.database_changed.connect(self._on_data_changed)
-        context.judgments_changed.connect(self._on_data_changed)
+        context.database_changed.connect(self._schedule)
+        context.judgments_changed.connect(self._schedule)
         context.settings_changed.connect(self._on_settings_changed)
         self.restore_state()
         self._update_header()
         self._show_empty_message()
 
     # ------------------------------------------------------------------ loading
-    def reload(self) -> Task[ReviewData] | None:
-        """Rescore now in a worker (cancels a running load). None when no database is open."""
-        self._reload_timer.stop()
-        db = self.context.database
-        if db is None:
-            self._dirty = False
-            self._show_empty_message()
-            return None
-        self._dirty = False
+    def _load_job(self, db: Database) -> TaskFn[ReviewData]:
+        """Rescore with the current scoring settings (shown in the header)."""
         settings = scoring_settings_from(self.context)
         self._update_header(settings)
-        self.status.setText("Scoring…")
-
-        def job(progress: Progress, cancelled: Cancelled) -> ReviewData:
-            return load_review(db, settings, progress, cancelled)
-
-        self._task = run_task(
-            job,
-            on_success=self._on_loaded,
-            on_failure=self._on_failed,
-            owner=self,
-            replaces=self._task,
-        )
-        return self._task
-
-    def is_loading(self) -> bool:
-        return self._task is not None and not self._task.done
-
-    def _schedule(self) -> None:
-        self._dirty = True
-        if self.isVisible():
-            self._reload_timer.start()
-
-    def _on_data_changed(self, *_: object) -> None:
-        self._schedule()
+        return lambda progress, cancelled: load_review(db, settings, progress, cancelled)
 
     def _on_settings_changed(self, key: str) -> None:
         if key in SCORING_KEYS:
             self._update_header()
             self._schedule()
 
-    def _on_failed(self, exc: BaseException) -> None:
-        self.status.setText("Scoring failed")
-        from ndcg_studio.ui.errors import show_error
-
-        show_error(exc, self, action="Scoring the runs")
-
     def _on_loaded(self, data: ReviewData) -> None:
         self.data = data
-        self.status.clear()
         report = data.report
         if len(report) == 0:
             self.model.set_rows(ReviewRows.empty())
@@ -433,47 +383,23 @@ class ReviewView(QWidget):
 
     def _show_empty_message(self) -> None:
         if self.context.database is None:
-            text = "No database is open.\nUse File ▸ Open database… or start with the demo."
+            self._show_empty(self.NO_DATABASE_TEXT)
         else:
-            text = (
+            self._show_empty(
                 "Nothing to score yet.\nImport a run and judgments (File ▸ Import…), "
                 "or judge a few documents in Annotate."
             )
-        self.empty.setText(text)
-        self.pages.setCurrentIndex(0)
-
-    def activated(self) -> None:
-        """The main window switched to this tab: load now if anything changed meanwhile."""
-        if self._dirty:
-            self.reload()
-
-    def showEvent(self, event: QShowEvent) -> None:
-        super().showEvent(event)
-        if self._dirty:
-            self._reload_timer.start()
 
     def hideEvent(self, event: QHideEvent) -> None:
         self.save_state()
         super().hideEvent(event)
 
-    def save_state(self) -> None:
-        s = self.context.settings
-        s.set_byte_array(f"{self.STATE_KEY}/splitter", self.splitter.saveState())
-        s.set_byte_array(f"{self.STATE_KEY}/summary_splitter", self.summary_splitter.saveState())
-        s.set_byte_array(f"{self.STATE_KEY}/header", self.table.horizontalHeader().saveState())
-
-    def restore_state(self) -> None:
-        s = self.context.settings
-        for key, widget in (
+    def _state_widgets(self) -> tuple[tuple[str, StateWidget], ...]:
+        return (
             ("splitter", self.splitter),
             ("summary_splitter", self.summary_splitter),
-        ):
-            state = s.byte_array(f"{self.STATE_KEY}/{key}")
-            if state is not None:
-                widget.restoreState(state)
-        state = s.byte_array(f"{self.STATE_KEY}/header")
-        if state is not None:
-            self.table.horizontalHeader().restoreState(state)
+            ("header", self.table.horizontalHeader()),
+        )
 
 
 def _show_window(window: QWidget) -> None:

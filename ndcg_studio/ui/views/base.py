@@ -1,0 +1,163 @@
+"""What the analysts' views (Review, Agreement, Compare) share: they load lazily, in a worker.
+
+A change (the database, the judgments, a setting) only marks a :class:`LazyView` dirty
+(:meth:`LazyView._schedule`); a short single-shot timer coalesces a burst of changes into one
+reload, and only while the view is visible: a hidden view reloads when it is shown again or its
+tab is activated. A new load cancels the running one. The view shows either its content or a
+centred message (no database, nothing to show yet, loading).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, Generic, TypeVar
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QShowEvent
+from PySide6.QtWidgets import (
+    QHeaderView,
+    QLabel,
+    QSplitter,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ndcg_studio.storage.database import Database
+from ndcg_studio.ui.context import AppContext
+from ndcg_studio.ui.workers import Task, TaskFn, run_task
+
+T = TypeVar("T")
+
+#: changes within this many milliseconds of each other cause one reload
+RELOAD_DELAY_MS = 150
+
+#: what :meth:`LazyView.save_state` saves the ``saveState()`` of
+StateWidget = QSplitter | QHeaderView
+
+
+class LazyView(QWidget, Generic[T]):
+    """Base of a view whose data (of type ``T``) is loaded in a worker, lazily.
+
+    Subclasses set the texts below and :attr:`STATE_KEY`, implement :meth:`_load_job` and
+    :meth:`_on_loaded`, call :meth:`_set_content` once with their widgets, and connect the
+    context's signals that invalidate their data to :meth:`_schedule`.
+
+    The status label (:attr:`status`, placed by the subclass) reads :attr:`LOADING_STATUS`
+    while loading, is cleared when the data arrives and reads :attr:`FAILED_STATUS` after a
+    failure, which is also shown in an error dialog (:attr:`FAILED_ACTION` says what failed).
+    """
+
+    STATE_KEY = ""
+    LOADING_STATUS = "Loading…"
+    FAILED_STATUS = "Failed"
+    FAILED_ACTION = "Loading"
+    NO_DATABASE_TEXT = "No database is open."
+
+    def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.context = context
+        self._task: Task[T] | None = None
+        self._dirty = True
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(RELOAD_DELAY_MS)
+        self._timer.timeout.connect(self.reload)
+        self.status = QLabel()
+
+    # ------------------------------------------------------------------ subclass hooks
+    def _load_job(self, db: Database) -> TaskFn[T]:
+        """The function that loads the data in a worker (called on the GUI thread, so it may
+        read widgets and update the display first)."""
+        raise NotImplementedError
+
+    def _on_loaded(self, data: T) -> None:
+        """Show freshly loaded ``data`` (GUI thread)."""
+        raise NotImplementedError
+
+    def _state_widgets(self) -> Iterable[tuple[str, StateWidget]]:
+        """(settings key, widget) of the splitters and header views whose state persists."""
+        return ()
+
+    # ------------------------------------------------------------------ loading
+    def reload(self) -> Task[T] | None:
+        """Load now in a worker (cancels a running load). None when no database is open."""
+        self._timer.stop()
+        self._dirty = False
+        db = self.context.database
+        if db is None:
+            self._show_empty(self.NO_DATABASE_TEXT)
+            return None
+        job = self._load_job(db)
+        self.status.setText(self.LOADING_STATUS)
+        self._task = run_task(
+            job,
+            on_success=self._loaded,
+            on_failure=self._on_failed,
+            owner=self,
+            replaces=self._task,
+        )
+        return self._task
+
+    def is_loading(self) -> bool:
+        """Whether a load (or other work listed by :meth:`_tasks`) is still running."""
+        return any(t is not None and not t.done for t in self._tasks())
+
+    def _tasks(self) -> Iterable[Task[Any] | None]:
+        return (self._task,)
+
+    def _schedule(self, *_: object) -> None:
+        """The data changed: reload soon if visible, else when shown."""
+        self._dirty = True
+        if self.isVisible():
+            self._timer.start()
+
+    def activated(self) -> None:
+        """The main window switched to this tab: load now if anything changed meanwhile."""
+        if self._dirty:
+            self.reload()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if self._dirty:
+            self._timer.start()
+
+    def _loaded(self, data: T) -> None:
+        self.status.clear()
+        self._on_loaded(data)
+
+    def _on_failed(self, exc: BaseException) -> None:
+        self.status.setText(self.FAILED_STATUS)
+        from ndcg_studio.ui.errors import show_error
+
+        show_error(exc, self, action=self.FAILED_ACTION)
+
+    # ------------------------------------------------------------------ pages
+    def _set_content(self, content: QWidget) -> None:
+        """Lay the view out as two pages: a centred message (:attr:`empty`) and ``content``."""
+        self.empty = QLabel()
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty.setWordWrap(True)
+        self.pages = QStackedWidget()
+        self.pages.addWidget(self.empty)
+        self.pages.addWidget(content)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.pages)
+
+    def _show_empty(self, text: str = "") -> None:
+        """Show the message page with ``text`` ("Loading…" when empty)."""
+        self.empty.setText(text or "Loading…")
+        self.pages.setCurrentIndex(0)
+
+    # ------------------------------------------------------------------ state
+    def save_state(self) -> None:
+        s = self.context.settings
+        for key, widget in self._state_widgets():
+            s.set_byte_array(f"{self.STATE_KEY}/{key}", widget.saveState())
+
+    def restore_state(self) -> None:
+        s = self.context.settings
+        for key, widget in self._state_widgets():
+            state = s.byte_array(f"{self.STATE_KEY}/{key}")
+            if state is not None:
+                widget.restoreState(state)
