@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import NDArray
-from sqlalchemy import Connection, select
+from sqlalchemy import select
 
 from ndcg_studio.domain.agreement import (
     AgreementSummary,
@@ -26,7 +26,7 @@ from ndcg_studio.domain.agreement import (
 )
 from ndcg_studio.services.progress import Cancelled, Progress, checkpoint
 from ndcg_studio.storage import models
-from ndcg_studio.storage.bulk import fetch_array, id_map
+from ndcg_studio.storage.bulk import column_by_id, fetch_array, id_map
 from ndcg_studio.storage.database import Database
 
 Level = Literal["nominal", "ordinal", "interval"]
@@ -285,7 +285,7 @@ class AgreementService:
 
     def per_query_alpha(self, level: Level = "ordinal") -> dict[str, float]:
         """``{query external id: alpha}`` for every judged query (NaN where undefined)."""
-        data = self._load()
+        data = self._load(documents=False)
         result = alpha_by_group(
             data.ratings,
             data.item_query_index,
@@ -306,7 +306,7 @@ class AgreementService:
         Raises:
             ValueError: ``disputed_range`` negative or not finite (from ``item_spread``).
         """
-        data = self._load()
+        data = self._load(documents=False)
         n_q = len(data.query_external)
         result = alpha_by_group(data.ratings, data.item_query_index, n_q, level, values=GRADE_SCALE)
         spread = item_spread(data.ratings, disputed_range=disputed_range)
@@ -342,7 +342,9 @@ class AgreementService:
             ).scalar_one_or_none()
         return str(text or ""), str(title or "")
 
-    def _load(self) -> _Loaded:
+    def _load(self, *, documents: bool = True) -> _Loaded:
+        """Read every judgment; ``documents=False`` skips the documents' external ids
+        (``doc_external`` is then empty): per-query statistics do not need them."""
         j = models.judgments
         with self.db.engine.connect() as conn:
             rows = fetch_array(
@@ -356,7 +358,7 @@ class AgreementService:
             keys, item_index = np.unique((rows["query"] << 32) | rows["doc"], return_inverse=True)
             item_index = np.asarray(item_index, dtype=np.int64).reshape(-1)
             item_q, item_d = keys >> 32, keys & 0xFFFFFFFF
-            docs = _external_ids(conn, np.unique(item_d))
+            docs = column_by_id(conn, models.documents, item_d, "external_id") if documents else {}
         annotator_ids = np.unique(rows["annotator"])
         query_ids = np.unique(item_q)
         item_query_index = np.searchsorted(query_ids, item_q).astype(np.int64)
@@ -370,7 +372,7 @@ class AgreementService:
             item_query_index=item_query_index,
             item_query=item_q.astype(np.int64),
             item_doc=item_d.astype(np.int64),
-            doc_external=[docs[int(x)] for x in item_d],
+            doc_external=[str(docs[int(x)]) for x in item_d] if documents else [],
             judgments_per_query=np.bincount(
                 item_query_index[item_index], minlength=len(query_ids)
             ).astype(np.int64),
@@ -379,18 +381,3 @@ class AgreementService:
             ).astype(np.int64),
             ratings=ratings,
         )
-
-
-def _external_ids(conn: Connection, doc_ids: NDArray[np.int64]) -> dict[int, str]:
-    d = models.documents
-    ids = [int(x) for x in doc_ids]
-    out: dict[int, str] = {}
-    for start in range(0, len(ids), 20_000):
-        chunk = ids[start : start + 20_000]
-        out.update(
-            {
-                int(i): str(e)
-                for i, e in conn.execute(select(d.c.id, d.c.external_id).where(d.c.id.in_(chunk)))
-            }
-        )
-    return out
