@@ -122,6 +122,16 @@ def describe(exc: BaseException, action: str | None = None) -> ErrorReport:
         )
     if isinstance(exc, FileNotFoundError):
         return ErrorReport("File not found", text, "Check the file name and try again.")
+    from ndcg_studio.io.errors import InputError
+
+    if isinstance(exc, InputError):
+        return ErrorReport(
+            "The file has problems",
+            text,
+            "Nothing was written: the import is all or nothing. Correct the lines listed "
+            "(or choose the right file kind, or a grade map for other grade scales) and import "
+            "the file again.",
+        )
     if isinstance(exc, LookupError | ValueError):
         return ErrorReport("Cannot do that", text, "Check the input and try again.")
     return ErrorReport(

@@ -286,3 +286,43 @@ def test_run_gui_demo_loads_cranfield(
     view = window.view("Annotate")
     assert isinstance(view, AnnotateView)
     assert view.rows_model.query_at(0).pool_size > 0  # two BM25 runs give every pool documents
+
+
+def test_a_bad_import_file_shows_what_is_wrong_and_writes_nothing(
+    qtbot: Any,
+    main_window: MainWindow,
+    ui_data: UiData,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A user picks a qrels file with grade 7 on line 2: a dialog names file, line and field;
+    the database is unchanged and the app keeps running."""
+    bad = tmp_path / "bad.qrels"
+    bad.write_text("q1 0 d1 2\nq1 0 d2 7\n", encoding="utf-8")
+    boxes: list[tuple[str, str, str]] = []
+
+    def fake_exec(box: QMessageBox) -> int:
+        boxes.append((box.windowTitle(), box.text(), box.informativeText()))
+        return int(QMessageBox.StandardButton.Ok)
+
+    monkeypatch.setattr(QMessageBox, "exec", fake_exec)
+    monkeypatch.setattr(QInputDialog, "getItem", lambda *a, **k: (next(iter(_qrels_label())), True))
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(bad), ""))
+    with ui_data.db.transaction() as s:
+        before = s.execute(select(func.count()).select_from(models.judgments)).scalar_one()
+    main_window.import_file()
+    qtbot.waitUntil(lambda: bool(boxes), timeout=10_000)
+    title, text, todo = boxes[0]
+    assert title == "The file has problems"
+    assert "Nothing was written" in todo
+    assert "bad.qrels:2: grade" in text + todo
+    with ui_data.db.transaction() as s:
+        after = s.execute(select(func.count()).select_from(models.judgments)).scalar_one()
+    assert after == before
+    assert main_window.isVisible()
+
+
+def _qrels_label() -> list[str]:
+    from ndcg_studio.ui.main_window import IMPORT_KINDS
+
+    return [IMPORT_KINDS["qrels"][0]]
