@@ -39,7 +39,7 @@ import hashlib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from enum import Enum
 from typing import Any, Final, Literal
 
@@ -189,6 +189,28 @@ class DatabaseCounts:
     judgments: int
 
 
+@dataclass(frozen=True, slots=True)
+class ChangeMarker:
+    """Where the database's judgment data stands: the highest id of the judgments, of the
+    history (every grade set in the app and every grade an import changed appends one row), of
+    the adjudications and of the runs. Any write of judgments or runs moves it forward; reading it
+    costs four index look-ups."""
+
+    judgment: int
+    history: int
+    adjudication: int
+    run: int
+
+
+@dataclass(frozen=True, slots=True)
+class TeamMember:
+    """One annotator's progress: how many judgments they hold and when they last changed one."""
+
+    name: str
+    judged: int
+    last_change: datetime | None
+
+
 def pool_order_key(query_external_id: str, document_external_id: str) -> bytes:
     """The sort key of a document in a query's pool: BLAKE2b with an 8-byte digest of
     ``"<query external id>\\x1f<document external id>"`` encoded as UTF-8.
@@ -292,6 +314,58 @@ class AnnotationService:
         with self.db.transaction() as session:
             row = session.execute(stmt).one()
         return DatabaseCounts(*(int(v) for v in row))
+
+    def change_marker(self) -> ChangeMarker:
+        """The current :class:`ChangeMarker` (cheap: poll it to notice other people's work)."""
+        tables = (models.judgments, models.judgment_history, models.adjudications, models.runs)
+        stmt = select(
+            *(select(func.coalesce(func.max(t.c.id), 0)).scalar_subquery() for t in tables)
+        )
+        with self.db.engine.connect() as conn:
+            row = conn.execute(stmt).one()
+        return ChangeMarker(*(int(v) for v in row))
+
+    def changed_by_others(self, since: ChangeMarker, annotator_id: int | None) -> bool:
+        """Whether anyone but ``annotator_id`` wrote judgments, adjudications or runs after
+        ``since`` (a marker taken earlier): what makes another person's work worth reloading."""
+        j, h = models.judgments, models.judgment_history
+        judgments = select(func.count()).where(j.c.id > since.judgment)
+        history = select(func.count()).where(h.c.id > since.history)
+        if annotator_id is not None:
+            judgments = judgments.where(j.c.annotator_id != annotator_id)
+            history = history.where(func.coalesce(h.c.changed_by, -1) != annotator_id)
+        runs = select(func.count()).where(models.runs.c.id > since.run)
+        stmt = select(
+            judgments.scalar_subquery(), history.scalar_subquery(), runs.scalar_subquery()
+        )
+        with self.db.engine.connect() as conn:
+            row = conn.execute(stmt).one()
+        return any(int(v) for v in row)
+
+    def team_progress(self) -> list[TeamMember]:
+        """Every annotator with their number of judgments and the time of their last change
+        (from the history; None when all their judgments came from imports), most judged first.
+        Counts only: no grades, so annotating stays blind."""
+        a, j, h = models.annotators, models.judgments, models.judgment_history
+        judged = (
+            select(j.c.annotator_id, func.count().label("n")).group_by(j.c.annotator_id).subquery()
+        )
+        last = (
+            select(h.c.changed_by, func.max(h.c.changed_at).label("at"))
+            .where(h.c.kind == "judgment")
+            .group_by(h.c.changed_by)
+            .subquery()
+        )
+        stmt = (
+            select(a.c.name, func.coalesce(judged.c.n, 0), last.c.at)
+            .select_from(a)
+            .outerjoin(judged, judged.c.annotator_id == a.c.id)
+            .outerjoin(last, last.c.changed_by == a.c.id)
+        )
+        with self.db.engine.connect() as conn:
+            rows = conn.execute(stmt).all()
+        members = [TeamMember(str(n), int(c), _aware(at)) for n, c, at in rows]
+        return sorted(members, key=lambda m: (-m.judged, m.name))
 
     @staticmethod
     def _pool_subquery(pool_depth: int, query_id: int | None = None) -> Any:
@@ -653,3 +727,10 @@ class AnnotationService:
             new_note=new_note,
             changed_at=now,
         )
+
+
+def _aware(value: datetime | None) -> datetime | None:
+    """Timestamps come back naive (UTC) from SQLite and aware from PostgreSQL: make them aware."""
+    if value is None or value.tzinfo is not None:
+        return value
+    return value.replace(tzinfo=UTC)

@@ -34,6 +34,7 @@ from ndcg_studio.storage.database import Database, open_database, resolve_url
 from ndcg_studio.ui import errors
 from ndcg_studio.ui import settings as S
 from ndcg_studio.ui.context import AppContext
+from ndcg_studio.ui.team import TeamWatcher, team_text
 from ndcg_studio.ui.views.placeholder import PlaceholderView
 from ndcg_studio.ui.workers import Task, run_task
 
@@ -128,6 +129,9 @@ class MainWindow(QMainWindow):
         context.annotator_changed.connect(self._update_status)
         context.judgments_changed.connect(self._refresh_counts)
         self.tabs.currentChanged.connect(self._on_tab_changed)
+        self.team = TeamWatcher(context, self)
+        self.team.team_changed.connect(self._show_team)
+        self.team.reachable_changed.connect(self._show_reachable)
         self.restore_state()
         self._update_status()
         self._refresh_counts()
@@ -179,7 +183,8 @@ class MainWindow(QMainWindow):
         self._db_label = QLabel(self)
         self._annotator_label = QLabel(self)
         self._counts_label = QLabel(self)
-        for label in (self._db_label, self._annotator_label, self._counts_label):
+        self._team_label = QLabel(self)
+        for label in (self._db_label, self._annotator_label, self._team_label, self._counts_label):
             label.setContentsMargins(6, 0, 6, 0)
             status.addPermanentWidget(label)
 
@@ -526,6 +531,19 @@ class MainWindow(QMainWindow):
             owner=self,
             replaces=self._counts_task,
         )
+
+    def _show_team(self, team: list[Any]) -> None:
+        text, tooltip = team_text(team)
+        self._team_label.setText(text)
+        self._team_label.setToolTip(tooltip)
+
+    def _show_reachable(self, reachable: bool) -> None:
+        if reachable:
+            self.statusBar().showMessage("The database answers again.", 5000)
+        else:
+            self.statusBar().showMessage(
+                "⚠ The database is not answering; retrying every few seconds…"
+            )
 
     def _show_counts(self, counts: DatabaseCounts) -> None:
         self._counts_label.setText(

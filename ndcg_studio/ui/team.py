@@ -1,0 +1,128 @@
+"""Seeing the team's work without restarting: a poller of the open database.
+
+Every few seconds (in a worker) :class:`TeamWatcher` reads the database's
+:class:`~ndcg_studio.services.annotation.ChangeMarker` — four index look-ups. When it moved
+because *someone else* graded, adjudicated or imported (another annotator on the shared
+PostgreSQL server, or a terminal import into the same SQLite file), it tells every view to reload
+(``AppContext.notify_judgments_changed(None)``): the query list's progress, the scores and the
+agreement then reflect the others' judgments. It also keeps the status bar's team line (each
+annotator's number of judgments; counts only, so annotating stays blind) and reports an
+unreachable server until it answers again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from PySide6.QtCore import QObject, QTimer, Signal, Slot
+from PySide6.QtWidgets import QWidget
+
+from ndcg_studio.services.annotation import AnnotationService, ChangeMarker, TeamMember
+from ndcg_studio.ui.context import AppContext
+from ndcg_studio.ui.workers import Task, run_task
+
+#: how often the database is asked for changes
+POLL_INTERVAL_MS = 5_000
+
+
+@dataclass(frozen=True)
+class _Poll:
+    marker: ChangeMarker
+    others_changed: bool
+    team: list[TeamMember] | None
+
+
+class TeamWatcher(QObject):
+    """Polls the open database for other people's changes.
+
+    Signals:
+        team_changed(list[TeamMember]): the team's progress after a change.
+        reachable_changed(bool): the database stopped or started answering.
+    """
+
+    team_changed = Signal(object)
+    reachable_changed = Signal(bool)
+
+    def __init__(
+        self, context: AppContext, owner: QWidget, interval_ms: int = POLL_INTERVAL_MS
+    ) -> None:
+        super().__init__(owner)
+        self.context = context
+        self._owner = owner
+        self._marker: ChangeMarker | None = None
+        self._task: Task[_Poll] | None = None
+        self._reachable = True
+        self._timer = QTimer(self)
+        self._timer.setInterval(interval_ms)
+        self._timer.timeout.connect(self.poll)
+        context.database_changed.connect(self._on_database_changed)
+        if context.database is not None:
+            QTimer.singleShot(0, self._on_database_changed)
+
+    @Slot()
+    def _on_database_changed(self) -> None:
+        self._marker = None
+        if self.context.database is None:
+            self._timer.stop()
+            return
+        self.poll()  # the baseline, and the team line at once
+        self._timer.start()
+
+    @Slot()
+    def poll(self) -> Task[_Poll] | None:
+        """Ask the database now (skipped while the previous question is still open)."""
+        database = self.context.database
+        if database is None or (self._task is not None and not self._task.done):
+            return None
+        since = self._marker
+        annotator = self.context.annotator
+        me = annotator.id if annotator is not None else None
+
+        def work(_progress: Any, _cancelled: Any) -> _Poll:
+            service = AnnotationService(database)
+            marker = service.change_marker()
+            if since is not None and marker == since:
+                return _Poll(marker, False, None)
+            others = since is not None and service.changed_by_others(since, me)
+            return _Poll(marker, others, service.team_progress())
+
+        self._task = run_task(
+            work, on_success=self._on_polled, on_failure=self._on_failed, owner=self._owner
+        )
+        return self._task
+
+    def _on_polled(self, result: _Poll) -> None:
+        self._set_reachable(True)
+        if self.context.database is None:
+            return
+        self._marker = result.marker
+        if result.others_changed:
+            self.context.notify_judgments_changed(None)
+        if result.team is not None:
+            self.team_changed.emit(result.team)
+
+    def _on_failed(self, _exc: BaseException) -> None:
+        # The server may be restarting: say so, keep polling; the engine reconnects by itself.
+        self._set_reachable(False)
+
+    def _set_reachable(self, reachable: bool) -> None:
+        if reachable != self._reachable:
+            self._reachable = reachable
+            self.reachable_changed.emit(reachable)
+
+    def stop(self) -> None:
+        self._timer.stop()
+
+
+def team_text(team: list[TeamMember], limit: int = 3) -> tuple[str, str]:
+    """The status bar's team line and its tooltip, e.g. ``"Team: alice 120 · bob 98 · +2"``."""
+    active = [m for m in team if m.judged]
+    shown = " · ".join(f"{m.name} {m.judged:,}" for m in active[:limit])
+    more = f" · +{len(active) - limit}" if len(active) > limit else ""
+    lines = [
+        f"{m.name}: {m.judged:,} judgments"
+        + (f", last change {m.last_change:%Y-%m-%d %H:%M} UTC" if m.last_change else "")
+        for m in team
+    ]
+    return (f"Team: {shown}{more}" if active else ""), "\n".join(lines)
