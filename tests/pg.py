@@ -36,8 +36,12 @@ import uuid
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from ndcg_studio.storage.database import Database
 
 SUPERUSER = "studio"
 _REQUIRED = ("initdb", "pg_ctl", "postgres")
@@ -337,3 +341,18 @@ def private_postgres_server() -> Iterator[PostgresServer]:
         yield server
     finally:
         server.remove()
+
+
+@pytest.fixture
+def server_and_db(
+    private_postgres_server: PostgresServer,
+) -> Iterator[tuple[PostgresServer, Database]]:
+    """A fresh database, opened (migrated), on the module's private server."""
+    from ndcg_studio.storage.database import open_database
+
+    server = private_postgres_server
+    name = server.create_database()
+    database = open_database(server.url(name))
+    yield server, database
+    database.dispose()
+    server.drop_database(name)

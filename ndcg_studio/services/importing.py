@@ -22,6 +22,7 @@ from sqlalchemy import Connection, bindparam, delete, func, select, update
 from ndcg_studio.domain.metrics import doc_order_key
 from ndcg_studio.domain.ordering import trec_positions
 from ndcg_studio.io.errors import InputError
+from ndcg_studio.io.tabular import DocumentsFile, QueriesFile
 from ndcg_studio.services.progress import Cancelled, Progress, checkpoint
 from ndcg_studio.storage import models
 from ndcg_studio.storage.bulk import bulk_insert, fetch_array, map_external_ids
@@ -361,14 +362,7 @@ class ImportService:
         from ndcg_studio.io.tabular import read_queries
 
         q = read_queries(path, progress=_stage(progress, 0, 50), cancelled=cancelled)
-        rows: dict[str, Sequence[str | None]] = {
-            "text": _text(q.text),
-            "description": q.description,
-            "narrative": q.narrative,
-        }
-        return self._upsert_catalog(
-            "queries", str(path), models.queries, q.query_id, rows, progress, cancelled
-        )
+        return self._write_queries(str(path), q, progress, cancelled)
 
     def import_documents(
         self,
@@ -381,10 +375,7 @@ class ImportService:
         from ndcg_studio.io.tabular import read_documents
 
         d = read_documents(path, progress=_stage(progress, 0, 50), cancelled=cancelled)
-        rows = {"title": _text(d.title), "text": _text(d.text), "url": _text(d.url)}
-        return self._upsert_catalog(
-            "documents", str(path), models.documents, d.doc_id, rows, progress, cancelled
-        )
+        return self._write_documents(str(path), d, progress, cancelled)
 
     def import_smart(
         self,
@@ -406,20 +397,38 @@ class ImportService:
             smart_kind = "documents" if b"\n.T" in head or head.startswith(b".T") else "queries"
         if smart_kind == "documents":
             d = read_smart_documents(path, progress=_stage(progress, 0, 50), cancelled=cancelled)
-            rows = {"title": _text(d.title), "text": _text(d.text), "url": _text(d.url)}
-            return self._upsert_catalog(
-                "documents", str(path), models.documents, d.doc_id, rows, progress, cancelled
-            )
+            return self._write_documents(str(path), d, progress, cancelled)
         q = read_smart_queries(
             path, renumber=renumber, progress=_stage(progress, 0, 50), cancelled=cancelled
         )
-        query_rows: dict[str, Sequence[str | None]] = {
+        return self._write_queries(str(path), q, progress, cancelled)
+
+    def _write_queries(
+        self,
+        path: str,
+        q: QueriesFile,
+        progress: Progress | None,
+        cancelled: Cancelled | None,
+    ) -> ImportSummary:
+        rows: dict[str, Sequence[str | None]] = {
             "text": _text(q.text),
             "description": q.description,
             "narrative": q.narrative,
         }
         return self._upsert_catalog(
-            "queries", str(path), models.queries, q.query_id, query_rows, progress, cancelled
+            "queries", path, models.queries, q.query_id, rows, progress, cancelled
+        )
+
+    def _write_documents(
+        self,
+        path: str,
+        d: DocumentsFile,
+        progress: Progress | None,
+        cancelled: Cancelled | None,
+    ) -> ImportSummary:
+        rows = {"title": _text(d.title), "text": _text(d.text), "url": _text(d.url)}
+        return self._upsert_catalog(
+            "documents", path, models.documents, d.doc_id, rows, progress, cancelled
         )
 
     def _upsert_catalog(

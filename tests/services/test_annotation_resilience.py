@@ -3,14 +3,12 @@ NOT saved (ConnectionLost) — never silently dropped."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from sqlalchemy import func, insert, select
 
 from ndcg_studio.services.annotation import AnnotationService
 from ndcg_studio.storage import models
-from ndcg_studio.storage.database import Database, open_database
+from ndcg_studio.storage.database import Database
 from ndcg_studio.storage.resilience import ConnectionLost
 from tests.pg import PostgresServer
 
@@ -18,21 +16,15 @@ pytestmark = pytest.mark.postgres
 
 
 @pytest.fixture
-def server_and_db(
-    private_postgres_server: PostgresServer,
-) -> Iterator[tuple[PostgresServer, Database]]:
-    server = private_postgres_server
-    name = server.create_database()
-    database = open_database(server.url(name))
+def data(server_and_db: tuple[PostgresServer, Database]) -> tuple[PostgresServer, Database]:
+    _server, database = server_and_db
     with database.engine.begin() as conn:
         conn.execute(insert(models.queries), [{"id": 1, "external_id": "q1", "text": "t"}])
         conn.execute(
             insert(models.documents),
             [{"id": i, "external_id": f"d{i}", "title": "", "text": "", "url": ""} for i in (1, 2)],
         )
-    yield server, database
-    database.dispose()
-    server.drop_database(name)
+    return server_and_db
 
 
 def _counts(database: Database) -> tuple[int, int]:
@@ -42,10 +34,8 @@ def _counts(database: Database) -> tuple[int, int]:
     return int(n_j), int(n_h)
 
 
-def test_grade_after_server_restart_is_saved(
-    server_and_db: tuple[PostgresServer, Database],
-) -> None:
-    server, database = server_and_db
+def test_grade_after_server_restart_is_saved(data: tuple[PostgresServer, Database]) -> None:
+    server, database = data
     service = AnnotationService(database)
     alice = service.ensure_annotator("alice").id
     service.set_grade(alice, 1, 1, 3)
@@ -55,9 +45,9 @@ def test_grade_after_server_restart_is_saved(
 
 
 def test_grade_with_server_down_is_reported_not_saved(
-    server_and_db: tuple[PostgresServer, Database],
+    data: tuple[PostgresServer, Database],
 ) -> None:
-    server, database = server_and_db
+    server, database = data
     service = AnnotationService(database)
     alice = service.ensure_annotator("alice").id
     service.set_grade(alice, 1, 1, 3)

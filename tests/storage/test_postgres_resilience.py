@@ -5,7 +5,6 @@ classification and retry rules on constructed errors."""
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
 from typing import Any
 
 import psycopg
@@ -15,7 +14,7 @@ from sqlalchemy import func, insert, select
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 
 from ndcg_studio.storage import models
-from ndcg_studio.storage.database import Database, DatabaseError, open_database
+from ndcg_studio.storage.database import Database, DatabaseError
 from ndcg_studio.storage.resilience import (
     ConnectionLost,
     check_connection,
@@ -119,18 +118,6 @@ def test_retrying_reraises_other_errors_at_once() -> None:
 # --- the real server --------------------------------------------------------------------------
 
 pg = pytest.mark.postgres
-
-
-@pytest.fixture
-def server_and_db(
-    private_postgres_server: PostgresServer,
-) -> Iterator[tuple[PostgresServer, Database]]:
-    server = private_postgres_server
-    name = server.create_database()
-    database = open_database(server.url(name))
-    yield server, database
-    database.dispose()
-    server.drop_database(name)
 
 
 def _add_annotator(database: Database, name: str) -> int:
