@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
 from platformdirs import user_data_dir
 
 from ndcg_studio import __version__
-from ndcg_studio.storage.database import APP_NAME
+from ndcg_studio.storage.database import APP_NAME, ENV_VAR
 
 #: ``QSettings`` and ``platformdirs`` both use this name, so the settings file sits in
 #: ``~/.config/ndcg-studio/`` next to nothing else (Linux; the platform's places elsewhere).
@@ -53,7 +54,10 @@ def run_gui(db: str | None = None, demo: bool = False) -> int:
     uninstall = errors.install(lambda: window)
     target = str(demo_database_path()) if demo else db
     window.show()
-    QTimer.singleShot(0, lambda: window.open_database(target, load_demo=demo))
+    # The first start on the default database (no --db, no $NDCG_STUDIO_DB) finds it empty and
+    # loads the demo, so there is something to look at; an explicit database is left as it is.
+    default_database = db is None and not os.environ.get(ENV_VAR)
+    QTimer.singleShot(0, lambda: window.open_database(target, load_demo=demo or default_database))
     try:
         return int(app.exec())
     finally:

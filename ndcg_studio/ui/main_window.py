@@ -29,7 +29,10 @@ from PySide6.QtWidgets import (
 )
 
 from ndcg_studio import __version__
+from ndcg_studio.services import demo
 from ndcg_studio.services.annotation import AnnotationService, AnnotatorInfo, DatabaseCounts
+from ndcg_studio.services.exporting import ExportService
+from ndcg_studio.services.importing import ImportService
 from ndcg_studio.storage.database import Database, open_database, resolve_url
 from ndcg_studio.ui import errors
 from ndcg_studio.ui import settings as S
@@ -167,6 +170,8 @@ class MainWindow(QMainWindow):
         self._add(annotator_menu, "&Pool depth…", self.set_pool_depth)
 
         help_menu = bar.addMenu("&Help")
+        self._add(help_menu, "Load the Cranfield &demo", self.load_demo_into_empty)
+        help_menu.addSeparator()
         about = self._add(help_menu, "&About NDCG Studio", self.show_about)
         about.setMenuRole(QAction.MenuRole.AboutRole)
 
@@ -291,13 +296,32 @@ class MainWindow(QMainWindow):
         )
         return self._open_task
 
-    def load_demo(self) -> None:
-        """Load the Cranfield demo into the (empty) open database, if the demo module exists."""
-        try:
-            demo = importlib.import_module("ndcg_studio.services.demo")
-        except ModuleNotFoundError:
-            self.statusBar().showMessage("The demo data set is not part of this build.", 8000)
+    @Slot()
+    def load_demo_into_empty(self) -> None:
+        """Help ▸ Load the Cranfield demo: into the open database when it is empty (the demo's
+        query and document ids would mix with anything already there)."""
+        if not self._require_database("Load the demo"):
             return
+        database = self.context.require_database()
+
+        def empty(_progress: Any, _cancelled: Any) -> bool:
+            return demo.is_empty(database)
+
+        def checked(is_empty: bool) -> None:
+            if is_empty:
+                self.load_demo()
+            else:
+                QMessageBox.information(
+                    self,
+                    "Load the demo",
+                    "The demo collection goes into an empty database, and this one already holds "
+                    "queries.\n\nCreate one with File ▸ New database…, then load the demo there.",
+                )
+
+        run_task(empty, on_success=checked, owner=self)
+
+    def load_demo(self) -> None:
+        """Load the Cranfield demo into the (empty) open database, in a worker."""
         database = self.context.require_database()
 
         def done(summary: Any) -> None:
@@ -321,8 +345,7 @@ class MainWindow(QMainWindow):
         :mod:`ndcg_studio.services.importing` in a worker (progress dialog with Cancel; the import
         is one transaction, so a cancelled import writes nothing), then every view reloads.
         Shows "not available yet" when that service module is missing."""
-        importing = self._optional_module("ndcg_studio.services.importing", "Import")
-        if importing is None:
+        if not self._require_database("Import"):
             return
         labels = [label for label, _ in IMPORT_KINDS.values()]
         choice, ok = QInputDialog.getItem(
@@ -337,7 +360,7 @@ class MainWindow(QMainWindow):
         if not path:
             return
         self.context.settings.set(S.LAST_FOLDER, str(Path(path).parent))
-        service = importing.ImportService(self.context.require_database())
+        service = ImportService(self.context.require_database())
 
         def done(summary: Any) -> None:
             self.context.notify_data_replaced()
@@ -358,8 +381,7 @@ class MainWindow(QMainWindow):
         """File ▸ Export…: choose what, then where; runs ``ExportService(database).write(kind,
         path, settings=<the app's scoring settings>, ...)`` of
         :mod:`ndcg_studio.services.exporting` in a worker. A comparison asks for the two runs."""
-        exporting = self._optional_module("ndcg_studio.services.exporting", "Export")
-        if exporting is None:
+        if not self._require_database("Export"):
             return
         labels = list(EXPORT_KINDS.values())
         choice, ok = QInputDialog.getItem(self, "Export", "What to export?", labels, 0, False)
@@ -378,7 +400,7 @@ class MainWindow(QMainWindow):
         if not path:
             return
         self.context.settings.set(S.LAST_FOLDER, str(Path(path).parent))
-        service = exporting.ExportService(self.context.require_database())
+        service = ExportService(self.context.require_database())
         settings = self.context.scoring_settings()
         run_task(
             lambda progress, cancelled: service.write(
@@ -411,21 +433,11 @@ class MainWindow(QMainWindow):
         second, ok = QInputDialog.getItem(self, "Compare runs", "Run B:", rest, 0, False)
         return [first, second] if ok else None
 
-    def _optional_module(self, module: str, title: str) -> Any:
-        try:
-            found = importlib.import_module(module)
-        except ModuleNotFoundError:
-            QMessageBox.information(
-                self,
-                title,
-                f"{title} from the app is not available yet in this build.\n\n"
-                f"Use the command line meanwhile: ndcg-studio {title.lower()} --help",
-            )
-            return None
+    def _require_database(self, title: str) -> bool:
         if self.context.database is None:
             QMessageBox.information(self, title, "Open a database first (File ▸ Open database…).")
-            return None
-        return found
+            return False
+        return True
 
     # ================================================================== annotator
     def ask_annotator_name(self) -> None:

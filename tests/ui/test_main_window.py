@@ -326,3 +326,27 @@ def _qrels_label() -> list[str]:
     from ndcg_studio.ui.main_window import IMPORT_KINDS
 
     return [IMPORT_KINDS["qrels"][0]]
+
+
+def test_first_start_on_the_default_database_loads_the_demo(
+    qapp: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def loaded(window: MainWindow) -> bool:
+        view = window.view("Annotate")
+        return isinstance(view, AnnotateView) and view.rows_model.rowCount() == 225
+
+    code, window = _run_gui_until(qapp, monkeypatch, loaded)
+    assert code == 0 and window is not None
+    database = window.context.database
+    assert database is not None and database.label.endswith("studio.sqlite")
+    assert database.label.startswith(os.environ["XDG_DATA_HOME"])
+
+
+def test_help_load_demo_only_into_an_empty_database(
+    qtbot: Any, main_window: MainWindow, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    infos: list[str] = []
+    monkeypatch.setattr(QMessageBox, "information", lambda *a, **k: infos.append(a[2]))
+    main_window.load_demo_into_empty()  # the test database already holds queries
+    qtbot.waitUntil(lambda: bool(infos), timeout=5000)
+    assert "empty database" in infos[0]
