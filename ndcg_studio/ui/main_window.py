@@ -31,10 +31,8 @@ from PySide6.QtWidgets import (
 from ndcg_studio import __version__
 from ndcg_studio.services import demo
 from ndcg_studio.services.annotation import AnnotationService, AnnotatorInfo, DatabaseCounts
-from ndcg_studio.services.exporting import ExportService
-from ndcg_studio.services.importing import ImportService
 from ndcg_studio.storage.database import Database, open_database, resolve_url
-from ndcg_studio.ui import errors
+from ndcg_studio.ui import errors, transfer
 from ndcg_studio.ui import settings as S
 from ndcg_studio.ui.context import AppContext
 from ndcg_studio.ui.team import TeamWatcher, team_text
@@ -46,21 +44,6 @@ log = logging.getLogger("ndcg_studio.ui")
 _GEOMETRY_KEY = "window/geometry"
 _STATE_KEY = "window/state"
 _TAB_KEY = "window/tab"
-IMPORT_KINDS = {
-    "run": ("A run (TREC run file)", "TREC run (*.txt *.run *.trec);;All files (*)"),
-    "qrels": ("Judgments as TREC qrels", "TREC qrels (*.txt *.qrels);;All files (*)"),
-    "judgments": ("Judgments as CSV", "CSV (*.csv);;All files (*)"),
-    "queries": ("Queries (TSV, CSV, JSONL)", "Queries (*.tsv *.csv *.jsonl *.txt);;All files (*)"),
-    "documents": ("Documents (CSV, JSONL)", "Documents (*.csv *.jsonl);;All files (*)"),
-    "smart": ("A SMART collection file (Cranfield)", "All files (*)"),
-}
-EXPORT_KINDS = {
-    "report": "NDCG report (CSV)",
-    "judgments": "Judgments (CSV)",
-    "qrels": "Consensus qrels (TREC)",
-    "agreement": "Agreement (CSV)",
-    "compare": "Run comparison (CSV)",
-}
 
 
 @dataclass(frozen=True)
@@ -208,7 +191,7 @@ class MainWindow(QMainWindow):
             clear.triggered.connect(self.context.settings.clear_recent_databases)
 
     # ================================================================== databases
-    def _last_folder(self) -> str:
+    def last_folder(self) -> str:
         folder = self.context.settings.get(S.LAST_FOLDER)
         return folder if folder and Path(folder).is_dir() else str(Path.home())
 
@@ -217,7 +200,7 @@ class MainWindow(QMainWindow):
         path, _ = QFileDialog.getSaveFileName(
             self,
             "New database",
-            str(Path(self._last_folder()) / "judgments.sqlite"),
+            str(Path(self.last_folder()) / "judgments.sqlite"),
             "SQLite database (*.sqlite *.db)",
             options=QFileDialog.Option.DontConfirmOverwrite,
         )
@@ -238,7 +221,7 @@ class MainWindow(QMainWindow):
         path, _ = QFileDialog.getOpenFileName(
             self,
             "Open database",
-            self._last_folder(),
+            self.last_folder(),
             "SQLite database (*.sqlite *.db);;All files (*)",
         )
         if path:
@@ -340,98 +323,15 @@ class MainWindow(QMainWindow):
     # ================================================================== import / export
     @Slot()
     def import_file(self) -> None:
-        """File ▸ Import…: choose a kind, then a file; runs
-        ``ImportService(database).import_file(kind, path, progress=..., cancelled=...)`` of
-        :mod:`ndcg_studio.services.importing` in a worker (progress dialog with Cancel; the import
-        is one transaction, so a cancelled import writes nothing), then every view reloads.
-        Shows "not available yet" when that service module is missing."""
-        if not self._require_database("Import"):
-            return
-        labels = [label for label, _ in IMPORT_KINDS.values()]
-        choice, ok = QInputDialog.getItem(
-            self, "Import", "What does the file hold?", labels, 0, False
-        )
-        if not ok:
-            return
-        kind = next(k for k, (label, _) in IMPORT_KINDS.items() if label == choice)
-        path, _ = QFileDialog.getOpenFileName(
-            self, f"Import {choice.lower()}", self._last_folder(), IMPORT_KINDS[kind][1]
-        )
-        if not path:
-            return
-        self.context.settings.set(S.LAST_FOLDER, str(Path(path).parent))
-        service = ImportService(self.context.require_database())
-
-        def done(summary: Any) -> None:
-            self.context.notify_data_replaced()
-            message = summary.message() if hasattr(summary, "message") else str(summary)
-            self.statusBar().showMessage(f"Imported {message}", 15000)
-
-        run_task(
-            lambda progress, cancelled: service.import_file(
-                kind, path, progress=progress, cancelled=cancelled
-            ),
-            on_success=done,
-            owner=self,
-            label=f"Importing {Path(path).name}…",
-        )
+        """File ▸ Import… (see :func:`ndcg_studio.ui.transfer.import_file`)."""
+        if self._require_database("Import"):
+            transfer.import_file(self)
 
     @Slot()
     def export_file(self) -> None:
-        """File ▸ Export…: choose what, then where; runs ``ExportService(database).write(kind,
-        path, settings=<the app's scoring settings>, ...)`` of
-        :mod:`ndcg_studio.services.exporting` in a worker. A comparison asks for the two runs."""
-        if not self._require_database("Export"):
-            return
-        labels = list(EXPORT_KINDS.values())
-        choice, ok = QInputDialog.getItem(self, "Export", "What to export?", labels, 0, False)
-        if not ok:
-            return
-        kind = next(k for k, label in EXPORT_KINDS.items() if label == choice)
-        runs: list[str] | None = None
-        if kind == "compare":
-            runs = self._ask_two_runs()
-            if runs is None:
-                return
-        suffix = ".txt" if kind == "qrels" else ".csv"
-        path, _ = QFileDialog.getSaveFileName(
-            self, f"Export {choice}", str(Path(self._last_folder()) / f"{kind}{suffix}")
-        )
-        if not path:
-            return
-        self.context.settings.set(S.LAST_FOLDER, str(Path(path).parent))
-        service = ExportService(self.context.require_database())
-        settings = self.context.scoring_settings()
-        run_task(
-            lambda progress, cancelled: service.write(
-                kind, path, settings=settings, runs=runs, progress=progress, cancelled=cancelled
-            ),
-            on_success=lambda n: self.statusBar().showMessage(
-                f"Exported {n:,} rows to {path}", 15000
-            ),
-            owner=self,
-            label=f"Exporting {Path(path).name}…",
-        )
-
-    def _ask_two_runs(self) -> list[str] | None:
-        from sqlalchemy import select
-
-        from ndcg_studio.storage import models
-
-        database = self.context.require_database()
-        with database.transaction() as session:
-            names = list(
-                session.execute(select(models.runs.c.name).order_by(models.runs.c.name)).scalars()
-            )
-        if len(names) < 2:
-            QMessageBox.information(self, "Export", "A comparison needs two runs in the database.")
-            return None
-        first, ok = QInputDialog.getItem(self, "Compare runs", "Run A:", names, 0, False)
-        if not ok:
-            return None
-        rest = [n for n in names if n != first]
-        second, ok = QInputDialog.getItem(self, "Compare runs", "Run B:", rest, 0, False)
-        return [first, second] if ok else None
+        """File ▸ Export… (see :func:`ndcg_studio.ui.transfer.export_file`)."""
+        if self._require_database("Export"):
+            transfer.export_file(self)
 
     def _require_database(self, title: str) -> bool:
         if self.context.database is None:

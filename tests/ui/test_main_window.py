@@ -323,7 +323,7 @@ def test_a_bad_import_file_shows_what_is_wrong_and_writes_nothing(
 
 
 def _qrels_label() -> list[str]:
-    from ndcg_studio.ui.main_window import IMPORT_KINDS
+    from ndcg_studio.ui.transfer import IMPORT_KINDS
 
     return [IMPORT_KINDS["qrels"][0]]
 
@@ -350,3 +350,19 @@ def test_help_load_demo_only_into_an_empty_database(
     main_window.load_demo_into_empty()  # the test database already holds queries
     qtbot.waitUntil(lambda: bool(infos), timeout=5000)
     assert "empty database" in infos[0]
+
+
+def test_export_report_from_the_app_writes_the_csv(
+    qtbot: Any, main_window: MainWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from ndcg_studio.ui.transfer import EXPORT_KINDS
+
+    out = tmp_path / "report.csv"
+    monkeypatch.setattr(QInputDialog, "getItem", lambda *a, **k: (EXPORT_KINDS["report"], True))
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(out), ""))
+    main_window.export_file()
+    qtbot.waitUntil(lambda: "Exported" in main_window.statusBar().currentMessage(), timeout=10_000)
+    lines = out.read_text(encoding="utf-8").splitlines()
+    assert lines[0].startswith("# ndcg-studio") and "k=10" in lines[0]
+    header = next(line for line in lines if not line.startswith("#"))
+    assert header.startswith("query_id,run,k,ndcg,dcg,idcg,judged_at_k,band")

@@ -1,0 +1,124 @@
+"""File ▸ Import… and File ▸ Export… of the main window: choose a kind and a file, then run
+the import or export service in a worker with a progress dialog and Cancel."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox
+from sqlalchemy import select
+
+from ndcg_studio.services.exporting import ExportService
+from ndcg_studio.services.importing import ImportService
+from ndcg_studio.storage import models
+from ndcg_studio.ui import settings as S
+from ndcg_studio.ui.workers import run_task
+
+if TYPE_CHECKING:
+    from ndcg_studio.ui.main_window import MainWindow
+
+IMPORT_KINDS = {
+    "run": ("A run (TREC run file)", "TREC run (*.txt *.run *.trec);;All files (*)"),
+    "qrels": ("Judgments as TREC qrels", "TREC qrels (*.txt *.qrels);;All files (*)"),
+    "judgments": ("Judgments as CSV", "CSV (*.csv);;All files (*)"),
+    "queries": ("Queries (TSV, CSV, JSONL)", "Queries (*.tsv *.csv *.jsonl *.txt);;All files (*)"),
+    "documents": ("Documents (CSV, JSONL)", "Documents (*.csv *.jsonl);;All files (*)"),
+    "smart": ("A SMART collection file (Cranfield)", "All files (*)"),
+}
+EXPORT_KINDS = {
+    "report": "NDCG report (CSV)",
+    "judgments": "Judgments (CSV)",
+    "qrels": "Consensus qrels (TREC)",
+    "agreement": "Agreement (CSV)",
+    "compare": "Run comparison (CSV)",
+}
+
+
+def import_file(window: MainWindow) -> None:
+    """File ▸ Import…: choose a kind, then a file; runs
+    ``ImportService(database).import_file(kind, path, progress=..., cancelled=...)`` of
+    :mod:`ndcg_studio.services.importing` in a worker (progress dialog with Cancel; the import
+    is one transaction, so a cancelled import writes nothing), then every view reloads.
+    """
+    labels = [label for label, _ in IMPORT_KINDS.values()]
+    choice, ok = QInputDialog.getItem(
+        window, "Import", "What does the file hold?", labels, 0, False
+    )
+    if not ok:
+        return
+    kind = next(k for k, (label, _) in IMPORT_KINDS.items() if label == choice)
+    path, _ = QFileDialog.getOpenFileName(
+        window, f"Import {choice.lower()}", window.last_folder(), IMPORT_KINDS[kind][1]
+    )
+    if not path:
+        return
+    window.context.settings.set(S.LAST_FOLDER, str(Path(path).parent))
+    service = ImportService(window.context.require_database())
+
+    def done(summary: Any) -> None:
+        window.context.notify_data_replaced()
+        message = summary.message() if hasattr(summary, "message") else str(summary)
+        window.statusBar().showMessage(f"Imported {message}", 15000)
+
+    run_task(
+        lambda progress, cancelled: service.import_file(
+            kind, path, progress=progress, cancelled=cancelled
+        ),
+        on_success=done,
+        owner=window,
+        label=f"Importing {Path(path).name}…",
+    )
+
+
+def export_file(window: MainWindow) -> None:
+    """File ▸ Export…: choose what, then where; runs ``ExportService(database).write(kind,
+    path, settings=<the app's scoring settings>, ...)`` of
+    :mod:`ndcg_studio.services.exporting` in a worker. A comparison asks for the two runs."""
+    labels = list(EXPORT_KINDS.values())
+    choice, ok = QInputDialog.getItem(window, "Export", "What to export?", labels, 0, False)
+    if not ok:
+        return
+    kind = next(k for k, label in EXPORT_KINDS.items() if label == choice)
+    runs: list[str] | None = None
+    if kind == "compare":
+        runs = _ask_two_runs(window)
+        if runs is None:
+            return
+    suffix = ".txt" if kind == "qrels" else ".csv"
+    path, _ = QFileDialog.getSaveFileName(
+        window, f"Export {choice}", str(Path(window.last_folder()) / f"{kind}{suffix}")
+    )
+    if not path:
+        return
+    window.context.settings.set(S.LAST_FOLDER, str(Path(path).parent))
+    service = ExportService(window.context.require_database())
+    settings = window.context.scoring_settings()
+    run_task(
+        lambda progress, cancelled: service.write(
+            kind, path, settings=settings, runs=runs, progress=progress, cancelled=cancelled
+        ),
+        on_success=lambda n: window.statusBar().showMessage(
+            f"Exported {n:,} rows to {path}", 15000
+        ),
+        owner=window,
+        label=f"Exporting {Path(path).name}…",
+    )
+
+
+def _ask_two_runs(window: MainWindow) -> list[str] | None:
+
+    database = window.context.require_database()
+    with database.transaction() as session:
+        names = list(
+            session.execute(select(models.runs.c.name).order_by(models.runs.c.name)).scalars()
+        )
+    if len(names) < 2:
+        QMessageBox.information(window, "Export", "A comparison needs two runs in the database.")
+        return None
+    first, ok = QInputDialog.getItem(window, "Compare runs", "Run A:", names, 0, False)
+    if not ok:
+        return None
+    rest = [n for n in names if n != first]
+    second, ok = QInputDialog.getItem(window, "Compare runs", "Run B:", rest, 0, False)
+    return [first, second] if ok else None
