@@ -1,4 +1,4 @@
-"""Undo and redo of grades and notes.
+"""Undo and redo of grades, notes and adjudications.
 
 As in Orange, an edit is a plain value (:class:`GradeEdit`) and applying it returns its inverse;
 the ``QUndoCommand`` (:class:`EditCommand`) only calls the apply function and swaps the two. The
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Generic, Protocol, TypeVar
 
 from PySide6.QtGui import QUndoCommand
 
@@ -64,12 +64,53 @@ class GradeEdit:
         )
 
 
+class AdjudicationWriter(Protocol):
+    """What :class:`AdjudicationEdit` needs: :meth:`AnnotationService.set_adjudication`."""
+
+    def set_adjudication(
+        self,
+        query_id: int,
+        document_id: int,
+        grade: int | None,
+        by: int,
+        note: str | Keep | None = KEEP,
+    ) -> GradeChange: ...
+
+
+@dataclass(frozen=True)
+class AdjudicationEdit:
+    """Set the final grade of (``query_id``, ``document_id``) to ``grade`` (None clears) as
+    decided by annotator ``by``."""
+
+    query_id: int
+    document_id: int
+    grade: int | None
+    by: int
+    note: str | Keep | None = KEEP
+
+    def apply(self, writer: AdjudicationWriter) -> tuple[GradeChange, AdjudicationEdit]:
+        """Write this decision (one transaction, recorded in the history); return what changed
+        and the edit restoring the previous decision."""
+        change = writer.set_adjudication(
+            self.query_id, self.document_id, self.grade, self.by, self.note
+        )
+        return change, self.inverse_of(change)
+
+    def inverse_of(self, change: GradeChange) -> AdjudicationEdit:
+        """The edit restoring the decision before ``change``."""
+        return AdjudicationEdit(
+            self.query_id, self.document_id, change.old_grade, self.by, change.old_note
+        )
+
+
+E = TypeVar("E", GradeEdit, AdjudicationEdit)
+
 #: applies an edit (service write + view refresh) and returns the change and the inverse edit
-ApplyFn = Callable[[GradeEdit], tuple[GradeChange, GradeEdit]]
+ApplyFn = Callable[[E], tuple[GradeChange, E]]
 
 
-class EditCommand(QUndoCommand):
-    """A grade or note edit on the ``QUndoStack``.
+class EditCommand(QUndoCommand, Generic[E]):
+    """A grade, note or adjudication edit on the ``QUndoStack``.
 
     Pushed *after* the first write succeeded (``applied=True``), so a failing write never lands
     on the stack; the stack's first ``redo()`` call is then skipped. If a later undo or redo
@@ -79,18 +120,18 @@ class EditCommand(QUndoCommand):
 
     def __init__(
         self,
-        forward: GradeEdit,
-        backward: GradeEdit,
-        apply: ApplyFn,
+        forward: E,
+        backward: E,
+        apply: ApplyFn[E],
         text: str,
         *,
         on_error: Callable[[BaseException], None] | None = None,
         applied: bool = True,
     ) -> None:
         super().__init__(text)
-        self.forward = forward
-        self.backward = backward
-        self._apply = apply
+        self.forward: E = forward
+        self.backward: E = backward
+        self._apply: ApplyFn[E] = apply
         self._on_error = on_error
         self._skip_redo = applied
 
@@ -107,9 +148,9 @@ class EditCommand(QUndoCommand):
         if result is not None:
             self.forward = result
 
-    def _run(self, edit: GradeEdit) -> GradeEdit | None:
+    def _run(self, edit: E) -> E | None:
         try:
-            _change, inverse = self._apply(edit)
+            inverse: E = self._apply(edit)[1]
         except Exception as exc:
             self.setObsolete(True)
             if self._on_error is not None:

@@ -142,3 +142,24 @@ def test_models_pass_qtmodeltester(qtmodeltester: Any, view: AgreementView) -> N
         view.history_model,
     ):
         qtmodeltester.check(model, force_py=False)
+
+
+def test_adjudication_undo_and_redo(
+    qtbot: Any, view: AgreementView, context: AppContext, graded: UiData
+) -> None:
+    """Edit ▸ Undo takes a final grade back (a new history row, nothing deleted); redo sets it."""
+    q1, d1 = graded.query["q1"], graded.doc["d1"]
+    with qtbot.waitSignal(view.adjudicated, timeout=10_000):
+        view.adjudicate(3)
+    assert [row[2] for row in _adjudication(graded)] == [3]
+    assert context.undo_stack.undoText() == "Final grade → 3"
+    context.undo_stack.undo()
+    assert _adjudication(graded) == []
+    context.undo_stack.redo()
+    assert [row[2] for row in _adjudication(graded)] == [3]
+    kinds = [
+        h.new_grade
+        for h in AnnotationService(graded.db).history(q1, d1)
+        if h.kind == "adjudication"
+    ]
+    assert kinds == [3, None, 3]

@@ -40,6 +40,7 @@ from ndcg_studio.services.annotation import AnnotationService, GradeChange, Hist
 from ndcg_studio.services.progress import Cancelled, Progress
 from ndcg_studio.storage.database import Database
 from ndcg_studio.ui.context import AppContext
+from ndcg_studio.ui.errors import show_error
 from ndcg_studio.ui.models.agreement import (
     COL_D_RANGE,
     KAPPA_KINDS,
@@ -52,6 +53,7 @@ from ndcg_studio.ui.models.agreement import (
     PerQueryAlphaModel,
 )
 from ndcg_studio.ui.models.grades import chip_icon, grade_name
+from ndcg_studio.ui.undo import AdjudicationEdit, EditCommand
 from ndcg_studio.ui.views.base import LazyView, StateWidget
 from ndcg_studio.ui.workers import Task, TaskFn, run_task
 
@@ -495,8 +497,30 @@ class AgreementView(LazyView[AgreementData]):
 
     def _on_adjudicated(self, change: GradeChange) -> None:
         self.status.setText("Saved")
+        if change.changed:
+            edit = AdjudicationEdit(change.query_id, change.document_id, change.new_grade,
+                                    change.changed_by)  # fmt: skip
+            grade = "cleared" if change.new_grade is None else f"→ {change.new_grade}"
+            self.context.undo_stack.push(
+                EditCommand(
+                    edit,
+                    edit.inverse_of(change),
+                    self._apply_from_stack,
+                    f"Final grade {grade}",
+                    on_error=lambda exc: show_error(exc, self, action="Undoing the final grade"),
+                )
+            )
+        self._after_adjudication(change)
+
+    def _after_adjudication(self, change: GradeChange) -> None:
         self.adjudicated.emit(change)
         self.context.notify_judgments_changed([change.query_id])
+
+    def _apply_from_stack(self, edit: AdjudicationEdit) -> tuple[GradeChange, AdjudicationEdit]:
+        """Undo/redo: write the decision now (one short transaction) and refresh."""
+        change, inverse = edit.apply(AnnotationService(self.context.require_database()))
+        self._after_adjudication(change)
+        return change, inverse
 
     # ------------------------------------------------------------------ state
     def _state_widgets(self) -> tuple[tuple[str, StateWidget], ...]:
