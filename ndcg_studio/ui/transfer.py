@@ -22,7 +22,7 @@ IMPORT_KINDS = {
     "run": ("A run (TREC run file)", "TREC run (*.txt *.run *.trec);;All files (*)"),
     "qrels": ("Judgments as TREC qrels", "TREC qrels (*.txt *.qrels);;All files (*)"),
     "judgments": ("Judgments as CSV", "CSV (*.csv);;All files (*)"),
-    "queries": ("Queries (TSV, CSV, JSONL)", "Queries (*.tsv *.csv *.jsonl *.txt);;All files (*)"),
+    "queries": ("Queries (TSV, CSV)", "Queries (*.tsv *.csv *.txt);;All files (*)"),
     "documents": ("Documents (CSV, JSONL)", "Documents (*.csv *.jsonl);;All files (*)"),
     "smart": ("A SMART collection file (Cranfield)", "All files (*)"),
 }
