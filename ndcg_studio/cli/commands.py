@@ -64,23 +64,14 @@ def write_rows(
 
     fmt = fmt or getattr(args, "format", "csv")
     if fmt == "table":
-        with _text_out(args.output) as out:
+        from ndcg_studio.io.writers import atomic_text_writer
+
+        with atomic_text_writer(args.output) as out:
             for c in comments:
                 out.write(f"# {c}\n")
             print_table(header, rows, out)
         return
     write_csv(args.output, header, rows, excel=args.excel, comments=comments)
-
-
-@contextmanager
-def _text_out(path: str) -> Iterator[TextIO]:
-    if path == "-":
-        yield sys.stdout
-        return
-    from ndcg_studio.io.writers import atomic_text_writer
-
-    with atomic_text_writer(path) as out:
-        yield out
 
 
 @contextmanager

@@ -171,7 +171,7 @@ class ExportService:
 
     def compare(self, settings: ScoringSettings, run_a: str, run_b: str) -> Table:
         """Per-query nDCG of two runs and their delta; the test result in comment lines."""
-        report = ScoringService(self.db).score(replace_runs(settings, (run_a, run_b)))
+        report = ScoringService(self.db).score(replace(settings, runs=(run_a, run_b)))
         result = compare(report, run_a, run_b)
         ia, ib = report.for_run(run_a), report.for_run(run_b)
         a, b = report.table.ndcg[ia], report.table.ndcg[ib]
@@ -245,10 +245,6 @@ class ExportService:
         )
         checkpoint(3, 3, progress, cancelled)
         return n
-
-
-def replace_runs(settings: ScoringSettings, runs: tuple[str, ...]) -> ScoringSettings:
-    return replace(settings, runs=runs)
 
 
 def _iso(value: Any) -> str:

@@ -25,7 +25,7 @@ from ndcg_studio.io.errors import InputError
 from ndcg_studio.io.tabular import DocumentsFile, QueriesFile
 from ndcg_studio.services.progress import Cancelled, Progress, checkpoint
 from ndcg_studio.storage import models
-from ndcg_studio.storage.bulk import bulk_insert, fetch_array, map_external_ids
+from ndcg_studio.storage.bulk import bulk_insert, column_by_id, fetch_array, map_external_ids
 from ndcg_studio.storage.database import Database
 
 IMPORT_KINDS = ("run", "qrels", "judgments", "queries", "documents", "smart")
@@ -260,7 +260,9 @@ class ImportService:
             changed = found & (old_grade != grade)
             # old notes: of every existing judgment when the file has notes (to compare), else
             # only of those whose grade changes (for the history)
-            old_notes = _existing_notes(conn, old_id[found if note is not None else changed])
+            old_notes: dict[int, str | None] = column_by_id(
+                conn, models.judgments, old_id[found if note is not None else changed], "note"
+            )
             if note is not None:
                 changed |= found & np.array(
                     [notes[i] != old_notes.get(j) for i, j in enumerate(old_id.tolist())],
@@ -545,18 +547,3 @@ def _existing_judgments(conn: Connection, annotator_ids: NDArray[np.int64]) -> N
         ),
         [("id", "i8"), ("query", "i8"), ("doc", "i8"), ("annotator", "i8"), ("grade", "i8")],
     )
-
-
-def _existing_notes(conn: Connection, judgment_ids: NDArray[np.int64]) -> dict[int, str | None]:
-    j = models.judgments
-    out: dict[int, str | None] = {}
-    ids = [int(i) for i in judgment_ids]
-    for start in range(0, len(ids), 5000):
-        chunk = ids[start : start + 5000]
-        out.update(
-            {
-                int(r.id): r.note
-                for r in conn.execute(select(j.c.id, j.c.note).where(j.c.id.in_(chunk)))
-            }
-        )
-    return out

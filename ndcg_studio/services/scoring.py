@@ -26,7 +26,7 @@ import numpy as np
 from numpy.typing import NDArray
 from sqlalchemy import Connection, func, select
 
-from ndcg_studio.domain.bands import BandThresholds, band_labels, band_of
+from ndcg_studio.domain.bands import Band, BandThresholds, band_labels, band_of
 from ndcg_studio.domain.consensus import consensus_qrels
 from ndcg_studio.domain.metrics import (
     Breakdown,
@@ -443,7 +443,7 @@ def summarize(report: ScoreReport, *, seed: int = 0) -> list[RunSummary]:
     (:func:`bootstrap_resamples` resamples)."""
     out = []
     t = report.table
-    labels = [b.label for b in sorted(_bands(), reverse=True)]
+    labels = [b.label for b in sorted(Band, reverse=True)]
     for run in report.run_names:
         idx = report.for_run(run)
         ndcg = t.ndcg[idx]
@@ -466,12 +466,6 @@ def summarize(report: ScoreReport, *, seed: int = 0) -> list[RunSummary]:
             )
         )
     return out
-
-
-def _bands() -> list[Any]:
-    from ndcg_studio.domain.bands import Band
-
-    return list(Band)
 
 
 def compare(report: ScoreReport, run_a: str, run_b: str, *, seed: int = 0) -> RunComparison:

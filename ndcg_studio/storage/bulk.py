@@ -23,7 +23,6 @@ from sqlalchemy import (
     MetaData,
     String,
     Table,
-    insert,
     literal,
     select,
 )
@@ -169,15 +168,6 @@ def _fill_temp(conn: Connection, tmp: Table, values: Sequence[str]) -> None:
 def id_map(conn: Connection, table: Table, key: str = "external_id") -> dict[int, str]:
     """``{id: external id}`` of a small table (queries, runs, annotators)."""
     return {int(i): str(k) for i, k in conn.execute(select(table.c.id, table.c[key]))}
-
-
-def insert_returning_count(
-    conn: Connection, table: Table, rows: Sequence[Mapping[str, Any]]
-) -> int:
-    """Core ``INSERT`` of a few dict rows (small tables); returns how many were given."""
-    if rows:
-        conn.execute(insert(table), list(rows))
-    return len(rows)
 
 
 def column_by_id(

@@ -4,27 +4,15 @@ from __future__ import annotations
 
 import os
 import sys
-from pathlib import Path
-
-from platformdirs import user_data_dir
 
 from ndcg_studio import __version__
+from ndcg_studio.services.demo import demo_database_path
 from ndcg_studio.storage.database import APP_NAME, ENV_VAR
 
 #: ``QSettings`` and ``platformdirs`` both use this name, so the settings file sits in
 #: ``~/.config/ndcg-studio/`` next to nothing else (Linux; the platform's places elsewhere).
 ORGANIZATION = APP_NAME
 DISPLAY_NAME = "NDCG Studio"
-
-
-def demo_database_path() -> Path:
-    """``demo.sqlite`` in the user data directory (created and filled on first ``--demo``);
-    the demo service's own choice when it exists."""
-    try:
-        from ndcg_studio.services.demo import demo_database_path as from_service
-    except ImportError:
-        return Path(user_data_dir(APP_NAME, appauthor=False)) / "demo.sqlite"
-    return from_service()
 
 
 def run_gui(db: str | None = None, demo: bool = False) -> int:
