@@ -492,6 +492,13 @@ def _lookup(names: dict[int, str], wanted: Sequence[str], what: str) -> list[int
     return [by_name[w] for w in wanted]
 
 
+def _lookup_table(ids: NDArray[np.int64]) -> NDArray[np.int64]:
+    """Lookup table database id -> position of that id in ``ids`` (-1 for other ids)."""
+    lookup = np.full(int(ids.max(initial=0)) + 1, -1, dtype=np.int64)
+    lookup[ids] = np.arange(len(ids), dtype=np.int64)
+    return lookup
+
+
 def _dense(*arrays: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
     """Sorted distinct database ids of ``arrays`` and a lookup table id -> dense index (-1 for
     absent ids). O(n + max id): faster than ``np.unique`` + ``searchsorted`` on millions of rows."""
@@ -500,9 +507,7 @@ def _dense(*arrays: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.in
     for a in arrays:
         present[a] = True
     ids = np.flatnonzero(present).astype(np.int64)
-    lookup = np.full(top + 1, -1, dtype=np.int64)
-    lookup[ids] = np.arange(len(ids), dtype=np.int64)
-    return ids, lookup
+    return ids, _lookup_table(ids)
 
 
 def _load(
@@ -571,8 +576,7 @@ def _load(
     query_ids_arr, q_lookup = _dense(counts["query"], jud["query"], adj["query"])
     doc_ids, d_lookup = _dense(res["doc"], jud["doc"], adj["doc"])
     n_q, n_runs = len(query_ids_arr), len(run_ids)
-    run_lookup = np.full(max(run_ids, default=0) + 1, -1, dtype=np.int64)
-    run_lookup[run_ids] = np.arange(n_runs, dtype=np.int64)
+    run_lookup = _lookup_table(np.array(run_ids, dtype=np.int64))
     lists = RankedLists(
         group=run_lookup[res["run"]] * n_q + q_lookup[res["query"]],
         doc=d_lookup[res["doc"]],
@@ -660,10 +664,7 @@ def _complete_rr(
             ),
             _RESULT_DTYPE,
         )
-        q_lookup = np.full(int(data.query_ids.max(initial=0)) + 1, -1, dtype=np.int64)
-        q_lookup[data.query_ids] = np.arange(n_q, dtype=np.int64)
-        run_lookup = np.full(int(data.run_ids.max(initial=0)) + 1, -1, dtype=np.int64)
-        run_lookup[data.run_ids] = np.arange(len(data.run_ids), dtype=np.int64)
+        q_lookup, run_lookup = _lookup_table(data.query_ids), _lookup_table(data.run_ids)
         group = run_lookup[rest["run"]] * n_q + q_lookup[rest["query"]]
         keep = np.isin(group, need)
         rest, group = rest[keep], group[keep]
