@@ -44,7 +44,10 @@ except ModuleNotFoundError:  # run as a plain script from a checkout
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     from ndcg_studio.services.annotation import AnnotationService
 
+from datetime import datetime
+
 from sqlalchemy import func, insert, select
+from sqlalchemy.orm import DeclarativeBase, Mapped
 
 from ndcg_studio.storage import models
 from ndcg_studio.storage.bulk import bulk_insert
@@ -52,6 +55,25 @@ from ndcg_studio.storage.database import Database, open_database
 
 DOCS_PER_RUN = 10
 SHARED = 5
+
+
+class _PeerBase(DeclarativeBase):
+    pass
+
+
+class JudgmentRow(_PeerBase):
+    """The peer's ORM object per row, mapped onto the app's Core table (the app has no ORM)."""
+
+    __table__ = models.judgments
+
+    id: Mapped[int]
+    query_id: Mapped[int]
+    document_id: Mapped[int]
+    annotator_id: Mapped[int]
+    grade: Mapped[int]
+    note: Mapped[str | None]
+    created_at: Mapped[datetime]
+    updated_at: Mapped[datetime]
 
 
 def build(path: Path, n_queries: int, seed: int = 0) -> Database:
@@ -157,13 +179,13 @@ def run(db: Database, args: argparse.Namespace) -> None:
     newcomer = svc.ensure_annotator("bench-newcomer")
     with db.transaction() as s:
         n_judgments = s.execute(select(func.count()).select_from(models.judgments)).scalar_one()
-    import PySide6
     import sqlalchemy
+    from PySide6 import QtCore
 
     print(
         f"database: {args.queries:,} queries, {n_judgments:,} judgments (SQLite "
         f"{db.engine.dialect.server_version_info}); SQLAlchemy {sqlalchemy.__version__}, "
-        f"PySide6 {PySide6.__version__}\n"
+        f"PySide6 {QtCore.__version__}\n"
     )
     rows: list[tuple[str, str]] = []
 
@@ -245,15 +267,15 @@ def run(db: Database, args: argparse.Namespace) -> None:
                 t0 = time.perf_counter()
                 with db.transaction() as s:
                     existing = s.execute(
-                        select(models.Judgment).where(
-                            models.Judgment.annotator_id == annotator.id,
-                            models.Judgment.query_id == qid,
-                            models.Judgment.document_id == item.document_id,
+                        select(JudgmentRow).where(
+                            JudgmentRow.annotator_id == annotator.id,
+                            JudgmentRow.query_id == qid,
+                            JudgmentRow.document_id == item.document_id,
                         )
                     ).scalar_one_or_none()
                     if existing is None:
                         s.add(
-                            models.Judgment(
+                            JudgmentRow(
                                 annotator_id=annotator.id,
                                 query_id=qid,
                                 document_id=item.document_id,

@@ -11,10 +11,10 @@ from alembic import context
 from sqlalchemy import Connection
 
 from ndcg_studio.storage.database import create_studio_engine, resolve_url
-from ndcg_studio.storage.models import Base
+from ndcg_studio.storage.models import metadata
 
 config = context.config
-target_metadata = Base.metadata
+target_metadata = metadata
 
 
 def _run(connection: Connection) -> None:

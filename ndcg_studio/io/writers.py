@@ -126,6 +126,13 @@ def csv_cell(value: object) -> str:
       LibreOffice and Google Sheets show it as text instead of evaluating it. Source: OWASP,
       "CSV Injection" (https://owasp.org/www-community/attacks/CSV_Injection).
     """
+    # the common exact types first: an export formats millions of cells
+    if type(value) is float:
+        return "" if math.isnan(value) else repr(value)
+    if type(value) is int:
+        return str(value)
+    if type(value) is str:
+        return "'" + value if value.startswith(FORMULA_TRIGGERS) else value
     if value is None:
         return ""
     if isinstance(value, bool | np.bool_):

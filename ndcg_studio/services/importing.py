@@ -25,7 +25,13 @@ from ndcg_studio.io.errors import InputError
 from ndcg_studio.io.tabular import DocumentsFile, QueriesFile
 from ndcg_studio.services.progress import Cancelled, Progress, checkpoint
 from ndcg_studio.storage import models
-from ndcg_studio.storage.bulk import bulk_insert, column_by_id, fetch_array, map_external_ids
+from ndcg_studio.storage.bulk import (
+    bulk_insert,
+    bulk_transaction,
+    column_by_id,
+    fetch_array,
+    map_external_ids,
+)
 from ndcg_studio.storage.database import Database
 
 IMPORT_KINDS = ("run", "qrels", "judgments", "queries", "documents", "smart")
@@ -115,7 +121,7 @@ class ImportService:
         d_ext, d_inv = factorize(run.doc_id)
         positions = trec_positions(q_inv, run.score, _tie_keys(q_inv, run.score, d_ext, d_inv))
         summary = ImportSummary("run", str(path), len(run))
-        with self.db.engine.begin() as conn:
+        with bulk_transaction(self.db.engine) as conn:
             q_ids, q_new = map_external_ids(conn, models.queries, q_ext, defaults={"text": ""})
             checkpoint(50, 100, progress, cancelled)
             d_ids, d_new = map_external_ids(conn, models.documents, d_ext, defaults=_DOC_DEFAULTS)
@@ -239,7 +245,7 @@ class ImportService:
         d_ext, d_inv = factorize(doc_ext)
         a_ext, a_inv = factorize(annotator_names)
         checkpoint(40, 100, progress, cancelled)
-        with self.db.engine.begin() as conn:
+        with bulk_transaction(self.db.engine) as conn:
             q_ids, q_new = map_external_ids(conn, models.queries, q_ext, defaults={"text": ""})
             d_ids, d_new = map_external_ids(conn, models.documents, d_ext, defaults=_DOC_DEFAULTS)
             a_ids, a_new = map_external_ids(conn, models.annotators, a_ext, key="name")
@@ -446,7 +452,7 @@ class ImportService:
         n = len(external_ids)
         summary = ImportSummary(kind, path, n)
         checkpoint(50, 100, progress, cancelled)
-        with self.db.engine.begin() as conn:
+        with bulk_transaction(self.db.engine) as conn:
             ids, created = map_external_ids(
                 conn,
                 table,

@@ -534,14 +534,13 @@ def _load(
     checkpoint(0, 4, progress, cancelled)
 
     order_col = r.c.position if settings.order == "score" else r.c.rank
-    stmt = select(r.c.run_id, r.c.query_id, r.c.document_id, order_col, r.c.score).where(
-        r.c.run_id.in_(run_ids)
-    )
-    count_stmt = (
-        select(r.c.run_id, r.c.query_id, func.count())
-        .where(r.c.run_id.in_(run_ids))
-        .group_by(r.c.run_id, r.c.query_id)
-    )
+    stmt = select(r.c.run_id, r.c.query_id, r.c.document_id, order_col, r.c.score)
+    count_stmt = select(r.c.run_id, r.c.query_id, func.count()).group_by(r.c.run_id, r.c.query_id)
+    if settings.runs:
+        # Some runs: found through the (run, query, rank) index. All runs: no filter, so SQLite
+        # scans the clustered table in order (4x faster than an index lookup per result).
+        stmt = stmt.where(r.c.run_id.in_(run_ids))
+        count_stmt = count_stmt.where(r.c.run_id.in_(run_ids))
     jstmt = select(j.c.query_id, j.c.document_id, j.c.annotator_id, j.c.grade)
     astmt = select(a.c.query_id, a.c.document_id, a.c.grade)
     if query_ids is not None:

@@ -4,33 +4,75 @@ Everything here works on one SQLAlchemy ``Connection`` inside the caller's trans
 and PostgreSQL alike. Statements are SQLAlchemy Core; rows travel through the database driver's
 own bulk interfaces (``executemany`` on SQLite, ``COPY`` on PostgreSQL via psycopg) and are read
 back with ``numpy.fromiter`` on the driver cursor, so no Python object is built per row beyond the
-driver's tuple.
+driver's tuple — or, on SQLite, for integer columns, as one ``group_concat`` text per column that
+numpy parses in C (no Python object per row at all: 2-3x faster on a million rows).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
 from numpy.typing import DTypeLike, NDArray
 from sqlalchemy import (
+    Boolean,
     Column,
     Connection,
+    Engine,
     Executable,
     Integer,
     MetaData,
+    Select,
     String,
     Table,
+    func,
     literal,
     select,
 )
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DataError, IntegrityError
 
 _CHUNK = 50_000
+
+
+@contextmanager
+def bulk_transaction(engine: Engine) -> Iterator[Connection]:
+    """One write transaction for a bulk import: committed at the end, rolled back on any error.
+
+    SQLite: the write lock is taken at the start (``BEGIN IMMEDIATE``), so no other writer can
+    change the rows an import looks up or creates before its own rows reference them, and
+    foreign-key enforcement is off for the transaction (``PRAGMA foreign_keys`` cannot change
+    inside one). Imports reference only ids they have just read or created under that lock, so
+    the checks (three parent lookups per inserted row) could not fail; skipping them halves the
+    time of inserting a million judgments or results. Enforcement is switched back on before
+    the connection returns to the pool (or the connection is discarded).
+    PostgreSQL: an ordinary transaction, constraints checked (``COPY`` is fast with them).
+
+    Raises:
+        whatever the body raises, after the rollback.
+    """
+    with engine.connect() as conn:
+        if conn.dialect.name != "sqlite":
+            with conn.begin():
+                yield conn
+            return
+        conn.exec_driver_sql("PRAGMA foreign_keys=OFF")  # outside a transaction: takes effect
+        conn.commit()
+        try:
+            with conn.begin():
+                conn.exec_driver_sql("BEGIN IMMEDIATE")
+                yield conn
+        finally:
+            try:
+                conn.exec_driver_sql("PRAGMA foreign_keys=ON")
+                conn.commit()
+            except Exception:
+                conn.invalidate()  # a new connection starts with foreign_keys=ON
+                raise
 
 
 def fetch_array(conn: Connection, statement: Executable, dtype: DTypeLike) -> NDArray[Any]:
@@ -38,7 +80,16 @@ def fetch_array(conn: Connection, statement: Executable, dtype: DTypeLike) -> ND
 
     ``dtype`` is a list of ``(name, type)`` pairs in the order of the selected columns, e.g.
     ``[("query_id", "i8"), ("grade", "f8")]``; NULLs are not allowed in integer columns.
+
+    On SQLite an unordered ``SELECT`` of integer columns only is read as one ``group_concat``
+    text per column (see :func:`_fetch_integer_columns`); anything else (REAL columns, whose
+    text form SQLite does not round-trip exactly; ``ORDER BY``, which an aggregate need not
+    keep; NULLs; texts beyond SQLite's length limit) row by row with ``numpy.fromiter``.
     """
+    if conn.dialect.name == "sqlite" and isinstance(statement, Select):
+        columns = _fetch_integer_columns(conn, statement, np.dtype(dtype))
+        if columns is not None:
+            return columns
     result = conn.execute(statement)
     try:
         rows: Iterable[Any] = result.cursor  # type: ignore[assignment]
@@ -46,6 +97,42 @@ def fetch_array(conn: Connection, statement: Executable, dtype: DTypeLike) -> ND
         return array
     finally:
         result.close()
+
+
+def _fetch_integer_columns(
+    conn: Connection, statement: Select[Any], dtype: np.dtype[Any]
+) -> NDArray[Any] | None:
+    """SQLite: the rows of ``statement`` via ``SELECT count(*), group_concat(c1), … FROM
+    (statement)``, each text parsed by ``numpy.fromstring`` — None when this does not apply.
+
+    Applies when every selected column has an integer SQL type (exact in text form) and the
+    statement has no ``ORDER BY``/``LIMIT``. The aggregates of one row are updated together, so
+    the columns stay aligned; ``group_concat`` skips NULLs, so a column whose length differs
+    from ``count(*)`` means NULLs were present, and the caller reads row by row instead.
+    """
+    columns = list(statement.selected_columns)
+    if (
+        len(columns) != len(dtype.names or ())
+        or statement._order_by_clauses  # no public accessor for these three
+        or statement._limit_clause is not None
+        or statement._offset_clause is not None
+        or not all(isinstance(c.type, Integer | Boolean) for c in columns)
+    ):
+        return None
+    sub = statement.subquery()
+    query = select(func.count(), *(func.group_concat(c) for c in sub.c))
+    try:
+        row = conn.execute(query).one()
+    except DataError:  # a text longer than SQLITE_MAX_LENGTH (hundreds of millions of rows)
+        return None
+    n = int(row[0])
+    array: NDArray[Any] = np.zeros(n, dtype=dtype)
+    for name, text in zip(dtype.names or (), row[1:], strict=True):
+        values = np.fromstring(text or "", sep=",", dtype=np.int64)
+        if len(values) != n:
+            return None
+        array[name] = values
+    return array
 
 
 def bulk_insert(
@@ -122,35 +209,73 @@ def map_external_ids(
     try:
         _fill_temp(conn, tmp, external_ids)
         target = table.c[key]
-        lookup = (
-            select(tmp.c.seq, table.c.id)
-            .select_from(tmp.join(table, target == tmp.c.ext))
-            .order_by(tmp.c.seq)
-        )
+        lookup = select(tmp.c.seq, table.c.id).select_from(tmp.join(table, target == tmp.c.ext))
         found = fetch_array(conn, lookup, [("seq", "i8"), ("id", "i8")])
         n_existing = len(found)
-        if create and n_existing < len(external_ids):
-            extra = dict(defaults or {})
-            names = [key, *extra]
-            source = (
-                select(tmp.c.ext, *(literal(v) for v in extra.values()))
-                .select_from(tmp.outerjoin(table, target == tmp.c.ext))
-                .where(table.c.id.is_(None))
-                .order_by(tmp.c.ext)  # in index order: faster B-tree inserts
-            )
-            dialect_insert = pg_insert if conn.dialect.name == "postgresql" else sqlite_insert
-            stmt = (
-                dialect_insert(table)
-                .from_select(names, source)
-                .on_conflict_do_nothing(index_elements=[key])
-            )
-            conn.execute(stmt)
-            found = fetch_array(conn, lookup, [("seq", "i8"), ("id", "i8")])
         ids = np.full(len(external_ids), -1, dtype=np.int64)
+        ids[found["seq"]] = found["id"]
+        if not create or n_existing == len(external_ids):
+            return ids, 0
+        extra = dict(defaults or {})
+        names = [key, *extra]
+        source = select(tmp.c.ext, *(literal(v) for v in extra.values())).order_by(tmp.c.seq)
+        if n_existing:  # only the missing ones (all are missing on a first import)
+            source = source.select_from(tmp.outerjoin(table, target == tmp.c.ext)).where(
+                table.c.id.is_(None)
+            )
+        dialect_insert = pg_insert if conn.dialect.name == "postgresql" else sqlite_insert
+        stmt = (
+            dialect_insert(table)
+            .from_select(names, source)
+            .on_conflict_do_nothing(index_elements=[key])
+        )
+        missing = np.flatnonzero(ids < 0)
+        if conn.dialect.name == "sqlite":
+            before = conn.execute(select(func.max(table.c.id))).scalar() or 0
+            created = conn.execute(stmt).rowcount
+            if _assign_new_rowids(conn, table, target, external_ids, ids, missing, before, created):
+                return ids, created
+        else:
+            conn.execute(stmt)
+        found = fetch_array(conn, lookup, [("seq", "i8"), ("id", "i8")])
         ids[found["seq"]] = found["id"]
         return ids, len(found) - n_existing
     finally:
         tmp.drop(conn, checkfirst=True)
+
+
+def _assign_new_rowids(
+    conn: Connection,
+    table: Table,
+    target: Column[Any],
+    external_ids: Sequence[str],
+    ids: NDArray[np.int64],
+    missing: NDArray[np.intp],
+    before: int,
+    created: int,
+) -> bool:
+    """SQLite: give ``ids[missing]`` the rowids just created, without looking them up.
+
+    SQLite gives a new row the largest rowid plus one, and ``INSERT … SELECT … ORDER BY seq``
+    inserts in that order, so when the insert created one row per missing id and the largest id
+    grew by exactly that many (no other writer, no reused ids) the new ids are
+    ``before + 1 … before + created`` in order of ``missing``. Checked by those two counts and
+    by looking up a sample of 64 new rows; False (the caller looks every id up) if any check
+    fails. Saves a join over the new rows: ~1 s for 900,000 new documents.
+    """
+    if created != len(missing):
+        return False
+    after = conn.execute(select(func.max(table.c.id))).scalar() or 0
+    if after != before + created:
+        return False
+    new_ids = np.arange(before + 1, after + 1, dtype=np.int64)
+    sample = np.unique(np.linspace(0, created - 1, num=min(created, 64)).astype(np.intp))
+    wanted = {external_ids[int(missing[i])]: int(new_ids[i]) for i in sample}
+    stored = dict(conn.execute(select(target, table.c.id).where(target.in_(list(wanted)))).all())
+    if stored != wanted:
+        return False
+    ids[missing] = new_ids
+    return True
 
 
 def _fill_temp(conn: Connection, tmp: Table, values: Sequence[str]) -> None:

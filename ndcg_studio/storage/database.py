@@ -12,18 +12,19 @@ import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from platformdirs import user_data_dir
 from sqlalchemy import Connection, Engine, create_engine, event, inspect, text
 from sqlalchemy.engine import URL, make_url
-from sqlalchemy.orm import Session, sessionmaker
 
 from ndcg_studio._paths import migrations_dir
 
 if TYPE_CHECKING:
     from alembic.config import Config
+    from sqlalchemy.orm import Session, sessionmaker
 
 #: The newest schema revision of this version of the app. Opening a database already at this
 #: revision skips Alembic entirely (importing it costs ~0.2 s of every command's start-up);
@@ -207,11 +208,21 @@ def _stored_revision(engine: Engine) -> str | None:
 
 @dataclass
 class Database:
-    """An open database: the engine and a session factory. One session per user action or job."""
+    """An open database: the engine and a session factory. One session per user action or job.
+
+    The session factory is built on first use: ``sqlalchemy.orm`` is imported only then, so that
+    headless commands working with Core alone (``ndcg-studio score``) do not pay for it.
+    """
 
     url: URL
     engine: Engine
-    sessions: sessionmaker[Session]
+
+    @cached_property
+    def sessions(self) -> sessionmaker[Session]:
+        """The session factory (``expire_on_commit=False``), created on first use."""
+        from sqlalchemy.orm import sessionmaker
+
+        return sessionmaker(self.engine, expire_on_commit=False)
 
     @property
     def label(self) -> str:
@@ -257,4 +268,4 @@ def open_database(
     except Exception as exc:
         engine.dispose()
         raise DatabaseError(f"cannot open the database {describe_url(url)}: {exc}") from exc
-    return Database(url=url, engine=engine, sessions=sessionmaker(engine, expire_on_commit=False))
+    return Database(url=url, engine=engine)

@@ -1,8 +1,10 @@
-"""The database schema as SQLAlchemy 2.x typed ORM models.
+"""The database schema as SQLAlchemy Core tables on one :data:`metadata`.
 
 Constraint names come from a naming convention so that Alembic migrations (batch mode on SQLite)
-can address them. Bulk paths (import, scoring) use the ``__table__`` objects with SQLAlchemy Core;
-the ORM classes serve single-row use cases.
+can address them. Every query, bulk or single-row, is a Core statement on these tables; the module
+deliberately does not import ``sqlalchemy.orm`` (importing it costs ~0.1 s of every headless
+command's start-up, e.g. ``ndcg-studio score``). ``migrations/env.py`` autogenerates against
+:data:`metadata` and ``tests/storage/test_database.py`` checks that the migrations equal it.
 
 Grades are integers 0–4 (0 irrelevant, 1 marginal, 2 relevant, 3 highly relevant, 4 perfect),
 enforced by CHECK constraints. Every change of a judgment or an adjudication is appended to
@@ -12,10 +14,10 @@ enforced by CHECK constraints. Every change of a judgment or an adjudication is 
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import cast
 
 from sqlalchemy import (
     CheckConstraint,
+    Column,
     DateTime,
     Float,
     ForeignKey,
@@ -29,7 +31,6 @@ from sqlalchemy import (
     UniqueConstraint,
     func,
 )
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 MIN_GRADE = 0
 MAX_GRADE = 4
@@ -48,167 +49,144 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
-class Base(DeclarativeBase):
-    metadata = MetaData(naming_convention=NAMING_CONVENTION)
-
+#: All tables of the schema (the target of Alembic's autogenerate).
+metadata = MetaData(naming_convention=NAMING_CONVENTION)
 
 _GRADE_CHECK = f"grade BETWEEN {MIN_GRADE} AND {MAX_GRADE}"
 
 
-class Query(Base):
-    __tablename__ = "queries"
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    external_id: Mapped[str] = mapped_column(String, unique=True)
-    text: Mapped[str] = mapped_column(Text, default="")
-    description: Mapped[str | None] = mapped_column(Text)
-    narrative: Mapped[str | None] = mapped_column(Text)
-
-
-class Document(Base):
-    __tablename__ = "documents"
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    external_id: Mapped[str] = mapped_column(String, unique=True)
-    title: Mapped[str] = mapped_column(Text, default="")
-    text: Mapped[str] = mapped_column(Text, default="")
-    url: Mapped[str] = mapped_column(Text, default="")
-
-
-class Run(Base):
-    __tablename__ = "runs"
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    name: Mapped[str] = mapped_column(String, unique=True)
-    description: Mapped[str] = mapped_column(Text, default="")
-    created_at: Mapped[datetime] = mapped_column(
-        DateTime(timezone=True), default=utcnow, server_default=func.current_timestamp()
+def _timestamp(name: str) -> Column[datetime]:
+    """A NOT NULL timestamp set to now by the app (and by the server if the app omits it)."""
+    return Column(
+        name,
+        DateTime(timezone=True),
+        nullable=False,
+        default=utcnow,
+        server_default=func.current_timestamp(),
     )
 
 
-class Result(Base):
-    """One line of a run: a document returned for a query at a rank with a score.
-
-    ``rank`` is the rank column of the imported file. ``position`` is the document's 1-based place
-    in trec_eval's order (score descending, ties by document id descending), computed at import by
-    the domain's run ordering; scoring reads ``position <= K`` first and the annotation pool is
-    every run's ``position <= D``.
-    """
-
-    __tablename__ = "results"
-    __table_args__ = (
-        UniqueConstraint("run_id", "query_id", "rank"),
-        CheckConstraint("rank >= 1", name="rank_positive"),
-        CheckConstraint("position >= 1", name="position_positive"),
-        # A clustered table on SQLite: the primary key (query first) also serves the annotation
-        # pool (all runs' results of one query) and scoring's full scan; two B-trees in all keep
-        # bulk imports fast. ``position`` is unique per (run, query) by construction.
-        {"sqlite_with_rowid": False},
-    )
-
-    query_id: Mapped[int] = mapped_column(
-        ForeignKey("queries.id", ondelete="CASCADE"), primary_key=True
-    )
-    run_id: Mapped[int] = mapped_column(ForeignKey("runs.id", ondelete="CASCADE"), primary_key=True)
-    document_id: Mapped[int] = mapped_column(
-        ForeignKey("documents.id", ondelete="CASCADE"), primary_key=True
-    )
-    rank: Mapped[int] = mapped_column(Integer)
-    position: Mapped[int] = mapped_column(Integer)
-    score: Mapped[float] = mapped_column(Float)
+def _fk(
+    name: str, target: str, *, ondelete: str = "CASCADE", nullable: bool = False
+) -> Column[int]:
+    return Column(name, Integer, ForeignKey(target, ondelete=ondelete), nullable=nullable)
 
 
-class Annotator(Base):
-    __tablename__ = "annotators"
+queries = Table(
+    "queries",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("external_id", String, nullable=False, unique=True),
+    Column("text", Text, nullable=False, default=""),
+    Column("description", Text),
+    Column("narrative", Text),
+)
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    name: Mapped[str] = mapped_column(String, unique=True)
-    created_at: Mapped[datetime] = mapped_column(
-        DateTime(timezone=True), default=utcnow, server_default=func.current_timestamp()
-    )
+documents = Table(
+    "documents",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("external_id", String, nullable=False, unique=True),
+    Column("title", Text, nullable=False, default=""),
+    Column("text", Text, nullable=False, default=""),
+    Column("url", Text, nullable=False, default=""),
+)
 
+runs = Table(
+    "runs",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("name", String, nullable=False, unique=True),
+    Column("description", Text, nullable=False, default=""),
+    _timestamp("created_at"),
+)
 
-class Judgment(Base):
-    """One annotator's grade of one document for one query."""
+# One line of a run: a document returned for a query at a rank with a score.
+#
+# ``rank`` is the rank column of the imported file. ``position`` is the document's 1-based place
+# in trec_eval's order (score descending, ties by document id descending), computed at import by
+# the domain's run ordering; scoring reads ``position <= K`` first and the annotation pool is
+# every run's ``position <= D``.
+#
+# A clustered table on SQLite (``sqlite_with_rowid=False``): the primary key (query first) also
+# serves the annotation pool (all runs' results of one query) and scoring's full scan; two B-trees
+# in all keep bulk imports fast. ``position`` is unique per (run, query) by construction.
+results = Table(
+    "results",
+    metadata,
+    Column("query_id", Integer, ForeignKey("queries.id", ondelete="CASCADE"), primary_key=True),
+    Column("run_id", Integer, ForeignKey("runs.id", ondelete="CASCADE"), primary_key=True),
+    Column(
+        "document_id", Integer, ForeignKey("documents.id", ondelete="CASCADE"), primary_key=True
+    ),
+    Column("rank", Integer, nullable=False),
+    Column("position", Integer, nullable=False),
+    Column("score", Float, nullable=False),
+    UniqueConstraint("run_id", "query_id", "rank"),
+    CheckConstraint("rank >= 1", name="rank_positive"),
+    CheckConstraint("position >= 1", name="position_positive"),
+    sqlite_with_rowid=False,
+)
 
-    __tablename__ = "judgments"
-    __table_args__ = (
-        UniqueConstraint("query_id", "document_id", "annotator_id"),
-        CheckConstraint(_GRADE_CHECK, name="grade_range"),
-        Index("ix_judgments_annotator_query", "annotator_id", "query_id"),
-    )
+annotators = Table(
+    "annotators",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("name", String, nullable=False, unique=True),
+    _timestamp("created_at"),
+)
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    query_id: Mapped[int] = mapped_column(ForeignKey("queries.id", ondelete="CASCADE"))
-    document_id: Mapped[int] = mapped_column(ForeignKey("documents.id", ondelete="CASCADE"))
-    annotator_id: Mapped[int] = mapped_column(ForeignKey("annotators.id", ondelete="CASCADE"))
-    grade: Mapped[int] = mapped_column(SmallInteger)
-    note: Mapped[str | None] = mapped_column(Text)
-    created_at: Mapped[datetime] = mapped_column(
-        DateTime(timezone=True), default=utcnow, server_default=func.current_timestamp()
-    )
-    updated_at: Mapped[datetime] = mapped_column(
-        DateTime(timezone=True), default=utcnow, server_default=func.current_timestamp()
-    )
+# One annotator's grade of one document for one query.
+judgments = Table(
+    "judgments",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    _fk("query_id", "queries.id"),
+    _fk("document_id", "documents.id"),
+    _fk("annotator_id", "annotators.id"),
+    Column("grade", SmallInteger, nullable=False),
+    Column("note", Text),
+    _timestamp("created_at"),
+    _timestamp("updated_at"),
+    UniqueConstraint("query_id", "document_id", "annotator_id"),
+    CheckConstraint(_GRADE_CHECK, name="grade_range"),
+    Index("ix_judgments_annotator_query", "annotator_id", "query_id"),
+)
 
+# The final grade of a (query, document) set by a lead; wins over the consensus.
+adjudications = Table(
+    "adjudications",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    _fk("query_id", "queries.id"),
+    _fk("document_id", "documents.id"),
+    Column("grade", SmallInteger, nullable=False),
+    _fk("adjudicator_id", "annotators.id"),
+    Column("note", Text),
+    _timestamp("updated_at"),
+    UniqueConstraint("query_id", "document_id"),
+    CheckConstraint(_GRADE_CHECK, name="grade_range"),
+)
 
-class Adjudication(Base):
-    """The final grade of a (query, document) set by a lead; wins over the consensus."""
-
-    __tablename__ = "adjudications"
-    __table_args__ = (
-        UniqueConstraint("query_id", "document_id"),
-        CheckConstraint(_GRADE_CHECK, name="grade_range"),
-    )
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    query_id: Mapped[int] = mapped_column(ForeignKey("queries.id", ondelete="CASCADE"))
-    document_id: Mapped[int] = mapped_column(ForeignKey("documents.id", ondelete="CASCADE"))
-    grade: Mapped[int] = mapped_column(SmallInteger)
-    adjudicator_id: Mapped[int] = mapped_column(ForeignKey("annotators.id", ondelete="CASCADE"))
-    note: Mapped[str | None] = mapped_column(Text)
-    updated_at: Mapped[datetime] = mapped_column(
-        DateTime(timezone=True), default=utcnow, server_default=func.current_timestamp()
-    )
-
-
-class JudgmentHistory(Base):
-    """Append-only log of every change of a judgment or an adjudication.
-
-    ``kind`` is ``judgment`` (``annotator_id`` is whose judgment changed) or ``adjudication``
-    (``annotator_id`` is NULL). ``old_grade`` NULL means the grade was created; ``new_grade`` NULL
-    means it was cleared. ``changed_by`` is the annotator who made the change.
-    """
-
-    __tablename__ = "judgment_history"
-    __table_args__ = (
-        CheckConstraint("kind IN ('judgment', 'adjudication')", name="kind"),
-        Index("ix_judgment_history_item", "query_id", "document_id"),
-    )
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    kind: Mapped[str] = mapped_column(String(20), default="judgment")
-    query_id: Mapped[int] = mapped_column(ForeignKey("queries.id", ondelete="CASCADE"))
-    document_id: Mapped[int] = mapped_column(ForeignKey("documents.id", ondelete="CASCADE"))
-    annotator_id: Mapped[int | None] = mapped_column(
-        ForeignKey("annotators.id", ondelete="CASCADE")
-    )
-    old_grade: Mapped[int | None] = mapped_column(SmallInteger)
-    new_grade: Mapped[int | None] = mapped_column(SmallInteger)
-    old_note: Mapped[str | None] = mapped_column(Text)
-    new_note: Mapped[str | None] = mapped_column(Text)
-    changed_by: Mapped[int | None] = mapped_column(ForeignKey("annotators.id", ondelete="SET NULL"))
-    changed_at: Mapped[datetime] = mapped_column(
-        DateTime(timezone=True), default=utcnow, server_default=func.current_timestamp()
-    )
-
-
-#: Core tables, for bulk statements.
-queries = cast(Table, Query.__table__)
-documents = cast(Table, Document.__table__)
-runs = cast(Table, Run.__table__)
-results = cast(Table, Result.__table__)
-annotators = cast(Table, Annotator.__table__)
-judgments = cast(Table, Judgment.__table__)
-adjudications = cast(Table, Adjudication.__table__)
-judgment_history = cast(Table, JudgmentHistory.__table__)
+# Append-only log of every change of a judgment or an adjudication.
+#
+# ``kind`` is ``judgment`` (``annotator_id`` is whose judgment changed) or ``adjudication``
+# (``annotator_id`` is NULL). ``old_grade`` NULL means the grade was created; ``new_grade`` NULL
+# means it was cleared. ``changed_by`` is the annotator who made the change.
+judgment_history = Table(
+    "judgment_history",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("kind", String(20), nullable=False, default="judgment"),
+    _fk("query_id", "queries.id"),
+    _fk("document_id", "documents.id"),
+    _fk("annotator_id", "annotators.id", nullable=True),
+    Column("old_grade", SmallInteger),
+    Column("new_grade", SmallInteger),
+    Column("old_note", Text),
+    Column("new_note", Text),
+    _fk("changed_by", "annotators.id", ondelete="SET NULL", nullable=True),
+    _timestamp("changed_at"),
+    CheckConstraint("kind IN ('judgment', 'adjudication')", name="kind"),
+    Index("ix_judgment_history_item", "query_id", "document_id"),
+)

@@ -10,7 +10,15 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from ndcg_studio.storage import models
-from ndcg_studio.storage.bulk import bulk_insert, fetch_array, id_map, map_external_ids
+from ndcg_studio.storage.bulk import (
+    _assign_new_rowids,
+    _fetch_integer_columns,
+    bulk_insert,
+    bulk_transaction,
+    fetch_array,
+    id_map,
+    map_external_ids,
+)
 
 
 def test_map_external_ids_creates_missing_in_order(db: Any) -> None:
@@ -78,3 +86,159 @@ def test_column_by_id_few_and_many(db: Any, n: int) -> None:
         wanted = [int(i) for i in ids[2 : 2 + n]] + [10**9]  # plus an unknown id
         got = column_by_id(conn, models.queries, wanted, "external_id")
     assert got == {int(i): f"q{k + 2}" for k, i in enumerate(ids[2 : 2 + n])}
+
+
+def _three_queries_with_judgments(conn: Any, n_docs: int = 2) -> None:
+    qids, _ = map_external_ids(conn, models.queries, ["a", "b", "c"], defaults={"text": ""})
+    dids, _ = map_external_ids(
+        conn,
+        models.documents,
+        [f"d{i}" for i in range(n_docs)],
+        defaults={"title": "", "text": "", "url": ""},
+    )
+    (aid,), _ = map_external_ids(conn, models.annotators, ["x"], key="name")
+    bulk_insert(
+        conn,
+        models.judgments,
+        ("query_id", "document_id", "annotator_id", "grade", "note"),
+        [
+            (int(q), int(d), int(aid), (i * 3 + k) % 5, None)
+            for i, q in enumerate(qids)
+            for k, d in enumerate(dids)
+        ],
+    )
+
+
+_JDTYPE = [("query", "i8"), ("doc", "i8"), ("annotator", "i8"), ("grade", "f8")]
+
+
+def test_fetch_array_integer_columns_equal_the_row_by_row_read(db: Any) -> None:
+    """The SQLite group_concat path (integer columns, no ORDER BY) gives the rows the driver
+    gives, aligned column by column; an empty result is an empty array."""
+    j = models.judgments
+    with db.engine.begin() as conn:
+        _three_queries_with_judgments(conn)
+        stmt = select(j.c.query_id, j.c.document_id, j.c.annotator_id, j.c.grade)
+        got = fetch_array(conn, stmt, _JDTYPE)
+        rows = sorted(tuple(r) for r in conn.execute(stmt))
+        empty = fetch_array(conn, stmt.where(j.c.grade > 10), _JDTYPE)
+        if conn.dialect.name == "sqlite":  # the fast path really ran
+            assert _fetch_integer_columns(conn, stmt, np.dtype(_JDTYPE)) is not None
+    assert sorted(tuple(r) for r in got.tolist()) == rows and len(rows) == 6
+    assert got["grade"].dtype == np.float64
+    assert len(empty) == 0 and empty.dtype == np.dtype(_JDTYPE)
+
+
+def test_fetch_array_falls_back_for_nulls_order_and_huge_texts(db: Any) -> None:
+    """NULLs (which group_concat would skip, misaligning columns), ORDER BY (which an aggregate
+    need not keep) and a text over SQLite's length limit are read row by row, correctly."""
+    import sqlite3
+
+    j, h = models.judgments, models.judgment_history
+    with db.engine.begin() as conn:
+        _three_queries_with_judgments(conn, n_docs=200)
+        conn.execute(
+            h.insert(),
+            [
+                {"kind": "judgment", "query_id": 1, "document_id": 1, "annotator_id": 1,
+                 "old_grade": None, "new_grade": 2},
+                {"kind": "judgment", "query_id": 1, "document_id": 1, "annotator_id": 1,
+                 "old_grade": 2, "new_grade": 3},
+            ],
+        )  # fmt: skip
+        with_null = fetch_array(
+            conn, select(h.c.new_grade, h.c.old_grade), [("new", "f8"), ("old", "f8")]
+        )
+        assert sorted(with_null["new"].tolist()) == [2.0, 3.0]
+        assert np.isnan(with_null["old"]).sum() == 1 and np.nanmax(with_null["old"]) == 2.0
+        ordered = fetch_array(
+            conn,
+            select(j.c.grade, j.c.query_id).order_by(j.c.grade.desc(), j.c.query_id),
+            [("grade", "i8"), ("query", "i8")],
+        )
+        assert ordered["grade"].tolist() == sorted(ordered["grade"].tolist(), reverse=True)
+        if conn.dialect.name == "sqlite":
+            raw = conn.connection.driver_connection
+            # 600 rows give ~1,200 characters per column; statements are shorter than 1,000
+            old = raw.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, 1_000)
+            try:
+                big = fetch_array(conn, select(j.c.query_id, j.c.grade), [("q", "i8"), ("g", "i8")])
+            finally:
+                raw.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, old)
+            assert len(big) == 600 and sorted(set(big["q"].tolist())) == [1, 2, 3]
+
+
+def test_bulk_transaction_commits_and_restores_foreign_keys(db: Any, tmp_path: Any) -> None:
+    """SQLite: inside, foreign keys are off and the write lock is held from the start; after
+    the transaction (committed or rolled back) the pooled connection enforces them again."""
+    import sqlite3
+
+    def fk_on(conn: Any) -> bool:
+        return bool(conn.exec_driver_sql("PRAGMA foreign_keys").scalar())
+
+    with bulk_transaction(db.engine) as conn:
+        map_external_ids(conn, models.queries, ["kept"], defaults={"text": ""})
+        if db.is_sqlite:
+            assert not fk_on(conn)
+            other = sqlite3.connect(db.url.database, timeout=0.05)
+            with pytest.raises(sqlite3.OperationalError, match="locked"):
+                other.execute("INSERT INTO annotators (name) VALUES ('intruder')")
+            other.close()
+    with pytest.raises(RuntimeError), bulk_transaction(db.engine) as conn:
+        map_external_ids(conn, models.queries, ["dropped"], defaults={"text": ""})
+        raise RuntimeError("boom")
+    with db.engine.connect() as conn:
+        assert set(id_map(conn, models.queries).values()) == {"kept"}
+        if db.is_sqlite:
+            assert fk_on(conn)
+            with pytest.raises(IntegrityError):
+                conn.execute(models.judgments.insert().values(
+                    query_id=1, document_id=999, annotator_id=999, grade=1))  # fmt: skip
+
+
+def test_map_external_ids_new_rowids_equal_a_lookup(db: Any) -> None:
+    """The ids given to newly created rows without a lookup (SQLite) are the stored ones, also
+    when some ids existed already and the new ones come between them in the list."""
+    with bulk_transaction(db.engine) as conn:
+        _, created = map_external_ids(
+            conn, models.documents, [f"d{i}" for i in range(0, 300, 3)], defaults=_DOC
+        )
+        assert created == 100
+        mixed = [f"d{i}" for i in range(300)][::-1]
+        ids, created = map_external_ids(conn, models.documents, mixed, defaults=_DOC)
+        assert created == 200
+        stored = {v: k for k, v in id_map(conn, models.documents).items()}
+    assert ids.tolist() == [stored[e] for e in mixed]
+    assert len(set(ids.tolist())) == 300
+
+
+_DOC = {"title": "", "text": "", "url": ""}
+
+
+def test_new_rowids_are_looked_up_when_the_counts_do_not_add_up(db: Any) -> None:
+    """Another writer's rows (the largest id grew by more than we created) or fewer rows created
+    than missing: no arithmetic, the caller looks the ids up."""
+    if not db.is_sqlite:
+        pytest.skip("rowid arithmetic is SQLite only")
+    d = models.documents
+    with bulk_transaction(db.engine) as conn:
+        ids, _ = map_external_ids(conn, d, ["a", "b", "c"], defaults=_DOC)
+        missing = np.arange(3)
+        blank = np.full(3, -1, dtype=np.int64)
+        top = int(ids.max())
+        assert _assign_new_rowids(
+            conn, d, d.c.external_id, ["a", "b", "c"], blank, missing, top - 3, 3
+        )
+        assert blank.tolist() == ids.tolist()
+        other = np.full(3, -1, dtype=np.int64)
+        assert not _assign_new_rowids(
+            conn, d, d.c.external_id, ["a", "b", "c"], other, missing, top - 4, 3
+        )
+        assert not _assign_new_rowids(
+            conn, d, d.c.external_id, ["a", "b", "c"], other, missing, top - 3, 2
+        )
+        # a sample that does not match (ids in another order) is caught
+        assert not _assign_new_rowids(
+            conn, d, d.c.external_id, ["c", "b", "a"], other, missing, top - 3, 3
+        )
+        assert (other == -1).all()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -41,7 +43,7 @@ def test_upgrade_of_empty_database_equals_models(db_url: str) -> None:
     try:
         with database.engine.connect() as conn:
             diff = compare_metadata(
-                MigrationContext.configure(conn, opts={"compare_type": True}), models.Base.metadata
+                MigrationContext.configure(conn, opts={"compare_type": True}), models.metadata
             )
             assert diff == []
             assert MigrationContext.configure(conn).get_current_revision() == head_revision()
@@ -133,3 +135,37 @@ def test_unreachable_database_is_a_clear_error(tmp_path: Path) -> None:
     blocker.write_text("not a folder")
     with pytest.raises(DatabaseError, match="cannot open the database"):
         open_database(blocker / "sub" / "x.sqlite")
+
+
+def test_headless_scoring_path_does_not_import_the_orm(sqlite_url: str) -> None:
+    """``ndcg-studio score`` must start fast: importing ``sqlalchemy.orm`` costs ~0.1 s, and the
+    schema, opening a database at the newest revision and scoring need SQLAlchemy Core only."""
+    open_database(sqlite_url).dispose()  # created and upgraded here, so the child skips Alembic
+    code = (
+        "import sys\n"
+        "import ndcg_studio.storage.database, ndcg_studio.storage.models\n"
+        "import ndcg_studio.services.scoring, ndcg_studio.cli.commands\n"
+        "print('sqlalchemy.orm' in sys.modules)\n"
+        "from ndcg_studio.services.scoring import ScoringService, ScoringSettings\n"
+        "from ndcg_studio.storage.database import open_database\n"
+        f"db = open_database({sqlite_url!r})\n"
+        "ScoringService(db).score(ScoringSettings())\n"
+        "db.dispose()\n"
+        "print('sqlalchemy.orm' in sys.modules, 'alembic' in sys.modules)\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=60
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split("\n")[:2] == ["False", "False False"]
+
+
+def test_sessions_are_created_on_first_use(sqlite_url: str) -> None:
+    database = open_database(sqlite_url)
+    try:
+        assert "sessions" not in vars(database)
+        with database.transaction() as session:
+            assert session.execute(text("SELECT 1")).scalar_one() == 1
+        assert database.sessions is database.sessions
+    finally:
+        database.dispose()
