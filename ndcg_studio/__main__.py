@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from ndcg_studio.app import main
+from ndcg_studio.app import console_main
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(console_main())

@@ -6,6 +6,7 @@ PySide6 is imported only when the GUI is started, so headless commands start fas
 
 from __future__ import annotations
 
+import gc
 import sys
 from collections.abc import Sequence
 
@@ -24,3 +25,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     from ndcg_studio.ui.application import run_gui
 
     return run_gui(db=args.db, demo=args.demo)
+
+
+def console_main() -> int:
+    """The ``ndcg-studio`` script and ``python -m ndcg_studio``: :func:`main`, then exit.
+
+    Before the process exits, every live object is moved out of the garbage collector's view
+    (:func:`gc.freeze`): the interpreter's final collection would otherwise walk them all, ~70 ms
+    of a one-second ``ndcg-studio score``. Nothing is lost: the process ends right after, and
+    files were closed and flushed by the command.
+    """
+    code = main()
+    gc.freeze()
+    return code

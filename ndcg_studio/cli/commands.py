@@ -198,7 +198,18 @@ def score_command(args: argparse.Namespace) -> int:
         ]
         write_rows(args, header, rows, comments=comments)
         return 0
-    write_rows(args, report.columns(), report.rows(), comments=comments)
+    if args.format == "csv":
+        from ndcg_studio.io.writers import write_csv_columns
+
+        write_csv_columns(
+            args.output,
+            report.columns(),
+            report.column_values(),
+            excel=args.excel,
+            comments=comments,
+        )
+    else:
+        write_rows(args, report.columns(), report.rows(), comments=comments)
     return 0
 
 

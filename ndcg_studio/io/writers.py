@@ -32,7 +32,9 @@ __all__ = [
     "FORMULA_TRIGGERS",
     "atomic_text_writer",
     "csv_cell",
+    "csv_column",
     "write_csv",
+    "write_csv_columns",
     "write_trec_qrels",
     "write_trec_run",
 ]
@@ -212,6 +214,19 @@ def write_csv(
         ExportCancelled: ``cancelled()`` returned True (old file intact, no temp file left).
         OSError: writing failed (same guarantee).
     """
+    texts = ([csv_cell(cell) for cell in row] for row in rows)
+    return _write_csv_texts(path, header, texts, excel, comments, cancelled)
+
+
+def _write_csv_texts(
+    path: PathArg,
+    header: Sequence[str],
+    rows: Iterable[Sequence[str]],
+    excel: bool,
+    comments: Sequence[str],
+    cancelled: CancelCallback | None,
+) -> int:
+    """:func:`write_csv` for rows whose cells are already formatted by :func:`csv_cell`."""
     count = 0
     with atomic_text_writer(path, bom=excel) as handle:
         for comment in comments:
@@ -220,9 +235,56 @@ def write_csv(
         writer = csv.writer(_LineFeedRows(handle), lineterminator="\r\n")
         writer.writerow([csv_cell(name) for name in header])
         for row in _rows_with_cancel(rows, cancelled):
-            writer.writerow([csv_cell(cell) for cell in row])
+            writer.writerow(row)
             count += 1
     return count
+
+
+def csv_column(values: Sequence[object] | np.ndarray) -> list[str]:
+    """``[csv_cell(v) for v in values]``, formatted a column at a time.
+
+    A float64 array is formatted with ``repr`` in one C-level ``map`` (NaN → ``""``), an integer
+    array with ``str``, a bool array as ``true``/``false``; anything else cell by cell with
+    :func:`csv_cell`. Same text as :func:`csv_cell` in every case (tested).
+    """
+    if isinstance(values, np.ndarray) and values.ndim == 1:
+        if values.dtype == np.float64:
+            texts = list(map(repr, values.tolist()))
+            for i in np.flatnonzero(np.isnan(values)).tolist():
+                texts[i] = ""
+            return texts
+        if values.dtype == np.bool_:
+            return ["true" if v else "false" for v in values.tolist()]
+        if np.issubdtype(values.dtype, np.integer):
+            return list(map(str, values.tolist()))
+    return [csv_cell(v) for v in values]
+
+
+def write_csv_columns(
+    path: PathArg,
+    header: Sequence[str],
+    columns: Sequence[Sequence[object] | np.ndarray],
+    *,
+    excel: bool = False,
+    comments: Sequence[str] = (),
+    cancelled: CancelCallback | None = None,
+) -> int:
+    """:func:`write_csv` for data held column by column (numpy arrays or lists, equal lengths).
+
+    The same file as ``write_csv(path, header, zip(*columns), ...)``, formatted a column at a
+    time (:func:`csv_column`): ~3x faster for numeric columns.
+
+    Raises:
+        ValueError: columns of different lengths, or not one per header name.
+        ExportCancelled, OSError: as :func:`write_csv`.
+    """
+    lengths = {len(c) for c in columns}
+    if len(columns) != len(header) or len(lengths) > 1:
+        raise ValueError(
+            f"{len(columns)} columns of lengths {sorted(lengths)} for {len(header)} names"
+        )
+    texts = [csv_column(c) for c in columns]
+    return _write_csv_texts(path, header, zip(*texts, strict=True), excel, comments, cancelled)
 
 
 def _check_token(value: object, what: str, row: int) -> str:

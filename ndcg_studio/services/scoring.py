@@ -24,7 +24,7 @@ from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import NDArray
-from sqlalchemy import Connection, func, select
+from sqlalchemy import Connection, Select, func, select
 
 from ndcg_studio.domain.bands import Band, BandThresholds, band_labels, band_of
 from ndcg_studio.domain.consensus import consensus_qrels
@@ -68,6 +68,7 @@ _RESULT_DTYPE = [
     ("score", "f8"),
 ]
 _JUDGMENT_DTYPE = [("query", "i8"), ("doc", "i8"), ("annotator", "i8"), ("grade", "f8")]
+_JUDGMENT_READ_DTYPE = [("query", "i8"), ("doc", "i8"), ("grade", "f8")]
 _ADJUDICATION_DTYPE = [("query", "i8"), ("doc", "i8"), ("grade", "f8")]
 
 
@@ -138,6 +139,8 @@ class ScoringData:
         run_ids: (n_runs,) int64 database ids of the runs (in name order); run_names likewise.
         doc_ids: (n_docs,) int64 database ids of the documents seen.
         lists: the ranked lists, one group per (run, query): group = run_index * n_queries + q.
+            Positions encode the run order; ``lists.score`` holds the run's scores only when
+            whole lists were read (``truncated_at`` None), else zeros.
         qrels: one grade per judged (query, document) after consensus/adjudication.
         judgments: the raw judgments (query index, doc index, annotator id, grade).
         n_annotators: (n_queries,) int64 distinct annotators who judged each query.
@@ -193,37 +196,39 @@ class ScoreReport:
     def columns(self) -> tuple[str, ...]:
         return SCORE_COLUMNS + EXTRA_COLUMNS
 
+    def column_values(self) -> list[list[str] | NDArray[Any]]:
+        """The :meth:`columns`, each an array or list of length ``len(self)``: float64 arrays
+        with NaN where a value is undefined (no judgments), int64/bool arrays, lists of str."""
+        t = self.table
+        judged = t.has_judgments
+        return [
+            [self.query_external[int(q)] for q in self.group_query.tolist()],
+            [self.run_names[int(r)] for r in self.group_run.tolist()],
+            np.full(len(self), self.settings.k, dtype=np.int64),
+            t.ndcg,
+            np.where(judged, t.dcg, np.nan),
+            np.where(judged, t.idcg, np.nan),
+            t.judged_at_k,
+            band_labels(self.band).tolist(),
+            np.where(judged, t.cg, np.nan),
+            t.precision,
+            t.rr,
+            t.err,
+            t.n_returned,
+            t.n_judged_query,
+            self.n_annotators,
+            t.idcg_zero,
+        ]
+
     def rows(self) -> Iterator[tuple[Any, ...]]:
         """Rows in :meth:`columns` order; NaN values (no judgments) become None."""
-        t = self.table
-        labels = band_labels(self.band)
-        k = self.settings.k
 
-        def num(values: NDArray[np.float64]) -> list[float | None]:
-            return [None if math.isnan(v) else v for v in values.tolist()]
+        def cells(values: list[str] | NDArray[Any]) -> list[Any]:
+            if isinstance(values, np.ndarray) and values.dtype == np.float64:
+                return [None if math.isnan(v) else v for v in values.tolist()]
+            return values.tolist() if isinstance(values, np.ndarray) else values
 
-        cols = [
-            num(t.ndcg),
-            num(np.where(t.has_judgments, t.dcg, np.nan)),
-            num(np.where(t.has_judgments, t.idcg, np.nan)),
-            num(t.judged_at_k),
-            labels.tolist(),
-            num(np.where(t.has_judgments, t.cg, np.nan)),
-            num(t.precision),
-            num(t.rr),
-            num(t.err),
-            t.n_returned.tolist(),
-            t.n_judged_query.tolist(),
-            self.n_annotators.tolist(),
-            t.idcg_zero.tolist(),
-        ]
-        for g in range(len(self)):
-            yield (
-                self.query_of(g),
-                self.run_of(g),
-                k,
-                *(c[g] for c in cols),
-            )
+        yield from zip(*(cells(c) for c in self.column_values()), strict=True)
 
     def for_run(self, run: str) -> NDArray[np.intp]:
         """Group indices of one run, in query order."""
@@ -510,6 +515,27 @@ def _dense(*arrays: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.in
     return ids, _lookup_table(ids)
 
 
+def _fetch_results(conn: Connection, stmt: Select[Any]) -> NDArray[Any]:
+    """Rows of ``stmt`` (run, query, document, order column[, score]) as ``_RESULT_DTYPE``;
+    ``score`` is 0 where the statement does not select it."""
+    n_cols = len(stmt.selected_columns)
+    read = fetch_array(conn, stmt, _RESULT_DTYPE[:n_cols])
+    if n_cols == len(_RESULT_DTYPE):
+        return read
+    out = np.zeros(len(read), dtype=_RESULT_DTYPE)
+    for name in read.dtype.names or ():
+        out[name] = read[name]
+    return out
+
+
+def _with_annotator(rows: NDArray[Any], annotator_id: int) -> NDArray[Any]:
+    """Judgment rows read without their annotator column, all by ``annotator_id``."""
+    out = np.zeros(len(rows), dtype=_JUDGMENT_DTYPE)
+    out["query"], out["doc"], out["grade"] = rows["query"], rows["doc"], rows["grade"]
+    out["annotator"] = annotator_id
+    return out
+
+
 def _load(
     conn: Connection,
     settings: ScoringSettings,
@@ -534,37 +560,55 @@ def _load(
     checkpoint(0, 4, progress, cancelled)
 
     order_col = r.c.position if settings.order == "score" else r.c.rank
-    stmt = select(r.c.run_id, r.c.query_id, r.c.document_id, order_col, r.c.score)
+    # the per-query view (breakdown) reads whole lists; scoring everything reads the top K
+    truncated = settings.ideal == "judged" and query_ids is None
+    # Scoring orders by position (or rank); only whole lists (the breakdown shows them) read the
+    # run's scores: integer columns alone are read much faster (see fetch_array).
+    stmt = select(r.c.run_id, r.c.query_id, r.c.document_id, order_col)
+    if not truncated:
+        stmt = stmt.add_columns(r.c.score)
     count_stmt = select(r.c.run_id, r.c.query_id, func.count()).group_by(r.c.run_id, r.c.query_id)
     if settings.runs:
         # Some runs: found through the (run, query, rank) index. All runs: no filter, so SQLite
         # scans the clustered table in order (4x faster than an index lookup per result).
         stmt = stmt.where(r.c.run_id.in_(run_ids))
         count_stmt = count_stmt.where(r.c.run_id.in_(run_ids))
-    jstmt = select(j.c.query_id, j.c.document_id, j.c.annotator_id, j.c.grade)
+    # One annotator in the database (or scoring against one): no annotator column to read.
+    single_annotator: int | None = None
+    if settings.annotator is not None:
+        (single_annotator,) = _lookup(
+            id_map(conn, models.annotators, "name"), [settings.annotator], "annotator"
+        )
+    else:
+        only = conn.execute(select(func.min(models.annotators.c.id)).having(func.count() == 1))
+        single_annotator = only.scalar()
+    jstmt = select(j.c.query_id, j.c.document_id, j.c.grade)
+    if single_annotator is None:
+        jstmt = jstmt.add_columns(j.c.annotator_id)
+    else:
+        jstmt = jstmt.where(j.c.annotator_id == single_annotator)
     astmt = select(a.c.query_id, a.c.document_id, a.c.grade)
     if query_ids is not None:
         stmt = stmt.where(r.c.query_id.in_(list(query_ids)))
         count_stmt = count_stmt.where(r.c.query_id.in_(list(query_ids)))
         jstmt = jstmt.where(j.c.query_id.in_(list(query_ids)))
         astmt = astmt.where(a.c.query_id.in_(list(query_ids)))
-    if settings.annotator is not None:
-        (annotator_id,) = _lookup(
-            id_map(conn, models.annotators, "name"), [settings.annotator], "annotator"
-        )
-        jstmt = jstmt.where(j.c.annotator_id == annotator_id)
-    # the per-query view (breakdown) reads whole lists; scoring everything reads the top K
-    truncated = settings.ideal == "judged" and query_ids is None
     if truncated:
         stmt = stmt.where(order_col <= settings.k)
-    res = fetch_array(conn, stmt, _RESULT_DTYPE) if run_ids else np.zeros(0, _RESULT_DTYPE)
+
+    res = np.zeros(0, _RESULT_DTYPE)
+    if run_ids:
+        res = _fetch_results(conn, stmt)
     counts = (
         fetch_array(conn, count_stmt, [("run", "i8"), ("query", "i8"), ("n", "i8")])
         if run_ids
         else np.zeros(0, [("run", "i8"), ("query", "i8"), ("n", "i8")])
     )
     checkpoint(1, 4, progress, cancelled)
-    jud = fetch_array(conn, jstmt, _JUDGMENT_DTYPE)
+    if single_annotator is None:
+        jud = fetch_array(conn, jstmt, [*_JUDGMENT_READ_DTYPE, ("annotator", "i8")])
+    else:
+        jud = _with_annotator(fetch_array(conn, jstmt, _JUDGMENT_READ_DTYPE), single_annotator)
     adj = (
         fetch_array(conn, astmt, _ADJUDICATION_DTYPE)
         if settings.annotator is None
@@ -654,14 +698,13 @@ def _complete_rr(
         wanted = set(
             zip(data.run_ids[runs].tolist(), data.query_ids[queries].tolist(), strict=True)
         )
-        rest = fetch_array(
+        rest = _fetch_results(
             db_conn,
-            select(r.c.run_id, r.c.query_id, r.c.document_id, order_col, r.c.score).where(
+            select(r.c.run_id, r.c.query_id, r.c.document_id, order_col).where(
                 r.c.run_id.in_(sorted({w[0] for w in wanted})),
                 r.c.query_id.in_(sorted({w[1] for w in wanted})),
                 order_col > k,
             ),
-            _RESULT_DTYPE,
         )
         q_lookup, run_lookup = _lookup_table(data.query_ids), _lookup_table(data.run_ids)
         group = run_lookup[rest["run"]] * n_q + q_lookup[rest["query"]]
