@@ -134,31 +134,46 @@ def _fetch_integer_columns(
 
 
 def bulk_insert(
-    conn: Connection, table: Table, columns: Sequence[str], rows: Iterable[Sequence[Any]]
+    conn: Connection,
+    table: Table,
+    columns: Sequence[str],
+    rows: Iterable[Sequence[Any]],
+    *,
+    constants: Mapping[str, str | int] | None = None,
 ) -> int:
     """Insert ``rows`` (tuples in the order of ``columns``) into ``table``; returns the row count.
+
+    ``constants`` gives columns one value for every row (e.g. an import's timestamp). On SQLite
+    they are written into the statement as literals instead of being bound for each row: with
+    the driver's per-row binding (~0.25 µs a value) and SQLite's per-row evaluation of a
+    ``CURRENT_TIMESTAMP`` default, two timestamp columns cost ~0.5 s per million rows.
 
     SQLite: the driver's ``executemany`` in chunks of 50,000. PostgreSQL: ``COPY … FROM STDIN``.
     Constraint violations raise ``sqlalchemy.exc.IntegrityError`` on both; the caller's
     transaction then rolls back.
     """
     n = 0
+    fixed = dict(constants or {})
     if conn.dialect.name == "postgresql":
         raw = conn.connection.driver_connection
         assert raw is not None
-        cols = ", ".join(f'"{c}"' for c in columns)
+        cols = ", ".join(f'"{c}"' for c in [*columns, *fixed])
         statement = f'COPY "{table.name}" ({cols}) FROM STDIN'
+        extra = tuple(fixed.values())
         try:
             with raw.cursor() as cursor, cursor.copy(statement) as copy:
                 for row in rows:
-                    copy.write_row(row)
+                    copy.write_row((*row, *extra))
                     n += 1
         except conn.dialect.loaded_dbapi.IntegrityError as exc:
             raise IntegrityError(statement, None, exc) from exc
         return n
-    placeholders = ", ".join("?" for _ in columns)
-    cols = ", ".join(f'"{c}"' for c in columns)
-    sql = f'INSERT INTO "{table.name}" ({cols}) VALUES ({placeholders})'
+    values = ["?" for _ in columns] + [
+        str(literal(v).compile(conn, compile_kwargs={"literal_binds": True}))
+        for v in fixed.values()
+    ]
+    cols = ", ".join(f'"{c}"' for c in [*columns, *fixed])
+    sql = f'INSERT INTO "{table.name}" ({cols}) VALUES ({", ".join(values)})'
     batch: list[Sequence[Any]] = []
     for row in rows:
         batch.append(row)

@@ -1,0 +1,44 @@
+"""Import service details not covered through the CLI tests: what the bulk paths store."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import select
+
+from ndcg_studio.services.importing import ImportService
+from ndcg_studio.storage import models
+
+
+def test_imported_judgments_carry_the_import_time(db: Any, tmp_path: Path) -> None:
+    """Judgments created by a qrels import get one creation/update time (UTC, now), readable as
+    datetimes like those the database's own default writes; notes stay empty."""
+    qrels = tmp_path / "alice.txt"
+    qrels.write_text("q1 0 d1 2\nq1 0 d2 0\nq2 0 d1 4\n")
+    before = datetime.now(UTC) - timedelta(seconds=2)
+    ImportService(db).import_qrels(qrels)
+    after = datetime.now(UTC) + timedelta(seconds=2)
+    j = models.judgments
+    with db.engine.connect() as conn:
+        rows = conn.execute(select(j.c.created_at, j.c.updated_at, j.c.note)).all()
+    assert len(rows) == 3
+    assert len({(r.created_at, r.updated_at) for r in rows}) == 1
+    stamp = rows[0].created_at
+    stamp = stamp if stamp.tzinfo else stamp.replace(tzinfo=UTC)  # SQLite keeps naive UTC
+    assert before <= stamp <= after
+    assert all(r.note is None for r in rows)
+
+
+def test_bulk_insert_constants_are_literals_safely_quoted(db: Any) -> None:
+    """A constant with a quote reaches every row intact (rendered as an SQL literal on SQLite)."""
+    from ndcg_studio.storage.bulk import bulk_insert
+
+    q = models.queries
+    with db.engine.begin() as conn:
+        n = bulk_insert(
+            conn, q, ["external_id"], [("a",), ("b",)], constants={"text": "it's; DROP --"}
+        )
+        texts = conn.execute(select(q.c.text).order_by(q.c.external_id)).scalars().all()
+    assert n == 2 and texts == ["it's; DROP --", "it's; DROP --"]
