@@ -10,6 +10,7 @@ numpy parses in C (no Python object per row at all: 2-3x faster on a million row
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -35,6 +36,8 @@ from sqlalchemy import (
 from sqlalchemy.exc import DataError, IntegrityError
 
 _CHUNK = 50_000
+#: From this many rows on, SQLite inserts go through a staging table (see bulk_insert).
+_STAGE_FROM = 5_000
 
 
 @contextmanager
@@ -148,7 +151,8 @@ def bulk_insert(
     the driver's per-row binding (~0.25 µs a value) and SQLite's per-row evaluation of a
     ``CURRENT_TIMESTAMP`` default, two timestamp columns cost ~0.5 s per million rows.
 
-    SQLite: the driver's ``executemany`` in chunks of 50,000. PostgreSQL: ``COPY … FROM STDIN``.
+    SQLite: the driver's ``executemany`` in chunks of 50,000 (into a staging table from 5,000
+    rows on). PostgreSQL: ``COPY … FROM STDIN``.
     Constraint violations raise ``sqlalchemy.exc.IntegrityError`` on both; the caller's
     transaction then rolls back.
     """
@@ -168,22 +172,39 @@ def bulk_insert(
         except conn.dialect.loaded_dbapi.IntegrityError as exc:
             raise IntegrityError(statement, None, exc) from exc
         return n
-    values = ["?" for _ in columns] + [
+    literals = [
         str(literal(v).compile(conn, compile_kwargs={"literal_binds": True}))
         for v in fixed.values()
     ]
     cols = ", ".join(f'"{c}"' for c in [*columns, *fixed])
-    sql = f'INSERT INTO "{table.name}" ({cols}) VALUES ({", ".join(values)})'
-    batch: list[Sequence[Any]] = []
-    for row in rows:
-        batch.append(row)
-        if len(batch) >= _CHUNK:
-            conn.exec_driver_sql(sql, batch)
+    iterator = iter(rows)
+    first = list(itertools.islice(iterator, _CHUNK))
+    if not first:
+        return 0
+    if len(first) < _STAGE_FROM:
+        values = ", ".join(["?" for _ in columns] + literals)
+        conn.exec_driver_sql(f'INSERT INTO "{table.name}" ({cols}) VALUES ({values})', first)
+        return len(first)
+    # Staged: rows go into a temporary table without constraints, then into the table with one
+    # INSERT … SELECT — ~35% faster for a million rows than executemany into the constrained
+    # table (its per-row statement runs the CHECK, unique-index and foreign-key code each time).
+    stage = f"stage_{table.name}"
+    staged = [f"c{i}" for i in range(len(columns))]
+    conn.exec_driver_sql(f'DROP TABLE IF EXISTS temp."{stage}"')
+    conn.exec_driver_sql(f'CREATE TEMP TABLE "{stage}" ({", ".join(staged)})')
+    try:
+        fill = f'INSERT INTO temp."{stage}" VALUES ({", ".join("?" for _ in columns)})'
+        batch = first
+        while batch:
+            conn.exec_driver_sql(fill, batch)
             n += len(batch)
-            batch = []
-    if batch:
-        conn.exec_driver_sql(sql, batch)
-        n += len(batch)
+            batch = list(itertools.islice(iterator, _CHUNK))
+        conn.exec_driver_sql(
+            f'INSERT INTO "{table.name}" ({cols}) '
+            f'SELECT {", ".join(staged + literals)} FROM temp."{stage}" ORDER BY rowid'
+        )
+    finally:
+        conn.exec_driver_sql(f'DROP TABLE IF EXISTS temp."{stage}"')
     return n
 
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
 from ndcg_studio.storage import models
@@ -242,3 +242,23 @@ def test_new_rowids_are_looked_up_when_the_counts_do_not_add_up(db: Any) -> None
             conn, d, d.c.external_id, ["c", "b", "a"], other, missing, top - 3, 3
         )
         assert (other == -1).all()
+
+
+def test_staged_bulk_insert_writes_all_rows_or_none(db: Any) -> None:
+    """Enough rows for SQLite's staging table: every row arrives with its constants; a
+    duplicate among them raises IntegrityError and the transaction leaves nothing behind; the
+    staging table does not outlive the call."""
+    q = models.queries
+    rows = [(f"q{i:05d}", f"text {i}") for i in range(12_345)]
+    with db.engine.begin() as conn:
+        n = bulk_insert(conn, q, ["external_id", "text"], rows, constants={"narrative": "n"})
+        got = conn.execute(select(q.c.external_id, q.c.text, q.c.narrative)).all()
+    assert n == len(rows) == len(got)
+    assert sorted((e, t) for e, t, _ in got) == rows and {r[2] for r in got} == {"n"}
+    with pytest.raises(IntegrityError), db.engine.begin() as conn:
+        bulk_insert(conn, q, ["external_id", "text"], [(f"new{i}", "") for i in range(9_000)]
+                    + [("new5", "")])  # fmt: skip
+    with db.engine.begin() as conn:
+        assert conn.execute(select(func.count()).select_from(q)).scalar() == len(rows)
+        assert bulk_insert(conn, q, ["external_id", "text"], [(f"z{i}", "") for i in range(6_000)])
+        assert bulk_insert(conn, q, ["external_id", "text"], []) == 0
