@@ -11,6 +11,7 @@ with new grades updates them and records each change (old and new grade and note
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -119,12 +120,22 @@ class ImportService:
         checkpoint(40, 100, progress, cancelled)
         q_ext, q_inv = factorize(run.query_id)
         d_ext, d_inv = factorize(run.doc_id)
-        positions = trec_positions(q_inv, run.score, _tie_keys(q_inv, run.score, d_ext, d_inv))
         summary = ImportSummary("run", str(path), len(run))
         with bulk_transaction(self.db.engine) as conn:
             q_ids, q_new = map_external_ids(conn, models.queries, q_ext, defaults={"text": ""})
             checkpoint(50, 100, progress, cancelled)
-            d_ids, d_new = map_external_ids(conn, models.documents, d_ext, defaults=_DOC_DEFAULTS)
+            # The documents are looked up (SQL: the database's work releases the GIL) while
+            # the results are put in trec_eval's order (numpy): ~0.5 s less for a million lines.
+            # The connection is used by the helper thread alone until its result is taken.
+            with ThreadPoolExecutor(max_workers=1) as helper:
+                documents = helper.submit(
+                    map_external_ids, conn, models.documents, d_ext, defaults=_DOC_DEFAULTS
+                )
+                try:
+                    ties = _tie_keys(q_inv, run.score, d_ext, d_inv)
+                    positions = trec_positions(q_inv, run.score, ties)
+                finally:
+                    d_ids, d_new = documents.result()
             checkpoint(65, 100, progress, cancelled)
             run_id = conn.execute(
                 select(models.runs.c.id).where(models.runs.c.name == name)
