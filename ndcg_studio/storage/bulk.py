@@ -208,6 +208,58 @@ def bulk_insert(
     return n
 
 
+def bulk_insert_columns(
+    conn: Connection,
+    table: Table,
+    columns: Mapping[str, NDArray[np.integer[Any]]],
+    *,
+    constants: Mapping[str, str | int] | None = None,
+) -> int:
+    """Insert rows given column by column as non-negative integer arrays of one length.
+
+    SQLite, when the columns' values fit together in 63 bits (judgments: ids of up to 16
+    million queries, 67 million documents and 1,000 annotators, a grade): each row is packed
+    into one integer, the packed column travels as one JSON array through ``json_each`` and
+    SQL unpacks it with shifts and masks — no value bound one at a time (1,000,000 judgments
+    staged in 0.3 s instead of 0.8 s). Otherwise, and on PostgreSQL: :func:`bulk_insert`.
+
+    Raises:
+        ValueError: columns of different lengths or negative values.
+        sqlalchemy.exc.IntegrityError: a constraint violation (the transaction rolls back).
+    """
+    names = list(columns)
+    arrays = [np.asarray(columns[c], dtype=np.int64) for c in names]
+    n = len(arrays[0]) if arrays else 0
+    if any(len(a) != n for a in arrays):
+        raise ValueError("columns of different lengths")
+    if n and min(int(a.min()) for a in arrays) < 0:
+        raise ValueError("negative values cannot be packed")
+    widths = [max(int(a.max()).bit_length(), 1) if n else 1 for a in arrays]
+    if conn.dialect.name != "sqlite" or sum(widths) > 63 or n < _STAGE_FROM:
+        rows = zip(*(a.tolist() for a in arrays), strict=True)
+        return bulk_insert(conn, table, names, rows, constants=constants)
+    packed = np.zeros(n, dtype=np.int64)
+    shifts = []
+    shift = 0
+    for a, width in zip(reversed(arrays), reversed(widths), strict=True):
+        packed |= a << shift
+        shifts.append((shift, (1 << width) - 1))
+        shift += width
+    shifts.reverse()
+    fixed = dict(constants or {})
+    unpack = [f"(value >> {s}) & {mask}" for s, mask in shifts] + [
+        str(literal(v).compile(conn, compile_kwargs={"literal_binds": True}))
+        for v in fixed.values()
+    ]
+    cols = ", ".join(f'"{c}"' for c in [*names, *fixed])
+    conn.exec_driver_sql(
+        f'INSERT INTO "{table.name}" ({cols}) SELECT {", ".join(unpack)} '
+        "FROM json_each(?) ORDER BY key",
+        (json.dumps(packed.tolist()),),
+    )
+    return n
+
+
 def _temp_table(conn: Connection, name: str) -> Table:
     table = Table(
         name,
@@ -239,10 +291,13 @@ def map_external_ids(
     """
     if not external_ids:
         return np.empty(0, dtype=np.int64), 0
+    target = table.c[key]
+    empty = create and conn.dialect.name == "sqlite" and _is_empty(conn, table)
+    if empty:
+        return _fill_empty_table(conn, table, target, external_ids, defaults)
     tmp = _temp_table(conn, f"tmp_ext_{table.name}")
     try:
         _fill_temp(conn, tmp, external_ids)
-        target = table.c[key]
         lookup = select(tmp.c.seq, table.c.id).select_from(tmp.join(table, target == tmp.c.ext))
         found = fetch_array(conn, lookup, [("seq", "i8"), ("id", "i8")])
         n_existing = len(found)
@@ -276,6 +331,36 @@ def map_external_ids(
         return ids, len(found) - n_existing
     finally:
         tmp.drop(conn, checkfirst=True)
+
+
+def _is_empty(conn: Connection, table: Table) -> bool:
+    return conn.execute(select(func.max(table.c.id))).scalar() is None
+
+
+def _fill_empty_table(
+    conn: Connection,
+    table: Table,
+    target: Column[Any],
+    external_ids: Sequence[str],
+    defaults: Mapping[str, Any] | None,
+) -> tuple[NDArray[np.int64], int]:
+    """SQLite, empty ``table`` (a first import): nothing to look up, so every id is inserted
+    straight from one ``json_each`` array, in order, and numbered by rowid arithmetic (checked;
+    else looked up). Saves the temporary table and the join of :func:`map_external_ids`."""
+    extra = dict(defaults or {})
+    each = func.json_each(json.dumps(list(external_ids))).table_valued("key", "value")
+    source = select(each.c.value, *(literal(v) for v in extra.values())).order_by(each.c.key)
+    stmt = (
+        _dialect_insert(conn)(table)
+        .from_select([target.name, *extra], source)
+        .on_conflict_do_nothing(index_elements=[target.name])
+    )
+    created = int(conn.execute(stmt).rowcount)
+    ids = np.full(len(external_ids), -1, dtype=np.int64)
+    missing = np.arange(len(external_ids))
+    if not _assign_new_rowids(conn, table, target, external_ids, ids, missing, 0, created):
+        ids, _ = map_external_ids(conn, table, external_ids, key=target.name, create=False)
+    return ids, created
 
 
 def _dialect_insert(conn: Connection) -> Any:

@@ -109,8 +109,10 @@ runs = Table(
 # every run's ``position <= D``.
 #
 # A clustered table on SQLite (``sqlite_with_rowid=False``): the primary key (query first) also
-# serves the annotation pool (all runs' results of one query) and scoring's full scan; two B-trees
-# in all keep bulk imports fast. ``position`` is unique per (run, query) by construction.
+# serves the annotation pool (all runs' results of one query) and scoring's full scan; one B-tree
+# keeps bulk imports fast. ``position`` is unique per (run, query) by construction, and so is
+# ``rank``: the run reader refuses a repeated rank (migration 0002 dropped the index that checked
+# it a second time).
 results = Table(
     "results",
     metadata,
@@ -122,7 +124,6 @@ results = Table(
     Column("rank", Integer, nullable=False),
     Column("position", Integer, nullable=False),
     Column("score", Float, nullable=False),
-    UniqueConstraint("run_id", "query_id", "rank"),
     CheckConstraint("rank >= 1", name="rank_positive"),
     CheckConstraint("position >= 1", name="position_positive"),
     sqlite_with_rowid=False,

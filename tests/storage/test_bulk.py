@@ -262,3 +262,60 @@ def test_staged_bulk_insert_writes_all_rows_or_none(db: Any) -> None:
         assert conn.execute(select(func.count()).select_from(q)).scalar() == len(rows)
         assert bulk_insert(conn, q, ["external_id", "text"], [(f"z{i}", "") for i in range(6_000)])
         assert bulk_insert(conn, q, ["external_id", "text"], []) == 0
+
+
+@pytest.mark.parametrize("huge_grade_ids", [False, True])
+def test_packed_columns_arrive_as_given(db: Any, huge_grade_ids: bool) -> None:
+    """bulk_insert_columns stores exactly the given integers (packed into one JSON array on
+    SQLite; with values too wide to pack together it falls back to row binding), in order."""
+    from ndcg_studio.storage.bulk import bulk_insert_columns
+
+    if huge_grade_ids and not db.is_sqlite:
+        pytest.skip("PostgreSQL always copies rows (and its INTEGER ids are 32-bit)")
+    with bulk_transaction(db.engine) as conn:
+        qids, _ = map_external_ids(conn, models.queries, [f"q{i}" for i in range(70)],
+                                   defaults={"text": ""})  # fmt: skip
+        dids, _ = map_external_ids(conn, models.documents, [f"d{i}" for i in range(100)],
+                                   defaults=_DOC)  # fmt: skip
+        names = ["a", "b"] if not huge_grade_ids else ["a", "b", "c"]
+        aids, _ = map_external_ids(conn, models.annotators, names, key="name")
+        rng = np.random.default_rng(1)
+        pairs = rng.permutation(70 * 100)[:6_000]
+        q, d = qids[pairs // 100], dids[pairs % 100]
+        a = aids[rng.integers(0, len(aids), len(q))]
+        g = rng.integers(0, 5, len(q))
+        if huge_grade_ids:  # the widths no longer fit in 63 bits: row binding instead
+            conn.execute(
+                models.annotators.update()
+                .where(models.annotators.c.id == int(aids[-1]))
+                .values(id=2**40)
+            )
+            a = np.where(a == aids[-1], 2**40, a)
+        n = bulk_insert_columns(
+            conn,
+            models.judgments,
+            {"query_id": q, "document_id": d, "annotator_id": a, "grade": g},
+            constants={"note": "n"},
+        )
+        j = models.judgments
+        got = conn.execute(
+            select(j.c.query_id, j.c.document_id, j.c.annotator_id, j.c.grade, j.c.note).order_by(
+                j.c.id
+            )
+        ).all()
+    assert n == len(q)
+    assert [tuple(r) for r in got] == list(
+        zip(q.tolist(), d.tolist(), a.tolist(), g.tolist(), ["n"] * len(q), strict=True)
+    )
+
+
+def test_packed_columns_refuse_bad_input(db: Any) -> None:
+    from ndcg_studio.storage.bulk import bulk_insert_columns
+
+    with db.engine.begin() as conn:
+        with pytest.raises(ValueError, match="lengths"):
+            bulk_insert_columns(
+                conn, models.judgments, {"grade": np.zeros(2), "query_id": np.zeros(3)}
+            )
+        with pytest.raises(ValueError, match="negative"):
+            bulk_insert_columns(conn, models.judgments, {"grade": np.array([-1])})

@@ -100,8 +100,8 @@ def test_constraint_names_follow_convention(sqlite_url: str) -> None:
         assert "uq_judgments_query_id_document_id_annotator_id" in uniques
         checks = {c["name"] for c in insp.get_check_constraints("judgments")}
         assert "ck_judgments_grade_range" in checks
-        indexes = {u["name"] for u in insp.get_unique_constraints("results")}
-        assert "uq_results_run_id_query_id_rank" in indexes
+        checks = {c["name"] for c in insp.get_check_constraints("results")}
+        assert "ck_results_rank_positive" in checks
     finally:
         database.dispose()
 
@@ -169,3 +169,48 @@ def test_sessions_are_created_on_first_use(sqlite_url: str) -> None:
         assert database.sessions is database.sessions
     finally:
         database.dispose()
+
+
+def test_upgrade_0001_to_0002_keeps_results_and_drops_the_rank_index(db_url: str) -> None:
+    """A database written at revision 0001 (with the unique (run, query, rank) index) upgrades
+    with every result intact; on SQLite the table stays clustered (WITHOUT ROWID); a downgrade
+    puts the index back."""
+    from alembic import command
+    from sqlalchemy.engine import make_url
+
+    from ndcg_studio.storage.database import alembic_config, create_studio_engine
+
+    engine = create_studio_engine(make_url(db_url))
+    try:
+        with engine.begin() as conn:
+            command.upgrade(alembic_config(conn), "0001")
+            conn.execute(text("INSERT INTO queries (id, external_id, text) VALUES (1, 'q', '')"))
+            conn.execute(text("INSERT INTO runs (id, name, description) VALUES (1, 'r', '')"))
+            for i in range(1, 4):
+                conn.execute(text(
+                    "INSERT INTO documents (id, external_id, title, text, url) "
+                    f"VALUES ({i}, 'd{i}', '', '', '')"))  # fmt: skip
+                conn.execute(text(
+                    "INSERT INTO results (query_id, run_id, document_id, rank, position, score) "
+                    f"VALUES (1, 1, {i}, {i}, {i}, {1.5 - i})"))  # fmt: skip
+        with engine.begin() as conn:
+            command.upgrade(alembic_config(conn), "head")
+        with engine.connect() as conn:
+            rows = conn.execute(text("SELECT document_id, rank, position, score FROM results "
+                                     "ORDER BY document_id")).all()  # fmt: skip
+            uniques = {u["name"] for u in inspect(conn).get_unique_constraints("results")}
+            if conn.dialect.name == "sqlite":
+                ddl = conn.execute(
+                    text("SELECT sql FROM sqlite_master WHERE name = 'results'")
+                ).scalar_one()
+                assert "WITHOUT ROWID" in ddl
+        assert [tuple(r) for r in rows] == [(i, i, i, 1.5 - i) for i in range(1, 4)]
+        assert "uq_results_run_id_query_id_rank" not in uniques
+        with engine.begin() as conn:
+            command.downgrade(alembic_config(conn), "0001")
+        with engine.connect() as conn:
+            uniques = {u["name"] for u in inspect(conn).get_unique_constraints("results")}
+            assert conn.execute(text("SELECT count(*) FROM results")).scalar_one() == 3
+        assert "uq_results_run_id_query_id_rank" in uniques
+    finally:
+        engine.dispose()
