@@ -282,7 +282,10 @@ def map_external_ids(
     create: bool = True,
     defaults: Mapping[str, Any] | None = None,
 ) -> tuple[NDArray[np.int64], int]:
-    """Database ids of ``external_ids`` (which must be unique) in ``table``, in the same order.
+    """Database ids of ``external_ids`` in ``table``, in the same order.
+
+    ``external_ids`` must be unique with ``create``; for a lookup (``create`` false) they may
+    repeat, each occurrence getting the id.
 
     With ``create`` the missing ones are inserted (other columns from ``defaults``), race-safe
     (``ON CONFLICT DO NOTHING``) so two importers on one PostgreSQL server do not collide.

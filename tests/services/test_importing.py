@@ -42,3 +42,20 @@ def test_bulk_insert_constants_are_literals_safely_quoted(db: Any) -> None:
         )
         texts = conn.execute(select(q.c.text).order_by(q.c.external_id)).scalars().all()
     assert n == 2 and texts == ["it's; DROP --", "it's; DROP --"]
+
+
+def test_run_lines_get_their_documents_ids_creating_new_ones_once(db: Any) -> None:
+    """Each line's document id: known documents looked up, new ones created once each even when
+    several lines name them, into an empty table or one holding some of them."""
+    from ndcg_studio.services.importing import _document_ids
+    from ndcg_studio.storage.bulk import bulk_transaction, id_map
+
+    with bulk_transaction(db.engine) as conn:
+        first, created = _document_ids(conn, ["a", "b", "a"])
+        assert created == 2 and first[0] == first[2] != first[1]
+        lines = ["c", "a", "c", "d", "b", "a"]
+        ids, created = _document_ids(conn, lines)
+        names = id_map(conn, models.documents)
+    assert created == 2
+    assert [names[int(i)] for i in ids] == lines
+    assert ids[1] == first[0] and ids[4] == first[1]
