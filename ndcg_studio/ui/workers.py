@@ -25,6 +25,7 @@ Database work follows one rule: one SQLAlchemy session per task, opened and clos
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections.abc import Callable
@@ -85,27 +86,34 @@ class _Job:
         now = time.monotonic()
         if done >= total or now - self.last_progress >= _PROGRESS_INTERVAL_S:
             self.last_progress = now
-            self.signals.progress.emit(int(done), int(total))
+            _emit(self.signals.progress, int(done), int(total))
 
     def __call__(self) -> None:
         signals = self.signals
-        signals.started.emit()
+        _emit(signals.started)
         if self.cancel.is_set():
-            signals.cancelled.emit()
+            _emit(signals.cancelled)
             return
         try:
             result = self.fn(self.report, self.cancel.is_set)
         except (Cancelled, OperationCancelled):
-            signals.cancelled.emit()
+            _emit(signals.cancelled)
         except BaseException as exc:  # delivered, never only printed
             self.error = exc
-            signals.failed.emit()
+            _emit(signals.failed)
         else:
             if self.cancel.is_set():
-                signals.cancelled.emit()
+                _emit(signals.cancelled)
             else:
                 self.result = result
-                signals.finished.emit()
+                _emit(signals.finished)
+
+
+def _emit(signal: Any, *args: int) -> None:
+    """Emit from the worker thread; if the signals' object was deleted meanwhile (its window
+    closed while the task ran), nobody waits for the outcome any more: nothing to do."""
+    with contextlib.suppress(RuntimeError):  # "Signal source has been deleted"
+        signal.emit(*args)
 
 
 class Task(QObject, Generic[T]):
