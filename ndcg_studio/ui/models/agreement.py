@@ -29,6 +29,7 @@ from ndcg_studio.ui.models.table import (
     TableModel,
     dense_ranks,
     natural_key,
+    signed,
 )
 
 KappaKind = Literal["kappa", "kappa_linear", "kappa_quadratic"]
@@ -223,7 +224,7 @@ class LeaveOneOutModel(NumpyTableModel):
                 return _fmt(float(self._alpha[row]))
             if column == 2:
                 delta = float(self._delta[row])
-                return "" if math.isnan(delta) else f"{delta:+.3f}"
+                return "" if math.isnan(delta) else signed(delta, 3)
             return str(int(self._sort_key(column)[row]))
         if role == Qt.ItemDataRole.TextAlignmentRole and column > 0:
             return _RIGHT

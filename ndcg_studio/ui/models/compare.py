@@ -14,7 +14,7 @@ from PySide6.QtGui import QColor, QIcon, QPainter, QPixmap
 
 from ndcg_studio.domain.stats import TIE_TOLERANCE, RunComparison
 from ndcg_studio.services.scoring import ScoreReport
-from ndcg_studio.ui.models.table import SORT_ROLE, NumpyTableModel, natural_key
+from ndcg_studio.ui.models.table import SORT_ROLE, NumpyTableModel, natural_key, signed
 
 COL_QUERY, COL_A, COL_B, COL_DELTA, COL_OUTCOME = range(5)
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
@@ -129,7 +129,7 @@ class DeltaTableModel(NumpyTableModel):
             value = float([d.ndcg_a, d.ndcg_b, d.delta][column - 1][row])
             if math.isnan(value):
                 return ""
-            return f"{value:+.4f}" if column == COL_DELTA else f"{value:.4f}"
+            return signed(value, 4) if column == COL_DELTA else f"{value:.4f}"
         if role == Qt.ItemDataRole.TextAlignmentRole and column in (COL_A, COL_B, COL_DELTA):
             return _RIGHT
         if role == Qt.ItemDataRole.DecorationRole and column == COL_OUTCOME:

@@ -34,6 +34,13 @@ SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 Index = QModelIndex | QPersistentModelIndex
 
 
+def signed(value: float, digits: int) -> str:
+    """``value`` with an explicit sign and ``digits`` decimals, for differences: ``+0.012``,
+    ``-0.150``; one that rounds to zero is ``0.000`` (not ``-0.000``)."""
+    text = f"{value:+.{digits}f}"
+    return text[1:] if float(text) == 0 else text
+
+
 def dense_ranks(key: NDArray[Any]) -> NDArray[np.int64]:
     """(n,) int64 rank of each value among the distinct values (equal values, equal ranks):
     one stable argsort, so strings cost a single sort."""

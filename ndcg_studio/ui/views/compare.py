@@ -43,6 +43,7 @@ from ndcg_studio.ui.bands import best_text_color
 from ndcg_studio.ui.charts import BETTER_A, BETTER_B, DeltaChart
 from ndcg_studio.ui.context import AppContext
 from ndcg_studio.ui.models.compare import COL_DELTA, CompareRows, DeltaTableModel
+from ndcg_studio.ui.models.table import signed
 from ndcg_studio.ui.views.base import LazyView, StateWidget
 from ndcg_studio.ui.views.scoring_settings import SCORING_KEYS, scoring_settings_from
 from ndcg_studio.ui.workers import Task, TaskFn, run_task
@@ -273,7 +274,7 @@ class CompareView(LazyView[ScoredRuns]):
             return "No query has an nDCG in both runs."
         return (
             f"Over the {c.n:,} queries scored in both runs: mean Δ (A − B) = "
-            f"<b>{c.mean_delta:+.4f}</b> &nbsp;·&nbsp; A better on <b>{c.wins:,}</b> "
+            f"<b>{signed(c.mean_delta, 4)}</b> &nbsp;·&nbsp; A better on <b>{c.wins:,}</b> "
             f"&nbsp;·&nbsp; B better on <b>{c.losses:,}</b> &nbsp;·&nbsp; ties {c.ties:,}"
         )
 
