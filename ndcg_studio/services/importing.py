@@ -299,21 +299,21 @@ class ImportService:
             # leaves the columns to the server's default.
             now = models.utcnow().strftime("%Y-%m-%d %H:%M:%S")
             stamps = {"created_at": now, "updated_at": now} if _is_sqlite(conn) else None
-            ids = {
+            fresh_rows = {
                 "query_id": qid[idx_new],
                 "document_id": did[idx_new],
                 "annotator_id": aid[idx_new],
                 "grade": grade[idx_new],
             }
             if note is None:  # qrels: integers only, which SQLite takes packed
-                bulk_insert_columns(conn, models.judgments, ids, constants=stamps)
+                bulk_insert_columns(conn, models.judgments, fresh_rows, constants=stamps)
             else:
-                columns = [a.tolist() for a in ids.values()]
+                columns = [a.tolist() for a in fresh_rows.values()]
                 columns.append([notes[i] for i in idx_new.tolist()])
                 bulk_insert(
                     conn,
                     models.judgments,
-                    [*ids, "note"],
+                    [*fresh_rows, "note"],
                     zip(*columns, strict=True),
                     constants=stamps,
                 )
