@@ -10,11 +10,12 @@ with new grades updates them and records each change (old and new grade and note
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor, wait
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -35,6 +36,8 @@ from ndcg_studio.storage.bulk import (
     map_external_ids,
 )
 from ndcg_studio.storage.database import Database
+
+_T = TypeVar("_T")
 
 IMPORT_KINDS = ("run", "qrels", "judgments", "queries", "documents", "smart")
 
@@ -125,20 +128,17 @@ class ImportService:
             # while the results are put in trec_eval's order and their columns prepared (numpy
             # and Python): ~1 s less for a million lines. The connection is used by the helper
             # thread alone until its result is taken.
-            with ThreadPoolExecutor(max_workers=1) as helper:
-                documents = helper.submit(_document_ids, conn, run.doc_id)
-                try:
-                    q_ext, q_inv = factorize(run.query_id)
-                    positions = trec_positions(
-                        q_inv, run.score, _tie_keys(q_inv, run.score, run.doc_id)
-                    )
-                    ranks, places, scores = (
-                        run.rank.tolist(),
-                        positions.tolist(),
-                        run.score.tolist(),
-                    )
-                finally:
-                    doc_ids, d_new = documents.result()
+            with _meanwhile(conn, _document_ids, run.doc_id) as documents:
+                q_ext, q_inv = factorize(run.query_id)
+                positions = trec_positions(
+                    q_inv, run.score, _tie_keys(q_inv, run.score, run.doc_id)
+                )
+                ranks, places, scores = (
+                    run.rank.tolist(),
+                    positions.tolist(),
+                    run.score.tolist(),
+                )
+            doc_ids, d_new = documents()
             checkpoint(60, 100, progress, cancelled)
             q_ids, q_new = map_external_ids(conn, models.queries, q_ext, defaults={"text": ""})
             run_id = conn.execute(
@@ -520,6 +520,32 @@ def factorize(values: Sequence[str]) -> tuple[list[str], NDArray[np.int64]]:
         (table.setdefault(v, len(table)) for v in values), dtype=np.int64, count=len(values)
     )
     return list(table), codes
+
+
+@contextmanager
+def _meanwhile(
+    conn: Connection, fn: Callable[[Connection, Sequence[str]], _T], values: Sequence[str]
+) -> Iterator[Callable[[], _T]]:
+    """Run ``fn(conn, values)`` on a helper thread while the body runs; yields a function
+    returning its result (or raising its error), valid after the block.
+
+    The body must not use ``conn``: the helper has it until the block ends (the block waits
+    for it, also when the body raises). An SQLite database in memory cannot be used from
+    another thread (SQLAlchemy gives each thread its own), so there ``fn`` runs after the body.
+    """
+    url = conn.engine.url
+    in_memory = url.get_backend_name() == "sqlite" and url.database in (None, "", ":memory:")
+    if in_memory:
+        outcome: list[_T] = []
+        yield lambda: outcome[0]
+        outcome.append(fn(conn, values))
+        return
+    with ThreadPoolExecutor(max_workers=1) as helper:
+        future = helper.submit(fn, conn, values)
+        try:
+            yield future.result
+        finally:
+            wait([future])
 
 
 def _document_ids(conn: Connection, doc_id: Sequence[str]) -> tuple[NDArray[np.int64], int]:

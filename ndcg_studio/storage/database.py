@@ -58,7 +58,8 @@ def resolve_url(db: str | os.PathLike[str] | None = None) -> URL:
     file, into a SQLAlchemy URL.
 
     ``postgresql://`` and ``postgres://`` URLs use the psycopg 3 driver
-    (``postgresql+psycopg://``). A plain path becomes ``sqlite:///<absolute path>``.
+    (``postgresql+psycopg://``). A plain path becomes ``sqlite:///<absolute path>``;
+    ``:memory:`` a database in memory (``sqlite://``), as SQLite names it.
 
     Raises:
         DatabaseError: the text is neither a path nor a URL SQLAlchemy understands.
@@ -67,6 +68,8 @@ def resolve_url(db: str | os.PathLike[str] | None = None) -> URL:
     if raw is None:
         path = default_database_path()
         return URL.create("sqlite", database=str(path))
+    if raw == ":memory:":  # SQLite's own name for a database in memory, not a file name
+        return URL.create("sqlite")
     if "://" not in raw:
         return URL.create("sqlite", database=str(Path(raw).expanduser().resolve()))
     if raw.startswith("postgres://"):

@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from ndcg_studio.services.importing import ImportService
 from ndcg_studio.storage import models
@@ -59,3 +59,20 @@ def test_run_lines_get_their_documents_ids_creating_new_ones_once(db: Any) -> No
     assert created == 2
     assert [names[int(i)] for i in ids] == lines
     assert ids[1] == first[0] and ids[4] == first[1]
+
+
+def test_run_import_into_an_in_memory_database(tmp_path: Path) -> None:
+    """SQLite in memory cannot be shared with the helper thread that looks documents up (each
+    thread gets its own database there): the import still works, in one thread."""
+    from ndcg_studio.storage.database import open_database
+
+    run = tmp_path / "run.txt"
+    run.write_text("q1 Q0 d1 1 2.0 r\nq1 Q0 d2 2 1.0 r\nq2 Q0 d1 1 0.5 r\n")
+    db = open_database("sqlite://")
+    try:
+        summary = ImportService(db).import_run(run)
+        with db.engine.connect() as conn:
+            n = conn.execute(select(func.count()).select_from(models.results)).scalar_one()
+    finally:
+        db.dispose()
+    assert n == 3 and summary.counts["documents created"] == 2

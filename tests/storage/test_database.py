@@ -36,6 +36,9 @@ def test_resolve_url_path_env_default(tmp_path: Path, monkeypatch: pytest.Monkey
     assert "ndcg-studio" in str(default_database_path())
     with pytest.raises(DatabaseError, match="not a database path or URL"):
         resolve_url("::://nonsense")
+    # SQLite's name for an in-memory database is not taken for a file name
+    assert resolve_url(":memory:").database is None
+    assert resolve_url(":memory:").drivername == "sqlite"
 
 
 def test_upgrade_of_empty_database_equals_models(db_url: str) -> None:
