@@ -28,6 +28,7 @@ from ndcg_studio.ui.models.table import (
     NumpyTableModel,
     TableModel,
     dense_ranks,
+    fixed,
     natural_key,
     signed,
 )
@@ -45,10 +46,6 @@ _CENTER = int(Qt.AlignmentFlag.AlignCenter)
 _NEUTRAL = QColor("#F7F7F7")
 _POSITIVE = QColor("#08519C")
 _NEGATIVE = QColor("#D55E00")
-
-
-def _fmt(value: float, digits: int = 3) -> str:
-    return "" if math.isnan(value) else f"{value:.{digits}f}"
 
 
 def kappa_color(value: float) -> QColor:
@@ -221,7 +218,7 @@ class LeaveOneOutModel(NumpyTableModel):
             if column == 0:
                 return str(self._names[row])
             if column == 1:
-                return _fmt(float(self._alpha[row]))
+                return fixed(float(self._alpha[row]))
             if column == 2:
                 delta = float(self._delta[row])
                 return "" if math.isnan(delta) else signed(delta, 3)
@@ -291,7 +288,7 @@ class PerQueryAlphaModel(NumpyTableModel):
             if column == 0:
                 return str(self._query[row])
             if column == 1:
-                return _fmt(float(self._cols[0][row]))
+                return fixed(float(self._cols[0][row]))
             return str(int(self._cols[column - 1][row]))
         if role == Qt.ItemDataRole.TextAlignmentRole and column > 0:
             return _RIGHT

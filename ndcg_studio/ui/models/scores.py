@@ -22,7 +22,14 @@ from ndcg_studio.domain.bands import NO_BAND, BandThresholds
 from ndcg_studio.services.agreement import QueryAgreement
 from ndcg_studio.services.scoring import RunSummary, ScoreReport
 from ndcg_studio.ui.bands import BAND_CODE_ROLE, band_name, band_range_text
-from ndcg_studio.ui.models.table import SORT_ROLE, Index, NumpyTableModel, TableModel, natural_key
+from ndcg_studio.ui.models.table import (
+    SORT_ROLE,
+    Index,
+    NumpyTableModel,
+    TableModel,
+    fixed,
+    natural_key,
+)
 
 COL_QUERY = 0
 COL_RUN = 1
@@ -152,10 +159,6 @@ class ReviewFilter:
     text: str = ""
     disputed_only: bool = False
     coverage_below: float | None = None
-
-
-def _fmt(value: float, digits: int) -> str:
-    return "" if math.isnan(value) else f"{value:.{digits}f}"
 
 
 class ScoresTableModel(NumpyTableModel):
@@ -331,20 +334,20 @@ class ScoresTableModel(NumpyTableModel):
         if column == COL_RUN:
             return str(d.run[row])
         if column == COL_NDCG:
-            return _fmt(float(d.ndcg[row]), 4)
+            return fixed(float(d.ndcg[row]), 4)
         if column == COL_BAND:
             return band_name(int(d.band[row]))
         if column == COL_DCG:
-            return _fmt(float(d.dcg[row]), 3)
+            return fixed(float(d.dcg[row]), 3)
         if column == COL_IDCG:
-            return _fmt(float(d.idcg[row]), 3)
+            return fixed(float(d.idcg[row]), 3)
         if column == COL_JUDGED:
             value = float(d.judged_at_k[row])
             return "" if math.isnan(value) else f"{value:.0%}"
         if column == COL_ANNOTATORS:
             return str(int(d.n_annotators[row]))
         if column == COL_ALPHA:
-            return _fmt(float(d.alpha[row]), 2)
+            return fixed(float(d.alpha[row]), 2)
         if column == COL_DISPUTED:
             n = int(d.n_disputed[row])
             return str(n) if n else ""
@@ -430,7 +433,7 @@ class RunSummaryModel(TableModel):
             if col == 0:
                 return s.run
             if col == 1:
-                return _fmt(s.ndcg.mean, 4)
+                return fixed(s.ndcg.mean, 4)
             if col == 2:
                 if math.isnan(s.ndcg.low):
                     return ""

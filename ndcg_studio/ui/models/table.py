@@ -15,6 +15,7 @@ that keep Python lists derive from it directly.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -32,6 +33,11 @@ from PySide6.QtCore import (
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 
 Index = QModelIndex | QPersistentModelIndex
+
+
+def fixed(value: float, digits: int = 3) -> str:
+    """``value`` with ``digits`` decimals; NaN (undefined) is an empty cell."""
+    return "" if math.isnan(value) else f"{value:.{digits}f}"
 
 
 def signed(value: float, digits: int) -> str:
