@@ -33,6 +33,7 @@ from ndcg_studio.storage.bulk import (
     bulk_transaction,
     column_by_id,
     fetch_array,
+    is_empty,
     map_external_ids,
 )
 from ndcg_studio.storage.database import Database
@@ -298,7 +299,7 @@ class ImportService:
             # (evaluating that default per row costs ~0.3 s a million rows); PostgreSQL's COPY
             # leaves the columns to the server's default.
             now = models.utcnow().strftime("%Y-%m-%d %H:%M:%S")
-            stamps = {"created_at": now, "updated_at": now} if _is_sqlite(conn) else None
+            stamps = {"created_at": now, "updated_at": now} if self.db.is_sqlite else None
             fresh_rows = {
                 "query_id": qid[idx_new],
                 "document_id": did[idx_new],
@@ -504,10 +505,6 @@ class ImportService:
 _DOC_DEFAULTS = {"title": "", "text": "", "url": ""}
 
 
-def _is_sqlite(conn: Connection) -> bool:
-    return conn.dialect.name == "sqlite"
-
-
 def _text(values: Sequence[str | None]) -> list[str]:
     """Absent optional text becomes the empty string (the columns are NOT NULL)."""
     return [v or "" for v in values]
@@ -552,7 +549,7 @@ def _document_ids(conn: Connection, doc_id: Sequence[str]) -> tuple[NDArray[np.i
     """Database id of each line's document, ``(n,)`` int64, creating the documents not seen
     before (once each); also the number created. Into an empty table every document is new
     and nothing is looked up."""
-    if conn.execute(select(models.documents.c.id).limit(1)).first() is not None:
+    if not is_empty(conn, models.documents):
         ids, _ = map_external_ids(conn, models.documents, doc_id, create=False)
         missing = np.flatnonzero(ids < 0)
     else:

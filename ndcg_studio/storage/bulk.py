@@ -172,10 +172,7 @@ def bulk_insert(
         except conn.dialect.loaded_dbapi.IntegrityError as exc:
             raise IntegrityError(statement, None, exc) from exc
         return n
-    literals = [
-        str(literal(v).compile(conn, compile_kwargs={"literal_binds": True}))
-        for v in fixed.values()
-    ]
+    literals = _sql_literals(conn, fixed.values())
     cols = ", ".join(f'"{c}"' for c in [*columns, *fixed])
     iterator = iter(rows)
     first = list(itertools.islice(iterator, _CHUNK))
@@ -206,6 +203,11 @@ def bulk_insert(
     finally:
         conn.exec_driver_sql(f'DROP TABLE IF EXISTS temp."{stage}"')
     return n
+
+
+def _sql_literals(conn: Connection, values: Iterable[str | int]) -> list[str]:
+    """Each value as an SQL literal of the connection's dialect (quotes escaped)."""
+    return [str(literal(v).compile(conn, compile_kwargs={"literal_binds": True})) for v in values]
 
 
 def bulk_insert_columns(
@@ -247,10 +249,8 @@ def bulk_insert_columns(
         shift += width
     shifts.reverse()
     fixed = dict(constants or {})
-    unpack = [f"(value >> {s}) & {mask}" for s, mask in shifts] + [
-        str(literal(v).compile(conn, compile_kwargs={"literal_binds": True}))
-        for v in fixed.values()
-    ]
+    unpack = [f"(value >> {s}) & {mask}" for s, mask in shifts]
+    unpack += _sql_literals(conn, fixed.values())
     cols = ", ".join(f'"{c}"' for c in [*names, *fixed])
     conn.exec_driver_sql(
         f'INSERT INTO "{table.name}" ({cols}) SELECT {", ".join(unpack)} '
@@ -295,7 +295,7 @@ def map_external_ids(
     if not external_ids:
         return np.empty(0, dtype=np.int64), 0
     target = table.c[key]
-    empty = create and conn.dialect.name == "sqlite" and _is_empty(conn, table)
+    empty = create and conn.dialect.name == "sqlite" and is_empty(conn, table)
     if empty:
         return _fill_empty_table(conn, table, target, external_ids, defaults)
     tmp = _temp_table(conn, f"tmp_ext_{table.name}")
@@ -323,7 +323,7 @@ def map_external_ids(
         )
         missing = np.flatnonzero(ids < 0)
         if conn.dialect.name == "sqlite":
-            before = conn.execute(select(func.max(table.c.id))).scalar() or 0
+            before = _largest_id(conn, table) or 0
             created = conn.execute(stmt).rowcount
             if _assign_new_rowids(conn, table, target, external_ids, ids, missing, before, created):
                 return ids, created
@@ -336,8 +336,15 @@ def map_external_ids(
         tmp.drop(conn, checkfirst=True)
 
 
-def _is_empty(conn: Connection, table: Table) -> bool:
-    return conn.execute(select(func.max(table.c.id))).scalar() is None
+def _largest_id(conn: Connection, table: Table) -> int | None:
+    """``max(id)`` of ``table`` (an index lookup); None when the table is empty."""
+    largest = conn.execute(select(func.max(table.c.id))).scalar()
+    return None if largest is None else int(largest)
+
+
+def is_empty(conn: Connection, table: Table) -> bool:
+    """Whether ``table`` has no rows (one index lookup)."""
+    return _largest_id(conn, table) is None
 
 
 def _fill_empty_table(
@@ -399,7 +406,7 @@ def _assign_new_rowids(
     """
     if created != len(missing):
         return False
-    after = conn.execute(select(func.max(table.c.id))).scalar() or 0
+    after = _largest_id(conn, table) or 0
     if after != before + created:
         return False
     new_ids = np.arange(before + 1, after + 1, dtype=np.int64)
