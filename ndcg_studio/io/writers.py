@@ -130,7 +130,7 @@ def csv_cell(value: object) -> str:
     """
     # the common exact types first: an export formats millions of cells
     if type(value) is float:
-        return "" if math.isnan(value) else repr(value)
+        return _format_float(value)
     if type(value) is int:
         return str(value)
     if type(value) is str:

@@ -36,7 +36,7 @@ from ndcg_studio.storage.bulk import (
     is_empty,
     map_external_ids,
 )
-from ndcg_studio.storage.database import Database
+from ndcg_studio.storage.database import Database, in_memory
 
 _T = TypeVar("_T")
 
@@ -530,9 +530,7 @@ def _meanwhile(
     for it, also when the body raises). An SQLite database in memory cannot be used from
     another thread (SQLAlchemy gives each thread its own), so there ``fn`` runs after the body.
     """
-    url = conn.engine.url
-    in_memory = url.get_backend_name() == "sqlite" and url.database in (None, "", ":memory:")
-    if in_memory:
+    if in_memory(conn.engine.url):
         outcome: list[_T] = []
         yield lambda: outcome[0]
         outcome.append(fn(conn, values))

@@ -83,6 +83,12 @@ def resolve_url(db: str | os.PathLike[str] | None = None) -> URL:
     return url
 
 
+def in_memory(url: URL) -> bool:
+    """Whether ``url`` names an SQLite database in memory (no file; with SQLAlchemy's pool, one
+    database per thread)."""
+    return url.get_backend_name() == "sqlite" and url.database in (None, "", ":memory:")
+
+
 def describe_url(url: URL) -> str:
     """A short, password-free label for the status bar and messages."""
     if url.get_backend_name() == "sqlite":
@@ -118,7 +124,7 @@ def create_studio_engine(url: URL) -> Engine:
     timeout, TCP keepalives, application name) unless the URL's query sets them.
     """
     if url.get_backend_name() == "sqlite":
-        if url.database and url.database != ":memory:":
+        if not in_memory(url) and url.database:
             Path(url.database).parent.mkdir(parents=True, exist_ok=True)
         engine = create_engine(url, connect_args={"timeout": 10})
         event.listen(engine, "connect", _on_sqlite_connect)
