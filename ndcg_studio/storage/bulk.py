@@ -29,9 +29,11 @@ from sqlalchemy import (
     Select,
     String,
     Table,
+    UniqueConstraint,
     func,
     literal,
     select,
+    true,
 )
 from sqlalchemy.exc import DataError, IntegrityError
 
@@ -151,8 +153,9 @@ def bulk_insert(
     the driver's per-row binding (~0.25 µs a value) and SQLite's per-row evaluation of a
     ``CURRENT_TIMESTAMP`` default, two timestamp columns cost ~0.5 s per million rows.
 
-    SQLite: the driver's ``executemany`` in chunks of 50,000 (into a staging table from 5,000
-    rows on). PostgreSQL: ``COPY … FROM STDIN``.
+    SQLite: a table with no index besides its primary key (results) gets the driver's
+    ``executemany`` straight from ``rows``; others, from 5,000 rows on, go through a staging
+    table (see the code for the measurements). PostgreSQL: ``COPY … FROM STDIN``.
     Constraint violations raise ``sqlalchemy.exc.IntegrityError`` on both; the caller's
     transaction then rolls back.
     """
@@ -174,17 +177,32 @@ def bulk_insert(
         return n
     literals = _sql_literals(conn, fixed.values())
     cols = ", ".join(f'"{c}"' for c in [*columns, *fixed])
+    values = ", ".join(["?" for _ in columns] + literals)
+    if not _has_secondary_index(table):
+        # Straight into the table: the driver's executemany consumes the iterator itself (no
+        # list per chunk). Measured on a million results (their clustered key only): 1.15 s,
+        # against 1.45 s through a staging table.
+        raw = conn.connection.driver_connection
+        assert raw is not None
+        statement = f'INSERT INTO "{table.name}" ({cols}) VALUES ({values})'
+        cursor = raw.cursor()
+        try:
+            cursor.executemany(statement, rows)
+            return int(cursor.rowcount)  # the rows inserted, summed over the executions
+        except conn.dialect.loaded_dbapi.IntegrityError as exc:
+            raise IntegrityError(statement, None, exc) from exc
+        finally:
+            cursor.close()
     iterator = iter(rows)
     first = list(itertools.islice(iterator, _CHUNK))
     if not first:
         return 0
     if len(first) < _STAGE_FROM:
-        values = ", ".join(["?" for _ in columns] + literals)
         conn.exec_driver_sql(f'INSERT INTO "{table.name}" ({cols}) VALUES ({values})', first)
         return len(first)
     # Staged: rows go into a temporary table without constraints, then into the table with one
-    # INSERT … SELECT — ~35% faster for a million rows than executemany into the constrained
-    # table (its per-row statement runs the CHECK, unique-index and foreign-key code each time).
+    # INSERT … SELECT, which maintains the table's indexes in one pass: a million judgments
+    # (three B-trees) in 1.9 s, against 2.5 s by executemany into the table itself.
     stage = f"stage_{table.name}"
     staged = [f"c{i}" for i in range(len(columns))]
     conn.exec_driver_sql(f'DROP TABLE IF EXISTS temp."{stage}"')
@@ -205,6 +223,15 @@ def bulk_insert(
     return n
 
 
+def _has_secondary_index(table: Table) -> bool:
+    """Whether ``table`` has an index or unique constraint besides its primary key."""
+    return (
+        bool(table.indexes)
+        or any(isinstance(c, UniqueConstraint) for c in table.constraints)
+        or any(c.unique for c in table.columns)
+    )
+
+
 def _sql_literals(conn: Connection, values: Iterable[str | int]) -> list[str]:
     """Each value as an SQL literal of the connection's dialect (quotes escaped)."""
     return [str(literal(v).compile(conn, compile_kwargs={"literal_binds": True})) for v in values]
@@ -223,7 +250,8 @@ def bulk_insert_columns(
     million queries, 67 million documents and 1,000 annotators, a grade): each row is packed
     into one integer, the packed column travels as one JSON array through ``json_each`` and
     SQL unpacks it with shifts and masks — no value bound one at a time (1,000,000 judgments
-    staged in 0.3 s instead of 0.8 s). Otherwise, and on PostgreSQL: :func:`bulk_insert`.
+    staged in 0.3 s instead of 0.8 s). New integer ids follow the rows' order. Otherwise, and
+    on PostgreSQL: :func:`bulk_insert`.
 
     Raises:
         ValueError: columns of different lengths or negative values.
@@ -250,11 +278,17 @@ def bulk_insert_columns(
     shifts.reverse()
     fixed = dict(constants or {})
     unpack = [f"(value >> {s}) & {mask}" for s, mask in shifts]
+    # Ids in array order, written out (``key`` is the array index) rather than left to the
+    # order rows arrive in: an ``ORDER BY key`` to guarantee that order sorts the million rows
+    # again (~0.25 s).
+    (key,) = table.primary_key.columns
+    if key.name not in names and isinstance(key.type, Integer):
+        names.append(key.name)
+        unpack.append(f"key + {(_largest_id(conn, table) or 0) + 1}")
     unpack += _sql_literals(conn, fixed.values())
     cols = ", ".join(f'"{c}"' for c in [*names, *fixed])
     conn.exec_driver_sql(
-        f'INSERT INTO "{table.name}" ({cols}) SELECT {", ".join(unpack)} '
-        "FROM json_each(?) ORDER BY key",
+        f'INSERT INTO "{table.name}" ({cols}) SELECT {", ".join(unpack)} FROM json_each(?)',
         (json.dumps(packed.tolist()),),
     )
     return n
@@ -337,14 +371,16 @@ def map_external_ids(
 
 
 def _largest_id(conn: Connection, table: Table) -> int | None:
-    """``max(id)`` of ``table`` (an index lookup); None when the table is empty."""
-    largest = conn.execute(select(func.max(table.c.id))).scalar()
+    """The largest value of ``table``'s one-column integer primary key (an index lookup);
+    None when the table is empty."""
+    (key,) = table.primary_key.columns
+    largest = conn.execute(select(func.max(key))).scalar()
     return None if largest is None else int(largest)
 
 
 def is_empty(conn: Connection, table: Table) -> bool:
-    """Whether ``table`` has no rows (one index lookup)."""
-    return _largest_id(conn, table) is None
+    """Whether ``table`` has no rows (reads at most one)."""
+    return conn.execute(select(literal(1)).select_from(table).limit(1)).first() is None
 
 
 def _fill_empty_table(
@@ -355,22 +391,72 @@ def _fill_empty_table(
     defaults: Mapping[str, Any] | None,
 ) -> tuple[NDArray[np.int64], int]:
     """SQLite, empty ``table`` (a first import): nothing to look up, so every id is inserted
-    straight from one ``json_each`` array, in order, and numbered by rowid arithmetic (checked;
-    else looked up). Saves the temporary table and the join of :func:`map_external_ids`."""
+    straight from one ``json_each`` array with its id written out (1, 2, … in the order given),
+    no temporary table, join or sort. Should an id already be there after all (a duplicate in
+    ``external_ids``), the ids are looked up instead."""
     extra = dict(defaults or {})
+    (key,) = table.primary_key.columns
     each = func.json_each(json.dumps(list(external_ids))).table_valued("key", "value")
-    source = select(each.c.value, *(literal(v) for v in extra.values())).order_by(each.c.key)
+    source = select(each.c.key + 1, each.c.value, *(literal(v) for v in extra.values()))
     stmt = (
         _dialect_insert(conn)(table)
-        .from_select([target.name, *extra], source)
-        .on_conflict_do_nothing(index_elements=[target.name])
+        .from_select([key.name, target.name, *extra], source.where(true()))
+        .on_conflict_do_nothing()
     )
     created = int(conn.execute(stmt).rowcount)
-    ids = np.full(len(external_ids), -1, dtype=np.int64)
-    missing = np.arange(len(external_ids))
-    if not _assign_new_rowids(conn, table, target, external_ids, ids, missing, 0, created):
-        ids, _ = map_external_ids(conn, table, external_ids, key=target.name, create=False)
+    if created == len(external_ids):
+        return np.arange(1, created + 1, dtype=np.int64), created
+    ids, _ = map_external_ids(conn, table, external_ids, key=target.name, create=False)
     return ids, created
+
+
+def insert_distinct(
+    conn: Connection,
+    table: Table,
+    values: Sequence[str],
+    *,
+    key: str = "external_id",
+    defaults: Mapping[str, Any] | None = None,
+) -> tuple[int, int]:
+    """SQLite: insert every distinct value of ``values`` that ``table`` does not hold yet (in
+    its unique column ``key``; other columns from ``defaults``), in order of first appearance,
+    as one statement over one ``json_each`` array: repeats and known values are skipped by the
+    unique index (``ON CONFLICT DO NOTHING``). No Python work per value beyond the JSON text,
+    so it can run in a helper thread while the caller deduplicates ``values`` itself.
+
+    Returns ``(before, created)``: the table's largest id before (0 if empty) and the number
+    of rows created. Pass them to :func:`ids_of_inserted` for the new rows' ids.
+    """
+    extra = dict(defaults or {})
+    before = _largest_id(conn, table) or 0
+    each = func.json_each(json.dumps(list(values))).table_valued("value")
+    source = select(each.c.value, *(literal(v) for v in extra.values())).where(true())
+    stmt = _dialect_insert(conn)(table).from_select([key, *extra], source).on_conflict_do_nothing()
+    return before, int(conn.execute(stmt).rowcount)
+
+
+def ids_of_inserted(
+    conn: Connection,
+    table: Table,
+    distinct: Sequence[str],
+    before: int,
+    created: int,
+    *,
+    key: str = "external_id",
+) -> NDArray[np.int64]:
+    """Ids of ``distinct`` — the distinct values, in order of first appearance, that
+    :func:`insert_distinct` has just inserted into an empty ``table`` — as ``(n,)`` int64.
+
+    SQLite gives each new row the largest rowid plus one and ``json_each`` yields the array in
+    order, so the ids are ``before + 1 …`` in the order of ``distinct``: used when the counts
+    and a sample of 64 rows confirm it (see :func:`_assign_new_rowids`), else looked up.
+    """
+    ids = np.full(len(distinct), -1, dtype=np.int64)
+    target = table.c[key]
+    every = np.arange(len(distinct))
+    if not _assign_new_rowids(conn, table, target, distinct, ids, every, before, created):
+        ids, _ = map_external_ids(conn, table, distinct, key=key, create=False)
+    return ids
 
 
 def _dialect_insert(conn: Connection) -> Any:

@@ -319,3 +319,88 @@ def test_packed_columns_refuse_bad_input(db: Any) -> None:
             )
         with pytest.raises(ValueError, match="negative"):
             bulk_insert_columns(conn, models.judgments, {"grade": np.array([-1])})
+
+
+def test_insert_distinct_numbers_first_appearances(db: Any) -> None:
+    """insert_distinct skips repeats and known values; ids_of_inserted gives the new rows' ids
+    in order of first appearance — by arithmetic when it holds, else by lookup (a known value
+    among them: the counts no longer add up)."""
+    from ndcg_studio.storage.bulk import ids_of_inserted, insert_distinct
+
+    if not db.is_sqlite:
+        pytest.skip("SQLite's first-import path")
+    d = models.documents
+    with bulk_transaction(db.engine) as conn:
+        values = ["b", "a", "b", "c", "a"]
+        before, created = insert_distinct(conn, d, values, defaults=_DOC)
+        assert (before, created) == (0, 3)
+        ids = ids_of_inserted(conn, d, ["b", "a", "c"], before, created)
+        assert ids.tolist() == [1, 2, 3]
+        before, created = insert_distinct(conn, d, ["x", "a", "y"], defaults=_DOC)
+        assert (before, created) == (3, 2)
+        # "a" was there already: the arithmetic does not apply, the ids are looked up
+        assert ids_of_inserted(conn, d, ["x", "a", "y"], before, created).tolist() == [4, 2, 5]
+        names = id_map(conn, d)
+    assert names == {1: "b", 2: "a", 3: "c", 4: "x", 5: "y"}
+
+
+def test_first_fill_of_an_empty_table_with_a_repeated_id_looks_ids_up(db: Any) -> None:
+    """map_external_ids into an empty SQLite table writes ids 1..n; a repeated id (which the
+    caller should not pass) skips a row, and the ids are then looked up, still right."""
+    if not db.is_sqlite:
+        pytest.skip("the empty-table path is SQLite's")
+    d = models.documents
+    with bulk_transaction(db.engine) as conn:
+        ids, created = map_external_ids(conn, d, ["p", "q", "p", "r"], defaults=_DOC)
+        names = id_map(conn, d)
+    assert created == 3
+    assert [names[int(i)] for i in ids] == ["p", "q", "p", "r"]
+
+
+def test_results_go_straight_in_and_a_duplicate_rolls_back(db: Any) -> None:
+    """A table without secondary indexes (results) is filled by executemany from the
+    iterator itself: the count is right, and a duplicate key raises IntegrityError with
+    nothing left behind."""
+    r = models.results
+    columns = ("query_id", "document_id", "rank", "position", "score")
+    with bulk_transaction(db.engine) as conn:
+        (qid,), _ = map_external_ids(conn, models.queries, ["q"], defaults={"text": ""})
+        dids, _ = map_external_ids(conn, models.documents, [f"d{i}" for i in range(7_000)],
+                                   defaults=_DOC)  # fmt: skip
+        conn.execute(models.runs.insert().values(id=1, name="r", description=""))
+        rows = ((int(qid), int(d), i + 1, i + 1, -float(i)) for i, d in enumerate(dids))
+        assert bulk_insert(conn, r, columns, rows, constants={"run_id": 1}) == 7_000
+        assert conn.execute(select(func.sum(r.c.rank))).scalar() == 7_000 * 7_001 // 2
+    with pytest.raises(IntegrityError), bulk_transaction(db.engine) as conn:
+        conn.execute(models.runs.insert().values(id=2, name="s", description=""))
+        bulk_insert(conn, r, columns, [(int(qid), int(dids[0]), 1, 1, 0.0)] * 2,
+                    constants={"run_id": 2})  # fmt: skip
+    with db.engine.connect() as conn:
+        assert conn.execute(select(func.count()).select_from(r)).scalar() == 7_000
+        assert conn.execute(select(func.count()).select_from(models.runs)).scalar() == 1
+
+
+def test_packed_rows_get_ids_in_their_order_after_existing_rows(db: Any) -> None:
+    """bulk_insert_columns writes the new ids itself (following the largest id, in the order
+    given), so a second batch continues the first."""
+    from ndcg_studio.storage.bulk import bulk_insert_columns
+
+    j = models.judgments
+    with bulk_transaction(db.engine) as conn:
+        qids, _ = map_external_ids(conn, models.queries, ["q"], defaults={"text": ""})
+        dids, _ = map_external_ids(conn, models.documents, [f"d{i}" for i in range(12_000)],
+                                   defaults=_DOC)  # fmt: skip
+        (aid,), _ = map_external_ids(conn, models.annotators, ["a"], key="name")
+        for half in (dids[:6_000], dids[6_000:][::-1]):
+            bulk_insert_columns(
+                conn,
+                j,
+                {
+                    "query_id": np.full(len(half), qids[0]),
+                    "document_id": half,
+                    "annotator_id": np.full(len(half), aid),
+                    "grade": half % 5,
+                },
+            )
+        got = conn.execute(select(j.c.document_id).order_by(j.c.id)).scalars().all()
+    assert got == [*dids[:6_000].tolist(), *dids[6_000:][::-1].tolist()]
