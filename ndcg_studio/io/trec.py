@@ -21,7 +21,7 @@ after the grade map, empty file).
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -114,6 +114,7 @@ def read_trec_run(
     *,
     progress: ProgressCallback | None = None,
     cancelled: CancelCallback | None = None,
+    on_doc_ids: Callable[[list[str]], object] | None = None,
 ) -> RunFile:
     """Read a TREC run file ``qid Q0 docno rank score tag``.
 
@@ -121,6 +122,10 @@ def read_trec_run(
         path: the file (UTF-8, LF or CRLF).
         progress: called as ``progress(lines_done, lines_total)`` at most ~100 times.
         cancelled: polled at the same points; when it returns True the reader stops.
+        on_doc_ids: called once with the doc_id column (one str per line kept, the list the
+            result holds; not to be changed) as soon as every line has its six fields, before
+            the values are parsed and checked — the file may still be refused. Lets a caller
+            start work on the documents while the rest is read.
 
     Returns:
         A :class:`RunFile`.
@@ -143,6 +148,8 @@ def read_trec_run(
     query_id, doc_id, rank_text, score_text, tag = columns
     if not query_id and not issues:
         empty_file(issues)
+    if on_doc_ids is not None and not issues:
+        on_doc_ids(doc_id)
     rank = parse_int_column(rank_text, line, "rank", issues)
     score = parse_float_column(score_text, line, "score", issues)
     del rank_text, score_text
@@ -179,6 +186,7 @@ def read_trec_qrels(
     *,
     progress: ProgressCallback | None = None,
     cancelled: CancelCallback | None = None,
+    on_doc_ids: Callable[[list[str]], object] | None = None,
 ) -> QrelsFile:
     """Read a TREC qrels file ``qid iter docno grade`` (or ``qid annotator docno grade``).
 
@@ -189,6 +197,7 @@ def read_trec_qrels(
         annotator_column: read the 2nd field as the annotator's name.
         progress: called as ``progress(lines_done, lines_total)`` at most ~100 times.
         cancelled: polled at the same points; when it returns True the reader stops.
+        on_doc_ids: as for :func:`read_trec_run` (called once the lines have their four fields).
 
     Returns:
         A :class:`QrelsFile`.
@@ -214,6 +223,8 @@ def read_trec_qrels(
         second = []
     if not query_id and not issues:
         empty_file(issues)
+    if on_doc_ids is not None and not issues:
+        on_doc_ids(doc_id)
     raw_grade = parse_int_column(grade_text, line, "grade", issues)
     del grade_text
     ticker.check()

@@ -476,3 +476,26 @@ def test_hash_collisions_are_resolved_exactly() -> None:
 def test_same_rank_in_different_queries_is_fine(write_file: WriteFile) -> None:
     run = read_trec_run(write_file("run.txt", "a Q0 d 1 1.0 t\nb Q0 d 1 1.0 t\nc Q0 e 1 2 t\n"))
     assert run.rank.tolist() == [1, 1, 1]
+
+
+def test_doc_ids_are_handed_over_once_split_and_before_the_checks(write_file: WriteFile) -> None:
+    """on_doc_ids gets the doc_id column (the one the result holds) once every line has its
+    fields — even when a value is refused afterwards — and never for a file whose lines do
+    not split into the right number of fields."""
+    seen: list[list[str]] = []
+    run = read_trec_run(
+        write_file("r1", "a Q0 d1 1 2.0 r\na Q0 d2 2 1.0 r\n"), on_doc_ids=seen.append
+    )
+    assert seen == [["d1", "d2"]] and seen[0] is run.doc_id
+    seen.clear()
+    with pytest.raises(InputFileError):
+        read_trec_run(write_file("r2", "a Q0 d1 1 nan r\n"), on_doc_ids=seen.append)
+    assert seen == [["d1"]]
+    seen.clear()
+    with pytest.raises(InputFileError):
+        read_trec_run(write_file("r3", "a Q0 d1 1 2.0 r\na Q0 d2 2\n"), on_doc_ids=seen.append)
+    with pytest.raises(InputFileError):
+        read_trec_qrels(write_file("q1", "a 0 d1\n"), on_doc_ids=seen.append)
+    assert seen == []
+    qrels = read_trec_qrels(write_file("q2", "a 0 d1 2\nb 0 d3 1\n"), on_doc_ids=seen.append)
+    assert seen == [["d1", "d3"]] and seen[0] is qrels.doc_id

@@ -6,8 +6,10 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import pytest
 from sqlalchemy import func, select
 
+from ndcg_studio.io.errors import InputFileError
 from ndcg_studio.services.importing import ImportService
 from ndcg_studio.storage import models
 
@@ -76,3 +78,93 @@ def test_run_import_into_an_in_memory_database(tmp_path: Path) -> None:
     finally:
         db.dispose()
     assert n == 3 and summary.counts["documents created"] == 2
+
+
+def _count(db: Any, table: Any) -> int:
+    with db.engine.connect() as conn:
+        return int(conn.execute(select(func.count()).select_from(table)).scalar_one())
+
+
+@pytest.mark.parametrize("known_documents", [False, True])
+@pytest.mark.parametrize(
+    ("kind", "good", "bad"),
+    [
+        ("run", "q{q} Q0 d{d} {r} {s} r\n", "q9 Q0 d9 1 nan r\n"),
+        ("qrels", "q{q} 0 d{d} {g}\n", "q9 0 d9 7\n"),
+    ],
+)
+def test_a_file_refused_after_its_documents_were_created_leaves_nothing(
+    db: Any, tmp_path: Path, kind: str, good: str, bad: str, known_documents: bool
+) -> None:
+    """The documents are created in a helper thread before the values are checked; a bad last
+    line still leaves the database as it was (same transaction, rolled back)."""
+    if known_documents:
+        (tmp_path / "first.qrels").write_text("q0 0 d0 1\nq0 0 d5 2\n")
+        ImportService(db).import_qrels(tmp_path / "first.qrels")
+    before = _count(db, models.documents)
+    path = tmp_path / f"file.{kind}"
+    lines = [
+        good.format(q=i // 100, d=i * 7 % 9_000, r=i % 100 + 1, s=1.0 / (i + 1), g=i % 5)
+        for i in range(6_000)
+    ]
+    path.write_text("".join(lines) + bad)
+    with pytest.raises(InputFileError, match=f"file.{kind}:6001"):
+        ImportService(db).import_file(kind, path)
+    assert _count(db, models.documents) == before
+    assert _count(db, models.results) == 0
+    assert _count(db, models.judgments) == (2 if known_documents else 0)
+
+
+def test_cancel_while_documents_are_created_leaves_nothing(
+    db: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Cancel after the helper has started: the import stops, waits for the helper, and the
+    transaction rolls back."""
+    from ndcg_studio.io.errors import ImportCancelled
+    from ndcg_studio.services import importing
+
+    started: list[bool] = []
+    original = importing._DocumentsMeanwhile.start
+
+    def start(self: Any, doc_id: Any) -> None:
+        original(self, doc_id)
+        started.append(True)
+
+    monkeypatch.setattr(importing._DocumentsMeanwhile, "start", start)
+    path = tmp_path / "run.txt"
+    path.write_text("".join(f"q{i // 50} Q0 d{i} {i % 50 + 1} {-i} r\n" for i in range(20_000)))
+    with pytest.raises(ImportCancelled):
+        ImportService(db).import_run(path, cancelled=lambda: bool(started))
+    assert started
+    assert _count(db, models.documents) == 0 and _count(db, models.queries) == 0
+
+
+@pytest.mark.parametrize("lines", [1, 30_000])
+def test_first_import_numbers_documents_in_order_of_appearance(
+    db: Any, tmp_path: Path, lines: int
+) -> None:
+    """Into an empty database the documents get ids 1, 2, … in order of first appearance
+    (created by the helper, numbered without a lookup): each result names its own document."""
+    path = tmp_path / "run.txt"
+    rows = [(f"q{i % 97}", f"doc-{(i * 7919) % (lines // 2 + 1)}") for i in range(lines)]
+    rows = list(dict.fromkeys(rows))
+    path.write_text("".join(f"{q} Q0 {d} {k + 1} {k}.5 r\n" for k, (q, d) in enumerate(rows)))
+    summary = ImportService(db).import_run(path)
+    with db.engine.connect() as conn:
+        stored = {
+            (q, d)
+            for q, d in conn.execute(
+                select(models.queries.c.external_id, models.documents.c.external_id)
+                .select_from(models.results)
+                .join(models.queries, models.queries.c.id == models.results.c.query_id)
+                .join(models.documents, models.documents.c.id == models.results.c.document_id)
+            )
+        }
+        doc_ids = dict(
+            conn.execute(select(models.documents.c.external_id, models.documents.c.id)).all()
+        )
+    assert stored == set(rows)
+    first_seen = list(dict.fromkeys(d for _, d in rows))
+    assert summary.counts["documents created"] == len(first_seen)
+    if db.is_sqlite:
+        assert [doc_ids[d] for d in first_seen] == list(range(1, len(first_seen) + 1))
