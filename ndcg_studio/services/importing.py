@@ -556,12 +556,12 @@ class _DocumentsMeanwhile:
         if not self._first_import:
             return self._job.result() if self._job else _document_ids(conn, doc_id)
         distinct, codes = factorize(doc_id)  # while the helper inserts them
-        before, created = self._job.result() if self._job else _insert_documents(conn, doc_id)
-        ids = ids_of_inserted(conn, models.documents, distinct, before, created)
+        created = self._job.result() if self._job else _insert_documents(conn, doc_id)
+        ids = ids_of_inserted(conn, models.documents, distinct, 0, created)
         return ids[codes], created
 
 
-def _insert_documents(conn: Connection, doc_id: Sequence[str]) -> tuple[int, int]:
+def _insert_documents(conn: Connection, doc_id: Sequence[str]) -> int:
     return insert_distinct(conn, models.documents, doc_id, defaults=_DOC_DEFAULTS)
 
 

@@ -332,14 +332,15 @@ def test_insert_distinct_numbers_first_appearances(db: Any) -> None:
     d = models.documents
     with bulk_transaction(db.engine) as conn:
         values = ["b", "a", "b", "c", "a"]
-        before, created = insert_distinct(conn, d, values, defaults=_DOC)
-        assert (before, created) == (0, 3)
-        ids = ids_of_inserted(conn, d, ["b", "a", "c"], before, created)
-        assert ids.tolist() == [1, 2, 3]
-        before, created = insert_distinct(conn, d, ["x", "a", "y"], defaults=_DOC)
-        assert (before, created) == (3, 2)
+        created = insert_distinct(conn, d, values, defaults={**_DOC, "url": "it's"})
+        assert created == 3
+        assert ids_of_inserted(conn, d, ["b", "a", "c"], 0, created).tolist() == [1, 2, 3]
+        created = insert_distinct(conn, d, ("x", "a", "y"), defaults=_DOC)
+        assert created == 2
         # "a" was there already: the arithmetic does not apply, the ids are looked up
-        assert ids_of_inserted(conn, d, ["x", "a", "y"], before, created).tolist() == [4, 2, 5]
+        assert ids_of_inserted(conn, d, ["x", "a", "y"], 3, created).tolist() == [4, 2, 5]
+        urls = conn.execute(select(d.c.url).order_by(d.c.id)).scalars().all()
+        assert urls == ["it's"] * 3 + [""] * 2
         names = id_map(conn, d)
     assert names == {1: "b", 2: "a", 3: "c", 4: "x", 5: "y"}
 
