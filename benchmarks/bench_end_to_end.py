@@ -8,6 +8,7 @@ Data: 10,000 queries × 100 results (one run) and 10,000 × 100 judgments (one a
 1. ``ndcg-studio import run`` (1,000,000 lines) alone into an empty SQLite file;
 2. ``ndcg-studio import qrels`` (1,000,000 lines) into another empty file, then
    ``ndcg-studio import run`` into that one (most of its documents known by then);
+   steps 1-2 are repeated ``--import-repeat`` times with fresh files (best, median, worst);
 3. ``ndcg-studio score --format csv --output scores.csv`` (NDCG@10 for 10,000 queries);
 4. ranx ``Qrels.from_file`` + ``Run.from_file`` of the same two files (peer, same run).
 
@@ -70,6 +71,12 @@ def main() -> None:
     parser.add_argument(
         "--repeat", type=int, default=7, help="score runs (best and median are reported)"
     )
+    parser.add_argument(
+        "--import-repeat",
+        type=int,
+        default=3,
+        help="rounds of the three imports, each into fresh databases (best, median, worst)",
+    )
     args = parser.parse_args()
     exe = str(Path(sys.executable).with_name("ndcg-studio"))
     # Byte-code as an installed wheel has it (pip compiles on install). An editable install run
@@ -85,28 +92,28 @@ def main() -> None:
         env = {**os.environ, "NDCG_STUDIO_DB": db}
         os.environ.update(env)
         results: list[tuple[str, float]] = []
-        # Each file alone into an empty database (all its documents new)...
-        alone = str(folder / "alone.sqlite")
-        results.append(
-            (
-                f"import run ({n:,} lines) into an empty database",
-                timed([exe, "--db", alone, "import", "run", str(run), "-q"]),
+        steps: dict[str, list[float]] = {}
+        for _ in range(args.import_repeat):
+            for name in ("alone.sqlite", "bench.sqlite"):
+                for suffix in ("", "-wal", "-shm"):
+                    (folder / f"{name}{suffix}").unlink(missing_ok=True)
+            # Each file alone into an empty database (all its documents new)...
+            alone = str(folder / "alone.sqlite")
+            steps.setdefault(f"import run ({n:,} lines) into an empty database", []).append(
+                timed([exe, "--db", alone, "import", "run", str(run), "-q"])
             )
-        )
-        Path(alone).unlink()
-        # ... and the usual order: qrels first, then the run (its documents mostly known).
-        results.append(
-            (
-                f"import qrels ({n:,} lines) into an empty database",
-                timed([exe, "import", "qrels", str(qrels), "-q"]),
+            # ... and the usual order: qrels first, then the run (its documents mostly known).
+            steps.setdefault(f"import qrels ({n:,} lines) into an empty database", []).append(
+                timed([exe, "import", "qrels", str(qrels), "-q"])
             )
-        )
-        results.append(
-            (
-                f"import run ({n:,} lines) after the qrels",
-                timed([exe, "import", "run", str(run), "-q"]),
+            steps.setdefault(f"import run ({n:,} lines) after the qrels", []).append(
+                timed([exe, "import", "run", str(run), "-q"])
             )
-        )
+        for label, seconds in steps.items():
+            seconds.sort()
+            results.append((f"{label}, best of {len(seconds)}", seconds[0]))
+            results.append((f"{label}, median", statistics.median(seconds)))
+            results.append((f"{label}, worst", seconds[-1]))
         out = folder / "scores.csv"
         times = sorted(
             timed([exe, "score", "--format", "csv", "--output", str(out)])

@@ -65,6 +65,31 @@ def test_sqlite_pragmas_on_every_connection(sqlite_url: str) -> None:
         database.dispose()
 
 
+def test_new_sqlite_files_get_16k_pages_and_old_files_keep_theirs(tmp_path: Path) -> None:
+    """page_size applies to a new file only; a file written with 4 KiB pages (as before) opens,
+    upgrades and keeps 4 KiB."""
+    import sqlite3
+
+    new = open_database(f"sqlite:///{tmp_path / 'new.sqlite'}")
+    try:
+        with new.engine.connect() as conn:
+            assert conn.execute(text("PRAGMA page_size")).scalar() == 16384
+    finally:
+        new.dispose()
+    old_path = tmp_path / "old.sqlite"
+    raw = sqlite3.connect(old_path)
+    raw.execute("PRAGMA page_size=4096")
+    raw.execute("CREATE TABLE note (x)")
+    raw.close()
+    old = open_database(f"sqlite:///{old_path}")
+    try:
+        with old.engine.connect() as conn:
+            assert conn.execute(text("PRAGMA page_size")).scalar() == 4096
+            assert conn.execute(text("SELECT count(*) FROM queries")).scalar() == 0
+    finally:
+        old.dispose()
+
+
 def test_constraints_enforced(db: object) -> None:
     database = db  # type: ignore[assignment]
     with database.engine.begin() as conn:  # type: ignore[attr-defined]
