@@ -99,13 +99,22 @@ def read_text(path: PathArg, issues: Issues, ticker: Ticker) -> str:
 
     Raises:
         OSError: the file cannot be read.
-        InputFileError: the bytes are not UTF-8; the message names the first bad byte, its
-            0-based byte offset in the file and its 1-based line.
+        InputFileError: the bytes are not UTF-8, or contain a NUL byte (never part of these
+            text formats; typical of UTF-16 files, and C readers such as trec_eval would cut
+            the field there); the message names the byte, its 0-based byte offset in the file
+            and its 1-based line.
         ImportCancelled: ``cancelled()`` returned True.
     """
     ticker.check()
     data = Path(path).read_bytes()
     ticker.check()
+    nul = data.find(b"\x00")
+    if nul >= 0:
+        issues.fail(
+            data.count(b"\n", 0, nul) + 1,
+            "encoding",
+            f"NUL byte at offset {nul} (a UTF-16 file?); save the file as UTF-8 text",
+        )
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:

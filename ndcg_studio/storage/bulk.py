@@ -79,6 +79,19 @@ def bulk_transaction(engine: Engine) -> Iterator[Connection]:
                 raise
 
 
+def _json_array(values: Sequence[str]) -> str:
+    """``values`` as one JSON array text for ``json_each``.
+
+    Raises:
+        ValueError: a value contains a NUL character, which SQLite's JSON functions cut off
+            (``json_each('["a\\u0000b"]')`` yields ``'a'``): it would be stored wrong.
+    """
+    text = json.dumps(values if isinstance(values, list) else list(values))
+    if "\\u0000" in text and any("\x00" in v for v in values):  # else a literal backslash-u
+        raise ValueError("an id contains a NUL character, which cannot be stored exactly")
+    return text
+
+
 def fetch_array(conn: Connection, statement: Executable, dtype: DTypeLike) -> NDArray[Any]:
     """Run ``statement`` and return its rows as a numpy structured array of ``dtype``.
 
@@ -379,8 +392,7 @@ def _look_up(
     """SQLite: the id of each of ``external_ids`` (-1 where absent), joined straight from one
     ``json_each`` array against ``target``'s unique index — one statement, no temporary table
     to fill first (~0.3 s less for a million ids, more when run beside a busy thread)."""
-    text = json.dumps(external_ids if isinstance(external_ids, list) else list(external_ids))
-    each = func.json_each(text).table_valued(column("key", Integer), "value")
+    each = func.json_each(_json_array(external_ids)).table_valued(column("key", Integer), "value")
     lookup = select(each.c.key, table.c.id).select_from(each.join(table, target == each.c.value))
     found = fetch_array(conn, lookup, [("seq", "i8"), ("id", "i8")])
     ids = np.full(len(external_ids), -1, dtype=np.int64)
@@ -414,7 +426,7 @@ def _fill_empty_table(
     ``external_ids``), the ids are looked up instead."""
     extra = dict(defaults or {})
     (key,) = table.primary_key.columns
-    each = func.json_each(json.dumps(list(external_ids))).table_valued("key", "value")
+    each = func.json_each(_json_array(external_ids)).table_valued("key", "value")
     source = select(each.c.key + 1, each.c.value, *(literal(v) for v in extra.values()))
     stmt = (
         _dialect_insert(conn)(table)
@@ -458,9 +470,7 @@ def insert_distinct(
     assert raw is not None
     cursor = raw.cursor()
     try:
-        cursor.execute(
-            statement, (json.dumps(values if isinstance(values, list) else list(values)),)
-        )
+        cursor.execute(statement, (_json_array(values),))
         return int(cursor.rowcount)
     finally:
         cursor.close()
@@ -543,7 +553,7 @@ def _fill_temp(conn: Connection, tmp: Table, values: Sequence[str]) -> None:
     if conn.dialect.name == "sqlite":
         conn.exec_driver_sql(
             f'INSERT INTO "{tmp.name}" (seq, ext) SELECT key, value FROM json_each(?)',
-            (json.dumps(list(values)),),
+            (_json_array(values),),
         )
     else:
         bulk_insert(conn, tmp, ("seq", "ext"), enumerate(values))

@@ -286,6 +286,20 @@ def test_latin1_file_names_byte_offset_and_line(write_file: WriteFile) -> None:
     )
 
 
+def test_nul_bytes_are_refused_with_offset_and_line(write_file: WriteFile) -> None:
+    """A NUL byte (a UTF-16 file, or a stray one in an id) is refused, naming offset and line:
+    C readers like trec_eval would end the field there, and SQLite's JSON cuts it too."""
+    path = write_file("run.txt", b"q1 Q0 d1 1 1.0 t\nq1 Q0 d\x00x 2 0.5 t\n")
+    with pytest.raises(InputFileError) as excinfo:
+        read_trec_run(path)
+    assert issues_of(excinfo) == [
+        (2, "encoding", "NUL byte at offset 24 (a UTF-16 file?); save the file as UTF-8 text")
+    ]
+    utf16 = write_file("qrels.txt", "q1 0 d1 1\n".encode("utf-16-le"))
+    with pytest.raises(InputFileError, match="NUL byte at offset 1 "):
+        read_trec_qrels(utf16)
+
+
 def test_more_than_twenty_problems_are_truncated(write_file: WriteFile) -> None:
     path = write_file("run.txt", "".join(f"q Q0 d{i} {i} x t\n" for i in range(1, 31)))
     with pytest.raises(InputFileError) as excinfo:

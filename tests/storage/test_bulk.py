@@ -405,3 +405,20 @@ def test_packed_rows_get_ids_in_their_order_after_existing_rows(db: Any) -> None
             )
         got = conn.execute(select(j.c.document_id).order_by(j.c.id)).scalars().all()
     assert got == [*dids[:6_000].tolist(), *dids[6_000:][::-1].tolist()]
+
+
+def test_ids_with_a_nul_character_are_refused_not_cut(db: Any) -> None:
+    """SQLite's JSON functions end a string at \\u0000: the json_each paths refuse such ids
+    instead of storing 'a' for 'a\\x00b'. A literal backslash-u0000 is an ordinary id."""
+    from ndcg_studio.storage.bulk import insert_distinct
+
+    with bulk_transaction(db.engine) as conn:
+        ids, _ = map_external_ids(conn, models.documents, ["x\\u0000y", "z"], defaults=_DOC)
+        assert id_map(conn, models.documents)[int(ids[0])] == "x\\u0000y"
+        if db.is_sqlite:
+            with pytest.raises(ValueError, match="NUL"):
+                map_external_ids(conn, models.documents, ["a\x00b"], defaults=_DOC)
+            with pytest.raises(ValueError, match="NUL"):
+                map_external_ids(conn, models.documents, ["a\x00b"], create=False)
+            with pytest.raises(ValueError, match="NUL"):
+                insert_distinct(conn, models.documents, ["a\x00b"], defaults=_DOC)
