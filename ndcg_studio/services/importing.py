@@ -1,8 +1,10 @@
 """Import use cases: every file kind in ONE transaction — all of it is written, or nothing.
 
-Readers (:mod:`ndcg_studio.io`) parse and validate the whole file first (errors name file, line
-and field); only a clean file reaches the database, through SQLAlchemy Core bulk statements
-(:mod:`ndcg_studio.storage.bulk`). Queries, documents and annotators that do not exist yet are
+Readers (:mod:`ndcg_studio.io`) parse and validate the whole file (errors name file, line and
+field); only a clean file is committed, through SQLAlchemy Core bulk statements
+(:mod:`ndcg_studio.storage.bulk`). Run and qrels imports start creating or looking up the
+documents inside the transaction while the rest of the file is still being checked; a refused
+or cancelled file rolls all of it back. Queries, documents and annotators that do not exist yet are
 created by their external id. Re-importing the same file changes nothing; re-importing judgments
 with new grades updates them and records each change (old and new grade and note, who, when) in
 ``judgment_history``; a judgment's first grade is recorded by the judgment row's ``created_at``.
@@ -523,8 +525,9 @@ class _DocumentsMeanwhile:
     (most of it) runs beside the Python work of the importing thread. Into an empty documents
     table (a first import) the helper only inserts the documents (:func:`insert_distinct`) while
     :meth:`result` numbers the lines' documents in this thread; otherwise the helper does all of
-    :func:`_document_ids`. Measured on a million run lines: 6.1 s → 4.4 s for the whole import
-    into an empty database, 5.1 s → 4.1 s with the documents known.
+    :func:`_document_ids`. Measured on a million run lines (``bench_end_to_end.py``, with the
+    other changes of that step): 6.1 s → 4.3 s for the whole import into a new database,
+    5.1 s → 4.2 s with the documents known.
     The importing thread must not use the connection between :meth:`start` and :meth:`result`.
     Made by :func:`_documents_meanwhile`.
     """
