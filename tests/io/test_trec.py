@@ -513,3 +513,27 @@ def test_doc_ids_are_handed_over_once_split_and_before_the_checks(write_file: Wr
     assert seen == []
     qrels = read_trec_qrels(write_file("q2", "a 0 d1 2\nb 0 d3 1\n"), on_doc_ids=seen.append)
     assert seen == [["d1", "d3"]] and seen[0] is qrels.doc_id
+
+
+def test_columns_converted_in_slices_equal_one_conversion() -> None:
+    """Numbers and hashes are converted 65,536 values at a time (so other threads get the GIL
+    back): the same arrays as one call, and a bad value past the first slice is still found
+    with its line."""
+    n = 2 * _common._SLICE + 5
+    ints = [str(i * 7 - 3) for i in range(n)]
+    floats = [repr(i / 3) for i in range(n)]
+    line = np.arange(1, n + 1)
+    issues = _common.Issues("f")
+    got_int = _common.parse_int_column(ints, line, "rank", issues)
+    got_float = _common.parse_float_column(floats, line, "score", issues)
+    assert got_int is not None and got_float is not None
+    assert np.array_equal(got_int, np.array(ints, dtype=np.int64))
+    assert np.array_equal(got_float, np.array(floats, dtype=np.float64))
+    assert np.array_equal(_common.string_hashes(ints), [hash(v) for v in ints])
+    ints[n - 2] = "x"
+    assert _common.parse_int_column(ints, line, "rank", issues) is None
+    with pytest.raises(InputFileError) as excinfo:
+        issues.raise_if_any()
+    assert [(i.line, i.field) for i in excinfo.value.issues] == [(n - 1, "rank")]
+    pairs = _common.duplicate_string_pairs([[*ints[:-1], ints[3]], [*floats[:-1], floats[3]]])
+    assert pairs == [(n - 1, 3)]
