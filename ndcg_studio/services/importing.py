@@ -54,9 +54,12 @@ class ImportSummary:
     counts: dict[str, int] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
 
-    def message(self) -> str:
+    def message(self, *, name_only: bool = False) -> str:
+        """What was imported, e.g. ``run.txt: 3 run lines imported (3 results, 1 queries
+        created); run 'bm25' created`` — led by the file's path, or by its name alone."""
         parts = ", ".join(f"{v:,} {k}" for k, v in self.counts.items() if v)
-        text = f"{self.path}: {self.rows:,} {self.kind} lines imported" + (
+        where = Path(self.path).name if name_only else self.path
+        text = f"{where}: {self.rows:,} {self.kind} lines imported" + (
             f" ({parts})" if parts else ""
         )
         return "; ".join([text, *self.notes])

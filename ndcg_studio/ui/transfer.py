@@ -58,8 +58,9 @@ def import_file(window: MainWindow) -> None:
 
     def done(summary: Any) -> None:
         window.context.notify_data_replaced()
-        message = summary.message() if hasattr(summary, "message") else str(summary)
-        window.statusBar().showMessage(f"Imported {message}", 15000)
+        # the file's name, not its path: the status bar's room ends at the database label
+        message = summary.message(name_only=True)
+        window.statusBar().showMessage(message, 15000)
 
     run_task(
         lambda progress, cancelled: service.import_file(

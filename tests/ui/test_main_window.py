@@ -148,7 +148,8 @@ def test_import_runs_the_import_service_and_views_reload(
         names = set(s.execute(select(models.runs.c.name)).scalars())
     assert "extra" in names
     assert view.rows_model.progress_of(ui_data.query["q2"]).pool_size == 5  # d7 d8 d9 + d1 d10
-    assert "Imported" in main_window.statusBar().currentMessage()
+    shown = main_window.statusBar().currentMessage()
+    assert shown.startswith("extra.run: 2 run lines imported") and str(tmp_path) not in shown
 
 
 @pytest.mark.qt_no_exception_capture
