@@ -34,7 +34,6 @@ from sqlalchemy import (
     func,
     literal,
     select,
-    true,
 )
 from sqlalchemy.exc import DataError, IntegrityError
 
@@ -196,17 +195,10 @@ def bulk_insert(
         # Straight into the table: the driver's executemany consumes the iterator itself (no
         # list per chunk). Measured on a million results (their clustered key only): 1.15 s,
         # against 1.45 s through a staging table.
-        raw = conn.connection.driver_connection
-        assert raw is not None
         statement = f'INSERT INTO "{table.name}" ({cols}) VALUES ({values})'
-        cursor = raw.cursor()
-        try:
+        with _driver_cursor(conn, statement) as cursor:
             cursor.executemany(statement, rows)
             return int(cursor.rowcount)  # the rows inserted, summed over the executions
-        except conn.dialect.loaded_dbapi.IntegrityError as exc:
-            raise IntegrityError(statement, None, exc) from exc
-        finally:
-            cursor.close()
     iterator = iter(rows)
     first = list(itertools.islice(iterator, _CHUNK))
     if not first:
@@ -235,6 +227,22 @@ def bulk_insert(
     finally:
         conn.exec_driver_sql(f'DROP TABLE IF EXISTS temp."{stage}"')
     return n
+
+
+@contextmanager
+def _driver_cursor(conn: Connection, statement: str) -> Iterator[Any]:
+    """A cursor of the database driver itself on ``conn`` (inside its transaction), closed
+    after the block; the driver's IntegrityError becomes SQLAlchemy's, naming ``statement``.
+    For the few bulk statements where SQLAlchemy's per-statement work shows (see callers)."""
+    raw = conn.connection.driver_connection
+    assert raw is not None
+    cursor = raw.cursor()
+    try:
+        yield cursor
+    except conn.dialect.loaded_dbapi.IntegrityError as exc:
+        raise IntegrityError(statement, None, exc) from exc
+    finally:
+        cursor.close()
 
 
 def _has_secondary_index(table: Table) -> bool:
@@ -421,23 +429,10 @@ def _fill_empty_table(
     defaults: Mapping[str, Any] | None,
 ) -> tuple[NDArray[np.int64], int]:
     """SQLite, empty ``table`` (a first import): nothing to look up, so every id is inserted
-    straight from one ``json_each`` array with its id written out (1, 2, … in the order given),
-    no temporary table, join or sort. Should an id already be there after all (a duplicate in
-    ``external_ids``), the ids are looked up instead."""
-    extra = dict(defaults or {})
-    (key,) = table.primary_key.columns
-    each = func.json_each(_json_array(external_ids)).table_valued("key", "value")
-    source = select(each.c.key + 1, each.c.value, *(literal(v) for v in extra.values()))
-    stmt = (
-        _dialect_insert(conn)(table)
-        .from_select([key.name, target.name, *extra], source.where(true()))
-        .on_conflict_do_nothing()
-    )
-    created = int(conn.execute(stmt).rowcount)
-    if created == len(external_ids):
-        return np.arange(1, created + 1, dtype=np.int64), created
-    ids, _ = map_external_ids(conn, table, external_ids, key=target.name, create=False)
-    return ids, created
+    straight from one ``json_each`` array (:func:`insert_distinct`) and numbered by rowid
+    arithmetic (:func:`ids_of_inserted`) — no temporary table, join or sort."""
+    created = insert_distinct(conn, table, external_ids, key=target.name, defaults=defaults)
+    return ids_of_inserted(conn, table, external_ids, 0, created, key=target.name), created
 
 
 def insert_distinct(
@@ -466,14 +461,9 @@ def insert_distinct(
         f'INSERT INTO "{table.name}" ({cols}) SELECT {selected} FROM json_each(?) '
         "WHERE true ON CONFLICT DO NOTHING"  # WHERE: SQLite's parser needs it before ON
     )
-    raw = conn.connection.driver_connection
-    assert raw is not None
-    cursor = raw.cursor()
-    try:
+    with _driver_cursor(conn, statement) as cursor:
         cursor.execute(statement, (_json_array(values),))
         return int(cursor.rowcount)
-    finally:
-        cursor.close()
 
 
 def ids_of_inserted(
