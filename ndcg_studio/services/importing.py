@@ -140,6 +140,7 @@ class ImportService:
             q_ext, q_inv = factorize(run.query_id)
             positions = trec_positions_of_docs(q_inv, run.score, run.doc_id)
             ranks, places, scores = run.rank.tolist(), positions.tolist(), run.score.tolist()
+            checkpoint(50, 100, progress, cancelled)  # the rest waits for the documents
             doc_ids, d_new = documents.result()
             checkpoint(60, 100, progress, cancelled)
             q_ids, q_new = map_external_ids(conn, models.queries, q_ext, defaults={"text": ""})
