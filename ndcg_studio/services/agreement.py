@@ -8,7 +8,6 @@ Rows for reports and ``ndcg-studio agreement`` follow one long format:
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -24,6 +23,7 @@ from ndcg_studio.domain.agreement import (
     alpha_by_group,
     item_spread,
 )
+from ndcg_studio.services._cells import nan_to_none
 from ndcg_studio.services.progress import Cancelled, Progress, checkpoint
 from ndcg_studio.storage import models
 from ndcg_studio.storage.bulk import column_by_id, fetch_array, id_map
@@ -247,8 +247,7 @@ class DisputedItem:
 def _v(value: Any) -> Any:
     if isinstance(value, (bool, np.bool_)):
         return int(value)
-    value = float(value)
-    return None if math.isnan(value) else value
+    return nan_to_none(float(value))
 
 
 class AgreementService:

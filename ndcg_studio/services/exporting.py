@@ -20,6 +20,7 @@ import numpy as np
 from sqlalchemy import select
 
 from ndcg_studio import __version__
+from ndcg_studio.services._cells import nan_to_none
 from ndcg_studio.services.agreement import (
     AGREEMENT_COLUMNS,
     AgreementService,
@@ -87,7 +88,7 @@ class ExportService:
         rows = []
         for row in report.rows():
             alpha = alpha_of.get(row[0], math.nan)
-            rows.append((*row, texts.get(row[0], ""), None if math.isnan(alpha) else alpha))
+            rows.append((*row, texts.get(row[0], ""), nan_to_none(alpha)))
         return Table(
             header=(*report.columns(), *REPORT_EXTRA),
             rows=rows,
@@ -181,9 +182,9 @@ class ExportService:
             rows.append(
                 (
                     report.query_external[qi],
-                    None if math.isnan(va) else va,
-                    None if math.isnan(vb) else vb,
-                    None if math.isnan(delta) else delta,
+                    nan_to_none(va),
+                    nan_to_none(vb),
+                    nan_to_none(delta),
                 )
             )
         return Table(

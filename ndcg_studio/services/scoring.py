@@ -17,7 +17,6 @@ ir-measures); a query without judgments has no nDCG (NaN, written empty) and is 
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
@@ -38,6 +37,7 @@ from ndcg_studio.domain.metrics import (
     score,
 )
 from ndcg_studio.domain.stats import MeanCI, RunComparison, bootstrap_mean_ci, compare_runs
+from ndcg_studio.services._cells import nan_to_none
 from ndcg_studio.services.progress import Cancelled, Progress, checkpoint
 from ndcg_studio.storage import models
 from ndcg_studio.storage.bulk import column_by_id, fetch_array, id_map
@@ -225,7 +225,7 @@ class ScoreReport:
 
         def cells(values: list[str] | NDArray[Any]) -> list[Any]:
             if isinstance(values, np.ndarray) and values.dtype == np.float64:
-                return [None if math.isnan(v) else v for v in values.tolist()]
+                return [nan_to_none(v) for v in values.tolist()]
             return values.tolist() if isinstance(values, np.ndarray) else values
 
         yield from zip(*(cells(c) for c in self.column_values()), strict=True)
