@@ -17,7 +17,9 @@ ir-measures); a query without judgments has no nDCG (NaN, written empty) and is 
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
@@ -434,6 +436,8 @@ def score_data(
 
 #: Bootstrap budget: resamples x queries drawn per run mean (about 1 s on this machine).
 _BOOTSTRAP_BUDGET = 20_000_000
+#: From this many (run, query) values on, summarize resamples runs on parallel threads.
+_PARALLEL_FROM = 20_000
 
 
 def bootstrap_resamples(n_queries: int) -> int:
@@ -445,13 +449,28 @@ def bootstrap_resamples(n_queries: int) -> int:
 
 def summarize(report: ScoreReport, *, seed: int = 0) -> list[RunSummary]:
     """Per-run mean nDCG@K with a 95% percentile-bootstrap interval over queries
-    (:func:`bootstrap_resamples` resamples)."""
+    (:func:`bootstrap_resamples` resamples).
+
+    Runs with many queries are resampled on several threads at once (numpy releases the GIL
+    while it draws, gathers and averages; each run has its own seeded generator, so the
+    intervals are the same as one after another): two runs of 100,000 queries 0.92 → 0.49 s on
+    two cores.
+    """
     out = []
     t = report.table
     labels = [b.label for b in sorted(Band, reverse=True)]
-    for run in report.run_names:
+    per_run = [t.ndcg[report.for_run(run)] for run in report.run_names]
+
+    def interval(ndcg: NDArray[np.float64]) -> MeanCI:
+        return bootstrap_mean_ci(ndcg, n_resamples=bootstrap_resamples(len(ndcg)), seed=seed)
+
+    if len(per_run) > 1 and sum(len(v) for v in per_run) >= _PARALLEL_FROM:
+        with ThreadPoolExecutor(max_workers=min(len(per_run), os.cpu_count() or 1)) as pool:
+            intervals = list(pool.map(interval, per_run))
+    else:
+        intervals = [interval(v) for v in per_run]
+    for run, ci in zip(report.run_names, intervals, strict=True):
         idx = report.for_run(run)
-        ndcg = t.ndcg[idx]
         judged = t.has_judgments[idx]
         codes = report.band[idx]
         counts = {label: 0 for label in labels}
@@ -461,7 +480,7 @@ def summarize(report: ScoreReport, *, seed: int = 0) -> list[RunSummary]:
         out.append(
             RunSummary(
                 run=run,
-                ndcg=bootstrap_mean_ci(ndcg, n_resamples=bootstrap_resamples(len(ndcg)), seed=seed),
+                ndcg=ci,
                 n_queries=int(judged.sum()),
                 n_without_judgments=int((~judged).sum()),
                 n_missing_from_run=int(((t.n_returned[idx] == 0) & judged).sum()),

@@ -201,3 +201,29 @@ def test_consensus_and_adjudication_drive_the_grade(db: Any, tmp_path: Path) -> 
     assert ndcg(consensus="max") == pytest.approx((2 / math.log2(3)) / 2)
     # one annotator's own grades ignore the adjudication
     assert ndcg(annotator="ann") == pytest.approx(1.0)
+
+
+def test_summaries_on_parallel_threads_equal_one_after_another(
+    trec_db: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Runs resampled on several threads get the intervals they get one after another, each
+    with its own run (a second run with reversed scores has other values)."""
+    from ndcg_studio.services import scoring
+
+    lines = (TREC / "results.test").read_text().splitlines()
+    flipped = tmp_path / "flipped.run"
+    flipped.write_text(
+        "".join(
+            f"{q} Q0 {d} {r} {-float(s)} flipped\n"
+            for q, _, d, r, s, _ in (line.split() for line in lines if line.strip())
+        )
+    )
+    ImportService(trec_db).import_run(flipped)
+    report = ScoringService(trec_db).score(ScoringSettings(k=10))
+    monkeypatch.setattr(scoring, "_PARALLEL_FROM", 10**9)
+    serial = summarize(report)
+    monkeypatch.setattr(scoring, "_PARALLEL_FROM", 0)
+    parallel = summarize(report)
+    assert [s.run for s in parallel] == ["STANDARD", "flipped"]
+    assert parallel == serial
+    assert parallel[0].ndcg != parallel[1].ndcg
