@@ -308,11 +308,12 @@ class ImportService:
             "annotator_id": aid[idx_new],
             "grade": grade[idx_new],
         }
-        if note is None:  # qrels: integers only, which SQLite takes packed
+        fresh_notes = [notes[i] for i in idx_new.tolist()] if note is not None else []
+        if not any(fresh_notes):  # integers only (qrels; a CSV without notes): SQLite packs them
             bulk_insert_columns(conn, models.judgments, fresh_rows, constants=stamps)
         else:
             columns = [a.tolist() for a in fresh_rows.values()]
-            columns.append([notes[i] for i in idx_new.tolist()])
+            columns.append(fresh_notes)
             bulk_insert(
                 conn,
                 models.judgments,

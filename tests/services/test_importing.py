@@ -168,3 +168,21 @@ def test_first_import_numbers_documents_in_order_of_appearance(
     assert summary.counts["documents created"] == len(first_seen)
     if db.is_sqlite:
         assert [doc_ids[d] for d in first_seen] == list(range(1, len(first_seen) + 1))
+
+
+@pytest.mark.parametrize("with_note", [False, True])
+def test_judgments_csv_with_and_without_notes(db: Any, tmp_path: Path, with_note: bool) -> None:
+    """A judgments CSV whose notes are all empty takes the packed integer path; one note
+    among them the row path — both store every grade, and the note where there is one."""
+    path = tmp_path / "j.csv"
+    lines = [f"q{i % 50},d{i},ann{i % 3},{i % 5}," for i in range(6_000)]
+    if with_note:
+        lines[4_321] += "see =1+1"
+    path.write_text("query_id,doc_id,annotator,grade,note\n" + "\n".join(lines) + "\n")
+    ImportService(db).import_judgments(path)
+    j = models.judgments
+    with db.engine.connect() as conn:
+        grades = conn.execute(select(func.sum(j.c.grade), func.count())).one()
+        notes = conn.execute(select(j.c.note).where(j.c.note.is_not(None))).scalars().all()
+    assert tuple(grades) == (sum(i % 5 for i in range(6_000)), 6_000)
+    assert notes == (["see =1+1"] if with_note else [])
