@@ -38,6 +38,7 @@ from ndcg_studio.storage.bulk import (
     insert_distinct,
     is_empty,
     map_external_ids,
+    upsert,
 )
 from ndcg_studio.storage.database import Database, in_memory
 
@@ -482,24 +483,7 @@ class ImportService:
         summary = ImportSummary(kind, path, n)
         checkpoint(50, 100, progress, cancelled)
         with bulk_transaction(self.db.engine) as conn:
-            ids, created = map_external_ids(
-                conn,
-                table,
-                list(external_ids),
-                defaults=_DOC_DEFAULTS if kind == "documents" else {"text": ""},
-            )
-            checkpoint(70, 100, progress, cancelled)
-            names = list(columns)
-            if n:
-                conn.execute(
-                    update(table)
-                    .where(table.c.id == bindparam("row_id"))
-                    .values({c: bindparam(f"v_{c}") for c in names}),
-                    [
-                        {"row_id": int(ids[i]), **{f"v_{c}": columns[c][i] for c in names}}
-                        for i in range(n)
-                    ],
-                )
+            created = upsert(conn, table, "external_id", {"external_id": external_ids, **columns})
             checkpoint(99, 100, progress, cancelled)
         summary.counts = {f"{kind} created": created, f"{kind} updated": n - created}
         return summary

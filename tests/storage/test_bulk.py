@@ -422,3 +422,23 @@ def test_ids_with_a_nul_character_are_refused_not_cut(db: Any) -> None:
                 map_external_ids(conn, models.documents, ["a\x00b"], create=False)
             with pytest.raises(ValueError, match="NUL"):
                 insert_distinct(conn, models.documents, ["a\x00b"], defaults=_DOC)
+
+
+def test_upsert_creates_new_rows_updates_known_ones_and_counts_them(db: Any) -> None:
+    """upsert: new keys become rows, known keys get the new values (None included), the count
+    is of the created rows only; bad input is refused before anything is written."""
+    from ndcg_studio.storage.bulk import upsert
+
+    q = models.queries
+    with bulk_transaction(db.engine) as conn:
+        first = {"external_id": ["a", "b"], "text": ["t-a", "t-b"], "narrative": ["n", None]}
+        assert upsert(conn, q, "external_id", first) == 2
+        again = {"external_id": ["b", "c", "a"], "text": ["B", "C", "A"], "narrative": [None] * 3}
+        assert upsert(conn, q, "external_id", again) == 1
+        rows = conn.execute(select(q.c.external_id, q.c.text, q.c.narrative)).all()
+        assert upsert(conn, q, "external_id", {"external_id": [], "text": []}) == 0
+        with pytest.raises(ValueError, match="lengths"):
+            upsert(conn, q, "external_id", {"external_id": ["x"], "text": []})
+        with pytest.raises(ValueError, match="key column"):
+            upsert(conn, q, "external_id", {"text": ["x"]})
+    assert sorted(tuple(r) for r in rows) == [("a", "A", None), ("b", "B", None), ("c", "C", None)]
