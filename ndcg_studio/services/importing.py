@@ -482,14 +482,25 @@ class ImportService:
         n = len(external_ids)
         summary = ImportSummary(kind, path, n)
         checkpoint(50, 100, progress, cancelled)
+        created = 0
         with bulk_transaction(self.db.engine) as conn:
-            created = upsert(conn, table, "external_id", {"external_id": external_ids, **columns})
-            checkpoint(99, 100, progress, cancelled)
+            # in slices, so that the progress moves and Cancel is heard (~0.2 s a slice)
+            for start in range(0, n, _UPSERT_SLICE):
+                part = slice(start, start + _UPSERT_SLICE)
+                created += upsert(
+                    conn,
+                    table,
+                    "external_id",
+                    {"external_id": external_ids[part], **{c: v[part] for c, v in columns.items()}},
+                )
+                checkpoint(50 + 49 * min(n, start + _UPSERT_SLICE) // n, 100, progress, cancelled)
         summary.counts = {f"{kind} created": created, f"{kind} updated": n - created}
         return summary
 
 
 _DOC_DEFAULTS = {"title": "", "text": "", "url": ""}
+#: Rows per upsert statement batch of a queries or documents import (see _upsert_catalog).
+_UPSERT_SLICE = 50_000
 
 
 def _text(values: Sequence[str | None]) -> list[str]:

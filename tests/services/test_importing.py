@@ -186,3 +186,26 @@ def test_judgments_csv_with_and_without_notes(db: Any, tmp_path: Path, with_note
         notes = conn.execute(select(j.c.note).where(j.c.note.is_not(None))).scalars().all()
     assert tuple(grades) == (sum(i % 5 for i in range(6_000)), 6_000)
     assert notes == (["see =1+1"] if with_note else [])
+
+
+def test_documents_import_reports_progress_per_slice_and_cancel_rolls_back(
+    db: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Documents are upserted a slice at a time: progress moves past 50 % during the write,
+    and a cancel between slices leaves no document behind."""
+    from ndcg_studio.io.errors import ImportCancelled
+    from ndcg_studio.services import importing
+
+    monkeypatch.setattr(importing, "_UPSERT_SLICE", 1_000)
+    path = tmp_path / "docs.csv"
+    path.write_text("doc_id,title\n" + "".join(f"d{i},title {i}\n" for i in range(3_500)))
+    seen: list[int] = []
+    summary = ImportService(db).import_documents(path, progress=lambda d, t: seen.append(d))
+    assert summary.counts["documents created"] == 3_500
+    assert [p for p in seen if p > 50] == [64, 78, 92, 99]
+    path.write_text("doc_id,title\n" + "".join(f"e{i},title {i}\n" for i in range(3_500)))
+    with pytest.raises(ImportCancelled):
+        ImportService(db).import_documents(
+            path, progress=lambda d, t: seen.append(d), cancelled=lambda: seen[-1] > 60
+        )
+    assert _count(db, models.documents) == 3_500
