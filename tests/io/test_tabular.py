@@ -6,10 +6,11 @@ import csv
 import itertools
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from ndcg_studio.io import _common
+from ndcg_studio.io import _common, tabular
 from ndcg_studio.io.errors import ImportCancelled, InputFileError
 from ndcg_studio.io.tabular import read_documents, read_judgments_csv, read_queries
 from tests.io.conftest import DIKU, SHARED_DATA, WriteFile, need
@@ -326,3 +327,41 @@ def test_documents_csv_bad(write_file: WriteFile) -> None:
     with pytest.raises(InputFileError) as excinfo:
         read_documents(write_file("docs.csv", 'doc_id,title\n"d1"x,y\n'))
     assert issues_of(excinfo) == [(2, "csv", "',' expected after '\"'")]
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "query_id,doc_id,annotator,grade,note\nq1,d1,a,2,\nq1,d2,b,3,fine\n",
+        "# comment\nextra,grade,annotator,doc_id,query_id\nx, 1 ,a , d1, q1\ny,0,b,d2,q2\n",
+        "query_id\tdoc_id\tannotator\tgrade\r\nq1\td1\ta\t4\r\nq2\td1\ta\t0\r\n",
+        "\ufeffquery_id,doc_id,annotator,grade\nq1,d1,a,1",
+        'query_id,doc_id,annotator,grade,note\nq1,d1,a,2,"a, quoted note"\n',
+        "query_id,doc_id,annotator,grade\nq1,d1,a,2\n\nq2,d1,a,3\n",
+    ],
+    ids=["notes", "reordered+spaces", "tsv-crlf", "bom-no-final-newline", "quoted", "blank"],
+)
+def test_plain_files_read_in_bulk_equal_row_by_row(
+    write_file: WriteFile, monkeypatch: pytest.MonkeyPatch, content: str
+) -> None:
+    """The bulk path for plain files gives what the row-by-row reader gives (which files
+    with quotes or blank lines still take)."""
+    name = "j.tsv" if "\t" in content else "j.csv"
+    path = write_file(name, content)
+    bulk = tabular._Table.plain_columns
+    used: list[bool] = []
+
+    def spy(self: Any, names: Any) -> Any:
+        result = bulk(self, names)
+        used.append(result is not None)
+        return result
+
+    monkeypatch.setattr(tabular._Table, "plain_columns", spy)
+    fast = read_judgments_csv(path)
+    assert used == [not ('"' in content or "\n\n" in content)]
+    monkeypatch.setattr(tabular._Table, "plain_columns", lambda self, names: None)
+    slow = read_judgments_csv(path)
+    for field in ("query_id", "doc_id", "annotator", "note"):
+        assert getattr(fast, field) == getattr(slow, field), field
+    assert fast.grade.tolist() == slow.grade.tolist()
+    assert fast.line.tolist() == slow.line.tolist()
