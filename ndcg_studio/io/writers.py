@@ -244,8 +244,9 @@ def csv_column(values: Sequence[object] | np.ndarray) -> list[str]:
     """``[csv_cell(v) for v in values]``, formatted a column at a time.
 
     A float64 array is formatted with ``repr`` in one C-level ``map`` (NaN → ``""``), an integer
-    array with ``str``, a bool array as ``true``/``false``; anything else cell by cell with
-    :func:`csv_cell`. Same text as :func:`csv_cell` in every case (tested).
+    array with ``str``, a bool array as ``true``/``false``, a list of texts (and None) with one
+    formula check each; anything else cell by cell with :func:`csv_cell`. Same text as
+    :func:`csv_cell` in every case (tested).
     """
     if isinstance(values, np.ndarray) and values.ndim == 1:
         if values.dtype == np.float64:
@@ -257,6 +258,10 @@ def csv_column(values: Sequence[object] | np.ndarray) -> list[str]:
             return ["true" if v else "false" for v in values.tolist()]
         if np.issubdtype(values.dtype, np.integer):
             return list(map(str, values.tolist()))
+    if isinstance(values, list) and all(type(v) is str or v is None for v in values):
+        return [
+            "" if v is None else "'" + v if v.startswith(FORMULA_TRIGGERS) else v for v in values
+        ]
     return [csv_cell(v) for v in values]
 
 

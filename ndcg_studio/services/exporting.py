@@ -50,6 +50,16 @@ class Table:
     comments: list[str] = field(default_factory=list)
 
 
+@dataclass
+class ColumnTable:
+    """Like :class:`Table`, held column by column (lists or arrays of one length), which the
+    column writer formats a column at a time (:func:`ndcg_studio.io.writers.write_csv_columns`)."""
+
+    header: tuple[str, ...]
+    columns: list[Sequence[Any]]
+    comments: list[str] = field(default_factory=list)
+
+
 def provenance(what: str, settings: str) -> str:
     """The first comment line of every export: tool, version, time, settings."""
     stamp = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
@@ -99,7 +109,7 @@ class ExportService:
             ],
         )
 
-    def judgments(self, *, wide: bool = False) -> Table:
+    def judgments(self, *, wide: bool = False) -> Table | ColumnTable:
         """Every judgment: long ``query_id,doc_id,annotator,grade,note,updated_at`` or wide
         (one grade column per annotator, empty where that annotator did not judge)."""
         j, q, d, a = models.judgments, models.queries, models.documents, models.annotators
@@ -110,11 +120,33 @@ class ExportService:
             .order_by(q.c.external_id, d.c.external_id, a.c.name)
         )
         with self.db.engine.connect() as conn:
-            data = conn.execute(stmt).all()
+            # the driver's own rows: no Row object and no timestamp parsed per row (imports give
+            # all their rows one timestamp, so each distinct value is converted once below)
+            result = conn.execute(stmt)
+            try:
+                data = result.cursor.fetchall()
+            finally:
+                result.close()
+            parse = j.c.updated_at.type.dialect_impl(conn.dialect).result_processor(
+                conn.dialect, None
+            )
         if not wide:
-            return Table(
+            iso: dict[Any, str] = {}
+            for raw in {r[5] for r in data}:
+                iso[raw] = _iso(parse(raw) if parse is not None and raw is not None else raw)
+            q_ext, d_ext, names, grades, notes, stamps = (
+                zip(*data, strict=True) if data else ((),) * 6
+            )
+            return ColumnTable(
                 header=("query_id", "doc_id", "annotator", "grade", "note", "updated_at"),
-                rows=[(r[0], r[1], r[2], int(r[3]), r[4], _iso(r[5])) for r in data],
+                columns=[
+                    list(q_ext),
+                    list(d_ext),
+                    list(names),
+                    [int(g) for g in grades],
+                    list(notes),
+                    [iso[raw] for raw in stamps],
+                ],
                 comments=[provenance("judgments", "long")],
             )
         annotators = sorted({r[2] for r in data})
@@ -215,7 +247,7 @@ class ExportService:
         cancelled: Cancelled | None = None,
     ) -> int:
         """Write one export to ``path`` (``-`` = stdout); returns the number of rows written."""
-        from ndcg_studio.io.writers import write_csv, write_trec_qrels
+        from ndcg_studio.io.writers import write_csv, write_csv_columns, write_trec_qrels
 
         settings = settings or ScoringSettings()
         agreement = agreement or AgreementSettings()
@@ -223,6 +255,7 @@ class ExportService:
             rows = self.qrels(settings)
             checkpoint(1, 2, progress, cancelled)
             return write_trec_qrels(path, rows, cancelled=cancelled)
+        table: Table | ColumnTable
         if kind == "report":
             table = self.report(settings, agreement.level, progress=progress, cancelled=cancelled)
         elif kind == "judgments":
@@ -236,14 +269,24 @@ class ExportService:
         else:
             raise ValueError(f"unknown export kind {kind!r}; one of {', '.join(EXPORT_KINDS)}")
         checkpoint(2, 3, progress, cancelled)
-        n = write_csv(
-            path,
-            table.header,
-            table.rows,
-            excel=excel,
-            comments=table.comments,
-            cancelled=cancelled,
-        )
+        if isinstance(table, ColumnTable):
+            n = write_csv_columns(
+                path,
+                table.header,
+                table.columns,
+                excel=excel,
+                comments=table.comments,
+                cancelled=cancelled,
+            )
+        else:
+            n = write_csv(
+                path,
+                table.header,
+                table.rows,
+                excel=excel,
+                comments=table.comments,
+                cancelled=cancelled,
+            )
         checkpoint(3, 3, progress, cancelled)
         return n
 

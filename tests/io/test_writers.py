@@ -264,15 +264,17 @@ def test_columns_are_written_exactly_as_rows(
     write_csv writes for the same cells row by row: NaN empty, negative numbers unquoted,
     formula-like text quoted, bools true/false."""
     folder = tmp_path_factory.mktemp("cols")
-    header = ["f", "i", "t", "b", "none"]
+    header = ["f", "i", "t", "b", "none", "maybe"]
+    maybe = [None if i == 1 else t for i, t in enumerate(texts)]  # texts and None
     columns = [
         np.array(floats, dtype=np.float64),
         np.array(ints, dtype=np.int64),
         texts,
         np.array(flags, dtype=bool),
         [None, 1.5, "x"],
+        maybe,
     ]
-    rows = zip(floats, ints, texts, flags, [None, 1.5, "x"], strict=True)
+    rows = zip(floats, ints, texts, flags, [None, 1.5, "x"], maybe, strict=True)
     write_csv(folder / "rows.csv", header, rows, comments=["c"])
     write_csv_columns(folder / "cols.csv", header, columns, comments=["c"])
     assert (folder / "cols.csv").read_bytes() == (folder / "rows.csv").read_bytes()

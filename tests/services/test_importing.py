@@ -209,3 +209,41 @@ def test_documents_import_reports_progress_per_slice_and_cancel_rolls_back(
             path, progress=lambda d, t: seen.append(d), cancelled=lambda: seen[-1] > 60
         )
     assert _count(db, models.documents) == 3_500
+
+
+def test_judgments_export_gives_iso_utc_times_for_imported_and_app_grades(
+    db: Any, tmp_path: Path
+) -> None:
+    """The long judgments export (read column by column, each distinct timestamp converted
+    once) writes every row with an ISO UTC time: imported grades and grades set in the app."""
+    import csv
+
+    from ndcg_studio.services.annotation import AnnotationService
+    from ndcg_studio.services.exporting import ExportService
+
+    (tmp_path / "a.qrels").write_text("q1 0 d1 2\nq1 0 =d2 1\nq2 0 d1 0\n")
+    ImportService(db).import_qrels(tmp_path / "a.qrels", annotator="imp")
+    service = AnnotationService(db)
+    bob = service.ensure_annotator("bob")
+    with db.engine.connect() as conn:
+        q1 = conn.execute(select(models.queries.c.id).where(models.queries.c.external_id == "q1"))
+        d1 = conn.execute(
+            select(models.documents.c.id).where(models.documents.c.external_id == "d1")
+        )
+        qid, did = int(q1.scalar_one()), int(d1.scalar_one())
+    service.set_grade(bob.id, qid, did, 4)
+    service.set_note(bob.id, qid, did, "-looks fine")
+    out = tmp_path / "j.csv"
+    assert ExportService(db).write("judgments", out) == 4
+    rows = list(csv.reader(line for line in out.open() if not line.startswith("#")))
+    assert rows[0] == ["query_id", "doc_id", "annotator", "grade", "note", "updated_at"]
+    body = sorted(rows[1:])
+    assert [r[:5] for r in body] == [
+        ["q1", "'=d2", "imp", "1", ""],
+        ["q1", "d1", "bob", "4", "'-looks fine"],
+        ["q1", "d1", "imp", "2", ""],
+        ["q2", "d1", "imp", "0", ""],
+    ]
+    for r in body:
+        stamp = datetime.strptime(r[5], "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
+        assert abs(datetime.now(UTC) - stamp) < timedelta(minutes=5)
