@@ -179,12 +179,18 @@ class ExportService:
             )
         with self.db.engine.connect() as conn:
             names = column_by_id(conn, models.documents, data.doc_ids, "external_id")
-        return [
-            (data.query_external[int(qi)], names[int(data.doc_ids[int(di)])], int(g))
-            for qi, di, g in zip(
-                qrels.query.tolist(), qrels.doc.tolist(), grades.tolist(), strict=True
+        # external ids by index, picked for every row by numpy (object arrays): no Python
+        # work per row but the final zip
+        query_names = np.array(data.query_external, dtype=object)[qrels.query]
+        doc_names = np.array([names[int(d)] for d in data.doc_ids.tolist()], dtype=object)
+        return list(
+            zip(
+                query_names.tolist(),
+                doc_names[qrels.doc].tolist(),
+                grades.astype(np.int64).tolist(),
+                strict=True,
             )
-        ]
+        )
 
     def agreement(self, settings: AgreementSettings, by: Scope) -> Table:
         report = AgreementService(self.db).report(settings)

@@ -284,3 +284,28 @@ def test_columns_of_different_lengths_are_refused(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="lengths"):
         write_csv_columns(tmp_path / "x.csv", ["a", "b"], [[1, 2], [1]])
     assert not (tmp_path / "x.csv").exists()
+
+
+@pytest.mark.parametrize(
+    "rows",
+    [
+        [("q1", "d1", 2), ("q1", "d\u00e9", 0), ("10", "=x", 4)],
+        [("q1", "d1", 2, "alice"), ("q2", "d2", 1, "bob")],
+        [("q1", "d1", np.int64(3))],  # a numpy grade: the row-by-row path, same text
+    ],
+    ids=["plain", "annotators", "numpy-grade"],
+)
+def test_qrels_checked_in_bulk_equal_row_by_row(tmp_path: Path, rows: list[Any]) -> None:
+    """A list of rows is checked column by column and formatted in bulk: the same file as
+    the row-by-row path (a generator takes it)."""
+    write_trec_qrels(tmp_path / "bulk.txt", rows)
+    write_trec_qrels(tmp_path / "rows.txt", (row for row in rows))
+    assert (tmp_path / "bulk.txt").read_bytes() == (tmp_path / "rows.txt").read_bytes()
+
+
+@pytest.mark.parametrize("bad", ["", "a b", " a", "a\n", None])
+def test_qrels_bulk_check_refuses_what_the_row_check_refuses(tmp_path: Path, bad: Any) -> None:
+    rows = [("q1", "d1", 1), ("q1", bad, 2)]
+    with pytest.raises(ValueError, match="row 2: document id"):
+        write_trec_qrels(tmp_path / "q.txt", rows)
+    assert not (tmp_path / "q.txt").exists()
