@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 from sqlalchemy import select
 
 from ndcg_studio import __version__
@@ -56,7 +57,7 @@ class ColumnTable:
     column writer formats a column at a time (:func:`ndcg_studio.io.writers.write_csv_columns`)."""
 
     header: tuple[str, ...]
-    columns: list[Sequence[Any]]
+    columns: list[Sequence[Any] | NDArray[Any]]
     comments: list[str] = field(default_factory=list)
 
 
@@ -80,8 +81,9 @@ class ExportService:
         *,
         progress: Progress | None = None,
         cancelled: Cancelled | None = None,
-    ) -> Table:
-        """One row per (query, run): the score columns, the query text and per-query alpha."""
+    ) -> ColumnTable:
+        """One row per (query, run): the score columns, the query text and per-query alpha
+        (empty where undefined)."""
         report = ScoringService(self.db).score(settings, cancelled=cancelled)
         checkpoint(1, 3, progress, cancelled)
         alpha_of = AgreementService(self.db).per_query_alpha(level)  # type: ignore[arg-type]
@@ -95,13 +97,15 @@ class ExportService:
                     )
                 ).all()
             )
-        rows = []
-        for row in report.rows():
-            alpha = alpha_of.get(row[0], math.nan)
-            rows.append((*row, texts.get(row[0], ""), nan_to_none(alpha)))
-        return Table(
+        values = report.column_values()
+        query_ids: list[str] = values[0]  # type: ignore[assignment]
+        return ColumnTable(
             header=(*report.columns(), *REPORT_EXTRA),
-            rows=rows,
+            columns=[
+                *values,
+                [texts.get(q, "") for q in query_ids],
+                np.array([alpha_of.get(q, math.nan) for q in query_ids], dtype=np.float64),
+            ],
             comments=[
                 provenance("report", f"{settings.describe()} agreement_level={level}"),
                 "ndcg empty = the query has no judgment (left out of means); "
