@@ -411,14 +411,11 @@ def map_external_ids(
     if not external_ids:
         return np.empty(0, dtype=np.int64), 0
     target = table.c[key]
-    if conn.dialect.name == "sqlite" and not create:
-        return _look_up(conn, table, target, external_ids), 0
-    empty = create and conn.dialect.name == "sqlite" and is_empty(conn, table)
-    if empty:
-        return _fill_empty_table(conn, table, target, external_ids, defaults)
+    if conn.dialect.name == "sqlite":
+        return _map_sqlite(conn, table, target, external_ids, create, defaults)
     tmp = _temp_table(conn, f"tmp_ext_{table.name}")
     try:
-        _fill_temp(conn, tmp, external_ids)
+        bulk_insert(conn, tmp, ("seq", "ext"), enumerate(external_ids))
         lookup = select(tmp.c.seq, table.c.id).select_from(tmp.join(table, target == tmp.c.ext))
         found = fetch_array(conn, lookup, [("seq", "i8"), ("id", "i8")])
         n_existing = len(found)
@@ -433,25 +430,43 @@ def map_external_ids(
             source = source.select_from(tmp.outerjoin(table, target == tmp.c.ext)).where(
                 table.c.id.is_(None)
             )
-        dialect_insert = _dialect_insert(conn)
         stmt = (
-            dialect_insert(table)
+            _dialect_insert(conn)(table)
             .from_select(names, source)
             .on_conflict_do_nothing(index_elements=[key])
         )
-        missing = np.flatnonzero(ids < 0)
-        if conn.dialect.name == "sqlite":
-            before = _largest_id(conn, table) or 0
-            created = conn.execute(stmt).rowcount
-            if _assign_new_rowids(conn, table, target, external_ids, ids, missing, before, created):
-                return ids, created
-        else:
-            conn.execute(stmt)
+        conn.execute(stmt)
         found = fetch_array(conn, lookup, [("seq", "i8"), ("id", "i8")])
         ids[found["seq"]] = found["id"]
         return ids, len(found) - n_existing
     finally:
         tmp.drop(conn, checkfirst=True)
+
+
+def _map_sqlite(
+    conn: Connection,
+    table: Table,
+    target: Column[Any],
+    external_ids: Sequence[str],
+    create: bool,
+    defaults: Mapping[str, Any] | None,
+) -> tuple[NDArray[np.int64], int]:
+    """:func:`map_external_ids` on SQLite: the known ids joined straight from one
+    ``json_each`` array (:func:`_look_up`; nothing to look up in an empty table), the missing
+    ones inserted the same way (:func:`insert_distinct`) and numbered by rowid arithmetic
+    (:func:`ids_of_inserted`) — no temporary table."""
+    if create and is_empty(conn, table):
+        ids = np.full(len(external_ids), -1, dtype=np.int64)
+    else:
+        ids = _look_up(conn, table, target, external_ids)
+    missing = np.flatnonzero(ids < 0)
+    if not create or len(missing) == 0:
+        return ids, 0
+    new = [external_ids[i] for i in missing.tolist()]
+    before = _largest_id(conn, table) or 0
+    created = insert_distinct(conn, table, new, key=target.name, defaults=defaults)
+    ids[missing] = ids_of_inserted(conn, table, new, before, created, key=target.name)
+    return ids, created
 
 
 def _look_up(
@@ -479,20 +494,6 @@ def _largest_id(conn: Connection, table: Table) -> int | None:
 def is_empty(conn: Connection, table: Table) -> bool:
     """Whether ``table`` has no rows (reads at most one)."""
     return conn.execute(select(literal(1)).select_from(table).limit(1)).first() is None
-
-
-def _fill_empty_table(
-    conn: Connection,
-    table: Table,
-    target: Column[Any],
-    external_ids: Sequence[str],
-    defaults: Mapping[str, Any] | None,
-) -> tuple[NDArray[np.int64], int]:
-    """SQLite, empty ``table`` (a first import): nothing to look up, so every id is inserted
-    straight from one ``json_each`` array (:func:`insert_distinct`) and numbered by rowid
-    arithmetic (:func:`ids_of_inserted`) — no temporary table, join or sort."""
-    created = insert_distinct(conn, table, external_ids, key=target.name, defaults=defaults)
-    return ids_of_inserted(conn, table, external_ids, 0, created, key=target.name), created
 
 
 def insert_distinct(
@@ -595,18 +596,6 @@ def _assign_new_rowids(
         return False
     ids[missing] = new_ids
     return True
-
-
-def _fill_temp(conn: Connection, tmp: Table, values: Sequence[str]) -> None:
-    """``tmp(seq, ext)`` ← ``enumerate(values)``: on SQLite one ``json_each`` statement (the
-    driver's per-row binding costs ~1 µs a row), on PostgreSQL ``COPY``."""
-    if conn.dialect.name == "sqlite":
-        conn.exec_driver_sql(
-            f'INSERT INTO "{tmp.name}" (seq, ext) SELECT key, value FROM json_each(?)',
-            (_json_array(values),),
-        )
-    else:
-        bulk_insert(conn, tmp, ("seq", "ext"), enumerate(values))
 
 
 def id_map(conn: Connection, table: Table, key: str = "external_id") -> dict[int, str]:
