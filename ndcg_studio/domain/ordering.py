@@ -44,7 +44,14 @@ def trec_positions(group: ArrayLike, score: ArrayLike, doc_key: ArrayLike) -> ND
     if n == 0:
         return np.zeros(0, dtype=np.int64)
     order = np.lexsort((-k, -s, g))  # primary key last: group, then score desc, then id desc
-    g_sorted = g[order]
+    return _positions(g, order)
+
+
+def _positions(group: NDArray[np.int64], order: NDArray[np.intp]) -> NDArray[np.int64]:
+    """1-based position of each result within its group, given ``order`` (all results sorted
+    by group, then in list order)."""
+    n = len(order)
+    g_sorted = group[order]
     starts = np.flatnonzero(np.concatenate(([True], g_sorted[1:] != g_sorted[:-1])))
     first = np.repeat(starts, np.diff(np.append(starts, n)))
     positions = np.empty(n, dtype=np.int64)
@@ -101,8 +108,4 @@ def trec_positions_of_docs(
         rows = order[slots]
         doc_key = doc_order_key([doc_id[i] for i in rows.tolist()])
         order[slots] = rows[np.lexsort((-doc_key, key[rows]))]
-    starts = np.flatnonzero(np.concatenate(([True], g[order][1:] != g[order][:-1])))
-    first = np.repeat(starts, np.diff(np.append(starts, n)))
-    positions = np.empty(n, dtype=np.int64)
-    positions[order] = np.arange(n, dtype=np.int64) - first + 1
-    return positions
+    return _positions(g, order)
