@@ -50,6 +50,14 @@ class Table:
     rows: list[tuple[Any, ...]]
     comments: list[str] = field(default_factory=list)
 
+    def write_csv(self, path: str | Path, *, excel: bool, cancelled: Cancelled | None) -> int:
+        """:func:`ndcg_studio.io.writers.write_csv` of this table; the rows written."""
+        from ndcg_studio.io.writers import write_csv
+
+        return write_csv(
+            path, self.header, self.rows, excel=excel, comments=self.comments, cancelled=cancelled
+        )
+
 
 @dataclass
 class ColumnTable:
@@ -59,6 +67,19 @@ class ColumnTable:
     header: tuple[str, ...]
     columns: list[Sequence[Any] | NDArray[Any]]
     comments: list[str] = field(default_factory=list)
+
+    def write_csv(self, path: str | Path, *, excel: bool, cancelled: Cancelled | None) -> int:
+        """:func:`ndcg_studio.io.writers.write_csv_columns` of this table; the rows written."""
+        from ndcg_studio.io.writers import write_csv_columns
+
+        return write_csv_columns(
+            path,
+            self.header,
+            self.columns,
+            excel=excel,
+            comments=self.comments,
+            cancelled=cancelled,
+        )
 
 
 def provenance(what: str, settings: str) -> str:
@@ -257,7 +278,7 @@ class ExportService:
         cancelled: Cancelled | None = None,
     ) -> int:
         """Write one export to ``path`` (``-`` = stdout); returns the number of rows written."""
-        from ndcg_studio.io.writers import write_csv, write_csv_columns, write_trec_qrels
+        from ndcg_studio.io.writers import write_trec_qrels
 
         settings = settings or ScoringSettings()
         agreement = agreement or AgreementSettings()
@@ -279,24 +300,7 @@ class ExportService:
         else:
             raise ValueError(f"unknown export kind {kind!r}; one of {', '.join(EXPORT_KINDS)}")
         checkpoint(2, 3, progress, cancelled)
-        if isinstance(table, ColumnTable):
-            n = write_csv_columns(
-                path,
-                table.header,
-                table.columns,
-                excel=excel,
-                comments=table.comments,
-                cancelled=cancelled,
-            )
-        else:
-            n = write_csv(
-                path,
-                table.header,
-                table.rows,
-                excel=excel,
-                comments=table.comments,
-                cancelled=cancelled,
-            )
+        n = table.write_csv(path, excel=excel, cancelled=cancelled)
         checkpoint(3, 3, progress, cancelled)
         return n
 
