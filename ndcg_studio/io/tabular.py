@@ -225,14 +225,14 @@ class _Table:
         judgments reader on 1,000,000 lines: 1.1 s instead of 3.0-4.7 s. Call it before
         :meth:`rows`.
         """
-        body = self._body
-        if '"' in body:
+        body = self._body.replace("\r\n", "\n")
+        if '"' in body or "\r" in body:
             return None
-        lines = body.replace("\r\n", "\n").split("\n")
+        lines = body.split("\n")
         if lines and lines[-1] == "":
             lines.pop()
         data = lines[1:]
-        if "\r" in body.replace("\r\n", "") or "" in data:
+        if "" in data:
             return None
         positions = [self.index.get(name) for name in names]
         columns: list[list[str]] = [[] for _ in names]
