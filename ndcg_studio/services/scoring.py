@@ -459,7 +459,8 @@ def summarize(report: ScoreReport, *, seed: int = 0) -> list[RunSummary]:
     out = []
     t = report.table
     labels = [b.label for b in sorted(Band, reverse=True)]
-    per_run = [t.ndcg[report.for_run(run)] for run in report.run_names]
+    groups = [report.for_run(run) for run in report.run_names]
+    per_run = [t.ndcg[idx] for idx in groups]
 
     def interval(ndcg: NDArray[np.float64]) -> MeanCI:
         return bootstrap_mean_ci(ndcg, n_resamples=bootstrap_resamples(len(ndcg)), seed=seed)
@@ -469,8 +470,7 @@ def summarize(report: ScoreReport, *, seed: int = 0) -> list[RunSummary]:
             intervals = list(pool.map(interval, per_run))
     else:
         intervals = [interval(v) for v in per_run]
-    for run, ci in zip(report.run_names, intervals, strict=True):
-        idx = report.for_run(run)
+    for run, idx, ci in zip(report.run_names, groups, intervals, strict=True):
         judged = t.has_judgments[idx]
         codes = report.band[idx]
         counts = {label: 0 for label in labels}
