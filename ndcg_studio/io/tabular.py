@@ -6,8 +6,10 @@ text after a closing quote or an unclosed quote is an error). The delimiter
 is a tab for ``.tsv``/``.tab`` files, or when the header line contains a tab and no comma;
 otherwise a comma. Header names are matched after stripping spaces, case-insensitively;
 columns we do not know are ignored. Lines starting with ``#`` BEFORE the header are comments
-(the writers of :mod:`ndcg_studio.io.writers` put provenance there); rows whose fields are all
-empty are skipped (spreadsheets leave them). Values are stripped of surrounding spaces.
+(exports before 0.2 put provenance there); rows whose fields are all
+empty are skipped (spreadsheets leave them). Values are stripped of surrounding spaces, then
+the writers' spreadsheet guard is undone (a leading ``'`` before ``= + - @``, tab, CR or
+another ``'``: :func:`ndcg_studio.io.spreadsheet.unguard`), so exports re-import exactly.
 
 Files must be UTF-8 (optional BOM), LF or CRLF. All readers are strict and report up to 20
 problems at once in one :class:`~ndcg_studio.io.errors.InputFileError`.
@@ -41,6 +43,7 @@ from ndcg_studio.io._common import (
     split_lines,
 )
 from ndcg_studio.io.grades import apply_grade_map, check_grade_range
+from ndcg_studio.io.spreadsheet import unguard, unguard_column
 
 __all__ = [
     "DocumentsFile",
@@ -212,7 +215,7 @@ class _Table:
                     f"expected {self.width} fields like the header, found {len(row)}",
                 )
                 continue
-            yield number, [field.strip() for field in row]
+            yield number, [unguard(field.strip()) for field in row]
         self.ticker.tick(self.ticker.total)
 
     def plain_columns(
@@ -251,7 +254,7 @@ class _Table:
                 if position is None:
                     column.extend([""] * len(chunk))
                 else:
-                    column.extend(map(str.strip, fields[position::width]))
+                    column.extend(unguard_column(list(map(str.strip, fields[position::width]))))
         first = self.first_line + 2  # 1-based line of the first data row
         self.ticker.tick(self.ticker.total)
         return columns, np.arange(first, first + len(data), dtype=np.int64)
