@@ -37,8 +37,20 @@ def _sqlite_file(label: str | None) -> Path | None:
     return Path(label)
 
 
+def _read_only_file_system(path: Path) -> bool:
+    try:
+        return bool(os.statvfs(path).f_flag & os.ST_RDONLY)
+    except (OSError, AttributeError):  # no statvfs on Windows
+        return False
+
+
 def _read_only(label: str | None) -> str:
     path = _sqlite_file(label)
+    if path is not None and path.exists() and _read_only_file_system(path):
+        return (
+            f"the database {path} is on a read-only file system; copy it to a writable "
+            "folder and use the copy"
+        )
     if path is not None and path.exists() and not os.access(path, os.W_OK):
         return (
             f"the database file {path} is read-only; make it writable (chmod u+w) or work on a copy"
