@@ -86,7 +86,8 @@ def read_only_folder(folder: Path, *, keep_writable: Path | None = None) -> Iter
         yield
     finally:
         for point in reversed(mounts):
-            subprocess.run(["umount", str(point)], check=False)
+            # lazy: the failed command's SQLite handle may still be referenced by its error
+            subprocess.run(["umount", "--lazy", str(point)], check=False)
 
 
 def test_read_only_database_file(loaded: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -211,7 +212,7 @@ def test_really_full_disk(loaded: Path, tmp_path: Path, capsys: pytest.CaptureFi
         assert not (small / "j").exists() and not (small / "j.settings.json").exists()
         assert not [p for p in small.iterdir() if p.name.endswith(".tmp")]
     finally:
-        subprocess.run(["umount", str(small)], check=False)
+        subprocess.run(["umount", "--lazy", str(small)], check=False)
 
 
 def _damage(path: Path) -> None:
