@@ -448,7 +448,7 @@ def _plain_qrels_lines(rows: list[Sequence[object]]) -> list[str] | None:
         return None
     second: Sequence[object] = columns[3] if width == 4 else ["0"] * len(rows)
     lines = list(map("{} {} {} {}\n".format, columns[0], second, columns[1], columns[2]))
-    if "#" in "".join(columns[0]):  # type: ignore[arg-type]
+    if "#" in "".join(columns[0]):
         lines = [" " + line if line.startswith("#") else line for line in lines]
     return lines
 
