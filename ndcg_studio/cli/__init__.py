@@ -349,6 +349,28 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    """Parse ``argv`` (after :func:`normalize_argv`); an option the command does not take is
+    refused by that command's own parser (its usage line, exit 2), not by the top level's."""
+    parser = build_parser()
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        words = [w for w in (args.command, getattr(args, "kind", None)) if w]
+        target = parser
+        for word in words:
+            target = _subparsers(target).get(word, target)
+        help_hint = f" (see ndcg-studio {' '.join(words)} --help)" if words else ""
+        target.error(f"unrecognized arguments: {' '.join(extra)}{help_hint}")
+    return args
+
+
+def _subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return dict(action.choices)
+    return {}
+
+
 #: Options whose value may begin with "-" (``--grade-map "-1:0,5:4"``, ``--name -run2``);
 #: argparse would take such a value for an option, so :func:`normalize_argv` glues it to its
 #: option. The number is how many values follow the option.

@@ -156,6 +156,8 @@ def test_what_does_not_apply_or_is_invalid_exits_2(
     code, _, err = run(capsys, "--db", two_runs, *argv)
     assert code == 2, err
     assert "error:" in err
+    if argv[:3] == ["export", "judgments", "--k"]:  # refused by the kind's own parser
+        assert "ndcg-studio export judgments: error: unrecognized arguments: --k 5" in err
 
 
 def test_names_starting_with_a_dash(
