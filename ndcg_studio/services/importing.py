@@ -256,7 +256,7 @@ class ImportService:
                 j.query_id,
                 j.annotator,
                 j.grade,
-                j.note,
+                j.note if j.has_notes else None,  # a wide file keeps the stored notes
                 changed_by,
                 progress,
                 cancelled,

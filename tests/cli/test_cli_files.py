@@ -228,3 +228,21 @@ def test_judgments_and_qrels_files_round_trip_hostile_text(
     write_trec_qrels(tmp_path / "q.txt", qrels)
     read = read_trec_qrels(tmp_path / "q.txt")
     assert list(zip(read.query_id, read.doc_id, read.grade.tolist(), strict=True)) == qrels
+
+
+def test_wide_judgments_export_reimports_its_grades(
+    hostile: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    exported = tmp_path / "wide.csv"
+    assert (
+        run(capsys, "--db", hostile, "export", "judgments", "--wide", "-o", str(exported))[0] == 0
+    )
+    grades = {(q, d, a, g) for q, d, a, g, _ in hostile_judgments()}
+    fresh = f"sqlite:///{tmp_path / 'fresh.sqlite'}"
+    code, _, err = run(capsys, "--db", fresh, "import", "judgments", str(exported))
+    assert code == 0, err
+    assert {(q, d, a, g) for q, d, a, g, _ in judgments_in(fresh)} == grades
+    before, history = judgments_in(hostile), history_rows(hostile)
+    code, _, err = run(capsys, "--db", hostile, "import", "judgments", str(exported))
+    assert code == 0, err
+    assert judgments_in(hostile) == before and history_rows(hostile) == history
