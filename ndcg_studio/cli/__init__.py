@@ -1,8 +1,12 @@
 """The headless commands: ``ndcg-studio import|score|agreement|export|demo``.
 
 Each command opens the database (``--db``, ``$NDCG_STUDIO_DB`` or the default file), which
-upgrades its schema, calls one service and prints or writes the result. Errors are printed as one
-clear message on stderr with exit code 2 (bad input) or 1 (anything else); no traceback.
+upgrades its schema, calls one service and prints or writes the result. ``import`` and ``demo``
+create a missing SQLite file; the commands that only read refuse it (exit 2, nothing created).
+Each export kind is a sub-command with its own options and ``--help``. Errors are printed as
+one clear message on stderr with exit code 2 (bad input or command line) or 1 (anything else,
+:mod:`ndcg_studio.cli.failures`); no traceback. CSV output starts with its header line; the
+settings that produced a file go beside it as ``NAME.settings.json``.
 """
 
 from __future__ import annotations

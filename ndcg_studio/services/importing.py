@@ -56,7 +56,7 @@ class ImportSummary:
     notes: list[str] = field(default_factory=list)
 
     def message(self, *, name_only: bool = False) -> str:
-        """What was imported, e.g. ``run.txt: 3 run lines imported (3 results, 1 queries
+        """What was imported, e.g. ``run.txt: 3 run lines imported (3 results, 1 query
         created); run 'bm25' created`` — led by the file's path, or by its name alone."""
         parts = ", ".join(_counted(v, k) for k, v in self.counts.items() if v)
         where = Path(self.path).name if name_only else self.path
