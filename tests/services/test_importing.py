@@ -255,6 +255,5 @@ def test_summary_counts_one_in_the_singular(tmp_path: Path) -> None:
     summary = ImportSummary(kind="qrels", path=str(tmp_path / "q.txt"), rows=1)
     summary.counts = {"judgments created": 1, "queries created": 2, "annotators created": 1}
     assert summary.message(name_only=True) == (
-        "q.txt: 1 qrels line imported (1 judgment created, 2 queries created, "
-        "1 annotator created)"
+        "q.txt: 1 qrels line imported (1 judgment created, 2 queries created, 1 annotator created)"
     )
