@@ -94,7 +94,7 @@ def explain(exc: BaseException, db_label: str | None = None) -> str:
             f"{label} is locked by another program writing to it (waited for it to finish); "
             "close that program or wait, then run the command again"
         )
-    if "readonly database" in text or ("read-only" in text and "database" in text):
+    if "readonly database" in text:  # SQLite: "attempt to write a readonly database"
         return _read_only(db_label)
     if any(s in text for s in _DAMAGED):
         return (

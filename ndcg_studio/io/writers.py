@@ -77,9 +77,12 @@ def atomic_text_writer(path: PathArg, *, bom: bool = False) -> Iterator[TextIO]:
         return
     target = Path(path)
     temporary = target.with_name(f".{target.name}.{secrets.token_hex(6)}.tmp")
-    descriptor = os.open(
-        temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666
-    )
+    try:
+        descriptor = os.open(
+            temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666
+        )
+    except OSError as exc:  # name the file the user asked for, not our temporary one
+        raise OSError(exc.errno, exc.strerror, str(target)) from exc
     try:
         with os.fdopen(descriptor, "w", encoding="utf-8", newline="") as handle:
             if bom:

@@ -246,3 +246,17 @@ def test_damaged_database(
     assert code == 1 and err.count("\n") == 1, err
     assert f"{loaded} is damaged" in err and ".recover" in err
     assert digest(loaded) == before  # the import refused to write
+
+
+def test_output_into_a_read_only_folder(
+    loaded: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "database exports"  # a name holding "database" is still an output
+    folder.mkdir()
+    with read_only_folder(folder):
+        code, err = run(
+            capsys, "--db", str(loaded), "export", "report", "-o", str(folder / "r.csv")
+        )
+    assert code == 1 and err.count("\n") == 1, err
+    assert f"cannot write {folder / 'r.csv'}: " in err and "choose a writable place" in err
+    assert list(folder.iterdir()) == []
