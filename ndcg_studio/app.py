@@ -19,7 +19,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     Returns the process exit code.
     """
     argv = cli.normalize_argv(list(sys.argv[1:] if argv is None else argv))
-    args = cli.build_parser().parse_args(argv)
+    args = cli.parse_args(argv)
     if args.command is not None:
         return cli.run(args)
     from ndcg_studio.ui.application import run_gui

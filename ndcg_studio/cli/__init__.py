@@ -1,16 +1,22 @@
 """The headless commands: ``ndcg-studio import|score|agreement|export|demo``.
 
 Each command opens the database (``--db``, ``$NDCG_STUDIO_DB`` or the default file), which
-upgrades its schema, calls one service and prints or writes the result. Errors are printed as one
-clear message on stderr with exit code 2 (bad input) or 1 (anything else); no traceback.
+upgrades its schema, calls one service and prints or writes the result. ``import`` and ``demo``
+create a missing SQLite file; the commands that only read refuse it (exit 2, nothing created).
+Each export kind is a sub-command with its own options and ``--help``. Errors are printed as
+one clear message on stderr with exit code 2 (bad input or command line) or 1 (anything else,
+:mod:`ndcg_studio.cli.failures`); no traceback. CSV output starts with its header line; the
+settings that produced a file go beside it as ``NAME.settings.json``.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from ndcg_studio import __version__
@@ -20,6 +26,62 @@ EXPORT_KINDS = ("report", "judgments", "qrels", "agreement", "compare")
 
 Handler = Callable[[argparse.Namespace], int]
 _HANDLERS: dict[str, Handler] = {}
+
+
+class UsageError(Exception):
+    """A command line that cannot work (a missing database or folder): exit 2, nothing done."""
+
+
+def positive_int(text: str) -> int:
+    """argparse type: an integer >= 1 (else argparse's usage error, exit 2)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def gains_map(text: str) -> dict[int, float]:
+    """argparse type of ``--gains``: ``"0:0,1:1,2:3"`` → ``{0: 0.0, 1: 1.0, 2: 3.0}``."""
+    custom: dict[int, float] = {}
+    for part in text.split(","):
+        grade, _, gain = part.partition(":")
+        try:
+            custom[int(grade)] = float(gain)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"{part!r} is not GRADE:GAIN (e.g. 0:0,1:1,2:3,3:7,4:15)"
+            ) from None
+        if not math.isfinite(custom[int(grade)]):
+            raise argparse.ArgumentTypeError(f"{part!r}: the gain must be a finite number")
+    return custom
+
+
+def grade_map(text: str) -> dict[int, int]:
+    """argparse type of ``--grade-map`` (:func:`ndcg_studio.io.grades.parse_grade_map`)."""
+    from ndcg_studio.io.grades import parse_grade_map
+
+    try:
+        return parse_grade_map(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+#: Joins the two names of ``--runs A B`` into one word (see :func:`normalize_argv`).
+RUNS_SEPARATOR = "\x00"
+
+
+def two_runs(text: str) -> list[str]:
+    """argparse type of ``--runs``: two names from ``--runs A B`` (joined by
+    :func:`normalize_argv`) or from ``--runs=A,B``."""
+    names = text.split(RUNS_SEPARATOR) if RUNS_SEPARATOR in text else text.split(",")
+    if len(names) != 2 or not all(names):
+        raise argparse.ArgumentTypeError(
+            f"expected two run names (--runs RUN_A RUN_B or --runs=RUN_A,RUN_B), got {text!r}"
+        )
+    return names
 
 
 def _add_db(parser: argparse.ArgumentParser) -> None:
@@ -32,42 +94,106 @@ def _add_db(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _add_output(parser: argparse.ArgumentParser, *, formats: bool = True) -> None:
+def _add_output(
+    parser: argparse.ArgumentParser, *, formats: bool = True, excel: bool = True
+) -> None:
     if formats:
-        parser.add_argument("--format", choices=("table", "csv"), default="table")
-    parser.add_argument("--output", "-o", metavar="FILE", default="-", help="default: stdout")
+        parser.add_argument(
+            "--format",
+            choices=("table", "csv"),
+            default="table",
+            help="an aligned table for reading (default) or CSV (header on line 1)",
+        )
     parser.add_argument(
-        "--excel", action="store_true", help="CSV with a UTF-8 BOM so Excel detects the encoding"
+        "--output",
+        "-o",
+        metavar="FILE",
+        default="-",
+        help="write to FILE (its folder must exist; the settings go to FILE's stem + "
+        ".settings.json beside it); default: standard output",
     )
+    if excel:
+        parser.add_argument(
+            "--excel",
+            action="store_true",
+            help="CSV with a UTF-8 BOM so Excel detects the encoding",
+        )
 
 
-def _add_scoring(parser: argparse.ArgumentParser) -> None:
-    g = parser.add_argument_group("scoring (defaults follow trec_eval ndcg_cut)")
-    g.add_argument("--k", type=int, default=10, help="cutoff K (default 10)")
-    g.add_argument("--gain", choices=("linear", "exponential"), default="linear")
+def _add_scoring(
+    parser: argparse.ArgumentParser, *, runs: bool = True, only_grades: bool = False
+) -> None:
+    title = "grades" if only_grades else "scoring (defaults follow trec_eval ndcg_cut)"
+    g = parser.add_argument_group(title)
+    if not only_grades:
+        g.add_argument("--k", type=positive_int, default=10, help="cutoff K >= 1 (default 10)")
+        g.add_argument(
+            "--gain",
+            choices=("linear", "exponential"),
+            default="linear",
+            help="gain of grade g: g (linear, trec_eval; default) or 2^g - 1 (exponential)",
+        )
+        g.add_argument(
+            "--gains",
+            metavar="G:GAIN,...",
+            type=gains_map,
+            help="custom gain per grade, e.g. 0:0,1:1,2:3,3:7,4:15 (overrides --gain)",
+        )
+        g.add_argument(
+            "--ideal",
+            choices=("judged", "list"),
+            default="judged",
+            help="ideal DCG from all judged documents of the query (trec_eval; default) "
+            "or from the returned list only",
+        )
+        g.add_argument(
+            "--order",
+            choices=("score", "rank"),
+            default="score",
+            help="run order: score desc, docno desc (trec_eval; default) or the file's rank column",
+        )
     g.add_argument(
-        "--gains",
-        metavar="G:GAIN,...",
-        help="custom gain per grade, e.g. 0:0,1:1,2:3,3:7,4:15 (overrides --gain)",
+        "--consensus",
+        choices=("mean", "median", "majority", "max", "min"),
+        default="mean",
+        help="how several annotators' grades of a document make one (default mean)",
     )
     g.add_argument(
-        "--ideal",
-        choices=("judged", "list"),
-        default="judged",
-        help="ideal DCG from all judged documents of the query (trec_eval) "
-        "or from the returned list only",
+        "--annotator",
+        metavar="NAME",
+        help="use this annotator's grades only (a NAME starting with - : --annotator=NAME)",
     )
-    g.add_argument(
-        "--order",
-        choices=("score", "rank"),
-        default="score",
-        help="run order: score desc, docno desc (trec_eval) or the file's rank column",
+    if runs:
+        g.add_argument(
+            "--run",
+            metavar="NAME",
+            action="append",
+            help="only this run (repeatable; a NAME starting with - : --run=NAME)",
+        )
+
+
+def _add_agreement(parser: argparse.ArgumentParser, *, by: bool = True) -> None:
+    parser.add_argument(
+        "--level",
+        choices=("ordinal", "interval", "nominal"),
+        default="ordinal",
+        help="level of measurement of Krippendorff's alpha (default ordinal)",
     )
-    g.add_argument(
-        "--consensus", choices=("mean", "median", "majority", "max", "min"), default="mean"
-    )
-    g.add_argument("--annotator", metavar="NAME", help="score against this annotator's grades only")
-    g.add_argument("--run", metavar="NAME", action="append", help="only this run (repeatable)")
+    if by:
+        parser.add_argument(
+            "--by",
+            choices=("all", "query", "annotator", "pair", "item"),
+            default="all",
+            help="one row per statistic for all judgments (default), or per query, "
+            "annotator, pair of annotators or item",
+        )
+        parser.add_argument(
+            "--disputed-range",
+            type=positive_int,
+            default=2,
+            metavar="N",
+            help="an item is disputed when max-min grade >= N (default 2)",
+        )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -92,18 +218,36 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    p = sub.add_parser("import", help="import runs, qrels, judgments, queries, documents")
+    p = sub.add_parser(
+        "import",
+        help="import runs, qrels, judgments, queries, documents (creates the database)",
+        description="Import one file into the database (created if missing). A bad file is "
+        "reported as FILE:LINE: field: message, exit 2, and nothing is written.",
+    )
     _add_db(p)
-    p.add_argument("kind", choices=IMPORT_KINDS)
-    p.add_argument("file")
-    p.add_argument("--name", help="run: the run's name (default: the file's tag column)")
-    p.add_argument("--annotator", help="qrels: annotator name (default: the file's stem)")
+    p.add_argument("kind", choices=IMPORT_KINDS, help="what the file holds")
+    p.add_argument("file", help="the file to import")
+    p.add_argument(
+        "--name",
+        help="run: the run's name (default: the file's tag column; "
+        "a NAME starting with - : --name=NAME)",
+    )
+    p.add_argument(
+        "--annotator",
+        help="qrels: annotator name (default: the file's stem; "
+        "a NAME starting with - : --annotator=NAME)",
+    )
     p.add_argument(
         "--annotator-column",
         action="store_true",
         help="qrels: the second column holds the annotator's name",
     )
-    p.add_argument("--grade-map", metavar="FROM:TO,...", help='e.g. "-1:0,5:4"')
+    p.add_argument(
+        "--grade-map",
+        metavar="FROM:TO,...",
+        type=grade_map,
+        help='qrels, judgments: map file grades to 0-4, e.g. "-1:0,5:4"',
+    )
     p.add_argument(
         "--smart-kind",
         choices=("documents", "queries"),
@@ -117,56 +261,158 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
 
-    p = sub.add_parser("score", help="NDCG@K and its parts for every (query, run)")
+    p = sub.add_parser(
+        "score",
+        help="NDCG@K and its parts for every (query, run)",
+        description="NDCG@K and its parts for every (query, run) of an existing database.",
+    )
     _add_db(p)
     _add_scoring(p)
     _add_output(p)
     p.add_argument("--summary", action="store_true", help="one row per run: mean with 95%% CI")
 
-    p = sub.add_parser("agreement", help="inter-annotator agreement (alpha, kappa, spread)")
-    _add_db(p)
-    p.add_argument("--level", choices=("ordinal", "interval", "nominal"), default="ordinal")
-    p.add_argument("--by", choices=("all", "query", "annotator", "pair", "item"), default="all")
-    p.add_argument(
-        "--disputed-range",
-        type=int,
-        default=2,
-        metavar="N",
-        help="an item is disputed when max-min grade >= N (default 2)",
+    p = sub.add_parser(
+        "agreement",
+        help="inter-annotator agreement (alpha, kappa, spread)",
+        description="Inter-annotator agreement of an existing database's judgments.",
     )
+    _add_db(p)
+    _add_agreement(p)
     _add_output(p)
 
-    p = sub.add_parser("export", help="write reports, judgments, qrels, agreement, comparisons")
+    p = sub.add_parser(
+        "export",
+        help="write reports, judgments, qrels, agreement, comparisons",
+        description="Write one export of an existing database; "
+        "`ndcg-studio export KIND --help` lists the options of each kind.",
+    )
     _add_db(p)
-    p.add_argument("kind", choices=EXPORT_KINDS)
-    _add_scoring(p)
-    _add_output(p, formats=False)
-    p.add_argument("--wide", action="store_true", help="judgments: one grade column per annotator")
-    p.add_argument("--level", choices=("ordinal", "interval", "nominal"), default="ordinal")
-    p.add_argument("--by", choices=("all", "query", "annotator", "pair", "item"), default="all")
-    p.add_argument("--disputed-range", type=int, default=2, metavar="N")
-    p.add_argument("--runs", nargs=2, metavar=("RUN_A", "RUN_B"), help="compare: the two runs")
+    kinds = p.add_subparsers(dest="kind", metavar="KIND", required=True)
+    k = kinds.add_parser(
+        "report",
+        help="CSV: one row per (query, run): scores, query text, per-query alpha",
+        description="CSV: one row per (query, run) with every score column, the query text "
+        "and the query's alpha.",
+    )
+    _add_db(k)
+    _add_scoring(k)
+    _add_agreement(k, by=False)
+    _add_output(k, formats=False)
+    k = kinds.add_parser(
+        "judgments",
+        help="CSV: every judgment (re-importable with `import judgments`)",
+        description="CSV: every judgment, long (query_id,doc_id,annotator,grade,note,"
+        "updated_at; re-importable with `import judgments`) or wide.",
+    )
+    _add_db(k)
+    k.add_argument(
+        "--wide", action="store_true", help="one grade column per annotator (instead of long)"
+    )
+    _add_output(k, formats=False)
+    k = kinds.add_parser(
+        "qrels",
+        help="TREC qrels of the consensus or one annotator's grades",
+        description="TREC qrels (qid 0 docno grade) of the consensus grades or of one "
+        "annotator's; re-importable with `import qrels`.",
+    )
+    _add_db(k)
+    _add_scoring(k, runs=False, only_grades=True)
+    _add_output(k, formats=False, excel=False)
+    k = kinds.add_parser(
+        "agreement",
+        help="CSV: inter-annotator agreement statistics",
+        description="CSV: inter-annotator agreement statistics (as `agreement --format csv`).",
+    )
+    _add_db(k)
+    _add_agreement(k)
+    _add_output(k, formats=False)
+    k = kinds.add_parser(
+        "compare",
+        help="CSV: per-query nDCG of two runs and their delta",
+        description="CSV: per-query nDCG of two runs and their delta; the paired test is in "
+        "the settings file.",
+    )
+    _add_db(k)
+    _add_scoring(k, runs=False)
+    k.add_argument(
+        "--runs",
+        type=two_runs,
+        metavar="RUN_A RUN_B",
+        help="the two runs (not needed when the database has exactly two); the two words "
+        "after --runs are always the names, even when they start with -; "
+        "or --runs=RUN_A,RUN_B",
+    )
+    _add_output(k, formats=False)
 
-    p = sub.add_parser("demo", help="load the Cranfield demo collection into the database")
+    p = sub.add_parser(
+        "demo",
+        help="load the Cranfield demo collection into the database",
+        description="Load the Cranfield demo collection into the database (created if missing).",
+    )
     _add_db(p)
     return parser
 
 
-#: Options whose value may begin with "-" (``--grade-map "-1:0,5:4"``); argparse would take
-#: such a value for an option, so :func:`normalize_argv` glues it to its option.
-_DASH_VALUE_OPTIONS = ("--grade-map", "--gains")
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    """Parse ``argv`` (after :func:`normalize_argv`); an option the command does not take is
+    refused by that command's own parser (its usage line, exit 2), not by the top level's."""
+    parser = build_parser()
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        words = [w for w in (args.command, getattr(args, "kind", None)) if w]
+        target = parser
+        for word in words:
+            target = _subparsers(target).get(word, target)
+        help_hint = f" (see ndcg-studio {' '.join(words)} --help)" if words else ""
+        target.error(f"unrecognized arguments: {' '.join(extra)}{help_hint}")
+    return args
+
+
+def _subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return dict(action.choices)
+    return {}
+
+
+#: Options whose value may begin with "-" (``--grade-map "-1:0,5:4"``, ``--name -run2``);
+#: argparse would take such a value for an option, so :func:`normalize_argv` glues it to its
+#: option. The number is how many values follow the option.
+_DASH_VALUE_OPTIONS = {
+    "--grade-map": 1,
+    "--gains": 1,
+    "--name": 1,
+    "--annotator": 1,
+    "--run": 1,
+    "--runs": 2,
+}
 
 
 def normalize_argv(argv: list[str]) -> list[str]:
-    """``["--grade-map", "-1:0"]`` → ``["--grade-map=-1:0"]`` so a leading minus works."""
+    """``["--grade-map", "-1:0"]`` → ``["--grade-map=-1:0"]`` so a leading minus works.
+
+    The words after ``--grade-map``, ``--gains``, ``--name``, ``--annotator``, ``--run`` (one)
+    and ``--runs`` (two) are their values whatever they start with (``--runs A B`` becomes
+    ``--runs=A<NUL>B``: NUL cannot occur in a command-line word, so any names survive, and
+    :func:`two_runs` splits them). Nothing after a bare ``--`` is changed.
+    """
     out: list[str] = []
     i = 0
     while i < len(argv):
-        if argv[i] in _DASH_VALUE_OPTIONS and i + 1 < len(argv):
-            out.append(f"{argv[i]}={argv[i + 1]}")
-            i += 2
+        word = argv[i]
+        if word == "--":
+            out.extend(argv[i:])
+            break
+        n = _DASH_VALUE_OPTIONS.get(word, 0)
+        if n and i + n < len(argv):
+            values = argv[i + 1 : i + 1 + n]
+            if n == 1:
+                out.append(f"{word}={values[0]}")
+            else:
+                out.append(f"{word}={RUNS_SEPARATOR.join(values)}")
+            i += 1 + n
         else:
-            out.append(argv[i])
+            out.append(word)
             i += 1
     return out
 
@@ -182,32 +428,72 @@ def command(name: str) -> Callable[[Handler], Handler]:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run the subcommand in ``args``; turn expected errors into one-line messages."""
-    from ndcg_studio.cli import commands  # noqa: F401  (registers the handlers)
-    from ndcg_studio.io.errors import InputError
-    from ndcg_studio.storage.database import DatabaseError
+    """Run the subcommand in ``args``; turn expected errors into one-line messages.
 
+    Exit 2: bad input or a command line that cannot work (nothing written); 1: anything else
+    that went wrong (a database that cannot be read or written, a full disk, ...; see
+    :func:`ndcg_studio.cli.failures.explain`); 130: cancelled.
+    """
+    from ndcg_studio.cli import commands  # noqa: F401  (registers the handlers)
+    from ndcg_studio.cli.failures import explain
+    from ndcg_studio.io.errors import InputError
+
+    where = f"ndcg-studio {args.command}"
     try:
         return _HANDLERS[args.command](args)
     except InputError as exc:
-        print(f"ndcg-studio {args.command}: {exc}", file=sys.stderr)
+        print(f"{where}: {exc}", file=sys.stderr)
         print("nothing was written.", file=sys.stderr)
         return 2
-    except (DatabaseError, ValueError, LookupError) as exc:
-        print(f"ndcg-studio {args.command}: {exc}", file=sys.stderr)
-        return 1
+    except UsageError as exc:
+        print(f"{where}: {exc}", file=sys.stderr)
+        return 2
     except BrokenPipeError:
         # the reader went away (``ndcg-studio score | head``): not an error
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
     except KeyboardInterrupt:
-        print(f"ndcg-studio {args.command}: cancelled; nothing was written.", file=sys.stderr)
+        print(f"{where}: cancelled; nothing was written.", file=sys.stderr)
         return 130
+    except Exception as exc:  # every other failure: one line that says what to do
+        print(f"{where}: {explain(exc, getattr(args, 'db_label', None))}", file=sys.stderr)
+        return 1
 
 
-def open_db(args: argparse.Namespace) -> Any:
-    """Open the database named by ``--db`` (after the command or before it)."""
-    from ndcg_studio.storage.database import open_database
+def open_db(args: argparse.Namespace, *, must_exist: bool = True) -> Any:
+    """Open the database named by ``--db`` (after the command or before it).
 
-    return open_database(getattr(args, "db", None))
+    Args:
+        must_exist: refuse (:class:`UsageError`) an SQLite file that does not exist, creating
+            nothing: commands that only read must not make an empty database at a typo.
+
+    Raises:
+        UsageError: ``must_exist`` and no such SQLite file.
+        DatabaseError: as :func:`ndcg_studio.storage.database.open_database`.
+    """
+    from ndcg_studio.storage.database import describe_url, in_memory, open_database, resolve_url
+
+    url = resolve_url(getattr(args, "db", None))
+    args.db_label = describe_url(url)
+    if url.get_backend_name() == "sqlite" and not in_memory(url):
+        path = Path(str(url.database))
+        if must_exist and not path.is_file():
+            raise UsageError(f"no database at {path}; `import` or `demo` creates one")
+    return open_database(url)
+
+
+def check_output(args: argparse.Namespace) -> None:
+    """Refuse ``--output`` into a folder that does not exist (before any work is done).
+
+    Raises:
+        UsageError: the folder of ``--output`` does not exist, or the output is a folder.
+    """
+    output = getattr(args, "output", "-")
+    if output == "-":
+        return
+    path = Path(output)
+    if path.is_dir():
+        raise UsageError(f"--output {output}: is a folder; give a file name")
+    if not path.absolute().parent.is_dir():
+        raise UsageError(f"--output {output}: no folder {path.absolute().parent}; create it first")

@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TextIO
 
-from ndcg_studio.cli import command, open_db
+from ndcg_studio.cli import UsageError, check_output, command, open_db
 
 # ----------------------------------------------------------------------------- output helpers
 
@@ -55,23 +55,25 @@ def write_rows(
     args: argparse.Namespace,
     header: Sequence[str],
     rows: Iterable[Sequence[Any]],
-    *,
-    comments: Sequence[str] = (),
-    fmt: str | None = None,
+    about: Any,
 ) -> None:
-    """Write ``rows`` as a table or CSV to ``--output`` (stdout for ``-``); CSV files are atomic."""
-    from ndcg_studio.io.writers import write_csv
+    """Write ``rows`` to ``--output`` (stdout for ``-``; files atomically): as an aligned table
+    under its notes as ``# `` lines, or as CSV whose line 1 is the header (the notes then go to
+    stderr on screen). A file gets ``about`` (an :class:`~ndcg_studio.services.exporting.About`)
+    written beside it as ``F.settings.json``."""
+    from ndcg_studio.io.writers import atomic_text_writer, write_csv
 
-    fmt = fmt or getattr(args, "format", "csv")
-    if fmt == "table":
-        from ndcg_studio.io.writers import atomic_text_writer
-
+    if args.format == "table":
         with atomic_text_writer(args.output) as out:
-            for c in comments:
-                out.write(f"# {c}\n")
+            for note in about.notes:
+                out.write(f"# {note}\n")
             print_table(header, rows, out)
-        return
-    write_csv(args.output, header, rows, excel=args.excel, comments=comments)
+    else:
+        write_csv(args.output, header, rows, excel=args.excel)
+        if args.output == "-":
+            for note in about.notes:
+                print(f"note: {note}", file=sys.stderr)
+    about.write(args.output)
 
 
 @contextmanager
@@ -99,57 +101,76 @@ def scoring_settings(args: argparse.Namespace) -> Any:
     """ScoringSettings from the ``--k --gain --gains --ideal --order --consensus`` options."""
     from ndcg_studio.services.scoring import ScoringSettings
 
-    custom = None
-    if getattr(args, "gains", None):
-        custom = {}
-        for part in args.gains.split(","):
-            grade, _, gain = part.partition(":")
-            try:
-                custom[int(grade)] = float(gain)
-            except ValueError:
-                raise ValueError(
-                    f"--gains: {part!r} is not GRADE:GAIN (e.g. 0:0,1:1,2:3,3:7,4:15)"
-                ) from None
-    if args.k < 1:
-        raise ValueError(f"--k must be at least 1, got {args.k}")
+    default = ScoringSettings()
+    runs = getattr(args, "run", None)
     return ScoringSettings(
-        k=args.k,
-        gain=args.gain,
-        custom_gains=custom,
-        ideal=args.ideal,
-        order=args.order,
-        consensus=args.consensus,
-        annotator=args.annotator,
-        runs=tuple(args.run) if args.run else None,
+        k=getattr(args, "k", default.k),
+        gain=getattr(args, "gain", default.gain),
+        custom_gains=getattr(args, "gains", None) or None,
+        ideal=getattr(args, "ideal", default.ideal),
+        order=getattr(args, "order", default.order),
+        consensus=getattr(args, "consensus", default.consensus),
+        annotator=getattr(args, "annotator", None),
+        runs=tuple(runs) if runs else None,
     )
 
 
 # ----------------------------------------------------------------------------------- import
 
+#: Fields per line of the two TREC formats, to tell a run given as qrels and the reverse.
+_TREC_FIELDS = {"run": 6, "qrels": 4}
+
+
+def _other_trec_kind(kind: str, path: Path) -> str | None:
+    """For ``import run``/``import qrels``: the other TREC kind when the file's first data
+    line has exactly the other kind's number of fields (and not its own), else None."""
+    if kind not in _TREC_FIELDS:
+        return None
+    with open(path, encoding="utf-8", errors="replace") as handle:
+        for number, line in enumerate(handle):
+            if number > 100:
+                return None
+            words = line.split()
+            if not words:
+                continue
+            other = "qrels" if kind == "run" else "run"
+            if len(words) == _TREC_FIELDS[other] and len(words) != _TREC_FIELDS[kind]:
+                return other
+            return None
+    return None
+
 
 @command("import")
 def import_command(args: argparse.Namespace) -> int:
-    from ndcg_studio.io.grades import parse_grade_map
     from ndcg_studio.services.importing import ImportService
 
     path = Path(args.file)
     if not path.is_file():
-        raise ValueError(f"{path}: no such file")
+        raise UsageError(f"{path}: no such file")
+    other = _other_trec_kind(args.kind, path)
+    if other is not None:
+        raise UsageError(
+            f"{path}: this looks like a {other} file ({_TREC_FIELDS[other]} columns, a "
+            f"{args.kind} has {_TREC_FIELDS[args.kind]}): use `import {other}`; "
+            "nothing was written"
+        )
     options: dict[str, Any] = {}
-    grade_map = parse_grade_map(args.grade_map) if args.grade_map else None
     if args.kind == "run":
         options["name"] = args.name
     elif args.kind == "qrels":
         options.update(
-            annotator=args.annotator, annotator_column=args.annotator_column, grade_map=grade_map
+            annotator=args.annotator,
+            annotator_column=args.annotator_column,
+            grade_map=args.grade_map,
         )
     elif args.kind == "judgments":
-        options["grade_map"] = grade_map
+        options["grade_map"] = args.grade_map
     elif args.kind == "smart":
         options.update(smart_kind=args.smart_kind, renumber=args.renumber)
     big = path.stat().st_size > 200_000  # a few thousand lines
-    db = open_db(args)
+    db = open_db(args, must_exist=False)
     try:
+        check_before_writing(db)
         with terminal_progress(big and not args.quiet, f"importing {path.name}") as progress:
             summary = ImportService(db).import_file(args.kind, path, progress=progress, **options)
     finally:
@@ -158,20 +179,45 @@ def import_command(args: argparse.Namespace) -> int:
     return 0
 
 
+def check_before_writing(db: Any) -> None:
+    """Refuse to write into a damaged SQLite database: ``PRAGMA quick_check`` first.
+
+    An import may touch only sound pages of a damaged file and succeed, hiding the damage
+    until a later read fails; the check reads every page once (linear in the file's size).
+
+    Raises:
+        DatabaseError: the check reports a problem (the message says what to do).
+    """
+    if not db.is_sqlite:
+        return
+    from sqlalchemy import text
+
+    from ndcg_studio.storage.database import DatabaseError
+
+    with db.engine.connect() as conn:
+        problems = [str(r[0]) for r in conn.execute(text("PRAGMA quick_check(3)"))]
+    if problems != ["ok"]:
+        raise DatabaseError(
+            f"database disk image is malformed: PRAGMA quick_check says {problems[0]!r}"
+        )
+
+
 # ------------------------------------------------------------------------------------ score
 
 
 @command("score")
 def score_command(args: argparse.Namespace) -> int:
+    from ndcg_studio.services.exporting import About
     from ndcg_studio.services.scoring import ScoringService, summarize
 
     settings = scoring_settings(args)
+    check_output(args)
     db = open_db(args)
     try:
         report = ScoringService(db).score(settings)
     finally:
         db.dispose()
-    comments = [f"ndcg-studio score: {settings.describe()}"] if args.output != "-" else []
+    about = About("score --summary" if args.summary else "score", settings.describe())
     if args.summary:
         header = (
             "run",
@@ -196,20 +242,15 @@ def score_command(args: argparse.Namespace) -> int:
             )
             for s in summarize(report)
         ]
-        write_rows(args, header, rows, comments=comments)
+        write_rows(args, header, rows, about)
         return 0
     if args.format == "csv":
         from ndcg_studio.io.writers import write_csv_columns
 
-        write_csv_columns(
-            args.output,
-            report.columns(),
-            report.column_values(),
-            excel=args.excel,
-            comments=comments,
-        )
+        write_csv_columns(args.output, report.columns(), report.column_values(), excel=args.excel)
+        about.write(args.output)
     else:
-        write_rows(args, report.columns(), report.rows(), comments=comments)
+        write_rows(args, report.columns(), report.rows(), about)
     return 0
 
 
@@ -220,8 +261,9 @@ def score_command(args: argparse.Namespace) -> int:
 def demo_command(args: argparse.Namespace) -> int:
     from ndcg_studio.services.demo import load_demo
 
-    db = open_db(args)
+    db = open_db(args, must_exist=False)
     try:
+        check_before_writing(db)
         with terminal_progress(True, "loading the Cranfield demo") as progress:
             summary = load_demo(db, progress=progress)
     finally:
@@ -237,23 +279,23 @@ def demo_command(args: argparse.Namespace) -> int:
 def agreement_settings(args: argparse.Namespace) -> Any:
     from ndcg_studio.services.agreement import AgreementSettings
 
-    if args.disputed_range < 1:
-        raise ValueError(f"--disputed-range must be at least 1, got {args.disputed_range}")
-    return AgreementSettings(level=args.level, disputed_range=args.disputed_range)
+    return AgreementSettings(
+        level=getattr(args, "level", "ordinal"),
+        disputed_range=getattr(args, "disputed_range", 2),
+    )
 
 
 @command("agreement")
 def agreement_command(args: argparse.Namespace) -> int:
     from ndcg_studio.services.exporting import ExportService
 
+    check_output(args)
     db = open_db(args)
     try:
         table = ExportService(db).agreement(agreement_settings(args), args.by)
     finally:
         db.dispose()
-    # on screen, only the notes (why a statistic is undefined); files get the provenance too
-    comments = table.comments if args.output != "-" else table.comments[1:]
-    write_rows(args, table.header, table.rows, comments=comments)
+    write_rows(args, table.header, table.rows, table.about)
     return 0
 
 
@@ -264,20 +306,23 @@ def agreement_command(args: argparse.Namespace) -> int:
 def export_command(args: argparse.Namespace) -> int:
     from ndcg_studio.services.exporting import ExportService
 
+    settings = scoring_settings(args)
+    check_output(args)
     db = open_db(args)
     try:
         n = ExportService(db).write(
             args.kind,
             args.output,
-            settings=scoring_settings(args),
+            settings=settings,
             agreement=agreement_settings(args),
-            by=args.by,
-            wide=args.wide,
-            runs=args.runs,
-            excel=args.excel,
+            by=getattr(args, "by", "all"),
+            wide=getattr(args, "wide", False),
+            runs=getattr(args, "runs", None),
+            excel=getattr(args, "excel", False),
         )
     finally:
         db.dispose()
     if args.output != "-":
-        print(f"{args.output}: {n:,} rows written", file=sys.stderr)
+        rows = "1 row" if n == 1 else f"{n:,} rows"
+        print(f"{args.output}: {rows} written", file=sys.stderr)
     return 0

@@ -143,9 +143,9 @@ def split_lines(text: str) -> list[str]:
 
 
 def is_skipped(line: str) -> bool:
-    """Blank lines and comment lines (first non-blank character ``#``) carry no data."""
-    stripped = line.lstrip()
-    return not stripped or stripped.startswith("#")
+    """Blank lines and comment lines (``#`` in the first column, trec_eval 10's rule in
+    ``get_qrels.c``: `` #q1 0 d1 2`` is a record) carry no data."""
+    return line.startswith("#") or not line.strip()
 
 
 # ASCII characters that str.split() treats as whitespace, besides LF.

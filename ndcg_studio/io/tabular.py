@@ -6,8 +6,10 @@ text after a closing quote or an unclosed quote is an error). The delimiter
 is a tab for ``.tsv``/``.tab`` files, or when the header line contains a tab and no comma;
 otherwise a comma. Header names are matched after stripping spaces, case-insensitively;
 columns we do not know are ignored. Lines starting with ``#`` BEFORE the header are comments
-(the writers of :mod:`ndcg_studio.io.writers` put provenance there); rows whose fields are all
-empty are skipped (spreadsheets leave them). Values are stripped of surrounding spaces.
+(exports before 0.2 put provenance there); rows whose fields are all
+empty are skipped (spreadsheets leave them). Values are stripped of surrounding spaces, then
+the writers' spreadsheet guard is undone (a leading ``'`` before ``= + - @``, tab, CR or
+another ``'``: :func:`ndcg_studio.io.spreadsheet.unguard`), so exports re-import exactly.
 
 Files must be UTF-8 (optional BOM), LF or CRLF. All readers are strict and report up to 20
 problems at once in one :class:`~ndcg_studio.io.errors.InputFileError`.
@@ -41,6 +43,7 @@ from ndcg_studio.io._common import (
     split_lines,
 )
 from ndcg_studio.io.grades import apply_grade_map, check_grade_range
+from ndcg_studio.io.spreadsheet import unguard, unguard_column
 
 __all__ = [
     "DocumentsFile",
@@ -64,6 +67,8 @@ class JudgmentsFile:
         grade: int64, shape (n,): grade in 0-4 after the grade map.
         note: per row, the free-text note or None when empty/absent.
         line: int64, shape (n,): 1-based line where the row starts in the file.
+        has_notes: False for a wide file, which has no note column (an import then keeps
+            the notes already stored instead of clearing them).
 
     (query_id, doc_id, annotator) is unique.
     """
@@ -74,6 +79,7 @@ class JudgmentsFile:
     grade: NDArray[np.int64]
     note: list[str | None]
     line: NDArray[np.int64]
+    has_notes: bool = True
 
     def __len__(self) -> int:
         return len(self.query_id)
@@ -164,6 +170,7 @@ class _Table:
         header = self._next_row()
         assert header is not None
         header_number, names = header
+        self.names = names  # as written (annotator names of a wide judgments file)
         normalised = [name.strip().lower() for name in names]
         self.width = len(normalised)
         self.index: dict[str, int] = {}
@@ -212,7 +219,7 @@ class _Table:
                     f"expected {self.width} fields like the header, found {len(row)}",
                 )
                 continue
-            yield number, [field.strip() for field in row]
+            yield number, [unguard(field.strip()) for field in row]
         self.ticker.tick(self.ticker.total)
 
     def plain_columns(
@@ -251,7 +258,7 @@ class _Table:
                 if position is None:
                     column.extend([""] * len(chunk))
                 else:
-                    column.extend(map(str.strip, fields[position::width]))
+                    column.extend(unguard_column(list(map(str.strip, fields[position::width]))))
         first = self.first_line + 2  # 1-based line of the first data row
         self.ticker.tick(self.ticker.total)
         return columns, np.arange(first, first + len(data), dtype=np.int64)
@@ -291,7 +298,10 @@ def read_judgments_csv(
     progress: ProgressCallback | None = None,
     cancelled: CancelCallback | None = None,
 ) -> JudgmentsFile:
-    """Read judgments ``query_id,doc_id,annotator,grade[,note]`` (CSV or TSV with a header).
+    """Read judgments ``query_id,doc_id,annotator,grade[,note]`` (CSV or TSV with a header),
+    or the wide form ``query_id,doc_id,NAME,...`` (one grade column per annotator, as
+    ``export judgments --wide`` writes; empty cell = not judged): a header without
+    ``annotator`` and ``grade`` columns.
 
     Args:
         path: the file; TSV when named ``.tsv``/``.tab`` or when the header has a tab and no
@@ -314,6 +324,8 @@ def read_judgments_csv(
     issues = Issues(path)
     ticker = Ticker(progress, cancelled)
     text = read_text(path, issues, ticker)
+    if _is_wide(path, text):
+        return _read_judgments_wide(path, text, grade_map, issues, ticker)
     table = _Table(
         path, text, ("query_id", "doc_id", "annotator", "grade"), ("note",), issues, ticker
     )
@@ -364,6 +376,89 @@ def read_judgments_csv(
     issues.raise_if_any()
     assert grade is not None
     return JudgmentsFile(query_id, doc_id, annotator, grade, note, line)
+
+
+def _is_wide(path: PathArg, text: str) -> bool:
+    """Whether the header is ``query_id,doc_id,NAME,...`` (the wide export: one grade column
+    per annotator) rather than the long ``query_id,doc_id,annotator,grade``."""
+    for raw in text.split("\n", 1000)[:1000]:
+        if raw.lstrip().startswith("#") or not raw.strip():
+            continue
+        try:
+            names = next(csv.reader([raw], delimiter=_delimiter(path, raw)))
+        except csv.Error:
+            return False
+        lowered = {name.strip().lower() for name in names}
+        return (
+            {"query_id", "doc_id"} <= lowered
+            and not {"annotator", "grade"} & lowered
+            and len(names) > 2
+        )
+    return False
+
+
+def _read_judgments_wide(
+    path: PathArg,
+    text: str,
+    grade_map: Mapping[int, int] | None,
+    issues: Issues,
+    ticker: Ticker,
+) -> JudgmentsFile:
+    """:func:`read_judgments_csv` of a wide file ``query_id,doc_id,NAME,...``: each non-empty
+    cell of column NAME is NAME's grade (no notes). Same checks and errors as the long form."""
+    table = _Table(path, text, ("query_id", "doc_id"), (), issues, ticker)
+    header_line = table.first_line + 1
+    columns: list[tuple[int, str]] = []
+    for position, raw in enumerate(table.names):
+        name = unguard(raw.strip())
+        if raw.strip().lower() in ("query_id", "doc_id"):
+            continue
+        if not name:
+            issues.add(header_line, "annotator", f"column {position + 1} has no name")
+        elif name in {n for _, n in columns}:
+            issues.add(header_line, name, "column appears twice in the header")
+        columns.append((position, name))
+    issues.raise_if_any()
+    query_id: list[str] = []
+    doc_id: list[str] = []
+    annotator: list[str] = []
+    grade_text: list[str] = []
+    numbers: list[int] = []
+    qpos, dpos = table.index["query_id"], table.index["doc_id"]
+    for number, row in table.rows():
+        qid, did = row[qpos], row[dpos]
+        for field, value in (("query_id", qid), ("doc_id", did)):
+            if not value:
+                issues.add(number, field, "is empty")
+        if not qid or not did:
+            continue
+        for position, name in columns:
+            if row[position]:
+                query_id.append(qid)
+                doc_id.append(did)
+                annotator.append(name)
+                grade_text.append(row[position])
+                numbers.append(number)
+    line = np.asarray(numbers, dtype=np.int64)
+    if not query_id and not issues:
+        empty_file(issues)
+    raw_grade = parse_int_column(grade_text, line, "grade", issues)
+    grade: NDArray[np.int64] | None = None
+    if raw_grade is not None:
+        grade = apply_grade_map(raw_grade, grade_map)
+        check_grade_range(raw_grade, grade, line, grade_map, issues.add)
+    annotator = canonical(annotator)
+    _report_duplicates(
+        issues,
+        (query_id, doc_id, annotator),
+        line,
+        "doc_id",
+        "judgment (query, document, annotator)",
+    )
+    issues.raise_if_any()
+    assert grade is not None
+    notes: list[str | None] = [None] * len(query_id)
+    return JudgmentsFile(query_id, doc_id, annotator, grade, notes, line, has_notes=False)
 
 
 # --------------------------------------------------------------------------- queries

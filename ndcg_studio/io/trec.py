@@ -9,7 +9,8 @@ Formats, as read by trec_eval 10.0 (``get_trec_results.c``, ``get_qrels.c``; see
   qrels file holding several annotators' judgments, like trec_eval's ``qrels_jg`` groups).
 
 Fields are separated by runs of whitespace (spaces or tabs, like trec_eval); lines may end in
-LF or CRLF. Blank lines and lines starting with ``#`` are skipped (trec_eval's own test files
+LF or CRLF. Blank lines and lines with ``#`` in the first column are skipped, as trec_eval 10
+does (``get_qrels.c``; its own test files
 contain such comment lines). Files must be UTF-8 (an optional BOM is ignored).
 
 Readers are columnar and strict: they return lists and numpy arrays for bulk insertion, and

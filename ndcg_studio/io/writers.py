@@ -7,19 +7,24 @@ temporary file is removed and an existing file at the destination is left untouc
 replaced file keeps its permission bits; a new one gets the default ``0o666 & ~umask``.
 
 The path ``"-"`` writes to standard output instead (not atomic, no BOM check).
+
+TREC lines whose query id starts with ``#`` are written with one leading space: trec_eval 10
+skips a line with ``#`` in its first column as a comment (``get_qrels.c``), and reads the
+spaced line as the record, as do pytrec_eval, ir-measures and :mod:`ndcg_studio.io.trec`.
 """
 
 from __future__ import annotations
 
 import contextlib
 import csv
+import json
 import math
 import numbers
 import os
 import secrets
 import stat
 import sys
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TextIO
 
@@ -27,6 +32,7 @@ import numpy as np
 
 from ndcg_studio.io._common import CancelCallback, PathArg
 from ndcg_studio.io.errors import ExportCancelled
+from ndcg_studio.io.spreadsheet import FORMULA_TRIGGERS, guard
 
 __all__ = [
     "FORMULA_TRIGGERS",
@@ -35,12 +41,10 @@ __all__ = [
     "csv_column",
     "write_csv",
     "write_csv_columns",
+    "write_settings",
     "write_trec_qrels",
     "write_trec_run",
 ]
-
-#: First characters that make a spreadsheet read a cell as a formula (OWASP "CSV Injection").
-FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
 
 #: Rows between two polls of ``cancelled()``.
 CANCEL_CHECK_ROWS = 10_000
@@ -73,9 +77,12 @@ def atomic_text_writer(path: PathArg, *, bom: bool = False) -> Iterator[TextIO]:
         return
     target = Path(path)
     temporary = target.with_name(f".{target.name}.{secrets.token_hex(6)}.tmp")
-    descriptor = os.open(
-        temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666
-    )
+    try:
+        descriptor = os.open(
+            temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666
+        )
+    except OSError as exc:  # name the file the user asked for, not our temporary one
+        raise OSError(exc.errno, exc.strerror, str(target)) from exc
     try:
         with os.fdopen(descriptor, "w", encoding="utf-8", newline="") as handle:
             if bom:
@@ -125,8 +132,10 @@ def csv_cell(value: object) -> str:
     - bool → ``true``/``false``.
     - Anything else is converted with ``str()``; if the text starts with ``=``, ``+``, ``-``,
       ``@``, tab or carriage return it is prefixed with a single quote ``'`` so Excel,
-      LibreOffice and Google Sheets show it as text instead of evaluating it. Source: OWASP,
-      "CSV Injection" (https://owasp.org/www-community/attacks/CSV_Injection).
+      LibreOffice and Google Sheets show it as text instead of evaluating it (and a text that
+      already looks guarded gets one more ``'``, so the readers' undoing is exact: see
+      :mod:`ndcg_studio.io.spreadsheet`). Source: OWASP, "CSV Injection"
+      (https://owasp.org/www-community/attacks/CSV_Injection).
     """
     # the common exact types first: an export formats millions of cells
     if type(value) is float:
@@ -134,7 +143,7 @@ def csv_cell(value: object) -> str:
     if type(value) is int:
         return str(value)
     if type(value) is str:
-        return "'" + value if value.startswith(FORMULA_TRIGGERS) else value
+        return guard(value)
     if value is None:
         return ""
     if isinstance(value, bool | np.bool_):
@@ -151,10 +160,7 @@ def csv_cell(value: object) -> str:
         return _format_float(value)
     if isinstance(value, numbers.Real):
         return str(value)
-    text = str(value)
-    if text.startswith(FORMULA_TRIGGERS):
-        return "'" + text
-    return text
+    return guard(str(value))
 
 
 def _rows_with_cancel(
@@ -191,20 +197,18 @@ def write_csv(
     rows: Iterable[Sequence[object]],
     *,
     excel: bool = False,
-    comments: Sequence[str] = (),
     cancelled: CancelCallback | None = None,
 ) -> int:
     """Write a CSV file (RFC 4180 quoting, comma, UTF-8, ``\\n`` line ends), atomically.
 
     Args:
         path: destination, or ``"-"`` for standard output.
-        header: column names (first non-comment line; also made formula-safe).
+        header: column names: always the first line (also made formula-safe). The settings
+            that produced a file travel beside it (:func:`write_settings`), never inside.
         rows: sequences of cells, converted by :func:`csv_cell`; each should have
             ``len(header)`` cells (not checked, so a generator can stream).
         excel: start with a UTF-8 BOM so Excel detects the encoding. Line ends stay ``\\n``
             (Excel and every spreadsheet read LF files; CRLF would only matter to old tools).
-        comments: provenance lines written first as ``# text`` (a multi-line comment gives
-            several ``#`` lines). The readers of :mod:`ndcg_studio.io.tabular` skip them.
         cancelled: polled every 10,000 rows; True aborts with ExportCancelled.
 
     Returns:
@@ -215,7 +219,7 @@ def write_csv(
         OSError: writing failed (same guarantee).
     """
     texts = ([csv_cell(cell) for cell in row] for row in rows)
-    return _write_csv_texts(path, header, texts, excel, comments, cancelled)
+    return _write_csv_texts(path, header, texts, excel, cancelled)
 
 
 def _write_csv_texts(
@@ -223,15 +227,11 @@ def _write_csv_texts(
     header: Sequence[str],
     rows: Iterable[Sequence[str]],
     excel: bool,
-    comments: Sequence[str],
     cancelled: CancelCallback | None,
 ) -> int:
     """:func:`write_csv` for rows whose cells are already formatted by :func:`csv_cell`."""
     count = 0
     with atomic_text_writer(path, bom=excel) as handle:
-        for comment in comments:
-            for piece in str(comment).splitlines() or [""]:
-                handle.write(f"# {piece}".rstrip() + "\n")
         writer = csv.writer(_LineFeedRows(handle), lineterminator="\r\n")
         writer.writerow([csv_cell(name) for name in header])
         for row in _rows_with_cancel(rows, cancelled):
@@ -259,9 +259,7 @@ def csv_column(values: Sequence[object] | np.ndarray) -> list[str]:
         if np.issubdtype(values.dtype, np.integer):
             return list(map(str, values.tolist()))
     if isinstance(values, list) and all(type(v) is str or v is None for v in values):
-        return [
-            "" if v is None else "'" + v if v.startswith(FORMULA_TRIGGERS) else v for v in values
-        ]
+        return ["" if v is None else guard(v) for v in values]
     return [csv_cell(v) for v in values]
 
 
@@ -271,7 +269,6 @@ def write_csv_columns(
     columns: Sequence[Sequence[object] | np.ndarray],
     *,
     excel: bool = False,
-    comments: Sequence[str] = (),
     cancelled: CancelCallback | None = None,
 ) -> int:
     """:func:`write_csv` for data held column by column (numpy arrays or lists, equal lengths).
@@ -289,7 +286,38 @@ def write_csv_columns(
             f"{len(columns)} columns of lengths {sorted(lengths)} for {len(header)} names"
         )
     texts = [csv_column(c) for c in columns]
-    return _write_csv_texts(path, header, zip(*texts, strict=True), excel, comments, cancelled)
+    return _write_csv_texts(path, header, zip(*texts, strict=True), excel, cancelled)
+
+
+def settings_path(path: PathArg) -> Path:
+    """The settings file written beside an export: ``F.csv`` → ``F.settings.json`` (the last
+    suffix replaced; ``F`` → ``F.settings.json``)."""
+    target = Path(path)
+    return target.with_name(target.stem + ".settings.json")
+
+
+def write_settings(path: PathArg, about: Mapping[str, object]) -> Path | None:
+    """Write the settings that produced the file ``path`` as JSON beside it, atomically.
+
+    Args:
+        path: the export just written, or ``"-"`` (standard output: nothing is written).
+        about: JSON-serialisable description (what, tool, version, time, settings, notes);
+            ``"file"`` (the export's name) is added first.
+
+    Returns:
+        The settings file (:func:`settings_path`), or None for ``"-"``.
+
+    Raises:
+        OSError: as :func:`atomic_text_writer` (an existing settings file is left intact).
+    """
+    if str(path) == STDOUT:
+        return None
+    target = settings_path(path)
+    content = {"file": Path(path).name, **about}
+    with atomic_text_writer(target) as handle:
+        json.dump(content, handle, ensure_ascii=False, indent=2)
+        handle.write("\n")
+    return target
 
 
 def _check_token(value: object, what: str, row: int) -> str:
@@ -309,7 +337,8 @@ def _write_lines(
     with atomic_text_writer(path) as handle:
         batch: list[str] = []
         for index, row in enumerate(_rows_with_cancel(rows, cancelled), start=1):
-            batch.append(format_row(row, index))
+            line = format_row(row, index)
+            batch.append(" " + line if line.startswith("#") else line)
             if len(batch) >= CANCEL_CHECK_ROWS:
                 handle.write("".join(batch))
                 batch.clear()
@@ -421,7 +450,10 @@ def _plain_qrels_lines(rows: list[Sequence[object]]) -> list[str] | None:
     if not all(_plain_tokens(column) for column in ids) or set(map(type, columns[2])) != {int}:
         return None
     second: Sequence[object] = columns[3] if width == 4 else ["0"] * len(rows)
-    return list(map("{} {} {} {}\n".format, columns[0], second, columns[1], columns[2]))
+    lines = list(map("{} {} {} {}\n".format, columns[0], second, columns[1], columns[2]))
+    if "#" in "".join(columns[0]):
+        lines = [" " + line if line.startswith("#") else line for line in lines]
+    return lines
 
 
 def _write_line_list(path: PathArg, lines: list[str], cancelled: CancelCallback | None) -> int:

@@ -1,10 +1,11 @@
 """Export use cases: reports, judgments (long and wide), qrels, agreement and run comparisons.
 
-Each export is built as a :class:`Table` (header, rows, provenance comments) and written by the
+Each export is built as a :class:`Table` (header, rows, :class:`About`) and written by the
 writers of :mod:`ndcg_studio.io.writers` — atomically, spreadsheet-safe (cells that a
-spreadsheet would run as a formula are written as text), optionally with a BOM for Excel.
-Every report carries the settings it was computed with in its first comment line, so it can be
-reproduced.
+spreadsheet would run as a formula are written as text, in a form the readers undo exactly),
+optionally with a BOM for Excel. A CSV's first line is its header; the settings it was computed
+with travel beside it, in ``F.settings.json`` (:func:`ndcg_studio.io.writers.write_settings`),
+so it can be reproduced.
 """
 
 from __future__ import annotations
@@ -43,20 +44,47 @@ REPORT_EXTRA = ("query_text", "query_alpha")
 
 
 @dataclass
+class About:
+    """What produced an export: its kind, the settings (one line that reproduces it) and notes
+    (why a value is empty, a test's result), written beside the file as JSON."""
+
+    kind: str
+    settings: str = ""
+    notes: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The settings file's content (tool, version, time in UTC, settings, notes)."""
+        return {
+            "what": self.kind,
+            "written_by": f"ndcg-studio {__version__}",
+            "written_at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "settings": self.settings,
+            "notes": list(self.notes),
+        }
+
+    def write(self, path: str | Path) -> None:
+        """Write the settings file beside ``path`` (nothing for ``-``, standard output)."""
+        from ndcg_studio.io.writers import write_settings
+
+        write_settings(path, self.as_dict())
+
+
+@dataclass
 class Table:
-    """Rows to write: ``header``, ``rows`` (sequences in header order) and ``comments``."""
+    """Rows to write: ``header``, ``rows`` (sequences in header order) and ``about``."""
 
     header: tuple[str, ...]
     rows: list[tuple[Any, ...]]
-    comments: list[str] = field(default_factory=list)
+    about: About
 
     def write_csv(self, path: str | Path, *, excel: bool, cancelled: Cancelled | None) -> int:
-        """:func:`ndcg_studio.io.writers.write_csv` of this table; the rows written."""
+        """:func:`ndcg_studio.io.writers.write_csv` of this table, then its settings file;
+        the rows written."""
         from ndcg_studio.io.writers import write_csv
 
-        return write_csv(
-            path, self.header, self.rows, excel=excel, comments=self.comments, cancelled=cancelled
-        )
+        n = write_csv(path, self.header, self.rows, excel=excel, cancelled=cancelled)
+        self.about.write(path)
+        return n
 
 
 @dataclass
@@ -66,26 +94,16 @@ class ColumnTable:
 
     header: tuple[str, ...]
     columns: list[Sequence[Any] | NDArray[Any]]
-    comments: list[str] = field(default_factory=list)
+    about: About
 
     def write_csv(self, path: str | Path, *, excel: bool, cancelled: Cancelled | None) -> int:
-        """:func:`ndcg_studio.io.writers.write_csv_columns` of this table; the rows written."""
+        """:func:`ndcg_studio.io.writers.write_csv_columns` of this table, then its settings
+        file; the rows written."""
         from ndcg_studio.io.writers import write_csv_columns
 
-        return write_csv_columns(
-            path,
-            self.header,
-            self.columns,
-            excel=excel,
-            comments=self.comments,
-            cancelled=cancelled,
-        )
-
-
-def provenance(what: str, settings: str) -> str:
-    """The first comment line of every export: tool, version, time, settings."""
-    stamp = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-    return f"ndcg-studio {__version__} {what} {stamp} {settings}".rstrip()
+        n = write_csv_columns(path, self.header, self.columns, excel=excel, cancelled=cancelled)
+        self.about.write(path)
+        return n
 
 
 class ExportService:
@@ -127,11 +145,14 @@ class ExportService:
                 [texts.get(q, "") for q in query_ids],
                 np.array([alpha_of.get(q, math.nan) for q in query_ids], dtype=np.float64),
             ],
-            comments=[
-                provenance("report", f"{settings.describe()} agreement_level={level}"),
-                "ndcg empty = the query has no judgment (left out of means); "
-                "query_alpha empty = undefined (fewer than two grades per item or one grade value)",
-            ],
+            about=About(
+                "report",
+                f"{settings.describe()} agreement_level={level}",
+                [
+                    "ndcg empty = the query has no judgment (left out of means); query_alpha "
+                    "empty = undefined (fewer than two grades per item or one grade value)"
+                ],
+            ),
         )
 
     def judgments(self, *, wide: bool = False) -> Table | ColumnTable:
@@ -172,7 +193,7 @@ class ExportService:
                     list(notes),
                     [iso[raw] for raw in stamps],
                 ],
-                comments=[provenance("judgments", "long")],
+                about=About("judgments", "long"),
             )
         annotators = sorted({r[2] for r in data})
         col = {name: i for i, name in enumerate(annotators)}
@@ -182,7 +203,7 @@ class ExportService:
         return Table(
             header=("query_id", "doc_id", *annotators),
             rows=[(qid, did, *grades) for (qid, did), grades in items.items()],
-            comments=[provenance("judgments", "wide")],
+            about=About("judgments", "wide"),
         )
 
     def qrels(self, settings: ScoringSettings) -> list[tuple[str, str, int]]:
@@ -219,23 +240,27 @@ class ExportService:
 
     def agreement(self, settings: AgreementSettings, by: Scope) -> Table:
         report = AgreementService(self.db).report(settings)
-        comments = [
-            provenance(
-                "agreement",
-                f"level={settings.level} by={by} disputed_range={settings.disputed_range} "
-                f"bootstrap={settings.n_resamples} items resampled, seed={settings.seed}",
-            )
-        ]
+        about = About(
+            "agreement",
+            f"level={settings.level} by={by} disputed_range={settings.disputed_range} "
+            f"bootstrap={settings.n_resamples} items resampled, seed={settings.seed}",
+        )
         s = report.summary
         if s.alpha.undefined_reason:
-            comments.append(f"{report.statistic} undefined: {s.alpha.undefined_reason}")
+            about.notes.append(f"{report.statistic} undefined: {s.alpha.undefined_reason}")
         if s.fleiss.undefined_reason:
-            comments.append(f"fleiss_kappa undefined: {s.fleiss.undefined_reason}")
-        return Table(header=AGREEMENT_COLUMNS, rows=list(report.rows(by)), comments=comments)
+            about.notes.append(f"fleiss_kappa undefined: {s.fleiss.undefined_reason}")
+        return Table(header=AGREEMENT_COLUMNS, rows=list(report.rows(by)), about=about)
 
     def compare(self, settings: ScoringSettings, run_a: str, run_b: str) -> Table:
-        """Per-query nDCG of two runs and their delta; the test result in comment lines."""
-        report = ScoringService(self.db).score(replace(settings, runs=(run_a, run_b)))
+        """Per-query nDCG of two runs and their delta; the test result in the settings notes.
+
+        Columns ``query_id, ndcg_<run_a>, ndcg_<run_b>, delta``; a run compared with itself
+        gives ``ndcg_<run>_a, ndcg_<run>_b`` (its own nDCG twice, delta 0, p = 1).
+        """
+        # a run named twice is scored once (twice would make two copies of its groups)
+        runs = tuple(dict.fromkeys((run_a, run_b)))
+        report = ScoringService(self.db).score(replace(settings, runs=runs))
         result = compare(report, run_a, run_b)
         ia, ib = report.for_run(run_a), report.for_run(run_b)
         a, b = report.table.ndcg[ia], report.table.ndcg[ib]
@@ -250,17 +275,39 @@ class ExportService:
                     nan_to_none(delta),
                 )
             )
+        names = (run_a, run_b) if run_a != run_b else (f"{run_a}_a", f"{run_b}_b")
         return Table(
-            header=("query_id", f"ndcg_{run_a}", f"ndcg_{run_b}", "delta"),
+            header=("query_id", f"ndcg_{names[0]}", f"ndcg_{names[1]}", "delta"),
             rows=rows,
-            comments=[
-                provenance("compare", settings.describe()),
-                f"paired queries {result.n}: mean {run_a} {result.mean_a:.4f}, "
-                f"mean {run_b} {result.mean_b:.4f}, mean delta {result.mean_delta:+.4f}; "
-                f"wins {result.wins}, losses {result.losses}, ties {result.ties}; "
-                f"paired randomization test p = {result.p_value:.4g}",
-            ],
+            about=About(
+                "compare",
+                replace(settings, runs=(run_a, run_b)).describe(),
+                [
+                    f"paired queries {result.n}: mean {run_a} {result.mean_a:.4f}, "
+                    f"mean {run_b} {result.mean_b:.4f}, mean delta {result.mean_delta:+.4f}; "
+                    f"wins {result.wins}, losses {result.losses}, ties {result.ties}; "
+                    f"paired randomization test p = {result.p_value:.4g}"
+                ],
+            ),
         )
+
+    def _the_two_runs(self) -> list[str]:
+        """The database's runs when there are exactly two (a comparison needs no names then).
+
+        Raises:
+            ValueError: another number of runs (the message lists them).
+        """
+        with self.db.engine.connect() as conn:
+            names = list(
+                conn.execute(select(models.runs.c.name).order_by(models.runs.c.name)).scalars()
+            )
+        if len(names) != 2:
+            known = ", ".join(names[:10]) + (", ..." if len(names) > 10 else "") or "none"
+            raise ValueError(
+                f"compare needs two runs: give them with --runs RUN_A RUN_B "
+                f"(the database has {len(names)}: {known})"
+            )
+        return names
 
     # --------------------------------------------------------------- writing
     def write(
@@ -277,7 +324,19 @@ class ExportService:
         progress: Progress | None = None,
         cancelled: Cancelled | None = None,
     ) -> int:
-        """Write one export to ``path`` (``-`` = stdout); returns the number of rows written."""
+        """Write one export to ``path`` (``-`` = stdout) and its settings beside it
+        (``F.settings.json``, :func:`ndcg_studio.io.writers.write_settings`; none for stdout).
+
+        ``runs`` (compare) may be None when the database holds exactly two runs.
+
+        Returns:
+            The number of rows written.
+
+        Raises:
+            ValueError: unknown kind; compare without two runs; fractional consensus qrels.
+            LookupError: an unknown run or annotator.
+            OSError: writing failed (an existing file is left intact).
+        """
         from ndcg_studio.io.writers import write_trec_qrels
 
         settings = settings or ScoringSettings()
@@ -285,7 +344,9 @@ class ExportService:
         if kind == "qrels":
             rows = self.qrels(settings)
             checkpoint(1, 2, progress, cancelled)
-            return write_trec_qrels(path, rows, cancelled=cancelled)
+            n = write_trec_qrels(path, rows, cancelled=cancelled)
+            About("qrels", settings.describe()).write(path)
+            return n
         table: Table | ColumnTable
         if kind == "report":
             table = self.report(settings, agreement.level, progress=progress, cancelled=cancelled)
@@ -294,8 +355,9 @@ class ExportService:
         elif kind == "agreement":
             table = self.agreement(agreement, by)
         elif kind == "compare":
-            if not runs or len(runs) != 2:
-                raise ValueError("compare needs two runs: --runs RUN_A RUN_B")
+            runs = runs or self._the_two_runs()
+            if len(runs) != 2:
+                raise ValueError(f"compare needs two runs, got {len(runs)}: --runs RUN_A RUN_B")
             table = self.compare(settings, runs[0], runs[1])
         else:
             raise ValueError(f"unknown export kind {kind!r}; one of {', '.join(EXPORT_KINDS)}")

@@ -56,14 +56,32 @@ class ImportSummary:
     notes: list[str] = field(default_factory=list)
 
     def message(self, *, name_only: bool = False) -> str:
-        """What was imported, e.g. ``run.txt: 3 run lines imported (3 results, 1 queries
+        """What was imported, e.g. ``run.txt: 3 run lines imported (3 results, 1 query
         created); run 'bm25' created`` — led by the file's path, or by its name alone."""
-        parts = ", ".join(f"{v:,} {k}" for k, v in self.counts.items() if v)
+        parts = ", ".join(_counted(v, k) for k, v in self.counts.items() if v)
         where = Path(self.path).name if name_only else self.path
-        text = f"{where}: {self.rows:,} {self.kind} lines imported" + (
+        text = f"{where}: {_counted(self.rows, f'{self.kind} lines')} imported" + (
             f" ({parts})" if parts else ""
         )
         return "; ".join([text, *self.notes])
+
+
+#: The singular of the first word of a count's phrase ("1 query created", not "1 queries").
+_SINGULAR = {
+    "results": "result",
+    "queries": "query",
+    "documents": "document",
+    "judgments": "judgment",
+    "annotators": "annotator",
+    "lines": "line",
+}
+
+
+def _counted(n: int, phrase: str) -> str:
+    """``"1,234 queries created"``; ``"1 query created"`` (every plural word made singular)."""
+    if n == 1:
+        phrase = " ".join(_SINGULAR.get(word, word) for word in phrase.split(" "))
+    return f"{n:,} {phrase}"
 
 
 def _stage(progress: Progress | None, base: int, span: int) -> Progress | None:
@@ -238,7 +256,7 @@ class ImportService:
                 j.query_id,
                 j.annotator,
                 j.grade,
-                j.note,
+                j.note if j.has_notes else None,  # a wide file keeps the stored notes
                 changed_by,
                 progress,
                 cancelled,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -96,7 +97,7 @@ def test_score_csv_columns_and_values(loaded: str, capsys: pytest.CaptureFixture
     assert by_q["302"]["run"] == "STANDARD" and by_q["302"]["k"] == "10"
 
 
-def test_score_to_file_has_settings_header(
+def test_score_to_file_has_its_settings_beside_it(
     loaded: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "scores.csv"
@@ -115,8 +116,11 @@ def test_score_to_file_has_settings_header(
         "list",
     )
     assert code == 0
-    first = out.read_text().splitlines()[0]
-    assert first.startswith("# ndcg-studio") and "gain=exponential ideal=list" in first
+    assert out.read_text().splitlines()[0].startswith("query_id,run,k,ndcg,")
+    about = json.loads((tmp_path / "scores.settings.json").read_text())
+    assert about["file"] == "scores.csv" and about["what"] == "score"
+    assert about["written_by"] == f"ndcg-studio {__version__}"
+    assert "k=10 gain=exponential ideal=list" in about["settings"]
 
 
 def test_bad_grade_names_file_line_field_and_writes_nothing(
@@ -181,7 +185,7 @@ def test_export_is_spreadsheet_safe(
     assert "'=HYPERLINK(1)" in text and "'+danger" in text
     wide = tmp_path / "wide.csv"
     assert run(capsys, "--db", db_url, "export", "judgments", "--wide", "-o", str(wide))[0] == 0
-    rows = [r for r in csv.reader(wide.read_text().splitlines()) if not r[0].startswith("#")]
+    rows = list(csv.reader(wide.read_text().splitlines()))
     assert rows[0] == ["query_id", "doc_id", "ann"]
 
 

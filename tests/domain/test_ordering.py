@@ -20,9 +20,9 @@ def test_score_desc_then_docno_desc_per_group() -> None:
 
 def test_matches_the_rank_column_of_trec_eval_test_data() -> None:
     """results.test's rank column equals trec_eval's order (its SOURCE.md), ties included."""
-    from tests.conftest import SHARED_DATA
+    from tests.conftest import REPO
 
-    path = SHARED_DATA / "trec_eval_test" / "results.test"
+    path = REPO / "tests" / "data" / "trec_eval_test" / "results.test"  # the repository's copy
     rows = [line.split() for line in path.read_text().splitlines() if line.strip()]
     qids = np.array([int(r[0]) for r in rows])
     pos = trec_positions(qids, [float(r[4]) for r in rows], doc_order_key([r[2] for r in rows]))
@@ -43,9 +43,9 @@ def test_positions_agree_with_python_sort(rows: list[tuple[int, int]]) -> None:
 
 def test_positions_of_docs_on_trec_eval_test_data() -> None:
     """The one-sort variant gives results.test's rank column too (it has tied scores)."""
-    from tests.conftest import SHARED_DATA
+    from tests.conftest import REPO
 
-    path = SHARED_DATA / "trec_eval_test" / "results.test"
+    path = REPO / "tests" / "data" / "trec_eval_test" / "results.test"  # the repository's copy
     rows = [line.split() for line in path.read_text().splitlines() if line.strip()]
     qids = np.array([int(r[0]) for r in rows])
     pos = trec_positions_of_docs(qids, [float(r[4]) for r in rows], [r[2] for r in rows])

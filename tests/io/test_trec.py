@@ -153,9 +153,19 @@ def test_run_whitespace_encoding_variants(write_file: WriteFile, variant: str) -
 def test_run_blank_and_comment_lines_are_skipped_with_true_line_numbers(
     write_file: WriteFile,
 ) -> None:
-    text = "# produced by bm25\n\nq1 Q0 d1 1 2.5 t\n   \n  # note\nq1 Q0 d2 2 1.5 t\n\n"
+    text = "# produced by bm25\n\nq1 Q0 d1 1 2.5 t\n   \n# note\nq1 Q0 d2 2 1.5 t\n\n"
     rows = _as_tuples(write_file("run.txt", text))
     assert [row[5] for row in rows] == [3, 6]
+
+
+def test_only_a_hash_in_the_first_column_is_a_comment(write_file: WriteFile) -> None:
+    # trec_eval 10 (get_qrels.c) skips a line whose first character is '#'; a line that
+    # starts with a space is a record, so a query id "#7" survives an export (written " #7 ...")
+    qrels = read_trec_qrels(write_file("q.txt", "# comment\n #7 0 d1 2\n#8 0 d2 1\n"))
+    assert qrels.query_id == ["#7"] and qrels.line.tolist() == [2]
+    with pytest.raises(InputFileError) as excinfo:
+        read_trec_run(write_file("run.txt", "q1 Q0 d1 1 2.5 t\n  # note\n"))
+    assert "run.txt:2: columns: expected 6 fields" in str(excinfo.value)
 
 
 def test_progress_is_bounded_monotone_and_complete(
@@ -440,7 +450,7 @@ def test_whitespace_columns_equal_a_naive_line_by_line_split(
     expected_issues = []
     for number, text in enumerate(lines, start=1):
         fields = text.split()
-        if not fields or fields[0].startswith("#"):
+        if not fields or text.startswith("#"):  # trec_eval: '#' in the first column
             continue
         if len(fields) != 4:
             expected_issues.append(number)

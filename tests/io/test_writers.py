@@ -1,10 +1,11 @@
-"""Writers: formula injection, BOM, comments, atomicity, round trips through the readers."""
+"""Writers: formula injection, BOM, settings files, atomicity, round trips through the readers."""
 
 from __future__ import annotations
 
 import csv
 import io
 import itertools
+import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,8 +22,10 @@ from ndcg_studio.io.tabular import read_judgments_csv
 from ndcg_studio.io.trec import read_trec_qrels, read_trec_run
 from ndcg_studio.io.writers import (
     csv_cell,
+    settings_path,
     write_csv,
     write_csv_columns,
+    write_settings,
     write_trec_qrels,
     write_trec_run,
 )
@@ -30,7 +33,7 @@ from ndcg_studio.io.writers import (
 
 def read_rows(path: Path) -> list[list[str]]:
     with path.open(encoding="utf-8-sig", newline="") as handle:
-        return [row for row in csv.reader(handle) if row and not row[0].startswith("#")]
+        return [row for row in csv.reader(handle) if row]
 
 
 # ----------------------------------------------------------------------------- cells
@@ -47,6 +50,10 @@ def read_rows(path: Path) -> list[list[str]]:
         ("\rx", "'\rx"),
         ("-0.5", "'-0.5"),  # a str is text, even when it looks like a number
         ("plain", "plain"),
+        ("'x", "'x"),  # a real leading quote before plain text is kept as it is
+        ("'", "'"),
+        ("'=x", "''=x"),  # ... and escaped where the readers would take it for the guard
+        ("''", "'''"),
         ("", ""),
         (-0.5, "-0.5"),
         (np.float64(-0.5), "-0.5"),
@@ -89,11 +96,23 @@ def test_write_csv_formula_injection_file(tmp_path: Path) -> None:
     assert not data.startswith(b"\xef\xbb\xbf")
 
 
-def test_excel_bom_and_comments(tmp_path: Path) -> None:
+def test_excel_bom_then_the_header_on_line_one(tmp_path: Path) -> None:
     path = tmp_path / "out.csv"
-    write_csv(path, ["q", "n"], [["1", 2]], excel=True, comments=["made by test", "two\nlines"])
-    data = path.read_bytes()
-    assert data.startswith(b"\xef\xbb\xbf# made by test\n# two\n# lines\nq,n\n1,2\n")
+    write_csv(path, ["q", "n"], [["1", 2]], excel=True)
+    assert path.read_bytes() == b"\xef\xbb\xbfq,n\n1,2\n"
+
+
+def test_settings_file_beside_the_export(tmp_path: Path) -> None:
+    path = tmp_path / "report.csv"
+    assert settings_path(path) == tmp_path / "report.settings.json"
+    assert settings_path(tmp_path / "qrels") == tmp_path / "qrels.settings.json"
+    about = {"what": "report", "settings": "k=10 \u00e9", "notes": ['a, "b"\nc']}
+    assert write_settings(path, about) == tmp_path / "report.settings.json"
+    assert json.loads((tmp_path / "report.settings.json").read_text("utf-8")) == {
+        "file": "report.csv",
+        **about,
+    }
+    assert write_settings("-", about) is None
 
 
 def test_stdout(capsys: pytest.CaptureFixture[str]) -> None:
@@ -199,7 +218,6 @@ def test_judgments_round_trip_through_csv(tmp_path: Path) -> None:
         ["query_id", "doc_id", "annotator", "grade", "note"],
         rows,
         excel=True,
-        comments=["exported for a test"],
     )
     result = read_judgments_csv(path)
     assert (
@@ -275,8 +293,8 @@ def test_columns_are_written_exactly_as_rows(
         maybe,
     ]
     rows = zip(floats, ints, texts, flags, [None, 1.5, "x"], maybe, strict=True)
-    write_csv(folder / "rows.csv", header, rows, comments=["c"])
-    write_csv_columns(folder / "cols.csv", header, columns, comments=["c"])
+    write_csv(folder / "rows.csv", header, rows)
+    write_csv_columns(folder / "cols.csv", header, columns)
     assert (folder / "cols.csv").read_bytes() == (folder / "rows.csv").read_bytes()
 
 

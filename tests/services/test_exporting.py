@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import json
 import math
 from pathlib import Path
 from typing import Any
@@ -31,9 +32,9 @@ def test_report_rows_carry_scores_text_and_alpha(db: Any, tmp_path: Path) -> Non
     out = tmp_path / "report.csv"
     settings = ScoringSettings(k=10)
     assert ExportService(db).write("report", out, settings=settings) == 3
-    lines = out.read_text().splitlines()
-    assert lines[0].startswith("# ndcg-studio") and "k=10" in lines[0]
-    rows = list(csv.DictReader(line for line in lines if not line.startswith("#")))
+    rows = list(csv.DictReader(out.read_text().splitlines()))
+    about = json.loads((tmp_path / "report.settings.json").read_text())
+    assert about["what"] == "report" and about["settings"].startswith("k=10 ")
     report = ScoringService(db).score(settings)
     assert tuple(rows[0]) == (*report.columns(), *REPORT_EXTRA)
     assert report.columns()[: len(SCORE_COLUMNS)] == SCORE_COLUMNS

@@ -247,3 +247,13 @@ def test_judgments_export_gives_iso_utc_times_for_imported_and_app_grades(
     for r in body:
         stamp = datetime.strptime(r[5], "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
         assert abs(datetime.now(UTC) - stamp) < timedelta(minutes=5)
+
+
+def test_summary_counts_one_in_the_singular(tmp_path: Path) -> None:
+    from ndcg_studio.services.importing import ImportSummary
+
+    summary = ImportSummary(kind="qrels", path=str(tmp_path / "q.txt"), rows=1)
+    summary.counts = {"judgments created": 1, "queries created": 2, "annotators created": 1}
+    assert summary.message(name_only=True) == (
+        "q.txt: 1 qrels line imported (1 judgment created, 2 queries created, 1 annotator created)"
+    )

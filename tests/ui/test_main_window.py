@@ -3,6 +3,7 @@ the error handler that turns an exception in a slot into a message box."""
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from typing import Any
@@ -364,6 +365,6 @@ def test_export_report_from_the_app_writes_the_csv(
     main_window.export_file()
     qtbot.waitUntil(lambda: "Exported" in main_window.statusBar().currentMessage(), timeout=10_000)
     lines = out.read_text(encoding="utf-8").splitlines()
-    assert lines[0].startswith("# ndcg-studio") and "k=10" in lines[0]
-    header = next(line for line in lines if not line.startswith("#"))
-    assert header.startswith("query_id,run,k,ndcg,dcg,idcg,judged_at_k,band")
+    assert lines[0].startswith("query_id,run,k,ndcg,dcg,idcg,judged_at_k,band")  # header first
+    about = json.loads((tmp_path / "report.settings.json").read_text(encoding="utf-8"))
+    assert about["what"] == "report" and about["settings"].startswith("k=10 ")
