@@ -50,8 +50,9 @@ __all__ = [
     "two_way_anova",
 ]
 
-# Elements of one (permutations x queries x runs) block of the Tukey HSD.
-_TUKEY_CHUNK_ELEMENTS = 1 << 22
+# Elements of one (permutations x queries x runs) block of the Tukey HSD: small enough for the
+# block's passes (mask, sort, gather, sum) to stay in the CPU cache.
+_TUKEY_CHUNK_ELEMENTS = 1 << 17
 # Statistics within this (relative) of the observed one count as "at least as extreme",
 # as in domain.stats.paired_randomization_test.
 _TIE = 1e-12
@@ -289,12 +290,13 @@ def permuted_run_ranges(
     gets which of that query's r scores, uniformly among the r! orders: sort r random keys
     whose lowest ``bits`` bits (bit length of r - 1) are replaced by 0..r-1 and read the run
     indices back from those bits. Keys are unsigned ``width``-bit integers, width = 32 for
-    r <= 16 and 64 above, drawn in chunks of permutations as
-    ``rng.bit_generator.random_raw(size * n_queries * n_runs * width // 64)`` viewed as
-    (size, n_queries, n_runs) keys; in permutation p, run i receives the score of the run in
-    the low bits of the i-th smallest key of query j. Equal random high bits (probability
-    about r**2 / 2**(width - bits + 1) per query and permutation, below 2e-7 for r = 10) break
-    towards the lower run index.
+    r <= 16 and 64 above, taken from ``rng.bit_generator.random_raw``: each permutation uses
+    the next ceil(n_queries * n_runs * width / 64) raw 64-bit words, viewed as width-bit keys,
+    the first n_queries * n_runs of them laid out as (n_queries, n_runs) (so the draws do not
+    depend on how permutations are grouped into chunks). In permutation p, run i receives the
+    score of the run in the low bits of the i-th smallest key of query j. Equal random high
+    bits (probability about r**2 / 2**(width - bits + 1) per query and permutation, below 2e-7
+    for r = 10) break towards the lower run index.
 
     Args:
         scores: (n_runs >= 2, n_queries >= 2) float, finite.
@@ -325,9 +327,9 @@ def permuted_run_ranges(
     done = 0
     while done < n_permutations:
         size = min(size, n_permutations - done)
-        count = size * n * r
-        raw = rng.bit_generator.random_raw(-(-count // per_raw))
-        keys = raw.view(key_type)[:count].reshape(size, n, r)
+        words = -(-(n * r) // per_raw)  # raw words per permutation
+        raw = rng.bit_generator.random_raw(size * words)
+        keys = raw.view(key_type).reshape(size, words * per_raw)[:, : n * r].reshape(size, n, r)
         keys &= ~low
         keys |= runs
         keys.sort(axis=2)

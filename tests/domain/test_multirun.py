@@ -132,9 +132,10 @@ def slow_tukey(x: np.ndarray, n_permutations: int, seed: int, chunk: int) -> lis
     done = 0
     while done < n_permutations:
         size = min(chunk, n_permutations - done)
-        count = size * n * r
-        raw = rng.bit_generator.random_raw(-(-count // (64 // width)))
-        keys = raw.view(dtype)[:count].reshape(size, n, r)
+        per_raw = 64 // width
+        words = -(-(n * r) // per_raw)
+        raw = rng.bit_generator.random_raw(size * words)
+        keys = raw.view(dtype).reshape(size, words * per_raw)[:, : n * r].reshape(size, n, r)
         for p in range(size):
             sums = [0.0] * r
             for j in range(n):
@@ -153,7 +154,7 @@ def slow_tukey(x: np.ndarray, n_permutations: int, seed: int, chunk: int) -> lis
     return out
 
 
-@pytest.mark.parametrize(("n_runs", "n_queries"), [(3, 12), (5, 30), (18, 6)])
+@pytest.mark.parametrize(("n_runs", "n_queries"), [(3, 12), (5, 30), (18, 6), (3, 25)])
 def test_tukey_hsd_equals_a_slow_loop(n_runs: int, n_queries: int) -> None:
     x = scores_with_query_difficulty(n_runs, n_queries, 7)
     n_permutations = 300
@@ -166,12 +167,16 @@ def test_tukey_hsd_equals_a_slow_loop(n_runs: int, n_queries: int) -> None:
     assert len(set(got.tolist())) > 1  # the data separate some pairs from others
 
 
-def test_tukey_hsd_chunking_does_not_change_the_draws(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("n_runs", [3, 4, 20])  # 3 x 25 keys: odd, half a raw word left over
+def test_tukey_hsd_chunking_does_not_change_the_draws(
+    monkeypatch: pytest.MonkeyPatch, n_runs: int
+) -> None:
     from ndcg_studio.domain import multirun
 
-    x = scores_with_query_difficulty(4, 25, 8)
+    x = scores_with_query_difficulty(n_runs, 25, 8)
+    monkeypatch.setattr(multirun, "_TUKEY_CHUNK_ELEMENTS", 1 << 30)  # one chunk
     whole = permuted_run_ranges(x, 200, seed=1)
-    monkeypatch.setattr(multirun, "_TUKEY_CHUNK_ELEMENTS", 4 * 25 * 7)  # 7 per chunk
+    monkeypatch.setattr(multirun, "_TUKEY_CHUNK_ELEMENTS", n_runs * 25 * 7)  # 7 per chunk
     # the raw stream is consumed in the same order whatever the chunk size
     np.testing.assert_allclose(permuted_run_ranges(x, 200, seed=1), whole, rtol=0, atol=1e-15)
 
@@ -203,7 +208,7 @@ def test_tukey_is_at_least_the_uncorrected_p_and_finds_real_differences() -> Non
 # --- Holm -------------------------------------------------------------------------------------
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=30, deadline=None)  # multipletests costs ~50 ms a call here
 @given(st.lists(st.floats(0.0, 1.0), min_size=1, max_size=30))
 def test_holm_equals_statsmodels(p: list[float]) -> None:
     expected = multipletests(p, method="holm")[1]
