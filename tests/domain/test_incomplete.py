@@ -5,8 +5,9 @@
   threshold 2; the qrels hold -1 grades).
 * tests/data/trec_dl19_passage/expected.trec_eval.q.all_trec.txt: ``trec_eval -c -q -m all_trec``
   on TREC DL 2019 passage, BM25 top 1000 (threshold 1).
-* /work/shared/data/trec_dl19_passage/expected.trec_eval.q.l2.cutoffs.txt (``-l 2``; skipped
-  without /work/shared).
+* /work/shared/data/trec_dl19_passage/expected.trec_eval.q.l2.cutoffs.txt (``-l 2``) and
+  /work/shared/data/trec_eval_test/out.test.aq (binary qrels.test); skipped without
+  /work/shared.
 trec_eval prints 4 decimals: tolerance 1e-4 (half a unit of the last digit plus rounding).
 pytrec_eval (trec_eval 9 compiled in) and ir-measures on the same data: 1e-9.
 """
@@ -27,6 +28,7 @@ from tests.domain.conftest import make_case
 from tests.domain.test_metrics_trec_eval import DL19, TE, Trec
 
 SHARED_DL19 = Path("/work/shared/data/trec_dl19_passage")
+SHARED_TE = Path("/work/shared/data/trec_eval_test")
 CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 TOL = 1e-4
 
@@ -84,6 +86,13 @@ def test_trec_eval_test_suite_graded_with_minus_one_grades() -> None:
     table = incomplete_measures(data.lists, data.qrels, ScoringParams(relevance_threshold=2))
     assert (table.n_unjudged > 0).all()  # the residual is compared on real holes
     check_against_trec_eval(data, expected, level=2)
+
+
+@pytest.mark.skipif(not SHARED_TE.is_dir(), reason="needs /work/shared/data/trec_eval_test")
+def test_trec_eval_test_suite_binary() -> None:
+    # out.test.aq = trec_eval -a -q qrels.test results.test: binary qrels, threshold 1
+    data = Trec(SHARED_TE / "results.test", SHARED_TE / "qrels.test", all_qrels_queries=True)
+    check_against_trec_eval(data, read_trec_eval(SHARED_TE / "out.test.aq"), level=1)
 
 
 def test_trec_dl19_all_trec() -> None:
