@@ -262,3 +262,21 @@ def test_two_baselines_form_one_family() -> None:
     np.testing.assert_allclose(
         result.p_holm[family], multipletests(result.p[family], method="holm")[1]
     )
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 1000), scale=st.floats(0.0, 10.0))
+def test_query_effects_change_nothing_but_the_query_sum_of_squares(seed: int, scale: float) -> None:
+    # The blocked tests look at runs within queries: adding any per-query constant (query
+    # difficulty) leaves the run part of the ANOVA, the residual and every p-value unchanged.
+    x = scores_with_query_difficulty(4, 20, seed)
+    shifted = x + scale * np.random.default_rng(seed).normal(size=20)[None, :]
+    before, after = two_way_anova(x), two_way_anova(shifted)
+    assert after.ss_run == pytest.approx(before.ss_run, rel=1e-6, abs=1e-12)
+    assert after.ms_residual == pytest.approx(before.ms_residual, rel=1e-6, abs=1e-12)
+    np.testing.assert_array_equal(
+        randomised_tukey_hsd(shifted, 200, seed=1), randomised_tukey_hsd(x, 200, seed=1)
+    )
+    np.testing.assert_array_equal(
+        randomization_p_values(shifted, 200, seed=1), randomization_p_values(x, 200, seed=1)
+    )
