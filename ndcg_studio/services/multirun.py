@@ -17,7 +17,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ndcg_studio.domain.multirun import PairwiseComparison, compare_many
-from ndcg_studio.domain.topic_set_size import min_detectable_delta
+from ndcg_studio.domain.topic_set_size import TopicSetSize, min_detectable_delta, topic_set_size
 from ndcg_studio.services.scoring import ScoreReport, bootstrap_resamples
 
 __all__ = ["PAIR_COLUMNS", "Correction", "MultiRunReport", "compare_report_runs"]
@@ -64,6 +64,19 @@ class MultiRunReport:
     @property
     def n_queries(self) -> int:
         return len(self.query_external)
+
+    def queries_needed(
+        self, delta: float, *, target_power: float = 0.8, alpha: float = 0.05
+    ) -> TopicSetSize:
+        """Queries the paired t-test needs to detect ``delta`` with this comparison's residual
+        variance (Sakai 2016; :func:`ndcg_studio.domain.topic_set_size.topic_set_size`).
+
+        Raises:
+            ValueError: delta <= 0, a bad alpha/power, or a residual variance of 0.
+        """
+        return topic_set_size(
+            delta, self.comparison.anova.ms_residual, alpha=alpha, target_power=target_power
+        )
 
     def pairs(self) -> NDArray[np.intp]:
         """Indices of the pairs to report: all pairs, or those with a baseline."""

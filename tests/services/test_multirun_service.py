@@ -57,6 +57,9 @@ def test_three_runs_against_the_domain(three_runs: Any) -> None:
     # the better run stands out, the two others do not
     assert rows[0][9] < 0.05 and rows[2][9] < 0.05 and rows[1][9] > 0.05
     assert 0 < result.min_detectable_delta < 1
+    # the current query count is just enough for the smallest detectable delta
+    assert result.queries_needed(result.min_detectable_delta * 1.0001).n_queries <= 24
+    assert result.queries_needed(result.min_detectable_delta / 2).n_queries > 24
 
 
 def test_baseline_rows_put_the_baseline_first(three_runs: Any) -> None:
