@@ -108,6 +108,7 @@ def load_item(db: Database, query_id: int, document_id: int) -> ItemDetail:
 
 def _table(model: object, stretch_last: bool = True) -> QTableView:
     view = QTableView()
+    view.setTabKeyNavigation(False)  # Tab leaves the table
     view.setModel(model)  # type: ignore[arg-type]
     view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
     view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
@@ -177,6 +178,8 @@ class AgreementView(LazyView[AgreementData]):
         # left column: heatmap, leave-one-out, per query
         self.kappa_model = PairwiseKappaModel(self)
         self.kappa_table = QTableView()
+        self.kappa_table.setObjectName("kappa_table")
+        self.kappa_table.setTabKeyNavigation(False)
         self.kappa_table.setModel(self.kappa_model)
         self.kappa_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.kappa_table.setWordWrap(True)

@@ -32,7 +32,7 @@ from PySide6.QtCore import (
     Signal,
     Slot,
 )
-from PySide6.QtGui import QFont, QKeyEvent, QKeySequence, QPalette, QShortcut
+from PySide6.QtGui import QFont, QKeyEvent, QKeySequence, QPalette, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QButtonGroup,
@@ -248,6 +248,8 @@ class AnnotateView(QWidget):
         layout.addWidget(self.hide_complete)
 
         self.query_table = QTableView(box)
+        self.query_table.setObjectName("query_table")
+        self.query_table.setTabKeyNavigation(False)  # Tab leaves the list
         self.query_table.setModel(self.proxy)
         self.query_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.query_table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
@@ -292,6 +294,13 @@ class AnnotateView(QWidget):
         shortcut = QShortcut(QKeySequence("Ctrl+U"), self)
         shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         shortcut.activated.connect(self.next_unjudged)
+        # 0–4 grade wherever the focus is in this view (the query list, a button, the panel);
+        # a text field keeps its digits (QLineEdit accepts the shortcut override of printable
+        # keys), so typing into the filter still filters
+        for key, grade in _GRADE_KEYS.items():
+            grade_shortcut = QShortcut(QKeySequence(key), self)
+            grade_shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            grade_shortcut.activated.connect(lambda grade=grade: self.grade_current(grade))
         return box
 
     def _build_centre(self) -> QWidget:
@@ -389,6 +398,8 @@ class AnnotateView(QWidget):
         self.pool_title.setFont(_scaled_font(self.pool_title, 1.1, bold=True))
         layout.addWidget(self.pool_title)
         self.pool_table = QTableView(box)
+        self.pool_table.setObjectName("pool_table")
+        self.pool_table.setTabKeyNavigation(False)
         self.pool_table.setModel(self.pool_model)
         self.pool_table.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.pool_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -414,6 +425,18 @@ class AnnotateView(QWidget):
         self.pool_table.clicked.connect(self._on_pool_clicked)
         layout.addWidget(self.pool_table, 1)
         return box
+
+    # ================================================================== focus
+    def activated(self) -> None:
+        """The view was shown (start, tab switch) or a dialog over it closed: the keyboard goes
+        to the document panel, so 0–4 grade at once and no digit lands in the query filter
+        (which Qt would otherwise focus first, being first in the tab order)."""
+        self.panel.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if not event.spontaneous():  # not a window coming back from minimised
+            self.activated()
 
     # ================================================================== state save/restore
     def save_state(self) -> None:
