@@ -140,7 +140,7 @@ class MainWindow(QMainWindow):
         self._add(file_menu, "&Import…", self.import_file, QKeySequence("Ctrl+I"))
         self._add(file_menu, "&Export…", self.export_file, QKeySequence("Ctrl+E"))
         file_menu.addSeparator()
-        quit_action = self._add(file_menu, "&Quit", self.close, QKeySequence.StandardKey.Quit)
+        quit_action = self._add(file_menu, "&Quit", self.close, QKeySequence("Ctrl+Q"))
         quit_action.setMenuRole(QAction.MenuRole.QuitRole)
 
         edit_menu = bar.addMenu("&Edit")

@@ -242,6 +242,7 @@ class AnnotateView(QWidget):
         self.filter_edit.setPlaceholderText("Filter by id or text…")
         self.filter_edit.setClearButtonEnabled(True)
         self.filter_edit.textChanged.connect(lambda _t: self._filter_timer.start())
+        self.filter_edit.returnPressed.connect(self.activated)  # back to grading
         layout.addWidget(self.filter_edit)
         self.hide_complete = QCheckBox("Hide complete queries", box)
         self.hide_complete.toggled.connect(self.proxy.set_hide_complete)
@@ -460,11 +461,15 @@ class AnnotateView(QWidget):
     def _start_reload(self) -> None:
         db = self.context.database
         if db is None:
-            self._clear("No database is open.\n\nUse File ▸ New database… or Open database….")
+            self._clear(
+                "No database is open.\n\nUse File ▸ New database… (Ctrl+N) or "
+                "File ▸ Open database… (Ctrl+O)."
+            )
             return
         if self.context.annotator is None:
             self._clear(
-                "Who is annotating?\n\nChoose your name with Annotator ▸ Switch annotator…."
+                "Who is annotating?\n\nChoose your name with Annotator ▸ Switch annotator… "
+                "(Ctrl+Shift+A)."
             )
             return
         annotator_id, depth = self._annotator_id(), self.context.pool_depth
