@@ -78,6 +78,9 @@ def test_annotate_takes_the_keyboard_when_shown_and_digits_grade_from_the_query_
     assert view.filter_edit.text() == "2" and _alice_grades(ui_data) == before
     _key(view.filter_edit, Qt.Key.Key_Return)  # Enter: back to grading
     assert QApplication.focusWidget() is view.panel
+    view.filter_edit.setFocus()
+    _key(view.filter_edit, Qt.Key.Key_Escape)  # Esc too, the filter kept
+    assert QApplication.focusWidget() is view.panel and view.filter_edit.text() == "2"
 
     # another tab and back (with the filter focused before): the panel again, not the filter
     view.filter_edit.setFocus()

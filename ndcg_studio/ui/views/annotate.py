@@ -242,7 +242,10 @@ class AnnotateView(QWidget):
         self.filter_edit.setPlaceholderText("Filter by id or text…")
         self.filter_edit.setClearButtonEnabled(True)
         self.filter_edit.textChanged.connect(lambda _t: self._filter_timer.start())
-        self.filter_edit.returnPressed.connect(self.activated)  # back to grading
+        self.filter_edit.returnPressed.connect(self.activated)  # Enter or Esc: back to grading
+        escape = QShortcut(QKeySequence(Qt.Key.Key_Escape), self.filter_edit)
+        escape.setContext(Qt.ShortcutContext.WidgetShortcut)
+        escape.activated.connect(self.activated)
         layout.addWidget(self.filter_edit)
         self.hide_complete = QCheckBox("Hide complete queries", box)
         self.hide_complete.toggled.connect(self.proxy.set_hide_complete)
