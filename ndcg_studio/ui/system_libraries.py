@@ -68,6 +68,12 @@ def missing_libraries(ldd_output: str) -> list[str]:
     return missing
 
 
+NO_DISPLAY = (
+    "ndcg-studio: no display to open the window on ($DISPLAY is not set): start it from a "
+    "desktop session, or use the command line (ndcg-studio --help)"
+)
+
+
 def problem_line(missing: list[str]) -> str:
     """One line for stderr: what is missing and ``apt install`` of the packages providing it
     (a soname not in :data:`DEBIAN_PACKAGES` is named without a package)."""
@@ -108,7 +114,8 @@ def uses_xcb(environ: Mapping[str, str], platform: str = sys.platform) -> bool:
 
 
 def check_xcb(environ: Mapping[str, str] | None = None) -> str | None:
-    """The line to print when Qt's xcb plugin lacks system libraries, else None.
+    """The line to print when Qt's xcb plugin lacks system libraries or there is no display
+    (Qt would abort on either), else None.
 
     None also when the check does not apply (not Linux, another platform plugin requested) or
     cannot be made (no ``ldd`` on PATH, no plugin, ldd failing): Qt then reports for itself.
@@ -127,4 +134,8 @@ def check_xcb(environ: Mapping[str, str] | None = None) -> str | None:
     except (OSError, subprocess.SubprocessError):
         return None
     missing = missing_libraries(result.stdout)
-    return problem_line(missing) if missing else None
+    if missing:
+        return problem_line(missing)
+    if not environ.get("DISPLAY") and not environ.get("WAYLAND_DISPLAY"):
+        return NO_DISPLAY
+    return None

@@ -89,8 +89,11 @@ def test_on_this_machine_nothing_is_missing() -> None:
     package missing from that list fails here in CI."""
     plugin = sl.xcb_plugin()
     assert plugin is not None and plugin.name == "libqxcb.so"
-    assert sl.check_xcb({"QT_QPA_PLATFORM": "xcb"}) is None
+    assert sl.check_xcb({"QT_QPA_PLATFORM": "xcb", "DISPLAY": ":0"}) is None
     assert sl.check_xcb({"QT_QPA_PLATFORM": "offscreen"}) is None
+    # no X display (and no Wayland one): Qt would abort with "could not connect to display"
+    assert sl.check_xcb({"QT_QPA_PLATFORM": "xcb"}) == sl.NO_DISPLAY
+    assert sl.check_xcb({"WAYLAND_DISPLAY": "wayland-0"}) is None
 
 
 @pytest.mark.skipif(
