@@ -20,13 +20,20 @@ def run_gui(db: str | None = None, demo: bool = False) -> int:
     file), or on the demo database with ``demo``, and run the Qt event loop.
 
     Uncaught exceptions show a message box and are logged (see :mod:`ndcg_studio.ui.errors`);
-    the app keeps running. Returns the exit code of the event loop.
+    the app keeps running. Returns the exit code of the event loop, or 1 (after one line on
+    stderr) when Qt's X11 plugin lacks system libraries (:mod:`ndcg_studio.ui.system_libraries`).
     """
+    from ndcg_studio.ui.system_libraries import check_xcb
+
+    problem = check_xcb()
+    if problem is not None:
+        print(problem, file=sys.stderr)
+        return 1
     import shiboken6
     from PySide6.QtCore import QCoreApplication, QEvent, QTimer
     from PySide6.QtWidgets import QApplication
 
-    from ndcg_studio.ui import errors
+    from ndcg_studio.ui import e2e_log, errors
     from ndcg_studio.ui.context import AppContext
     from ndcg_studio.ui.main_window import MainWindow
 
@@ -40,6 +47,7 @@ def run_gui(db: str | None = None, demo: bool = False) -> int:
     context = AppContext()
     window = MainWindow(context)
     uninstall = errors.install(lambda: window)
+    e2e_log.install(app, window)
     target = str(demo_database_path()) if demo else db
     window.show()
     # The first start on the default database (no --db, no $NDCG_STUDIO_DB) finds it empty and

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QByteArray, Slot
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QFileDialog,
     QInputDialog,
@@ -119,6 +119,7 @@ class MainWindow(QMainWindow):
         self.team.team_changed.connect(self._show_team)
         self.team.reachable_changed.connect(self._show_reachable)
         self.restore_state()
+        self.tab_actions[self.tabs.currentIndex()].setChecked(True)
         self._update_status()
         self._refresh_counts()
 
@@ -130,14 +131,16 @@ class MainWindow(QMainWindow):
         self._add(
             file_menu, "&Open database…", self.open_database_dialog, QKeySequence.StandardKey.Open
         )
-        self._add(file_menu, "Connect to &server…", self.connect_server)
+        self._add(
+            file_menu, "Connect to &server…", self.connect_server, QKeySequence("Ctrl+Shift+O")
+        )
         self.recent_menu = file_menu.addMenu("Open &Recent")
         self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
         file_menu.addSeparator()
         self._add(file_menu, "&Import…", self.import_file, QKeySequence("Ctrl+I"))
         self._add(file_menu, "&Export…", self.export_file, QKeySequence("Ctrl+E"))
         file_menu.addSeparator()
-        quit_action = self._add(file_menu, "&Quit", self.close, QKeySequence.StandardKey.Quit)
+        quit_action = self._add(file_menu, "&Quit", self.close, QKeySequence("Ctrl+Q"))
         quit_action.setMenuRole(QAction.MenuRole.QuitRole)
 
         edit_menu = bar.addMenu("&Edit")
@@ -147,20 +150,69 @@ class MainWindow(QMainWindow):
         self.redo_action.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
         edit_menu.addAction(self.undo_action)
         edit_menu.addAction(self.redo_action)
+        edit_menu.addSeparator()
+        self._add(
+            edit_menu, "Scoring &settings…", self.open_scoring_settings, QKeySequence("Ctrl+,")
+        )
+
+        # Ctrl+1…4 and Ctrl+Tab are window shortcuts: they work from any widget, also from a
+        # table (which would otherwise keep Ctrl+Tab) or the query filter
+        view_menu = bar.addMenu("&View")
+        self.tab_actions: list[QAction] = []
+        group = QActionGroup(self)
+        for i, spec in enumerate(VIEWS):
+            action = self._add(
+                view_menu,
+                f"&{spec.title}",
+                lambda i=i: self.tabs.setCurrentIndex(i),
+                QKeySequence(f"Ctrl+{i + 1}"),
+            )
+            action.setCheckable(True)
+            group.addAction(action)
+            self.tab_actions.append(action)
+        view_menu.addSeparator()
+        self._add(
+            view_menu,
+            "&Next tab",
+            lambda: self._step_tab(1),
+            [QKeySequence("Ctrl+Tab"), QKeySequence("Ctrl+PgDown")],
+        )
+        self._add(
+            view_menu,
+            "&Previous tab",
+            lambda: self._step_tab(-1),
+            [
+                QKeySequence("Ctrl+Shift+Tab"),
+                QKeySequence("Ctrl+Shift+Backtab"),
+                QKeySequence("Ctrl+PgUp"),
+            ],
+        )
 
         annotator_menu = bar.addMenu("&Annotator")
-        self._add(annotator_menu, "&Switch annotator…", self.switch_annotator)
-        self._add(annotator_menu, "&Pool depth…", self.set_pool_depth)
+        self._add(
+            annotator_menu,
+            "&Switch annotator…",
+            self.switch_annotator,
+            QKeySequence("Ctrl+Shift+A"),
+        )
+        self._add(annotator_menu, "&Pool depth…", self.set_pool_depth, QKeySequence("Ctrl+Shift+D"))
 
         help_menu = bar.addMenu("&Help")
-        self._add(help_menu, "Load the Cranfield &demo", self.load_demo_into_empty)
+        self._add(
+            help_menu,
+            "Load the Cranfield &demo",
+            self.load_demo_into_empty,
+            QKeySequence("Ctrl+Shift+L"),
+        )
         help_menu.addSeparator()
-        about = self._add(help_menu, "&About NDCG Studio", self.show_about)
+        about = self._add(help_menu, "&About NDCG Studio", self.show_about, QKeySequence("F1"))
         about.setMenuRole(QAction.MenuRole.AboutRole)
 
     def _add(self, menu: QMenu, text: str, slot: Any, shortcut: Any = None) -> QAction:
         action = QAction(text, self)
-        if shortcut is not None:
+        if isinstance(shortcut, list):
+            action.setShortcuts(shortcut)
+        elif shortcut is not None:
             action.setShortcut(shortcut)
         action.triggered.connect(lambda _checked=False: slot())
         menu.addAction(action)
@@ -352,6 +404,7 @@ class MainWindow(QMainWindow):
         )
         if ok and name.strip():
             self._use_annotator(name)
+        self._reactivate()
 
     @Slot()
     def switch_annotator(self) -> None:
@@ -371,6 +424,7 @@ class MainWindow(QMainWindow):
         )
         if ok and name.strip():
             self._use_annotator(name)
+        self._reactivate()
 
     def _use_annotator(self, name: str) -> None:
         try:
@@ -392,6 +446,7 @@ class MainWindow(QMainWindow):
         )
         if ok:
             self.context.set_setting(S.POOL_DEPTH, depth)
+        self._reactivate()
 
     # ================================================================== help
     @Slot()
@@ -463,8 +518,24 @@ class MainWindow(QMainWindow):
             f"{counts.runs:,} runs · {counts.judgments:,} judgments"
         )
 
+    def _step_tab(self, step: int) -> None:
+        self.tabs.setCurrentIndex((self.tabs.currentIndex() + step) % self.tabs.count())
+
+    @Slot()
+    def open_scoring_settings(self) -> None:
+        """Edit ▸ Scoring settings…: the Review view's settings dialog."""
+        open_settings = getattr(self.views["Review"], "open_settings", None)
+        if callable(open_settings):
+            open_settings()
+
+    def _reactivate(self) -> None:
+        """A dialog closed: the current view takes the keyboard again (Annotate: 0–4 grade)."""
+        self._on_tab_changed(self.tabs.currentIndex())
+
     @Slot(int)
     def _on_tab_changed(self, index: int) -> None:
+        if 0 <= index < len(self.tab_actions):
+            self.tab_actions[index].setChecked(True)
         view = self.tabs.widget(index)
         activated = getattr(view, "activated", None)
         if callable(activated):

@@ -108,6 +108,7 @@ def load_item(db: Database, query_id: int, document_id: int) -> ItemDetail:
 
 def _table(model: object, stretch_last: bool = True) -> QTableView:
     view = QTableView()
+    view.setTabKeyNavigation(False)  # Tab leaves the table
     view.setModel(model)  # type: ignore[arg-type]
     view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
     view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
@@ -177,6 +178,8 @@ class AgreementView(LazyView[AgreementData]):
         # left column: heatmap, leave-one-out, per query
         self.kappa_model = PairwiseKappaModel(self)
         self.kappa_table = QTableView()
+        self.kappa_table.setObjectName("kappa_table")
+        self.kappa_table.setTabKeyNavigation(False)
         self.kappa_table.setModel(self.kappa_model)
         self.kappa_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.kappa_table.setWordWrap(True)
@@ -186,10 +189,12 @@ class AgreementView(LazyView[AgreementData]):
         self.kappa_table.verticalHeader().setMinimumSectionSize(28)
         self.loo_model = LeaveOneOutModel(self)
         self.loo_table = _table(self.loo_model)
+        self.loo_table.setObjectName("loo_table")
         self.loo_table.setSortingEnabled(True)
         self.loo_table.sortByColumn(2, Qt.SortOrder.DescendingOrder)
         self.query_model = PerQueryAlphaModel(self)
         self.query_table = _table(self.query_model)
+        self.query_table.setObjectName("agreement_query_table")
         self.query_table.setSortingEnabled(True)
         self.query_table.sortByColumn(1, Qt.SortOrder.AscendingOrder)
         self.kappa_box = _boxed(
@@ -212,6 +217,7 @@ class AgreementView(LazyView[AgreementData]):
         # right column: disputed list, item detail with adjudication
         self.disputed_model = DisputedItemsModel(self)
         self.disputed_table = _table(self.disputed_model)
+        self.disputed_table.setObjectName("disputed_table")
         self.disputed_table.setSortingEnabled(True)
         # stable sort by range, descending: keeps the service's "most disputed first" order
         self.disputed_table.sortByColumn(COL_D_RANGE, Qt.SortOrder.DescendingOrder)
@@ -224,6 +230,7 @@ class AgreementView(LazyView[AgreementData]):
         self.item_title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.grades_model = ItemGradesModel(self)
         self.grades_table = _table(self.grades_model)
+        self.grades_table.setObjectName("grades_table")
         self.grades_table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         grades_header = self.grades_table.horizontalHeader()
         grades_header.setStretchLastSection(False)
@@ -232,6 +239,7 @@ class AgreementView(LazyView[AgreementData]):
         self.grades_table.setMinimumWidth(300)
         self.history_model = HistoryModel(self)
         self.history_table = _table(self.history_model)
+        self.history_table.setObjectName("history_table")
         self.history_table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         self.history_table.horizontalHeader().setSectionResizeMode(
             QHeaderView.ResizeMode.ResizeToContents

@@ -32,7 +32,7 @@ from PySide6.QtCore import (
     Signal,
     Slot,
 )
-from PySide6.QtGui import QFont, QKeyEvent, QKeySequence, QPalette, QShortcut
+from PySide6.QtGui import QFont, QKeyEvent, QKeySequence, QPalette, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QButtonGroup,
@@ -242,12 +242,18 @@ class AnnotateView(QWidget):
         self.filter_edit.setPlaceholderText("Filter by id or text…")
         self.filter_edit.setClearButtonEnabled(True)
         self.filter_edit.textChanged.connect(lambda _t: self._filter_timer.start())
+        self.filter_edit.returnPressed.connect(self.activated)  # Enter or Esc: back to grading
+        escape = QShortcut(QKeySequence(Qt.Key.Key_Escape), self.filter_edit)
+        escape.setContext(Qt.ShortcutContext.WidgetShortcut)
+        escape.activated.connect(self.activated)
         layout.addWidget(self.filter_edit)
         self.hide_complete = QCheckBox("Hide complete queries", box)
         self.hide_complete.toggled.connect(self.proxy.set_hide_complete)
         layout.addWidget(self.hide_complete)
 
         self.query_table = QTableView(box)
+        self.query_table.setObjectName("query_table")
+        self.query_table.setTabKeyNavigation(False)  # Tab leaves the list
         self.query_table.setModel(self.proxy)
         self.query_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.query_table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
@@ -292,6 +298,13 @@ class AnnotateView(QWidget):
         shortcut = QShortcut(QKeySequence("Ctrl+U"), self)
         shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         shortcut.activated.connect(self.next_unjudged)
+        # 0–4 grade wherever the focus is in this view (the query list, a button, the panel);
+        # a text field keeps its digits (QLineEdit accepts the shortcut override of printable
+        # keys), so typing into the filter still filters
+        for key, grade in _GRADE_KEYS.items():
+            grade_shortcut = QShortcut(QKeySequence(key), self)
+            grade_shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            grade_shortcut.activated.connect(lambda grade=grade: self.grade_current(grade))
         return box
 
     def _build_centre(self) -> QWidget:
@@ -389,6 +402,8 @@ class AnnotateView(QWidget):
         self.pool_title.setFont(_scaled_font(self.pool_title, 1.1, bold=True))
         layout.addWidget(self.pool_title)
         self.pool_table = QTableView(box)
+        self.pool_table.setObjectName("pool_table")
+        self.pool_table.setTabKeyNavigation(False)
         self.pool_table.setModel(self.pool_model)
         self.pool_table.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.pool_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -415,6 +430,18 @@ class AnnotateView(QWidget):
         layout.addWidget(self.pool_table, 1)
         return box
 
+    # ================================================================== focus
+    def activated(self) -> None:
+        """The view was shown (start, tab switch) or a dialog over it closed: the keyboard goes
+        to the document panel, so 0–4 grade at once and no digit lands in the query filter
+        (which Qt would otherwise focus first, being first in the tab order)."""
+        self.panel.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if not event.spontaneous():  # not a window coming back from minimised
+            self.activated()
+
     # ================================================================== state save/restore
     def save_state(self) -> None:
         self.context.settings.set_byte_array(_SPLITTER_KEY, self.splitter.saveState())
@@ -437,11 +464,15 @@ class AnnotateView(QWidget):
     def _start_reload(self) -> None:
         db = self.context.database
         if db is None:
-            self._clear("No database is open.\n\nUse File ▸ New database… or Open database….")
+            self._clear(
+                "No database is open.\n\nUse File ▸ New database… (Ctrl+N) or "
+                "File ▸ Open database… (Ctrl+O)."
+            )
             return
         if self.context.annotator is None:
             self._clear(
-                "Who is annotating?\n\nChoose your name with Annotator ▸ Switch annotator…."
+                "Who is annotating?\n\nChoose your name with Annotator ▸ Switch annotator… "
+                "(Ctrl+Shift+A)."
             )
             return
         annotator_id, depth = self._annotator_id(), self.context.pool_depth

@@ -132,6 +132,8 @@ class CompareView(LazyView[ScoredRuns]):
         self.chart = DeltaChart()
         self.model = DeltaTableModel(self)
         self.table = QTableView()
+        self.table.setObjectName("compare_table")
+        self.table.setTabKeyNavigation(False)  # Tab leaves the table
         self.table.setModel(self.model)
         self.table.setSortingEnabled(True)
         self.table.sortByColumn(COL_DELTA, Qt.SortOrder.DescendingOrder)

@@ -40,6 +40,7 @@ from ndcg_studio.ui.workers import Task, run_task
 
 def _table(model: BreakdownTableModel) -> QTableView:
     view = QTableView()
+    view.setTabKeyNavigation(False)  # Tab leaves the table
     view.setModel(model)
     view.setAlternatingRowColors(True)
     view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)

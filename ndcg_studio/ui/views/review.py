@@ -126,6 +126,8 @@ class ReviewView(LazyView[ReviewData]):
         # summary: per-run table + band chart + histogram
         self.summary_model = RunSummaryModel(self)
         self.summary_table = QTableView()
+        self.summary_table.setObjectName("summary_table")
+        self.summary_table.setTabKeyNavigation(False)  # Tab leaves the table
         self.summary_table.setModel(self.summary_model)
         self.summary_table.verticalHeader().setVisible(False)
         self.summary_table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
@@ -188,6 +190,8 @@ class ReviewView(LazyView[ReviewData]):
         # the table
         self.model = ScoresTableModel(self)
         self.table = QTableView()
+        self.table.setObjectName("review_table")
+        self.table.setTabKeyNavigation(False)
         self.table.setModel(self.model)
         self.table.setSortingEnabled(True)
         self.table.sortByColumn(M.COL_NDCG, Qt.SortOrder.AscendingOrder)

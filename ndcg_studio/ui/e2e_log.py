@@ -1,0 +1,52 @@
+"""What the end-to-end tests observe: with ``$NDCG_STUDIO_E2E_LOG`` set to a file, the app
+appends one line per event a person would see — the keyboard focus moving, the tab changing, a
+query's documents shown — so a test driving the app with real X11 key presses
+(``tests/e2e/test_x11.py``) can tell where the keys went. Without the variable nothing happens.
+
+Lines (fields separated by one space):
+
+- ``focus ID CLASS NAME table|widget`` — the widget that has the keyboard focus now (ID: the
+  C++ object's address, hex; NAME: its objectName or ``-``; ``table`` for item views);
+- ``tab TITLE`` — the current tab;
+- ``query ID`` — Annotate shows the pool of query ID (database id).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import shiboken6
+from PySide6.QtWidgets import QAbstractItemView, QApplication, QWidget
+
+ENV_VAR = "NDCG_STUDIO_E2E_LOG"
+
+
+def describe(widget: QWidget | None) -> str:
+    """``ID CLASS NAME table|widget`` of ``widget`` (``none`` for no widget)."""
+    if widget is None:
+        return "none"
+    kind = "table" if isinstance(widget, QAbstractItemView) else "widget"
+    address = shiboken6.getCppPointer(widget)[0]
+    return f"{address:x} {type(widget).__name__} {widget.objectName() or '-'} {kind}"
+
+
+def install(app: QApplication, window: Any) -> None:
+    """Log ``app``'s focus changes and ``window``'s tab changes (a :class:`MainWindow`) to the
+    file named by ``$NDCG_STUDIO_E2E_LOG``, if set."""
+    path = os.environ.get(ENV_VAR)
+    if not path:
+        return
+    handle = open(path, "a", encoding="utf-8", buffering=1)  # noqa: SIM115 (lives with the app)
+
+    def write(line: str) -> None:
+        handle.write(line + "\n")
+
+    app.focusChanged.connect(lambda _old, new: write(f"focus {describe(new)}"))
+    window.tabs.currentChanged.connect(lambda i: write(f"tab {window.tabs.tabText(i)}"))
+    annotate = window.views.get("Annotate")
+    query_loaded = getattr(annotate, "query_loaded", None)
+    if query_loaded is not None:
+        query_loaded.connect(lambda query_id: write(f"query {query_id}"))
+    app.aboutToQuit.connect(handle.close)
+    write(f"tab {window.tabs.tabText(window.tabs.currentIndex())}")
