@@ -149,6 +149,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("demo", help="load the Cranfield demo collection into the database")
     _add_db(p)
+    from ndcg_studio.cli import simulate
+
+    simulate.add_parser(sub, _add_db)
     return parser
 
 
@@ -183,7 +186,7 @@ def command(name: str) -> Callable[[Handler], Handler]:
 
 def run(args: argparse.Namespace) -> int:
     """Run the subcommand in ``args``; turn expected errors into one-line messages."""
-    from ndcg_studio.cli import commands  # noqa: F401  (registers the handlers)
+    from ndcg_studio.cli import commands, simulate  # noqa: F401  (registers the handlers)
     from ndcg_studio.io.errors import InputError
     from ndcg_studio.storage.database import DatabaseError
 
