@@ -96,6 +96,9 @@ class SimulationResult:
         order: (P,) int64 pool indices in the order they were judged.
         decided_wrong: number of (row, pair) where a decided pair disagreed with the final
             verdict: 0 unless the sound interval were wrong.
+        pairs: the run pairs (index a < index b into the problem's ``run_names``).
+        pair_correct, pair_decided: (n_rows, n_pairs) bool, per row and pair, whether the
+            current verdict equals the final one / the sound interval excludes 0.
     """
 
     rows: list[tuple[Any, ...]]
@@ -103,6 +106,9 @@ class SimulationResult:
     truth_means: NDArray[np.float64]
     order: NDArray[np.int64]
     decided_wrong: int
+    pairs: list[tuple[int, int]]
+    pair_correct: NDArray[np.bool_]
+    pair_decided: NDArray[np.bool_]
 
 
 def load_problem(
@@ -202,6 +208,8 @@ def simulate(
     order: list[int] = []
     decided_wrong = 0
     means = truth_means
+    correct_rows: list[NDArray[np.bool_]] = []
+    decided_rows: list[NDArray[np.bool_]] = []
 
     def row() -> None:
         nonlocal decided_wrong, means
@@ -216,6 +224,8 @@ def simulate(
         means = _means(problem, expected_grades(pool, grades, buckets))
         sign = np.array([np.sign(means[a] - means[b]) for a, b in pairs])
         tau = float(kendalltau(means, truth_means).statistic)
+        correct_rows.append(sign == truth_sign)
+        decided_rows.append(decided)
         rows.append(
             (
                 strategy,
@@ -244,4 +254,7 @@ def simulate(
         truth_means=truth_means,
         order=np.asarray(order, dtype=np.int64),
         decided_wrong=decided_wrong,
+        pairs=pairs,
+        pair_correct=np.array(correct_rows, dtype=bool).reshape(len(rows), len(pairs)),
+        pair_decided=np.array(decided_rows, dtype=bool).reshape(len(rows), len(pairs)),
     )

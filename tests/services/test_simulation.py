@@ -83,6 +83,9 @@ def test_final_numbers_equal_normal_scoring(db: Any, tmp_path: Path, depth: int,
         assert last[3] == 3  # every pair correct
         assert last[5] == pytest.approx(0.0, abs=1e-12)
         assert result.decided_wrong == 0
+        assert result.pair_correct.shape == (len(result.rows), 3)
+        assert result.pair_correct[-1].all() and result.pair_decided[-1].sum() == last[2]
+        assert (result.pair_correct.sum(axis=1) == [r[3] for r in result.rows]).all()
         assert sorted(result.order.tolist()) == list(range(problem.pool.size))
     assert _snapshot(db) == before  # never writes
 
