@@ -247,7 +247,9 @@ def bench(name: str, db: Any, runs: list[str], args: argparse.Namespace) -> list
                 f"{size:,}",
                 show(found["correct"]),
                 show(found["tau"]),
+                show(found["pair_correct"]),
                 show(found["decided"]),
+                show(found["pair_decided"]),
                 str(wrong),
                 f"{seconds:.1f}",
             ]
@@ -262,7 +264,9 @@ HEADER = [
     "pool",
     "every pair correct from",
     "tau = 1 from",
+    "median pair correct from",
     "every pair decided (sound) from",
+    "median pair decided from",
     "decided but wrong",
     "s per simulation",
 ]

@@ -22,6 +22,7 @@ pooled documents may still receive any grade 0..``max_grade`` (default 4).
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 
@@ -40,8 +41,11 @@ __all__ = [
 ]
 
 _F64 = np.float64
-#: rounds of the assignment refinement in :func:`_upper_one` (each round can only tighten)
+#: rounds of the assignment refinement in :func:`_upper_relaxed` (each round can only tighten)
 _ROUNDS = 4
+#: most grade vectors :func:`_upper_exact` enumerates (C(n + 4, 4) for n varied documents and
+#: grades 0..4: up to 16 documents); beyond, the relaxation bound is used
+_MAX_ENUMERATION = 5000
 
 
 def _query_starts(pool: Pool) -> NDArray[np.intp]:
@@ -137,7 +141,70 @@ def _upper_one(
     k: int,
     top: float,
 ) -> float:
-    """Sound upper bound of max_x N(x)/I(x) for one query (see :func:`delta_bounds`)."""
+    """Upper bound of max_x N(x)/I(x) for one query (see :func:`delta_bounds`): exact by
+    enumeration when the grades are the integers 0..top and few documents vary, else the
+    relaxation bound."""
+    exact = _upper_exact(w_known, g_known, w_unknown, k, top)
+    if exact is not None:
+        return exact
+    return _upper_relaxed(w_known, g_known, w_unknown, k, top)
+
+
+def _upper_exact(
+    w_known: NDArray[np.float64],
+    g_known: NDArray[np.float64],
+    w_unknown: NDArray[np.float64],
+    k: int,
+    top: float,
+) -> float | None:
+    """The exact max of Delta over integer grades 0..top, or None when too many to enumerate.
+
+    Exchange arguments cut the 5^n assignments down to C(n + 4, 4):
+
+    * I depends only on the multiset of gains; giving the larger of two grades to the
+      document of larger w never lowers N, so some maximiser is non-increasing in w.
+    * If some assignment makes N > 0 (N_hi > 0), the maximum is positive: documents with
+      w <= 0 at 0 (N does not drop, I does not grow); only the w > 0 documents vary.
+    * Otherwise every ratio is <= 0 and the best is the closest to 0: documents with w >= 0 at
+      the top grade (N and I grow); only the w < 0 documents vary.
+
+    At most K documents have w > 0 (and at most K have w < 0): they must lie in A's (B's) top K.
+    """
+    if top != int(top) or top < 0:
+        return None
+    levels = int(top)
+    c = float(np.dot(w_known, g_known))
+    n_hi = c + top * float(np.maximum(w_unknown, 0.0).sum())
+    if n_hi > 0:
+        vary = np.sort(w_unknown[w_unknown > 0])[::-1]
+        fixed = np.zeros(0)
+    else:
+        vary = np.sort(w_unknown[w_unknown < 0])[::-1]
+        fixed_w = w_unknown[w_unknown >= 0]
+        c += top * float(fixed_w.sum())
+        fixed = np.full(min(len(fixed_w), k), top)
+    n = len(vary)
+    if math.comb(n + levels, levels) > _MAX_ENUMERATION:
+        return None
+    combos = list(itertools.combinations_with_replacement(range(levels, -1, -1), n))
+    x = np.array(combos, dtype=_F64).reshape(len(combos), n)
+    num = c + x @ vary
+    base = np.concatenate([np.sort(g_known)[::-1][:k], fixed])
+    gains = np.concatenate([np.broadcast_to(base, (len(x), len(base))), x], axis=1)
+    gains = -np.sort(-gains, axis=1)[:, :k]
+    ideal = gains @ _ideal_discounts(k)[: gains.shape[1]]
+    ratio = np.where(ideal > 0, num / np.where(ideal > 0, ideal, 1.0), 0.0)
+    return float(ratio.max())
+
+
+def _upper_relaxed(
+    w_known: NDArray[np.float64],
+    g_known: NDArray[np.float64],
+    w_unknown: NDArray[np.float64],
+    k: int,
+    top: float,
+) -> float:
+    """Sound upper bound of max_x N(x)/I(x) over x in [0, top]^n (continuous relaxation)."""
     c = float(np.dot(w_known, g_known))
     n_hi = c + top * float(np.maximum(w_unknown, 0.0).sum())
     if n_hi <= 0:
@@ -228,23 +295,26 @@ def delta_bounds(
 
     For one query write w_p = disc_A(p) - disc_B(p) (discounts 0 beyond K or when not
     returned), N(x) = sum_p w_p gain_p (Delta DCG) and I(x) the ideal DCG of all pooled gains
-    (judged ones fixed, unjudged ones x in [0, max_grade]); Delta nDCG = N/I (0 when I = 0).
-    The upper bound (the lower one is minus the upper bound of B - A):
+    (judged ones fixed, unjudged ones x); Delta nDCG = N/I (0 when I = 0). The upper bound
+    (the lower one is minus the upper bound of B - A) is
 
-    * If no assignment makes N positive (N_hi = c + max * sum of positive w <= 0): every
-      N <= N_hi <= 0 and I <= I_hi (all unjudged at max), so N/I <= N_hi / I_hi.
-    * Otherwise the maximum is positive and reached with every document of w <= 0 at 0.
-      I is the ideal DCG: for ANY assignment pi of the K ideal discounts to distinct
-      documents, L_pi(x) = sum of discount_pi(p) gain_p <= I(x) (the ideal order is the best
-      assignment), so N/I <= N/L_pi wherever N > 0, and max (c + w.x) / (a + e.x) over the box
-      is a linear-fractional program solved exactly by sorting w/e (Dinkelbach). Every pi gives
-      a sound bound; we take the smallest over a few pi: the ideal order of the judged gains,
-      then repeatedly the ideal order of the maximiser found under the previous pi. It is
-      exact when the worst case puts the same documents in the ideal list that the bound
-      assumed, and it is never below the true maximum; it is also capped at 1.
+    * EXACT for integer grades 0..max_grade when at most 16 documents vary
+      (:func:`_upper_exact`): exchange arguments show a maximiser sets the documents of one
+      sign of w to a fixed grade and is non-increasing in w on the others, leaving
+      C(n + 4, 4) assignments to score. Only documents within the top K of A or B have
+      w != 0, so with K <= 16 this always applies.
+    * otherwise a sound relaxation over x in [0, max_grade] (:func:`_upper_relaxed`):
+      if no assignment makes N positive, N/I <= N_hi / I_hi (every N <= N_hi <= 0, every
+      I <= I_hi); else, for ANY assignment pi of the K ideal discounts to distinct documents,
+      L_pi(x) = sum of discount_pi(p) gain_p <= I(x) (the ideal order is the best one), so
+      N/I <= N/L_pi where N > 0, and max (c + w.x)/(a + e.x) over the box is a
+      linear-fractional program solved exactly by trying the prefixes in w/e order
+      (Dinkelbach); the smallest over a few pi (the ideal order of the judged gains, then of
+      each maximiser found) is kept, capped at 1.
 
-    Soundness is checked by enumerating every assignment of small random pools
-    (tests/domain/test_verdict.py).
+    Both are checked against every assignment of small random pools
+    (tests/domain/test_verdict.py): the exact one for equality, the relaxation for
+    containment.
 
     Args:
         grades: (P,) float64 grades, NaN = not judged yet.
