@@ -140,13 +140,15 @@ def _upper_one(
     w_unknown: NDArray[np.float64],
     k: int,
     top: float,
+    integer_grades: bool = True,
 ) -> float:
     """Upper bound of max_x N(x)/I(x) for one query (see :func:`delta_bounds`): exact by
     enumeration when the grades are the integers 0..top and few documents vary, else the
     relaxation bound."""
-    exact = _upper_exact(w_known, g_known, w_unknown, k, top)
-    if exact is not None:
-        return exact
+    if integer_grades:
+        exact = _upper_exact(w_known, g_known, w_unknown, k, top)
+        if exact is not None:
+            return exact
     return _upper_relaxed(w_known, g_known, w_unknown, k, top)
 
 
@@ -268,6 +270,7 @@ def query_delta_bounds(
     q: int,
     *,
     max_grade: float = 4.0,
+    integer_grades: bool = True,
 ) -> tuple[float, float]:
     """(low, high) of Delta nDCG@K of query ``q``; see :func:`delta_bounds`."""
     starts = _query_starts(pool)
@@ -276,8 +279,8 @@ def query_delta_bounds(
     w = discounts(pool.rank[run_a, lo:hi], k) - discounts(pool.rank[run_b, lo:hi], k)
     known = ~np.isnan(g)
     gk = np.maximum(g[known], 0.0)
-    upper = _upper_one(w[known], gk, w[~known], k, max_grade)
-    lower = -_upper_one(-w[known], gk, -w[~known], k, max_grade)
+    upper = _upper_one(w[known], gk, w[~known], k, max_grade, integer_grades)
+    lower = -_upper_one(-w[known], gk, -w[~known], k, max_grade, integer_grades)
     return lower, upper
 
 
@@ -289,6 +292,7 @@ def delta_bounds(
     k: int,
     *,
     max_grade: float = 4.0,
+    integer_grades: bool = True,
     evaluated: NDArray[np.bool_] | None = None,
 ) -> DeltaBounds:
     """Interval of Delta nDCG@K (A - B) over EVERY grade 0..max_grade of the unjudged documents.
@@ -298,7 +302,7 @@ def delta_bounds(
     (judged ones fixed, unjudged ones x); Delta nDCG = N/I (0 when I = 0). The upper bound
     (the lower one is minus the upper bound of B - A) is
 
-    * EXACT for integer grades 0..max_grade when at most 16 documents vary
+    * EXACT for integer grades 0..max_grade (``integer_grades``) when at most 16 documents vary
       (:func:`_upper_exact`): exchange arguments show a maximiser sets the documents of one
       sign of w to a fixed grade and is non-increasing in w on the others, leaving
       C(n + 4, 4) assignments to score. Only documents within the top K of A or B have
@@ -319,6 +323,10 @@ def delta_bounds(
     Args:
         grades: (P,) float64 grades, NaN = not judged yet.
         run_a, run_b: run indices.
+        max_grade: the largest grade an unjudged document may receive.
+        integer_grades: unjudged documents receive integer grades (one annotator). False when
+            a hidden grade may be fractional (a mean consensus of several annotators): then
+            only the relaxation over [0, max_grade] is sound and it is used.
         evaluated: (n_queries,) bool queries in the mean (default: queries with a pooled
             document).
 
@@ -331,7 +339,14 @@ def delta_bounds(
     high = np.zeros(pool.n_queries)
     for q in np.flatnonzero(evaluated):
         low[q], high[q] = query_delta_bounds(
-            pool, grades, run_a, run_b, k, int(q), max_grade=max_grade
+            pool,
+            grades,
+            run_a,
+            run_b,
+            k,
+            int(q),
+            max_grade=max_grade,
+            integer_grades=integer_grades,
         )
     if not evaluated.any():
         raise ValueError("no query to evaluate")

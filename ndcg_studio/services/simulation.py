@@ -197,6 +197,10 @@ def simulate(
     truth_means = _means(problem, problem.truth)
     truth_sign = np.array([np.sign(truth_means[a] - truth_means[b]) for a, b in pairs])
     buckets = rank_buckets(pool)
+    # The grade scale, not the hidden grades themselves: 0..4 (or the largest grade found),
+    # integers unless the consensus of several annotators made fractional grades.
+    max_grade = max(4.0, float(np.ceil(problem.truth.max(initial=0.0))))
+    integer_grades = bool(np.all(problem.truth == np.round(problem.truth)))
     grades = np.full(pool.size, np.nan)
     evaluated_q = np.flatnonzero(problem.evaluated)
     n_eval = len(evaluated_q)
@@ -215,7 +219,9 @@ def simulate(
         nonlocal decided_wrong, means
         for q in dirty:
             for i, (a, b) in enumerate(pairs):
-                low[i, q], high[i, q] = query_delta_bounds(pool, grades, a, b, k, q)
+                low[i, q], high[i, q] = query_delta_bounds(
+                    pool, grades, a, b, k, q, max_grade=max_grade, integer_grades=integer_grades
+                )
         dirty.clear()
         mean_low = low[:, evaluated_q].sum(axis=1) / n_eval
         mean_high = high[:, evaluated_q].sum(axis=1) / n_eval

@@ -179,3 +179,22 @@ def test_expected_grades_and_estimate() -> None:
     p = probability_a_better(pool, grades, 0, 1, 10, samples=50, seed=1)
     assert 0.0 <= p <= 1.0
     assert p == probability_a_better(pool, grades, 0, 1, 10, samples=50, seed=1)
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), k=st.integers(1, 5))
+def test_fractional_grades_use_a_bound_sound_on_the_whole_box(seed: int, k: int) -> None:
+    """A mean consensus can hide 2.5: with integer_grades=False every grade on a half-step
+    grid of [0, 4] (9^3 assignments) lies inside."""
+    rng = np.random.default_rng(seed)
+    run, query, doc, rank = _random_runs(rng, 2, 1, 8, 5)
+    pool = build_pool(run, query, doc, rank, n_runs=2, n_queries=1, depth=5)
+    grades = rng.integers(0, 9, size=pool.size) / 2.0
+    unknown = rng.choice(pool.size, size=min(3, pool.size), replace=False)
+    grades[unknown] = np.nan
+    lo, hi = query_delta_bounds(pool, grades, 0, 1, k, 0, integer_grades=False)
+    for assignment in itertools.product(np.arange(9) / 2.0, repeat=len(unknown)):
+        g = grades.copy()
+        g[unknown] = assignment
+        nd = _oracle_ndcg(run, query, doc, rank, pool, g, k, 2)
+        assert lo - 1e-12 <= nd[0, 0] - nd[1, 0] <= hi + 1e-12
