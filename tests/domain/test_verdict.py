@@ -198,3 +198,19 @@ def test_fractional_grades_use_a_bound_sound_on_the_whole_box(seed: int, k: int)
         g[unknown] = assignment
         nd = _oracle_ndcg(run, query, doc, rank, pool, g, k, 2)
         assert lo - 1e-12 <= nd[0, 0] - nd[1, 0] <= hi + 1e-12
+
+
+def test_estimate_is_certain_when_everything_is_judged_and_follows_the_evidence() -> None:
+    rng = np.random.default_rng(9)
+    run, query, doc, rank = _random_runs(rng, 2, 4, 30, 10)
+    pool = build_pool(run, query, doc, rank, n_runs=2, n_queries=4, depth=10)
+    truth = rng.integers(0, 5, size=pool.size).astype(float)
+    nd = ndcg_matrix(pool, truth, 10)
+    a_better = float((nd[0] - nd[1]).mean()) > 0
+    assert probability_a_better(pool, truth, 0, 1, 10, samples=20) == float(a_better)
+    # A's top 3 documents judged 4, B's top 3 judged 0 (where not shared): A very likely better
+    grades = np.full(pool.size, np.nan)
+    grades[(pool.rank[0] >= 1) & (pool.rank[0] <= 3)] = 4.0
+    b_top = (pool.rank[1] >= 1) & (pool.rank[1] <= 3) & np.isnan(grades)
+    grades[b_top] = 0.0
+    assert probability_a_better(pool, grades, 0, 1, 10, samples=100, seed=2) > 0.9
