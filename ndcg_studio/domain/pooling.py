@@ -287,8 +287,8 @@ class MaxMeanChooser(_RoundRobin):
     and ``nonrel <- lam * nonrel + (1 - r)`` (``lam`` = ``discount``; ``lam = 1`` is the
     stationary MaxMean). The default 0.9 is our choice: the paper's text was not at hand when
     this was written, so the discounting rule and value follow its description as recalled
-    and should be checked against Section 4 of the paper. A run's documents already judged through another run are
-    passed over and count as rewards of that run at no cost (their grade is known).
+    and should be checked against the paper. A run's documents already judged through another
+    run are passed over and count as rewards of that run at no cost (their grade is known).
     Relevant: grade >= ``relevant_from`` (default 1).
     """
 
