@@ -73,11 +73,21 @@ def grade_map(text: str) -> dict[int, int]:
 RUNS_SEPARATOR = "\x00"
 
 
-def two_runs(text: str) -> list[str]:
-    """argparse type of ``--runs``: two names from ``--runs A B`` (joined by
-    :func:`normalize_argv`) or from ``--runs=A,B``."""
+def run_names(text: str) -> list[str]:
+    """argparse type of ``--runs``: the names from ``--runs A B …`` (joined by
+    :func:`normalize_argv`) or from ``--runs=A,B,…``; each command checks how many it needs."""
     names = text.split(RUNS_SEPARATOR) if RUNS_SEPARATOR in text else text.split(",")
-    if len(names) != 2 or not all(names):
+    if not all(names):
+        raise argparse.ArgumentTypeError(
+            f"expected run names (--runs A B … or --runs=A,B,…), got {text!r}"
+        )
+    return names
+
+
+def two_runs(text: str) -> list[str]:
+    """argparse type of a ``--runs`` that takes exactly two names (see :func:`run_names`)."""
+    names = run_names(text)
+    if len(names) != 2:
         raise argparse.ArgumentTypeError(
             f"expected two run names (--runs RUN_A RUN_B or --runs=RUN_A,RUN_B), got {text!r}"
         )
@@ -350,6 +360,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Load the Cranfield demo collection into the database (created if missing).",
     )
     _add_db(p)
+    from ndcg_studio.cli import simulate
+
+    simulate.add_parser(sub, _add_db)
     return parser
 
 
@@ -377,43 +390,66 @@ def _subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentP
 
 #: Options whose value may begin with "-" (``--grade-map "-1:0,5:4"``, ``--name -run2``);
 #: argparse would take such a value for an option, so :func:`normalize_argv` glues it to its
-#: option. The number is how many values follow the option.
-_DASH_VALUE_OPTIONS = {
+#: option. The number is how many values follow the option; ``None``: every word up to the
+#: next option of any ``ndcg-studio`` command (``--runs A B C -o F``).
+_DASH_VALUE_OPTIONS: dict[str, int | None] = {
     "--grade-map": 1,
     "--gains": 1,
     "--name": 1,
     "--annotator": 1,
     "--run": 1,
-    "--runs": 2,
+    "--runs": None,
 }
+
+
+def _option_strings() -> frozenset[str]:
+    """Every option string of every command and export kind (``--db``, ``-o``, …)."""
+    found: set[str] = set()
+    pending = [build_parser()]
+    while pending:
+        parser = pending.pop()
+        for action in parser._actions:
+            found.update(action.option_strings)
+        pending.extend(_subparsers(parser).values())
+    return frozenset(found)
 
 
 def normalize_argv(argv: list[str]) -> list[str]:
     """``["--grade-map", "-1:0"]`` → ``["--grade-map=-1:0"]`` so a leading minus works.
 
     The words after ``--grade-map``, ``--gains``, ``--name``, ``--annotator``, ``--run`` (one)
-    and ``--runs`` (two) are their values whatever they start with (``--runs A B`` becomes
-    ``--runs=A<NUL>B``: NUL cannot occur in a command-line word, so any names survive, and
-    :func:`two_runs` splits them). Nothing after a bare ``--`` is changed.
+    are their values whatever they start with; ``--runs`` takes every word up to the next
+    option string of ``ndcg-studio`` (a run named like an option, e.g. ``-o``, is given as
+    ``--runs=-o,other``). ``--runs A B`` becomes ``--runs=A<NUL>B``: NUL cannot occur in a
+    command-line word, so any names survive, and :func:`run_names` splits them. Nothing after
+    a bare ``--`` is changed.
     """
     out: list[str] = []
+    options: frozenset[str] | None = None
     i = 0
     while i < len(argv):
         word = argv[i]
         if word == "--":
             out.extend(argv[i:])
             break
-        n = _DASH_VALUE_OPTIONS.get(word, 0)
-        if n and i + n < len(argv):
-            values = argv[i + 1 : i + 1 + n]
-            if n == 1:
-                out.append(f"{word}={values[0]}")
-            else:
-                out.append(f"{word}={RUNS_SEPARATOR.join(values)}")
-            i += 1 + n
-        else:
+        if word not in _DASH_VALUE_OPTIONS:
             out.append(word)
             i += 1
+            continue
+        n = _DASH_VALUE_OPTIONS[word]
+        if n is None:
+            if options is None:
+                options = _option_strings()
+            end = i + 1
+            while end < len(argv) and argv[end] not in options and argv[end] != "--":
+                end += 1
+            n = end - i - 1
+        if n == 0 or i + n >= len(argv):
+            out.append(word)
+            i += 1
+            continue
+        out.append(f"{word}={RUNS_SEPARATOR.join(argv[i + 1 : i + 1 + n])}")
+        i += 1 + n
     return out
 
 
@@ -434,7 +470,7 @@ def run(args: argparse.Namespace) -> int:
     that went wrong (a database that cannot be read or written, a full disk, ...; see
     :func:`ndcg_studio.cli.failures.explain`); 130: cancelled.
     """
-    from ndcg_studio.cli import commands  # noqa: F401  (registers the handlers)
+    from ndcg_studio.cli import commands, simulate  # noqa: F401  (registers the handlers)
     from ndcg_studio.cli.failures import explain
     from ndcg_studio.io.errors import InputError
 

@@ -217,3 +217,19 @@ def test_a_file_of_the_other_trec_kind_is_one_message(
     code, _, err = run(capsys, "--db", sqlite_url, "import", "qrels", str(DATA / "results.test"))
     assert code == 2 and err.count("\n") == 1, err
     assert "this looks like a run file (6 columns" in err and "use `import run`" in err
+
+
+def test_runs_takes_every_name_up_to_the_next_option() -> None:
+    from ndcg_studio.cli import RUNS_SEPARATOR, normalize_argv
+
+    argv = ["simulate", "--runs", "a", "-b", "c", "-o", "out.csv", "--depth", "2"]
+    assert normalize_argv(argv) == [
+        "simulate",
+        f"--runs=a{RUNS_SEPARATOR}-b{RUNS_SEPARATOR}c",
+        "-o",
+        "out.csv",
+        "--depth",
+        "2",
+    ]
+    # a run named like an option goes after "=", comma-separated
+    assert normalize_argv(["simulate", "--runs=-o,x"]) == ["simulate", "--runs=-o,x"]

@@ -1,0 +1,105 @@
+"""``ndcg-studio simulate``: replay judging a pool in a strategy's order (reads, never writes).
+
+Registered by :func:`ndcg_studio.cli.build_parser` (:func:`add_parser`) and
+:func:`ndcg_studio.cli.run` (importing this module registers :func:`simulate_command`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+from typing import Any
+
+from ndcg_studio.cli import UsageError, command, open_db, positive_int, run_names
+
+STRATEGY_CHOICES = ("depth", "mtf", "bandit", "ab")
+
+
+def add_parser(sub: Any, add_db: Any) -> None:
+    """Add the ``simulate`` subparser to ``sub`` (the subparsers of ``ndcg-studio``)."""
+    p = sub.add_parser(
+        "simulate",
+        help="simulate judging the depth-D pool in a strategy's order (never writes)",
+        description="Hide the judgments (of --annotator, else the consensus) of the depth-D pool "
+        "of the runs, reveal them in the strategy's order and write one row per --step "
+        "judgments: strategy,judgments,pairs_decided,pairs_correct,kendall_tau,mae.",
+    )
+    add_db(p)
+    p.add_argument(
+        "--runs",
+        type=run_names,
+        required=True,
+        metavar="RUN",
+        help="two or more runs (--runs A B C, or --runs=A,B,C for names starting with -)",
+    )
+    p.add_argument(
+        "--strategy",
+        choices=STRATEGY_CHOICES,
+        required=True,
+        help="judging order: depth (shuffled pool, the baseline), mtf (move-to-front), "
+        "bandit (MaxMean), ab (largest possible change of the pair's delta DCG@K first)",
+    )
+    p.add_argument("--depth", type=positive_int, required=True, help="pool depth D")
+    p.add_argument("--k", type=positive_int, default=10, help="cutoff K of nDCG@K (default 10)")
+    p.add_argument(
+        "--step", type=positive_int, default=50, help="judgments between rows (default 50)"
+    )
+    p.add_argument("--seed", type=int, default=0, help="seed of the depth shuffle and ab ties")
+    p.add_argument(
+        "--annotator", metavar="NAME", help="this annotator's grades (default: consensus)"
+    )
+    p.add_argument(
+        "--consensus",
+        choices=("mean", "median", "majority", "max", "min"),
+        default="mean",
+        help="how several annotators' grades combine when no --annotator is given (default mean)",
+    )
+    p.add_argument(
+        "--format",
+        choices=("table", "csv"),
+        default="csv",
+        help="CSV (default; header on line 1) or an aligned table",
+    )
+    p.add_argument("--output", "-o", metavar="FILE", default="-", help="default: stdout")
+    p.add_argument(
+        "--excel", action="store_true", help="CSV with a UTF-8 BOM so Excel detects the encoding"
+    )
+
+
+def _cell(value: Any) -> Any:
+    if isinstance(value, float):
+        return None if math.isnan(value) else value
+    return value
+
+
+@command("simulate")
+def simulate_command(args: argparse.Namespace) -> int:
+    from ndcg_studio.cli.commands import write_rows
+    from ndcg_studio.services.exporting import About
+    from ndcg_studio.services.simulation import SIMULATION_COLUMNS, load_problem, simulate
+
+    if len(args.runs) < 2:
+        raise UsageError(f"simulate needs two or more runs, got {len(args.runs)}")
+    db = open_db(args)
+    try:
+        problem = load_problem(
+            db,
+            args.runs,
+            depth=args.depth,
+            k=args.k,
+            annotator=args.annotator,
+            consensus=args.consensus,
+        )
+    finally:
+        db.dispose()
+    result = simulate(problem, args.strategy, step=args.step, seed=args.seed)
+    rows = [[_cell(v) for v in r] for r in result.rows]
+    runs = ",".join(args.runs)
+    who = f"--annotator {args.annotator}" if args.annotator else f"--consensus {args.consensus}"
+    about = About(
+        "simulate",
+        f"simulate --runs={runs} --strategy {args.strategy} --depth {args.depth} --k {args.k} "
+        f"--step {args.step} --seed {args.seed} {who}",
+    )
+    write_rows(args, SIMULATION_COLUMNS, rows, about)
+    return 0

@@ -1,0 +1,118 @@
+"""Pools and judging orders: every strategy judges each pooled document exactly once, and each
+follows its paper's rule on small hand-made examples."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ndcg_studio.domain.pooling import (
+    STRATEGIES,
+    ABChooser,
+    MaxMeanChooser,
+    MoveToFrontChooser,
+    build_pool,
+    judging_order,
+    make_chooser,
+)
+
+
+def _pool_of(lists: list[list[list[int]]], depth: int):  # type: ignore[no-untyped-def]
+    """lists[run][query] = document indices in rank order."""
+    run, query, doc, rank = [], [], [], []
+    for r, per_query in enumerate(lists):
+        for q, docs in enumerate(per_query):
+            for i, d in enumerate(docs):
+                run.append(r)
+                query.append(q)
+                doc.append(d)
+                rank.append(i + 1)
+    arrays = (np.array(a, dtype=np.int64) for a in (run, query, doc, rank))
+    return build_pool(*arrays, n_runs=len(lists), n_queries=len(lists[0]), depth=depth)
+
+
+def test_build_pool_depth_and_ranks() -> None:
+    pool = _pool_of([[[5, 6, 7]], [[7, 8, 5]]], depth=2)
+    assert pool.doc.tolist() == [5, 6, 7, 8]
+    # ranks over the whole list: doc 5 is rank 3 in run 1 (below the depth, still recorded)
+    assert pool.rank.tolist() == [[1, 2, 3, 0], [3, 0, 1, 2]]
+    with pytest.raises(ValueError, match="depth"):
+        _pool_of([[[1]]], depth=0)
+    with pytest.raises(ValueError, match="twice"):
+        _pool_of([[[1, 1]]], depth=2)
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), depth=st.integers(1, 8))
+def test_every_strategy_judges_every_pooled_document_once(seed: int, depth: int) -> None:
+    rng = np.random.default_rng(seed)
+    lists = [[rng.choice(30, size=8, replace=False).tolist() for _ in range(3)] for _ in range(3)]
+    pool = _pool_of(lists, depth)
+    truth = rng.integers(0, 5, size=pool.size).astype(float)
+    for strategy in STRATEGIES:
+        order = judging_order(make_chooser(strategy, pool, k=5, seed=seed), truth.__getitem__)
+        assert sorted(order.tolist()) == list(range(pool.size)), strategy
+
+
+def test_move_to_front_stays_on_a_run_while_it_finds_relevant_documents() -> None:
+    # run 0: a b c (a, b relevant); run 1: d e f (nothing relevant)
+    pool = _pool_of([[[0, 1, 2]], [[3, 4, 5]]], depth=3)
+    grade = {0: 2.0, 1: 1.0, 2: 0.0, 3: 0.0, 4: 0.0, 5: 0.0}
+    order = judging_order(MoveToFrontChooser(pool), lambda p: grade[int(pool.doc[p])])
+    # a, b relevant keep run 0 on top; c lowers it to -1; d lowers run 1 to -1; tie -> run 0
+    assert pool.doc[order].tolist() == [0, 1, 2, 3, 4, 5]
+    # run 0 starts with a non-relevant document: run 1 gets the next turn
+    grade = {0: 0.0, 1: 3.0, 2: 3.0, 3: 0.0, 4: 0.0, 5: 0.0}
+    order = judging_order(MoveToFrontChooser(pool), lambda p: grade[int(pool.doc[p])])
+    assert pool.doc[order].tolist()[:3] == [0, 3, 1]
+
+
+def test_maxmean_pulls_the_arm_with_the_best_posterior_mean() -> None:
+    pool = _pool_of([[[0, 1, 2, 3]], [[4, 5, 6, 7]]], depth=4)
+    relevant = {0, 1, 2, 3}
+    grade = {d: (2.0 if d in relevant else 0.0) for d in range(8)}
+    order = judging_order(MaxMeanChooser(pool), lambda p: grade[int(pool.doc[p])])
+    # run 0 (tie -> lowest index) is relevant every time: its mean stays above 1/2
+    assert pool.doc[order].tolist() == [0, 1, 2, 3, 4, 5, 6, 7]
+    order = judging_order(MaxMeanChooser(pool), lambda p: 0.0 if int(pool.doc[p]) == 0 else 2.0)
+    # a miss on run 0 (mean 1/3) hands the turn to run 1 (mean 1/2)
+    assert pool.doc[order].tolist()[:2] == [0, 4]
+    with pytest.raises(ValueError):
+        MaxMeanChooser(pool, discount=0.0)
+
+
+def test_maxmean_counts_documents_judged_through_another_run_for_free() -> None:
+    # both runs start with doc 0; after it is judged relevant via run 0, run 1 gets it free
+    pool = _pool_of([[[0, 1]], [[0, 2]]], depth=2)
+    order = judging_order(MaxMeanChooser(pool), lambda p: 0.0 if int(pool.doc[p]) == 1 else 3.0)
+    # run 0: doc 0 (relevant), doc 1 (miss: mean 2/3.. -> run 1 with free reward from doc 0)
+    assert pool.doc[order].tolist() == [0, 1, 2]
+
+
+def test_ab_orders_by_discount_difference_and_ignores_agreeing_documents() -> None:
+    # query 0: A = [0, 1, 2], B = [0, 2, 1]; doc 0 at rank 1 in both (weight 0)
+    pool = _pool_of([[[0, 1, 2]], [[0, 2, 1]]], depth=3)
+    chooser = ABChooser(pool, k=3, seed=0)
+    first = chooser.next()
+    assert first is not None and int(pool.doc[first]) in (1, 2)
+    order = judging_order(ABChooser(pool, k=3, seed=0), lambda p: 1.0)
+    assert int(pool.doc[order[-1]]) == 0
+
+
+def test_ab_prefers_queries_with_a_small_known_ideal() -> None:
+    # two identical queries; once query 0 reveals a grade-4 document its weights shrink
+    pool = _pool_of([[[0, 1, 2], [0, 1, 2]], [[2, 1, 0], [2, 1, 0]]], depth=3)
+    chooser = ABChooser(pool, k=3, seed=0)
+    p = chooser.next()
+    assert p is not None
+    chooser.reveal(p, 4.0)
+    q = chooser.next()
+    assert q is not None and pool.query[q] != pool.query[p]
+
+
+def test_unknown_strategy() -> None:
+    pool = _pool_of([[[0]]], depth=1)
+    with pytest.raises(ValueError, match="unknown strategy"):
+        make_chooser("random", pool)  # type: ignore[arg-type]
