@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 #: The newest schema revision of this version of the app. Opening a database already at this
 #: revision skips Alembic entirely (importing it costs ~0.2 s of every command's start-up);
 #: ``tests/storage/test_database.py`` checks that it equals the migrations' head.
-SCHEMA_HEAD = "0002"
+SCHEMA_HEAD = "0004"
 
 ENV_VAR = "NDCG_STUDIO_DB"
 APP_NAME = "ndcg-studio"
@@ -146,7 +146,8 @@ def create_studio_engine(url: URL) -> Engine:
 #: ``connect_timeout`` so an unreachable server fails in seconds instead of hanging the app (libpq
 #: waits forever by default); TCP keepalives so a connection whose server vanished is noticed in
 #: about a minute, not after the kernel's two hours; ``application_name`` so the server's admin
-#: sees who is connected (``pg_stat_activity``).
+#: sees who is connected (``pg_stat_activity``); ``options`` sets the session's ``TimeZone`` to
+#: UTC, so timestamps come back (and print) in UTC whatever the server's or database's setting.
 POSTGRES_CONNECT_ARGS: dict[str, Any] = {
     "connect_timeout": 10,
     "keepalives": 1,
@@ -154,6 +155,7 @@ POSTGRES_CONNECT_ARGS: dict[str, Any] = {
     "keepalives_interval": 10,
     "keepalives_count": 3,
     "application_name": APP_NAME,
+    "options": "-c TimeZone=UTC",
 }
 
 
