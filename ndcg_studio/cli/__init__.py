@@ -149,6 +149,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("demo", help="load the Cranfield demo collection into the database")
     _add_db(p)
+    from ndcg_studio.cli import team
+
+    team.add_parser(sub)
     return parser
 
 
