@@ -199,7 +199,7 @@ class DatabaseCounts:
 @dataclass(frozen=True, slots=True)
 class ChangeMarker:
     """Where the database's judgment data stands: the highest id of the judgments, of the
-    history (every grade set in the app and every grade an import changed appends one row), of
+    history (every created, changed or cleared grade or note appends one row, by any route), of
     the adjudications and of the runs. Any write of judgments or runs moves it forward; reading it
     costs four index look-ups."""
 
