@@ -286,3 +286,19 @@ def test_team_commands_refuse_an_sqlite_file_and_bad_names(
     assert main(["--db", _url(team, "alice"), "team", "add-lead", "dave"]) == 1
     err = capsys.readouterr().err
     assert "could not set up the login 'dave'" in err and "CREATEROLE" in err
+
+
+def test_password_is_asked_twice_and_stored_encrypted(
+    team: PostgresServer, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    answers = iter(["s3cret", "s3cret", "one", "other"])
+    monkeypatch.setattr("getpass.getpass", lambda prompt="": next(answers))
+    out = _team(capsys, team, "add-lead", "alice", "--password")
+    assert "already existed; rights updated" in out and "password of 'alice' set" in out
+    with psycopg.connect(host="127.0.0.1", port=team.port, user=SUPERUSER, dbname="postgres") as c:
+        (stored,) = c.execute(
+            "SELECT rolpassword FROM pg_authid WHERE rolname = 'alice'"
+        ).fetchone()
+    assert stored.startswith("SCRAM-SHA-256$") and "s3cret" not in stored
+    code = main(["--db", _url(team, "studio_owner"), "team", "add-lead", "bob", "--password"])
+    assert code == 1 and "the two passwords differ" in capsys.readouterr().err
