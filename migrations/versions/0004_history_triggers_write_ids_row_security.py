@@ -142,11 +142,23 @@ END $$""",
 CREATE FUNCTION ndcg_guard_adjudications() RETURNS trigger
 LANGUAGE plpgsql SET search_path = "{schema}", pg_temp AS $$
 BEGIN
-  IF row_security_active('adjudications') AND NOT {own.format(col="NEW.adjudicator_id")} THEN
+  IF NOT row_security_active('adjudications') THEN
+    NULL;
+  ELSIF TG_OP = 'DELETE' THEN
+    -- the history names the last adjudicator as who cleared it: clear only your own decision
+    -- (the app first sets the decision in the lead's name, then deletes it)
+    IF NOT {own.format(col="OLD.adjudicator_id")} THEN
+      RAISE EXCEPTION 'login % may clear only its own adjudication, not one by annotator %',
+        current_user, {name.format(col="OLD.adjudicator_id")}
+        USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    RETURN OLD;
+  ELSIF NOT {own.format(col="NEW.adjudicator_id")} THEN
     RAISE EXCEPTION 'login % may adjudicate only in its own name, not as annotator %',
       current_user, {name.format(col="NEW.adjudicator_id")}
       USING ERRCODE = 'insufficient_privilege';
   END IF;
+  IF TG_OP = 'DELETE' THEN RETURN OLD; END IF;
   RETURN NEW;
 END $$""",
     ]
@@ -172,7 +184,7 @@ def _pg_statements(schema: str) -> list[str]:
         "CREATE TRIGGER trg_judgments_guard BEFORE INSERT OR UPDATE OR DELETE ON judgments "
         "FOR EACH ROW WHEN (row_security_active('judgments')) "
         "EXECUTE FUNCTION ndcg_guard_judgments()",
-        "CREATE TRIGGER trg_adjudications_guard BEFORE INSERT OR UPDATE ON adjudications "
+        "CREATE TRIGGER trg_adjudications_guard BEFORE INSERT OR UPDATE OR DELETE ON adjudications "
         "FOR EACH ROW WHEN (row_security_active('adjudications')) "
         "EXECUTE FUNCTION ndcg_guard_adjudications()",
     ]

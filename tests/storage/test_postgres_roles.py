@@ -234,6 +234,28 @@ def test_forbidden_app_routes_are_refused_with_one_line(
     assert _history(team) == [("judgment", "bob", None, 3, "bob")]
 
 
+def test_a_lead_clears_another_leads_decision_in_its_own_name(
+    team: PostgresServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _team(capsys, team, "add-lead", "bob")
+    bob_db, bob_app = _as(team, "bob")
+    try:
+        bob_app.set_adjudication(1, 1, 3, by=bob_app.ensure_annotator("bob").id)
+    finally:
+        bob_db.dispose()
+    refusal = "may clear only its own adjudication, not one by annotator bob"
+    assert refusal in _refused(team, "carol", "DELETE FROM adjudications")  # plain SQL
+    carol_db, carol_app = _as(team, "carol")
+    try:  # the app sets the decision in carol's name first, then clears it
+        carol_app.set_adjudication(1, 1, None, by=carol_app.ensure_annotator("carol").id)
+    finally:
+        carol_db.dispose()
+    assert _history(team) == [
+        ("adjudication", None, None, 3, "bob"),
+        ("adjudication", None, 3, None, "carol"),
+    ]
+
+
 def test_history_times_are_utc_whatever_the_server_time_zone(team: PostgresServer) -> None:
     """Issue #15.7: a database whose TimeZone is not UTC shows the same "When (UTC)"."""
     team.admin_execute("ALTER DATABASE relevance SET timezone TO 'Asia/Kolkata'")
