@@ -15,10 +15,17 @@ annotator's grade, only the asking annotator's own grade and note.
 
 **Writes** (:meth:`AnnotationService.set_grade`, :meth:`~AnnotationService.set_note`,
 :meth:`~AnnotationService.set_adjudication`) read the old value and write the new one in the same
-transaction, with the item locked first, and append exactly one row to ``judgment_history`` per
-call (even when the value did not change: the history is a log of every action, so "one history
-row per call" holds under any interleaving of concurrent writers, and each item's history, in id
-order, is one unbroken chain where every ``old_grade`` is the previous ``new_grade``).
+transaction, with the item locked first. The history is written by the database (triggers of
+migration 0004, the same for the app, imports and plain SQL): one ``judgment_history`` row for
+every change of a grade or a note (creation and clearing included); a write that changes nothing
+writes nothing and records nothing. Each item's history, in id order, is one unbroken chain where
+every ``old_grade`` is the previous ``new_grade``.
+
+**Retries are idempotent**: every write carries a client-generated ``write_id`` (a UUID), kept
+when :func:`~ndcg_studio.storage.resilience.retrying` runs it again after a lost connection. The
+trigger stores it with the history row (unique there); a retry whose first attempt committed
+although its acknowledgement was lost finds that row and returns the change it recorded, so the
+grade is recorded once and the caller's undo restores the value from before the first attempt.
 
 Locking, so that two processes grading the same item never lose an update:
 
@@ -37,6 +44,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -49,19 +57,18 @@ from sqlalchemy import (
     and_,
     delete,
     func,
-    insert,
     literal,
     select,
     text,
     update,
 )
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session
 
 from ndcg_studio.storage import models
 from ndcg_studio.storage.database import Database
-from ndcg_studio.storage.resilience import retrying
+from ndcg_studio.storage.resilience import refusal_of, retrying
 
 DEFAULT_POOL_DEPTH: Final = 10
 #: How often a write is retried when another writer inserted the same row between our locking
@@ -192,7 +199,7 @@ class DatabaseCounts:
 @dataclass(frozen=True, slots=True)
 class ChangeMarker:
     """Where the database's judgment data stands: the highest id of the judgments, of the
-    history (every grade set in the app and every grade an import changed appends one row), of
+    history (every created, changed or cleared grade or note appends one row, by any route), of
     the adjudications and of the runs. Any write of judgments or runs moves it forward; reading it
     costs four index look-ups."""
 
@@ -274,10 +281,12 @@ class AnnotationService:
         """The annotator called ``name`` (surrounding blanks stripped), created if missing.
 
         Race-safe: ``INSERT … ON CONFLICT (name) DO NOTHING`` then a select, so two processes
-        creating the same name at once both get the same row.
+        creating the same name at once both get the same row. An existing name is only read (an
+        annotator login of a team database may read annotators, not create them).
 
         Raises:
             ValueError: the name is empty or longer than 200 characters.
+            WriteRefused: team mode, the name does not exist and the login may not create it.
         """
         name = name.strip()
         if not name:
@@ -285,12 +294,21 @@ class AnnotationService:
         if len(name) > 200:
             raise ValueError("an annotator's name has at most 200 characters")
         table = models.annotators
-        with self.db.transaction() as session:
-            stmt = self._insert(session, table).values(name=name, created_at=models.utcnow())
-            session.execute(stmt.on_conflict_do_nothing(index_elements=[table.c.name]))
-            row = session.execute(
-                select(table.c.id, table.c.name).where(table.c.name == name)
-            ).one()
+        find = select(table.c.id, table.c.name).where(table.c.name == name)
+        try:
+            with self.db.transaction() as session:
+                row = session.execute(find).one_or_none()
+                if row is None:
+                    stmt = self._insert(session, table).values(
+                        name=name, created_at=models.utcnow()
+                    )
+                    session.execute(stmt.on_conflict_do_nothing(index_elements=[table.c.name]))
+                    row = session.execute(find).one()
+        except DBAPIError as exc:
+            refusal = refusal_of(exc, self.db.label)
+            if refusal is not None:
+                raise refusal from exc
+            raise
         return AnnotatorInfo(id=row.id, name=row.name)
 
     def list_annotators(self) -> list[AnnotatorInfo]:
@@ -504,7 +522,7 @@ class AnnotationService:
                 new_grade=r.new_grade,
                 old_note=r.old_note,
                 new_note=r.new_note,
-                changed_at=r.changed_at,
+                changed_at=_utc(r.changed_at),
             )
             for r in rows
         ]
@@ -519,15 +537,17 @@ class AnnotationService:
         note: str | Keep | None = KEEP,
     ) -> GradeChange:
         """Set (or with ``grade=None`` clear, deleting the row and its note) ``annotator_id``'s
-        grade of ``document_id`` for ``query_id``, in one transaction that also appends one
-        ``judgment_history`` row. ``note``: :data:`KEEP` (default) keeps the stored note, a
-        string replaces it (blank → None), None removes it.
+        grade of ``document_id`` for ``query_id``, in one transaction; the database records the
+        change in ``judgment_history`` (nothing when grade and note stay as they were).
+        ``note``: :data:`KEEP` (default) keeps the stored note, a string replaces it (blank →
+        None), None removes it.
 
         Returns the change with the previous grade and note (to build the undo).
 
         Raises:
             ValueError: grade not None and not an int 0–4.
             LookupError: no such annotator, query or document.
+            WriteRefused: team mode, the login may not write this annotator's judgments.
         """
         validate_grade(grade)
         return self._write(
@@ -542,8 +562,8 @@ class AnnotationService:
     def set_note(
         self, annotator_id: int, query_id: int, document_id: int, note: str | None
     ) -> GradeChange:
-        """Replace ``annotator_id``'s note on a judged document (blank or None removes it); one
-        history row.
+        """Replace ``annotator_id``'s note on a judged document (blank or None removes it),
+        recorded in the history when it changes.
 
         Raises:
             LookupError: the document is not graded by this annotator (a note belongs to a
@@ -568,12 +588,14 @@ class AnnotationService:
     ) -> GradeChange:
         """Set (None clears) the adjudicated final grade of (query, document) by annotator ``by``.
 
-        Later write wins: each call overwrites the adjudication whoever set it; every call is
-        appended to the history with ``kind='adjudication'`` so no decision is lost.
+        Later write wins: each call that changes the grade or the note overwrites the
+        adjudication whoever set it, and becomes its adjudicator; every change is recorded in
+        the history with ``kind='adjudication'`` so no decision is lost.
 
         Raises:
             ValueError: grade not None and not an int 0–4.
             LookupError: no such query, document or annotator.
+            WriteRefused: team mode, the login is not a lead, or ``by`` is not its annotator.
         """
         validate_grade(grade)
         return self._write(
@@ -605,6 +627,10 @@ class AnnotationService:
     ) -> GradeChange:
         table = models.judgments if kind == "judgment" else models.adjudications
         where = [table.c[name] == value for name, value in key.items()]
+        # One id for this write, kept across retries: if the connection drops after the server
+        # committed but before we heard so, the retry finds its history row and returns the
+        # change it recorded instead of writing (and logging) it a second time.
+        write_id = uuid.uuid4().hex
 
         def unit_of_work() -> GradeChange:
             with self.db.transaction() as session:
@@ -618,6 +644,7 @@ class AnnotationService:
                     note=note,
                     changed_by=changed_by,
                     grade_keep=grade_keep,
+                    write_id=write_id,
                 )
 
         try:
@@ -634,6 +661,11 @@ class AnnotationService:
                     f"no such annotator, query or document: {key} (by annotator {changed_by})"
                 ) from exc
             raise
+        except DBAPIError as exc:
+            refusal = refusal_of(exc, self.db.label)
+            if refusal is not None:
+                raise refusal from exc
+            raise
         return change
 
     def _write_locked(
@@ -648,6 +680,7 @@ class AnnotationService:
         note: str | Keep | None,
         changed_by: int,
         grade_keep: bool,
+        write_id: str,
     ) -> GradeChange:
         dialect = session.get_bind().dialect.name
         if dialect == "postgresql":
@@ -658,6 +691,10 @@ class AnnotationService:
             # A no-op write first: takes SQLite's write lock (waiting up to the busy timeout)
             # before we read the old value, so no other process can write in between.
             session.execute(text(f"UPDATE {table.name} SET grade = grade WHERE 1 = 0"))
+        h = models.judgment_history
+        landed = session.execute(select(h).where(h.c.write_id == write_id)).one_or_none()
+        if landed is not None:  # an earlier attempt of this very write committed
+            return _change_of(landed)
         now = models.utcnow()
         for _attempt in range(_MAX_UPSERT_ATTEMPTS):
             old = session.execute(
@@ -673,13 +710,21 @@ class AnnotationService:
                 raise LookupError(
                     "a note belongs to a grade: grade the document before adding a note"
                 )
-            extra: dict[str, Any] = {"updated_at": now}
+            if (old_grade, old_note) == (new_grade, new_note):
+                break  # nothing changes: nothing is written, nothing recorded
+            # The history trigger copies write_id into the history row of this change, and
+            # changed_by from the row: the judgment's annotator, the adjudication's adjudicator.
+            extra: dict[str, Any] = {"write_id": write_id}
             if kind == "adjudication":
                 extra["adjudicator_id"] = changed_by
             if new_grade is None:
-                if old is not None:
-                    session.execute(delete(table).where(table.c.id == old.id))
+                assert old is not None
+                # stamp the row with this write (no history: grade and note stay) so that the
+                # DELETE's history row carries its id and who cleared it
+                session.execute(update(table).where(table.c.id == old.id).values(**extra))
+                session.execute(delete(table).where(table.c.id == old.id))
                 break
+            extra["updated_at"] = now
             if old is not None:
                 session.execute(
                     update(table)
@@ -701,20 +746,9 @@ class AnnotationService:
             # another writer inserted the row after our locking read: lock it and update it
         else:  # pragma: no cover - needs > 5 concurrent inserts of the very same row
             raise RuntimeError("could not write the grade: too much contention on one item")
-        session.execute(
-            insert(models.judgment_history).values(
-                kind=kind,
-                query_id=key["query_id"],
-                document_id=key["document_id"],
-                annotator_id=key.get("annotator_id"),
-                old_grade=old_grade,
-                new_grade=new_grade,
-                old_note=old_note,
-                new_note=new_note,
-                changed_by=changed_by,
-                changed_at=now,
-            )
-        )
+        recorded = session.execute(select(h).where(h.c.write_id == write_id)).one_or_none()
+        if recorded is not None:
+            return _change_of(recorded)
         return GradeChange(
             kind=kind,
             query_id=key["query_id"],
@@ -729,8 +763,31 @@ class AnnotationService:
         )
 
 
+def _change_of(row: Any) -> GradeChange:
+    """The :class:`GradeChange` a ``judgment_history`` row records."""
+    return GradeChange(
+        kind=row.kind,
+        query_id=row.query_id,
+        document_id=row.document_id,
+        annotator_id=row.annotator_id,
+        changed_by=row.changed_by,
+        old_grade=row.old_grade,
+        new_grade=row.new_grade,
+        old_note=row.old_note,
+        new_note=row.new_note,
+        changed_at=_utc(row.changed_at),
+    )
+
+
+def _utc(value: datetime) -> datetime:
+    """A timestamp as aware UTC: SQLite returns naive UTC, PostgreSQL an aware time in the
+    session's ``TimeZone`` (which need not be UTC)."""
+    if value.tzinfo is None:
+        return value.replace(tzinfo=UTC)
+    return value.astimezone(UTC)
+
+
 def _aware(value: datetime | None) -> datetime | None:
-    """Timestamps come back naive (UTC) from SQLite and aware from PostgreSQL: make them aware."""
-    if value is None or value.tzinfo is not None:
-        return value
-    return value.replace(tzinfo=UTC)
+    """Timestamps come back naive (UTC) from SQLite and aware, in the session's time zone, from
+    PostgreSQL: make them aware UTC (None stays None)."""
+    return None if value is None else _utc(value)

@@ -6,8 +6,8 @@ field); only a clean file is committed, through SQLAlchemy Core bulk statements
 documents inside the transaction while the rest of the file is still being checked; a refused
 or cancelled file rolls all of it back. Queries, documents and annotators that do not exist yet are
 created by their external id. Re-importing the same file changes nothing; re-importing judgments
-with new grades updates them and records each change (old and new grade and note, who, when) in
-``judgment_history``; a judgment's first grade is recorded by the judgment row's ``created_at``.
+with new grades updates them; the database records every created and changed judgment (old and
+new grade and note, whose, when) in ``judgment_history``, by the same rule as the app's writes.
 """
 
 from __future__ import annotations
@@ -199,7 +199,6 @@ class ImportService:
         annotator: str | None = None,
         annotator_column: bool = False,
         grade_map: Mapping[int, int] | None = None,
-        changed_by: str | None = None,
         progress: Progress | None = None,
         cancelled: Cancelled | None = None,
     ) -> ImportSummary:
@@ -226,7 +225,6 @@ class ImportService:
                 names,
                 qrels.grade,
                 None,
-                changed_by,
                 progress,
                 cancelled,
             )
@@ -236,7 +234,6 @@ class ImportService:
         path: str | Path,
         *,
         grade_map: Mapping[int, int] | None = None,
-        changed_by: str | None = None,
         progress: Progress | None = None,
         cancelled: Cancelled | None = None,
     ) -> ImportSummary:
@@ -257,7 +254,6 @@ class ImportService:
                 j.annotator,
                 j.grade,
                 j.note if j.has_notes else None,  # a wide file keeps the stored notes
-                changed_by,
                 progress,
                 cancelled,
             )
@@ -272,7 +268,6 @@ class ImportService:
         annotator_names: Sequence[str],
         grade: NDArray[np.int64],
         note: Sequence[str | None] | None,
-        changed_by: str | None,
         progress: Progress | None,
         cancelled: Cancelled | None,
     ) -> ImportSummary:
@@ -286,9 +281,6 @@ class ImportService:
         did, d_new = documents.result()
         q_ids, q_new = map_external_ids(conn, models.queries, q_ext, defaults={"text": ""})
         a_ids, a_new = map_external_ids(conn, models.annotators, a_ext, key="name")
-        by_id = None
-        if changed_by is not None:
-            (by_id,), _ = map_external_ids(conn, models.annotators, [changed_by], key="name")
         checkpoint(60, 100, progress, cancelled)
         qid, aid = q_ids[q_inv], a_ids[a_inv]
         existing = _existing_judgments(conn, np.unique(aid))
@@ -302,7 +294,7 @@ class ImportService:
         notes = list(note) if note is not None else [None] * n
         changed = found & (old_grade != grade)
         # old notes: of every existing judgment when the file has notes (to compare), else
-        # only of those whose grade changes (for the history)
+        # only of those whose grade changes (their note is written back unchanged)
         old_notes: dict[int, str | None] = column_by_id(
             conn, models.judgments, old_id[found if note is not None else changed], "note"
         )
@@ -360,41 +352,8 @@ class ImportService:
                     for i in idx_chg.tolist()
                 ],
             )
-        checkpoint(85, 100, progress, cancelled)
-        # A changed grade is recorded with its old and new value. A judgment's first grade
-        # from an import is recorded by the judgment row itself (created_at); grades set in
-        # the app are all recorded by the annotation service.
-        hist = idx_chg
-        bulk_insert(
-            conn,
-            models.judgment_history,
-            (
-                "kind",
-                "query_id",
-                "document_id",
-                "annotator_id",
-                "old_grade",
-                "new_grade",
-                "old_note",
-                "new_note",
-                "changed_by",
-            ),
-            zip(
-                ["judgment"] * len(hist),
-                qid[hist].tolist(),
-                did[hist].tolist(),
-                aid[hist].tolist(),
-                [None if g < 0 else g for g in old_grade[hist].tolist()],
-                grade[hist].tolist(),
-                [old_notes.get(j) for j in old_id[hist].tolist()],
-                [
-                    notes[i] if note is not None else old_notes.get(int(old_id[i]))
-                    for i in hist.tolist()
-                ],
-                [by_id if by_id is not None else a for a in aid[hist].tolist()],
-                strict=True,
-            ),
-        )
+        # The history of every created and changed judgment is written by the database's
+        # triggers (migration 0004), as for the app's writes.
         checkpoint(99, 100, progress, cancelled)
         summary.counts = {
             "judgments created": len(idx_new),

@@ -35,7 +35,10 @@ from sqlalchemy import (
     literal,
     select,
 )
-from sqlalchemy.exc import DataError, IntegrityError
+from sqlalchemy.exc import DataError, DBAPIError, IntegrityError
+
+from ndcg_studio.storage.database import describe_url
+from ndcg_studio.storage.resilience import refusal_of
 
 _CHUNK = 50_000
 #: From this many rows on, SQLite inserts go through a staging table (see bulk_insert).
@@ -60,8 +63,14 @@ def bulk_transaction(engine: Engine) -> Iterator[Connection]:
     """
     with engine.connect() as conn:
         if conn.dialect.name != "sqlite":
-            with conn.begin():
-                yield conn
+            try:
+                with conn.begin():
+                    yield conn
+            except DBAPIError as exc:  # team mode: a login writing what it may not
+                refusal = refusal_of(exc, describe_url(engine.url))
+                if refusal is not None:
+                    raise refusal from exc
+                raise
             return
         conn.exec_driver_sql("PRAGMA foreign_keys=OFF")  # outside a transaction: takes effect
         conn.commit()
@@ -178,13 +187,29 @@ def bulk_insert(
         raw = conn.connection.driver_connection
         assert raw is not None
         cols = ", ".join(f'"{c}"' for c in [*columns, *fixed])
-        statement = f'COPY "{table.name}" ({cols}) FROM STDIN'
+        target = f'"{table.name}"'
+        # COPY refuses a table under row-level security (team mode: an annotator login importing
+        # its own judgments): then COPY into a temporary copy and INSERT … SELECT from it, which
+        # the policies and the guard trigger check row by row.
+        secured = conn.exec_driver_sql(f"SELECT row_security_active('{table.name}')").scalar()
+        if secured:
+            target = f'"stage_{table.name}"'
+            conn.exec_driver_sql(f"DROP TABLE IF EXISTS pg_temp.{target}")
+            conn.exec_driver_sql(
+                f'CREATE TEMP TABLE {target} AS SELECT {cols} FROM "{table.name}" WITH NO DATA'
+            )
+        statement = f"COPY {target} ({cols}) FROM STDIN"
         extra = tuple(fixed.values())
         try:
             with raw.cursor() as cursor, cursor.copy(statement) as copy:
                 for row in rows:
                     copy.write_row((*row, *extra))
                     n += 1
+            if secured:
+                conn.exec_driver_sql(
+                    f'INSERT INTO "{table.name}" ({cols}) SELECT {cols} FROM pg_temp.{target}'
+                )
+                conn.exec_driver_sql(f"DROP TABLE pg_temp.{target}")
         except conn.dialect.loaded_dbapi.IntegrityError as exc:
             raise IntegrityError(statement, None, exc) from exc
         return n

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 #: The newest schema revision of this version of the app. Opening a database already at this
 #: revision skips Alembic entirely (importing it costs ~0.2 s of every command's start-up);
 #: ``tests/storage/test_database.py`` checks that it equals the migrations' head.
-SCHEMA_HEAD = "0002"
+SCHEMA_HEAD = "0004"
 
 ENV_VAR = "NDCG_STUDIO_DB"
 APP_NAME = "ndcg-studio"
@@ -146,7 +146,8 @@ def create_studio_engine(url: URL) -> Engine:
 #: ``connect_timeout`` so an unreachable server fails in seconds instead of hanging the app (libpq
 #: waits forever by default); TCP keepalives so a connection whose server vanished is noticed in
 #: about a minute, not after the kernel's two hours; ``application_name`` so the server's admin
-#: sees who is connected (``pg_stat_activity``).
+#: sees who is connected (``pg_stat_activity``); ``options`` sets the session's ``TimeZone`` to
+#: UTC, so timestamps come back (and print) in UTC whatever the server's or database's setting.
 POSTGRES_CONNECT_ARGS: dict[str, Any] = {
     "connect_timeout": 10,
     "keepalives": 1,
@@ -154,6 +155,7 @@ POSTGRES_CONNECT_ARGS: dict[str, Any] = {
     "keepalives_interval": 10,
     "keepalives_count": 3,
     "application_name": APP_NAME,
+    "options": "-c TimeZone=UTC",
 }
 
 
@@ -203,6 +205,15 @@ def upgrade_to_head(engine: Engine) -> None:
     with engine.begin() as connection:
         if connection.dialect.name == "postgresql":
             connection.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _MIGRATION_LOCK_KEY})
+        else:
+            # pysqlite's legacy transaction handling opens a transaction only before INSERT/
+            # UPDATE/DELETE: a batch migration's CREATE TABLE _alembic_tmp_x would run (and
+            # commit) on its own, and a kill before the rename left it behind. An explicit
+            # BEGIN makes the whole upgrade, DDL included, one SQLite transaction (SQLAlchemy's
+            # "pysqlite serializable isolation / transactional DDL" recipe), so a kill at any
+            # moment rolls all of it back.
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
+            _drop_stale_batch_tables(connection)
         revision = current_revision(connection)
         if revision is not None:
             try:
@@ -215,6 +226,38 @@ def upgrade_to_head(engine: Engine) -> None:
                 ) from None
         if revision != script.get_current_head():
             command.upgrade(alembic_config(connection), "head")
+
+
+#: The prefix of the copy Alembic's batch mode builds while it rebuilds an SQLite table.
+_BATCH_TMP_PREFIX = "_alembic_tmp_"
+
+
+def _drop_stale_batch_tables(connection: Connection) -> None:
+    """Remove what an interrupted SQLite batch migration of an older version left behind: an
+    ``_alembic_tmp_<table>`` copy beside the intact ``<table>`` (that version ran the copy's
+    CREATE outside the migration's transaction, so a kill kept it). The migration is then run
+    again from the start by the caller.
+
+    Raises:
+        DatabaseError: the copy exists but ``<table>`` does not (a state no version of the app
+            leaves; the message says how to repair the file by hand).
+    """
+    rows = connection.exec_driver_sql(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE '\\_alembic\\_tmp\\_%' "
+        "ESCAPE '\\'"
+    ).all()
+    for (tmp,) in rows:
+        table = str(tmp)[len(_BATCH_TMP_PREFIX) :]
+        exists = connection.exec_driver_sql(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (table,)
+        ).first()
+        if exists is None:
+            raise DatabaseError(
+                f"the database was left half-upgraded: table {table!r} is missing and only its "
+                f"copy {tmp!r} exists. Restore the file from a backup, or rename the copy with "
+                f'the sqlite3 tool (ALTER TABLE "{tmp}" RENAME TO "{table}") and open it again'
+            )
+        connection.exec_driver_sql(f'DROP TABLE "{tmp}"')
 
 
 def _stored_revision(engine: Engine) -> str | None:

@@ -8,7 +8,8 @@ command's start-up, e.g. ``ndcg-studio score``). ``migrations/env.py`` autogener
 
 Grades are integers 0–4 (0 irrelevant, 1 marginal, 2 relevant, 3 highly relevant, 4 perfect),
 enforced by CHECK constraints. Every change of a judgment or an adjudication is appended to
-``judgment_history`` by the services layer, so no grade is ever silently lost.
+``judgment_history`` by the database's own triggers (see that table), so no grade is ever
+silently lost.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     func,
+    text,
 )
 
 MIN_GRADE = 0
@@ -135,7 +137,17 @@ annotators = Table(
     Column("id", Integer, primary_key=True),
     Column("name", String, nullable=False, unique=True),
     _timestamp("created_at"),
+    # Team mode (PostgreSQL): the server login that may write this annotator's judgments (row-
+    # level security compares it with ``current_user``); NULL for annotators without one.
+    Column("login", String),
+    Index("ix_annotators_login", "login", unique=True),
 )
+
+#: The ``write_id`` of a judgment or adjudication names the app's last write of the row (a
+#: client-generated UUID, hex); the history trigger copies it into the history row of that write,
+#: where it is unique, so a write retried after a lost COMMIT acknowledgement can see that it
+#: already landed. NULL for rows written by imports or plain SQL.
+WRITE_ID_LENGTH = 32
 
 # One annotator's grade of one document for one query.
 judgments = Table(
@@ -149,6 +161,7 @@ judgments = Table(
     Column("note", Text),
     _timestamp("created_at"),
     _timestamp("updated_at"),
+    Column("write_id", String(WRITE_ID_LENGTH)),
     UniqueConstraint("query_id", "document_id", "annotator_id"),
     CheckConstraint(_GRADE_CHECK, name="grade_range"),
     Index("ix_judgments_annotator_query", "annotator_id", "query_id"),
@@ -165,15 +178,21 @@ adjudications = Table(
     _fk("adjudicator_id", "annotators.id"),
     Column("note", Text),
     _timestamp("updated_at"),
+    Column("write_id", String(WRITE_ID_LENGTH)),
     UniqueConstraint("query_id", "document_id"),
     CheckConstraint(_GRADE_CHECK, name="grade_range"),
 )
 
-# Append-only log of every change of a judgment or an adjudication.
+# Append-only log of every change of a judgment or an adjudication, written by the database
+# itself: triggers (migration 0004) append one row for every INSERT, every UPDATE that changes the
+# grade or the note, and every DELETE of a judgment or an adjudication, whoever runs it (the app,
+# an import, plain SQL). On PostgreSQL they are SECURITY DEFINER functions of the owner, so
+# annotator logins, which may only read this table, cannot forge, alter or delete history.
 #
 # ``kind`` is ``judgment`` (``annotator_id`` is whose judgment changed) or ``adjudication``
 # (``annotator_id`` is NULL). ``old_grade`` NULL means the grade was created; ``new_grade`` NULL
-# means it was cleared. ``changed_by`` is the annotator who made the change.
+# means it was cleared. ``changed_by`` is the annotator who made the change: the judgment's own
+# annotator, or for an adjudication its (last) adjudicator. ``write_id``: see WRITE_ID_LENGTH.
 judgment_history = Table(
     "judgment_history",
     metadata,
@@ -188,6 +207,16 @@ judgment_history = Table(
     Column("new_note", Text),
     _fk("changed_by", "annotators.id", ondelete="SET NULL", nullable=True),
     _timestamp("changed_at"),
+    Column("write_id", String(WRITE_ID_LENGTH)),
     CheckConstraint("kind IN ('judgment', 'adjudication')", name="kind"),
     Index("ix_judgment_history_item", "query_id", "document_id"),
+    # partial: imports and plain SQL leave write_id NULL, and a million imported judgments
+    # should not add a million index entries
+    Index(
+        "ix_judgment_history_write_id",
+        "write_id",
+        unique=True,
+        sqlite_where=text("write_id IS NOT NULL"),
+        postgresql_where=text("write_id IS NOT NULL"),
+    ),
 )

@@ -20,8 +20,13 @@ Lock timeouts, serialization failures, constraint violations and SQLite's "datab
 are *not* disconnects and are re-raised as they are.
 
 Caveat (inherent to any client-side retry): if the connection drops after the server committed
-but before the client heard so, the retried unit runs twice. Units of work should therefore be
-idempotent in their *effect* (an upsert of a grade is; its history row would be logged twice).
+but before the client heard so, the retried unit runs twice. Units of work must therefore be
+idempotent: the annotation service's writes carry a write id, kept across the retries and stored
+with the history row the write produced, and a retry that finds it returns the recorded change
+instead of writing again.
+
+:func:`refusal_of` turns the server's "insufficient privilege" (team mode: roles, row-level
+security) into :class:`WriteRefused`, a one-line message instead of a driver traceback.
 
 Pool-level protection is separate: engines use ``pool_pre_ping=True``, so a connection that died
 while idle in the pool is replaced before use and never reaches the unit of work.
@@ -63,6 +68,37 @@ class ConnectionLost(DatabaseError):
             f"{server} is not reachable;{lost} reconnecting… (check the network, or ask whoever "
             "runs the server whether it is up)"
         )
+
+
+class WriteRefused(DatabaseError):
+    """The database server refused a change because of who is logged in (SQLSTATE ``42501``,
+    insufficient privilege: a table privilege, row-level security or the app's guard trigger).
+    Nothing was written; the message is one line and says what to do."""
+
+
+#: SQLSTATE insufficient_privilege (PostgreSQL manual, Appendix A).
+_INSUFFICIENT_PRIVILEGE = "42501"
+
+
+def refusal_of(exc: BaseException, label: str | None = None) -> WriteRefused | None:
+    """:class:`WriteRefused` for a driver error meaning "this login may not do that", else None.
+
+    The message holds the server's first line (``permission denied for table adjudications``,
+    ``login alice may change only its own judgments, not those of annotator bob``, …) and the
+    remedy.
+    """
+    if not isinstance(exc, DBAPIError):
+        return None
+    orig = exc.orig
+    if getattr(orig, "sqlstate", None) != _INSUFFICIENT_PRIVILEGE:
+        return None
+    first = str(orig).strip().splitlines()[0] if str(orig).strip() else "permission denied"
+    server = f"the database {label}" if label else "the database"
+    return WriteRefused(
+        f"{server} refused the change: {first}. Nothing was written; your login may not do "
+        "this (grades go under your own annotator name; adjudicating needs a lead login, "
+        "imports and schema changes the owner's: see 'ndcg-studio team --help')"
+    )
 
 
 def is_disconnect(exc: BaseException) -> bool:

@@ -108,6 +108,15 @@ def describe(exc: BaseException, action: str | None = None) -> ErrorReport:
             text,
             "Install the newer version of NDCG Studio, or open another database.",
         )
+    from ndcg_studio.storage.resilience import WriteRefused
+
+    if isinstance(exc, WriteRefused):
+        return ErrorReport(
+            "Not allowed for your login",
+            text,
+            "Grade under your own annotator name (the one of your login). Adjudicating needs a "
+            "lead login and imports the owner's: ask the database's owner.",
+        )
     if isinstance(exc, DatabaseError):
         return ErrorReport(
             "Database problem",

@@ -134,7 +134,7 @@ def test_describe_gives_specific_advice_for_database_trouble() -> None:
     from sqlalchemy.exc import OperationalError
 
     from ndcg_studio.storage.database import DatabaseVersionError
-    from ndcg_studio.storage.resilience import ConnectionLost
+    from ndcg_studio.storage.resilience import ConnectionLost, WriteRefused
 
     locked = OperationalError("UPDATE judgments", {}, Exception("database is locked"))
     assert errors.describe(locked).title == "The database is busy"
@@ -143,6 +143,8 @@ def test_describe_gives_specific_advice_for_database_trouble() -> None:
     assert "NOT saved" in lost.what
     newer = errors.describe(DatabaseVersionError("written by a newer version"))
     assert "newer version" in newer.todo
+    refused = errors.describe(WriteRefused("refused the change: login alice may change only …"))
+    assert refused.title == "Not allowed for your login" and "owner" in refused.todo
     other = errors.describe(RuntimeError("boom"), action="Saving the grade")
     assert other.title == "Unexpected error" and "while saving the grade" in other.what
     assert str(errors.log_file()) in other.todo

@@ -11,10 +11,12 @@ from typing import Any
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt
+from sqlalchemy import select
 
 from ndcg_studio.services.agreement import AgreementReport, AgreementService
 from ndcg_studio.services.annotation import AnnotationService
 from ndcg_studio.services.importing import ImportService
+from ndcg_studio.storage import models
 from ndcg_studio.storage.database import Database, open_database
 from ndcg_studio.ui.models.agreement import (
     COL_D_FINAL,
@@ -173,8 +175,22 @@ def test_disputed_model_shows_adjudicated_grade(
     history = HistoryModel()
     names = {a.id: a.name for a in service.list_annotators()}
     history.set_history(service.history(first.query_id, first.document_id), names)
-    assert history.rowCount() == 1
+    # newest first: the decision, then the item's imported grades (the history records every
+    # created grade, imported or not)
+    j = models.judgments
+    with judged_db.engine.connect() as conn:
+        graded = conn.execute(
+            select(j.c.grade).where(
+                j.c.query_id == first.query_id, j.c.document_id == first.document_id
+            )
+        ).all()
+    assert len(graded) >= 2 and history.rowCount() == 1 + len(graded)
     assert [history.index(0, c).data() for c in (1, 2, 3)] == ["adjudication", "lead", "— → 2"]
+    assert {history.index(r, 1).data() for r in range(1, history.rowCount())} == {
+        "grade of ann",
+        "grade of bob",
+        "grade of cy",
+    }
 
 
 def test_item_grades_model(qapp: Any) -> None:

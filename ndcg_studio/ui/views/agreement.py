@@ -468,7 +468,7 @@ class AgreementView(LazyView[AgreementData]):
         self.history_note.setText(
             f"History: {len(item.history)} recorded change(s), newest first."
             if item.history
-            else "History: no recorded change (imported judgments are not in the history)."
+            else "History: no recorded change."
         )
 
     # ------------------------------------------------------------------ adjudication

@@ -1,0 +1,159 @@
+"""Team mode on PostgreSQL: annotator and lead logins, and what the server lets them write.
+
+What a login may do is enforced by the server, not by the app (migration 0004 and the grants
+here; see README "Team mode", set-up B):
+
+- an **annotator** login reads everything; it writes judgments only of the annotator whose
+  ``annotators.login`` is that login (row-level security, plus a guard trigger that refuses any
+  other row with a one-line message); it may update only a judgment's grade, note, ``updated_at``
+  and ``write_id`` (column privileges: a judgment cannot be moved to another annotator, query or
+  document); it may import a file of its own judgments; it writes nothing else (no runs,
+  queries, documents, annotators, adjudications or history);
+- a **lead** login is an annotator that may also adjudicate, in its own name only;
+- the **history** is written by SECURITY DEFINER triggers of the owner, so no login but the owner
+  can insert, change or delete history rows.
+
+An annotator's name in the app is its login name. :func:`add_member` is run by the database owner
+(who owns the tables and needs the ``CREATEROLE`` attribute to create logins) or a superuser.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Connection, text
+from sqlalchemy.dialects.postgresql import insert
+from sqlalchemy.exc import DBAPIError
+
+from ndcg_studio.storage import models
+from ndcg_studio.storage.database import Database, DatabaseError
+
+#: PostgreSQL's longest identifier (NAMEDATALEN - 1 bytes).
+_MAX_NAME_BYTES = 63
+#: Login names: letters, digits and ``_ . @ -`` (a name that is also a safe file, URL and
+#: ``.pgpass`` user without quoting).
+_NAME = re.compile(r"[A-Za-z0-9_.@-]+")
+#: What an annotator may update in its own judgments (column privileges).
+_JUDGMENT_COLUMNS = ("grade", "note", "updated_at", "write_id")
+_ADJUDICATION_COLUMNS = ("grade", "note", "adjudicator_id", "updated_at", "write_id")
+
+
+@dataclass(frozen=True, slots=True)
+class Member:
+    """What :func:`add_member` did: the login, whether it was created now (else it existed and
+    got the grants), its role, and the database it was granted."""
+
+    login: str
+    created: bool
+    lead: bool
+    database: str
+
+
+def _quote(conn: Connection, name: str) -> str:
+    return str(conn.execute(text("SELECT quote_ident(:n)"), {"n": name}).scalar_one())
+
+
+def _check_name(name: str) -> str:
+    name = name.strip()
+    if not name:
+        raise ValueError("a login needs a name")
+    if len(name.encode()) > _MAX_NAME_BYTES:
+        raise ValueError(f"a login name has at most {_MAX_NAME_BYTES} bytes: {name!r}")
+    if not _NAME.fullmatch(name):
+        raise ValueError(f"{name!r} cannot be a login name: use letters, digits and _ . @ - only")
+    if name.lower().startswith("pg_"):
+        raise ValueError(f"{name!r} cannot be a login name (pg_ names are PostgreSQL's own)")
+    return name
+
+
+def _require_postgres(database: Database) -> None:
+    if database.is_sqlite:
+        raise DatabaseError(
+            f"{database.label} is an SQLite file, which has no logins: team logins exist on a "
+            "PostgreSQL team database (--db postgresql://owner@host/dbname)"
+        )
+
+
+def add_member(database: Database, name: str, *, lead: bool) -> Member:
+    """Create the login ``name`` (``LOGIN``, no password yet) unless it exists, grant it the
+    annotator's (or with ``lead`` the lead's) rights on this database, and make it the login of
+    the annotator ``name`` (created if missing). Idempotent; running ``add-annotator`` for a lead
+    takes the adjudication rights away again.
+
+    Raises:
+        ValueError: ``name`` is empty, too long or reserved.
+        DatabaseError: not a PostgreSQL database, or the server refused (the message says to
+            run it as the owner with CREATEROLE, or as a superuser).
+    """
+    _require_postgres(database)
+    name = _check_name(name)
+    try:
+        with database.engine.begin() as conn:
+            return _add_member(conn, name, lead)
+    except DBAPIError as exc:
+        first = str(exc.orig).strip().splitlines()[0] if exc.orig is not None else str(exc)
+        raise DatabaseError(
+            f"could not set up the login {name!r} on {database.label}: {first}. Run 'ndcg-studio "
+            "team' as the database's owner (whose role has CREATEROLE) or as a superuser"
+        ) from exc
+
+
+def _add_member(conn: Connection, name: str, lead: bool) -> Member:
+    login = _quote(conn, name)
+    exists = conn.execute(text("SELECT 1 FROM pg_roles WHERE rolname = :n"), {"n": name}).first()
+    if exists is None:
+        conn.exec_driver_sql(f"CREATE ROLE {login} LOGIN")
+    dbname, schema = conn.execute(text("SELECT current_database(), current_schema()")).one()
+    db_q, schema_q = _quote(conn, str(dbname)), _quote(conn, str(schema))
+    judgment_cols = ", ".join(_JUDGMENT_COLUMNS)
+    statements = [
+        # TEMPORARY: an import of the login's own judgments stages its rows in a temp table
+        f"GRANT CONNECT, TEMPORARY ON DATABASE {db_q} TO {login}",
+        f"GRANT USAGE ON SCHEMA {schema_q} TO {login}",
+        f"GRANT SELECT ON ALL TABLES IN SCHEMA {schema_q} TO {login}",
+        f"GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA {schema_q} TO {login}",
+        f"GRANT INSERT, DELETE ON judgments TO {login}",
+        f"GRANT UPDATE ({judgment_cols}) ON judgments TO {login}",
+        f"REVOKE INSERT, UPDATE, DELETE ON adjudications FROM {login}",
+        f"REVOKE UPDATE ({', '.join(_ADJUDICATION_COLUMNS)}) ON adjudications FROM {login}",
+        # tables of later releases stay readable
+        f"ALTER DEFAULT PRIVILEGES IN SCHEMA {schema_q} GRANT SELECT ON TABLES TO {login}",
+    ]
+    if lead:
+        statements += [
+            f"GRANT INSERT, DELETE ON adjudications TO {login}",
+            f"GRANT UPDATE ({', '.join(_ADJUDICATION_COLUMNS)}) ON adjudications TO {login}",
+        ]
+    for statement in statements:
+        conn.exec_driver_sql(statement)
+    a = models.annotators
+    stmt = insert(a).values(name=name, login=name, created_at=models.utcnow())
+    conn.execute(stmt.on_conflict_do_update(index_elements=[a.c.name], set_={"login": name}))
+    return Member(login=name, created=exists is None, lead=lead, database=str(dbname))
+
+
+def set_password(database: Database, name: str, password: str) -> None:
+    """Set the password of the login ``name``, encrypted on this machine by libpq (SCRAM, as
+    psql's ``\\password`` does), so that the clear text reaches neither the server's log nor its
+    statistics.
+
+    Raises:
+        ValueError: empty password.
+        DatabaseError: not PostgreSQL, or the server refused.
+    """
+    _require_postgres(database)
+    name = _check_name(name)
+    if not password:
+        raise ValueError("an empty password would let no one in: give one")
+    try:
+        with database.engine.begin() as conn:
+            raw: Any = conn.connection.dbapi_connection
+            encrypted = raw.pgconn.encrypt_password(password.encode(), name.encode()).decode()
+            login = _quote(conn, name)
+            literal = conn.execute(text("SELECT quote_literal(:p)"), {"p": encrypted}).scalar_one()
+            conn.exec_driver_sql(f"ALTER ROLE {login} PASSWORD {literal}")
+    except DBAPIError as exc:
+        first = str(exc.orig).strip().splitlines()[0] if exc.orig is not None else str(exc)
+        raise DatabaseError(f"could not set the password of {name!r}: {first}") from exc
