@@ -301,7 +301,14 @@ def test_annotator_cannot_migrate_only_the_owner_can(team: PostgresServer) -> No
 def test_team_commands_refuse_an_sqlite_file_and_bad_names(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], team: PostgresServer
 ) -> None:
-    assert main(["--db", str(tmp_path / "a.sqlite"), "team", "add-annotator", "x"]) == 1
+    sqlite = tmp_path / "a.sqlite"
+    assert main(["--db", str(sqlite), "team", "add-annotator", "x"]) == 2  # no such database
+    assert "no database at" in capsys.readouterr().err and not sqlite.exists()
+    topics = tmp_path / "topics.tsv"
+    topics.write_text("q1\tfirst\n")
+    assert main(["--db", str(sqlite), "import", "queries", str(topics), "-q"]) == 0
+    capsys.readouterr()
+    assert main(["--db", str(sqlite), "team", "add-annotator", "x"]) == 1
     assert "SQLite file, which has no logins" in capsys.readouterr().err
     assert main(["--db", _url(team, "studio_owner"), "team", "add-lead", "pg_x"]) == 1
     assert "cannot be a login name" in capsys.readouterr().err
