@@ -125,7 +125,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("agreement", help="inter-annotator agreement (alpha, kappa, spread)")
     _add_db(p)
-    p.add_argument("--level", choices=("ordinal", "interval", "nominal"), default="ordinal")
+    p.add_argument("--level", choices=ALPHA_LEVELS, default="ordinal")
     p.add_argument("--by", choices=("all", "query", "annotator", "pair", "item"), default="all")
     p.add_argument(
         "--disputed-range",
@@ -142,7 +142,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_scoring(p)
     _add_output(p, formats=False)
     p.add_argument("--wide", action="store_true", help="judgments: one grade column per annotator")
-    p.add_argument("--level", choices=("ordinal", "interval", "nominal"), default="ordinal")
+    p.add_argument("--level", choices=ALPHA_LEVELS, default="ordinal")
     p.add_argument("--by", choices=("all", "query", "annotator", "pair", "item"), default="all")
     p.add_argument("--disputed-range", type=int, default=2, metavar="N")
     p.add_argument("--runs", nargs=2, metavar=("RUN_A", "RUN_B"), help="compare: the two runs")
@@ -151,6 +151,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_db(p)
     return parser
 
+
+#: Krippendorff's alpha levels offered (the default, ordinal, first).
+ALPHA_LEVELS = ("ordinal", "interval", "ratio", "nominal")
 
 #: Options whose value may begin with "-" (``--grade-map "-1:0,5:4"``); argparse would take
 #: such a value for an option, so :func:`normalize_argv` glues it to its option.
