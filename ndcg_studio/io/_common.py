@@ -175,8 +175,8 @@ def check_ids(values: Sequence[str], line: NDArray[np.int64], field: str, issues
         joined.isascii()
         and joined.isprintable()
         and " " not in joined
-        and min(map(len, values)) > 0
         and max(map(len, values)) <= MAX_ID_BYTES
+        and "" not in values
     ):
         return
     for i, value in enumerate(values):
@@ -196,11 +196,15 @@ def check_ids(values: Sequence[str], line: NDArray[np.int64], field: str, issues
 
 def check_names(values: Sequence[str], line: NDArray[np.int64], field: str, issues: Issues) -> None:
     """Like :func:`check_ids` for names (annotators, run tags): inner spaces are allowed, a
-    blank name, control characters, a BOM or a lone surrogate are not."""
+    blank name, control characters, a BOM or a lone surrogate are not. Each distinct name is
+    checked once (a column holds few), and reported at its first line."""
     if not values:
         return
-    for i, value in enumerate(values):
+    for value in dict.fromkeys(values):
         bad = _BAD_NAME_CHAR.search(value)
+        if value.strip() and bad is None and len(value.encode("utf-8")) <= MAX_ID_BYTES:
+            continue
+        i = values.index(value)
         if not value.strip():
             issues.add(int(line[i]), field, f"{value!r} is blank")
         elif bad is not None:

@@ -395,3 +395,21 @@ def test_out_of_range_grade_never_suggests_mapping_to_zero(tmp_path: Path) -> No
     message = str(excinfo.value)
     assert "5:0" not in message
     assert "--grade-map 0:0,3:1,5:2" in message and "--gains 0:0,1:3,2:5" in message
+
+
+def test_ratio_level_on_the_command_line(
+    sqlite_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "j.csv"
+    grades = [[1, 2, 3, 4, 0, 2], [1, 3, 3, 4, 1, 2]]
+    path.write_text(
+        "query_id,doc_id,annotator,grade\n"
+        + "".join(f"q,d{i},a{a},{g}\n" for a, row in enumerate(grades) for i, g in enumerate(row))
+    )
+    assert main(["--db", sqlite_url, "import", "judgments", str(path)]) == 0
+    capsys.readouterr()
+    assert main(["--db", sqlite_url, "agreement", "--level", "ratio", "--format", "csv"]) == 0
+    rows = list(csv.DictReader(capsys.readouterr().out.splitlines()))
+    (row,) = [r for r in rows if r["statistic"] == "krippendorff_alpha_ratio"]
+    reference = krippendorff.alpha(reliability_data=grades, level_of_measurement="ratio")
+    assert float(row["value"]) == pytest.approx(reference, abs=1e-9)
