@@ -258,6 +258,13 @@ def test_nine_thousand_annotators_import_and_agree(db: Any, tmp_path: Path) -> N
             value_domain=[0, 1, 2, 3, 4],
         )
         assert per_query[f"q{q}"] == pytest.approx(reference, abs=1e-9)
+    # the whole report (pairwise kappas only for pairs sharing an item)
+    report = AgreementService(db).report(AgreementSettings(level="ordinal", n_resamples=20))
+    overall = krippendorff.alpha(
+        reliability_data=matrix, level_of_measurement="ordinal", value_domain=[0, 1, 2, 3, 4]
+    )
+    assert report.summary.alpha.value == pytest.approx(overall, abs=1e-9)
+    assert report.summary.n_annotators == n_annotators
 
 
 @pytest.mark.parametrize("first_id", [2**26 + 3, 2**31 + 3, 2**40])
