@@ -40,6 +40,7 @@ from ndcg_studio.io._common import (
     canonical,
     check_ids,
     check_names,
+    clean_ascii,
     duplicate_string_pairs,
     empty_file,
     hashed_duplicate_pairs,
@@ -159,6 +160,8 @@ def read_trec_run(
     issues = Issues(path)
     ticker = Ticker(progress, cancelled)
     text = read_text(path, issues, ticker)
+    clean = clean_ascii(text)  # fields: printable ASCII; numbers: ASCII unless a '_' somewhere
+    plain = clean and "_" not in text
     columns, line = whitespace_columns(text, 6, (0, 2, 3, 4, 5), RUN_LAYOUT, issues, ticker)
     del text
     query_id, doc_id, rank_text, score_text, tag = columns
@@ -166,12 +169,12 @@ def read_trec_run(
         empty_file(issues)
     if on_doc_ids is not None and not issues:
         on_doc_ids(doc_id)
-    score = parse_float_column(score_text, line, "score", issues)
+    score = parse_float_column(score_text, line, "score", issues, plain=plain or None)
     del score_text
     ticker.check()
     tag = canonical(tag)
-    check_ids(query_id, line, "query_id", issues)
-    check_ids(doc_id, line, "doc_id", issues)
+    check_ids(query_id, line, "query_id", issues, clean=clean)
+    check_ids(doc_id, line, "doc_id", issues, clean=clean)
     check_names(tag, line, "tag", issues)
     for row, first in duplicate_string_pairs((query_id, doc_id)):
         issues.add(
@@ -182,7 +185,7 @@ def read_trec_run(
         )
     issues.raise_if_any()
     assert score is not None
-    rank, usable, problem = _ranks(rank_text, line, query_id)
+    rank, usable, problem = _ranks(rank_text, line, query_id, plain)
     ticker.check()
     if problem is not None:
         problem = f"{issues.path}:{problem}"
@@ -194,14 +197,15 @@ _RANK_LOW, _RANK_HIGH = -(2**31), 2**31
 
 
 def _ranks(
-    text: list[str], line: NDArray[np.int64], query_id: list[str]
+    text: list[str], line: NDArray[np.int64], query_id: list[str], plain: bool
 ) -> tuple[NDArray[np.int64], NDArray[np.bool_], str | None]:
     """The rank column: ``(rank, usable, problem)``, see :class:`RunFile`. ``problem`` is
-    ``LINE: rank: ...`` (the caller puts the file name first), or None."""
+    ``LINE: rank: ...`` (the caller puts the file name first), or None. ``plain``: the file
+    is known to hold only ASCII and no ``_`` (else checked here)."""
     n = len(text)
     usable = np.ones(n, dtype=bool)
     rank: NDArray[np.int64] | None = None
-    if plain_ascii(text):
+    if plain or plain_ascii(text):
         try:
             rank = in_int64(text)
         except (ValueError, OverflowError, TypeError):
@@ -270,6 +274,8 @@ def read_trec_qrels(
     issues = Issues(path)
     ticker = Ticker(progress, cancelled)
     text = read_text(path, issues, ticker)
+    clean = clean_ascii(text)
+    plain = clean and "_" not in text
     layout = QRELS_ANNOTATOR_LAYOUT if annotator_column else QRELS_LAYOUT
     keep = (0, 1, 2, 3) if annotator_column else (0, 2, 3)
     columns, line = whitespace_columns(text, 4, keep, layout, issues, ticker)
@@ -283,7 +289,7 @@ def read_trec_qrels(
         empty_file(issues)
     if on_doc_ids is not None and not issues:
         on_doc_ids(doc_id)
-    raw_grade = parse_int_column(grade_text, line, "grade", issues)
+    raw_grade = parse_int_column(grade_text, line, "grade", issues, plain=plain or None)
     del grade_text
     ticker.check()
     grade: NDArray[np.int64] | None = None
@@ -291,8 +297,8 @@ def read_trec_qrels(
         grade = apply_grade_map(raw_grade, grade_map)
         check_grade_range(raw_grade, grade, line, grade_map, issues.add)
     annotator = canonical(second) if annotator_column else None
-    check_ids(query_id, line, "query_id", issues)
-    check_ids(doc_id, line, "doc_id", issues)
+    check_ids(query_id, line, "query_id", issues, clean=clean)
+    check_ids(doc_id, line, "doc_id", issues, clean=clean)
     if annotator is not None:
         check_names(annotator, line, "annotator", issues)
     key = (query_id, doc_id) if annotator is None else (query_id, doc_id, annotator)
