@@ -1,7 +1,7 @@
 """history written by triggers; write ids; annotator logins; row-level security (PostgreSQL)
 
 Revision ID: 0004
-Revises: 0002
+Revises: 0003
 Create Date: 2026-11-23 20:10:00
 
 - ``judgment_history`` is written by the database itself: one row for every INSERT, every UPDATE
@@ -28,7 +28,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0004"
-down_revision: str | None = "0002"
+down_revision: str | None = "0003"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

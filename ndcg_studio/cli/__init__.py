@@ -27,6 +27,9 @@ EXPORT_KINDS = ("report", "judgments", "qrels", "agreement", "compare")
 Handler = Callable[[argparse.Namespace], int]
 _HANDLERS: dict[str, Handler] = {}
 
+#: Krippendorff's alpha levels offered (the default, ordinal, first).
+ALPHA_LEVELS = ("ordinal", "interval", "ratio", "nominal")
+
 
 class UsageError(Exception):
     """A command line that cannot work (a missing database or folder): exit 2, nothing done."""
@@ -185,7 +188,7 @@ def _add_scoring(
 def _add_agreement(parser: argparse.ArgumentParser, *, by: bool = True) -> None:
     parser.add_argument(
         "--level",
-        choices=("ordinal", "interval", "nominal"),
+        choices=ALPHA_LEVELS,
         default="ordinal",
         help="level of measurement of Krippendorff's alpha (default ordinal)",
     )

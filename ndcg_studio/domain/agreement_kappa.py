@@ -126,7 +126,9 @@ class PairwiseKappa:
     """Cohen's kappa between every two annotators a < b on the items both graded.
 
     Arrays have shape ``(P,)`` with ``P = A (A - 1) / 2`` pairs in the order (0,1), (0,2), ...,
-    (0,A-1), (1,2), ... (``A = n_annotators``).
+    (0,A-1), (1,2), ... (``A = n_annotators``) — or, when ``A * V`` exceeds
+    :data:`DENSE_PAIR_LIMIT` (crowdsourcing: thousands of workers), only the pairs that share at
+    least one item, in the same order (the others would all be "no shared items").
 
     Attributes:
         n_annotators: A.
@@ -197,6 +199,44 @@ def _confusion_gram(
     return gram
 
 
+#: Largest ``A * V`` (annotators x grade values) for which every pair is listed and the
+#: confusion matrices come from one dense ``(A V, A V)`` Gram matrix (4096: 128 MB); above it only
+#: pairs sharing an item are formed, item by item.
+DENSE_PAIR_LIMIT = 4096
+
+
+def _shared_confusions(
+    ratings: Ratings, codes: NDArray[np.int64], n_values: int
+) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.float64]]:
+    """``(pair_a, pair_b, confusion)`` of the annotator pairs a < b sharing at least one item,
+    sorted by (a, b); ``confusion`` is ``(P, V, V)`` counts. Memory O(sum over items of m_u^2)."""
+    order = np.lexsort((ratings.annotator, ratings.item))
+    item, annotator, code = ratings.item[order], ratings.annotator[order], codes[order]
+    n = item.size
+    if n < 2:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty, np.zeros((0, n_values, n_values))
+    starts = np.flatnonzero(np.concatenate(([True], item[1:] != item[:-1])))
+    counts = np.diff(np.append(starts, n))
+    after = np.repeat(starts + counts, counts) - np.arange(n) - 1  # later rows of my item
+    firsts, seconds = [], []
+    for gap in range(1, int(counts.max())):
+        i = np.flatnonzero(after >= gap)
+        firsts.append(i)
+        seconds.append(i + gap)
+    i = np.concatenate(firsts) if firsts else np.zeros(0, dtype=np.int64)
+    j = np.concatenate(seconds) if seconds else np.zeros(0, dtype=np.int64)
+    n_annotators = np.int64(ratings.n_annotators)
+    keys, pair = np.unique(annotator[i] * n_annotators + annotator[j], return_inverse=True)
+    cell = (pair.reshape(-1) * n_values + code[i]) * n_values + code[j]
+    confusion = np.bincount(cell, minlength=keys.size * n_values * n_values).astype(np.float64)
+    return (
+        (keys // n_annotators).astype(np.int64),
+        (keys % n_annotators).astype(np.int64),
+        confusion.reshape(keys.size, n_values, n_values),
+    )
+
+
 def pairwise_cohen_kappa(ratings: Ratings, *, values: ArrayLike | None = None) -> PairwiseKappa:
     """Cohen's kappa, unweighted and weighted, for every pair of annotators on their shared items.
 
@@ -231,13 +271,16 @@ def pairwise_cohen_kappa(ratings: Ratings, *, values: ArrayLike | None = None) -
     codes, domain = encode_grades(ratings.grade, values)
     n_values = domain.size
     n_annotators = ratings.n_annotators
-    pair_a, pair_b = np.triu_indices(n_annotators, k=1)
-    pair_a = pair_a.astype(np.int64)
-    pair_b = pair_b.astype(np.int64)
+    if n_annotators * n_values > DENSE_PAIR_LIMIT:
+        pair_a, pair_b, confusion = _shared_confusions(ratings, codes, n_values)
+    else:
+        pair_a, pair_b = np.triu_indices(n_annotators, k=1)
+        pair_a = pair_a.astype(np.int64)
+        pair_b = pair_b.astype(np.int64)
+        gram = _confusion_gram(ratings, codes, n_values)
+        blocks = gram.reshape(n_annotators, n_values, n_annotators, n_values)
+        confusion = blocks[pair_a, :, pair_b, :]  # (P, V, V): rows = a's grade, columns = b's
     n_pairs = pair_a.size
-    gram = _confusion_gram(ratings, codes, n_values)
-    blocks = gram.reshape(n_annotators, n_values, n_annotators, n_values)
-    confusion = blocks[pair_a, :, pair_b, :]  # (P, V, V): rows = a's grade, columns = b's grade
     n_shared = confusion.sum(axis=(1, 2))
     rows = confusion.sum(axis=2)
     cols = confusion.sum(axis=1)

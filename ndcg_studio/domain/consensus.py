@@ -54,6 +54,12 @@ def consensus_qrels(
     An adjudicated grade, when given for an item, replaces the consensus; items that have only
     an adjudicated grade are included.
 
+    Negative grades (trec_eval's -1, "judged non-relevant"): beside other grades they count as
+    0 (not relevant) — the mean of -1 and 2 is 1, their min is 0; an item whose grades are all
+    negative gets -1, so it stays judged non-relevant (gain 0 under every gain setting, even
+    custom gains giving grade 0 a gain, and outside the ideal list). Our own rule: -1 and 0
+    say the same about relevance, and only a custom gain for 0 tells them apart.
+
     SOURCE: common practice for multi-assessor relevance labels (mean or median of graded
     labels; majority vote over crowd workers, e.g. Alonso & Mizzaro 2012, "Using crowdsourcing
     for TREC relevance assessment", Information Processing & Management 48(6)); the tie rule
@@ -104,7 +110,12 @@ def consensus_qrels(
         starts = np.flatnonzero(new_item)
         counts = np.diff(np.append(starts, q.size))
         item_q, item_d = q[starts], d[starts]
-        item_grade = _reduce(g, starts, counts, method)
+        if (g < 0).any():  # trec_eval's -1 (judged non-relevant)
+            all_negative = g[starts + counts - 1] < 0
+            item_grade = _reduce(np.maximum(g, 0.0), starts, counts, method)
+            item_grade[all_negative] = -1.0
+        else:
+            item_grade = _reduce(g, starts, counts, method)
     else:
         item_q = item_d = np.zeros(0, dtype=np.int64)
         item_grade = np.zeros(0, dtype=np.float64)

@@ -6,6 +6,7 @@ Private to :mod:`ndcg_studio.io`; the public names live in the format modules.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Hashable, Sequence
 from os import PathLike
 from pathlib import Path
@@ -127,7 +128,120 @@ def read_text(path: PathArg, issues: Issues, ticker: Ticker) -> str:
         )
     if text.startswith("\ufeff"):
         text = text[1:]
+    bom = text.find("\ufeff")
+    if bom >= 0:
+        issues.fail(
+            text.count("\n", 0, bom) + 1,
+            "encoding",
+            "a byte order mark (U+FEFF) inside the file (files joined together?); it may only "
+            "open the file — remove it",
+        )
     return text
+
+
+#: The longest id or name, in UTF-8 bytes: the same limit on SQLite and PostgreSQL (whose
+#: B-tree index entries hold at most ~2.7 KB).
+MAX_ID_BYTES = 1000
+
+#: Characters an id never holds: whitespace, control and format characters (ASCII and Unicode:
+#: C0, DEL, C1, zero-width and bidi marks, line/paragraph separators, BOM) and lone surrogates.
+#: A TREC file could not hold such an id (trec_eval splits fields on whitespace), so every
+#: reader refuses them and every exported id can be read back.
+_BAD_ID_CHAR = re.compile(
+    "[\\s\x00-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e"
+    "\u2060-\u206f\ufeff\ufff9-\ufffb\ud800-\udfff]"
+)
+#: Characters a name (annotator, run tag) or free text never holds: control characters other
+#: than tab/LF/CR, BOM and lone surrogates (NUL would be cut by C tools and PostgreSQL
+#: refuses it).
+_BAD_NAME_CHAR = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufeff\ud800-\udfff]")
+_BAD_TEXT_CHAR = re.compile("[\x00\ud800-\udfff]")
+
+
+def _describe_char(char: str) -> str:
+    return f"U+{ord(char):04X}" + (" (a space)" if char == " " else "")
+
+
+#: Bytes of printable ASCII and of the ASCII whitespace ``str.split()`` splits on.
+_PRINTABLE_OR_SPACE = bytes(range(32, 127)) + b"\t\n\r\x0b\x0c\x1c\x1d\x1e\x1f"
+
+
+def clean_ascii(text: str) -> bool:
+    """True when ``text`` is ASCII without control characters other than whitespace: every
+    field split from it on whitespace is then printable ASCII (two C-level scans of the file,
+    ~25 ms for 35 MB, instead of one per column)."""
+    return text.isascii() and not text.encode("ascii").translate(None, _PRINTABLE_OR_SPACE)
+
+
+def check_ids(
+    values: Sequence[str],
+    line: NDArray[np.int64],
+    field: str,
+    issues: Issues,
+    *,
+    clean: bool = False,
+) -> None:
+    """Record an issue for every id that is empty, longer than :data:`MAX_ID_BYTES` UTF-8
+    bytes, or holds whitespace, a control or format character or a lone surrogate.
+
+    ``clean=True``: the values were split on whitespace from a :func:`clean_ascii` text, so
+    only their length is checked. Else a fast path: ASCII printable text without spaces
+    (nearly every file) is proven clean by a few C-level string scans of the joined column."""
+    if not values:
+        return
+    if clean:
+        if max(map(len, values)) <= MAX_ID_BYTES:
+            return
+    else:
+        joined = "".join(values)
+        if (
+            joined.isascii()
+            and joined.isprintable()
+            and " " not in joined
+            and max(map(len, values)) <= MAX_ID_BYTES
+            and "" not in values
+        ):
+            return
+    for i, value in enumerate(values):
+        bad = _BAD_ID_CHAR.search(value)
+        if not value:
+            issues.add(int(line[i]), field, "empty")
+        elif bad is not None:
+            issues.add(
+                int(line[i]),
+                field,
+                f"{value!r} holds {_describe_char(bad.group())}; ids may not contain "
+                "whitespace or control characters",
+            )
+        elif len(value.encode("utf-8")) > MAX_ID_BYTES:
+            issues.add(int(line[i]), field, f"longer than {MAX_ID_BYTES} bytes (UTF-8)")
+
+
+def check_names(values: Sequence[str], line: NDArray[np.int64], field: str, issues: Issues) -> None:
+    """Like :func:`check_ids` for names (annotators, run tags): inner spaces are allowed, a
+    blank name, control characters, a BOM or a lone surrogate are not. Each distinct name is
+    checked once (a column holds few), and reported at its first line."""
+    if not values:
+        return
+    for value in dict.fromkeys(values):
+        bad = _BAD_NAME_CHAR.search(value)
+        if value.strip() and bad is None and len(value.encode("utf-8")) <= MAX_ID_BYTES:
+            continue
+        i = values.index(value)
+        if not value.strip():
+            issues.add(int(line[i]), field, f"{value!r} is blank")
+        elif bad is not None:
+            issues.add(int(line[i]), field, f"{value!r} holds {_describe_char(bad.group())}")
+        elif len(value.encode("utf-8")) > MAX_ID_BYTES:
+            issues.add(int(line[i]), field, f"longer than {MAX_ID_BYTES} bytes (UTF-8)")
+
+
+def check_text(value: str, line: int, field: str, issues: Issues) -> None:
+    """Record an issue when free text (title, note, ...) holds NUL or a lone surrogate (from a
+    JSON escape: raw bytes are refused by :func:`read_text`)."""
+    bad = _BAD_TEXT_CHAR.search(value)
+    if bad is not None:
+        issues.add(line, field, f"holds {_describe_char(bad.group())}, which no text may hold")
 
 
 def split_lines(text: str) -> list[str]:
@@ -326,20 +440,35 @@ def parse_int_column(
     line: NDArray[np.int64],
     field: str,
     issues: Issues,
+    *,
+    plain: bool | None = None,
 ) -> NDArray[np.int64] | None:
     """Convert decimal integer strings to int64 in bulk (``numpy``), locating failures slowly.
 
-    Accepts what ``int()`` accepts (optional sign, digits, ``_`` separators). For each bad value
-    an issue ``'x' is not a number`` or ``'1.5' is not an integer`` is recorded.
+    Accepts an optional sign and ASCII digits (``int()`` also takes ``_`` separators and other
+    scripts' digits, ``1_000`` and ``١٢``; trec_eval's ``atol`` does not: refused). For each bad
+    value an issue ``'x' is not a number`` or ``'1.5' is not an integer`` is recorded.
+
+    ``plain``: whether the caller knows already that no value holds a non-ASCII character or
+    ``_`` (None: checked here, see :func:`plain_ascii`).
 
     Returns:
         int64 array of shape ``(len(values),)``, or None when any value was bad.
     """
-    try:
-        return _in_slices(values, np.int64)
-    except (ValueError, OverflowError, TypeError):
-        pass
+    if plain_ascii(values) if plain is None else plain:
+        try:
+            return in_int64(values)
+        except (ValueError, OverflowError, TypeError):
+            pass
     for i, text in enumerate(values):
+        if not ASCII_INTEGER.fullmatch(text):
+            number_like = ASCII_NUMBER.fullmatch(text)
+            issues.add(
+                int(line[i]),
+                field,
+                f"{text!r} is not an integer" if number_like else _not_a_number(text),
+            )
+            continue
         try:
             number = int(text)
         except ValueError:
@@ -360,23 +489,32 @@ def parse_float_column(
     line: NDArray[np.int64],
     field: str,
     issues: Issues,
+    *,
+    plain: bool | None = None,
 ) -> NDArray[np.float64] | None:
     """Convert decimal strings to float64 in bulk; NaN and ±infinity are rejected.
 
     Values are parsed as IEEE-754 binary64 (as trec_eval 10.0; trec_eval 9.0.8 and pytrec_eval
-    read 32-bit floats, see METRICS.md).
+    read 32-bit floats, see METRICS.md). Only ASCII is read as a number: ``float()`` also takes
+    ``1_000`` and ``١٢``, which trec_eval's ``atof`` reads as 1 and 0 — refused.
+
+    ``plain``: as for :func:`parse_int_column`.
 
     Returns:
         float64 array of shape ``(len(values),)``, or None when any value was bad.
     """
     try:
+        if not (plain_ascii(values) if plain is None else plain):
+            raise ValueError("not plain ASCII")
         result = _in_slices(values, np.float64)
     except (ValueError, TypeError):
         for i, text in enumerate(values):
             try:
+                if not text.isascii() or "_" in text:
+                    raise ValueError(text)
                 number = float(text)
             except ValueError:
-                issues.add(int(line[i]), field, f"{text!r} is not a number")
+                issues.add(int(line[i]), field, _not_a_number(text))
                 continue
             if not math.isfinite(number):
                 issues.add(int(line[i]), field, f"{text!r} is not a finite number")
@@ -385,6 +523,29 @@ def parse_float_column(
     for i in bad.tolist():
         issues.add(int(line[i]), field, f"{values[i]!r} is not a finite number")
     return None if bad.size else result
+
+
+#: An optionally signed ASCII decimal integer (what trec_eval's ``atol`` reads whole).
+ASCII_INTEGER = re.compile(r"[+-]?[0-9]+")
+#: An ASCII decimal number, integral or not (for the message "is not an integer").
+ASCII_NUMBER = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
+
+
+def plain_ascii(values: Sequence[str]) -> bool:
+    """True when no value holds a non-ASCII character or ``_`` (one C-level scan)."""
+    joined = "".join(values)
+    return joined.isascii() and "_" not in joined
+
+
+def in_int64(values: Sequence[str]) -> NDArray[np.int64]:
+    """``np.array(values, np.int64)`` a slice at a time (see :func:`_in_slices`)."""
+    return _in_slices(values, np.int64)
+
+
+def _not_a_number(text: str) -> str:
+    if "_" in text or not text.isascii():
+        return f"{text!r} is not a number (only ASCII digits, without '_' separators)"
+    return f"{text!r} is not a number"
 
 
 def canonical(values: list[str]) -> list[str]:

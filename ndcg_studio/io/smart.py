@@ -30,6 +30,7 @@ from ndcg_studio.io._common import (
     PathArg,
     ProgressCallback,
     Ticker,
+    check_ids,
     empty_file,
     read_text,
     split_lines,
@@ -80,7 +81,17 @@ def _records(
     issues: Issues,
 ) -> list[_Record]:
     ticker = Ticker(progress, cancelled)
-    lines = split_lines(read_text(path, issues, ticker))
+    text = read_text(path, issues, ticker)
+    lone_cr = text.replace("\r\n", "\n").find("\r")
+    if lone_cr >= 0:  # old Mac line ends: a CR inside a line would join two fields
+        issues.fail(
+            text.replace("\r\n", "\n").count("\n", 0, lone_cr) + 1,
+            "encoding",
+            "a carriage return (CR) not followed by a line feed; save the file with LF or "
+            "CRLF line ends",
+        )
+    lines = split_lines(text)
+    del text
     ticker.total = len(lines)
     step = ticker.chunk_size()
     ticker.tick(0)
@@ -126,6 +137,13 @@ def _records(
     ticker.tick(len(lines))
     if not records and not issues:
         empty_file(issues)
+    named = [record for record in records if record.ident]
+    check_ids(
+        [record.ident for record in named],
+        np.asarray([record.line for record in named], dtype=np.int64),
+        "I",
+        issues,
+    )
     first_line: dict[str, int] = {}
     for record in records:
         if not record.ident:

@@ -35,6 +35,9 @@ from ndcg_studio.io._common import (
     ProgressCallback,
     Ticker,
     canonical,
+    check_ids,
+    check_names,
+    check_text,
     duplicate_string_pairs,
     empty_file,
     is_skipped,
@@ -366,6 +369,9 @@ def read_judgments_csv(
         grade = apply_grade_map(raw_grade, grade_map)
         check_grade_range(raw_grade, grade, line, grade_map, issues.add)
     annotator = canonical(annotator)
+    check_ids(query_id, line, "query_id", issues)
+    check_ids(doc_id, line, "doc_id", issues)
+    check_names(annotator, line, "annotator", issues)
     _report_duplicates(
         issues,
         (query_id, doc_id, annotator),
@@ -554,6 +560,7 @@ def read_queries(
     line = np.asarray(numbers, dtype=np.int64)
     if not query_id and not issues:
         empty_file(issues)
+    check_ids(query_id, line, "query_id", issues)
     _report_duplicates(issues, (query_id,), line, "query_id", "query id")
     issues.raise_if_any()
     return QueriesFile(query_id, texts, description, narrative, line)
@@ -642,6 +649,7 @@ def read_documents(
     line = np.asarray(numbers, dtype=np.int64)
     if not doc_id and not issues:
         empty_file(issues)
+    check_ids(doc_id, line, "doc_id", issues)
     _report_duplicates(issues, (doc_id,), line, "doc_id", "document id")
     issues.raise_if_any()
     return DocumentsFile(doc_id, title, body, url, line)
@@ -655,6 +663,9 @@ def _json_record(
         value = json.loads(raw)
     except json.JSONDecodeError as exc:
         issues.add(number, "json", f"not valid JSON ({exc.msg} at column {exc.colno})")
+        return None
+    except RecursionError:
+        issues.add(number, "json", "nested too deeply (a document is one flat JSON object)")
         return None
     if not isinstance(value, dict):
         issues.add(number, "json", f"expected a JSON object, found {type(value).__name__}")
@@ -680,6 +691,13 @@ def _json_record(
             ok = False
             item = None
         optional.append(_optional(item.strip()) if item is not None else None)
+    if ok and "\\u" in raw:  # a JSON escape may spell NUL or a lone surrogate (the doc_id's
+        # are refused with the other ids' checks)
+        for key, text in zip(("title", "text", "url"), optional, strict=True):
+            if text is not None:
+                before = len(issues)
+                check_text(text, number, key, issues)
+                ok = ok and len(issues) == before
     if not ok:
         return None
     assert isinstance(did, str)

@@ -3,7 +3,10 @@
 Formats, as read by trec_eval 10.0 (``get_trec_results.c``, ``get_qrels.c``; see its README):
 
 - run: ``qid Q0 docno rank score tag`` — six fields per line. trec_eval ignores the ``Q0``
-  (iteration) and ``rank`` columns and orders by score; we keep ``rank`` as written.
+  (iteration) and ``rank`` columns and orders by score (``get_trec_results.c``: "the rank field
+  is ignored here"); so do we: any rank text is accepted (0-based, negative, repeated, ``1.0``).
+  The rank is kept where it is an integer that fits 32 bits, for ``--order rank``; a rank column
+  that cannot order the run is described by :attr:`RunFile.rank_problem`.
 - qrels: ``qid iter docno grade`` — four fields per line; ``iter`` is ignored by trec_eval.
   With ``annotator_column=True`` the 2nd field is read as the annotator's name instead (one
   qrels file holding several annotators' judgments, like trec_eval's ``qrels_jg`` groups).
@@ -29,18 +32,24 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ndcg_studio.io._common import (
+    ASCII_INTEGER,
     CancelCallback,
     Issues,
     PathArg,
     ProgressCallback,
     Ticker,
     canonical,
+    check_ids,
+    check_names,
+    clean_ascii,
     duplicate_string_pairs,
     empty_file,
     hashed_duplicate_pairs,
+    in_int64,
     mix_hash,
     parse_float_column,
     parse_int_column,
+    plain_ascii,
     read_text,
     string_hashes,
     whitespace_columns,
@@ -61,12 +70,17 @@ class RunFile:
     Attributes:
         query_id: query id per row (str, never empty).
         doc_id: document id (docno) per row.
-        rank: int64, shape (n,): the rank column as written (not used to order documents).
+        rank: int64, shape (n,): the rank column as written where ``rank_usable`` (0 elsewhere);
+            not used to order documents unless asked (``--order rank``).
+        rank_usable: bool, shape (n,): the rank text is an ASCII decimal integer in
+            [-2**31, 2**31) (stored; elsewhere the database holds NULL).
         score: float64, shape (n,): retrieval score, finite (parsed as IEEE binary64).
         tag: run tag per row (equal strings share one object).
         line: int64, shape (n,): 1-based line number in the source file.
+        rank_problem: None when the ranks can order the run (all usable, none repeated within a
+            query), else the first reason why not, ``FILE:LINE: rank: ...``.
 
-    (query_id, doc_id) and (query_id, rank) are unique.
+    (query_id, doc_id) is unique.
     """
 
     query_id: list[str]
@@ -75,6 +89,8 @@ class RunFile:
     score: NDArray[np.float64]
     tag: list[str]
     line: NDArray[np.int64]
+    rank_usable: NDArray[np.bool_]
+    rank_problem: str | None = None
 
     def __len__(self) -> int:
         return len(self.query_id)
@@ -132,10 +148,11 @@ def read_trec_run(
         A :class:`RunFile`.
 
     Raises:
-        InputFileError: up to 20 problems: wrong number of fields, rank not an integer, score
-            not a finite number, the same document twice for a query, the same rank twice for
-            a query (each duplicate names the line of the first occurrence), empty file, not
-            UTF-8.
+        InputFileError: up to 20 problems: wrong number of fields, score not a finite number
+            (ASCII digits only, as trec_eval's ``atof`` reads them), the same document twice for
+            a query (naming the line of the first occurrence), bad ids (see
+            :func:`~ndcg_studio.io._common.check_ids`), empty file, not UTF-8. The rank column
+            is never refused (see :attr:`RunFile.rank_problem`).
         ImportCancelled: ``cancelled()`` returned True.
         OSError: the file cannot be read.
 
@@ -144,6 +161,8 @@ def read_trec_run(
     issues = Issues(path)
     ticker = Ticker(progress, cancelled)
     text = read_text(path, issues, ticker)
+    clean = clean_ascii(text)  # fields: printable ASCII; numbers: ASCII unless a '_' somewhere
+    plain = clean and "_" not in text
     columns, line = whitespace_columns(text, 6, (0, 2, 3, 4, 5), RUN_LAYOUT, issues, ticker)
     del text
     query_id, doc_id, rank_text, score_text, tag = columns
@@ -151,11 +170,13 @@ def read_trec_run(
         empty_file(issues)
     if on_doc_ids is not None and not issues:
         on_doc_ids(doc_id)
-    rank = parse_int_column(rank_text, line, "rank", issues)
-    score = parse_float_column(score_text, line, "score", issues)
-    del rank_text, score_text
+    score = parse_float_column(score_text, line, "score", issues, plain=plain or None)
+    del score_text
     ticker.check()
     tag = canonical(tag)
+    check_ids(query_id, line, "query_id", issues, clean=clean)
+    check_ids(doc_id, line, "doc_id", issues, clean=clean)
+    check_names(tag, line, "tag", issues)
     for row, first in duplicate_string_pairs((query_id, doc_id)):
         issues.add(
             int(line[row]),
@@ -163,21 +184,62 @@ def read_trec_run(
             f"document {doc_id[row]!r} appears twice for query {query_id[row]!r} "
             f"(duplicate of line {line[first]})",
         )
-    if rank is not None:
+    issues.raise_if_any()
+    assert score is not None
+    rank, usable, problem = _ranks(rank_text, line, query_id, plain)
+    ticker.check()
+    if problem is not None:
+        problem = f"{issues.path}:{problem}"
+    return RunFile(query_id, doc_id, rank, score, tag, line, usable, problem)
+
+
+#: The most negative and one past the largest rank kept (32-bit, PostgreSQL's ``integer``).
+_RANK_LOW, _RANK_HIGH = -(2**31), 2**31
+
+
+def _ranks(
+    text: list[str], line: NDArray[np.int64], query_id: list[str], plain: bool
+) -> tuple[NDArray[np.int64], NDArray[np.bool_], str | None]:
+    """The rank column: ``(rank, usable, problem)``, see :class:`RunFile`. ``problem`` is
+    ``LINE: rank: ...`` (the caller puts the file name first), or None. ``plain``: the file
+    is known to hold only ASCII and no ``_`` (else checked here)."""
+    n = len(text)
+    usable = np.ones(n, dtype=bool)
+    rank: NDArray[np.int64] | None = None
+    if plain or plain_ascii(text):
+        try:
+            rank = in_int64(text)
+        except (ValueError, OverflowError, TypeError):
+            rank = None
+    if rank is None:  # some rank is not a plain integer (or is out of 64 bits): value by value
+        rank = np.zeros(n, dtype=np.int64)
+        for i, value in enumerate(text):
+            if ASCII_INTEGER.fullmatch(value) and _RANK_LOW <= int(value) < _RANK_HIGH:
+                rank[i] = int(value)
+            else:
+                usable[i] = False
+    usable &= (rank >= _RANK_LOW) & (rank < _RANK_HIGH)
+    rank[~usable] = 0
+    first_bad = int(np.argmin(usable)) if not usable.all() else -1
+    problem = None
+    if first_bad >= 0:
+        problem = (
+            f"{line[first_bad]}: rank: {text[first_bad]!r} is not an integer in "
+            f"[{_RANK_LOW}, {_RANK_HIGH - 1}], so the rank column cannot order the run "
+            "(trec_eval ignores it; score by score, the default)"
+        )
+    else:
         ranks = rank
         for row, first in hashed_duplicate_pairs(
             mix_hash(string_hashes(query_id), rank), lambda i: (query_id[i], int(ranks[i]))
         ):
-            issues.add(
-                int(line[row]),
-                "rank",
-                f"rank {rank[row]} appears twice for query {query_id[row]!r} "
-                f"(duplicate of line {line[first]})",
+            problem = (
+                f"{line[row]}: rank: rank {rank[row]} appears twice for query "
+                f"{query_id[row]!r} (duplicate of line {line[first]}), so the rank column "
+                "cannot order the run (trec_eval ignores it; score by score, the default)"
             )
-    issues.raise_if_any()
-    assert rank is not None and score is not None
-    ticker.check()
-    return RunFile(query_id, doc_id, rank, score, tag, line)
+            break
+    return rank, usable, problem
 
 
 def read_trec_qrels(
@@ -213,6 +275,8 @@ def read_trec_qrels(
     issues = Issues(path)
     ticker = Ticker(progress, cancelled)
     text = read_text(path, issues, ticker)
+    clean = clean_ascii(text)
+    plain = clean and "_" not in text
     layout = QRELS_ANNOTATOR_LAYOUT if annotator_column else QRELS_LAYOUT
     keep = (0, 1, 2, 3) if annotator_column else (0, 2, 3)
     columns, line = whitespace_columns(text, 4, keep, layout, issues, ticker)
@@ -226,7 +290,7 @@ def read_trec_qrels(
         empty_file(issues)
     if on_doc_ids is not None and not issues:
         on_doc_ids(doc_id)
-    raw_grade = parse_int_column(grade_text, line, "grade", issues)
+    raw_grade = parse_int_column(grade_text, line, "grade", issues, plain=plain or None)
     del grade_text
     ticker.check()
     grade: NDArray[np.int64] | None = None
@@ -234,6 +298,10 @@ def read_trec_qrels(
         grade = apply_grade_map(raw_grade, grade_map)
         check_grade_range(raw_grade, grade, line, grade_map, issues.add)
     annotator = canonical(second) if annotator_column else None
+    check_ids(query_id, line, "query_id", issues, clean=clean)
+    check_ids(doc_id, line, "doc_id", issues, clean=clean)
+    if annotator is not None:
+        check_names(annotator, line, "annotator", issues)
     key = (query_id, doc_id) if annotator is None else (query_id, doc_id, annotator)
     for row, first in duplicate_string_pairs(key):
         by = "" if annotator is None else f" by annotator {annotator[row]!r}"

@@ -323,7 +323,11 @@ def write_settings(path: PathArg, about: Mapping[str, object]) -> Path | None:
 def _check_token(value: object, what: str, row: int) -> str:
     text = "" if value is None else str(value)  # a missing id is not the text "None"
     if not text or len(text.split()) != 1 or text != text.strip():
-        raise ValueError(f"row {row}: {what} {text!r} is empty or contains whitespace")
+        raise ValueError(
+            f"row {row}: {what} {text!r} is empty or contains whitespace, which a TREC file "
+            "cannot hold (imported by an older version, whose readers let such ids in); rename "
+            "it in the database or export as CSV"
+        )
     return text
 
 

@@ -29,7 +29,7 @@ from ndcg_studio.storage import models
 from ndcg_studio.storage.bulk import column_by_id, fetch_array, id_map
 from ndcg_studio.storage.database import Database
 
-Level = Literal["nominal", "ordinal", "interval"]
+Level = Literal["nominal", "ordinal", "interval", "ratio"]
 Scope = Literal["all", "query", "annotator", "pair", "item"]
 SCOPES: tuple[Scope, ...] = ("all", "query", "annotator", "pair", "item")
 AGREEMENT_COLUMNS = (
@@ -353,17 +353,17 @@ class AgreementService:
             )
             annotator_names = id_map(conn, models.annotators, "name")
             query_names = id_map(conn, models.queries)
-            # one int64 per (query, document): database ids are < 2**31
-            keys, item_index = np.unique((rows["query"] << 32) | rows["doc"], return_inverse=True)
-            item_index = np.asarray(item_index, dtype=np.int64).reshape(-1)
-            item_q, item_d = keys >> 32, keys & 0xFFFFFFFF
+            item_q, item_d, item_index = _items(rows["query"], rows["doc"])
+            n_items = len(item_q)
             docs = column_by_id(conn, models.documents, item_d, "external_id") if documents else {}
         annotator_ids = np.unique(rows["annotator"])
         query_ids = np.unique(item_q)
         item_query_index = np.searchsorted(query_ids, item_q).astype(np.int64)
         annotator_index = np.searchsorted(annotator_ids, rows["annotator"]).astype(np.int64)
+        # trec_eval's -1 (judged non-relevant) is grade 0 here: both say "not relevant"
+        grades = np.maximum(rows["grade"], 0.0)
         ratings = Ratings.from_arrays(
-            item_index, annotator_index, rows["grade"], len(keys), len(annotator_ids)
+            item_index, annotator_index, grades, n_items, len(annotator_ids)
         )
         return _Loaded(
             annotators=[annotator_names[int(a)] for a in annotator_ids],
@@ -380,3 +380,21 @@ class AgreementService:
             ).astype(np.int64),
             ratings=ratings,
         )
+
+
+def _items(
+    query: NDArray[np.int64], doc: NDArray[np.int64]
+) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
+    """The distinct (query, document) pairs sorted, and each row's index among them.
+
+    One int64 key per pair when both ids are below 2**31 (every database but one with
+    ids set by hand); else the pairs are compared as rows (slower, any ids)."""
+    if len(query) == 0 or max(int(query.max()), int(doc.max())) < 1 << 31:
+        keys, index = np.unique((query << 32) | doc, return_inverse=True)
+        return keys >> 32, keys & 0xFFFFFFFF, np.asarray(index, dtype=np.int64).reshape(-1)
+    pairs, index = np.unique(np.stack((query, doc), axis=1), axis=0, return_inverse=True)
+    return (
+        np.ascontiguousarray(pairs[:, 0]),
+        np.ascontiguousarray(pairs[:, 1]),
+        np.asarray(index, dtype=np.int64).reshape(-1),
+    )

@@ -12,6 +12,7 @@ new grade and note, whose, when) in ``judgment_history``, by the same rule as th
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
@@ -22,9 +23,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 from sqlalchemy import Connection, bindparam, delete, func, select, update
+from sqlalchemy.exc import DataError, IntegrityError
 
 from ndcg_studio.domain.ordering import trec_positions_of_docs
-from ndcg_studio.io.errors import InputError
+from ndcg_studio.io.errors import InputError, InputFileError, ParseIssue
 from ndcg_studio.io.tabular import DocumentsFile, QueriesFile
 from ndcg_studio.services.progress import Cancelled, Progress, checkpoint
 from ndcg_studio.storage import models
@@ -110,11 +112,24 @@ class ImportService:
         cancelled: Cancelled | None = None,
         **options: Any,
     ) -> ImportSummary:
-        """Dispatch to ``import_<kind>``; options are that method's keyword arguments."""
+        """Dispatch to ``import_<kind>``; options are that method's keyword arguments.
+
+        Raises:
+            InputFileError: as the method, and ``FILE:0: database: ...`` when the database
+                refuses a row the readers let through (a constraint or a value the server
+                cannot store) — the readers' checks are meant to make that impossible; the
+                transaction is rolled back either way.
+        """
         if kind not in IMPORT_KINDS:
             raise ValueError(f"unknown import kind {kind!r}; one of {', '.join(IMPORT_KINDS)}")
         method: Callable[..., ImportSummary] = getattr(self, f"import_{kind}")
-        return method(path, progress=progress, cancelled=cancelled, **options)
+        try:
+            return method(path, progress=progress, cancelled=cancelled, **options)
+        except (IntegrityError, DataError) as exc:
+            reason = str(exc.orig).strip().splitlines()[0] if exc.orig is not None else str(exc)
+            raise InputFileError(
+                [ParseIssue(str(path), 0, "database", f"the database refused a row: {reason}")]
+            ) from None
 
     # ------------------------------------------------------------------ runs
     def import_run(
@@ -147,6 +162,8 @@ class ImportService:
                 cancelled=cancelled,
                 on_doc_ids=documents.start,
             )
+            if name is not None:
+                _check_name(name, "--name")
             if name is None:
                 if len(run.tags) != 1:
                     raise InputError(
@@ -158,7 +175,11 @@ class ImportService:
             summary = ImportSummary("run", str(path), len(run))
             q_ext, q_inv = factorize(run.query_id)
             positions = trec_positions_of_docs(q_inv, run.score, run.doc_id)
-            ranks, places, scores = run.rank.tolist(), positions.tolist(), run.score.tolist()
+            ranks: list[int | None] = run.rank.tolist()
+            if run.rank_problem is not None:  # ranks that are not 32-bit integers: NULL
+                usable = run.rank_usable.tolist()
+                ranks = [r if ok else None for r, ok in zip(ranks, usable, strict=True)]
+            places, scores = positions.tolist(), run.score.tolist()
             checkpoint(50, 100, progress, cancelled)  # the rest waits for the documents
             doc_ids, d_new = documents.result()
             checkpoint(60, 100, progress, cancelled)
@@ -169,10 +190,17 @@ class ImportService:
             replaced = run_id is not None
             if run_id is None:
                 run_id = conn.execute(
-                    models.runs.insert().values(name=name, description=description)
+                    models.runs.insert().values(
+                        name=name, description=description, rank_problem=run.rank_problem
+                    )
                 ).inserted_primary_key[0]  # type: ignore[index]
             else:
                 conn.execute(delete(models.results).where(models.results.c.run_id == run_id))
+                conn.execute(
+                    update(models.runs)
+                    .where(models.runs.c.id == run_id)
+                    .values(rank_problem=run.rank_problem)
+                )
             rows = zip(q_ids[q_inv].tolist(), doc_ids.tolist(), ranks, places, scores, strict=True)
             checkpoint(70, 100, progress, cancelled)
             n = bulk_insert(
@@ -206,6 +234,8 @@ class ImportService:
         the file's stem), or of the annotator named in the 2nd column."""
         from ndcg_studio.io.trec import read_trec_qrels
 
+        if annotator is not None:
+            _check_name(annotator, "--annotator")
         with bulk_transaction(self.db.engine) as conn, _documents_meanwhile(conn) as documents:
             qrels = read_trec_qrels(
                 path,
@@ -284,10 +314,11 @@ class ImportService:
         checkpoint(60, 100, progress, cancelled)
         qid, aid = q_ids[q_inv], a_ids[a_inv]
         existing = _existing_judgments(conn, np.unique(aid))
-        new_key = _item_key(qid, did, aid)
-        old_key = _item_key(existing["query"], existing["doc"], existing["annotator"])
+        old_key, new_key = _item_keys(
+            (existing["query"], existing["doc"], existing["annotator"]), (qid, did, aid)
+        )
         found, match = _match(old_key, new_key)
-        old_grade = np.full(n, -1, dtype=np.int64)
+        old_grade = np.zeros(n, dtype=np.int64)  # meaningful where found
         old_grade[found] = existing["grade"][match[found]]
         old_id = np.full(n, -1, dtype=np.int64)
         old_id[found] = existing["id"][match[found]]
@@ -579,20 +610,47 @@ def _document_ids(conn: Connection, doc_id: Sequence[str]) -> tuple[NDArray[np.i
     return ids, created
 
 
-def _item_key(
-    query: NDArray[np.int64], doc: NDArray[np.int64], annotator: NDArray[np.int64]
-) -> NDArray[np.int64]:
-    """One int64 per (query, document, annotator) database-id triple, for vectorised matching.
+_BAD_NAME_CHAR = re.compile("[\x00-\x1f\x7f\ufeff\ud800-\udfff]")
+
+
+def _check_name(value: str, option: str) -> None:
+    """Refuse a blank name or one with a control character (the readers' rule for names).
 
     Raises:
-        ValueError: ids too large to pack (2**24 queries, 2**26 documents, 2**13 annotators).
+        InputError: naming the option.
     """
-    q = np.asarray(query, dtype=np.int64)
-    d = np.asarray(doc, dtype=np.int64)
-    a = np.asarray(annotator, dtype=np.int64)
-    if len(q) and (q.max() >= 1 << 24 or d.max() >= 1 << 26 or a.max() >= 1 << 13):
-        raise ValueError("database ids too large to match judgments in bulk")
-    return (q << 39) | (d << 13) | a
+    bad = _BAD_NAME_CHAR.search(value)
+    if not value.strip():
+        raise InputError(f"{option}: {value!r} is blank; give a name")
+    if bad is not None:
+        raise InputError(f"{option}: {value!r} holds the control character U+{ord(bad[0]):04X}")
+
+
+def _item_keys(
+    *triples: tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]],
+) -> list[NDArray[np.int64]]:
+    """One int64 per (query, document, annotator) database-id triple, for vectorised matching;
+    equal triples get equal keys across all the given groups of rows.
+
+    Packed with as many bits per id as the largest id needs (ids of 2**20 queries, 2**30
+    documents and 2**13 annotators fit); when they do not fit 63 bits together (many
+    annotators, ids past 2**26 or 2**31), the triples are numbered by one ``np.unique`` over
+    all rows instead — slower, any ids.
+    """
+    columns = [
+        np.concatenate([np.asarray(t[i], dtype=np.int64) for t in triples]) for i in range(3)
+    ]
+    sizes = [len(t[0]) for t in triples]
+    if len(columns[0]) == 0:
+        return [np.zeros(n, dtype=np.int64) for n in sizes]
+    widths = [max(int(c.max()).bit_length(), 1) for c in columns]
+    if sum(widths) <= 63 and min(int(c.min()) for c in columns) >= 0:
+        q, d, a = columns
+        key = (q << (widths[1] + widths[2])) | (d << widths[2]) | a
+    else:
+        _, inverse = np.unique(np.stack(columns, axis=1), axis=0, return_inverse=True)
+        key = np.asarray(inverse, dtype=np.int64).reshape(-1)
+    return np.split(key, np.cumsum(sizes)[:-1])
 
 
 def _match(

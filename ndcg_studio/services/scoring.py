@@ -39,6 +39,7 @@ from ndcg_studio.domain.metrics import (
     score,
 )
 from ndcg_studio.domain.stats import MeanCI, RunComparison, bootstrap_mean_ci, compare_runs
+from ndcg_studio.io.errors import InputError
 from ndcg_studio.services._cells import nan_to_none
 from ndcg_studio.services.progress import Cancelled, Progress, checkpoint
 from ndcg_studio.storage import models
@@ -554,6 +555,20 @@ def _widened(rows: NDArray[Any], dtype: Any, **constant: int) -> NDArray[Any]:
     return out
 
 
+def _check_ranks_order(conn: Connection, run_ids: Sequence[int]) -> None:
+    """Refuse ``order="rank"`` for a run whose rank column cannot order it.
+
+    Raises:
+        InputError: the first such run's reason, ``FILE:LINE: rank: ...`` as found on import.
+    """
+    runs = models.runs
+    stmt = select(runs.c.name, runs.c.rank_problem).where(runs.c.rank_problem.is_not(None))
+    if run_ids:
+        stmt = stmt.where(runs.c.id.in_(list(run_ids)))
+    for name, problem in conn.execute(stmt.order_by(runs.c.name)):
+        raise InputError(f"{problem} (run {name!r}: --order rank is not possible)")
+
+
 def _load(
     conn: Connection,
     settings: ScoringSettings,
@@ -578,8 +593,12 @@ def _load(
     checkpoint(0, 4, progress, cancelled)
 
     order_col = r.c.position if settings.order == "score" else r.c.rank
-    # the per-query view (breakdown) reads whole lists; scoring everything reads the top K
-    truncated = settings.ideal == "judged" and query_ids is None
+    if settings.order == "rank":
+        _check_ranks_order(conn, run_ids)
+    # The per-query view (breakdown) reads whole lists; scoring everything reads the top K —
+    # by position: ranks as written may start anywhere and leave gaps, so ``rank <= K`` is
+    # not the top K.
+    truncated = settings.ideal == "judged" and query_ids is None and settings.order == "score"
     # Scoring orders by position (or rank); only whole lists (the breakdown shows them) read the
     # run's scores: integer columns alone are read much faster (see fetch_array).
     stmt = select(r.c.run_id, r.c.query_id, r.c.document_id, order_col)

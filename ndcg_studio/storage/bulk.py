@@ -291,17 +291,18 @@ def bulk_insert_columns(
     *,
     constants: Mapping[str, str | int] | None = None,
 ) -> int:
-    """Insert rows given column by column as non-negative integer arrays of one length.
+    """Insert rows given column by column as integer arrays of one length.
 
-    SQLite, when the columns' values fit together in 63 bits (judgments: ids of up to 16
-    million queries, 67 million documents and 1,000 annotators, a grade): each row is packed
-    into one integer, the packed column travels as one JSON array through ``json_each`` and
-    SQL unpacks it with shifts and masks — no value bound one at a time (1,000,000 judgments
+    SQLite, when the columns' ranges (max - min of each) fit together in 63 bits (judgments:
+    ids of up to 16 million queries, 67 million documents and 1,000 annotators, a grade from
+    -1): each row is packed into one integer (each value less its column's minimum), the packed
+    column travels as one JSON array through ``json_each`` and SQL unpacks it with shifts,
+    masks and the minimum added back — no value bound one at a time (1,000,000 judgments
     staged in 0.3 s instead of 0.8 s). New integer ids follow the rows' order. Otherwise, and
     on PostgreSQL: :func:`bulk_insert`.
 
     Raises:
-        ValueError: columns of different lengths or negative values.
+        ValueError: columns of different lengths.
         sqlalchemy.exc.IntegrityError: a constraint violation (the transaction rolls back).
     """
     names = list(columns)
@@ -309,22 +310,26 @@ def bulk_insert_columns(
     n = len(arrays[0]) if arrays else 0
     if any(len(a) != n for a in arrays):
         raise ValueError("columns of different lengths")
-    if n and min(int(a.min()) for a in arrays) < 0:
-        raise ValueError("negative values cannot be packed")
-    widths = [max(int(a.max()).bit_length(), 1) if n else 1 for a in arrays]
+    lows = [int(a.min()) if n else 0 for a in arrays]
+    widths = [
+        max((int(a.max()) - low).bit_length(), 1) if n else 1
+        for a, low in zip(arrays, lows, strict=True)
+    ]
     if conn.dialect.name != "sqlite" or sum(widths) > 63 or n < _STAGE_FROM:
         rows = zip(*(a.tolist() for a in arrays), strict=True)
         return bulk_insert(conn, table, names, rows, constants=constants)
     packed = np.zeros(n, dtype=np.int64)
     shifts = []
     shift = 0
-    for a, width in zip(reversed(arrays), reversed(widths), strict=True):
-        packed |= a << shift
-        shifts.append((shift, (1 << width) - 1))
+    for a, width, low in zip(reversed(arrays), reversed(widths), reversed(lows), strict=True):
+        packed |= (a - low if low else a) << shift
+        shifts.append((shift, (1 << width) - 1, low))
         shift += width
     shifts.reverse()
     fixed = dict(constants or {})
-    unpack = [f"(value >> {s}) & {mask}" for s, mask in shifts]
+    unpack = [
+        f"((value >> {s}) & {mask})" + (f" + ({low})" if low else "") for s, mask, low in shifts
+    ]
     # Ids in array order, written out (``key`` is the array index) rather than left to the
     # order rows arrive in: an ``ORDER BY key`` to guarantee that order sorts the million rows
     # again (~0.25 s).

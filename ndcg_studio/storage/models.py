@@ -7,9 +7,10 @@ command's start-up, e.g. ``ndcg-studio score``). ``migrations/env.py`` autogener
 :data:`metadata` and ``tests/storage/test_database.py`` checks that the migrations equal it.
 
 Grades are integers 0–4 (0 irrelevant, 1 marginal, 2 relevant, 3 highly relevant, 4 perfect),
-enforced by CHECK constraints. Every change of a judgment or an adjudication is appended to
-``judgment_history`` by the database's own triggers (see that table), so no grade is ever
-silently lost.
+enforced by CHECK constraints; an imported judgment may also be -1, trec_eval's "judged
+non-relevant" (gain 0 under every gain setting, outside the ideal list, counted as judged).
+Every change of a judgment or an adjudication is appended to ``judgment_history`` by the
+database's own triggers (see that table), so no grade is ever silently lost.
 """
 
 from __future__ import annotations
@@ -36,6 +37,8 @@ from sqlalchemy import (
 
 MIN_GRADE = 0
 MAX_GRADE = 4
+#: trec_eval's "judged non-relevant" (-1), kept by imports of judgments (not by adjudications).
+JUDGED_NONRELEVANT = -1
 
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",
@@ -55,6 +58,7 @@ def utcnow() -> datetime:
 metadata = MetaData(naming_convention=NAMING_CONVENTION)
 
 _GRADE_CHECK = f"grade BETWEEN {MIN_GRADE} AND {MAX_GRADE}"
+_JUDGMENT_GRADE_CHECK = f"grade BETWEEN {JUDGED_NONRELEVANT} AND {MAX_GRADE}"
 
 
 def _timestamp(name: str) -> Column[datetime]:
@@ -101,20 +105,23 @@ runs = Table(
     Column("name", String, nullable=False, unique=True),
     Column("description", Text, nullable=False, default=""),
     _timestamp("created_at"),
+    # NULL when the file's rank column orders the run (``--order rank``); else the first
+    # reason it cannot, as ``FILE:LINE: rank: ...`` (migration 0003).
+    Column("rank_problem", Text),
 )
 
 # One line of a run: a document returned for a query at a rank with a score.
 #
-# ``rank`` is the rank column of the imported file. ``position`` is the document's 1-based place
-# in trec_eval's order (score descending, ties by document id descending), computed at import by
-# the domain's run ordering; scoring reads ``position <= K`` first and the annotation pool is
-# every run's ``position <= D``.
+# ``rank`` is the rank column of the imported file when it is an integer that fits 32 bits, else
+# NULL; trec_eval ignores it (0-based, negative and repeated ranks are kept as written).
+# ``position`` is the document's 1-based place in trec_eval's order (score descending, ties by
+# document id descending), computed at import by the domain's run ordering; scoring reads
+# ``position <= K`` first and the annotation pool is every run's ``position <= D``.
 #
 # A clustered table on SQLite (``sqlite_with_rowid=False``): the primary key (query first) also
 # serves the annotation pool (all runs' results of one query) and scoring's full scan; one B-tree
-# keeps bulk imports fast. ``position`` is unique per (run, query) by construction, and so is
-# ``rank``: the run reader refuses a repeated rank (migration 0002 dropped the index that checked
-# it a second time).
+# keeps bulk imports fast. ``position`` is unique per (run, query) by construction; ``rank`` is
+# unique per (run, query) unless ``runs.rank_problem`` says why not.
 results = Table(
     "results",
     metadata,
@@ -123,10 +130,9 @@ results = Table(
     Column(
         "document_id", Integer, ForeignKey("documents.id", ondelete="CASCADE"), primary_key=True
     ),
-    Column("rank", Integer, nullable=False),
+    Column("rank", Integer),
     Column("position", Integer, nullable=False),
     Column("score", Float, nullable=False),
-    CheckConstraint("rank >= 1", name="rank_positive"),
     CheckConstraint("position >= 1", name="position_positive"),
     sqlite_with_rowid=False,
 )
@@ -163,7 +169,7 @@ judgments = Table(
     _timestamp("updated_at"),
     Column("write_id", String(WRITE_ID_LENGTH)),
     UniqueConstraint("query_id", "document_id", "annotator_id"),
-    CheckConstraint(_GRADE_CHECK, name="grade_range"),
+    CheckConstraint(_JUDGMENT_GRADE_CHECK, name="grade_range"),
     Index("ix_judgments_annotator_query", "annotator_id", "query_id"),
 )
 

@@ -118,7 +118,12 @@ def test_judgments_bad_rows(write_file: WriteFile) -> None:
     with pytest.raises(InputFileError) as excinfo:
         read_judgments_csv(write_file("j.csv", "query_id,doc_id,annotator,grade\nq,d,a,7\n"))
     assert issues_of(excinfo) == [
-        (2, "grade", "7 is outside 0–4 (a grade map can convert it, e.g. '7:0')")
+        (
+            2,
+            "grade",
+            "7 is outside -1..4; to keep this scale's gains, import with --grade-map 7:0 "
+            "and score with --gains 0:7",
+        )
     ]
 
 

@@ -66,12 +66,11 @@ def test_results_test_has_the_known_shape() -> None:
     )
 
 
-def test_qrels_rel_level_needs_a_grade_map_for_minus_one() -> None:
+def test_qrels_rel_level_keeps_minus_one_or_maps_it() -> None:
+    """trec_eval's -1 (judged non-relevant) is kept as -1 without a map."""
     path = need(TREC_EVAL / "qrels.rel_level")
-    with pytest.raises(InputFileError) as excinfo:
-        read_trec_qrels(path)
-    assert excinfo.value.truncated
-    assert all(field == "grade" and "-1 is outside 0–4" in m for _, field, m in issues_of(excinfo))
+    kept = read_trec_qrels(path)
+    assert np.count_nonzero(kept.grade == -1) == 304
 
     qrels = read_trec_qrels(path, grade_map={-1: 0})
     reference = list(ir_measures.read_trec_qrels(str(path)))
@@ -248,30 +247,57 @@ def test_bad_scores(write_file: WriteFile, score: str, message: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("rank", "message"),
-    [("1.5", "'1.5' is not an integer"), ("first", "'first' is not a number")],
+    ("rank", "why"),
+    [
+        ("1.5", "'1.5' is not an integer"),
+        ("1.0", "'1.0' is not an integer"),
+        ("first", "'first' is not an integer"),
+        ("2147483648", "'2147483648' is not an integer"),
+        ("1_0", "'1_0' is not an integer"),
+    ],
 )
-def test_bad_ranks(write_file: WriteFile, rank: str, message: str) -> None:
-    path = write_file("run.txt", f"q Q0 d1 {rank} 1.0 t\n")
-    with pytest.raises(InputFileError) as excinfo:
-        read_trec_run(path)
-    assert issues_of(excinfo) == [(1, "rank", message)]
+def test_ranks_that_cannot_order_the_run_are_kept_aside(
+    write_file: WriteFile, rank: str, why: str
+) -> None:
+    """trec_eval ignores the rank field: the file is read, the rank stored as unusable
+    (NULL), and the reason kept for --order rank."""
+    path = write_file("run.txt", f"q Q0 d0 1 2.0 t\nq Q0 d1 {rank} 1.0 t\n")
+    run = read_trec_run(path)
+    assert run.rank_usable.tolist() == [True, False]
+    assert run.rank.tolist() == [1, 0]
+    assert run.rank_problem is not None
+    assert run.rank_problem.startswith(f"{path}:2: rank: {why} ")
 
 
-def test_duplicate_document_and_rank_name_the_first_line(write_file: WriteFile) -> None:
+def test_zero_based_negative_and_int32_edge_ranks_order_the_run(write_file: WriteFile) -> None:
     path = write_file(
         "run.txt",
+        "q Q0 d0 0 4.0 t\nq Q0 d1 -5 3.0 t\nq Q0 d2 -2147483648 2.0 t\nq Q0 d3 2147483647 1 t\n",
+    )
+    run = read_trec_run(path)
+    assert run.rank.tolist() == [0, -5, -(2**31), 2**31 - 1]
+    assert run.rank_usable.all() and run.rank_problem is None
+
+
+def test_duplicate_document_is_refused_and_repeated_rank_kept_aside(
+    write_file: WriteFile,
+) -> None:
+    content = (
         "q1 Q0 d1 1 3.0 t\n"  # 1
         "q1 Q0 d2 2 2.0 t\n"  # 2
         "q2 Q0 d1 1 3.0 t\n"  # 3: same doc, other query: fine
-        "q1 Q0 d1 3 1.0 t\n"  # 4: duplicate of line 1 (document)
-        "q1 Q0 d4 2 0.5 t\n",  # 5: duplicate of line 2 (rank)
+        "q1 Q0 d4 2 0.5 t\n"  # 4: rank 2 again: trec_eval ignores it, and so do we
     )
+    run = read_trec_run(write_file("run.txt", content))
+    assert run.rank_problem is not None
+    assert ":4: rank: rank 2 appears twice for query 'q1' (duplicate of line 2)" in (
+        run.rank_problem
+    )
+    path = write_file("dup.txt", content + "q1 Q0 d1 3 1.0 t\n")  # 5: document twice
     with pytest.raises(InputFileError) as excinfo:
         read_trec_run(path)
     assert issues_of(excinfo) == [
-        (4, "doc_id", "document 'd1' appears twice for query 'q1' (duplicate of line 1)"),
-        (5, "rank", "rank 2 appears twice for query 'q1' (duplicate of line 2)"),
+        (5, "doc_id", "document 'd1' appears twice for query 'q1' (duplicate of line 1)"),
     ]
 
 
@@ -356,11 +382,23 @@ def test_qrels_annotator_column_and_duplicates(write_file: WriteFile) -> None:
 @pytest.mark.parametrize(
     ("grade", "grade_map", "message"),
     [
-        ("7", None, "7 is outside 0–4 (a grade map can convert it, e.g. '7:0')"),
-        ("7", {5: 4}, "7 is outside 0–4 and not in the grade map"),
+        (
+            "7",
+            None,
+            "7 is outside -1..4; to keep this scale's gains, import with "
+            "--grade-map 1:0,7:1 and score with --gains 0:1,1:7",
+        ),
+        ("7", {5: 4}, "7 is outside -1..4 and not in the grade map"),
         ("x", None, "'x' is not a number"),
         ("2.5", None, "'2.5' is not an integer"),
-        ("-2", None, "-2 is outside 0–4 (a grade map can convert it, e.g. '-2:0')"),
+        ("1_0", None, "'1_0' is not a number (only ASCII digits, without '_' separators)"),
+        ("\u0661\u0662", None, "'١٢' is not a number (only ASCII digits, without '_' separators)"),
+        (
+            "-2",
+            None,
+            "-2 is outside -1..4 (a negative grade such as TREC's -2 for spam is judged "
+            "non-relevant: --grade-map '-2:-1')",
+        ),
     ],
 )
 def test_bad_grades(
@@ -405,7 +443,8 @@ def test_parse_grade_map() -> None:
         ("1:2:3", "'1:2:3' is not FROM:TO"),
         ("a:1", "must be integers"),
         ("1:4,1:3", "grade 1 is mapped twice"),
-        ("9:7", "target 7 is outside 0-4"),
+        ("9:7", "target 7 is outside -1..4"),
+        ("9:-2", "target -2 is outside -1..4"),
         ("1:4,", "'' is not FROM:TO"),
     ],
 )

@@ -284,7 +284,7 @@ def test_packed_columns_arrive_as_given(db: Any, huge_grade_ids: bool) -> None:
         pairs = rng.permutation(70 * 100)[:6_000]
         q, d = qids[pairs // 100], dids[pairs % 100]
         a = aids[rng.integers(0, len(aids), len(q))]
-        g = rng.integers(0, 5, len(q))
+        g = rng.integers(-1, 5, len(q))  # -1: judged non-relevant, packed from the minimum
         if huge_grade_ids:  # the widths no longer fit in 63 bits: row binding instead
             conn.execute(
                 models.annotators.update()
@@ -313,13 +313,8 @@ def test_packed_columns_arrive_as_given(db: Any, huge_grade_ids: bool) -> None:
 def test_packed_columns_refuse_bad_input(db: Any) -> None:
     from ndcg_studio.storage.bulk import bulk_insert_columns
 
-    with db.engine.begin() as conn:
-        with pytest.raises(ValueError, match="lengths"):
-            bulk_insert_columns(
-                conn, models.judgments, {"grade": np.zeros(2), "query_id": np.zeros(3)}
-            )
-        with pytest.raises(ValueError, match="negative"):
-            bulk_insert_columns(conn, models.judgments, {"grade": np.array([-1])})
+    with db.engine.begin() as conn, pytest.raises(ValueError, match="lengths"):
+        bulk_insert_columns(conn, models.judgments, {"grade": np.zeros(2), "query_id": np.zeros(3)})
 
 
 def test_insert_distinct_numbers_first_appearances(db: Any) -> None:

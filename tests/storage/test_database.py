@@ -129,7 +129,8 @@ def test_constraint_names_follow_convention(sqlite_url: str) -> None:
         checks = {c["name"] for c in insp.get_check_constraints("judgments")}
         assert "ck_judgments_grade_range" in checks
         checks = {c["name"] for c in insp.get_check_constraints("results")}
-        assert "ck_results_rank_positive" in checks
+        assert "ck_results_position_positive" in checks
+        assert "ck_results_rank_positive" not in checks  # trec_eval ignores ranks (0003)
     finally:
         database.dispose()
 
@@ -240,5 +241,61 @@ def test_upgrade_0001_to_0002_keeps_results_and_drops_the_rank_index(db_url: str
             uniques = {u["name"] for u in inspect(conn).get_unique_constraints("results")}
             assert conn.execute(text("SELECT count(*) FROM results")).scalar_one() == 3
         assert "uq_results_run_id_query_id_rank" in uniques
+    finally:
+        engine.dispose()
+
+
+def test_upgrade_0002_to_0003_keeps_rows_and_accepts_any_rank_and_minus_one(db_url: str) -> None:
+    """Results and judgments written at 0002 survive 0003 unchanged; afterwards a NULL or 0
+    rank and a judgment -1 are accepted (adjudications stay 0-4); a downgrade removes only
+    the rows 0002 cannot hold."""
+    from alembic import command
+    from sqlalchemy.engine import make_url
+
+    from ndcg_studio.storage.database import alembic_config, create_studio_engine
+
+    engine = create_studio_engine(make_url(db_url))
+    try:
+        with engine.begin() as conn:
+            command.upgrade(alembic_config(conn), "0002")
+            conn.execute(text("INSERT INTO queries (id, external_id, text) VALUES (1, 'q', '')"))
+            conn.execute(text("INSERT INTO runs (id, name, description) VALUES (1, 'r', '')"))
+            conn.execute(text("INSERT INTO annotators (id, name) VALUES (1, 'a')"))
+            for i in range(1, 4):
+                conn.execute(text(
+                    "INSERT INTO documents (id, external_id, title, text, url) "
+                    f"VALUES ({i}, 'd{i}', '', '', '')"))  # fmt: skip
+                conn.execute(text(
+                    "INSERT INTO results (query_id, run_id, document_id, rank, position, score) "
+                    f"VALUES (1, 1, {i}, {i}, {i}, {1.5 - i})"))  # fmt: skip
+                conn.execute(text(
+                    "INSERT INTO judgments (query_id, document_id, annotator_id, grade) "
+                    f"VALUES (1, {i}, 1, {i})"))  # fmt: skip
+        with engine.begin() as conn:
+            command.upgrade(alembic_config(conn), "0003")
+        with engine.begin() as conn:
+            results = conn.execute(text("SELECT document_id, rank, position, score FROM results "
+                                        "ORDER BY document_id")).all()  # fmt: skip
+            grades = conn.execute(text("SELECT grade FROM judgments ORDER BY id")).scalars().all()
+            assert [tuple(r) for r in results] == [(i, i, i, 1.5 - i) for i in range(1, 4)]
+            assert grades == [1, 2, 3]
+            conn.execute(text("UPDATE results SET rank = NULL WHERE document_id = 1"))
+            conn.execute(text("UPDATE results SET rank = 0 WHERE document_id = 2"))
+            conn.execute(text("UPDATE judgments SET grade = -1 WHERE document_id = 3"))
+            problem = conn.execute(text("SELECT rank_problem FROM runs")).scalar_one()
+            assert problem is None
+        with pytest.raises(IntegrityError), engine.begin() as conn:
+            conn.execute(text("UPDATE judgments SET grade = -2 WHERE document_id = 3"))
+        with pytest.raises(IntegrityError), engine.begin() as conn:
+            conn.execute(text(
+                "INSERT INTO adjudications (query_id, document_id, grade, adjudicator_id) "
+                "VALUES (1, 1, -1, 1)"))  # fmt: skip
+        with engine.begin() as conn:
+            command.downgrade(alembic_config(conn), "0002")
+        with engine.connect() as conn:
+            kept = conn.execute(text("SELECT document_id FROM results")).scalars().all()
+            judged = conn.execute(text("SELECT grade FROM judgments ORDER BY id")).scalars().all()
+            assert kept == [3] and judged == [1, 2]
+            assert conn.execute(text("SELECT count(*) FROM runs")).scalar_one() == 1
     finally:
         engine.dispose()

@@ -37,9 +37,12 @@ UNJUDGED_BORDER = "#8A8A8A"
 
 
 def grade_name(grade: int | None) -> str:
-    """'Highly relevant' for 3, 'Not judged' for None."""
+    """'Highly relevant' for 3, 'Not judged' for None, 'Judged non-relevant (-1)' for an
+    imported -1 (trec_eval's judged non-relevant: an annotator grades 0-4 only)."""
     if grade is None:
         return "Not judged"
+    if grade < 0:
+        return "Judged non-relevant (−1)"
     return GRADE_LABELS[grade].capitalize()
 
 
@@ -55,7 +58,7 @@ def paint_chip(painter: QPainter, rect: QRectF, grade: int | None) -> None:
         painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.drawRoundedRect(inner, radius, radius)
     else:
-        fill = QColor(GRADE_COLORS[grade])
+        fill = QColor(GRADE_COLORS[max(grade, 0)])  # -1 (imported) looks like 0
         painter.setPen(QPen(fill.darker(140), 1.0))
         painter.setBrush(fill)
         painter.drawRoundedRect(inner, radius, radius)
@@ -63,7 +66,7 @@ def paint_chip(painter: QPainter, rect: QRectF, grade: int | None) -> None:
         font.setBold(True)
         font.setPixelSize(max(6, round(rect.height() * 0.68)))
         painter.setFont(font)
-        painter.setPen(QColor(GRADE_TEXT_COLORS[grade]))
+        painter.setPen(QColor(GRADE_TEXT_COLORS[max(grade, 0)]))
         painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, str(grade))
     painter.restore()
 

@@ -60,6 +60,7 @@ from ndcg_studio.ui.workers import Task, TaskFn, run_task
 _LEVELS = (
     ("ordinal", "Ordinal (grades are ordered)"),
     ("interval", "Interval (equal steps)"),
+    ("ratio", "Ratio (equal steps from a true 0)"),
     ("nominal", "Nominal (categories)"),
 )
 
