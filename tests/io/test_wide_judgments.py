@@ -29,7 +29,7 @@ def test_wide_file_gives_one_judgment_per_filled_cell(write_file: WriteFile) -> 
     [
         ("query_id,doc_id,a,a\nq,d,1,2\n", "1: a: column appears twice"),
         ("query_id,doc_id,a,\nq,d,1,2\n", "1: annotator: column 4 has no name"),
-        ("query_id,doc_id,a\nq,d,7\n", "2: grade: 7 is outside 0"),
+        ("query_id,doc_id,a\nq,d,7\n", "2: grade: 7 is outside -1..4"),
         ("query_id,doc_id,a\nq,d,x\n", "2: grade: 'x' is not a number"),
         ("query_id,doc_id,a\nq,d,1\nq,d,2\n", "3: doc_id: judgment (query, document, annotator)"),
         ("query_id,doc_id,a\n,d,1\n", "2: query_id: is empty"),
