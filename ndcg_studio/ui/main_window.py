@@ -477,6 +477,7 @@ class MainWindow(QMainWindow):
         geometry = settings.byte_array(_GEOMETRY_KEY)
         if geometry is None or not self.restoreGeometry(geometry):
             self.resize(1280, 800)
+        self._fit_to_screen()
         state = settings.byte_array(_STATE_KEY)
         if state is not None:
             self.restoreState(state)
@@ -487,6 +488,20 @@ class MainWindow(QMainWindow):
             restore = getattr(view, "restore_state", None)
             if callable(restore):
                 restore()
+
+    def _fit_to_screen(self) -> None:
+        """No bigger than the screen's free area (a 1024×700 laptop gets a window it can see
+        whole, not the 1280×800 default or a size saved on a larger monitor)."""
+        screen = self.screen()
+        if screen is None:
+            return
+        free = screen.availableGeometry()
+        # the frame (title bar, borders) is unknown before the first show: leave room for it
+        width = min(self.width(), free.width() - 16)
+        height = min(self.height(), free.height() - 48)
+        if (width, height) != (self.width(), self.height()):
+            self.resize(max(width, self.minimumSizeHint().width()), max(height, 1))
+            self.move(free.topLeft())
 
     def save_state(self) -> None:
         settings = self.context.settings

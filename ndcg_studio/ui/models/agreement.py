@@ -222,7 +222,7 @@ class LeaveOneOutModel(NumpyTableModel):
             if column == 2:
                 delta = float(self._delta[row])
                 return "" if math.isnan(delta) else signed(delta, 3)
-            return str(int(self._sort_key(column)[row]))
+            return f"{int(self._sort_key(column)[row]):,}"
         if role == Qt.ItemDataRole.TextAlignmentRole and column > 0:
             return _RIGHT
         if role == Qt.ItemDataRole.ToolTipRole and column == 3:
@@ -289,7 +289,7 @@ class PerQueryAlphaModel(NumpyTableModel):
                 return str(self._query[row])
             if column == 1:
                 return fixed(float(self._cols[0][row]))
-            return str(int(self._cols[column - 1][row]))
+            return f"{int(self._cols[column - 1][row]):,}"
         if role == Qt.ItemDataRole.TextAlignmentRole and column > 0:
             return _RIGHT
         if role == Qt.ItemDataRole.ToolTipRole and column == 1:

@@ -32,12 +32,13 @@ from PySide6.QtCore import (
     Signal,
     Slot,
 )
-from PySide6.QtGui import QFont, QKeyEvent, QKeySequence, QPalette, QShortcut
+from PySide6.QtGui import QFont, QKeyEvent, QKeySequence, QPalette, QResizeEvent, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QButtonGroup,
     QCheckBox,
     QFrame,
+    QGridLayout,
     QHBoxLayout,
     QHeaderView,
     QInputDialog,
@@ -106,9 +107,11 @@ class GradeLegend(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.setSpacing(6)
+        # one row when the names fit, else two rows (3 + 2) rather than elided names
+        self._grid = QGridLayout(self)
+        self._grid.setContentsMargins(0, 0, 0, 0)
+        self._grid.setSpacing(6)
+        self._columns = 0
         self._group = QButtonGroup(self)
         self._group.setExclusive(False)
         self.buttons: dict[int, QToolButton] = {}
@@ -125,9 +128,37 @@ class GradeLegend(QWidget):
             button.setToolTip(f"Press {grade}: {grade_name(grade).lower()}")
             self._group.addButton(button, grade)
             self.buttons[grade] = button
-            layout.addWidget(button)
+        self._place(len(GRADES))
         self._group.idClicked.connect(self._on_clicked)
         self._current: int | None = None
+
+    def one_row_width(self) -> int:
+        """The width the five buttons need side by side with their full names."""
+        widths = [b.sizeHint().width() for b in self.buttons.values()]
+        return sum(widths) + self._grid.spacing() * (len(widths) - 1)
+
+    def rows(self) -> int:
+        """1 or 2: how many rows the buttons are laid out in now."""
+        return 1 if self._columns >= len(self.buttons) else 2
+
+    def _place(self, columns: int) -> None:
+        if columns == self._columns:
+            return
+        self._columns = columns
+        for button in self.buttons.values():
+            self._grid.removeWidget(button)
+        for i, button in enumerate(self.buttons.values()):
+            self._grid.addWidget(button, i // columns, i % columns)
+
+    def minimumSizeHint(self) -> QSize:
+        hint = super().minimumSizeHint()
+        widths = sorted((b.sizeHint().width() for b in self.buttons.values()), reverse=True)
+        return QSize(sum(widths[:3]) + 2 * self._grid.spacing(), hint.height())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        fits = event.size().width() >= self.one_row_width()
+        self._place(len(self.buttons) if fits else 3)
+        super().resizeEvent(event)
 
     def set_current(self, grade: int | None) -> None:
         """Highlight ``grade`` (None: no grade yet): checked, bold, in the palette's highlight
@@ -375,6 +406,7 @@ class AnnotateView(QWidget):
         self.hint_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.hint_label.setToolTip(_HINT + " · Home/End first/last · Ctrl+Z undo")
         self.hint_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        self.hint_label.setWordWrap(True)  # two lines in a narrow window, not a cut first word
         bottom.addWidget(self.hint_label, 1)
         outer.addLayout(bottom)
         return self.panel

@@ -42,7 +42,7 @@ from ndcg_studio.services.scoring import (
 )
 from ndcg_studio.storage.database import Database
 from ndcg_studio.ui.bands import BandChipDelegate, BandLegend, band_name
-from ndcg_studio.ui.charts import BandCountsChart, HistogramChart
+from ndcg_studio.ui.charts import BandCountsChart, ChartsPane, HistogramChart
 from ndcg_studio.ui.context import AppContext
 from ndcg_studio.ui.models import scores as M
 from ndcg_studio.ui.models.scores import (
@@ -143,15 +143,15 @@ class ReviewView(LazyView[ReviewData]):
         summary_layout.addStretch(1)
         self.band_chart = BandCountsChart()
         self.histogram = HistogramChart()
+        self.charts = ChartsPane([("Bands", self.band_chart), ("Distribution", self.histogram)])
         self.summary_splitter = QSplitter(Qt.Orientation.Horizontal)
         self.summary_splitter.addWidget(summary_box)
-        self.summary_splitter.addWidget(self.band_chart)
-        self.summary_splitter.addWidget(self.histogram)
-        self.summary_splitter.setStretchFactor(0, 5)
-        self.summary_splitter.setStretchFactor(1, 4)
-        self.summary_splitter.setStretchFactor(2, 4)
+        self.summary_splitter.addWidget(self.charts)
+        # the run table keeps its width; the charts take (or give up) the rest
+        self.summary_splitter.setStretchFactor(0, 0)
+        self.summary_splitter.setStretchFactor(1, 1)
         self.summary_splitter.setChildrenCollapsible(False)
-        self.summary_splitter.setSizes([560, 330, 390])
+        self.summary_splitter.setSizes([560, 720])
 
         # filters
         self.search = QLineEdit()
@@ -397,7 +397,7 @@ class ReviewView(LazyView[ReviewData]):
     def _state_widgets(self) -> tuple[tuple[str, StateWidget], ...]:
         return (
             ("splitter", self.splitter),
-            ("summary_splitter", self.summary_splitter),
+            ("summary_splitter2", self.summary_splitter),
             ("header", self.table.horizontalHeader()),
         )
 
