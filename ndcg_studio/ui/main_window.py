@@ -214,7 +214,7 @@ class MainWindow(QMainWindow):
             )
             return
         self.context.settings.set(S.LAST_FOLDER, str(Path(path).parent))
-        self.open_database(path)
+        self.open_database(path, create=True)
 
     @Slot()
     def open_database_dialog(self) -> None:
@@ -240,13 +240,25 @@ class MainWindow(QMainWindow):
             self.open_database(url.strip())
 
     def open_database(
-        self, target: str | None, *, load_demo: bool = False, on_open: Any = None
-    ) -> Task[Any]:
+        self,
+        target: str | None,
+        *,
+        load_demo: bool = False,
+        on_open: Any = None,
+        create: bool | None = None,
+    ) -> Task[Any] | None:
         """Open (create, upgrade) ``target`` — a path or URL; None: $NDCG_STUDIO_DB or the
         default file — in a worker, then make it current with the remembered annotator (or ask
-        for a name). With ``load_demo``, an empty database gets the demo data set."""
+        for a name). With ``load_demo``, an empty database gets the demo data set.
+
+        A database file that does not exist is created only with ``create=True`` (File ▸ New
+        database, the demo, the default file); with None the user is asked first (default: no),
+        so a mistyped ``--db`` or path does not silently become a new empty database. Returns
+        None when nothing is opened."""
         name = self.context.remembered_annotator_name()
         url = resolve_url(target)
+        if create is None and target is not None and not self._may_create(url):
+            return None
 
         def work(_progress: Any, _cancelled: Any) -> tuple[Database, AnnotatorInfo | None, int]:
             database = open_database(url)
@@ -259,8 +271,13 @@ class MainWindow(QMainWindow):
                 raise
             return database, annotator, queries
 
+        def failed(exc: BaseException) -> None:
+            self.context.set_opening(False)
+            errors.show_error(exc, self, action="Opening the database")
+
         def done(result: tuple[Database, AnnotatorInfo | None, int]) -> None:
             database, annotator, queries = result
+            self.context.set_opening(False)
             self.context.set_database(database, annotator)
             self.context.settings.add_recent_database(storable_target(database))
             if annotator is None:
@@ -270,14 +287,33 @@ class MainWindow(QMainWindow):
             if on_open is not None:
                 on_open(database)
 
+        self.context.set_opening(True)
         self._open_task = run_task(
             work,
             on_success=done,
+            on_failure=failed,
             owner=self,
             label=f"Opening {url.database if url.get_backend_name() == 'sqlite' else url.host}…",
             replaces=self._open_task,
         )
         return self._open_task
+
+    def _may_create(self, url: Any) -> bool:
+        """True unless ``url`` is a database file that does not exist and the user chose not
+        to create it (the question defaults to No)."""
+        if url.get_backend_name() != "sqlite" or url.database in (None, "", ":memory:"):
+            return True
+        path = Path(url.database).expanduser()
+        if path.exists():
+            return True
+        answer = QMessageBox.question(
+            self,
+            "Open database",
+            f"There is no database at {path}.\n\nCreate a new, empty database there?",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
+        )
+        return answer == QMessageBox.StandardButton.Yes
 
     @Slot()
     def load_demo_into_empty(self) -> None:

@@ -57,6 +57,8 @@ from ndcg_studio.ui.views.query_detail import QueryDetailDialog
 from ndcg_studio.ui.views.scoring_settings import (
     SCORING_KEYS,
     ScoringSettingsDialog,
+    describe_settings,
+    headline,
     scoring_settings_from,
 )
 from ndcg_studio.ui.workers import TaskFn
@@ -374,12 +376,8 @@ class ReviewView(LazyView[ReviewData]):
     # ------------------------------------------------------------------ display state
     def _update_header(self, settings: ScoringSettings | None = None) -> None:
         s = settings or scoring_settings_from(self.context)
-        gain = "linear gain (grade)" if s.gain == "linear" else "exponential gain (2^grade − 1)"
-        ideal = "ideal from all judged documents" if s.ideal == "judged" else "ideal from the list"
-        self.settings_line.setText(
-            f"<b>nDCG@{s.k}</b> · {gain} · {ideal} · consensus: {s.consensus} · "
-            "order: score, ties by document id"
-        )
+        self.settings_line.setText(headline(s))
+        self.settings_line.setToolTip(describe_settings(s))
 
     def _show_empty_message(self) -> None:
         if self.context.database is None:
