@@ -27,6 +27,7 @@ from ndcg_studio.domain.ordering import trec_positions_of_docs
 from ndcg_studio.io.errors import InputError
 from ndcg_studio.io.tabular import DocumentsFile, QueriesFile
 from ndcg_studio.services.progress import Cancelled, Progress, checkpoint
+from ndcg_studio.services.wording import count
 from ndcg_studio.storage import models
 from ndcg_studio.storage.bulk import (
     bulk_insert,
@@ -58,11 +59,10 @@ class ImportSummary:
     def message(self, *, name_only: bool = False) -> str:
         """What was imported, e.g. ``run.txt: 3 run lines imported (3 results, 1 queries
         created); run 'bm25' created`` — led by the file's path, or by its name alone."""
-        parts = ", ".join(f"{v:,} {k}" for k, v in self.counts.items() if v)
+        parts = ", ".join(count(v, k) for k, v in self.counts.items() if v)
         where = Path(self.path).name if name_only else self.path
-        text = f"{where}: {self.rows:,} {self.kind} lines imported" + (
-            f" ({parts})" if parts else ""
-        )
+        lines = count(self.rows, f"{self.kind} lines", f"{self.kind} line")
+        text = f"{where}: {lines} imported" + (f" ({parts})" if parts else "")
         return "; ".join([text, *self.notes])
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QByteArray, Slot
+from PySide6.QtCore import QByteArray, Qt, Slot
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 from ndcg_studio import __version__
 from ndcg_studio.services import demo
 from ndcg_studio.services.annotation import AnnotationService, AnnotatorInfo, DatabaseCounts
+from ndcg_studio.services.wording import count
 from ndcg_studio.storage.database import Database, open_database, resolve_url
 from ndcg_studio.ui import errors, transfer
 from ndcg_studio.ui import settings as S
@@ -175,6 +176,7 @@ class MainWindow(QMainWindow):
         for label in (self._db_label, self._annotator_label, self._team_label, self._counts_label):
             label.setContentsMargins(6, 0, 6, 0)
             status.addPermanentWidget(label)
+        status.messageChanged.connect(self._on_message_changed)
 
     @Slot()
     def _fill_recent_menu(self) -> None:
@@ -345,7 +347,7 @@ class MainWindow(QMainWindow):
 
         def done(summary: Any) -> None:
             self.context.notify_data_replaced()
-            self.statusBar().showMessage(str(summary), 10000)
+            self.show_message(str(summary), 10000)
 
         run_task(
             lambda progress, cancelled: demo.load_demo(
@@ -480,6 +482,30 @@ class MainWindow(QMainWindow):
             replaces=self._counts_task,
         )
 
+    def show_message(self, text: str, timeout: int = 0) -> None:
+        """Show ``text`` in the status bar for ``timeout`` ms (0: until replaced). Text longer
+        than the room left by the permanent labels ends in "…" at a word boundary rather than
+        mid-word ("…Cleverdon's judgmen"); the whole text is the status bar's tooltip meanwhile."""
+        status = self.statusBar()
+        room = status.width() - 24
+        for label in (self._db_label, self._annotator_label, self._team_label, self._counts_label):
+            if label.isVisible():
+                room -= label.width() + 8
+        metrics = status.fontMetrics()
+        shown = text
+        if metrics.horizontalAdvance(text) > room:
+            shown = metrics.elidedText(text, Qt.TextElideMode.ElideRight, max(room, 80))
+            cut = shown.rstrip("…").rstrip()
+            if " " in cut and not text.startswith(cut + " "):
+                cut = cut.rsplit(" ", 1)[0]  # end at a whole word
+            shown = cut.rstrip(" ,;:(") + " …"
+        status.setToolTip(text if shown != text else "")
+        status.showMessage(shown, timeout)
+
+    def _on_message_changed(self, message: str) -> None:
+        if not message:
+            self.statusBar().setToolTip("")
+
     def _show_team(self, team: list[Any]) -> None:
         text, tooltip = team_text(team)
         self._team_label.setText(text)
@@ -487,16 +513,21 @@ class MainWindow(QMainWindow):
 
     def _show_reachable(self, reachable: bool) -> None:
         if reachable:
-            self.statusBar().showMessage("The database answers again.", 5000)
+            self.show_message("The database answers again.", 5000)
         else:
-            self.statusBar().showMessage(
-                "⚠ The database is not answering; retrying every few seconds…"
-            )
+            self.show_message("⚠ The database is not answering; retrying every few seconds…")
 
     def _show_counts(self, counts: DatabaseCounts) -> None:
         self._counts_label.setText(
-            f"{counts.queries:,} queries · {counts.documents:,} documents · "
-            f"{counts.runs:,} runs · {counts.judgments:,} judgments"
+            " · ".join(
+                count(n, noun)
+                for n, noun in (
+                    (counts.queries, "queries"),
+                    (counts.documents, "documents"),
+                    (counts.runs, "runs"),
+                    (counts.judgments, "judgments"),
+                )
+            )
         )
 
     @Slot(int)

@@ -14,7 +14,7 @@ from sqlalchemy import func, select
 
 from ndcg_studio import __version__
 from ndcg_studio.storage import models
-from ndcg_studio.ui import errors
+from ndcg_studio.ui import errors, transfer
 from ndcg_studio.ui.context import AppContext
 from ndcg_studio.ui.main_window import VIEWS, MainWindow, ViewSpec, create_view
 from ndcg_studio.ui.views.annotate import AnnotateView
@@ -137,7 +137,7 @@ def test_import_runs_the_import_service_and_views_reload(
     pytest.importorskip("ndcg_studio.services.importing")
     run = tmp_path / "extra.run"
     run.write_text("q2 Q0 d1 1 9.5 extra\nq2 Q0 d10 2 8.0 extra\n", encoding="utf-8")
-    monkeypatch.setattr(QInputDialog, "getItem", lambda *a, **k: ("A run (TREC run file)", True))
+    monkeypatch.setattr(transfer, "ask_item", lambda *a, **k: ("A run (TREC run file)", True))
     monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(run), ""))
     view = main_window.view("Annotate")
     assert isinstance(view, AnnotateView)
@@ -149,7 +149,10 @@ def test_import_runs_the_import_service_and_views_reload(
     assert "extra" in names
     assert view.rows_model.progress_of(ui_data.query["q2"]).pool_size == 5  # d7 d8 d9 + d1 d10
     shown = main_window.statusBar().currentMessage()
-    assert shown.startswith("extra.run: 2 run lines imported") and str(tmp_path) not in shown
+    # cut at a word with " …" when the window is narrow, the whole message in the tooltip
+    full = main_window.statusBar().toolTip() or shown
+    assert full.startswith("extra.run: 2 run lines imported") and str(tmp_path) not in full
+    assert shown == full or (shown.endswith(" …") and full.startswith(shown[:-2]))
 
 
 @pytest.mark.qt_no_exception_capture
@@ -368,7 +371,7 @@ def test_a_bad_import_file_shows_what_is_wrong_and_writes_nothing(
         return int(QMessageBox.StandardButton.Ok)
 
     monkeypatch.setattr(QMessageBox, "exec", fake_exec)
-    monkeypatch.setattr(QInputDialog, "getItem", lambda *a, **k: (next(iter(_qrels_label())), True))
+    monkeypatch.setattr(transfer, "ask_item", lambda *a, **k: (next(iter(_qrels_label())), True))
     monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(bad), ""))
     with ui_data.db.transaction() as s:
         before = s.execute(select(func.count()).select_from(models.judgments)).scalar_one()
@@ -420,7 +423,7 @@ def test_export_report_from_the_app_writes_the_csv(
     from ndcg_studio.ui.transfer import EXPORT_KINDS
 
     out = tmp_path / "report.csv"
-    monkeypatch.setattr(QInputDialog, "getItem", lambda *a, **k: (EXPORT_KINDS["report"], True))
+    monkeypatch.setattr(transfer, "ask_item", lambda *a, **k: (EXPORT_KINDS["report"], True))
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(out), ""))
     main_window.export_file()
     qtbot.waitUntil(lambda: "Exported" in main_window.statusBar().currentMessage(), timeout=10_000)

@@ -39,6 +39,7 @@ from PySide6.QtWidgets import (
 from ndcg_studio.services.agreement import AgreementReport, AgreementService, AgreementSettings
 from ndcg_studio.services.annotation import AnnotationService, GradeChange, HistoryEntry
 from ndcg_studio.services.progress import Cancelled, Progress
+from ndcg_studio.services.wording import count
 from ndcg_studio.storage.database import Database
 from ndcg_studio.ui.context import AppContext
 from ndcg_studio.ui.errors import show_error
@@ -414,7 +415,7 @@ class AgreementView(LazyView[AgreementData]):
         if math.isnan(a.value):
             return (
                 f"<b>Krippendorff's α ({level})</b>: undefined — {a.undefined_reason}. "
-                f"{s.n_annotators} annotator(s), {s.n_ratings:,} judgments."
+                f"{count(s.n_annotators, 'annotators')}, {count(s.n_ratings, 'judgments')}."
             )
         interval = (
             f"95% interval {ci.low:.3f} – {ci.high:.3f} ({ci.n_resamples:,} bootstrap resamples "
@@ -509,7 +510,9 @@ class AgreementView(LazyView[AgreementData]):
         self.history_model.set_history(item.history, item.names)
         self.history_table.resizeColumnsToContents()
         self.history_note.setText(
-            f"History: {len(item.history)} recorded change(s), newest first."
+            "History: "
+            + count(len(item.history), "recorded changes", "recorded change")
+            + ", newest first."
             if item.history
             else "History: no recorded change (imported judgments are not in the history)."
         )

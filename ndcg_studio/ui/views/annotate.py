@@ -396,6 +396,9 @@ class AnnotateView(QWidget):
         self.legend = GradeLegend(self.panel)
         self.legend.grade_clicked.connect(self.grade_current)
         outer.addWidget(self.legend)
+        # grade buttons only while a document is shown (not with an empty pool or no query)
+        self.centre_stack.currentChanged.connect(self._enable_legend)
+        self._enable_legend()
 
         bottom = QHBoxLayout()
         self.status_label = QLabel("", self.panel)
@@ -505,6 +508,9 @@ class AnnotateView(QWidget):
         self.totals_label.setText("")
         self.pool_title.setText("Pool")
         self._set_status("")
+
+    def _enable_legend(self, *_: object) -> None:
+        self.legend.setEnabled(self.centre_stack.currentWidget() is self.card)
 
     def _show_message(self, text: str) -> None:
         self.message.setText(text)

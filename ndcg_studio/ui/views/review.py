@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 
 from ndcg_studio.domain.bands import NO_BAND, Band
 from ndcg_studio.services.agreement import AgreementService
+from ndcg_studio.services.annotation import AnnotationService, DatabaseCounts
 from ndcg_studio.services.progress import Cancelled, Progress
 from ndcg_studio.services.scoring import (
     RunSummary,
@@ -40,6 +41,7 @@ from ndcg_studio.services.scoring import (
     ScoringSettings,
     summarize,
 )
+from ndcg_studio.services.wording import count
 from ndcg_studio.storage.database import Database
 from ndcg_studio.ui.bands import BandChipDelegate, BandLegend, band_name
 from ndcg_studio.ui.charts import BandCountsChart, ChartsPane, HistogramChart
@@ -71,6 +73,8 @@ class ReviewData:
     report: ScoreReport
     summaries: list[RunSummary]
     rows: ReviewRows
+    #: what the database holds, read only when nothing could be scored (to say what is missing)
+    counts: DatabaseCounts | None = None
 
 
 def load_review(
@@ -85,6 +89,9 @@ def load_review(
     """
     scoring = ScoringService(db)
     report = scoring.score(settings, progress=progress, cancelled=cancelled)
+    if len(report) == 0:
+        counts = AnnotationService(db).counts()
+        return ReviewData(report, [], ReviewRows.empty(), counts)
     summaries = summarize(report)
     if cancelled is not None and cancelled():
         from ndcg_studio.services.progress import OperationCancelled
@@ -276,7 +283,7 @@ class ReviewView(LazyView[ReviewData]):
         report = data.report
         if len(report) == 0:
             self.model.set_rows(ReviewRows.empty())
-            self._show_empty_message()
+            self._show_empty_message(data.counts)
             self.data_loaded.emit()
             return
         self.pages.setCurrentIndex(1)
@@ -379,14 +386,42 @@ class ReviewView(LazyView[ReviewData]):
         self.settings_line.setText(headline(s))
         self.settings_line.setToolTip(describe_settings(s))
 
-    def _show_empty_message(self) -> None:
+    def _show_empty_message(self, counts: DatabaseCounts | None = None) -> None:
         if self.context.database is None:
             self._show_empty(self.NO_DATABASE_TEXT)
         else:
-            self._show_empty(
-                "Nothing to score yet.\nImport a run and judgments (File ▸ Import…), "
-                "or judge a few documents in Annotate."
+            self._show_empty(self.nothing_to_score_text(counts))
+
+    @staticmethod
+    def nothing_to_score_text(counts: DatabaseCounts | None) -> str:
+        """Why nothing is scored, naming only what is missing (a database with 11,386
+        judgments and no run was told to import "a run and judgments")."""
+        runs = counts is None or counts.runs > 0
+        judgments = counts is None or counts.judgments > 0
+        if counts is not None and not runs and judgments:
+            return (
+                f"Nothing to score yet: {count(counts.judgments, 'judgments')}, but no run.\n"
+                "Import a run (File ▸ Import… ▸ A run) to score it."
             )
+        if counts is not None and runs and not judgments:
+            return (
+                f"Nothing to score yet: {count(counts.runs, 'runs')}, but no judgments.\n"
+                "Judge documents in Annotate, or import judgments (File ▸ Import…)."
+            )
+        if counts is not None and runs and judgments:
+            return (
+                "Nothing to score yet: no query has both results in a run and judgments.\n"
+                "Judge the runs' documents in Annotate, or import judgments for their queries."
+            )
+        if counts is not None and not runs and not judgments:
+            return (
+                "Nothing to score yet: no run and no judgments.\nImport a run and judgments "
+                "(File ▸ Import…), or judge a few documents in Annotate."
+            )
+        return (
+            "Nothing to score yet.\nImport a run and judgments (File ▸ Import…), "
+            "or judge a few documents in Annotate."
+        )
 
     def hideEvent(self, event: QHideEvent) -> None:
         self.save_state()
