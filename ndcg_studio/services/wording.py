@@ -12,6 +12,7 @@ SINGULAR = {
     "annotators": "annotator",
     "changes": "change",
     "documents": "document",
+    "items": "item",
     "judgments": "judgment",
     "lines": "line",
     "queries": "query",

@@ -239,7 +239,7 @@ class CumulativeDcgChart(ChartView):
         x_axis.setTickType(QValueAxis.TickType.TicksDynamic)
         x_axis.setTickAnchor(1)
         x_axis.setTickInterval(max(1, round(max(last, 2) / 10)))
-        y_axis = self._value_axis("DCG (gain units)", 0, top * 1.05, "%.1f")
+        y_axis = self._value_axis("DCG", 0, top * 1.05, "%.1f")
         y_axis.applyNiceNumbers()
         for values, label, color, style in (
             (ideal_cumulative, "ideal (IDCG)", QColor(IDEAL_COLOR), Qt.PenStyle.DashLine),

@@ -155,6 +155,9 @@ class CompareView(LazyView[ScoredRuns]):
         self.splitter.addWidget(self.table)
         self.splitter.setChildrenCollapsible(False)
         self.splitter.setSizes([760, 500])
+        # the table keeps its width (every column readable); the chart takes or gives the rest
+        self.splitter.setStretchFactor(0, 1)
+        self.splitter.setStretchFactor(1, 0)
 
         content = QWidget()
         content_layout = QVBoxLayout(content)
