@@ -318,7 +318,7 @@ class ChartsPane(QWidget):
     one at a time in tabs: squeezed charts turn every axis label into "…" and legends into
     "Exc…", which a narrow (1024-pixel) screen would otherwise show."""
 
-    MIN_CHART_WIDTH = 330
+    MIN_CHART_WIDTH = 420
 
     def __init__(
         self, charts: Sequence[tuple[str, ChartView]], parent: QWidget | None = None
