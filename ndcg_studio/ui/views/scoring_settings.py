@@ -188,9 +188,9 @@ class ScoringSettingsPanel(QWidget):
         self._typing.setInterval(TYPING_PAUSE_MS)
         self._typing.timeout.connect(self._store_numbers)
         self.load()
-        for spin in (self.k, self.pool_depth):
-            spin.valueChanged.connect(lambda _v: self._typing.start())
-            spin.editingFinished.connect(self._store_numbers)
+        for number in (self.k, self.pool_depth):
+            number.valueChanged.connect(lambda _v: self._typing.start())
+            number.editingFinished.connect(self._store_numbers)
         self.gain.currentIndexChanged.connect(
             lambda _: self._store(S.GAIN, self.gain.currentData())
         )
