@@ -55,6 +55,8 @@ def small_window(qtbot: Any, context: AppContext) -> MainWindow:
     window.show()
     qtbot.waitExposed(window)
     settle(qtbot)
+    # a minimum width above 1024 would silently widen the window past the screen
+    assert (window.width(), window.height()) == (1024, 700)
     return window
 
 
