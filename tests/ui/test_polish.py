@@ -190,3 +190,17 @@ def test_query_detail_keeps_the_title_column_readable(
     view.set_breakdown(qb, "text")
     view.fit_title_column()
     assert view.run_table.horizontalHeader().sectionSize(2) >= TITLE_MIN_WIDTH
+
+
+def test_annotate_says_loading_while_a_database_opens(qtbot: Any, qsettings: Any) -> None:
+    ctx = AppContext(qsettings)
+    view = AnnotateView(ctx)
+    qtbot.addWidget(view)
+    view.show()
+    qtbot.waitUntil(lambda: view.message.text().startswith("No database is open."), timeout=3000)
+    assert "…." not in view.message.text()  # one stop after "Open database…"
+    ctx.set_opening(True)
+    qtbot.waitUntil(lambda: view.message.text() == "Loading…", timeout=3000)
+    assert not view.legend.isEnabled()
+    ctx.set_opening(False)
+    qtbot.waitUntil(lambda: view.message.text().startswith("No database is open."), timeout=3000)

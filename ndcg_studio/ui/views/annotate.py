@@ -240,6 +240,7 @@ class AnnotateView(QWidget):
         self._filter_timer.setInterval(150)
         self._filter_timer.timeout.connect(self._apply_filter)
         context.database_changed.connect(self.reload)
+        context.opening_changed.connect(self.reload)
         context.annotator_changed.connect(self.reload)
         context.settings_changed.connect(self._on_settings_changed)
         context.judgments_changed.connect(self._on_judgments_changed)
@@ -472,12 +473,14 @@ class AnnotateView(QWidget):
     def _start_reload(self) -> None:
         db = self.context.database
         if db is None:
-            self._clear("No database is open.\n\nUse File ▸ New database… or Open database….")
+            self._clear(
+                "Loading…"  # the database is being opened in a worker
+                if self.context.opening
+                else "No database is open.\n\nUse File ▸ New database… or File ▸ Open database…"
+            )
             return
         if self.context.annotator is None:
-            self._clear(
-                "Who is annotating?\n\nChoose your name with Annotator ▸ Switch annotator…."
-            )
+            self._clear("Who is annotating?\n\nChoose your name with Annotator ▸ Switch annotator…")
             return
         annotator_id, depth = self._annotator_id(), self.context.pool_depth
         service = self.context.annotation_service()
