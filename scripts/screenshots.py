@@ -6,8 +6,10 @@ text, partial progress, a highlighted grade and a note. Nothing in the user's ow
 data directories is touched.
 
 Run: python scripts/screenshots.py [--out docs/screenshots] [--only Annotate] [--dark]
+[--size 1024x700]
 (``--dark``: a dark Fusion palette, files named ``<view>-dark.png``, to check that everything
-stays readable in a dark theme.)
+stays readable in a dark theme. ``--size``: the window size, default 1280x800; another size
+adds it to the names, e.g. ``review-1024x700.png``, the smallest screen the app is laid out for.)
 
 To add a view: it appears automatically (one PNG per tab of ``MainWindow``); to bring it into
 an interesting state first, add a function to ``PREPARE`` (tab title -> fn(window, data)).
@@ -40,6 +42,23 @@ from ndcg_studio.ui.context import AppContext  # noqa: E402
 from ndcg_studio.ui.main_window import MainWindow  # noqa: E402
 
 SIZE = (1280, 800)
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``"1024x700"`` -> (1024, 700)."""
+    width, _, height = text.lower().partition("x")
+    try:
+        return int(width), int(height)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"size {text!r}: expected WIDTHxHEIGHT") from None
+
+
+def suffix(dark: bool, size: tuple[int, int]) -> str:
+    """The part of a file name that says how it was rendered: "", "-dark", "-1024x700-dark"."""
+    sized = "" if size == SIZE else f"-{size[0]}x{size[1]}"
+    return sized + ("-dark" if dark else "")
+
+
 SAMPLE_ANNOTATOR = "alice"
 
 
@@ -137,6 +156,9 @@ def main() -> int:
     parser.add_argument("--out", type=Path, default=REPO / "docs" / "screenshots")
     parser.add_argument("--only", action="append", help="only this view (repeatable)")
     parser.add_argument("--dark", action="store_true", help="render with a dark palette")
+    parser.add_argument(
+        "--size", type=parse_size, default=SIZE, help="window size WIDTHxHEIGHT (1280x800)"
+    )
     args = parser.parse_args()
     app = QApplication.instance() or QApplication(sys.argv[:1])
     assert isinstance(app, QApplication)
@@ -152,7 +174,7 @@ def main() -> int:
         annotator: AnnotatorInfo = AnnotationService(db).ensure_annotator(SAMPLE_ANNOTATOR)
         context.set_database(db, annotator)
         window = MainWindow(context)
-        window.resize(*SIZE)
+        window.resize(*args.size)
         window.show()
         settle(app)
         written: list[Path] = []
@@ -166,7 +188,7 @@ def main() -> int:
             if prepare is not None:
                 prepare(window, app)
                 settle(app)
-            path = args.out / f"{title.lower()}{'-dark' if args.dark else ''}.png"
+            path = args.out / f"{title.lower()}{suffix(args.dark, args.size)}.png"
             window.grab().save(str(path))
             written.append(path)
         window.close()
@@ -184,13 +206,20 @@ def main() -> int:
 SECOND_ANNOTATOR = "ada"
 
 
-def _extra_path(name: str) -> Path:
-    """Where a picture that is not a tab goes: the same --out and --dark as main()."""
+def _extra_args() -> argparse.Namespace:
+    """The --out, --dark and --size of main(), for pictures that are not a tab."""
     parser = argparse.ArgumentParser(add_help=False)
     parser.add_argument("--out", type=Path, default=REPO / "docs" / "screenshots")
     parser.add_argument("--dark", action="store_true")
+    parser.add_argument("--size", type=parse_size, default=SIZE)
     known, _ = parser.parse_known_args()
-    return Path(known.out) / f"{name}{'-dark' if known.dark else ''}.png"
+    return known
+
+
+def _extra_path(name: str) -> Path:
+    """Where a picture that is not a tab goes: the same --out, --dark and --size as main()."""
+    known = _extra_args()
+    return Path(known.out) / f"{name}{suffix(known.dark, known.size)}.png"
 
 
 def add_second_annotator(db: Database, folder: Path, seed: int = 7) -> None:
@@ -249,7 +278,7 @@ def prepare_review(window: MainWindow, app: QApplication) -> None:
     view.model.sort(M.COL_NDCG, Qt.SortOrder.DescendingOrder)
     if view.model.rowCount():
         dialog = view.open_detail(min(2, view.model.rowCount() - 1))
-        dialog.resize(*SIZE)
+        dialog.resize(*_extra_args().size)
         settle(app)
         dialog.grab().save(str(_extra_path("query_detail")))
         dialog.close()

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ndcg_studio.cli import UsageError, check_output, command, open_db
+from ndcg_studio.services.wording import count
 
 # ----------------------------------------------------------------------------- output helpers
 
@@ -323,6 +324,5 @@ def export_command(args: argparse.Namespace) -> int:
     finally:
         db.dispose()
     if args.output != "-":
-        rows = "1 row" if n == 1 else f"{n:,} rows"
-        print(f"{args.output}: {rows} written", file=sys.stderr)
+        print(f"{args.output}: {count(n, 'rows')} written", file=sys.stderr)
     return 0

@@ -29,6 +29,7 @@ from ndcg_studio.domain.ordering import trec_positions_of_docs
 from ndcg_studio.io.errors import InputError, InputFileError, ParseIssue
 from ndcg_studio.io.tabular import DocumentsFile, QueriesFile
 from ndcg_studio.services.progress import Cancelled, Progress, checkpoint
+from ndcg_studio.services.wording import count
 from ndcg_studio.storage import models
 from ndcg_studio.storage.bulk import (
     bulk_insert,
@@ -60,30 +61,11 @@ class ImportSummary:
     def message(self, *, name_only: bool = False) -> str:
         """What was imported, e.g. ``run.txt: 3 run lines imported (3 results, 1 query
         created); run 'bm25' created`` — led by the file's path, or by its name alone."""
-        parts = ", ".join(_counted(v, k) for k, v in self.counts.items() if v)
+        parts = ", ".join(count(v, k) for k, v in self.counts.items() if v)
         where = Path(self.path).name if name_only else self.path
-        text = f"{where}: {_counted(self.rows, f'{self.kind} lines')} imported" + (
-            f" ({parts})" if parts else ""
-        )
+        lines = count(self.rows, f"{self.kind} lines", f"{self.kind} line")
+        text = f"{where}: {lines} imported" + (f" ({parts})" if parts else "")
         return "; ".join([text, *self.notes])
-
-
-#: The singular of the first word of a count's phrase ("1 query created", not "1 queries").
-_SINGULAR = {
-    "results": "result",
-    "queries": "query",
-    "documents": "document",
-    "judgments": "judgment",
-    "annotators": "annotator",
-    "lines": "line",
-}
-
-
-def _counted(n: int, phrase: str) -> str:
-    """``"1,234 queries created"``; ``"1 query created"`` (every plural word made singular)."""
-    if n == 1:
-        phrase = " ".join(_SINGULAR.get(word, word) for word in phrase.split(" "))
-    return f"{n:,} {phrase}"
 
 
 def _stage(progress: Progress | None, base: int, span: int) -> Progress | None:

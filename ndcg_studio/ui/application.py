@@ -53,7 +53,13 @@ def run_gui(db: str | None = None, demo: bool = False) -> int:
     # The first start on the default database (no --db, no $NDCG_STUDIO_DB) finds it empty and
     # loads the demo, so there is something to look at; an explicit database is left as it is.
     default_database = db is None and not os.environ.get(ENV_VAR)
-    QTimer.singleShot(0, lambda: window.open_database(target, load_demo=demo or default_database))
+    # the demo and the default file are created when missing; any other path asks first
+    QTimer.singleShot(
+        0,
+        lambda: window.open_database(
+            target, load_demo=demo or default_database, create=True if demo else None
+        ),
+    )
     try:
         return int(app.exec())
     finally:

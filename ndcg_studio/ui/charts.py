@@ -4,6 +4,7 @@
 - :class:`HistogramChart`: distribution of nDCG@K (bins of 0.1) per run.
 - :class:`CumulativeDcgChart`: cumulative DCG of the run vs the ideal list, by rank.
 - :class:`DeltaChart`: per-query nDCG deltas of two runs, sorted.
+- :class:`ChartsPane`: charts side by side when they fit, else as tabs.
 
 Each chart takes its data through ``set_*`` methods (numpy arrays, no database) and restyles
 itself when the palette changes. Series colours are the Okabe–Ito colour-blind-safe set; bands
@@ -29,9 +30,9 @@ from PySide6.QtCharts import (
     QStackedBarSeries,
     QValueAxis,
 )
-from PySide6.QtCore import QEvent, QMargins, QPointF, Qt
-from PySide6.QtGui import QColor, QFont, QPainter, QPalette, QPen
-from PySide6.QtWidgets import QWidget
+from PySide6.QtCore import QEvent, QMargins, QPointF, QSize, Qt
+from PySide6.QtGui import QColor, QFont, QPainter, QPalette, QPen, QResizeEvent
+from PySide6.QtWidgets import QHBoxLayout, QTabWidget, QWidget
 
 from ndcg_studio.domain.bands import Band
 from ndcg_studio.ui.bands import band_color, band_name
@@ -238,7 +239,7 @@ class CumulativeDcgChart(ChartView):
         x_axis.setTickType(QValueAxis.TickType.TicksDynamic)
         x_axis.setTickAnchor(1)
         x_axis.setTickInterval(max(1, round(max(last, 2) / 10)))
-        y_axis = self._value_axis("DCG (gain units)", 0, top * 1.05, "%.1f")
+        y_axis = self._value_axis("DCG", 0, top * 1.05, "%.1f")
         y_axis.applyNiceNumbers()
         for values, label, color, style in (
             (ideal_cumulative, "ideal (IDCG)", QColor(IDEAL_COLOR), Qt.PenStyle.DashLine),
@@ -310,3 +311,59 @@ class DeltaChart(ChartView):
     @staticmethod
     def bar_series(chart: QChart) -> list[QAbstractBarSeries]:
         return [s for s in chart.series() if isinstance(s, QAbstractBarSeries)]
+
+
+class ChartsPane(QWidget):
+    """Several charts side by side when each gets at least :attr:`MIN_CHART_WIDTH` pixels, else
+    one at a time in tabs: squeezed charts turn every axis label into "…" and legends into
+    "Exc…", which a narrow (1024-pixel) screen would otherwise show."""
+
+    MIN_CHART_WIDTH = 420
+
+    def __init__(
+        self, charts: Sequence[tuple[str, ChartView]], parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self._charts = list(charts)
+        self._layout = QHBoxLayout(self)
+        self._layout.setContentsMargins(0, 0, 0, 0)
+        self.tabs = QTabWidget(self)
+        self.tabs.setDocumentMode(True)
+        self._tabbed: bool | None = None
+        self._arrange(tabbed=False)
+
+    def is_tabbed(self) -> bool:
+        """True when the charts are shown one at a time in tabs."""
+        return bool(self._tabbed)
+
+    def side_by_side_width(self) -> int:
+        """The width below which the charts go into tabs."""
+        n = len(self._charts)
+        return n * self.MIN_CHART_WIDTH + (n - 1) * self._layout.spacing()
+
+    def _arrange(self, *, tabbed: bool) -> None:
+        if tabbed == self._tabbed:
+            return
+        self._tabbed = tabbed
+        if tabbed:
+            for title, chart in self._charts:
+                self._layout.removeWidget(chart)
+                self.tabs.addTab(chart, title)
+            self._layout.addWidget(self.tabs)
+            self.tabs.show()
+        else:
+            self.tabs.clear()  # removes the pages without deleting them
+            self._layout.removeWidget(self.tabs)
+            self.tabs.hide()
+            for _title, chart in self._charts:
+                chart.setParent(self)
+                self._layout.addWidget(chart)
+                chart.show()
+
+    def minimumSizeHint(self) -> QSize:
+        hint = super().minimumSizeHint()
+        return QSize(self.MIN_CHART_WIDTH, hint.height())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        self._arrange(tabbed=event.size().width() < self.side_by_side_width())
+        super().resizeEvent(event)

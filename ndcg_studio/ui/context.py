@@ -9,12 +9,16 @@ Views never talk to each other; they subscribe to the :class:`AppContext` signal
   query ids, or None when anything may have changed (bulk import). PySide6 also accepts a slot
   without arguments.
 - ``settings_changed(str)``: the key of a changed setting (see :mod:`ndcg_studio.ui.settings`),
-  e.g. ``"annotate/pool_depth"`` or ``"scoring/k"``.
+  e.g. ``"annotate/pool_depth"`` or ``"scoring/k"``. Scoring settings belong to the open
+  database: switching databases switches them too (``database_changed`` covers that change).
+- ``opening_changed(bool)``: a database is being opened (True) or the attempt ended (False);
+  views say "Loading…" meanwhile rather than "No database is open."
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QObject, QSettings, Signal
@@ -25,6 +29,16 @@ from ndcg_studio.storage.database import Database
 from ndcg_studio.ui import settings as S
 
 
+def database_target(database: Database) -> str:
+    """What identifies ``database`` in the settings and in Open Recent: its file's absolute
+    path, or its URL without the password (passwords belong in ~/.pgpass or PGPASSWORD)."""
+    url = database.url
+    if database.is_sqlite:
+        name = url.database or ""
+        return str(Path(name).resolve()) if name and name != ":memory:" else name
+    return url.set(password=None).render_as_string(hide_password=False)
+
+
 class AppContext(QObject):
     """Owns the open :class:`Database` (disposed when replaced), the current annotator, the
     :class:`~ndcg_studio.ui.settings.Settings` and the app-wide ``QUndoStack``."""
@@ -33,6 +47,7 @@ class AppContext(QObject):
     annotator_changed = Signal()
     judgments_changed = Signal(object)
     settings_changed = Signal(str)
+    opening_changed = Signal(bool)
 
     def __init__(self, qsettings: QSettings | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -40,6 +55,20 @@ class AppContext(QObject):
         self.undo_stack = QUndoStack(self)
         self._database: Database | None = None
         self._annotator: AnnotatorInfo | None = None
+        self._opening = False
+
+    # ------------------------------------------------------------------ opening
+    @property
+    def opening(self) -> bool:
+        """Whether a database is being opened (in a worker) right now."""
+        return self._opening
+
+    def set_opening(self, opening: bool) -> None:
+        """Say that a database is being opened (True) or that the attempt ended (False);
+        emits ``opening_changed`` when that changes."""
+        if opening != self._opening:
+            self._opening = opening
+            self.opening_changed.emit(opening)
 
     # ------------------------------------------------------------------ database
     @property
@@ -61,6 +90,7 @@ class AppContext(QObject):
         annotator_changed = annotator != self._annotator
         self._database = database
         self._annotator = annotator
+        self.settings.set_database(database_target(database) if database is not None else None)
         self.undo_stack.clear()
         if annotator is not None:
             self.settings.set(S.ANNOTATOR, annotator.name)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QByteArray, Slot
+from PySide6.QtCore import QByteArray, Qt, Slot
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 from ndcg_studio import __version__
 from ndcg_studio.services import demo
 from ndcg_studio.services.annotation import AnnotationService, AnnotatorInfo, DatabaseCounts
+from ndcg_studio.services.wording import count
 from ndcg_studio.storage.database import Database, open_database, resolve_url
 from ndcg_studio.ui import errors, transfer
 from ndcg_studio.ui import settings as S
@@ -227,6 +228,7 @@ class MainWindow(QMainWindow):
         for label in (self._db_label, self._annotator_label, self._team_label, self._counts_label):
             label.setContentsMargins(6, 0, 6, 0)
             status.addPermanentWidget(label)
+        status.messageChanged.connect(self._on_message_changed)
 
     @Slot()
     def _fill_recent_menu(self) -> None:
@@ -266,7 +268,7 @@ class MainWindow(QMainWindow):
             )
             return
         self.context.settings.set(S.LAST_FOLDER, str(Path(path).parent))
-        self.open_database(path)
+        self.open_database(path, create=True)
 
     @Slot()
     def open_database_dialog(self) -> None:
@@ -292,13 +294,25 @@ class MainWindow(QMainWindow):
             self.open_database(url.strip())
 
     def open_database(
-        self, target: str | None, *, load_demo: bool = False, on_open: Any = None
-    ) -> Task[Any]:
+        self,
+        target: str | None,
+        *,
+        load_demo: bool = False,
+        on_open: Any = None,
+        create: bool | None = None,
+    ) -> Task[Any] | None:
         """Open (create, upgrade) ``target`` — a path or URL; None: $NDCG_STUDIO_DB or the
         default file — in a worker, then make it current with the remembered annotator (or ask
-        for a name). With ``load_demo``, an empty database gets the demo data set."""
+        for a name). With ``load_demo``, an empty database gets the demo data set.
+
+        A database file that does not exist is created only with ``create=True`` (File ▸ New
+        database, the demo, the default file); with None the user is asked first (default: no),
+        so a mistyped ``--db`` or path does not silently become a new empty database. Returns
+        None when nothing is opened."""
         name = self.context.remembered_annotator_name()
         url = resolve_url(target)
+        if create is None and target is not None and not self._may_create(url):
+            return None
 
         def work(_progress: Any, _cancelled: Any) -> tuple[Database, AnnotatorInfo | None, int]:
             database = open_database(url)
@@ -311,8 +325,13 @@ class MainWindow(QMainWindow):
                 raise
             return database, annotator, queries
 
+        def failed(exc: BaseException) -> None:
+            self.context.set_opening(False)
+            errors.show_error(exc, self, action="Opening the database")
+
         def done(result: tuple[Database, AnnotatorInfo | None, int]) -> None:
             database, annotator, queries = result
+            self.context.set_opening(False)
             self.context.set_database(database, annotator)
             self.context.settings.add_recent_database(storable_target(database))
             if annotator is None:
@@ -322,14 +341,33 @@ class MainWindow(QMainWindow):
             if on_open is not None:
                 on_open(database)
 
+        self.context.set_opening(True)
         self._open_task = run_task(
             work,
             on_success=done,
+            on_failure=failed,
             owner=self,
             label=f"Opening {url.database if url.get_backend_name() == 'sqlite' else url.host}…",
             replaces=self._open_task,
         )
         return self._open_task
+
+    def _may_create(self, url: Any) -> bool:
+        """True unless ``url`` is a database file that does not exist and the user chose not
+        to create it (the question defaults to No)."""
+        if url.get_backend_name() != "sqlite" or url.database in (None, "", ":memory:"):
+            return True
+        path = Path(url.database).expanduser()
+        if path.exists():
+            return True
+        answer = QMessageBox.question(
+            self,
+            "Open database",
+            f"There is no database at {path}.\n\nCreate a new, empty database there?",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
+        )
+        return answer == QMessageBox.StandardButton.Yes
 
     @Slot()
     def load_demo_into_empty(self) -> None:
@@ -361,7 +399,7 @@ class MainWindow(QMainWindow):
 
         def done(summary: Any) -> None:
             self.context.notify_data_replaced()
-            self.statusBar().showMessage(str(summary), 10000)
+            self.show_message(str(summary), 10000)
 
         run_task(
             lambda progress, cancelled: demo.load_demo(
@@ -499,6 +537,30 @@ class MainWindow(QMainWindow):
             replaces=self._counts_task,
         )
 
+    def show_message(self, text: str, timeout: int = 0) -> None:
+        """Show ``text`` in the status bar for ``timeout`` ms (0: until replaced). Text longer
+        than the room left by the permanent labels ends in "…" at a word boundary rather than
+        mid-word ("…Cleverdon's judgmen"); the whole text is the status bar's tooltip meanwhile."""
+        status = self.statusBar()
+        room = status.width() - 24
+        for label in (self._db_label, self._annotator_label, self._team_label, self._counts_label):
+            if label.isVisible():
+                room -= label.width() + 8
+        metrics = status.fontMetrics()
+        shown = text
+        if metrics.horizontalAdvance(text) > room:
+            shown = metrics.elidedText(text, Qt.TextElideMode.ElideRight, max(room, 80))
+            cut = shown.rstrip("…").rstrip()
+            if " " in cut and not text.startswith(cut + " "):
+                cut = cut.rsplit(" ", 1)[0]  # end at a whole word
+            shown = cut.rstrip(" ,;:(") + " …"
+        status.setToolTip(text if shown != text else "")
+        status.showMessage(shown, timeout)
+
+    def _on_message_changed(self, message: str) -> None:
+        if not message:
+            self.statusBar().setToolTip("")
+
     def _show_team(self, team: list[Any]) -> None:
         text, tooltip = team_text(team)
         self._team_label.setText(text)
@@ -506,16 +568,21 @@ class MainWindow(QMainWindow):
 
     def _show_reachable(self, reachable: bool) -> None:
         if reachable:
-            self.statusBar().showMessage("The database answers again.", 5000)
+            self.show_message("The database answers again.", 5000)
         else:
-            self.statusBar().showMessage(
-                "⚠ The database is not answering; retrying every few seconds…"
-            )
+            self.show_message("⚠ The database is not answering; retrying every few seconds…")
 
     def _show_counts(self, counts: DatabaseCounts) -> None:
         self._counts_label.setText(
-            f"{counts.queries:,} queries · {counts.documents:,} documents · "
-            f"{counts.runs:,} runs · {counts.judgments:,} judgments"
+            " · ".join(
+                count(n, noun)
+                for n, noun in (
+                    (counts.queries, "queries"),
+                    (counts.documents, "documents"),
+                    (counts.runs, "runs"),
+                    (counts.judgments, "judgments"),
+                )
+            )
         )
 
     def _step_tab(self, step: int) -> None:
@@ -548,6 +615,7 @@ class MainWindow(QMainWindow):
         geometry = settings.byte_array(_GEOMETRY_KEY)
         if geometry is None or not self.restoreGeometry(geometry):
             self.resize(1280, 800)
+        self._fit_to_screen()
         state = settings.byte_array(_STATE_KEY)
         if state is not None:
             self.restoreState(state)
@@ -558,6 +626,20 @@ class MainWindow(QMainWindow):
             restore = getattr(view, "restore_state", None)
             if callable(restore):
                 restore()
+
+    def _fit_to_screen(self) -> None:
+        """No bigger than the screen's free area (a 1024×700 laptop gets a window it can see
+        whole, not the 1280×800 default or a size saved on a larger monitor)."""
+        screen = self.screen()
+        if screen is None:
+            return
+        free = screen.availableGeometry()
+        # the frame (title bar, borders) is unknown before the first show: leave room for it
+        width = min(self.width(), free.width() - 16)
+        height = min(self.height(), free.height() - 48)
+        if (width, height) != (self.width(), self.height()):
+            self.resize(max(width, self.minimumSizeHint().width()), max(height, 1))
+            self.move(free.topLeft())
 
     def save_state(self) -> None:
         settings = self.context.settings

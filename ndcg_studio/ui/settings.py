@@ -4,10 +4,19 @@ Values always come back from QSettings with ``type=`` (otherwise an INI or nativ
 strings in the next process). Each setting is a :class:`Setting` constant naming its key, default
 and type, so views read ``settings.get(POOL_DEPTH)`` and never spell a key twice. Window geometry
 and splitter states are stored by the widgets themselves under ``window/`` and ``<view>/``.
+
+Scoring settings and the pool depth belong to a database (``per_database``): they are stored
+under ``databases/<digest of the database's path or URL>/`` (see :meth:`Settings.set_database`),
+so a second database opened starts from the defaults (K=10, linear gain, …), not from the
+choices made on the first. They are kept in the user's QSettings rather than in the database:
+they are one analyst's view of the data (two people on a team server may look at nDCG@5 and
+nDCG@20 at the same time), opening a database never writes to it, and no schema migration is
+needed.
 """
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -27,22 +36,28 @@ class Setting(Generic[T]):
     choices: tuple[T, ...] | None = None
     minimum: T | None = None
     maximum: T | None = None
+    #: stored per database (see :meth:`Settings.set_database`), not once for the app
+    per_database: bool = False
 
 
 # scoring (read by the Review / Compare views and the scoring service)
-K = Setting("scoring/k", 10, int, minimum=1, maximum=10_000)
-GAIN = Setting("scoring/gain", "linear", str, choices=("linear", "exponential"))
-IDEAL = Setting("scoring/ideal", "judged", str, choices=("judged", "list"))
+K = Setting("scoring/k", 10, int, minimum=1, maximum=10_000, per_database=True)
+GAIN = Setting("scoring/gain", "linear", str, choices=("linear", "exponential"), per_database=True)
+IDEAL = Setting("scoring/ideal", "judged", str, choices=("judged", "list"), per_database=True)
 CONSENSUS = Setting(
-    "scoring/consensus", "mean", str, choices=("mean", "median", "majority", "max", "min")
+    "scoring/consensus",
+    "mean",
+    str,
+    choices=("mean", "median", "majority", "max", "min"),
+    per_database=True,
 )
 #: NDCG quality bands, lower bounds of excellent / good / fair / poor (bad below the last)
-BAND_EXCELLENT = Setting("bands/excellent", 0.9, float, minimum=0.0, maximum=1.0)
-BAND_GOOD = Setting("bands/good", 0.8, float, minimum=0.0, maximum=1.0)
-BAND_FAIR = Setting("bands/fair", 0.7, float, minimum=0.0, maximum=1.0)
-BAND_POOR = Setting("bands/poor", 0.6, float, minimum=0.0, maximum=1.0)
+BAND_EXCELLENT = Setting("bands/excellent", 0.9, float, minimum=0.0, maximum=1.0, per_database=True)
+BAND_GOOD = Setting("bands/good", 0.8, float, minimum=0.0, maximum=1.0, per_database=True)
+BAND_FAIR = Setting("bands/fair", 0.7, float, minimum=0.0, maximum=1.0, per_database=True)
+BAND_POOR = Setting("bands/poor", 0.6, float, minimum=0.0, maximum=1.0, per_database=True)
 # annotation
-POOL_DEPTH = Setting("annotate/pool_depth", 10, int, minimum=1, maximum=1000)
+POOL_DEPTH = Setting("annotate/pool_depth", 10, int, minimum=1, maximum=1000, per_database=True)
 ANNOTATOR = Setting("user/annotator", "", str)
 # files
 LAST_DATABASE = Setting("files/last_database", "", str)
@@ -72,12 +87,37 @@ class Settings:
 
     def __init__(self, qsettings: QSettings | None = None) -> None:
         self.qsettings = qsettings if qsettings is not None else QSettings()
+        self._prefix = ""
+
+    # ------------------------------------------------------------------ per-database scope
+    @staticmethod
+    def database_group(target: str) -> str:
+        """The QSettings group of the database at ``target`` (a path or a URL without
+        password): ``databases/<16 hex digits of its SHA-1>`` (a path's slashes and a URL's
+        colons cannot be part of a key)."""
+        digest = hashlib.sha1(target.encode("utf-8"), usedforsecurity=False).hexdigest()
+        return f"databases/{digest[:16]}"
+
+    def set_database(self, target: str | None) -> None:
+        """Read and write the ``per_database`` settings of the database at ``target`` from now
+        on (None: no database open; the app-wide keys). The target is written beside them so
+        the settings file says which database they belong to."""
+        if not target:
+            self._prefix = ""
+            return
+        group = self.database_group(target)
+        self._prefix = group + "/"
+        self.qsettings.setValue(f"{group}/target", target)
+
+    def key_of(self, setting: Setting[Any]) -> str:
+        """Where ``setting`` is stored now (per-database settings under the open database)."""
+        return self._prefix + setting.key if setting.per_database else setting.key
 
     def get(self, setting: Setting[T]) -> T:
         """The stored value converted to the setting's type, or its default when missing or
         invalid (out of range, not a choice)."""
         try:
-            value = self.qsettings.value(setting.key, setting.default, type=setting.type)
+            value = self.qsettings.value(self.key_of(setting), setting.default, type=setting.type)
         except (TypeError, ValueError):
             return setting.default
         if not isinstance(value, setting.type):
@@ -110,7 +150,7 @@ class Settings:
             raise ValueError(
                 f"{setting.key}: {value!r} is outside {setting.minimum}–{setting.maximum}"
             )
-        self.qsettings.setValue(setting.key, value)
+        self.qsettings.setValue(self.key_of(setting), value)
 
     # ------------------------------------------------------------------ typed shortcuts
     @property

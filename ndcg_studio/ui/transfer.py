@@ -6,11 +6,19 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QFileDialog,
+    QInputDialog,
+    QMessageBox,
+    QWidget,
+)
 from sqlalchemy import select
 
 from ndcg_studio.services.exporting import ExportService
 from ndcg_studio.services.importing import ImportService
+from ndcg_studio.services.wording import count
 from ndcg_studio.storage import models
 from ndcg_studio.ui import settings as S
 from ndcg_studio.ui.workers import run_task
@@ -35,6 +43,28 @@ EXPORT_KINDS = {
 }
 
 
+def ask_item(parent: QWidget, title: str, label: str, items: list[str]) -> tuple[str, bool]:
+    """Like ``QInputDialog.getItem`` (not editable, first item current), but wide enough for
+    its window title and every item: the static version opened too narrow on a window
+    manager, "Expor… Studio" with "Consensus qrels (TREC" cut. Returns (item, accepted)."""
+    dialog = QInputDialog(parent)
+    dialog.setWindowTitle(title)
+    dialog.setLabelText(label)
+    dialog.setComboBoxItems(items)
+    dialog.setComboBoxEditable(False)
+    dialog.setTextValue(items[0] if items else "")
+    metrics = dialog.fontMetrics()
+    # the title bar shows "title — NDCG Studio" plus the window manager's buttons; the dialog
+    # sizes itself to its layout, so the combo box carries the width
+    title_width = metrics.horizontalAdvance(f"{title} — NDCG Studio") + 140
+    items_width = max((metrics.horizontalAdvance(i) for i in items), default=0) + 60
+    for combo in dialog.findChildren(QComboBox):
+        combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        combo.setMinimumWidth(max(320, title_width, items_width))
+    accepted = dialog.exec() == QDialog.DialogCode.Accepted
+    return dialog.textValue(), accepted
+
+
 def import_file(window: MainWindow) -> None:
     """File ▸ Import…: choose a kind, then a file; runs
     ``ImportService(database).import_file(kind, path, progress=..., cancelled=...)`` of
@@ -42,14 +72,15 @@ def import_file(window: MainWindow) -> None:
     is one transaction, so a cancelled import writes nothing), then every view reloads.
     """
     labels = [label for label, _ in IMPORT_KINDS.values()]
-    choice, ok = QInputDialog.getItem(
-        window, "Import", "What does the file hold?", labels, 0, False
-    )
+    choice, ok = ask_item(window, "Import", "What does the file hold?", labels)
     if not ok:
         return
     kind = next(k for k, (label, _) in IMPORT_KINDS.items() if label == choice)
     path, _ = QFileDialog.getOpenFileName(
-        window, f"Import {choice.lower()}", window.last_folder(), IMPORT_KINDS[kind][1]
+        window,
+        f"Import {choice[:1].lower()}{choice[1:]}",  # "Import judgments as CSV"
+        window.last_folder(),
+        IMPORT_KINDS[kind][1],
     )
     if not path:
         return
@@ -60,7 +91,7 @@ def import_file(window: MainWindow) -> None:
         window.context.notify_data_replaced()
         # the file's name, not its path: the status bar's room ends at the database label
         message = summary.message(name_only=True)
-        window.statusBar().showMessage(message, 15000)
+        window.show_message(message, 15000)
 
     run_task(
         lambda progress, cancelled: service.import_file(
@@ -77,7 +108,7 @@ def export_file(window: MainWindow) -> None:
     path, settings=<the app's scoring settings>, ...)`` of
     :mod:`ndcg_studio.services.exporting` in a worker. A comparison asks for the two runs."""
     labels = list(EXPORT_KINDS.values())
-    choice, ok = QInputDialog.getItem(window, "Export", "What to export?", labels, 0, False)
+    choice, ok = ask_item(window, "Export", "What to export?", labels)
     if not ok:
         return
     kind = next(k for k, label in EXPORT_KINDS.items() if label == choice)
@@ -99,9 +130,7 @@ def export_file(window: MainWindow) -> None:
         lambda progress, cancelled: service.write(
             kind, path, settings=settings, runs=runs, progress=progress, cancelled=cancelled
         ),
-        on_success=lambda n: window.statusBar().showMessage(
-            f"Exported {n:,} rows to {path}", 15000
-        ),
+        on_success=lambda n: window.show_message(f"Exported {count(n, 'rows')} to {path}", 15000),
         owner=window,
         label=f"Exporting {Path(path).name}…",
     )
@@ -117,9 +146,9 @@ def _ask_two_runs(window: MainWindow) -> list[str] | None:
     if len(names) < 2:
         QMessageBox.information(window, "Export", "A comparison needs two runs in the database.")
         return None
-    first, ok = QInputDialog.getItem(window, "Compare runs", "Run A:", names, 0, False)
+    first, ok = ask_item(window, "Compare runs", "Run A:", names)
     if not ok:
         return None
     rest = [n for n in names if n != first]
-    second, ok = QInputDialog.getItem(window, "Compare runs", "Run B:", rest, 0, False)
+    second, ok = ask_item(window, "Compare runs", "Run B:", rest)
     return [first, second] if ok else None

@@ -15,7 +15,7 @@ from sqlalchemy import func, select
 
 from ndcg_studio import __version__
 from ndcg_studio.storage import models
-from ndcg_studio.ui import errors
+from ndcg_studio.ui import errors, transfer
 from ndcg_studio.ui.context import AppContext
 from ndcg_studio.ui.main_window import VIEWS, MainWindow, ViewSpec, create_view
 from ndcg_studio.ui.views.annotate import AnnotateView
@@ -98,7 +98,7 @@ def test_opening_another_database_in_a_worker(
 ) -> None:
     target = tmp_path / "other.sqlite"
     with qtbot.waitSignal(context.database_changed, timeout=10_000):
-        main_window.open_database(str(target))
+        main_window.open_database(str(target), create=True)
     assert context.database is not None and context.database.label == str(target)
     assert context.annotator is not None and context.annotator.name == "alice"  # remembered
     assert context.settings.recent_databases()[0] == str(target)
@@ -120,7 +120,7 @@ def test_first_start_asks_for_the_annotators_name(
 
     monkeypatch.setattr(QInputDialog, "getText", fake_get_text)
     with qtbot.waitSignal(context.annotator_changed, timeout=10_000):
-        window.open_database(str(tmp_path / "first.sqlite"))
+        window.open_database(str(tmp_path / "first.sqlite"), create=True)
     assert asked == ["Welcome to NDCG Studio"]
     assert context.annotator is not None and context.annotator.name == "carol"
     assert context.remembered_annotator_name() == "carol"
@@ -138,7 +138,7 @@ def test_import_runs_the_import_service_and_views_reload(
     pytest.importorskip("ndcg_studio.services.importing")
     run = tmp_path / "extra.run"
     run.write_text("q2 Q0 d1 1 9.5 extra\nq2 Q0 d10 2 8.0 extra\n", encoding="utf-8")
-    monkeypatch.setattr(QInputDialog, "getItem", lambda *a, **k: ("A run (TREC run file)", True))
+    monkeypatch.setattr(transfer, "ask_item", lambda *a, **k: ("A run (TREC run file)", True))
     monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(run), ""))
     view = main_window.view("Annotate")
     assert isinstance(view, AnnotateView)
@@ -150,7 +150,10 @@ def test_import_runs_the_import_service_and_views_reload(
     assert "extra" in names
     assert view.rows_model.progress_of(ui_data.query["q2"]).pool_size == 5  # d7 d8 d9 + d1 d10
     shown = main_window.statusBar().currentMessage()
-    assert shown.startswith("extra.run: 2 run lines imported") and str(tmp_path) not in shown
+    # cut at a word with " …" when the window is narrow, the whole message in the tooltip
+    full = main_window.statusBar().toolTip() or shown
+    assert full.startswith("extra.run: 2 run lines imported") and str(tmp_path) not in full
+    assert shown == full or (shown.endswith(" …") and full.startswith(shown[:-2]))
 
 
 @pytest.mark.qt_no_exception_capture
@@ -260,6 +263,13 @@ def test_run_gui_opens_a_database_and_asks_for_a_name(
     qapp: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     target = tmp_path / "fresh.sqlite"
+    asked: list[str] = []
+
+    def create(_parent: Any, _title: str, text: str, *_a: Any) -> QMessageBox.StandardButton:
+        asked.append(text)
+        return QMessageBox.StandardButton.Yes
+
+    monkeypatch.setattr(QMessageBox, "question", create)
     code, window = _run_gui_until(
         qapp,
         monkeypatch,
@@ -269,6 +279,60 @@ def test_run_gui_opens_a_database_and_asks_for_a_name(
     assert code == 0 and window is not None
     assert window.context.annotator is not None and window.context.annotator.name == "dora"
     assert target.exists()
+    assert len(asked) == 1 and str(target) in asked[0]  # --db to a new file: asked first
+
+
+def test_a_database_that_does_not_exist_is_created_only_when_the_user_says_so(
+    qtbot: Any,
+    main_window: MainWindow,
+    context: AppContext,
+    ui_data: UiData,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``--db ~/typo/x.sqlite`` or Open Recent on a moved file: a question (default No); No
+    creates neither the folder nor the file and the window keeps the database it had."""
+    asked: list[tuple[str, QMessageBox.StandardButton]] = []
+
+    def decline(
+        _parent: Any, _title: str, text: str, _buttons: Any, default: Any
+    ) -> QMessageBox.StandardButton:
+        asked.append((text, default))
+        return QMessageBox.StandardButton.No
+
+    monkeypatch.setattr(QMessageBox, "question", decline)
+    typo = tmp_path / "typo" / "x.sqlite"
+    assert main_window.open_database(str(typo)) is None
+    assert asked == [
+        (
+            f"There is no database at {typo}.\n\nCreate a new, empty database there?",
+            QMessageBox.StandardButton.No,
+        )
+    ]
+    assert not typo.parent.exists()
+    assert context.database is ui_data.db and not context.opening
+    assert main_window._db_label.text() == "Database: ui.sqlite"
+    # an existing file is opened without a question
+    assert main_window.open_database(str(ui_data.db.label)) is not None
+    assert len(asked) == 1
+    qtbot.waitUntil(lambda: not context.opening, timeout=10_000)
+
+
+def test_run_gui_on_a_missing_database_declined_opens_nothing(
+    qapp: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The status bar must not claim a database that was not opened, and the views say so."""
+    monkeypatch.setattr(QMessageBox, "question", lambda *a: QMessageBox.StandardButton.No)
+    target = tmp_path / "typo" / "x.sqlite"
+    code, window = _run_gui_until(
+        qapp,
+        monkeypatch,
+        lambda w: w._db_label.text() == "No database" and w.windowTitle() == "NDCG Studio",
+        db=str(target),
+    )
+    assert code == 0 and window is not None
+    assert window.context.database is None
+    assert not target.parent.exists()
 
 
 def test_run_gui_demo_loads_cranfield(
@@ -308,7 +372,7 @@ def test_a_bad_import_file_shows_what_is_wrong_and_writes_nothing(
         return int(QMessageBox.StandardButton.Ok)
 
     monkeypatch.setattr(QMessageBox, "exec", fake_exec)
-    monkeypatch.setattr(QInputDialog, "getItem", lambda *a, **k: (next(iter(_qrels_label())), True))
+    monkeypatch.setattr(transfer, "ask_item", lambda *a, **k: (next(iter(_qrels_label())), True))
     monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(bad), ""))
     with ui_data.db.transaction() as s:
         before = s.execute(select(func.count()).select_from(models.judgments)).scalar_one()
@@ -360,7 +424,7 @@ def test_export_report_from_the_app_writes_the_csv(
     from ndcg_studio.ui.transfer import EXPORT_KINDS
 
     out = tmp_path / "report.csv"
-    monkeypatch.setattr(QInputDialog, "getItem", lambda *a, **k: (EXPORT_KINDS["report"], True))
+    monkeypatch.setattr(transfer, "ask_item", lambda *a, **k: (EXPORT_KINDS["report"], True))
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(out), ""))
     main_window.export_file()
     qtbot.waitUntil(lambda: "Exported" in main_window.statusBar().currentMessage(), timeout=10_000)

@@ -94,7 +94,7 @@ def test_kappa_matrix_is_the_pairwise_table(qapp: Any, report: AgreementReport) 
             assert model.value(a, b) == pytest.approx(expected)
             assert model.value(b, a) == pytest.approx(expected)
             text = model.index(a, b).data()
-            assert text.startswith(f"{expected:.2f}") and f"{int(pw.n_shared[i])} items" in text
+            assert text.startswith(f"{expected:.2f}") and f"{int(pw.n_shared[i]):,} item" in text
     assert model.index(0, 0).data() == "—"
     assert [model.headerData(i, Qt.Orientation.Horizontal) for i in range(3)] == list(ANNOTATORS)
     # the cell colours carry readable text (contrast >= 4.5) whatever the value

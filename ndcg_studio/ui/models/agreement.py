@@ -20,6 +20,7 @@ from PySide6.QtGui import QBrush, QColor
 
 from ndcg_studio.services.agreement import AgreementReport
 from ndcg_studio.services.annotation import HistoryEntry
+from ndcg_studio.services.wording import count
 from ndcg_studio.ui.bands import best_text_color
 from ndcg_studio.ui.models.grades import chip_icon, grade_name
 from ndcg_studio.ui.models.table import (
@@ -149,7 +150,7 @@ class PairwiseKappaModel(TableModel):
                 return "n/a"
             if len(self._names) > self.compact_above:
                 return f"{value:.2f}"
-            return f"{value:.2f}\n{int(self._shared[r, c])} items"
+            return f"{value:.2f}\n{count(int(self._shared[r, c]), 'items')}"
         if role == SORT_ROLE:
             return value
         if role == Qt.ItemDataRole.TextAlignmentRole:
@@ -166,7 +167,7 @@ class PairwiseKappaModel(TableModel):
                 return self._reason.get((r, c), "undefined")
             return (
                 f"{self._names[r]} vs {self._names[c]}: {label} = {value:.3f} "
-                f"on {int(self._shared[r, c])} documents both graded"
+                f"on {count(int(self._shared[r, c]), 'documents')} both graded"
             )
         return None
 
@@ -222,7 +223,7 @@ class LeaveOneOutModel(NumpyTableModel):
             if column == 2:
                 delta = float(self._delta[row])
                 return "" if math.isnan(delta) else signed(delta, 3)
-            return str(int(self._sort_key(column)[row]))
+            return f"{int(self._sort_key(column)[row]):,}"
         if role == Qt.ItemDataRole.TextAlignmentRole and column > 0:
             return _RIGHT
         if role == Qt.ItemDataRole.ToolTipRole and column == 3:
@@ -289,7 +290,7 @@ class PerQueryAlphaModel(NumpyTableModel):
                 return str(self._query[row])
             if column == 1:
                 return fixed(float(self._cols[0][row]))
-            return str(int(self._cols[column - 1][row]))
+            return f"{int(self._cols[column - 1][row]):,}"
         if role == Qt.ItemDataRole.TextAlignmentRole and column > 0:
             return _RIGHT
         if role == Qt.ItemDataRole.ToolTipRole and column == 1:

@@ -24,6 +24,7 @@ from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
+    QGridLayout,
     QGroupBox,
     QHBoxLayout,
     QHeaderView,
@@ -38,6 +39,7 @@ from PySide6.QtWidgets import (
 from ndcg_studio.services.agreement import AgreementReport, AgreementService, AgreementSettings
 from ndcg_studio.services.annotation import AnnotationService, GradeChange, HistoryEntry
 from ndcg_studio.services.progress import Cancelled, Progress
+from ndcg_studio.services.wording import count
 from ndcg_studio.storage.database import Database
 from ndcg_studio.ui.context import AppContext
 from ndcg_studio.ui.errors import show_error
@@ -198,18 +200,37 @@ class AgreementView(LazyView[AgreementData]):
         self.query_table.setObjectName("agreement_query_table")
         self.query_table.setSortingEnabled(True)
         self.query_table.sortByColumn(1, Qt.SortOrder.AscendingOrder)
-        self.kappa_box = _boxed(
-            "Pairwise agreement (Cohen's κ on shared documents)", self.kappa_table
+        # short titles (the column may be narrow on a small screen); the rest in tooltips
+        self.kappa_box = _boxed("Pairwise agreement", self.kappa_table)
+        self.kappa_box.setToolTip(
+            "Cohen's κ of each pair of annotators, on the documents both graded"
         )
-        self.loo_box = _boxed(
-            "α without each annotator (Δ > 0: agreement rises without them)", self.loo_table
-        )
+        self.loo_box = _boxed("α without each annotator", self.loo_table)
+        self.loo_box.setToolTip("Δ > 0: agreement rises without that annotator")
+        self.loo_note = QLabel()
+        self.loo_note.setWordWrap(True)
+        self.loo_note.hide()
+        loo_layout = self.loo_box.layout()
+        assert loo_layout is not None
+        loo_layout.addWidget(self.loo_note)
         self.query_box = _boxed("α per query", self.query_table)
         for table in (self.loo_table, self.query_table, self.kappa_table):
             table.horizontalHeader().setStretchLastSection(False)  # else it keeps 100 px
             table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
             # stretched columns always fit: no scroll bar (Qt can flicker one in by 1–3 px)
             table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        for table in (self.loo_table, self.query_table):
+            # in a narrow column: a scroll bar rather than headers cut to "ocument"
+            header = table.horizontalHeader()
+            model = table.model()
+            widest = max(
+                header.fontMetrics().horizontalAdvance(
+                    str(model.headerData(c, Qt.Orientation.Horizontal))
+                )
+                for c in range(model.columnCount())
+            )
+            header.setMinimumSectionSize(widest + 24)  # room for the sort arrow
+            table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         left = QSplitter(Qt.Orientation.Vertical)
         for w in (self.kappa_box, self.loo_box, self.query_box):
             left.addWidget(w)
@@ -247,20 +268,22 @@ class AgreementView(LazyView[AgreementData]):
         )
         self.history_table.horizontalHeader().setStretchLastSection(True)
         self.grade_buttons: dict[int | None, QPushButton] = {}
-        buttons = QHBoxLayout()
-        buttons.addWidget(QLabel("Final grade:"))
+        # two rows of three, so every button stays on screen in a narrow column; the chip
+        # icon shows the grade's number, the text its name
+        buttons = QGridLayout()
+        buttons.addWidget(QLabel("Final grade:"), 0, 0)
         for g in range(5):
-            b = QPushButton(chip_icon(g), f"{g} {grade_name(g)}")
+            b = QPushButton(chip_icon(g), grade_name(g))
             b.setToolTip(f"Set the final grade to {g} ({grade_name(g).lower()}) — key {g}")
             b.clicked.connect(lambda _=False, g=g: self.adjudicate(g))
             self.grade_buttons[g] = b
-            buttons.addWidget(b)
+            buttons.addWidget(b, g // 3, 1 + g % 3)
         clear = QPushButton("Clear")
         clear.setToolTip("Remove the final grade (the consensus applies again) — key Backspace")
         clear.clicked.connect(lambda: self.adjudicate(None))
         self.grade_buttons[None] = clear
-        buttons.addWidget(clear)
-        buttons.addStretch(1)
+        buttons.addWidget(clear, 1, 3)
+        buttons.setColumnStretch(4, 1)
         self.adjudication_note = QLabel()
         self.adjudication_note.setWordWrap(True)
         self.history_note = QLabel()
@@ -350,6 +373,7 @@ class AgreementView(LazyView[AgreementData]):
         self.fleiss_label.setText(self.fleiss_text(report))
         self.kappa_model.set_report(report, self.kappa_kind.currentData())
         self.loo_model.set_report(report)
+        self._show_loo_note(report)
         self.query_model.set_report(report)
         self.disputed_model.set_rows(data.disputed)
         self.disputed_table.resizeColumnsToContents()
@@ -363,6 +387,34 @@ class AgreementView(LazyView[AgreementData]):
         self._reselect()
         self.data_loaded.emit()
 
+    def _show_loo_note(self, report: AgreementReport) -> None:
+        """Say why the α-without cells are empty (e.g. two annotators: one is left, and α needs
+        two grades per document), instead of blank cells with no reason."""
+        text = self.loo_note_text(report)
+        self.loo_note.setText(text)
+        self.loo_note.setVisible(bool(text))
+
+    @staticmethod
+    def loo_note_text(report: AgreementReport) -> str:
+        """'' when every α-without is defined; else the reason(s) it is not."""
+        loo = report.summary.leave_one_out
+        names = list(report.annotators)
+        undefined = [
+            (names[i] if i < len(names) else str(i), reason or "undefined")
+            for i, (value, reason) in enumerate(
+                zip(loo.value.tolist(), loo.undefined_reason, strict=False)
+            )
+            if math.isnan(value)
+        ]
+        if not undefined:
+            return ""
+        reasons = sorted({reason for _, reason in undefined})
+        if len(undefined) == len(names):
+            who = "for every annotator"
+        else:
+            who = "without " + ", ".join(name for name, _ in undefined)
+        return f"α undefined {who}: {'; '.join(reasons)}."
+
     @staticmethod
     def alpha_html(report: AgreementReport) -> str:
         """The headline: alpha, its interval, and what it is computed on."""
@@ -372,7 +424,7 @@ class AgreementView(LazyView[AgreementData]):
         if math.isnan(a.value):
             return (
                 f"<b>Krippendorff's α ({level})</b>: undefined — {a.undefined_reason}. "
-                f"{s.n_annotators} annotator(s), {s.n_ratings:,} judgments."
+                f"{count(s.n_annotators, 'annotators')}, {count(s.n_ratings, 'judgments')}."
             )
         interval = (
             f"95% interval {ci.low:.3f} – {ci.high:.3f} ({ci.n_resamples:,} bootstrap resamples "
@@ -467,7 +519,9 @@ class AgreementView(LazyView[AgreementData]):
         self.history_model.set_history(item.history, item.names)
         self.history_table.resizeColumnsToContents()
         self.history_note.setText(
-            f"History: {len(item.history)} recorded change(s), newest first."
+            "History: "
+            + count(len(item.history), "recorded changes", "recorded change")
+            + ", newest first."
             if item.history
             else "History: no recorded change."
         )

@@ -32,12 +32,21 @@ from PySide6.QtCore import (
     Signal,
     Slot,
 )
-from PySide6.QtGui import QFont, QKeyEvent, QKeySequence, QPalette, QShortcut, QShowEvent
+from PySide6.QtGui import (
+    QFont,
+    QKeyEvent,
+    QKeySequence,
+    QPalette,
+    QResizeEvent,
+    QShortcut,
+    QShowEvent,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QButtonGroup,
     QCheckBox,
     QFrame,
+    QGridLayout,
     QHBoxLayout,
     QHeaderView,
     QInputDialog,
@@ -106,9 +115,11 @@ class GradeLegend(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.setSpacing(6)
+        # one row when the names fit, else two rows (3 + 2) rather than elided names
+        self._grid = QGridLayout(self)
+        self._grid.setContentsMargins(0, 0, 0, 0)
+        self._grid.setSpacing(6)
+        self._columns = 0
         self._group = QButtonGroup(self)
         self._group.setExclusive(False)
         self.buttons: dict[int, QToolButton] = {}
@@ -125,9 +136,37 @@ class GradeLegend(QWidget):
             button.setToolTip(f"Press {grade}: {grade_name(grade).lower()}")
             self._group.addButton(button, grade)
             self.buttons[grade] = button
-            layout.addWidget(button)
+        self._place(len(GRADES))
         self._group.idClicked.connect(self._on_clicked)
         self._current: int | None = None
+
+    def one_row_width(self) -> int:
+        """The width the five buttons need side by side with their full names."""
+        widths = [b.sizeHint().width() for b in self.buttons.values()]
+        return sum(widths) + self._grid.spacing() * (len(widths) - 1)
+
+    def rows(self) -> int:
+        """1 or 2: how many rows the buttons are laid out in now."""
+        return 1 if self._columns >= len(self.buttons) else 2
+
+    def _place(self, columns: int) -> None:
+        if columns == self._columns:
+            return
+        self._columns = columns
+        for button in self.buttons.values():
+            self._grid.removeWidget(button)
+        for i, button in enumerate(self.buttons.values()):
+            self._grid.addWidget(button, i // columns, i % columns)
+
+    def minimumSizeHint(self) -> QSize:
+        hint = super().minimumSizeHint()
+        widths = sorted((b.sizeHint().width() for b in self.buttons.values()), reverse=True)
+        return QSize(sum(widths[:3]) + 2 * self._grid.spacing(), hint.height())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        fits = event.size().width() >= self.one_row_width()
+        self._place(len(self.buttons) if fits else 3)
+        super().resizeEvent(event)
 
     def set_current(self, grade: int | None) -> None:
         """Highlight ``grade`` (None: no grade yet): checked, bold, in the palette's highlight
@@ -209,6 +248,7 @@ class AnnotateView(QWidget):
         self._filter_timer.setInterval(150)
         self._filter_timer.timeout.connect(self._apply_filter)
         context.database_changed.connect(self.reload)
+        context.opening_changed.connect(self.reload)
         context.annotator_changed.connect(self.reload)
         context.settings_changed.connect(self._on_settings_changed)
         context.judgments_changed.connect(self._on_judgments_changed)
@@ -378,6 +418,9 @@ class AnnotateView(QWidget):
         self.legend = GradeLegend(self.panel)
         self.legend.grade_clicked.connect(self.grade_current)
         outer.addWidget(self.legend)
+        # grade buttons only while a document is shown (not with an empty pool or no query)
+        self.centre_stack.currentChanged.connect(self._enable_legend)
+        self._enable_legend()
 
         bottom = QHBoxLayout()
         self.status_label = QLabel("", self.panel)
@@ -388,6 +431,7 @@ class AnnotateView(QWidget):
         self.hint_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.hint_label.setToolTip(_HINT + " · Home/End first/last · Ctrl+Z undo")
         self.hint_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        self.hint_label.setWordWrap(True)  # two lines in a narrow window, not a cut first word
         bottom.addWidget(self.hint_label, 1)
         outer.addLayout(bottom)
         return self.panel
@@ -465,7 +509,9 @@ class AnnotateView(QWidget):
         db = self.context.database
         if db is None:
             self._clear(
-                "No database is open.\n\nUse File ▸ New database… (Ctrl+N) or "
+                "Loading…"  # the database is being opened in a worker
+                if self.context.opening
+                else "No database is open.\n\nUse File ▸ New database… (Ctrl+N) or "
                 "File ▸ Open database… (Ctrl+O)."
             )
             return
@@ -504,6 +550,9 @@ class AnnotateView(QWidget):
         self.totals_label.setText("")
         self.pool_title.setText("Pool")
         self._set_status("")
+
+    def _enable_legend(self, *_: object) -> None:
+        self.legend.setEnabled(self.centre_stack.currentWidget() is self.card)
 
     def _show_message(self, text: str) -> None:
         self.message.setText(text)

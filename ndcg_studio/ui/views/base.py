@@ -64,6 +64,7 @@ class LazyView(QWidget, Generic[T]):
         self._timer.setInterval(RELOAD_DELAY_MS)
         self._timer.timeout.connect(self.reload)
         self.status = QLabel()
+        context.opening_changed.connect(self._schedule)
 
     # ------------------------------------------------------------------ subclass hooks
     def _load_job(self, db: Database) -> TaskFn[T]:
@@ -86,7 +87,8 @@ class LazyView(QWidget, Generic[T]):
         self._dirty = False
         db = self.context.database
         if db is None:
-            self._show_empty(self.NO_DATABASE_TEXT)
+            # while the first database opens (in a worker) there is one, it is just not here yet
+            self._show_empty("Loading…" if self.context.opening else self.NO_DATABASE_TEXT)
             return None
         job = self._load_job(db)
         self.status.setText(self.LOADING_STATUS)

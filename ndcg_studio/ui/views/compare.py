@@ -45,7 +45,12 @@ from ndcg_studio.ui.context import AppContext
 from ndcg_studio.ui.models.compare import COL_DELTA, CompareRows, DeltaTableModel
 from ndcg_studio.ui.models.table import signed
 from ndcg_studio.ui.views.base import LazyView, StateWidget
-from ndcg_studio.ui.views.scoring_settings import SCORING_KEYS, scoring_settings_from
+from ndcg_studio.ui.views.scoring_settings import (
+    SCORING_KEYS,
+    describe_settings,
+    headline,
+    scoring_settings_from,
+)
 from ndcg_studio.ui.workers import Task, TaskFn, run_task
 
 
@@ -99,6 +104,9 @@ class CompareView(LazyView[ScoredRuns]):
         self.swap = QPushButton("⇄ Swap")
         self.swap.setToolTip("Exchange run A and run B")
         self.swap.clicked.connect(self.swap_runs)
+        # how every number below is computed (the Review header says the same)
+        self.settings_line = QLabel()
+        self.settings_line.setWordWrap(True)
         pickers = QHBoxLayout()
         pickers.addWidget(_chip_label("A", BETTER_A))
         pickers.addWidget(self.run_a)
@@ -149,10 +157,14 @@ class CompareView(LazyView[ScoredRuns]):
         self.splitter.addWidget(self.table)
         self.splitter.setChildrenCollapsible(False)
         self.splitter.setSizes([760, 500])
+        # the table keeps its width (every column readable); the chart takes or gives the rest
+        self.splitter.setStretchFactor(0, 1)
+        self.splitter.setStretchFactor(1, 0)
 
         content = QWidget()
         content_layout = QVBoxLayout(content)
         content_layout.setContentsMargins(0, 0, 0, 0)
+        content_layout.addWidget(self.settings_line)
         content_layout.addLayout(pickers)
         content_layout.addLayout(summary)
         content_layout.addWidget(self.verdict)
@@ -172,6 +184,8 @@ class CompareView(LazyView[ScoredRuns]):
     def _load_job(self, db: Database) -> TaskFn[ScoredRuns]:
         """Rescore every run (then :meth:`_on_loaded` compares the picked runs)."""
         settings = scoring_settings_from(self.context)
+        self.settings_line.setText(headline(settings))
+        self.settings_line.setToolTip(describe_settings(settings))
         return lambda progress, cancelled: load_scores(db, settings, progress, cancelled)
 
     def _tasks(self) -> tuple[Task[Any] | None, ...]:

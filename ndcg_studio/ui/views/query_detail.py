@@ -14,7 +14,7 @@ import html
 import math
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QFont
+from PySide6.QtGui import QFont, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
@@ -36,6 +36,10 @@ from ndcg_studio.ui.context import AppContext
 from ndcg_studio.ui.models.breakdown import BreakdownTableModel
 from ndcg_studio.ui.views.scoring_settings import describe_settings, scoring_settings_from
 from ndcg_studio.ui.workers import Task, run_task
+
+#: the run table's Title column: its index and the least width it keeps
+_TITLE_COL = 2
+TITLE_MIN_WIDTH = 220
 
 
 def _table(model: BreakdownTableModel) -> QTableView:
@@ -133,6 +137,7 @@ class QueryDetailView(QWidget):
         tables.setStretchFactor(1, 3)
         tables.setSizes([720, 540])
         tables.setChildrenCollapsible(False)
+        tables.splitterMoved.connect(lambda *_: self.fit_title_column())
         self.splitter = QSplitter(Qt.Orientation.Vertical)
         self.splitter.addWidget(tables)
         self.splitter.addWidget(self.chart)
@@ -214,6 +219,7 @@ class QueryDetailView(QWidget):
         _fit_columns(self.run_table, self.run_model)
         _fit_columns(self.ideal_table, self.ideal_model)
         self._fit_splitter()
+        self.fit_title_column()
         self.totals.setText(self.totals_html())
         band = band_of_value(float(bd.ndcg), s.bands)
         if band is None:
@@ -228,6 +234,29 @@ class QueryDetailView(QWidget):
                 "padding: 2px 10px; font-weight: bold; }"
             )
         self.chart.set_curves(bd.cumulative_dcg, bd.ideal_cumulative_dcg, k, qb.run)
+
+    def fit_title_column(self) -> None:
+        """The run table's Title column takes the room the numbers leave, but never less than
+        :data:`TITLE_MIN_WIDTH` (a scroll bar then): with several annotators it was squeezed
+        to a few unreadable letters."""
+        view = self.run_table
+        header = view.horizontalHeader()
+        if header.count() <= _TITLE_COL:
+            return
+        others = sum(
+            header.sectionSize(c)
+            for c in range(header.count())
+            if c != _TITLE_COL and not view.isColumnHidden(c)
+        )
+        if view.viewport().width() - others >= TITLE_MIN_WIDTH:
+            header.setSectionResizeMode(_TITLE_COL, QHeaderView.ResizeMode.Stretch)
+        else:
+            header.setSectionResizeMode(_TITLE_COL, QHeaderView.ResizeMode.Interactive)
+            header.resizeSection(_TITLE_COL, TITLE_MIN_WIDTH)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self.fit_title_column()
 
     def _fit_splitter(self) -> None:
         """Give the ideal table the width its columns need; the run table (with the titles)
@@ -285,3 +314,7 @@ class QueryDetailDialog(QDialog):
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addWidget(self.view)
         self.resize(1180, 760)
+        screen = self.screen()
+        if screen is not None:  # a 1024×700 screen gets a window it can see whole
+            free = screen.availableGeometry()
+            self.resize(min(1180, free.width() - 16), min(760, free.height() - 48))

@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 
 from ndcg_studio.domain.bands import NO_BAND, Band
 from ndcg_studio.services.agreement import AgreementService
+from ndcg_studio.services.annotation import AnnotationService, DatabaseCounts
 from ndcg_studio.services.progress import Cancelled, Progress
 from ndcg_studio.services.scoring import (
     RunSummary,
@@ -40,9 +41,10 @@ from ndcg_studio.services.scoring import (
     ScoringSettings,
     summarize,
 )
+from ndcg_studio.services.wording import count
 from ndcg_studio.storage.database import Database
 from ndcg_studio.ui.bands import BandChipDelegate, BandLegend, band_name
-from ndcg_studio.ui.charts import BandCountsChart, HistogramChart
+from ndcg_studio.ui.charts import BandCountsChart, ChartsPane, HistogramChart
 from ndcg_studio.ui.context import AppContext
 from ndcg_studio.ui.models import scores as M
 from ndcg_studio.ui.models.scores import (
@@ -57,6 +59,8 @@ from ndcg_studio.ui.views.query_detail import QueryDetailDialog
 from ndcg_studio.ui.views.scoring_settings import (
     SCORING_KEYS,
     ScoringSettingsDialog,
+    describe_settings,
+    headline,
     scoring_settings_from,
 )
 from ndcg_studio.ui.workers import TaskFn
@@ -69,6 +73,8 @@ class ReviewData:
     report: ScoreReport
     summaries: list[RunSummary]
     rows: ReviewRows
+    #: what the database holds, read only when nothing could be scored (to say what is missing)
+    counts: DatabaseCounts | None = None
 
 
 def load_review(
@@ -83,6 +89,9 @@ def load_review(
     """
     scoring = ScoringService(db)
     report = scoring.score(settings, progress=progress, cancelled=cancelled)
+    if len(report) == 0:
+        counts = AnnotationService(db).counts()
+        return ReviewData(report, [], ReviewRows.empty(), counts)
     summaries = summarize(report)
     if cancelled is not None and cancelled():
         from ndcg_studio.services.progress import OperationCancelled
@@ -145,15 +154,15 @@ class ReviewView(LazyView[ReviewData]):
         summary_layout.addStretch(1)
         self.band_chart = BandCountsChart()
         self.histogram = HistogramChart()
+        self.charts = ChartsPane([("Bands", self.band_chart), ("Distribution", self.histogram)])
         self.summary_splitter = QSplitter(Qt.Orientation.Horizontal)
         self.summary_splitter.addWidget(summary_box)
-        self.summary_splitter.addWidget(self.band_chart)
-        self.summary_splitter.addWidget(self.histogram)
-        self.summary_splitter.setStretchFactor(0, 5)
-        self.summary_splitter.setStretchFactor(1, 4)
-        self.summary_splitter.setStretchFactor(2, 4)
+        self.summary_splitter.addWidget(self.charts)
+        # the run table keeps its width; the charts take (or give up) the rest
+        self.summary_splitter.setStretchFactor(0, 0)
+        self.summary_splitter.setStretchFactor(1, 1)
         self.summary_splitter.setChildrenCollapsible(False)
-        self.summary_splitter.setSizes([560, 330, 390])
+        self.summary_splitter.setSizes([560, 720])
 
         # filters
         self.search = QLineEdit()
@@ -278,7 +287,7 @@ class ReviewView(LazyView[ReviewData]):
         report = data.report
         if len(report) == 0:
             self.model.set_rows(ReviewRows.empty())
-            self._show_empty_message()
+            self._show_empty_message(data.counts)
             self.data_loaded.emit()
             return
         self.pages.setCurrentIndex(1)
@@ -378,21 +387,45 @@ class ReviewView(LazyView[ReviewData]):
     # ------------------------------------------------------------------ display state
     def _update_header(self, settings: ScoringSettings | None = None) -> None:
         s = settings or scoring_settings_from(self.context)
-        gain = "linear gain (grade)" if s.gain == "linear" else "exponential gain (2^grade − 1)"
-        ideal = "ideal from all judged documents" if s.ideal == "judged" else "ideal from the list"
-        self.settings_line.setText(
-            f"<b>nDCG@{s.k}</b> · {gain} · {ideal} · consensus: {s.consensus} · "
-            "order: score, ties by document id"
-        )
+        self.settings_line.setText(headline(s))
+        self.settings_line.setToolTip(describe_settings(s))
 
-    def _show_empty_message(self) -> None:
+    def _show_empty_message(self, counts: DatabaseCounts | None = None) -> None:
         if self.context.database is None:
             self._show_empty(self.NO_DATABASE_TEXT)
         else:
-            self._show_empty(
-                "Nothing to score yet.\nImport a run and judgments (File ▸ Import…), "
-                "or judge a few documents in Annotate."
+            self._show_empty(self.nothing_to_score_text(counts))
+
+    @staticmethod
+    def nothing_to_score_text(counts: DatabaseCounts | None) -> str:
+        """Why nothing is scored, naming only what is missing (a database with 11,386
+        judgments and no run was told to import "a run and judgments")."""
+        runs = counts is None or counts.runs > 0
+        judgments = counts is None or counts.judgments > 0
+        if counts is not None and not runs and judgments:
+            return (
+                f"Nothing to score yet: {count(counts.judgments, 'judgments')}, but no run.\n"
+                "Import a run (File ▸ Import… ▸ A run) to score it."
             )
+        if counts is not None and runs and not judgments:
+            return (
+                f"Nothing to score yet: {count(counts.runs, 'runs')}, but no judgments.\n"
+                "Judge documents in Annotate, or import judgments (File ▸ Import…)."
+            )
+        if counts is not None and runs and judgments:
+            return (
+                "Nothing to score yet: no query has both results in a run and judgments.\n"
+                "Judge the runs' documents in Annotate, or import judgments for their queries."
+            )
+        if counts is not None and not runs and not judgments:
+            return (
+                "Nothing to score yet: no run and no judgments.\nImport a run and judgments "
+                "(File ▸ Import…), or judge a few documents in Annotate."
+            )
+        return (
+            "Nothing to score yet.\nImport a run and judgments (File ▸ Import…), "
+            "or judge a few documents in Annotate."
+        )
 
     def hideEvent(self, event: QHideEvent) -> None:
         self.save_state()
@@ -401,7 +434,7 @@ class ReviewView(LazyView[ReviewData]):
     def _state_widgets(self) -> tuple[tuple[str, StateWidget], ...]:
         return (
             ("splitter", self.splitter),
-            ("summary_splitter", self.summary_splitter),
+            ("summary_splitter2", self.summary_splitter),
             ("header", self.table.horizontalHeader()),
         )
 

@@ -1,17 +1,19 @@
 """Scoring settings: K, gain, ideal, consensus, pool depth and band thresholds.
 
 The panel writes each change straight into the :class:`~ndcg_studio.ui.context.AppContext`
-settings (QSettings-backed); the context emits ``settings_changed(key)`` and the Review and
-Compare views rescore in a background worker (a newer job cancels the older one). Spin boxes
-commit on Enter, focus loss or arrow steps, not on every typed digit. Band thresholds that are
-not strictly decreasing are refused with a message and not stored.
+settings (QSettings-backed, per database); the context emits ``settings_changed(key)`` and the
+Review and Compare views rescore in a background worker (a newer job cancels the older one).
+A typed K or pool depth applies once typing pauses (:data:`TYPING_PAUSE_MS`), or at once on
+Enter, focus loss or an arrow step, so "20" is not first scored as K=2. Band thresholds that
+are not strictly decreasing are refused with a message and not stored. Opening another
+database shows that database's settings.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -45,6 +47,9 @@ SCORING_KEYS = frozenset(
         S.BAND_POOR,
     )
 )
+
+#: a typed number applies this long after the last keystroke
+TYPING_PAUSE_MS = 400
 
 _GAINS = (("linear", "Linear: gain = grade"), ("exponential", "Exponential: gain = 2^grade − 1"))
 _IDEALS = (
@@ -100,6 +105,17 @@ def describe_settings(settings: ScoringSettings) -> str:
     )
 
 
+def headline(settings: ScoringSettings) -> str:
+    """The short rich-text line the Review and Compare headers show: K, gain, ideal, consensus
+    (or the one annotator) and the run order, e.g. "<b>nDCG@10</b> · linear gain (grade) · …"."""
+    s = settings
+    gain = "linear gain (grade)" if s.gain == "linear" else "exponential gain (2^grade − 1)"
+    ideal = "ideal from all judged documents" if s.ideal == "judged" else "ideal from the list"
+    who = f"grades of {s.annotator} only" if s.annotator else f"consensus: {s.consensus}"
+    order = "order: score, ties by document id" if s.order == "score" else "order: rank column"
+    return f"<b>nDCG@{s.k}</b> · {gain} · {ideal} · {who} · {order}"
+
+
 def _combo(choices: tuple[tuple[str, str], ...]) -> QComboBox:
     combo = QComboBox()
     for value, label in choices:
@@ -124,14 +140,12 @@ class ScoringSettingsPanel(QWidget):
 
         self.k = QSpinBox()
         self.k.setRange(S.K.minimum or 1, S.K.maximum or 10_000)
-        self.k.setKeyboardTracking(False)
         self.k.setToolTip("Cutoff K: ranks 1..K count")
         self.gain = _combo(_GAINS)
         self.ideal = _combo(_IDEALS)
         self.consensus = _combo(_CONSENSUS)
         self.pool_depth = QSpinBox()
         self.pool_depth.setRange(S.POOL_DEPTH.minimum or 1, S.POOL_DEPTH.maximum or 1000)
-        self.pool_depth.setKeyboardTracking(False)
         self.pool_depth.setToolTip("Annotators judge the union of every run's top D documents")
 
         scoring = QGroupBox("nDCG")
@@ -168,9 +182,15 @@ class ScoringSettingsPanel(QWidget):
         layout.addWidget(pool)
         layout.addStretch(1)
 
+        # typed digits wait for a pause (or Enter / focus loss)
+        self._typing = QTimer(self)
+        self._typing.setSingleShot(True)
+        self._typing.setInterval(TYPING_PAUSE_MS)
+        self._typing.timeout.connect(self._store_numbers)
         self.load()
-        self.k.valueChanged.connect(lambda v: self._store(S.K, int(v)))
-        self.pool_depth.valueChanged.connect(lambda v: self._store(S.POOL_DEPTH, int(v)))
+        for number in (self.k, self.pool_depth):
+            number.valueChanged.connect(lambda _v: self._typing.start())
+            number.editingFinished.connect(self._store_numbers)
         self.gain.currentIndexChanged.connect(
             lambda _: self._store(S.GAIN, self.gain.currentData())
         )
@@ -183,6 +203,7 @@ class ScoringSettingsPanel(QWidget):
         for spin in self.bands.values():
             spin.valueChanged.connect(self._on_band_changed)
         context.settings_changed.connect(self._on_settings_changed)
+        context.database_changed.connect(self.load)  # settings belong to the database
 
     # ------------------------------------------------------------------ load/store
     def load(self) -> None:
@@ -203,6 +224,12 @@ class ScoringSettingsPanel(QWidget):
             self.band_message.clear()
         finally:
             self._loading = False
+            self._typing.stop()
+
+    def _store_numbers(self) -> None:
+        self._typing.stop()
+        self._store(S.K, int(self.k.value()))
+        self._store(S.POOL_DEPTH, int(self.pool_depth.value()))
 
     def _store(self, setting: S.Setting[Any], value: Any) -> None:
         if self._loading:

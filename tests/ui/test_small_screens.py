@@ -1,0 +1,143 @@
+"""Every view is usable on a 1024×700 screen: the main window may be narrower than 1000 px, and
+at 1024×700 the widgets a person needs are wholly inside the window (not cut off at its edge).
+
+Offscreen (the layout, not the pixels); the pictures themselves are rendered at 1024×700 by
+``scripts/screenshots.py --size 1024x700`` and looked at on a real X server."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QPoint, QRect, QThreadPool
+from PySide6.QtWidgets import QApplication, QWidget
+
+from ndcg_studio.ui import workers
+from ndcg_studio.ui.charts import ChartsPane
+from ndcg_studio.ui.context import AppContext
+from ndcg_studio.ui.main_window import MainWindow
+from ndcg_studio.ui.models.pool import PoolModel
+from ndcg_studio.ui.views.agreement import AgreementView
+from ndcg_studio.ui.views.annotate import AnnotateView
+from ndcg_studio.ui.views.review import ReviewView
+
+
+def settle(qtbot: Any, seconds: float = 10.0) -> None:
+    """Let every background load finish and the layouts settle."""
+    deadline = time.monotonic() + seconds
+    quiet = 0
+    while time.monotonic() < deadline and quiet < 5:
+        qtbot.wait(20)
+        idle = (
+            workers.running_tasks() == 0 and QThreadPool.globalInstance().activeThreadCount() == 0
+        )
+        quiet = quiet + 1 if idle else 0
+
+
+def rect_in_window(widget: QWidget, window: QWidget) -> QRect:
+    return QRect(widget.mapTo(window, QPoint(0, 0)), widget.size())
+
+
+def assert_inside(widget: QWidget, window: QWidget, what: str) -> None:
+    assert widget.isVisible(), f"{what} is not shown"
+    rect = rect_in_window(widget, window)
+    assert window.rect().contains(rect), (
+        f"{what} at {rect} is cut off by the window {window.rect()}"
+    )
+
+
+@pytest.fixture
+def small_window(qtbot: Any, context: AppContext) -> MainWindow:
+    window = MainWindow(context)
+    qtbot.addWidget(window)
+    window.resize(1024, 700)
+    window.show()
+    qtbot.waitExposed(window)
+    settle(qtbot)
+    # a minimum width above 1024 would silently widen the window past the screen
+    assert (window.width(), window.height()) == (1024, 700)
+    return window
+
+
+def test_the_main_window_can_be_narrower_than_1000_px(small_window: MainWindow) -> None:
+    # was 1175 px: the Agreement tab's row of six grade buttons
+    assert small_window.minimumSizeHint().width() <= 1000
+    for title, view in small_window.views.items():
+        assert view.minimumSizeHint().width() <= 1000, title
+
+
+def test_annotate_at_1024_shows_the_pool_grades_and_the_legend(
+    qtbot: Any, small_window: MainWindow
+) -> None:
+    view = small_window.view("Annotate")
+    assert isinstance(view, AnnotateView)
+    small_window.show_view("Annotate")
+    settle(qtbot)
+    assert small_window.width() <= 1024
+    table = view.pool_table
+    header = table.horizontalHeader()
+    grade = PoolModel.COL_GRADE
+    x = header.sectionViewportPosition(grade)
+    assert x >= 0 and x + header.sectionSize(grade) <= table.viewport().width(), "Grade column cut"
+    assert_inside(table, small_window, "the pool")
+    for g, button in view.legend.buttons.items():
+        assert_inside(button, small_window, f"grade button {g}")
+        # the full name fits (not "Ir…nt"): the button is at least as wide as it asks for
+        assert button.width() >= button.sizeHint().width(), button.text()
+
+
+def test_agreement_at_1024_shows_every_final_grade_button(
+    qtbot: Any, small_window: MainWindow
+) -> None:
+    view = small_window.view("Agreement")
+    assert isinstance(view, AgreementView)
+    small_window.show_view("Agreement")
+    qtbot.waitUntil(lambda: view.pages.currentIndex() == 1, timeout=10_000)
+    settle(qtbot)
+    for grade, button in view.grade_buttons.items():
+        assert_inside(button, small_window, f"final grade button {grade}")
+        assert button.width() >= button.sizeHint().width(), button.text()
+
+
+def test_review_at_1024_shows_the_settings_button_and_readable_charts(
+    qtbot: Any, small_window: MainWindow
+) -> None:
+    view = small_window.view("Review")
+    assert isinstance(view, ReviewView)
+    small_window.show_view("Review")
+    qtbot.waitUntil(lambda: view.pages.currentIndex() == 1, timeout=10_000)
+    settle(qtbot)
+    assert_inside(view.settings_button, small_window, "Scoring settings…")
+    assert view.settings_button.width() >= view.settings_button.sizeHint().width()
+    # each chart shown gets the width its labels need (side by side, or one at a time in tabs)
+    for chart in (view.band_chart, view.histogram):
+        if chart.isVisible():
+            assert chart.width() >= ChartsPane.MIN_CHART_WIDTH - 10
+    assert view.charts.is_tabbed()  # ~430 px for two charts: tabs
+
+
+def test_charts_sit_side_by_side_when_there_is_room(qtbot: Any, context: AppContext) -> None:
+    window = MainWindow(context)
+    qtbot.addWidget(window)
+    window.resize(1600, 1000)
+    window.show()
+    qtbot.waitExposed(window)
+    window.show_view("Review")
+    view = window.view("Review")
+    assert isinstance(view, ReviewView)
+    qtbot.waitUntil(lambda: view.pages.currentIndex() == 1, timeout=10_000)
+    settle(qtbot)
+    assert not view.charts.is_tabbed()
+    assert view.band_chart.isVisible() and view.histogram.isVisible()
+    for chart in (view.band_chart, view.histogram):
+        assert chart.width() >= ChartsPane.MIN_CHART_WIDTH
+
+
+def test_the_first_window_fits_a_small_screen(qtbot: Any, context: AppContext) -> None:
+    window = MainWindow(context)  # no saved geometry: the 1280×800 default, cut to the screen
+    qtbot.addWidget(window)
+    screen = window.screen().availableGeometry()
+    assert window.width() <= max(screen.width(), window.minimumSizeHint().width())
+    assert window.height() <= screen.height()
+    assert QApplication.instance() is not None
