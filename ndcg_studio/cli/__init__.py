@@ -69,18 +69,31 @@ def grade_map(text: str) -> dict[int, int]:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-#: Joins the two names of ``--runs A B`` into one word (see :func:`normalize_argv`).
+#: Joins the names of ``--runs A B C`` into one word (see :func:`normalize_argv`).
 RUNS_SEPARATOR = "\x00"
 
 
-def two_runs(text: str) -> list[str]:
-    """argparse type of ``--runs``: two names from ``--runs A B`` (joined by
-    :func:`normalize_argv`) or from ``--runs=A,B``."""
-    names = text.split(RUNS_SEPARATOR) if RUNS_SEPARATOR in text else text.split(",")
-    if len(names) != 2 or not all(names):
+def _names(text: str) -> list[str]:
+    return text.split(RUNS_SEPARATOR) if RUNS_SEPARATOR in text else text.split(",")
+
+
+def run_list(text: str) -> list[str]:
+    """argparse type of ``--runs``: two or more names from ``--runs A B [C ...]`` (joined by
+    :func:`normalize_argv`) or from ``--runs=A,B[,C...]``."""
+    names = _names(text)
+    if len(names) < 2 or not all(names):
         raise argparse.ArgumentTypeError(
-            f"expected two run names (--runs RUN_A RUN_B or --runs=RUN_A,RUN_B), got {text!r}"
+            "expected two or more run names (--runs RUN_A RUN_B [RUN_C ...] or "
+            f"--runs=RUN_A,RUN_B), got {text.replace(RUNS_SEPARATOR, ' ')!r}"
         )
+    return names
+
+
+def baseline_list(text: str) -> list[str]:
+    """argparse type of ``--baseline``: one or more names (``--baseline A [B ...]``)."""
+    names = _names(text)
+    if not all(names):
+        raise argparse.ArgumentTypeError(f"empty run name in --baseline {text!r}")
     return names
 
 
@@ -328,19 +341,40 @@ def build_parser() -> argparse.ArgumentParser:
     _add_output(k, formats=False)
     k = kinds.add_parser(
         "compare",
-        help="CSV: per-query nDCG of two runs and their delta",
-        description="CSV: per-query nDCG of two runs and their delta; the paired test is in "
-        "the settings file.",
+        help="CSV: two runs per query, or N runs pair by pair with corrected p-values",
+        description="Two runs without --correction/--baseline: per-query nDCG of both and "
+        "their delta (query_id,ndcg_A,ndcg_B,delta), the paired test in the settings file. "
+        "More than two runs, or --correction or --baseline: one row per pair, "
+        "run_a,run_b,mean_a,mean_b,delta,ci_low,ci_high,effect_size,p,p_adjusted "
+        "(delta = mean_a - mean_b over the queries every run has a value for; 95%% bootstrap "
+        "interval; effect size = delta / sqrt(residual mean square of the two-way ANOVA); p = "
+        "paired randomization test); the ANOVA table and the smallest delta these queries "
+        "detect at 80%% power go to the settings file. See docs/statistics.md.",
     )
     _add_db(k)
     _add_scoring(k, runs=False)
     k.add_argument(
         "--runs",
-        type=two_runs,
-        metavar="RUN_A RUN_B",
-        help="the two runs (not needed when the database has exactly two); the two words "
-        "after --runs are always the names, even when they start with -; "
-        "or --runs=RUN_A,RUN_B",
+        type=run_list,
+        metavar="RUN",
+        help="the runs, two or more (not needed when the database has exactly two); the two "
+        "words after --runs are always names, even when they start with -, the following "
+        "ones up to the next word starting with -; or --runs=RUN_A,RUN_B,RUN_C",
+    )
+    k.add_argument(
+        "--correction",
+        choices=("tukey", "holm"),
+        default=None,
+        help="p_adjusted: tukey = topic-blocked randomised Tukey HSD over all pairs "
+        "(Carterette 2012; default without --baseline), holm = Holm-Bonferroni over the "
+        "pairs with the baseline(s) (default with --baseline); with two runs, asks for the "
+        "pair table instead of the per-query deltas",
+    )
+    k.add_argument(
+        "--baseline",
+        type=baseline_list,
+        metavar="RUN",
+        help="only the pairs with these runs (one or more, among --runs), baseline as run_a",
     )
     _add_output(k, formats=False)
 
@@ -377,7 +411,7 @@ def _subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentP
 
 #: Options whose value may begin with "-" (``--grade-map "-1:0,5:4"``, ``--name -run2``);
 #: argparse would take such a value for an option, so :func:`normalize_argv` glues it to its
-#: option. The number is how many values follow the option.
+#: option. The number is how many values follow the option whatever they start with.
 _DASH_VALUE_OPTIONS = {
     "--grade-map": 1,
     "--gains": 1,
@@ -385,16 +419,21 @@ _DASH_VALUE_OPTIONS = {
     "--annotator": 1,
     "--run": 1,
     "--runs": 2,
+    "--baseline": 1,
 }
+#: Options that take further values up to the next word starting with "-".
+_LIST_OPTIONS = ("--runs", "--baseline")
 
 
 def normalize_argv(argv: list[str]) -> list[str]:
     """``["--grade-map", "-1:0"]`` → ``["--grade-map=-1:0"]`` so a leading minus works.
 
-    The words after ``--grade-map``, ``--gains``, ``--name``, ``--annotator``, ``--run`` (one)
-    and ``--runs`` (two) are their values whatever they start with (``--runs A B`` becomes
-    ``--runs=A<NUL>B``: NUL cannot occur in a command-line word, so any names survive, and
-    :func:`two_runs` splits them). Nothing after a bare ``--`` is changed.
+    The words after ``--grade-map``, ``--gains``, ``--name``, ``--annotator``, ``--run``,
+    ``--baseline`` (one) and ``--runs`` (two) are their values whatever they start with;
+    ``--runs`` and ``--baseline`` also take the following words up to the next one starting
+    with ``-`` (``--runs A B C`` becomes ``--runs=A<NUL>B<NUL>C``: NUL cannot occur in a
+    command-line word, so any names survive, and :func:`run_list` splits them). Nothing after
+    a bare ``--`` is changed.
     """
     out: list[str] = []
     i = 0
@@ -405,6 +444,9 @@ def normalize_argv(argv: list[str]) -> list[str]:
             break
         n = _DASH_VALUE_OPTIONS.get(word, 0)
         if n and i + n < len(argv):
+            if word in _LIST_OPTIONS:
+                while i + n + 1 < len(argv) and not argv[i + n + 1].startswith("-"):
+                    n += 1
             values = argv[i + 1 : i + 1 + n]
             if n == 1:
                 out.append(f"{word}={values[0]}")

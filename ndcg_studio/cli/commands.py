@@ -307,6 +307,8 @@ def export_command(args: argparse.Namespace) -> int:
     from ndcg_studio.services.exporting import ExportService
 
     settings = scoring_settings(args)
+    if getattr(args, "correction", None) == "holm" and not getattr(args, "baseline", None):
+        raise UsageError("--correction holm needs --baseline RUN (Holm is against a baseline)")
     check_output(args)
     db = open_db(args)
     try:
@@ -318,6 +320,8 @@ def export_command(args: argparse.Namespace) -> int:
             by=getattr(args, "by", "all"),
             wide=getattr(args, "wide", False),
             runs=getattr(args, "runs", None),
+            correction=getattr(args, "correction", None),
+            baselines=getattr(args, "baseline", None) or (),
             excel=getattr(args, "excel", False),
         )
     finally:
