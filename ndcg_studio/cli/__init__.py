@@ -283,6 +283,15 @@ def build_parser() -> argparse.ArgumentParser:
     _add_scoring(p)
     _add_output(p)
     p.add_argument("--summary", action="store_true", help="one row per run: mean with 95%% CI")
+    p.add_argument(
+        "--measures",
+        choices=("ndcg", "all"),
+        default="ndcg",
+        help="ndcg: NDCG@K and its parts (default); all: also ndcg_condensed, ap, recall, "
+        "bpref, rbp, rbp_residual (measures for incomplete judgments; each relevance "
+        "threshold is stated in the settings file; reads every result, not only the top K, "
+        "so about 1.5x slower)",
+    )
 
     p = sub.add_parser(
         "agreement",

@@ -208,16 +208,27 @@ def check_before_writing(db: Any) -> None:
 @command("score")
 def score_command(args: argparse.Namespace) -> int:
     from ndcg_studio.services.exporting import About
-    from ndcg_studio.services.scoring import ScoringService, summarize
+    from ndcg_studio.services.scoring import (
+        INCOMPLETE_COLUMNS,
+        ScoringService,
+        describe_measures,
+        measure_means,
+        summarize,
+    )
 
     settings = scoring_settings(args)
     check_output(args)
+    every = getattr(args, "measures", "ndcg") == "all"
     db = open_db(args)
     try:
-        report = ScoringService(db).score(settings)
+        report = ScoringService(db).score(settings, measures=every)
     finally:
         db.dispose()
-    about = About("score --summary" if args.summary else "score", settings.describe())
+    about = About(
+        "score --summary" if args.summary else "score",
+        settings.describe() + (" measures=all" if every else ""),
+        [describe_measures(settings)] if every else [],
+    )
     if args.summary:
         header = (
             "run",
@@ -228,7 +239,9 @@ def score_command(args: argparse.Namespace) -> int:
             "n_queries",
             "n_without_judgments",
             "n_missing_from_run",
+            *(f"mean_{c}" for c in INCOMPLETE_COLUMNS if every),
         )
+        means = measure_means(report)
         rows = [
             (
                 s.run,
@@ -239,6 +252,7 @@ def score_command(args: argparse.Namespace) -> int:
                 s.n_queries,
                 s.n_without_judgments,
                 s.n_missing_from_run,
+                *(means[s.run].values() if every else ()),
             )
             for s in summarize(report)
         ]
