@@ -1,9 +1,10 @@
 """Review's nDCG vs nDCG′ page: the model holds the service's nDCG and nDCG′ side by side, flags
 rows by |nDCG′ − nDCG| > threshold, passes qtmodeltester; the page loads when shown.
 
-Data: TREC DL 2019 BM25 top 1000 (tests/data), whose top 100 holds unjudged passages (its top 10 is fully judged). The
-values themselves are checked against trec_eval ``-J`` in the domain's and IncompleteService's
-tests; here the page must show exactly the report's nDCG and nDCG′.
+Data: TREC DL 2019 BM25 top 1000 (tests/data), whose top 100 holds unjudged passages (its top
+10 is fully judged). The values themselves are checked against trec_eval ``-J`` in the
+domain's and IncompleteService's tests; here the page must show exactly the report's nDCG and
+nDCG′.
 """
 
 from __future__ import annotations
