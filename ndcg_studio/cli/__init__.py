@@ -290,7 +290,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="ndcg: NDCG@K and its parts (default); all: also ndcg_condensed, ap, recall, "
         "bpref, rbp, rbp_residual (measures for incomplete judgments; each relevance "
         "threshold is stated in the settings file; reads every result, not only the top K, "
-        "so about 1.5x slower)",
+        "so it takes about twice as long)",
     )
 
     p = sub.add_parser(
