@@ -195,8 +195,9 @@ class PairMatrixModel(TableModel):
             if not math.isnan(pa) and pa < 0.05:
                 return _BETTER if d > 0 else _WORSE
             return None
-        if role == Qt.ItemDataRole.ForegroundRole and (not diagonal and not math.isnan(d)):
-            return QColor("#000000") if pa < 0.05 else None
+        if role == Qt.ItemDataRole.ForegroundRole:
+            # dark text on the light backgrounds above (also with a dark palette)
+            return QColor("#000000") if diagonal or (not math.isnan(pa) and pa < 0.05) else None
         if role == Qt.ItemDataRole.ToolTipRole:
             if diagonal:
                 return f"{m.runs[i]}: mean nDCG@{m.k} {m.means[i]:.4f} over {m.n_queries} queries"
