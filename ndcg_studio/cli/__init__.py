@@ -355,10 +355,10 @@ def build_parser() -> argparse.ArgumentParser:
         "their delta (query_id,ndcg_A,ndcg_B,delta), the paired test in the settings file. "
         "More than two runs, or --correction or --baseline: one row per pair, "
         "run_a,run_b,mean_a,mean_b,delta,ci_low,ci_high,effect_size,p,p_adjusted "
-        "(delta = mean_a - mean_b over the queries every run has a value for; 95%% bootstrap "
+        "(delta = mean_a - mean_b over the queries every run has a value for; 95% bootstrap "
         "interval; effect size = delta / sqrt(residual mean square of the two-way ANOVA); p = "
         "paired randomization test); the ANOVA table and the smallest delta these queries "
-        "detect at 80%% power go to the settings file. See docs/statistics.md.",
+        "detect at 80% power go to the settings file. See docs/statistics.md.",
     )
     _add_db(k)
     _add_scoring(k, runs=False)
