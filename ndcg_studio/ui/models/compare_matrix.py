@@ -126,8 +126,8 @@ class PairMatrix:
     def correction_text(self) -> str:
         if self.correction == "holm":
             return f"Holm–Bonferroni over the pairs with {', '.join(self.baselines)}"
-        n = len(self.runs)
-        return f"randomised Tukey HSD over all {n * (n - 1) // 2} pairs"
+        n = len(self.runs) * (len(self.runs) - 1) // 2
+        return f"randomised Tukey HSD over all {n} pairs" if n > 1 else "one pair: none needed"
 
 
 class PairMatrixModel(TableModel):
