@@ -72,27 +72,30 @@ def grade_map(text: str) -> dict[int, int]:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-#: Joins the two names of ``--runs A B`` into one word (see :func:`normalize_argv`).
+#: Joins the names of ``--runs A B C`` into one word (see :func:`normalize_argv`).
 RUNS_SEPARATOR = "\x00"
 
 
 def run_names(text: str) -> list[str]:
-    """argparse type of ``--runs``: the names from ``--runs A B …`` (joined by
-    :func:`normalize_argv`) or from ``--runs=A,B,…``; each command checks how many it needs."""
+    """argparse type of ``--runs`` and ``--baseline``: one or more names from ``--runs A B …``
+    (joined by :func:`normalize_argv`) or from ``--runs=A,B,…``; each command checks how many
+    it needs."""
     names = text.split(RUNS_SEPARATOR) if RUNS_SEPARATOR in text else text.split(",")
     if not all(names):
         raise argparse.ArgumentTypeError(
-            f"expected run names (--runs A B … or --runs=A,B,…), got {text!r}"
+            f"empty run name in {text.replace(RUNS_SEPARATOR, ' ')!r} "
+            "(--runs A B … or --runs=A,B,…)"
         )
     return names
 
 
-def two_runs(text: str) -> list[str]:
-    """argparse type of a ``--runs`` that takes exactly two names (see :func:`run_names`)."""
+def run_list(text: str) -> list[str]:
+    """argparse type of a ``--runs`` that needs two or more names (see :func:`run_names`)."""
     names = run_names(text)
-    if len(names) != 2:
+    if len(names) < 2:
         raise argparse.ArgumentTypeError(
-            f"expected two run names (--runs RUN_A RUN_B or --runs=RUN_A,RUN_B), got {text!r}"
+            "expected two or more run names (--runs RUN_A RUN_B [RUN_C ...] or "
+            f"--runs=RUN_A,RUN_B), got {text.replace(RUNS_SEPARATOR, ' ')!r}"
         )
     return names
 
@@ -283,6 +286,15 @@ def build_parser() -> argparse.ArgumentParser:
     _add_scoring(p)
     _add_output(p)
     p.add_argument("--summary", action="store_true", help="one row per run: mean with 95%% CI")
+    p.add_argument(
+        "--measures",
+        choices=("ndcg", "all"),
+        default="ndcg",
+        help="ndcg: NDCG@K and its parts (default); all: also ndcg_condensed, ap, recall, "
+        "bpref, rbp, rbp_residual (measures for incomplete judgments; each relevance "
+        "threshold is stated in the settings file; reads every result, not only the top K, "
+        "so it takes about twice as long)",
+    )
 
     p = sub.add_parser(
         "agreement",
@@ -341,19 +353,40 @@ def build_parser() -> argparse.ArgumentParser:
     _add_output(k, formats=False)
     k = kinds.add_parser(
         "compare",
-        help="CSV: per-query nDCG of two runs and their delta",
-        description="CSV: per-query nDCG of two runs and their delta; the paired test is in "
-        "the settings file.",
+        help="CSV: two runs per query, or N runs pair by pair with corrected p-values",
+        description="Two runs without --correction/--baseline: per-query nDCG of both and "
+        "their delta (query_id,ndcg_A,ndcg_B,delta), the paired test in the settings file. "
+        "More than two runs, or --correction or --baseline: one row per pair, "
+        "run_a,run_b,mean_a,mean_b,delta,ci_low,ci_high,effect_size,p,p_adjusted "
+        "(delta = mean_a - mean_b over the queries every run has a value for; 95% bootstrap "
+        "interval; effect size = delta / sqrt(residual mean square of the two-way ANOVA); p = "
+        "paired randomization test); the ANOVA table and the smallest delta these queries "
+        "detect at 80% power go to the settings file. See docs/statistics.md.",
     )
     _add_db(k)
     _add_scoring(k, runs=False)
     k.add_argument(
         "--runs",
-        type=two_runs,
-        metavar="RUN_A RUN_B",
-        help="the two runs (not needed when the database has exactly two); the two words "
-        "after --runs are always the names, even when they start with -; "
-        "or --runs=RUN_A,RUN_B",
+        type=run_list,
+        metavar="RUN",
+        help="the runs, two or more (not needed when the database has exactly two); the two "
+        "words after --runs are always names, even when they start with -, the following "
+        "ones up to the next word starting with -; or --runs=RUN_A,RUN_B,RUN_C",
+    )
+    k.add_argument(
+        "--correction",
+        choices=("tukey", "holm"),
+        default=None,
+        help="p_adjusted: tukey = topic-blocked randomised Tukey HSD over all pairs "
+        "(Carterette 2012; default without --baseline), holm = Holm-Bonferroni over the "
+        "pairs with the baseline(s) (default with --baseline); with two runs, asks for the "
+        "pair table instead of the per-query deltas",
+    )
+    k.add_argument(
+        "--baseline",
+        type=run_names,
+        metavar="RUN",
+        help="only the pairs with these runs (one or more, among --runs), baseline as run_a",
     )
     _add_output(k, formats=False)
 
@@ -403,6 +436,7 @@ _DASH_VALUE_OPTIONS: dict[str, int | None] = {
     "--annotator": 1,
     "--run": 1,
     "--runs": None,
+    "--baseline": None,
 }
 
 
@@ -422,11 +456,11 @@ def normalize_argv(argv: list[str]) -> list[str]:
     """``["--grade-map", "-1:0"]`` → ``["--grade-map=-1:0"]`` so a leading minus works.
 
     The words after ``--grade-map``, ``--gains``, ``--name``, ``--annotator``, ``--run`` (one)
-    are their values whatever they start with; ``--runs`` takes every word up to the next
-    option string of ``ndcg-studio`` (a run named like an option, e.g. ``-o``, is given as
-    ``--runs=-o,other``). ``--runs A B`` becomes ``--runs=A<NUL>B``: NUL cannot occur in a
-    command-line word, so any names survive, and :func:`run_names` splits them. Nothing after
-    a bare ``--`` is changed.
+    are their values whatever they start with; ``--runs`` and ``--baseline`` take every word up
+    to the next option string of ``ndcg-studio`` (a run named like an option, e.g. ``-o``, is
+    given as ``--runs=-o,other``). ``--runs A B`` becomes ``--runs=A<NUL>B``: NUL cannot occur
+    in a command-line word, so any names survive, and :func:`run_names` splits them. Nothing
+    after a bare ``--`` is changed.
     """
     out: list[str] = []
     options: frozenset[str] | None = None

@@ -209,16 +209,27 @@ def check_before_writing(db: Any) -> None:
 @command("score")
 def score_command(args: argparse.Namespace) -> int:
     from ndcg_studio.services.exporting import About
-    from ndcg_studio.services.scoring import ScoringService, summarize
+    from ndcg_studio.services.scoring import (
+        INCOMPLETE_COLUMNS,
+        ScoringService,
+        describe_measures,
+        measure_means,
+        summarize,
+    )
 
     settings = scoring_settings(args)
     check_output(args)
+    every = getattr(args, "measures", "ndcg") == "all"
     db = open_db(args)
     try:
-        report = ScoringService(db).score(settings)
+        report = ScoringService(db).score(settings, measures=every)
     finally:
         db.dispose()
-    about = About("score --summary" if args.summary else "score", settings.describe())
+    about = About(
+        "score --summary" if args.summary else "score",
+        settings.describe() + (" measures=all" if every else ""),
+        [describe_measures(settings)] if every else [],
+    )
     if args.summary:
         header = (
             "run",
@@ -229,7 +240,9 @@ def score_command(args: argparse.Namespace) -> int:
             "n_queries",
             "n_without_judgments",
             "n_missing_from_run",
+            *(f"mean_{c}" for c in INCOMPLETE_COLUMNS if every),
         )
+        means = measure_means(report)
         rows = [
             (
                 s.run,
@@ -240,6 +253,7 @@ def score_command(args: argparse.Namespace) -> int:
                 s.n_queries,
                 s.n_without_judgments,
                 s.n_missing_from_run,
+                *(means[s.run].values() if every else ()),
             )
             for s in summarize(report)
         ]
@@ -308,6 +322,8 @@ def export_command(args: argparse.Namespace) -> int:
     from ndcg_studio.services.exporting import ExportService
 
     settings = scoring_settings(args)
+    if getattr(args, "correction", None) == "holm" and not getattr(args, "baseline", None):
+        raise UsageError("--correction holm needs --baseline RUN (Holm is against a baseline)")
     check_output(args)
     db = open_db(args)
     try:
@@ -319,6 +335,8 @@ def export_command(args: argparse.Namespace) -> int:
             by=getattr(args, "by", "all"),
             wide=getattr(args, "wide", False),
             runs=getattr(args, "runs", None),
+            correction=getattr(args, "correction", None),
+            baselines=getattr(args, "baseline", None) or (),
             excel=getattr(args, "excel", False),
         )
     finally:

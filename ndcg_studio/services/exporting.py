@@ -29,6 +29,7 @@ from ndcg_studio.services.agreement import (
     AgreementSettings,
     Scope,
 )
+from ndcg_studio.services.multirun import Correction
 from ndcg_studio.services.progress import Cancelled, Progress, checkpoint
 from ndcg_studio.services.scoring import (
     ScoringService,
@@ -51,15 +52,19 @@ class About:
     kind: str
     settings: str = ""
     notes: list[str] = field(default_factory=list)
+    #: further JSON-serialisable sections (e.g. a comparison's ANOVA table), after ``notes``
+    details: dict[str, Any] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
-        """The settings file's content (tool, version, time in UTC, settings, notes)."""
+        """The settings file's content (tool, version, time in UTC, settings, notes, then any
+        ``details``)."""
         return {
             "what": self.kind,
             "written_by": f"ndcg-studio {__version__}",
             "written_at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
             "settings": self.settings,
             "notes": list(self.notes),
+            **self.details,
         }
 
     def write(self, path: str | Path) -> None:
@@ -291,6 +296,88 @@ class ExportService:
             ),
         )
 
+    def compare_many(
+        self,
+        settings: ScoringSettings,
+        runs: Sequence[str],
+        *,
+        correction: Correction | None = None,
+        baselines: Sequence[str] = (),
+        n_permutations: int = 1000,
+        seed: int = 0,
+    ) -> Table:
+        """One row per pair of runs (:data:`ndcg_studio.services.multirun.PAIR_COLUMNS`).
+
+        All pairs, or with ``baselines`` the pairs with a baseline (the baseline as run_a);
+        ``delta = mean_a - mean_b`` over the queries every run has a value for. ``p`` is the
+        paired randomization test, ``p_adjusted`` the topic-blocked randomised Tukey HSD
+        (``correction="tukey"``, default without baselines) or Holm over the baseline pairs
+        (``"holm"``, default with baselines). The two-way ANOVA table and the topic-set-size
+        line go to the settings file (``about.details``: ``anova``, ``topic_set_size``).
+
+        Raises:
+            ValueError: fewer than two runs or queries; Holm without a baseline.
+            LookupError: an unknown run, or a baseline not among ``runs``.
+        """
+        from ndcg_studio.services.multirun import PAIR_COLUMNS, compare_report_runs
+
+        names = list(dict.fromkeys(runs))
+        if len(names) != len(runs):
+            raise ValueError(f"compare: a run is named twice in {', '.join(runs)}")
+        correction = correction or ("holm" if baselines else "tukey")
+        if correction == "holm" and not baselines:
+            raise ValueError("Holm's correction is against a baseline: give --baseline RUN")
+        report = ScoringService(self.db).score(replace(settings, runs=tuple(names)))
+        multi = compare_report_runs(
+            report, names, baselines=baselines, n_permutations=n_permutations, seed=seed
+        )
+        rows = list(multi.rows(correction))
+        anova = multi.comparison.anova
+        power_line = multi.power_sentence()
+        adjusted = (
+            f"randomised Tukey HSD over all {len(names) * (len(names) - 1) // 2} pairs "
+            f"(Carterette 2012; run labels permuted within each query, {n_permutations} "
+            "permutations)"
+            if correction == "tukey"
+            else f"Holm-Bonferroni over the {len(rows)} pairs with the baseline(s)"
+        )
+        notes = [
+            f"{multi.n_queries} queries that every run has a value for"
+            + (f" ({multi.n_dropped} left out)" if multi.n_dropped else "")
+            + "; delta = mean_a - mean_b; ci = 95% paired bootstrap percentile interval; "
+            "effect_size = delta / sqrt(ANOVA residual mean square) (Sakai 2014); "
+            f"p = paired randomization test (two-sided); p_adjusted = {adjusted}",
+            f"two-way ANOVA (run x query): F(run) = {anova.f_run:.4g} on "
+            f"{anova.df_run}, {anova.df_residual} df, p = {anova.p_run:.4g}; residual mean "
+            f"square {anova.ms_residual:.4g}",
+            power_line,
+        ]
+        return Table(
+            header=PAIR_COLUMNS,
+            rows=rows,
+            about=About(
+                "compare",
+                f"{replace(settings, runs=tuple(names)).describe()} correction={correction} "
+                f"baselines={','.join(baselines) or 'none'} permutations={n_permutations} "
+                f"seed={seed}",
+                notes,
+                details={
+                    "anova": _anova_dict(anova),
+                    "topic_set_size": {
+                        "n_queries": multi.n_queries,
+                        "alpha": 0.05,
+                        "power": 0.8,
+                        "residual_variance": _json_number(anova.ms_residual),
+                        "min_detectable_delta": _json_number(multi.min_detectable_delta),
+                        "sentence": power_line,
+                        "source": "Sakai (2016), IRJ 19(3), Topic set size design; paired "
+                        "t-test with the ANOVA residual variance",
+                    },
+                    "queries_left_out": multi.n_dropped,
+                },
+            ),
+        )
+
     def _the_two_runs(self) -> list[str]:
         """The database's runs when there are exactly two (a comparison needs no names then).
 
@@ -320,6 +407,8 @@ class ExportService:
         by: Scope = "all",
         wide: bool = False,
         runs: Sequence[str] | None = None,
+        correction: Correction | None = None,
+        baselines: Sequence[str] = (),
         excel: bool = False,
         progress: Progress | None = None,
         cancelled: Cancelled | None = None,
@@ -327,7 +416,9 @@ class ExportService:
         """Write one export to ``path`` (``-`` = stdout) and its settings beside it
         (``F.settings.json``, :func:`ndcg_studio.io.writers.write_settings`; none for stdout).
 
-        ``runs`` (compare) may be None when the database holds exactly two runs.
+        ``runs`` (compare) may be None when the database holds exactly two runs. Compare
+        writes the per-query deltas of two runs (:meth:`compare`), or, for more than two runs
+        or with a ``correction`` or ``baselines``, one row per pair (:meth:`compare_many`).
 
         Returns:
             The number of rows written.
@@ -356,15 +447,44 @@ class ExportService:
             table = self.agreement(agreement, by)
         elif kind == "compare":
             runs = runs or self._the_two_runs()
-            if len(runs) != 2:
-                raise ValueError(f"compare needs two runs, got {len(runs)}: --runs RUN_A RUN_B")
-            table = self.compare(settings, runs[0], runs[1])
+            if len(runs) < 2:
+                raise ValueError(
+                    f"compare needs two or more runs, got {len(runs)}: --runs RUN_A RUN_B [...]"
+                )
+            if len(runs) == 2 and correction is None and not baselines:
+                table = self.compare(settings, runs[0], runs[1])
+            else:
+                table = self.compare_many(
+                    settings, runs, correction=correction, baselines=baselines
+                )
         else:
             raise ValueError(f"unknown export kind {kind!r}; one of {', '.join(EXPORT_KINDS)}")
         checkpoint(2, 3, progress, cancelled)
         n = table.write_csv(path, excel=excel, cancelled=cancelled)
         checkpoint(3, 3, progress, cancelled)
         return n
+
+
+def _json_number(value: float) -> float | None:
+    """JSON has no NaN or infinity: None (null) for them."""
+    return float(value) if math.isfinite(value) else None
+
+
+def _anova_dict(anova: Any) -> dict[str, Any]:
+    """The ANOVA table as JSON: one entry per source (run, query, residual, total)."""
+    out: dict[str, Any] = {}
+    for source in ("run", "query", "residual", "total"):
+        row: dict[str, Any] = {"ss": _json_number(getattr(anova, f"ss_{source}"))}
+        if source != "total":
+            row["df"] = getattr(anova, f"df_{source}")
+            row["ms"] = _json_number(getattr(anova, f"ms_{source}"))
+        if source in ("run", "query"):
+            row["f"] = _json_number(getattr(anova, f"f_{source}"))
+            row["p"] = _json_number(getattr(anova, f"p_{source}"))
+        out[source] = row
+    out["df_total"] = anova.df_run + anova.df_query + anova.df_residual
+    out["source"] = "two-way ANOVA without replication (Sakai 2014); equals statsmodels anova_lm"
+    return out
 
 
 def _iso(value: Any) -> str:

@@ -20,13 +20,10 @@ from numpy.typing import NDArray
 from ndcg_studio.domain.incomplete import IncompleteTable, incomplete_measures
 from ndcg_studio.services._cells import nan_to_none
 from ndcg_studio.services.progress import Cancelled, Progress, checkpoint
-from ndcg_studio.services.scoring import ScoringData, ScoringSettings, _load
+from ndcg_studio.services.scoring import INCOMPLETE_COLUMNS, ScoringData, ScoringSettings, _load
 from ndcg_studio.storage.database import Database
 
 __all__ = ["INCOMPLETE_COLUMNS", "IncompleteReport", "IncompleteService", "incomplete_report"]
-
-#: Columns for the ``score`` CSV, in this order (after query_id and run).
-INCOMPLETE_COLUMNS = ("ndcg_condensed", "ap", "recall", "bpref", "rbp", "rbp_residual")
 
 
 @dataclass(frozen=True, eq=False)

@@ -65,6 +65,17 @@ class MultiRunReport:
     def n_queries(self) -> int:
         return len(self.query_external)
 
+    def power_sentence(self) -> str:
+        """The smallest detectable delta in words: "with 225 queries you can detect Δ ≥ 0.031
+        at 80% power" (paired t-test, alpha = 0.05, Sakai 2016)."""
+        n = self.n_queries
+        if not np.isfinite(self.min_detectable_delta):
+            return (
+                f"with {n} queries: the residual variance is 0 (every query moves the runs "
+                "alike), so no smallest detectable Δ can be stated"
+            )
+        return f"with {n} queries you can detect Δ ≥ {self.min_detectable_delta:.3f} at 80% power"
+
     def queries_needed(
         self, delta: float, *, target_power: float = 0.8, alpha: float = 0.05
     ) -> TopicSetSize:

@@ -102,6 +102,10 @@ CSV_OUTPUTS = {
         ["scope", "scope_id", "statistic", "value"],
     ),
     "export compare": (["export", "compare"], ["query_id", "ndcg_-run2", "ndcg_other", "delta"]),
+    "export compare --correction": (
+        ["export", "compare", "--correction", "tukey"],
+        ["run_a", "run_b", "mean_a", "mean_b", "delta", "ci_low", "ci_high", "effect_size"],
+    ),
     "score --format csv": (["score", "--format", "csv"], ["query_id", "run", "k", "ndcg"]),
     "score --summary": (
         ["score", "--summary", "--format", "csv"],

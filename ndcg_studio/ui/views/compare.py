@@ -45,6 +45,7 @@ from ndcg_studio.ui.context import AppContext
 from ndcg_studio.ui.models.compare import COL_DELTA, CompareRows, DeltaTableModel
 from ndcg_studio.ui.models.table import signed
 from ndcg_studio.ui.views.base import LazyView, StateWidget
+from ndcg_studio.ui.views.compare_matrix import CompareMatrixPanel
 from ndcg_studio.ui.views.scoring_settings import (
     SCORING_KEYS,
     describe_settings,
@@ -170,6 +171,10 @@ class CompareView(LazyView[ScoredRuns]):
         content_layout.addWidget(self.verdict)
         content_layout.addWidget(self.significance)
         content_layout.addWidget(self.splitter, 1)
+        # N runs: the matrix of pairwise deltas above the chosen pair (a click picks a pair)
+        self.matrix = CompareMatrixPanel()
+        self.matrix.pair_chosen.connect(self.set_runs)
+        content_layout.insertWidget(0, self.matrix)
         self._set_content(content)
 
         self.run_a.currentIndexChanged.connect(self._on_runs_changed)
@@ -189,7 +194,7 @@ class CompareView(LazyView[ScoredRuns]):
         return lambda progress, cancelled: load_scores(db, settings, progress, cancelled)
 
     def _tasks(self) -> tuple[Task[Any] | None, ...]:
-        return (self._task, self._compare_task)
+        return (self._task, self._compare_task, self.matrix.task)
 
     def _on_settings_changed(self, key: str) -> None:
         if key in SCORING_KEYS:
@@ -206,6 +211,7 @@ class CompareView(LazyView[ScoredRuns]):
             )
             return
         self.pages.setCurrentIndex(1)
+        self.matrix.set_report(scored.report)
         previous = (self.run_a.currentText(), self.run_b.currentText())
         for combo in (self.run_a, self.run_b):
             combo.blockSignals(True)

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSplitter,
     QTableView,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -56,6 +57,7 @@ from ndcg_studio.ui.models.scores import (
 )
 from ndcg_studio.ui.views.base import LazyView, StateWidget
 from ndcg_studio.ui.views.query_detail import QueryDetailDialog
+from ndcg_studio.ui.views.review_condensed import CondensedPanel
 from ndcg_studio.ui.views.scoring_settings import (
     SCORING_KEYS,
     ScoringSettingsDialog,
@@ -239,7 +241,13 @@ class ReviewView(LazyView[ReviewData]):
         table_layout.addWidget(self.table, 1)
         self.splitter = QSplitter(Qt.Orientation.Vertical)
         self.splitter.addWidget(self.summary_splitter)
-        self.splitter.addWidget(table_box)
+        # nDCG beside nDCG′ (holes in the judgments) on a second page, loaded when shown
+        self.condensed = CondensedPanel(context)
+        self.lower_tabs = QTabWidget()
+        self.lower_tabs.setDocumentMode(True)
+        self.lower_tabs.addTab(table_box, "Scores")
+        self.lower_tabs.addTab(self.condensed, "nDCG vs nDCG′ (unjudged documents)")
+        self.splitter.addWidget(self.lower_tabs)
         self.splitter.setStretchFactor(0, 2)
         self.splitter.setStretchFactor(1, 3)
         self.splitter.setChildrenCollapsible(False)
