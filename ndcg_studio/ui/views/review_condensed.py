@@ -83,6 +83,7 @@ class CondensedPanel(LazyView[CondensedRows]):
 
         self.model = CondensedTableModel(self)
         self.table = QTableView()
+        self.table.setTabKeyNavigation(False)  # Tab leaves the table
         self.table.setModel(self.model)
         self.table.setSortingEnabled(True)
         self.table.sortByColumn(COL_GAP, Qt.SortOrder.DescendingOrder)
