@@ -19,6 +19,7 @@ from numpy.typing import NDArray
 from ndcg_studio.domain.multirun import PairwiseComparison, compare_many
 from ndcg_studio.domain.topic_set_size import TopicSetSize, min_detectable_delta, topic_set_size
 from ndcg_studio.services.scoring import ScoreReport, bootstrap_resamples
+from ndcg_studio.services.wording import count
 
 __all__ = ["PAIR_COLUMNS", "Correction", "MultiRunReport", "compare_report_runs"]
 
@@ -137,6 +138,10 @@ class MultiRunReport:
             )
 
 
+class TooFewQueries(ValueError):
+    """Fewer than two queries have a value under every run compared: no test is possible."""
+
+
 def compare_report_runs(
     report: ScoreReport,
     runs: Sequence[str],
@@ -179,7 +184,10 @@ def compare_report_runs(
     query_index = report.group_query[report.for_run(names[0])]
     n = int(complete.sum())
     if n < 2:
-        raise ValueError(f"only {n} queries have a value for every run; at least 2 are needed")
+        raise TooFewQueries(
+            f"only {count(n, 'queries')} {'has' if n == 1 else 'have'} a value for every run; "
+            "at least 2 are needed"
+        )
     scores = matrix[:, complete]
     comparison = compare_many(
         scores,

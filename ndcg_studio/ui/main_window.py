@@ -11,6 +11,7 @@ from __future__ import annotations
 import getpass
 import importlib
 import logging
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -223,6 +224,7 @@ class MainWindow(QMainWindow):
         status = self.statusBar()
         self._db_label = QLabel(self)
         self._annotator_label = QLabel(self)
+        self._message: tuple[str, float | None] | None = None  # shown text, expiry (monotonic)
         self._counts_label = QLabel(self)
         self._team_label = QLabel(self)
         for label in (self._db_label, self._annotator_label, self._team_label, self._counts_label):
@@ -521,6 +523,7 @@ class MainWindow(QMainWindow):
         self._annotator_label.setText(
             f"Annotator: {annotator.name}" if annotator else "No annotator"
         )
+        self._refit_message()
 
     @Slot()
     def _refresh_counts(self) -> None:
@@ -540,12 +543,16 @@ class MainWindow(QMainWindow):
     def show_message(self, text: str, timeout: int = 0) -> None:
         """Show ``text`` in the status bar for ``timeout`` ms (0: until replaced). Text longer
         than the room left by the permanent labels ends in "…" at a word boundary rather than
-        mid-word ("…Cleverdon's judgmen"); the whole text is the status bar's tooltip meanwhile."""
+        mid-word ("…Cleverdon's judgmen"); the whole text is the status bar's tooltip meanwhile.
+        When a permanent label changes later (the counts arrive), :meth:`_refit_message` fits
+        the text again to the room then left."""
+        self._message = (text, time.monotonic() + timeout / 1000 if timeout else None)
         status = self.statusBar()
+        # sizeHint, not width: a label's width follows its new text only after the next layout
         room = status.width() - 24
         for label in (self._db_label, self._annotator_label, self._team_label, self._counts_label):
             if label.isVisible():
-                room -= label.width() + 8
+                room -= label.sizeHint().width() + 8
         metrics = status.fontMetrics()
         shown = text
         if metrics.horizontalAdvance(text) > room:
@@ -557,14 +564,26 @@ class MainWindow(QMainWindow):
         status.setToolTip(text if shown != text else "")
         status.showMessage(shown, timeout)
 
+    def _refit_message(self) -> None:
+        """Fit the message shown now to the room the permanent labels leave after a change."""
+        if self._message is None or not self.statusBar().currentMessage():
+            return
+        text, expires = self._message
+        if expires is None:
+            self.show_message(text)
+        elif (left := expires - time.monotonic()) > 0:
+            self.show_message(text, max(int(left * 1000), 1))
+
     def _on_message_changed(self, message: str) -> None:
         if not message:
+            self._message = None
             self.statusBar().setToolTip("")
 
     def _show_team(self, team: list[Any]) -> None:
         text, tooltip = team_text(team)
         self._team_label.setText(text)
         self._team_label.setToolTip(tooltip)
+        self._refit_message()
 
     def _show_reachable(self, reachable: bool) -> None:
         if reachable:
@@ -584,6 +603,7 @@ class MainWindow(QMainWindow):
                 )
             )
         )
+        self._refit_message()
 
     def _step_tab(self, step: int) -> None:
         self.tabs.setCurrentIndex((self.tabs.currentIndex() + step) % self.tabs.count())

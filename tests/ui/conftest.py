@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QSettings, QThreadPool
+from PySide6.QtWidgets import QMessageBox
 from sqlalchemy import insert, select
 
 from ndcg_studio.services.annotation import AnnotationService, AnnotatorInfo
@@ -51,6 +52,20 @@ def _no_thread_pool_work_left() -> Iterator[None]:
     pool = QThreadPool.globalInstance()
     finished = pool.waitForDone(10_000)
     assert finished and pool.activeThreadCount() == 0, "a test left worker threads running"
+
+
+@pytest.fixture(autouse=True)
+def _no_unexpected_message_box(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A message box a test did not expect fails it at once instead of waiting, modal and
+    unseen offscreen, for a click that never comes (the suite would hang until CI's limit).
+    A test that expects one patches ``QMessageBox.exec`` (or ``show_error``) itself."""
+
+    def refuse(box: QMessageBox) -> int:
+        raise AssertionError(
+            f"unexpected message box {box.windowTitle()!r}: {box.text()} {box.informativeText()}"
+        )
+
+    monkeypatch.setattr(QMessageBox, "exec", refuse)
 
 
 @pytest.fixture(autouse=True)

@@ -91,8 +91,10 @@ def test_the_review_page_loads_when_shown(
     qtbot: Any, qapp: Any, dl19: Database, qsettings: QSettings
 ) -> None:
     ctx = AppContext(qsettings)
-    ctx.set_setting(S.K, 100)  # the pools hold every top 10: no gap at K = 10
     ctx.set_database(dl19, None, dispose_previous=False)
+    # after the database: scoring settings belong to it (the pools hold every top 10: no gap
+    # at K = 10)
+    ctx.set_setting(S.K, 100)
     view = ReviewView(ctx)
     qtbot.addWidget(view)
     view.resize(1280, 800)

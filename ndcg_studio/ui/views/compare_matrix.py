@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ndcg_studio.services.multirun import compare_report_runs
+from ndcg_studio.services.multirun import TooFewQueries, compare_report_runs
 from ndcg_studio.services.scoring import ScoreReport
 from ndcg_studio.ui.models.compare_matrix import PAIR_ROLE, PairMatrix, PairMatrixModel
 from ndcg_studio.ui.workers import Task, run_task
@@ -160,6 +160,11 @@ class CompareMatrixPanel(QWidget):
         self.computed.emit()
 
     def _on_failed(self, exc: BaseException) -> None:
+        if isinstance(exc, TooFewQueries):  # a state of the data, not an error
+            self.model.set_matrix(PairMatrix.empty())
+            self.status.setText(f"No comparison: {exc}.")
+            self.power.setText("")
+            return
         self.status.setText("Failed")
         from ndcg_studio.ui.errors import show_error
 
