@@ -178,12 +178,13 @@ def test_diku_by_annotator_equals_trec_eval_per_annotator(db: Any, tmp_path: Pat
     (relevance 1..4 stored as 0..3, as the study's trec/qrels.P*.rel0-3 files)."""
     runs_file = DIKU / "trec" / "runs.all_participants.dedup_first.trec"
     imp = ImportService(db)
-    ranked: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
+    lines: dict[str, dict[str, list[tuple[int, str]]]] = defaultdict(lambda: defaultdict(list))
     for line in runs_file.read_text().splitlines():
         q, _, d, rank, _, tag = line.split()
-        ranked[tag][q].append(d)
-    for tag in ranked:
-        _write_run(tmp_path / f"{tag}.trec", tag, ranked[tag])
+        lines[tag][q].append((int(rank), d))
+    ranked = {t: {q: [d for _, d in sorted(v)] for q, v in by.items()} for t, by in lines.items()}
+    for tag, per_query in ranked.items():
+        _write_run(tmp_path / f"{tag}.trec", tag, per_query)
         imp.import_run(tmp_path / f"{tag}.trec")
     per: dict[str, Qrels] = defaultdict(lambda: defaultdict(dict))
     rows = []
