@@ -1,0 +1,80 @@
+"""The Stability tab shows the service's report: the tau matrix, the flips, the sentence."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QSettings, Qt
+
+from ndcg_studio.services.scoring import ScoringSettings
+from ndcg_studio.services.stability import StabilityService
+from ndcg_studio.storage.database import Database, open_database
+from ndcg_studio.ui.context import AppContext
+from ndcg_studio.ui.models.stability import MeansTableModel, PairsTableModel, TauMatrixModel
+from ndcg_studio.ui.views.stability import StabilityView
+from tests.services.test_stability_service import _build
+
+
+@pytest.fixture
+def small(tmp_path: Path) -> Iterator[Database]:
+    db = open_database(tmp_path / "st.sqlite")
+    _build(db, tmp_path)
+    yield db
+    db.dispose()
+
+
+def test_models_pass_the_tester(qapp: Any, qtmodeltester: Any, small: Database) -> None:
+    report = StabilityService(small).stability("consensus", ScoringSettings(k=3), n_resamples=200)
+    matrix, pairs, means = TauMatrixModel(), PairsTableModel(), MeansTableModel()
+    for model in (matrix, pairs, means):
+        model.set_report(report)
+        qtmodeltester.check(model)
+    n = len(report.result.sets)
+    assert (matrix.rowCount(), matrix.columnCount()) == (n, n)
+    tau = report.result.tau_matrix()
+    tau_ap = report.result.tau_matrix("tau_ap")
+    for i in range(n):
+        for j in range(n):
+            expected = 1.0 if i == j else tau[i, j] if i < j else tau_ap[i, j]
+            assert matrix.value(i, j) == pytest.approx(expected, nan_ok=True)
+    assert pairs.rowCount() == n * (n - 1) // 2
+    assert pairs.rows == list(report.rows())
+    pairs.sort(2, Qt.SortOrder.AscendingOrder)
+    qtmodeltester.check(pairs)
+    assert means.rowCount() == 3 and means.columnCount() == n + 1
+    means.sort(1, Qt.SortOrder.DescendingOrder)
+    top = means.data(means.index(0, 1))
+    assert top.endswith("(#1)")
+    for model in (matrix, pairs, means):
+        model.set_report(None)
+        assert model.rowCount() == 0
+
+
+def test_view_shows_the_sentence_of_the_service(
+    qtbot: Any, qapp: Any, small: Database, qsettings: QSettings
+) -> None:
+    ctx = AppContext(qsettings)
+    ctx.set_database(small, None, dispose_previous=False)
+    view = StabilityView(ctx)
+    qtbot.addWidget(view)
+    view.resize(1200, 800)
+    with qtbot.waitSignal(view.shown_report, timeout=20_000):
+        view.show()
+    assert view.report is not None and view.report.by == "annotator"
+    assert view.coverage.isVisible()
+    with qtbot.waitSignal(view.shown_report, timeout=20_000):
+        view.set_by("source")
+    assert not view.coverage.isVisible()
+    report = view.report
+    assert report is not None and report.by == "source"
+    view.run_a.setCurrentText("alpha")
+    view.run_b.setCurrentText("gamma")
+    assert report.result.sentence("alpha", "gamma") in view.sentence.text()
+    assert "humans</b> vs <b>gpt" in view.agreement.text()
+    assert view.pairs_model.rowCount() == 1
+    view.run_b.setCurrentText("alpha")
+    assert view.sentence.text() == "Pick two different runs."
+    view.save_state()
