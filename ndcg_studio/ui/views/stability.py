@@ -121,6 +121,7 @@ class StabilityView(LazyView[StabilityReport]):
         self.means = _table(self.means_model)
         self.means.setSortingEnabled(True)
         self.means.verticalHeader().setVisible(False)
+        self.means.horizontalHeader().setStretchLastSection(False)
         self.pairs_model = PairsTableModel(self)
         self.pairs = _table(self.pairs_model)
         self.pairs.setSortingEnabled(True)
@@ -139,6 +140,8 @@ class StabilityView(LazyView[StabilityReport]):
         self.splitter.addWidget(top)
         self.splitter.addWidget(_titled("Every two grade sets: flips", self.pairs))
         self.splitter.setChildrenCollapsible(False)
+        self.splitter.setSizes([280, 420])
+        top.setSizes([560, 640])
         self.top_splitter = top
 
         content = QWidget()
