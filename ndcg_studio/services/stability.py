@@ -267,6 +267,7 @@ class StabilityService:
         self,
         settings: ScoringSettings | None = None,
         *,
+        query_ids: Sequence[int] | None = None,
         progress: Progress | None = None,
         cancelled: Cancelled | None = None,
     ) -> SpreadReport:
@@ -275,9 +276,12 @@ class StabilityService:
         An annotator's value for a (query, run) is NaN unless they graded a document of the
         query's pool (every selected run's top K); a source's is NaN unless it graded any
         document of the query. Equals scoring with ``annotator=NAME`` where defined.
+        ``query_ids``: only these queries (database ids).
         """
         settings = replace(settings or ScoringSettings(), annotator=None)
-        data = self.scoring.load(settings, progress=progress, cancelled=cancelled)
+        data = self.scoring.load(
+            settings, query_ids=query_ids, progress=progress, cancelled=cancelled
+        )
         report = score_data(data, settings)
         with self.db.engine.connect() as conn:
             names = id_map(conn, models.annotators, "name")
@@ -304,6 +308,27 @@ class StabilityService:
         values = np.stack(rows) if rows else np.zeros((0, len(report)))
         low, high = ndcg_spread(values)
         return SpreadReport(report, sets, kinds, values, low, high)
+
+    def query_spread(
+        self, query: str, run: str, settings: ScoringSettings | None = None
+    ) -> dict[str, float]:
+        """``{annotator or source:NAME: nDCG@K}`` of one (query, run), as in :meth:`spread`
+        (the sets with a value only).
+
+        Raises:
+            LookupError: an unknown query or run.
+        """
+        with self.db.engine.connect() as conn:
+            qid = conn.execute(
+                select(models.queries.c.id).where(models.queries.c.external_id == query)
+            ).scalar_one_or_none()
+        if qid is None:
+            raise LookupError(f"unknown query {query!r}")
+        spread = self.spread(settings, query_ids=[int(qid)])
+        rep = spread.report
+        if run not in rep.run_names or not len(rep):
+            raise LookupError(f"unknown run {run!r}; known: {', '.join(rep.run_names)}")
+        return spread.by_group(int(rep.for_run(run)[0]))
 
     def by_annotator_rows(self, spread: SpreadReport) -> Iterator[tuple[Any, ...]]:
         """Long rows :data:`BY_ANNOTATOR_COLUMNS`, one per (query, run, annotator) with a value,

@@ -217,3 +217,16 @@ def test_two_runs_get_the_sentence(built: Any) -> None:
     (sentence,) = [n for n in report.notes() if "better than" in n]
     assert sentence == report.result.sentence("alpha", "beta")
     assert " under " in sentence and " of 5 grade sets" in sentence
+
+
+def test_query_spread_equals_the_full_spread(built: Any) -> None:
+    service = StabilityService(built)
+    spread = service.spread(ScoringSettings(k=3))
+    for g in range(len(spread.report)):
+        q, run = spread.report.query_of(g), spread.report.run_of(g)
+        one = service.query_spread(q, run, ScoringSettings(k=3))
+        assert one == pytest.approx(spread.by_group(g))
+    with pytest.raises(LookupError, match="unknown query"):
+        service.query_spread("nope", "alpha")
+    with pytest.raises(LookupError, match="unknown run"):
+        service.query_spread("1", "delta")

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from PySide6.QtCore import QSettings, Qt
 
@@ -78,3 +79,25 @@ def test_view_shows_the_sentence_of_the_service(
     view.run_b.setCurrentText("alpha")
     assert view.sentence.text() == "Pick two different runs."
     view.save_state()
+
+
+def test_review_spread_column_sorts_queries_by_who_judged(
+    qapp: Any, qtmodeltester: Any, small: Database
+) -> None:
+    from ndcg_studio.ui.models import scores as M
+    from ndcg_studio.ui.views.review import load_review
+
+    settings = ScoringSettings(k=3)
+    data = load_review(small, settings)
+    expected = StabilityService(small).spread(settings)
+    assert data.rows.spread is not None
+    assert data.rows.spread.tolist() == pytest.approx(expected.spread.tolist(), nan_ok=True)
+    model = M.ScoresTableModel()
+    model.set_rows(data.rows)
+    qtmodeltester.check(model)
+    assert model.headerData(M.COL_SPREAD, Qt.Orientation.Horizontal) == "Spread"
+    model.sort(M.COL_SPREAD, Qt.SortOrder.DescendingOrder)
+    shown = [model.data(model.index(r, M.COL_SPREAD), M.SORT_ROLE) for r in range(3)]
+    assert shown == sorted(shown, reverse=True)
+    assert shown[0] == pytest.approx(float(np.nanmax(expected.spread)))
+    assert model.data(model.index(0, M.COL_SPREAD)) == f"{shown[0]:.4f}"
