@@ -101,3 +101,28 @@ def test_review_spread_column_sorts_queries_by_who_judged(
     assert shown == sorted(shown, reverse=True)
     assert shown[0] == pytest.approx(float(np.nanmax(expected.spread)))
     assert model.data(model.index(0, M.COL_SPREAD)) == f"{shown[0]:.4f}"
+
+
+def test_query_detail_shows_the_per_annotator_ndcg(
+    qtbot: Any, qapp: Any, small: Database, qsettings: QSettings
+) -> None:
+    from ndcg_studio.ui.views.query_detail import QueryDetailView, by_annotator_text
+
+    ctx = AppContext(qsettings)
+    ctx.set_database(small, None, dispose_previous=False)
+    view = QueryDetailView(ctx)
+    qtbot.addWidget(view)
+    view.show()
+    settings = ScoringSettings(k=3)
+    task = view.load("1", "gamma", settings)
+    assert task is not None
+    qtbot.waitUntil(lambda: bool(view.by_annotator.text()), timeout=20_000)
+    values = StabilityService(small).query_spread("1", "gamma", settings)
+    assert set(values) == {"ada", "bob", "llm", "source:humans", "source:gpt"}
+    text = view.by_annotator.text()
+    assert text == by_annotator_text(values, 3)
+    assert text.startswith("nDCG@3 by annotator: ada ") and "source gpt " in text
+    spread = max(values.values()) - min(values.values())
+    assert text.endswith(f"spread {spread:.4f}")
+    assert by_annotator_text({"ada": 0.5}, 3) == ""
+    qtbot.waitUntil(lambda: not view.status.text(), timeout=20_000)
