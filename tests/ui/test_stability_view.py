@@ -126,3 +126,41 @@ def test_query_detail_shows_the_per_annotator_ndcg(
     assert text.endswith(f"spread {spread:.4f}")
     assert by_annotator_text({"ada": 0.5}, 3) == ""
     qtbot.waitUntil(lambda: not view.status.text(), timeout=20_000)
+
+
+def test_agreement_disputed_list_filters_by_source_pair(
+    qtbot: Any, qapp: Any, qtmodeltester: Any, small: Database, qsettings: QSettings
+) -> None:
+    """The correction queue: items where two sources differ by 2+ grades, in the disputed
+    list (adjudicable there), chosen by source pair."""
+    from ndcg_studio.services.annotation import AnnotationService
+    from ndcg_studio.ui.views.agreement import AgreementView
+
+    ctx = AppContext(qsettings)
+    lead = AnnotationService(small).ensure_annotator("lead")
+    ctx.set_database(small, lead, dispose_previous=False)
+    view = AgreementView(ctx)
+    qtbot.addWidget(view)
+    view.resize(1280, 800)
+    with qtbot.waitSignal(view.data_loaded, timeout=20_000):
+        view.show()
+    assert view.source_pair.isVisible()
+    assert view.source_pair.itemText(1) == "Sources humans vs gpt"
+    all_items = view.disputed_model.rowCount()
+    view.set_source_pair(("humans", "gpt"))
+    queue = StabilityService(small).source_disputes("humans", "gpt")
+    rows = view.disputed_model.rows
+    assert len(rows) == len(queue) > 0
+    assert sorted(zip(rows.query.tolist(), rows.document.tolist(), strict=True)) == sorted(
+        (i.query_external, i.doc_external) for i in queue
+    )
+    assert "humans and gpt differ by 2 grades or more" in view.disputed_box.title()
+    qtmodeltester.check(view.disputed_model)
+    item = view.selected_item()
+    assert item is not None
+    with qtbot.waitSignal(view.data_loaded, timeout=20_000):
+        view.adjudicate(2)
+    assert view.source_pair_key() == ("humans", "gpt")  # kept across the reload
+    assert 2 in view.disputed_model.rows.adjudicated.tolist()
+    view.set_source_pair(None)
+    assert view.disputed_model.rowCount() == all_items
