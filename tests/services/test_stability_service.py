@@ -230,3 +230,20 @@ def test_query_spread_equals_the_full_spread(built: Any) -> None:
         service.query_spread("nope", "alpha")
     with pytest.raises(LookupError, match="unknown run"):
         service.query_spread("1", "delta")
+
+
+def test_the_judgments_export_names_the_source(built: Any, tmp_path: Path) -> None:
+    from ndcg_studio.services.exporting import ExportService
+
+    table = ExportService(built).judgments()
+    header = list(table.header)
+    assert header[-2:] == ["source", "source_kind"]
+    rows = list(zip(*table.columns, strict=True))
+    by_annotator = {r[header.index("annotator")]: r[-2:] for r in rows}
+    assert by_annotator == {"ada": (None, None), "bob": (None, None), "llm": ("gpt", "model")}
+    notes = {r[4] for r in rows if r[2] == "llm"}
+    assert "says 4" in notes  # the model's explanations travel as notes
+    path = tmp_path / "j.csv"
+    table.write_csv(path, excel=False, cancelled=None)
+    again = ImportService(built).import_judgments(path)  # the extra columns are ignored
+    assert again.message().endswith("(27 unchanged)")
