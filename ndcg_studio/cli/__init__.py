@@ -294,6 +294,12 @@ def build_parser() -> argparse.ArgumentParser:
     _add_output(p)
     p.add_argument("--summary", action="store_true", help="one row per run: mean with 95%% CI")
     p.add_argument(
+        "--source",
+        metavar="NAME",
+        help="score against this judgment source's grades only (its annotators by --consensus; "
+        "humans = the annotators of no source)",
+    )
+    p.add_argument(
         "--by-annotator",
         action="store_true",
         help="nDCG@K under each annotator's own grades: one row per query, run and annotator "

@@ -220,10 +220,19 @@ def score_command(args: argparse.Namespace) -> int:
         return _score_by_annotator(args, settings)
     db = open_db(args)
     try:
-        report = ScoringService(db).score(settings)
+        if args.source is not None:
+            if settings.annotator:
+                raise UsageError("--source: not with --annotator")
+            from ndcg_studio.services.stability import StabilityService
+
+            report = StabilityService(db).score_source(args.source, settings)
+        else:
+            report = ScoringService(db).score(settings)
     finally:
         db.dispose()
     about = About("score --summary" if args.summary else "score", settings.describe())
+    if args.source is not None:
+        about.settings += f" source={args.source}"
     if args.summary:
         header = (
             "run",

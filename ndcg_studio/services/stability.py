@@ -40,6 +40,8 @@ from ndcg_studio.services.scoring import (
     ScoringData,
     ScoringService,
     ScoringSettings,
+    _complete_rr,  # completes RR of lists read down to K, as ScoringService.score does
+    _load,
     score_data,
 )
 from ndcg_studio.storage import models
@@ -329,6 +331,35 @@ class StabilityService:
         if run not in rep.run_names or not len(rep):
             raise LookupError(f"unknown run {run!r}; known: {', '.join(rep.run_names)}")
         return spread.by_group(int(rep.for_run(run)[0]))
+
+    def score_source(
+        self,
+        source: str,
+        settings: ScoringSettings | None = None,
+        *,
+        progress: Progress | None = None,
+        cancelled: Cancelled | None = None,
+    ) -> ScoreReport:
+        """Score every (run, query) against one source's grades alone (its annotators reduced
+        by ``settings.consensus``, no adjudication), like ``annotator=NAME`` for an annotator.
+        ``humans`` names the annotators of no source. ``n_annotators`` still counts everyone.
+
+        Raises:
+            LookupError: an unknown source.
+        """
+        settings = replace(settings or ScoringSettings(), annotator=None)
+        with self.db.engine.connect() as conn:
+            names = id_map(conn, models.annotators, "name")
+            source_of = _source_of(conn)
+            data = _load(conn, settings, None, progress, cancelled)
+            sources = _group_sources(source_of, names, data, always=True)
+            if source not in sources:
+                raise LookupError(f"unknown source {source!r}; known: {', '.join(sources)}")
+            data = replace(data, qrels=_consensus(data, sources[source], settings))
+            table = _complete_rr(
+                conn, data, score(data.lists, data.qrels, settings.params()), settings
+            )
+        return score_data(data, settings, table)
 
     def by_annotator_rows(self, spread: SpreadReport) -> Iterator[tuple[Any, ...]]:
         """Long rows :data:`BY_ANNOTATOR_COLUMNS`, one per (query, run, annotator) with a value,

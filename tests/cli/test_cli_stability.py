@@ -120,3 +120,22 @@ def test_import_with_source(url: str, tmp_path: Path, capsys: pytest.CaptureFixt
     assert "acme1 in vendor source 'acme'" in err
     code, _, err = _run(capsys, "import", "run", str(f), "--db", url, "--source", "x")
     assert code == 2 and "--source: only for qrels and judgments" in err
+
+
+def test_score_a_source_alone(url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """gpt has one annotator (llm): its scores equal `score --annotator llm`."""
+    out_source, out_annotator = tmp_path / "s.csv", tmp_path / "a.csv"
+    for extra, out in ((["--source", "gpt"], out_source), (["--annotator", "llm"], out_annotator)):
+        code, _, err = _run(
+            capsys, "score", "--db", url, "--k", "3", "--format", "csv", "-o", str(out), *extra
+        )
+        assert code == 0, err
+    by_source = {(r["query_id"], r["run"]): r for r in csv.DictReader(out_source.open())}
+    alone = {(r["query_id"], r["run"]): r for r in csv.DictReader(out_annotator.open())}
+    for key, row in alone.items():
+        for column in ("ndcg", "dcg", "idcg", "rr", "p_at_k"):
+            assert by_source[key][column] == row[column], (key, column)
+    settings = json.loads((tmp_path / "s.settings.json").read_text())
+    assert settings["settings"].endswith("source=gpt")
+    code, _, err = _run(capsys, "score", "--db", url, "--source", "acme")
+    assert code != 0 and "unknown source 'acme'" in err and "Traceback" not in err
