@@ -207,7 +207,10 @@ def test_diku_by_annotator_equals_trec_eval_per_annotator(db: Any, tmp_path: Pat
     for p in r.pairs:
         a, b = r.means[p.set_a], r.means[p.set_b]
         assert p.kendall_tau == pytest.approx(kendalltau(a, b).statistic, nan_ok=True)
+    for i, s in enumerate(r.sets):  # each participant's grades put their own list first
+        assert r.runs[int(np.argmax(r.means[i]))] == s.name
     default = service.stability("annotator", ScoringSettings(k=5), test=False)
+    assert [s.name for s in default.result.sets] == ["P4"]  # coverage 0.40-0.50
     taus = [p.kendall_tau for p in r.pairs]
     print(
         "\nDIKU coverage", {a: round(c, 2) for a, c in sorted(report.coverage.items())},
