@@ -208,9 +208,23 @@ class StabilityReport:
                 f"annotators below {self.min_coverage:.0%} coverage of every run's top "
                 f"{self.settings.k} left out: {cov}"
             )
+        for x in self.agreement:
+            rows = "; ".join(
+                f"{g}: " + " ".join(str(int(c)) for c in x.confusion[g]) for g in range(5)
+            )
+            out.append(
+                f"{x.source_a} vs {x.source_b}: {x.n_shared} items, kappa_linear "
+                f"{x.kappa_linear:.4f}, alpha_ordinal {x.alpha:.4f}, {x.n_two_apart} two grades "
+                f"or more apart; confusion ({x.source_a}'s grade: {x.source_b}'s 0 1 2 3 4) {rows}"
+            )
         if len(self.result.runs) == 2 and len(self.result.sets):
             out.append(self.result.sentence(*self.result.runs))
         return out
+
+
+def _grades_of(name: str) -> str:
+    """ "ada's grades", "humans' grades"."""
+    return f"{name}' grades" if name.endswith("s") else f"{name}'s grades"
 
 
 def _cell(value: float) -> float | None:
@@ -418,12 +432,12 @@ class StabilityService:
                 if coverage[name] + 1e-12 < min_coverage:
                     excluded.append(name)
                     continue
-                sets.append(GradeSet(name, f"{name}'s grades"))
+                sets.append(GradeSet(name, _grades_of(name)))
                 qrels_list.append(qrels)
         elif by == "source":
             sources = _group_sources(source_of, names, data)
             for name, mask in sources.items():
-                sets.append(GradeSet(name, f"{name}'s grades"))
+                sets.append(GradeSet(name, _grades_of(name)))
                 qrels_list.append(_consensus(data, mask, settings))
             agreement = _source_agreement(list(sources), qrels_list)
         else:

@@ -179,7 +179,11 @@ def test_stability_by_annotator_honours_coverage(built: Any) -> None:
 def test_stability_by_source_with_label_agreement(built: Any) -> None:
     report = StabilityService(built).stability("source", ScoringSettings(k=3), test=False)
     assert [s.name for s in report.result.sets] == ["humans", "gpt"]
+    assert [s.phrase for s in report.result.sets] == ["humans' grades", "gpt's grades"]
     (agree,) = report.agreement
+    (note,) = [n for n in report.notes() if "confusion" in n]
+    assert note.startswith(f"humans vs gpt: {agree.n_shared} items, kappa_linear")
+    assert "0: " + " ".join(str(c) for c in agree.confusion[0].tolist()) in note
     # independent: the humans' mean grade per item vs llm, on the items both graded
     humans = {
         k: np.mean([g for a, g in by.items() if a != "llm"])

@@ -12,6 +12,7 @@ Everything is computed in a worker; picking two runs only rewrites the sentence.
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
@@ -215,7 +216,7 @@ class StabilityView(LazyView[StabilityReport]):
         self.run_a.setCurrentIndex(self.run_a.findText(a))
         self.run_b.setCurrentIndex(self.run_b.findText(b))
         self._show_sentence()
-        notes = [n for n in report.notes()[1:] if "better than" not in n]
+        notes = [n for n in report.notes() if n.startswith("annotators below")]
         if len(r.sets) < 2:
             notes.insert(0, f"{len(r.sets)} grade set(s): nothing to compare.")
         self.notes.setText("\n".join(notes))
@@ -243,16 +244,33 @@ class StabilityView(LazyView[StabilityReport]):
     @staticmethod
     def agreement_html(report: StabilityReport) -> str:
         """One line per pair of sources: weighted kappa, alpha, shared items, two apart."""
-        lines = []
+        cells = []
         for x in report.agreement:
             kappa = "—" if x.kappa_linear != x.kappa_linear else f"{x.kappa_linear:.3f}"
             alpha = "—" if x.alpha != x.alpha else f"{x.alpha:.3f}"
-            lines.append(
-                f"<b>{x.source_a}</b> vs <b>{x.source_b}</b>: Cohen's κ (linear) {kappa}, "
-                f"Krippendorff's α (ordinal) {alpha} over {x.n_shared:,} items; "
-                f"{x.n_two_apart:,} two grades or more apart"
+            head = "".join(f"<th>{g}</th>" for g in range(5))
+            body = "".join(
+                f"<tr><th>{g}</th>"
+                + "".join(f"<td align='right'>{int(c):,}</td>" for c in x.confusion[g])
+                + "</tr>"
+                for g in range(5)
             )
-        return "Label agreement between sources — " + "<br>".join(lines) if lines else ""
+            cells.append(
+                f"<td valign='top'><b>{html.escape(x.source_a)}</b> vs "
+                f"<b>{html.escape(x.source_b)}</b>: Cohen's κ (linear) {kappa}, "
+                f"Krippendorff's α (ordinal) {alpha}<br>{x.n_shared:,} items, "
+                f"{x.n_two_apart:,} two grades or more apart (Agreement tab: disputed list)"
+                f"<table cellspacing='0' cellpadding='3' border='1'><tr><th>"
+                f"{html.escape(x.source_a)} ↓ · {html.escape(x.source_b)} →</th>{head}</tr>"
+                f"{body}</table></td>"
+            )
+        if not cells:
+            return ""
+        return (
+            "<b>Label agreement between sources</b><table cellspacing='12'><tr>"
+            + "".join(cells)
+            + "</tr></table>"
+        )
 
     # ------------------------------------------------------------------ state
     def _state_widgets(self) -> tuple[tuple[str, StateWidget], ...]:
