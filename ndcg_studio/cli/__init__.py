@@ -337,6 +337,14 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="A",
         help="significance level of the paired randomization test (default 0.05)",
     )
+    p.add_argument(
+        "--resamples",
+        type=positive_int,
+        default=10_000,
+        metavar="N",
+        help="random sign flips per paired randomization test (default 10000; one test per "
+        "two runs and grade set: fewer for many runs)",
+    )
     _add_scoring(p)
     _add_output(p)
 

@@ -307,7 +307,11 @@ def stability_command(args: argparse.Namespace) -> int:
     db = open_db(args)
     try:
         report = StabilityService(db).stability(
-            args.by, settings, min_coverage=args.min_coverage, alpha=args.alpha
+            args.by,
+            settings,
+            min_coverage=args.min_coverage,
+            alpha=args.alpha,
+            n_resamples=args.resamples,
         )
     finally:
         db.dispose()

@@ -36,7 +36,7 @@ def test_stability_csv(url: str, tmp_path: Path, capsys: pytest.CaptureFixture[s
     out = tmp_path / "st.csv"
     code, _, err = _run(
         capsys, "stability", "--db", url, "--by", "consensus", "--k", "3", "--format", "csv",
-        "-o", str(out),
+        "--resamples", "500", "-o", str(out),
     )  # fmt: skip
     assert code == 0, err
     lines = out.read_text().splitlines()
@@ -51,6 +51,7 @@ def test_stability_csv(url: str, tmp_path: Path, capsys: pytest.CaptureFixture[s
     settings = json.loads((tmp_path / "st.settings.json").read_text())
     assert settings["what"] == "stability --by consensus"
     assert "k=3" in settings["settings"] and "min_coverage=0.5" in settings["settings"]
+    assert "n_resamples=500" in settings["settings"]
     assert any("tau-b" in n for n in settings["notes"])
 
 
