@@ -164,3 +164,24 @@ def test_agreement_disputed_list_filters_by_source_pair(
     assert 2 in view.disputed_model.rows.adjudicated.tolist()
     view.set_source_pair(None)
     assert view.disputed_model.rowCount() == all_items
+
+
+def test_file_import_marks_a_model_source(
+    qtbot: Any, main_window: Any, ui_data: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """File ▸ Import… of judgments asks whose they are; a model's become a source."""
+    from PySide6.QtWidgets import QFileDialog, QInputDialog
+
+    from ndcg_studio.ui.transfer import IMPORT_KINDS
+
+    f = tmp_path / "judge.csv"
+    f.write_text("query_id,doc_id,annotator,grade,explanation\nq1,d1,judge,3,on topic\n")
+    answers = iter([IMPORT_KINDS["judgments"][0], "A model's (LLM) judgments"])
+    monkeypatch.setattr(QInputDialog, "getItem", lambda *a, **k: (next(answers), True))
+    monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("gpt-x", True))
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(f), ""))
+    main_window.import_file()
+    service = StabilityService(ui_data.db)
+    qtbot.waitUntil(lambda: bool(service.sources()), timeout=10_000)
+    (source,) = service.sources()
+    assert (source.name, source.kind, source.annotators) == ("gpt-x", "model", ("judge",))
