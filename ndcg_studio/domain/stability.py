@@ -30,7 +30,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ndcg_studio.domain.rank_correlation import discordant_pairs, kendall_tau_b, tau_ap_symmetric
-from ndcg_studio.domain.stats import paired_randomization_test
+from ndcg_studio.domain.stats import _chunks, paired_randomization_test
 
 __all__ = [
     "GradeSet",
@@ -235,6 +235,56 @@ class StabilityResult:
         return text
 
 
+#: Sign patterns are cached up to this many cells per query count (16 MB of float64).
+_CACHE_CELLS = 2_000_000
+
+
+class _RandomizationTests:
+    """:func:`~ndcg_studio.domain.stats.paired_randomization_test` for many delta vectors.
+
+    That test seeds its generator afresh on every call, so every call with the same seed,
+    number of resamples and number of queries flips the same sign patterns; drawing them costs
+    two thirds of a test. Here they are drawn once per query count (in the same chunks, from
+    the same generator) and reused, so each p-value is exactly the one the test returns
+    (tests/domain/test_stability.py checks it); above :data:`_CACHE_CELLS` the test is called.
+    """
+
+    def __init__(self, n_resamples: int, seed: int) -> None:
+        self.n_resamples = n_resamples
+        self.seed = seed
+        self._signs: dict[int, list[NDArray[np.float64]]] = {}
+
+    def _patterns(self, n: int) -> list[NDArray[np.float64]]:
+        signs = self._signs.get(n)
+        if signs is None:
+            if n < 63 and (1 << n) <= self.n_resamples:  # every pattern, as the test does
+                patterns = (np.arange(1 << n, dtype=np.int64)[:, None] >> np.arange(n)) & 1
+                signs = [np.asarray(1.0 - 2.0 * patterns, dtype=np.float64)]
+            else:
+                rng = np.random.default_rng(self.seed)
+                signs = [
+                    np.asarray(1.0 - 2.0 * rng.integers(0, 2, size=(size, n)), dtype=np.float64)
+                    for size in _chunks(self.n_resamples, n)
+                ]
+            self._signs[n] = signs
+        return signs
+
+    def p_value(self, a: NDArray[np.float64], b: NDArray[np.float64]) -> float:
+        """The test's p-value of paired ``a`` and ``b`` (no NaN)."""
+        n = int(a.size)
+        if n == 0 or n * self.n_resamples > _CACHE_CELLS:
+            return paired_randomization_test(a, b, n_resamples=self.n_resamples, seed=self.seed)
+        deltas = a - b
+        observed = abs(float(deltas.mean()))
+        threshold = observed - 1e-12 * max(1.0, observed)
+        exact = n < 63 and (1 << n) <= self.n_resamples
+        count = sum(
+            int(np.count_nonzero(np.abs((signs * deltas).mean(axis=1)) >= threshold))
+            for signs in self._patterns(n)
+        )
+        return count / (1 << n) if exact else (count + 1) / (self.n_resamples + 1)
+
+
 def _join(words: list[str]) -> str:
     if len(words) <= 2:
         return " and ".join(words)
@@ -295,6 +345,7 @@ def stability(
             )
         )
     verdicts = []
+    tests = _RandomizationTests(n_resamples, seed)
     for i, j in combinations(range(len(runs)), 2):
         delta = np.full(len(sets), np.nan)
         p = np.full(len(sets), np.nan)
@@ -304,9 +355,7 @@ def stability(
             if paired.any():
                 delta[s] = float(np.mean(a[paired] - b[paired]))
                 if test:
-                    p[s] = paired_randomization_test(
-                        a[paired], b[paired], n_resamples=n_resamples, seed=seed
-                    )
+                    p[s] = tests.p_value(a[paired], b[paired])
         direction = np.where(
             np.isnan(delta), 0, np.where(np.abs(delta) <= TIE_TOLERANCE, 0, np.sign(delta))
         ).astype(np.int8)

@@ -167,3 +167,37 @@ def test_bad_shapes_are_refused() -> None:
         stability(_sets(1), ["A"], np.zeros((1, 1, 3)), alpha=1.5)
     with pytest.raises(LookupError, match="unknown run"):
         stability(_sets(1), ["A", "B"], np.zeros((1, 2, 3)), test=False).verdict("A", "C")
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.integers(1, 30).flatmap(
+        lambda n: st.tuples(
+            st.lists(st.lists(st.floats(0, 1), min_size=n, max_size=n), min_size=6, max_size=6),
+            st.lists(st.booleans(), min_size=n, max_size=n),
+        )
+    ),
+    st.sampled_from([64, 1000, 3000]),
+    st.integers(0, 5),
+)
+def test_p_values_equal_the_randomization_test_exactly(
+    data: tuple[list[list[float]], list[bool]], n_resamples: int, seed: int
+) -> None:
+    """Sign patterns are drawn once per query count and reused: every p-value must still be
+    bit for bit the one paired_randomization_test returns (exact enumeration for few queries,
+    random patterns otherwise, queries without a value left out)."""
+    rows, missing = data
+    values = np.array(rows).reshape(2, 3, -1)  # 2 sets, 3 runs
+    values[1][:, np.array(missing)] = np.nan  # set 1 lacks some queries
+    result = stability(_sets(2), ["A", "B", "C"], values, n_resamples=n_resamples, seed=seed)
+    for v in result.verdicts:
+        for s in range(2):
+            a, b = values[s, v.run_a], values[s, v.run_b]
+            paired = ~(np.isnan(a) | np.isnan(b))
+            if not paired.any():
+                assert math.isnan(v.p_value[s])
+                continue
+            expected = paired_randomization_test(
+                a[paired], b[paired], n_resamples=n_resamples, seed=seed
+            )
+            assert v.p_value[s] == expected
