@@ -301,8 +301,105 @@ def prepare_agreement(window: MainWindow, app: QApplication) -> None:
         settle(app)
 
 
+# ---------------------------------------------------------------------- Stability
+# A third run (reciprocal rank fusion of the two BM25 runs, k = 60) and a simulated model judge
+# "gpt-judge" (source kind model) that grades every document of every run's top 10: Cleverdon's
+# grade where he judged (30% one grade off, seeded), else 0 (85%), 1 (10%) or 2 (5%).
+MODEL_JUDGE = "gpt-judge"
+
+
+def add_fusion_run_and_model_judge(db: Database, folder: Path, seed: int = 18) -> None:
+    """Import the fusion run and the model judge's grades (with an explanation column)."""
+    import csv
+
+    import numpy as np
+    from sqlalchemy import select
+
+    from ndcg_studio.services.demo import DEMO_ANNOTATOR
+    from ndcg_studio.services.importing import ImportService
+    from ndcg_studio.storage import models
+
+    r, q, d, run = models.results, models.queries, models.documents, models.runs
+    with db.engine.connect() as conn:
+        rows = conn.execute(
+            select(run.c.name, q.c.external_id, d.c.external_id, r.c.position)
+            .join(run, run.c.id == r.c.run_id)
+            .join(q, q.c.id == r.c.query_id)
+            .join(d, d.c.id == r.c.document_id)
+        ).all()
+        j, a = models.judgments, models.annotators
+        graded = {
+            (str(qq), str(dd)): int(g)
+            for qq, dd, g in conn.execute(
+                select(q.c.external_id, d.c.external_id, j.c.grade)
+                .join(q, q.c.id == j.c.query_id)
+                .join(d, d.c.id == j.c.document_id)
+                .join(a, a.c.id == j.c.annotator_id)
+                .where(a.c.name == DEMO_ANNOTATOR)
+            )
+        }
+    fused: dict[str, dict[str, float]] = {}
+    pool: set[tuple[str, str]] = set()
+    for _, qq, dd, pos in rows:
+        fused.setdefault(qq, {})
+        fused[qq][dd] = fused[qq].get(dd, 0.0) + 1.0 / (60 + pos)
+        if pos <= 10:
+            pool.add((qq, dd))
+    run_path = folder / "rrf.run"
+    with run_path.open("w") as f:
+        for qq in sorted(fused, key=int):
+            ranked = sorted(fused[qq].items(), key=lambda t: (-t[1], t[0]))[:100]
+            for rank, (dd, score) in enumerate(ranked, start=1):
+                f.write(f"{qq} Q0 {dd} {rank} {score:.6f} bm25-rrf\n")
+                if rank <= 10:
+                    pool.add((qq, dd))
+    ImportService(db).import_run(run_path)
+    rng = np.random.default_rng(seed)
+    path = folder / f"{MODEL_JUDGE}.csv"
+    with path.open("w", newline="") as f:
+        writer = csv.writer(f)
+        writer.writerow(["query_id", "doc_id", "annotator", "grade", "explanation"])
+        for qq, dd in sorted(pool):
+            if (qq, dd) in graded:
+                g = graded[(qq, dd)]
+                if rng.random() < 0.3:
+                    g = int(np.clip(g + rng.choice([-1, 1]), 0, 4))
+            else:
+                g = int(rng.choice(3, p=[0.85, 0.10, 0.05]))
+            writer.writerow([qq, dd, MODEL_JUDGE, g, f"simulated judge: grade {g}"])
+    ImportService(db).import_judgments(path, source="gpt-judge", source_kind="model")
+
+
+def prepare_stability(window: MainWindow, app: QApplication) -> None:
+    """ada (if Review did not add her yet), the fusion run and the model judge; run orders by
+    annotator at 20% coverage (Cleverdon's qrels list about a quarter of each top 10)."""
+    from sqlalchemy import select
+
+    from ndcg_studio.storage import models
+    from ndcg_studio.ui.views.stability import StabilityView
+
+    context = window.context
+    db = context.require_database()
+    with db.engine.connect() as conn:
+        names = set(conn.execute(select(models.annotators.c.name)).scalars())
+    with tempfile.TemporaryDirectory() as tmp:
+        if SECOND_ANNOTATOR not in names:
+            add_second_annotator(db, Path(tmp))
+        add_fusion_run_and_model_judge(db, Path(tmp))
+    view = window.view("Stability")
+    assert isinstance(view, StabilityView)
+    view.coverage.setValue(20)
+    context.notify_judgments_changed(None)
+    view.reload()
+    settle(app, timeout=120)
+    view.run_a.setCurrentText("bm25-rrf")
+    view.run_b.setCurrentText("bm25-fulltext")
+    settle(app)
+
+
 PREPARE["Review"] = prepare_review
 PREPARE["Agreement"] = prepare_agreement
+PREPARE["Stability"] = prepare_stability
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -1,4 +1,4 @@
-"""The headless commands: ``ndcg-studio import|score|agreement|export|demo``.
+"""The headless commands: ``ndcg-studio import|score|stability|agreement|export|demo``.
 
 Each command opens the database (``--db``, ``$NDCG_STUDIO_DB`` or the default file), which
 upgrades its schema, calls one service and prints or writes the result. ``import`` and ``demo``
@@ -70,6 +70,17 @@ def grade_map(text: str) -> dict[int, int]:
         return parse_grade_map(text)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def fraction(text: str) -> float:
+    """argparse type: a number in [0, 1]."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"must lie in [0, 1], got {text}")
+    return value
 
 
 #: Joins the names of ``--runs A B C`` into one word (see :func:`normalize_argv`).
@@ -265,6 +276,18 @@ def build_parser() -> argparse.ArgumentParser:
         help='qrels, judgments: map file grades to 0-4, e.g. "-1:0,5:4"',
     )
     p.add_argument(
+        "--source",
+        metavar="NAME",
+        help="qrels, judgments: the file's annotators belong to this judgment source "
+        "(a vendor's, a model's, a team's; created if missing)",
+    )
+    p.add_argument(
+        "--source-kind",
+        choices=("human", "vendor", "model"),
+        default="human",
+        help="qrels, judgments: the kind of --source (default human)",
+    )
+    p.add_argument(
         "--smart-kind",
         choices=("documents", "queries"),
         default=None,
@@ -295,6 +318,60 @@ def build_parser() -> argparse.ArgumentParser:
         "threshold is stated in the settings file; reads every result, not only the top K, "
         "so it takes about twice as long)",
     )
+    p.add_argument(
+        "--source",
+        metavar="NAME",
+        help="score against this judgment source's grades only (its annotators by --consensus; "
+        "humans = the annotators of no source)",
+    )
+    p.add_argument(
+        "--by-annotator",
+        action="store_true",
+        help="nDCG@K under each annotator's own grades: one row per query, run and annotator "
+        "(long format; an annotator counts where they graded a document of the query's pool)",
+    )
+
+    p = sub.add_parser(
+        "stability",
+        help="would the decision change under other grades? run orders, tau, flips",
+        description="The runs' order by mean nDCG@K under each grade set (each annotator with "
+        "enough coverage, each judgment source, or each consensus rule); one row per pair of "
+        "grade sets: Kendall's tau-b, tau_AP, the run pairs whose order or significance flips. "
+        "With two runs the settings file (or the notes) holds the sentence 'A better than B "
+        "under N of M grade sets; flips under ...'.",
+    )
+    _add_db(p)
+    p.add_argument(
+        "--by",
+        choices=("annotator", "source", "consensus"),
+        default="annotator",
+        help="the grade sets compared (default annotator)",
+    )
+    p.add_argument(
+        "--min-coverage",
+        type=fraction,
+        default=0.5,
+        metavar="F",
+        help="--by annotator: an annotator takes part when they graded at least this share "
+        "of every run's top K (default 0.5)",
+    )
+    p.add_argument(
+        "--alpha",
+        type=fraction,
+        default=0.05,
+        metavar="A",
+        help="significance level of the paired randomization test (default 0.05)",
+    )
+    p.add_argument(
+        "--resamples",
+        type=positive_int,
+        default=10_000,
+        metavar="N",
+        help="random sign flips per paired randomization test (default 10000; one test per "
+        "two runs and grade set: fewer for many runs)",
+    )
+    _add_scoring(p)
+    _add_output(p)
 
     p = sub.add_parser(
         "agreement",
@@ -434,6 +511,7 @@ _DASH_VALUE_OPTIONS: dict[str, int | None] = {
     "--gains": 1,
     "--name": 1,
     "--annotator": 1,
+    "--source": 1,
     "--run": 1,
     "--runs": None,
     "--baseline": None,

@@ -146,6 +146,8 @@ def import_command(args: argparse.Namespace) -> int:
     from ndcg_studio.services.importing import ImportService
 
     path = Path(args.file)
+    if args.source is not None and args.kind not in ("qrels", "judgments"):
+        raise UsageError(f"--source: only for qrels and judgments, not {args.kind}")
     if not path.is_file():
         raise UsageError(f"{path}: no such file")
     other = _other_trec_kind(args.kind, path)
@@ -166,6 +168,8 @@ def import_command(args: argparse.Namespace) -> int:
         )
     elif args.kind == "judgments":
         options["grade_map"] = args.grade_map
+    if args.source is not None:
+        options.update(source=args.source, source_kind=args.source_kind)
     elif args.kind == "smart":
         options.update(smart_kind=args.smart_kind, renumber=args.renumber)
     big = path.stat().st_size > 200_000  # a few thousand lines
@@ -219,10 +223,21 @@ def score_command(args: argparse.Namespace) -> int:
 
     settings = scoring_settings(args)
     check_output(args)
+    if args.by_annotator:
+        return _score_by_annotator(args, settings)
     every = getattr(args, "measures", "ndcg") == "all"
     db = open_db(args)
     try:
-        report = ScoringService(db).score(settings, measures=every)
+        if args.source is not None:
+            if settings.annotator:
+                raise UsageError("--source: not with --annotator")
+            if every:
+                raise UsageError("--source: not with --measures all")
+            from ndcg_studio.services.stability import StabilityService
+
+            report = StabilityService(db).score_source(args.source, settings)
+        else:
+            report = ScoringService(db).score(settings, measures=every)
     finally:
         db.dispose()
     about = About(
@@ -230,6 +245,8 @@ def score_command(args: argparse.Namespace) -> int:
         settings.describe() + (" measures=all" if every else ""),
         [describe_measures(settings)] if every else [],
     )
+    if args.source is not None:
+        about.settings += f" source={args.source}"
     if args.summary:
         header = (
             "run",
@@ -266,6 +283,61 @@ def score_command(args: argparse.Namespace) -> int:
         about.write(args.output)
     else:
         write_rows(args, report.columns(), report.rows(), about)
+    return 0
+
+
+def _score_by_annotator(args: argparse.Namespace, settings: Any) -> int:
+    """``score --by-annotator``: long rows query_id,run,annotator,source,kind,k,ndcg."""
+    from ndcg_studio.services.exporting import About
+    from ndcg_studio.services.stability import BY_ANNOTATOR_COLUMNS, StabilityService
+
+    if args.summary or settings.annotator:
+        raise UsageError("--by-annotator: not with --summary or --annotator")
+    db = open_db(args)
+    try:
+        service = StabilityService(db)
+        spread = service.spread(settings)
+        rows = list(service.by_annotator_rows(spread))
+    finally:
+        db.dispose()
+    about = About("score --by-annotator", settings.describe())
+    about.notes.append(
+        "one row per (query, run, annotator) where the annotator graded a document of the "
+        f"query's pool (every run's top {settings.k}); ndcg scored on that annotator's grades only"
+    )
+    write_rows(args, BY_ANNOTATOR_COLUMNS, rows, about)
+    return 0
+
+
+# -------------------------------------------------------------------------------- stability
+
+
+@command("stability")
+def stability_command(args: argparse.Namespace) -> int:
+    from ndcg_studio.services.exporting import About
+    from ndcg_studio.services.stability import STABILITY_COLUMNS, StabilityService
+
+    settings = scoring_settings(args)
+    if settings.annotator:
+        raise UsageError("--annotator: stability compares every grade set; leave it out")
+    check_output(args)
+    db = open_db(args)
+    try:
+        report = StabilityService(db).stability(
+            args.by,
+            settings,
+            min_coverage=args.min_coverage,
+            alpha=args.alpha,
+            n_resamples=args.resamples,
+        )
+    finally:
+        db.dispose()
+    about = About(f"stability --by {args.by}", report.describe(), report.notes())
+    if len(report.result.sets) < 2:
+        about.notes.append(
+            f"{len(report.result.sets)} grade set(s) by {args.by}: nothing to compare"
+        )
+    write_rows(args, STABILITY_COLUMNS, report.rows(), about)
     return 0
 
 

@@ -301,7 +301,8 @@ def read_judgments_csv(
     progress: ProgressCallback | None = None,
     cancelled: CancelCallback | None = None,
 ) -> JudgmentsFile:
-    """Read judgments ``query_id,doc_id,annotator,grade[,note]`` (CSV or TSV with a header),
+    """Read judgments ``query_id,doc_id,annotator,grade[,note]`` (CSV or TSV with a header;
+    a model's ``explanation`` column is read as the note when there is no ``note`` column),
     or the wide form ``query_id,doc_id,NAME,...`` (one grade column per annotator, as
     ``export judgments --wide`` writes; empty cell = not judged): a header without
     ``annotator`` and ``grade`` columns.
@@ -332,6 +333,8 @@ def read_judgments_csv(
     table = _Table(
         path, text, ("query_id", "doc_id", "annotator", "grade"), ("note",), issues, ticker
     )
+    if "note" not in table.index and "explanation" in table.index:
+        table.index["note"] = table.index["explanation"]  # a model's judgments
     query_id: list[str] = []
     doc_id: list[str] = []
     annotator: list[str] = []

@@ -161,13 +161,27 @@ class ExportService:
         )
 
     def judgments(self, *, wide: bool = False) -> Table | ColumnTable:
-        """Every judgment: long ``query_id,doc_id,annotator,grade,note,updated_at`` or wide
-        (one grade column per annotator, empty where that annotator did not judge)."""
+        """Every judgment: long ``query_id,doc_id,annotator,grade,note,updated_at,source,
+        source_kind`` (the annotator's judgment source, empty for none; ``import judgments``
+        ignores the two) or wide (one grade column per annotator, empty where that annotator
+        did not judge)."""
         j, q, d, a = models.judgments, models.queries, models.documents, models.annotators
+        src, member = models.sources, models.annotator_sources
         stmt = (
-            select(q.c.external_id, d.c.external_id, a.c.name, j.c.grade, j.c.note, j.c.updated_at)
+            select(
+                q.c.external_id,
+                d.c.external_id,
+                a.c.name,
+                j.c.grade,
+                j.c.note,
+                j.c.updated_at,
+                src.c.name,
+                src.c.kind,
+            )
             .select_from(j.join(q, q.c.id == j.c.query_id).join(d, d.c.id == j.c.document_id))
             .join(a, a.c.id == j.c.annotator_id)
+            .outerjoin(member, member.c.annotator_id == a.c.id)
+            .outerjoin(src, src.c.id == member.c.source_id)
             .order_by(q.c.external_id, d.c.external_id, a.c.name)
         )
         with self.db.engine.connect() as conn:
@@ -185,11 +199,20 @@ class ExportService:
             iso: dict[Any, str] = {}
             for raw in {r[5] for r in data}:
                 iso[raw] = _iso(parse(raw) if parse is not None and raw is not None else raw)
-            q_ext, d_ext, names, grades, notes, stamps = (
-                zip(*data, strict=True) if data else ((),) * 6
+            q_ext, d_ext, names, grades, notes, stamps, sources, kinds = (
+                zip(*data, strict=True) if data else ((),) * 8
             )
             return ColumnTable(
-                header=("query_id", "doc_id", "annotator", "grade", "note", "updated_at"),
+                header=(
+                    "query_id",
+                    "doc_id",
+                    "annotator",
+                    "grade",
+                    "note",
+                    "updated_at",
+                    "source",
+                    "source_kind",
+                ),
                 columns=[
                     list(q_ext),
                     list(d_ext),
@@ -197,6 +220,8 @@ class ExportService:
                     [int(g) for g in grades],
                     list(notes),
                     [iso[raw] for raw in stamps],
+                    list(sources),
+                    list(kinds),
                 ],
                 about=About("judgments", "long"),
             )

@@ -209,11 +209,15 @@ class ImportService:
         annotator: str | None = None,
         annotator_column: bool = False,
         grade_map: Mapping[int, int] | None = None,
+        source: str | None = None,
+        source_kind: str = "human",
         progress: Progress | None = None,
         cancelled: Cancelled | None = None,
     ) -> ImportSummary:
         """Import TREC qrels ``qid iter docno grade`` as judgments of ``annotator`` (default:
-        the file's stem), or of the annotator named in the 2nd column."""
+        the file's stem), or of the annotator named in the 2nd column; with ``source``, those
+        annotators are put into that judgment source (``source_kind`` human, vendor or model,
+        :func:`ndcg_studio.services.stability.assign_source`)."""
         from ndcg_studio.io.trec import read_trec_qrels
 
         if annotator is not None:
@@ -228,7 +232,7 @@ class ImportService:
                 on_doc_ids=documents.start,  # looked up while the rest is read (see import_run)
             )
             names = qrels.annotator or [annotator or Path(path).stem] * len(qrels)
-            return self._write_judgments(
+            summary = self._write_judgments(
                 conn,
                 documents,
                 "qrels",
@@ -240,16 +244,21 @@ class ImportService:
                 progress,
                 cancelled,
             )
+            _into_source(conn, summary, names, source, source_kind)
+            return summary
 
     def import_judgments(
         self,
         path: str | Path,
         *,
         grade_map: Mapping[int, int] | None = None,
+        source: str | None = None,
+        source_kind: str = "human",
         progress: Progress | None = None,
         cancelled: Cancelled | None = None,
     ) -> ImportSummary:
-        """Import a CSV/TSV with header ``query_id,doc_id,annotator,grade[,note]``."""
+        """Import a CSV/TSV with header ``query_id,doc_id,annotator,grade[,note]`` (a model's
+        ``explanation`` column is kept as the note); ``source``: as :meth:`import_qrels`."""
         from ndcg_studio.io.tabular import read_judgments_csv
 
         j = read_judgments_csv(
@@ -257,7 +266,7 @@ class ImportService:
         )
         with bulk_transaction(self.db.engine) as conn, _documents_meanwhile(conn) as documents:
             documents.start(j.doc_id)
-            return self._write_judgments(
+            summary = self._write_judgments(
                 conn,
                 documents,
                 "judgments",
@@ -269,6 +278,8 @@ class ImportService:
                 progress,
                 cancelled,
             )
+            _into_source(conn, summary, j.annotator, source, source_kind)
+            return summary
 
     def _write_judgments(
         self,
@@ -491,6 +502,27 @@ class ImportService:
 _DOC_DEFAULTS = {"title": "", "text": "", "url": ""}
 #: Rows per upsert statement batch of a queries or documents import (see _upsert_catalog).
 _UPSERT_SLICE = 50_000
+
+
+def _into_source(
+    conn: Connection,
+    summary: ImportSummary,
+    names: Sequence[str],
+    source: str | None,
+    kind: str,
+) -> None:
+    """Put the imported annotators into ``source`` (nothing without one), in the import's
+    transaction; a note in the summary."""
+    if source is None:
+        return
+    from ndcg_studio.services.stability import assign_source
+
+    annotators = sorted(set(names))
+    try:
+        assign_source(conn, annotators, source, kind)
+    except ValueError as exc:
+        raise InputError(f"--source {source}: {exc}") from None
+    summary.notes.append(f"{', '.join(annotators)} in {kind} source {source!r}")
 
 
 def _text(values: Sequence[str | None]) -> list[str]:

@@ -155,6 +155,38 @@ annotators = Table(
 #: already landed. NULL for rows written by imports or plain SQL.
 WRITE_ID_LENGTH = 32
 
+#: Kinds of a judgment source (``sources.kind``).
+SOURCE_KINDS = ("human", "vendor", "model")
+
+# A judgment source: a team of assessors, a vendor's qrels, a model's (LLM) judgments. Its grades
+# can be scored on their own like an annotator's (see services/stability.py).
+sources = Table(
+    "sources",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("name", String, nullable=False, unique=True),
+    Column("kind", String(10), nullable=False, default="human"),
+    Column("description", Text, nullable=False, default=""),
+    _timestamp("created_at"),
+    CheckConstraint("kind IN ('human', 'vendor', 'model')", name="kind"),
+)
+
+# Which source an annotator belongs to (at most one). An annotator without a row here is a
+# human of no named source. A table of its own rather than a column of ``annotators``: adding a
+# foreign key to ``annotators`` on SQLite would rebuild that parent table (migration 0005).
+annotator_sources = Table(
+    "annotator_sources",
+    metadata,
+    Column(
+        "annotator_id",
+        Integer,
+        ForeignKey("annotators.id", ondelete="CASCADE"),
+        primary_key=True,
+    ),
+    _fk("source_id", "sources.id"),
+    Index("ix_annotator_sources_source", "source_id"),
+)
+
 # One annotator's grade of one document for one query.
 judgments = Table(
     "judgments",

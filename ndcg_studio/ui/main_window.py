@@ -62,6 +62,7 @@ VIEWS: list[ViewSpec] = [
     ViewSpec("Review", "ndcg_studio.ui.views.review", "ReviewView"),
     ViewSpec("Agreement", "ndcg_studio.ui.views.agreement", "AgreementView"),
     ViewSpec("Compare", "ndcg_studio.ui.views.compare", "CompareView"),
+    ViewSpec("Stability", "ndcg_studio.ui.views.stability", "StabilityView"),
 ]
 
 

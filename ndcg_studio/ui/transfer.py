@@ -85,6 +85,9 @@ def import_file(window: MainWindow) -> None:
     if not path:
         return
     window.context.settings.set(S.LAST_FOLDER, str(Path(path).parent))
+    options = ask_source(window, Path(path)) if kind in ("qrels", "judgments") else {}
+    if options is None:
+        return
     service = ImportService(window.context.require_database())
 
     def done(summary: Any) -> None:
@@ -95,12 +98,42 @@ def import_file(window: MainWindow) -> None:
 
     run_task(
         lambda progress, cancelled: service.import_file(
-            kind, path, progress=progress, cancelled=cancelled
+            kind, path, progress=progress, cancelled=cancelled, **options
         ),
         on_success=done,
         owner=window,
         label=f"Importing {Path(path).name}…",
     )
+
+
+#: Who made the judgments of an imported file: no source (a human annotator), or a source kind.
+SOURCE_CHOICES = {
+    "Annotators (no judgment source)": None,
+    "A vendor's judgments": "vendor",
+    "A model's (LLM) judgments": "model",
+    "A team of human assessors": "human",
+}
+
+
+def ask_source(window: MainWindow, path: Path) -> dict[str, str] | None:
+    """For qrels and judgments: whether the file is a judgment source's (a vendor's, a
+    model's, a team's) and its name; ``{}`` for none, the import options otherwise, None when
+    cancelled."""
+    labels = list(SOURCE_CHOICES)
+    choice, ok = QInputDialog.getItem(
+        window, "Import", "Whose judgments are these?", labels, 0, False
+    )
+    if not ok:
+        return None
+    kind = SOURCE_CHOICES.get(choice)
+    if kind is None:
+        return {}
+    name, ok = QInputDialog.getText(
+        window, "Import", "Name of the judgment source:", text=path.stem
+    )
+    if not ok or not name.strip():
+        return None
+    return {"source": name.strip(), "source_kind": kind}
 
 
 def export_file(window: MainWindow) -> None:

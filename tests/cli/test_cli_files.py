@@ -94,7 +94,7 @@ CSV_OUTPUTS = {
     ),
     "export judgments": (
         ["export", "judgments"],
-        ["query_id", "doc_id", "annotator", "grade", "note", "updated_at"],
+        ["query_id", "doc_id", "annotator", "grade", "note", "updated_at", "source", "source_kind"],
     ),
     "export judgments --wide": (["export", "judgments", "--wide"], ["query_id", "doc_id"]),
     "export agreement": (

@@ -236,7 +236,9 @@ def test_judgments_export_gives_iso_utc_times_for_imported_and_app_grades(
     out = tmp_path / "j.csv"
     assert ExportService(db).write("judgments", out) == 4
     rows = list(csv.reader(line for line in out.open() if not line.startswith("#")))
-    assert rows[0] == ["query_id", "doc_id", "annotator", "grade", "note", "updated_at"]
+    assert rows[0] == [
+        "query_id", "doc_id", "annotator", "grade", "note", "updated_at", "source", "source_kind",
+    ]  # fmt: skip
     body = sorted(rows[1:])
     assert [r[:5] for r in body] == [
         ["q1", "'=d2", "imp", "1", ""],

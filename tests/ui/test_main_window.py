@@ -25,7 +25,11 @@ from tests.ui.conftest import UiData
 
 def test_the_window_opens_with_its_tabs_and_menus(main_window: MainWindow) -> None:
     tabs = [main_window.tabs.tabText(i) for i in range(main_window.tabs.count())]
-    assert tabs == ["Annotate", "Review", "Agreement", "Compare"] == [v.title for v in VIEWS]
+    assert (
+        tabs
+        == ["Annotate", "Review", "Agreement", "Compare", "Stability"]
+        == [v.title for v in VIEWS]
+    )
     assert isinstance(main_window.view("Annotate"), AnnotateView)
     menus = [a.text() for a in main_window.menuBar().actions()]
     assert menus == ["&File", "&Edit", "&View", "&Annotator", "&Help"]

@@ -18,7 +18,7 @@ from numpy.typing import NDArray
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QBrush, QColor
 
-from ndcg_studio.services.agreement import AgreementReport
+from ndcg_studio.services.agreement import AgreementReport, DisputedItem
 from ndcg_studio.services.annotation import HistoryEntry
 from ndcg_studio.services.wording import count
 from ndcg_studio.ui.bands import best_text_color
@@ -381,6 +381,33 @@ class DisputedRows:
             std=sp.std[idx].astype(np.float64),
             grades=grades,
             adjudicated=adjudicated,
+        )
+
+    @classmethod
+    def from_items(
+        cls,
+        items: Sequence[DisputedItem],
+        adjudications: Mapping[tuple[int, int], int] | None = None,
+    ) -> DisputedRows:
+        """Rows of service items in their order (e.g. two sources' correction queue,
+        :meth:`ndcg_studio.services.stability.StabilityService.source_disputes`)."""
+        if not items:
+            return cls.empty()
+        adj = adjudications or {}
+        grades = [dict(i.grades) for i in items]
+        return cls(
+            query=np.array([i.query_external for i in items], dtype=str),
+            document=np.array([i.doc_external for i in items], dtype=str),
+            query_id=np.array([i.query_id for i in items], dtype=np.int64),
+            document_id=np.array([i.document_id for i in items], dtype=np.int64),
+            range=np.array([i.range for i in items], dtype=np.float64),
+            mean=np.array([i.mean for i in items], dtype=np.float64),
+            std=np.array([float(np.std(list(g.values()))) for g in grades], dtype=np.float64),
+            grades=grades,
+            adjudicated=np.array(
+                [float(adj.get((i.query_id, i.document_id), math.nan)) for i in items],
+                dtype=np.float64,
+            ),
         )
 
 

@@ -42,6 +42,7 @@ COL_ANNOTATORS = 7
 COL_ALPHA = 8
 COL_DISPUTED = 9
 COL_TEXT = 10
+COL_SPREAD = 11
 
 #: judged@K below this counts as low coverage by default
 DEFAULT_COVERAGE_THRESHOLD = 0.8
@@ -66,6 +67,9 @@ class ReviewRows:
         n_disputed: int64 disputed documents of the query (grade range >= the threshold).
         text: str query texts.
         thresholds: the band thresholds used (for tooltips).
+        spread: float64 max - min of nDCG@K over the annotators and sources
+            (:meth:`ndcg_studio.services.stability.StabilityService.spread`); None: not
+            computed (NaN everywhere).
     """
 
     k: int
@@ -82,9 +86,14 @@ class ReviewRows:
     n_disputed: NDArray[np.int64]
     text: NDArray[np.str_]
     thresholds: BandThresholds = field(default_factory=BandThresholds)
+    spread: NDArray[np.float64] | None = None
 
     def __len__(self) -> int:
         return int(self.ndcg.shape[0])
+
+    def spread_values(self) -> NDArray[np.float64]:
+        """:attr:`spread`, or NaN everywhere when it was not computed."""
+        return self.spread if self.spread is not None else np.full(len(self), np.nan)
 
     @classmethod
     def empty(cls) -> ReviewRows:
@@ -99,6 +108,7 @@ class ReviewRows:
         report: ScoreReport,
         texts: Sequence[str],
         agreement: QueryAgreement | None = None,
+        spread: NDArray[np.float64] | None = None,
     ) -> ReviewRows:
         """Rows of every group of ``report``.
 
@@ -106,6 +116,7 @@ class ReviewRows:
             report: the scores.
             texts: (n_queries,) text of each query of the report (``report.query_ids`` order).
             agreement: per-query alpha and disputed counts (None: unknown, NaN / 0).
+            spread: (n_groups,) nDCG spread over annotators and sources, report order.
         """
         t = report.table
         gq = report.group_query
@@ -139,6 +150,7 @@ class ReviewRows:
             n_disputed=disputed_q[gq],
             text=np.asarray(list(texts), dtype=str)[gq] if n_q else np.zeros(0, dtype=str),
             thresholds=report.settings.bands,
+            spread=spread,
         )
 
 
@@ -177,9 +189,19 @@ class ScoresTableModel(NumpyTableModel):
         "α (query)",
         "Disputed",
         "Query text",
+        "Spread",
     )
     _NUMERIC = frozenset(
-        {COL_NDCG, COL_DCG, COL_IDCG, COL_JUDGED, COL_ANNOTATORS, COL_ALPHA, COL_DISPUTED}
+        {
+            COL_NDCG,
+            COL_DCG,
+            COL_IDCG,
+            COL_JUDGED,
+            COL_ANNOTATORS,
+            COL_ALPHA,
+            COL_DISPUTED,
+            COL_SPREAD,
+        }
     )
 
     def __init__(self, parent: QObject | None = None) -> None:
@@ -267,6 +289,8 @@ class ScoresTableModel(NumpyTableModel):
             COL_ANNOTATORS: "Annotators who judged this query",
             COL_ALPHA: "Krippendorff's alpha over this query's documents; empty when undefined",
             COL_DISPUTED: "Documents whose annotators' grades differ by 2 or more",
+            COL_SPREAD: "Max − min of nDCG@K under each annotator's own grades and each "
+            "source's: the queries whose score depends most on who judged",
         }.get(section)
 
     def _source_count(self) -> int:
@@ -288,6 +312,7 @@ class ScoresTableModel(NumpyTableModel):
             COL_ALPHA: d.alpha,
             COL_DISPUTED: d.n_disputed,
             COL_TEXT: np.asarray([t.casefold() for t in d.text.tolist()], dtype=str),
+            COL_SPREAD: d.spread_values(),
         }[column]
 
     def _raw(self, row: int, column: int) -> Any:
@@ -308,6 +333,7 @@ class ScoresTableModel(NumpyTableModel):
             COL_IDCG: d.idcg,
             COL_JUDGED: d.judged_at_k,
             COL_ALPHA: d.alpha,
+            COL_SPREAD: d.spread_values(),
         }[column]
         return float(array[row])
 
@@ -351,6 +377,8 @@ class ScoresTableModel(NumpyTableModel):
         if column == COL_DISPUTED:
             n = int(d.n_disputed[row])
             return str(n) if n else ""
+        if column == COL_SPREAD:
+            return fixed(float(d.spread_values()[row]), 4)
         return str(d.text[row])
 
     def _tooltip(self, row: int, column: int) -> str | None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import html
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from PySide6.QtCore import QItemSelection, Qt, Signal
@@ -39,6 +39,7 @@ from PySide6.QtWidgets import (
 from ndcg_studio.services.agreement import AgreementReport, AgreementService, AgreementSettings
 from ndcg_studio.services.annotation import AnnotationService, GradeChange, HistoryEntry
 from ndcg_studio.services.progress import Cancelled, Progress
+from ndcg_studio.services.stability import DEFAULT_SOURCE, StabilityService
 from ndcg_studio.services.wording import count
 from ndcg_studio.storage.database import Database
 from ndcg_studio.ui.context import AppContext
@@ -73,6 +74,8 @@ class AgreementData:
 
     report: AgreementReport
     disputed: DisputedRows
+    #: the correction queue of every two judgment sources: items two grades apart or more
+    by_sources: dict[tuple[str, str], DisputedRows] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -96,7 +99,18 @@ def load_agreement(
     """Agreement report plus the disputed items with their adjudicated grades (worker thread)."""
     service = AgreementService(db)
     report = service.report(settings, progress=progress, cancelled=cancelled)
-    return AgreementData(report, DisputedRows.from_report(report, service.adjudications()))
+    adjudications = service.adjudications()
+    by_sources: dict[tuple[str, str], DisputedRows] = {}
+    stability = StabilityService(db)
+    sources = stability.sources()
+    if sources:
+        names = [DEFAULT_SOURCE, *(s.name for s in sources)]
+        for i, a in enumerate(names):
+            for b in names[i + 1 :]:
+                items = stability.source_disputes(a, b)
+                by_sources[(a, b)] = DisputedRows.from_items(items, adjudications)
+    disputed = DisputedRows.from_report(report, adjudications)
+    return AgreementData(report, disputed, by_sources)
 
 
 def load_item(db: Database, query_id: int, document_id: int) -> ItemDetail:
@@ -244,7 +258,14 @@ class AgreementView(LazyView[AgreementData]):
         # stable sort by range, descending: keeps the service's "most disputed first" order
         self.disputed_table.sortByColumn(COL_D_RANGE, Qt.SortOrder.DescendingOrder)
         self.disputed_table.selectionModel().selectionChanged.connect(self._on_item_selected)
-        self.disputed_box = _boxed("Disputed documents", self.disputed_table)
+        self.source_pair = QComboBox()  # the disputed list of all annotators, or two sources'
+        self.source_pair.setToolTip(
+            "All annotators' disputed documents, or the items where two judgment sources "
+            "differ by two grades or more (the correction queue)"
+        )
+        self.source_pair.currentIndexChanged.connect(self._on_source_pair_changed)
+        self._pairs: list[tuple[str, str] | None] = [None]  # one per item of source_pair
+        self.disputed_box = _boxed("Disputed documents", self.source_pair, self.disputed_table)
 
         self.item_title = QLabel("Select a disputed document.")
         self.item_title.setWordWrap(True)
@@ -375,17 +396,52 @@ class AgreementView(LazyView[AgreementData]):
         self.loo_model.set_report(report)
         self._show_loo_note(report)
         self.query_model.set_report(report)
-        self.disputed_model.set_rows(data.disputed)
+        previous = self.source_pair_key()
+        self._pairs = [None, *data.by_sources]
+        self.source_pair.blockSignals(True)
+        self.source_pair.clear()
+        self.source_pair.addItem("All annotators")
+        for a, b in data.by_sources:
+            self.source_pair.addItem(f"Sources {a} vs {b}")
+        keep = self._pairs.index(previous) if previous in self._pairs else 0
+        self.source_pair.setCurrentIndex(keep)
+        self.source_pair.blockSignals(False)
+        self.source_pair.setVisible(bool(data.by_sources))
+        self._show_disputed()
+        self.data_loaded.emit()
+
+    def source_pair_key(self) -> tuple[str, str] | None:
+        """The two sources whose correction queue is shown (None: all annotators)."""
+        i = self.source_pair.currentIndex()
+        return self._pairs[i] if 0 <= i < len(self._pairs) else None
+
+    def set_source_pair(self, pair: tuple[str, str] | None) -> None:
+        """Show the correction queue of two sources (None: all annotators' disputed items)."""
+        self.source_pair.setCurrentIndex(self._pairs.index(pair) if pair in self._pairs else 0)
+
+    def _on_source_pair_changed(self, *_: object) -> None:
+        if self.data is not None:
+            self._show_disputed()
+
+    def _show_disputed(self) -> None:
+        data = self.data
+        assert data is not None
+        pair = self.source_pair_key()
+        rows = data.disputed if pair is None else data.by_sources.get(pair, data.disputed)
+        self.disputed_model.set_rows(rows)
         self.disputed_table.resizeColumnsToContents()
         self.disputed_table.horizontalHeader().setStretchLastSection(True)
-        n = len(data.disputed)
-        adjudicated = int((~np.isnan(data.disputed.adjudicated)).sum()) if n else 0
+        n = len(rows)
+        adjudicated = int((~np.isnan(rows.adjudicated)).sum()) if n else 0
+        what = (
+            f"grades differ by {data.report.settings.disputed_range} or more"
+            if pair is None
+            else f"{pair[0]} and {pair[1]} differ by 2 grades or more"
+        )
         self.disputed_box.setTitle(
-            f"Disputed documents: {n:,} (grades differ by {report.settings.disputed_range} or "
-            f"more), {adjudicated:,} adjudicated"
+            f"Disputed documents: {n:,} ({what}), {adjudicated:,} adjudicated"
         )
         self._reselect()
-        self.data_loaded.emit()
 
     def _show_loo_note(self, report: AgreementReport) -> None:
         """Say why the α-without cells are empty (e.g. two annotators: one is left, and α needs

@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 
 from ndcg_studio.domain.bands import band_of_value
 from ndcg_studio.services.scoring import QueryBreakdown, ScoringService, ScoringSettings
+from ndcg_studio.services.stability import StabilityService
 from ndcg_studio.ui.bands import band_color, band_name, band_text_color
 from ndcg_studio.ui.charts import CumulativeDcgChart
 from ndcg_studio.ui.context import AppContext
@@ -79,6 +80,20 @@ def _section_label(text: str) -> QLabel:
     return label
 
 
+def by_annotator_text(values: dict[str, float], k: int) -> str:
+    """ "nDCG@10 by annotator: ada 0.61 · bob 0.55 · source gpt 0.70 — spread 0.15"; empty with
+    fewer than two values (nothing to compare)."""
+    if len(values) < 2:
+        return ""
+    parts = [
+        f"{'source ' + name.removeprefix('source:') if name.startswith('source:') else name} "
+        f"{value:.4f}"
+        for name, value in values.items()
+    ]
+    spread = max(values.values()) - min(values.values())
+    return f"nDCG@{k} by annotator: {' · '.join(parts)} — spread {spread:.4f}"
+
+
 class QueryDetailView(QWidget):
     """The breakdown of one (query, run); data through :meth:`set_breakdown` or :meth:`load`."""
 
@@ -110,6 +125,10 @@ class QueryDetailView(QWidget):
             "<i>unjudged</i>: nobody graded the document, gain 0"
         )
         self.status = QLabel()
+        self.by_annotator = QLabel()  # nDCG under each annotator and source (StabilityService)
+        self.by_annotator.setWordWrap(True)
+        self.by_annotator.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self._spread_task: Task[dict[str, float]] | None = None
 
         self.run_model = BreakdownTableModel("run", self)
         self.ideal_model = BreakdownTableModel("ideal", self)
@@ -160,6 +179,7 @@ class QueryDetailView(QWidget):
         layout.addWidget(self.query_text)
         layout.addLayout(totals_row)
         layout.addWidget(self.how)
+        layout.addWidget(self.by_annotator)
         layout.addWidget(line)
         layout.addWidget(self.legend)
         layout.addWidget(self.splitter, 1)
@@ -190,6 +210,16 @@ class QueryDetailView(QWidget):
             on_failure=self._on_failed,
             owner=self,
             replaces=self._task,
+        )
+        self.by_annotator.clear()
+        self._spread_task = run_task(
+            lambda _p, _c: StabilityService(db).query_spread(query, run, settings),
+            on_success=lambda values: self.by_annotator.setText(
+                by_annotator_text(values, settings.k)
+            ),
+            on_failure=lambda _exc: self.by_annotator.clear(),
+            owner=self,
+            replaces=self._spread_task,
         )
         return self._task
 

@@ -101,7 +101,15 @@ def load_review(
         raise OperationCancelled("cancelled")
     texts = scoring.query_texts(report.query_ids.tolist())
     agreement = AgreementService(db).query_overview()
-    return ReviewData(report, summaries, ReviewRows.from_report(report, texts, agreement))
+    spread = None
+    if int(report.n_annotators.max(initial=0)) > 1:  # one annotator: no spread
+        from ndcg_studio.services.stability import StabilityService
+
+        sp = StabilityService(db).spread(settings, cancelled=cancelled)
+        same = sp.report.run_names == report.run_names and len(sp.report) == len(report)
+        spread = sp.spread if same else None  # None: the database changed meanwhile
+    rows = ReviewRows.from_report(report, texts, agreement, spread)
+    return ReviewData(report, summaries, rows)
 
 
 class ReviewView(LazyView[ReviewData]):
@@ -230,6 +238,8 @@ class ReviewView(LazyView[ReviewData]):
             (M.COL_DISPUTED, 75),
         ):
             header_view.resizeSection(col, width)
+        header_view.resizeSection(M.COL_SPREAD, 70)
+        header_view.moveSection(M.COL_SPREAD, M.COL_TEXT)  # beside Disputed; text stays last
         header_view.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         self.table.activated.connect(self._on_activated)
         self.table.setToolTip("Double-click or press Enter for the per-rank breakdown")

@@ -1,0 +1,291 @@
+"""Stability: would the decision change under other grades?
+
+The runs' order by mean nDCG@K under each grade set (each annotator with enough coverage, each
+judgment source, or each consensus rule), Kendall's tau-b and tau_AP between every two orders
+as a coloured matrix, the run pairs whose order or significance flips, and for two picked runs
+the sentence "A better than B under 5 of 6 grade sets; flips under ada's grades"
+(:class:`ndcg_studio.services.stability.StabilityService`). By source, the label agreement of
+every two sources (weighted kappa, alpha, items two grades apart) is listed under the table.
+
+Everything is computed in a worker; picking two runs only rewrites the sentence.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QDoubleSpinBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QSplitter,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ndcg_studio.services.stability import (
+    BY_CHOICES,
+    DEFAULT_MIN_COVERAGE,
+    StabilityReport,
+    StabilityService,
+)
+from ndcg_studio.storage.database import Database
+from ndcg_studio.ui.context import AppContext
+from ndcg_studio.ui.models.stability import MeansTableModel, PairsTableModel, TauMatrixModel
+from ndcg_studio.ui.views.base import LazyView, StateWidget
+from ndcg_studio.ui.views.scoring_settings import SCORING_KEYS, scoring_settings_from
+from ndcg_studio.ui.workers import TaskFn
+
+_BY_LABELS = {
+    "annotator": "each annotator",
+    "source": "each judgment source",
+    "consensus": "each consensus rule",
+}
+
+
+def _table(model: Any) -> QTableView:
+    table = QTableView()
+    table.setModel(model)
+    table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    table.horizontalHeader().setHighlightSections(False)
+    table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+    table.horizontalHeader().setStretchLastSection(True)
+    return table
+
+
+class StabilityView(LazyView[StabilityReport]):
+    """The Stability tab. Construct as ``StabilityView(context, parent)``.
+
+    Signals:
+        shown_report(): a freshly computed report is displayed.
+    """
+
+    shown_report = Signal()
+    STATE_KEY = "stability"
+    LOADING_STATUS = "Scoring under every grade set…"
+    FAILED_ACTION = "Computing the ranking stability"
+
+    def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(context, parent)
+        self.report: StabilityReport | None = None
+
+        self.by = QComboBox()
+        for by in BY_CHOICES:
+            self.by.addItem(_BY_LABELS[by], by)
+        self.by.setToolTip("The grade sets whose run orders are compared")
+        self.coverage = QDoubleSpinBox()
+        self.coverage.setRange(0.0, 100.0)
+        self.coverage.setDecimals(0)
+        self.coverage.setSingleStep(5.0)
+        self.coverage.setSuffix(" %")
+        self.coverage.setValue(DEFAULT_MIN_COVERAGE * 100)
+        self.coverage.setToolTip(
+            "An annotator takes part when they graded at least this share of every run's top K"
+        )
+        self.coverage_label = QLabel("min. coverage")
+        self.run_a = QComboBox()
+        self.run_b = QComboBox()
+        controls = QHBoxLayout()
+        controls.addWidget(QLabel("Run order under"))
+        controls.addWidget(self.by)
+        controls.addSpacing(10)
+        controls.addWidget(self.coverage_label)
+        controls.addWidget(self.coverage)
+        controls.addSpacing(20)
+        controls.addWidget(QLabel("Runs"))
+        controls.addWidget(self.run_a)
+        controls.addWidget(QLabel("vs"))
+        controls.addWidget(self.run_b)
+        controls.addStretch(1)
+        controls.addWidget(self.status)
+
+        self.sentence = QLabel()
+        self.sentence.setTextFormat(Qt.TextFormat.RichText)
+        self.sentence.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.sentence.setWordWrap(True)
+        self.notes = QLabel()
+        self.notes.setWordWrap(True)
+        self.notes.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+
+        self.matrix_model = TauMatrixModel(self)
+        self.matrix = _table(self.matrix_model)
+        self.matrix.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectItems)
+        self.matrix.horizontalHeader().setStretchLastSection(False)
+        self.means_model = MeansTableModel(self)
+        self.means = _table(self.means_model)
+        self.means.setSortingEnabled(True)
+        self.means.verticalHeader().setVisible(False)
+        self.means.horizontalHeader().setStretchLastSection(False)
+        self.pairs_model = PairsTableModel(self)
+        self.pairs = _table(self.pairs_model)
+        self.pairs.setSortingEnabled(True)
+        self.pairs.verticalHeader().setVisible(False)
+        self.pairs.sortByColumn(2, Qt.SortOrder.AscendingOrder)
+        self.agreement = QLabel()
+        self.agreement.setWordWrap(True)
+        self.agreement.setTextFormat(Qt.TextFormat.RichText)
+        self.agreement.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+
+        top = QSplitter(Qt.Orientation.Horizontal)
+        top.addWidget(_titled("Kendall's τ-b (above the diagonal) and τ_AP (below)", self.matrix))
+        top.addWidget(_titled("Mean nDCG@K of each run (its rank)", self.means))
+        top.setChildrenCollapsible(False)
+        self.splitter = QSplitter(Qt.Orientation.Vertical)
+        self.splitter.addWidget(top)
+        self.splitter.addWidget(_titled("Every two grade sets: flips", self.pairs))
+        self.splitter.setChildrenCollapsible(False)
+        self.splitter.setSizes([280, 420])
+        top.setSizes([560, 640])
+        self.top_splitter = top
+
+        content = QWidget()
+        layout = QVBoxLayout(content)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(controls)
+        layout.addWidget(self.sentence)
+        layout.addWidget(self.splitter, 1)
+        layout.addWidget(self.agreement)
+        layout.addWidget(self.notes)
+        self._set_content(content)
+
+        self.by.currentIndexChanged.connect(self._on_by_changed)
+        self.coverage.editingFinished.connect(self._schedule)
+        self.run_a.currentIndexChanged.connect(self._show_sentence)
+        self.run_b.currentIndexChanged.connect(self._show_sentence)
+        context.database_changed.connect(self._schedule)
+        context.judgments_changed.connect(self._schedule)
+        context.settings_changed.connect(self._on_settings_changed)
+        self._show_empty()
+        self.restore_state()
+        self._on_by_changed()
+
+    # ------------------------------------------------------------------ loading
+    def set_by(self, by: str) -> None:
+        """Compare the grade sets of kind ``by`` (annotator, source or consensus)."""
+        self.by.setCurrentIndex(self.by.findData(by))
+
+    def _on_by_changed(self, *_: object) -> None:
+        annotators = self.by.currentData() == "annotator"
+        self.coverage.setVisible(annotators)
+        self.coverage_label.setVisible(annotators)
+        self._schedule()
+
+    def _on_settings_changed(self, key: str) -> None:
+        if key in SCORING_KEYS:
+            self._schedule()
+
+    def _load_job(self, db: Database) -> TaskFn[StabilityReport]:
+        settings = scoring_settings_from(self.context)
+        by = self.by.currentData()
+        coverage = self.coverage.value() / 100.0
+        return lambda progress, cancelled: StabilityService(db).stability(
+            by,
+            settings,
+            min_coverage=coverage,
+            n_resamples=2_000,
+            progress=progress,
+            cancelled=cancelled,
+        )
+
+    def _on_loaded(self, report: StabilityReport) -> None:
+        self.report = report
+        r = report.result
+        for model in (self.matrix_model, self.means_model, self.pairs_model):
+            model.set_report(report)
+        if len(r.runs) < 2:
+            self._show_empty(
+                "Ranking stability needs two runs: import another run (File ▸ Import…)."
+            )
+            return
+        self.pages.setCurrentIndex(1)
+        previous = (self.run_a.currentText(), self.run_b.currentText())
+        for combo in (self.run_a, self.run_b):
+            combo.blockSignals(True)
+            combo.clear()
+            combo.addItems(list(r.runs))
+            combo.blockSignals(False)
+        a = previous[0] if previous[0] in r.runs else r.runs[0]
+        b = previous[1] if previous[1] in r.runs and previous[1] != a else _other(r.runs, a)
+        self.run_a.setCurrentIndex(self.run_a.findText(a))
+        self.run_b.setCurrentIndex(self.run_b.findText(b))
+        self._show_sentence()
+        notes = [n for n in report.notes() if n.startswith("annotators below")]
+        if len(r.sets) < 2:
+            notes.insert(0, f"{len(r.sets)} grade set(s): nothing to compare.")
+        self.notes.setText("\n".join(notes))
+        self.agreement.setText(self.agreement_html(report))
+        self.agreement.setVisible(bool(report.agreement))
+        self.shown_report.emit()
+
+    def _show_sentence(self, *_: object) -> None:
+        report = self.report
+        a, b = self.run_a.currentText(), self.run_b.currentText()
+        if report is None or not a or not b:
+            return
+        if a == b:
+            self.sentence.setText("Pick two different runs.")
+            return
+        if not report.result.sets:
+            self.sentence.setText("No grade set to compare under.")
+            return
+        verdict = report.result.verdict(a, b)
+        flips = " · <b>the significance flips</b>" if verdict.significance_flips else ""
+        self.sentence.setText(
+            f"<span style='font-size:12pt'><b>{report.result.sentence(a, b)}</b></span>{flips}"
+        )
+
+    @staticmethod
+    def agreement_html(report: StabilityReport) -> str:
+        """One line per pair of sources: weighted kappa, alpha, shared items, two apart."""
+        cells = []
+        for x in report.agreement:
+            kappa = "—" if x.kappa_linear != x.kappa_linear else f"{x.kappa_linear:.3f}"
+            alpha = "—" if x.alpha != x.alpha else f"{x.alpha:.3f}"
+            head = "".join(f"<th>{g}</th>" for g in range(5))
+            body = "".join(
+                f"<tr><th>{g}</th>"
+                + "".join(f"<td align='right'>{int(c):,}</td>" for c in x.confusion[g])
+                + "</tr>"
+                for g in range(5)
+            )
+            cells.append(
+                f"<td valign='top'><b>{html.escape(x.source_a)}</b> vs "
+                f"<b>{html.escape(x.source_b)}</b>: Cohen's κ (linear) {kappa}, "
+                f"Krippendorff's α (ordinal) {alpha}<br>{x.n_shared:,} items, "
+                f"{x.n_two_apart:,} two grades or more apart (Agreement tab: disputed list)"
+                f"<table cellspacing='0' cellpadding='3' border='1'><tr><th>"
+                f"{html.escape(x.source_a)} ↓ · {html.escape(x.source_b)} →</th>{head}</tr>"
+                f"{body}</table></td>"
+            )
+        if not cells:
+            return ""
+        return (
+            "<b>Label agreement between sources</b><table cellspacing='12'><tr>"
+            + "".join(cells)
+            + "</tr></table>"
+        )
+
+    # ------------------------------------------------------------------ state
+    def _state_widgets(self) -> tuple[tuple[str, StateWidget], ...]:
+        return (("splitter", self.splitter), ("top", self.top_splitter))
+
+
+def _other(runs: tuple[str, ...], run: str) -> str:
+    return next(r for r in runs if r != run)
+
+
+def _titled(title: str, widget: QWidget) -> QWidget:
+    box = QWidget()
+    layout = QVBoxLayout(box)
+    layout.setContentsMargins(0, 4, 0, 0)
+    label = QLabel(f"<b>{title}</b>")
+    layout.addWidget(label)
+    layout.addWidget(widget, 1)
+    return box
