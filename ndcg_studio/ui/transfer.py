@@ -120,9 +120,7 @@ def ask_source(window: MainWindow, path: Path) -> dict[str, str] | None:
     model's, a team's) and its name; ``{}`` for none, the import options otherwise, None when
     cancelled."""
     labels = list(SOURCE_CHOICES)
-    choice, ok = QInputDialog.getItem(
-        window, "Import", "Whose judgments are these?", labels, 0, False
-    )
+    choice, ok = ask_item(window, "Import", "Whose judgments are these?", labels)
     if not ok:
         return None
     kind = SOURCE_CHOICES.get(choice)

@@ -44,7 +44,7 @@ if not sys.platform.startswith("linux") or MISSING:
 pytestmark = pytest.mark.slow
 
 NAME = "e2e-tester"
-VIEWS = ("Annotate", "Review", "Agreement", "Compare")
+VIEWS = ("Annotate", "Review", "Agreement", "Compare", "Stability")
 # the tables of each view (objectName) that Tab must reach and leave
 TABLES = {
     "Annotate": {"query_table"},
@@ -57,7 +57,8 @@ TABLES = {
         "grades_table",
         "history_table",
     },
-    "Compare": {"compare_table"},
+    "Compare": {"compare_matrix_table", "compare_table"},
+    "Stability": {"stability_matrix_table", "stability_means_table", "stability_pairs_table"},
 }
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QSettings, QThreadPool
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QInputDialog, QMessageBox
 from sqlalchemy import insert, select
 
 from ndcg_studio.services.annotation import AnnotationService, AnnotatorInfo
@@ -56,16 +56,24 @@ def _no_thread_pool_work_left() -> Iterator[None]:
 
 @pytest.fixture(autouse=True)
 def _no_unexpected_message_box(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A message box a test did not expect fails it at once instead of waiting, modal and
-    unseen offscreen, for a click that never comes (the suite would hang until CI's limit).
-    A test that expects one patches ``QMessageBox.exec`` (or ``show_error``) itself."""
+    """A message box or input dialog a test did not expect fails it at once instead of waiting,
+    modal and unseen offscreen, for a click that never comes (the suite would hang until CI's
+    limit). A test that expects one patches it (``QMessageBox.exec``, ``show_error``,
+    ``transfer.ask_item``, ``QInputDialog.getText`` …) itself."""
 
     def refuse(box: QMessageBox) -> int:
         raise AssertionError(
             f"unexpected message box {box.windowTitle()!r}: {box.text()} {box.informativeText()}"
         )
 
+    def refuse_question(*args: object, **kwargs: object) -> object:
+        raise AssertionError(f"unexpected input dialog: {args[1:3]}")
+
     monkeypatch.setattr(QMessageBox, "exec", refuse)
+    # the same for the questions a view asks (a test answers them by patching them)
+    monkeypatch.setattr(QInputDialog, "exec", refuse_question)
+    for name in ("getItem", "getText", "getInt", "getDouble"):
+        monkeypatch.setattr(QInputDialog, name, refuse_question)
 
 
 @pytest.fixture(autouse=True)

@@ -376,7 +376,11 @@ def test_a_bad_import_file_shows_what_is_wrong_and_writes_nothing(
         return int(QMessageBox.StandardButton.Ok)
 
     monkeypatch.setattr(QMessageBox, "exec", fake_exec)
-    monkeypatch.setattr(transfer, "ask_item", lambda *a, **k: (next(iter(_qrels_label())), True))
+    answers = {  # question -> answer
+        "What does the file hold?": next(iter(_qrels_label())),
+        "Whose judgments are these?": next(iter(transfer.SOURCE_CHOICES)),  # no source
+    }
+    monkeypatch.setattr(transfer, "ask_item", lambda _w, _t, label, _i: (answers[label], True))
     monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(bad), ""))
     with ui_data.db.transaction() as s:
         before = s.execute(select(func.count()).select_from(models.judgments)).scalar_one()

@@ -172,12 +172,13 @@ def test_file_import_marks_a_model_source(
     """File ▸ Import… of judgments asks whose they are; a model's become a source."""
     from PySide6.QtWidgets import QFileDialog, QInputDialog
 
+    from ndcg_studio.ui import transfer
     from ndcg_studio.ui.transfer import IMPORT_KINDS
 
     f = tmp_path / "judge.csv"
     f.write_text("query_id,doc_id,annotator,grade,explanation\nq1,d1,judge,3,on topic\n")
     answers = iter([IMPORT_KINDS["judgments"][0], "A model's (LLM) judgments"])
-    monkeypatch.setattr(QInputDialog, "getItem", lambda *a, **k: (next(answers), True))
+    monkeypatch.setattr(transfer, "ask_item", lambda *a, **k: (next(answers), True))
     monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("gpt-x", True))
     monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(f), ""))
     main_window.import_file()

@@ -75,6 +75,7 @@ class CompareMatrixPanel(QWidget):
 
         self.model = PairMatrixModel(self)
         self.table = QTableView()
+        self.table.setObjectName("compare_matrix_table")
         self.table.setTabKeyNavigation(False)  # Tab leaves the table
         self.table.setModel(self.model)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)

@@ -49,8 +49,10 @@ _BY_LABELS = {
 }
 
 
-def _table(model: Any) -> QTableView:
+def _table(model: Any, name: str) -> QTableView:
     table = QTableView()
+    table.setObjectName(name)
+    table.setTabKeyNavigation(False)  # Tab leaves the table
     table.setModel(model)
     table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
     table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -115,16 +117,16 @@ class StabilityView(LazyView[StabilityReport]):
         self.notes.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
 
         self.matrix_model = TauMatrixModel(self)
-        self.matrix = _table(self.matrix_model)
+        self.matrix = _table(self.matrix_model, "stability_matrix_table")
         self.matrix.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectItems)
         self.matrix.horizontalHeader().setStretchLastSection(False)
         self.means_model = MeansTableModel(self)
-        self.means = _table(self.means_model)
+        self.means = _table(self.means_model, "stability_means_table")
         self.means.setSortingEnabled(True)
         self.means.verticalHeader().setVisible(False)
         self.means.horizontalHeader().setStretchLastSection(False)
         self.pairs_model = PairsTableModel(self)
-        self.pairs = _table(self.pairs_model)
+        self.pairs = _table(self.pairs_model, "stability_pairs_table")
         self.pairs.setSortingEnabled(True)
         self.pairs.verticalHeader().setVisible(False)
         self.pairs.sortByColumn(2, Qt.SortOrder.AscendingOrder)
