@@ -350,6 +350,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Load the Cranfield demo collection into the database (created if missing).",
     )
     _add_db(p)
+    from ndcg_studio.cli.eval import add_parser as add_eval_parser  # registers its handler
+
+    add_eval_parser(sub)
     return parser
 
 
