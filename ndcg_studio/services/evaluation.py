@@ -272,13 +272,24 @@ def _join(run: RunColumns, qrels: QrelsColumns, run_q: NDArray[np.int64]) -> _Jo
     run_h = _hash_rows(run.doc, run_q)
     order = np.argsort(run_h)
     run_sorted = run_h[order]
-    qrels_h = _hash_rows(qrels.doc, qrels_q)
+    del run_h
     if _first_duplicate(run_sorted):
         return None  # a duplicate document, or a collision: the exact path decides
-    if _first_duplicate(np.sort(qrels_h)):
+    qrels_h = _hash_rows(qrels.doc, qrels_q)
+    qrels_order = np.argsort(qrels_h)
+    qrels_sorted = qrels_h[qrels_order]
+    del qrels_h
+    if _first_duplicate(qrels_sorted):
         return None
-    at = np.minimum(np.searchsorted(run_sorted, qrels_h), max(n_run - 1, 0))
-    found = run_sorted[at] == qrels_h if n_run else np.zeros(qrels_h.shape[0], dtype=bool)
+    # sorted needles: searchsorted walks both arrays in order
+    at_sorted = np.minimum(np.searchsorted(run_sorted, qrels_sorted), n_run - 1)
+    found_sorted = run_sorted[at_sorted] == qrels_sorted
+    del qrels_sorted, run_sorted
+    at = np.empty_like(at_sorted)
+    at[qrels_order] = at_sorted
+    found = np.empty(found_sorted.shape[0], dtype=bool)
+    found[qrels_order] = found_sorted
+    del at_sorted, found_sorted, qrels_order
     run_row = order[at[found]]
     if not (
         np.array_equal(run_q[run_row], qrels_q[found])
@@ -296,36 +307,51 @@ def _join(run: RunColumns, qrels: QrelsColumns, run_q: NDArray[np.int64]) -> _Jo
         qrels_q,
         qrels_doc,
         qrels.grade.astype(np.float64),
-        _tie_keys(run.doc, run_q, run.score),
+        np.zeros(n_run, dtype=np.int64),  # filled by _run_order
         judged,
     )
 
 
-def _tie_keys(
-    doc: NDArray[np.bytes_], query: NDArray[np.int64], score_: NDArray[np.float64]
-) -> NDArray[np.int64]:
-    """Per run row, a key ordering the documents of tied rows (same query and score) by their
-    bytes, as trec_eval breaks ties (other rows: 0, never compared)."""
-    n = doc.shape[0]
-    key = np.zeros(n, dtype=np.int64)
-    if n < 2:
-        return key
-    same_q = query[1:] == query[:-1]
-    grouped = bool(np.all(query[1:] >= query[:-1]))
-    step = score_[1:] - score_[:-1]
-    monotone = grouped and (np.all(step[same_q] <= 0) or np.all(step[same_q] >= 0))
-    if monotone:
-        tie = same_q & (step == 0)
-        tied = np.zeros(n, dtype=bool)
-        tied[1:] |= tie
-        tied[:-1] |= tie
-        rows = np.flatnonzero(tied)
+def _run_order(
+    run: RunColumns, joined: _Joined, exact_doc_order: bool
+) -> tuple[NDArray[np.intp] | None, NDArray[np.int64]]:
+    """Run order of the run rows (query, score descending, document id descending in bytes,
+    trec_eval ``form_res_rels.c``) as a permutation (None: already so), and the ``doc_key`` that
+    orders the tied rows' documents for :class:`RankedLists` (other documents: 0, never
+    compared). ``exact_doc_order``: document indices already follow the bytes of the ids."""
+    query, score_ = joined.run_query, run.score
+    n = query.shape[0]
+    n_docs = int(joined.doc_key.shape[0])
+    perm: NDArray[np.intp] | None = None
+    same = query[1:] == query[:-1]
+    if not (np.all(query[1:] >= query[:-1]) and np.all(score_[1:][same] <= score_[:-1][same])):
+        perm = np.lexsort((-score_, query))
+        query, score_ = query[perm], score_[perm]
+        same = query[1:] == query[:-1]
+    if exact_doc_order:
+        doc_key = np.arange(n_docs, dtype=np.int64)
     else:
-        rows = np.arange(n)
-    if rows.size:
-        _, inverse = np.unique(doc[rows], return_inverse=True)
-        key[rows] = inverse.reshape(-1)
-    return key
+        doc_key = np.zeros(n_docs, dtype=np.int64)
+    tie = same & (score_[1:] == score_[:-1])
+    if not tie.any():
+        return perm, doc_key
+    in_run = np.zeros(n, dtype=bool)
+    in_run[1:] |= tie
+    in_run[:-1] |= tie
+    at = np.flatnonzero(in_run)
+    rows = at if perm is None else perm[at]
+    doc = joined.run_doc[rows]
+    if exact_doc_order:
+        key = doc
+    else:
+        _, inverse = np.unique(run.doc[rows], return_inverse=True)
+        key = inverse.reshape(-1).astype(np.int64)
+        doc_key[doc] = key
+    run_id = np.cumsum(np.concatenate(([True], ~tie)))[at]
+    if perm is None:
+        perm = np.arange(n, dtype=np.intp)
+    perm[at] = rows[np.lexsort((-key, run_id))]
+    return perm, doc_key
 
 
 def _join_exact(run: RunColumns, qrels: QrelsColumns, run_q: NDArray[np.int64]) -> _Joined:
@@ -399,8 +425,11 @@ def evaluate(
         run_to_joint[i] = j
     run_q = run_to_joint[run.query]
     joined = _join(run, qrels, run_q)
+    exact_doc_order = joined is None
     if joined is None:
         joined = _join_exact(run, qrels, run_q)
+    # Put the rows in run order once, so that every measure below finds them sorted.
+    perm, doc_key = _run_order(run, joined, exact_doc_order)
 
     in_qrels = joined.run_query < n_qrels_q
     # -J: trec_eval drops documents without a grade >= 0 (form_res_rels.c)
@@ -414,18 +443,36 @@ def evaluate(
     group_of_query = np.full(n_qrels_q, -1, dtype=np.int64)
     group_of_query[evaluated] = np.arange(evaluated.size)
     run_query, run_doc, run_score = joined.run_query, joined.run_doc, run.score
-    if not keep.all():
+    if perm is not None:
+        rows = perm[keep[perm]]
+    elif not keep.all():
         rows = np.flatnonzero(keep)
+    else:
+        rows = None
+    if rows is not None:
         run_query, run_doc, run_score = run_query[rows], run_doc[rows], run_score[rows]
+    del perm, rows
     lists = RankedLists(
         group=group_of_query[run_query],
         doc=run_doc,
         score=run_score,
         rank=np.zeros(run_doc.shape[0], dtype=np.int64),
         group_query=evaluated,
-        doc_key=joined.doc_key,
+        doc_key=doc_key,
     )
-    judgments = Qrels(joined.qrels_query, joined.qrels_doc, joined.qrels_grade)
+    # Judgments sorted by (query, document) once, for the same reason.
+    qrels_query, qrels_doc, qrels_grade = joined.qrels_query, joined.qrels_doc, joined.qrels_grade
+    n_docs = max(int(doc_key.shape[0]), int(qrels_doc.max()) + 1)
+    qrels_key = qrels_query * n_docs + qrels_doc
+    if not np.all(qrels_key[1:] > qrels_key[:-1]):
+        order = np.argsort(qrels_key)
+        qrels_query, qrels_doc, qrels_grade = (
+            qrels_query[order],
+            qrels_doc[order],
+            qrels_grade[order],
+        )
+    del qrels_key, joined
+    judgments = Qrels(qrels_query, qrels_doc, qrels_grade)
     threshold = float(relevance_level)
     scores: dict[object, ScoreTable] = {}
     extras: dict[object, IncompleteTable] = {}
@@ -449,6 +496,7 @@ def evaluate(
                 params,
                 persistence=0.9 if graded_rbp else 0.8,
                 rbp_gain="graded" if graded_rbp else "binary",
+                condensed=False,
             )
         return extras[key]
 
