@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import Any
 
 from ndcg_studio.cli import UsageError, command
@@ -77,6 +78,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     if args.level < 1:
         raise UsageError(f"-l {args.level}: the relevance level must be at least 1")
+    for path in (args.qrels, args.run):
+        if not Path(path).is_file():
+            raise UsageError(f"{path}: no such file")
     qrels = read_qrels_columns(args.qrels)
     run = read_run_columns(args.run)
     result = evaluate(
