@@ -18,7 +18,8 @@ DATA = Path(__file__).resolve().parents[1] / "data"
 TE = DATA / "trec_eval_test"
 DL19 = DATA / "trec_dl19_passage"
 OUR_MEASURES = (
-    "runid num_q num_ret num_rel num_rel_ret map bpref recip_rank P recall ndcg ndcg_cut map_cut rbp"
+    "runid num_q num_ret num_rel num_rel_ret map bpref recip_rank "
+    "P recall ndcg ndcg_cut map_cut rbp"
 )
 ALL_OURS = [word for name in OUR_MEASURES.split() for word in ("-m", name)]
 LINE = re.compile(r"^(\S+) *\t(\S+)\t(\S+)$")
