@@ -153,14 +153,9 @@ def _gather(
     n = starts.shape[0]
     length = ends - starts
     width = int(length.max()) if n else 1
-    out = np.zeros((n, width), dtype=np.uint8)
-    for j in range(width):
-        at = starts + j
-        inside = j < length
-        if inside.all():
-            out[:, j] = block[at]
-        else:
-            out[inside, j] = block[at[inside]]
+    column = np.arange(width)
+    out = block.take(starts[:, None] + column, mode="clip")  # (n, width)
+    out *= column < length[:, None]  # the bytes after each field's end become NUL padding
     return out.view(f"S{width}").reshape(n)
 
 

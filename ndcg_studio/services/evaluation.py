@@ -33,7 +33,14 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ndcg_studio.domain.incomplete import IncompleteTable, incomplete_measures
-from ndcg_studio.domain.metrics import Qrels, RankedLists, ScoreTable, ScoringParams, score
+from ndcg_studio.domain.metrics import (
+    Qrels,
+    RankedLists,
+    ScoreTable,
+    ScoringParams,
+    _stable_radix_argsort,
+    score,
+)
 from ndcg_studio.io.errors import InputError
 from ndcg_studio.io.trec import read_trec_qrels, read_trec_run
 from ndcg_studio.io.trec_columns import QrelsColumns, RunColumns
@@ -325,7 +332,8 @@ def _run_order(
     perm: NDArray[np.intp] | None = None
     same = query[1:] == query[:-1]
     if not (np.all(query[1:] >= query[:-1]) and np.all(score_[1:][same] <= score_[:-1][same])):
-        perm = np.lexsort((-score_, query))
+        by_score = np.argsort(-score_)  # ties are ordered below
+        perm = by_score[_stable_radix_argsort(query[by_score], int(query.max()))]
         query, score_ = query[perm], score_[perm]
         same = query[1:] == query[:-1]
     if exact_doc_order:
