@@ -3,7 +3,8 @@
 Data (generated under a temporary folder, seed fixed, as ``bench_end_to_end.py``): a run of
 ``--lines`` lines (queries x 100 results, lines not in score order) and a qrels file of as many
 lines (every result judged, grades 0-4). Each tool is a fresh process, timed from start to
-exit, with its CPU time and peak RSS (``getrusage(RUSAGE_CHILDREN)`` of a wrapper process around it):
+exit, with its CPU time and peak RSS (``getrusage(RUSAGE_CHILDREN)`` of a wrapper process
+around it):
 
 * ``ndcg-studio eval -m ndcg_cut.10 -m P.5 -m recip_rank -m map QRELS RUN``;
 * ``trec_eval`` with the same arguments, when ``--trec-eval PATH`` names a binary (build it
