@@ -21,6 +21,7 @@ finds them on the joined keys and asks the strict reader for the message.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -87,9 +88,9 @@ class _Irregular(Exception):
     """The file needs the strict reader (it may still be valid)."""
 
 
-def _blocks(path: PathArg) -> list[NDArray[np.uint8]]:
-    """Blocks of whole lines (each ends with LF) as uint8 arrays, BOM dropped."""
-    out: list[NDArray[np.uint8]] = []
+def _blocks(path: PathArg) -> Iterator[NDArray[np.uint8]]:
+    """Blocks of whole lines (each ends with LF) as uint8 arrays, BOM dropped; one block in
+    memory at a time."""
     carry = b""
     first = True
     with Path(path).open("rb") as f:
@@ -107,10 +108,9 @@ def _blocks(path: PathArg) -> list[NDArray[np.uint8]]:
                 carry = data
                 continue
             carry = data[cut:]
-            out.append(np.frombuffer(data[:cut], dtype=np.uint8))
+            yield np.frombuffer(data, dtype=np.uint8, count=cut)
     if carry:
-        out.append(np.frombuffer(carry + b"\n", dtype=np.uint8))
-    return out
+        yield np.frombuffer(carry + b"\n", dtype=np.uint8)
 
 
 def _fields(block: NDArray[np.uint8], n_fields: int) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
