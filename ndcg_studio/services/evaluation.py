@@ -303,18 +303,27 @@ def _join(run: RunColumns, qrels: QrelsColumns, run_q: NDArray[np.int64]) -> _Jo
         and np.array_equal(run.doc[run_row], qrels.doc[found])
     ):
         return None  # a collision
-    qrels_doc = np.empty(qrels_q.shape[0], dtype=np.int64)
-    qrels_doc[found] = run_row
-    qrels_doc[~found] = n_run + np.arange(int((~found).sum()), dtype=np.int64)
     judged = np.zeros(n_run, dtype=bool)
     judged[run_row] = qrels.grade[found] >= 0
+    # Documents are numbered by the judgments' position in (query, file) order, then the
+    # unjudged results: the judgments' (query, document) keys are then sorted already.
+    n_qrels = qrels_q.shape[0]
+    by_query: NDArray[np.intp] | None = None
+    if n_qrels > 1 and not np.all(qrels_q[1:] >= qrels_q[:-1]):
+        by_query = _stable_radix_argsort(qrels_q, int(qrels_q.max()))
+    position = np.arange(n_qrels, dtype=np.int64)
+    if by_query is not None:
+        position[by_query] = np.arange(n_qrels, dtype=np.int64)
+    run_doc = np.arange(n_qrels, n_qrels + n_run, dtype=np.int64)
+    run_doc[run_row] = position[found]
+    grade = qrels.grade.astype(np.float64)
     return _Joined(
         run_q,
-        np.arange(n_run, dtype=np.int64),
-        qrels_q,
-        qrels_doc,
-        qrels.grade.astype(np.float64),
-        np.zeros(n_run, dtype=np.int64),  # filled by _run_order
+        run_doc,
+        qrels_q if by_query is None else qrels_q[by_query],
+        position if by_query is None else np.arange(n_qrels, dtype=np.int64),
+        grade if by_query is None else grade[by_query],
+        np.zeros(n_qrels + n_run, dtype=np.int64),  # filled by _run_order
         judged,
     )
 
