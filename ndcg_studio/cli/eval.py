@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -82,11 +81,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
     for path in (args.qrels, args.run):
         if not Path(path).is_file():
             raise UsageError(f"{path}: no such file")
-    # the two files are read side by side (numpy releases the GIL for most of the work)
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        qrels_read = pool.submit(read_qrels_columns, args.qrels)
-        run_read = pool.submit(read_run_columns, args.run)
-        qrels, run = qrels_read.result(), run_read.result()
+    qrels = read_qrels_columns(args.qrels)
+    run = read_run_columns(args.run)
     result = evaluate(
         run,
         qrels,
