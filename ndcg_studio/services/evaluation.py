@@ -27,7 +27,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
@@ -203,7 +203,6 @@ class Evaluation:
     summary: dict[str, float]
     show_runid: bool = False
     show_num_q: bool = False
-    notes: list[str] = field(default_factory=list)
 
     def lines(self, per_query: bool) -> Iterator[str]:
         """trec_eval's output lines (no newline), per query first when ``per_query``."""
