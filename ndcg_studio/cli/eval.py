@@ -10,18 +10,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 from ndcg_studio.cli import UsageError, command
 
 __all__ = ["add_parser"]
-
-#: Files smaller than this (together) are read on two threads at once. Larger ones are read one
-#: after the other: side by side, the memory each thread's allocator keeps raised the peak of a
-#: 10M-line evaluation from 2.36 to 2.70 GB.
-_PARALLEL_BELOW = 256 << 20
 
 
 def add_parser(sub: Any) -> None:
@@ -87,15 +81,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
     for path in (args.qrels, args.run):
         if not Path(path).is_file():
             raise UsageError(f"{path}: no such file")
-    if Path(args.qrels).stat().st_size + Path(args.run).stat().st_size < _PARALLEL_BELOW:
-        # side by side (numpy releases the GIL for most of the work)
-        with ThreadPoolExecutor(max_workers=2) as pool:
-            qrels_read = pool.submit(read_qrels_columns, args.qrels)
-            run_read = pool.submit(read_run_columns, args.run)
-            qrels, run = qrels_read.result(), run_read.result()
-    else:
-        qrels = read_qrels_columns(args.qrels)
-        run = read_run_columns(args.run)
+    qrels = read_qrels_columns(args.qrels)
+    run = read_run_columns(args.run)
     result = evaluate(
         run,
         qrels,
