@@ -3,8 +3,9 @@
 The readers of :mod:`ndcg_studio.io.trec` build one Python string per field and line (what the
 database import needs); evaluating two files once needs less: each query once, the document
 ids as one fixed-width ``bytes`` array, the scores and grades as numbers. These readers split
-the file in blocks of lines with numpy (fields = runs of bytes other than space, tab, CR, LF,
-VT, FF, as trec_eval's ``isspace``), so memory stays near the size of the columns.
+the file in blocks of lines with numpy (fields = runs of bytes other than space, tab, CR and
+LF; a VT or FF, which trec_eval's ``isspace`` also splits on, sends the file to the strict
+reader), so memory stays near the size of the columns.
 
 They take this fast path only for plain files: every line has exactly the expected number of
 fields, no blank or ``#`` comment line, no NUL or other control byte, valid UTF-8, numbers

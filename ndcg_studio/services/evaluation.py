@@ -327,6 +327,30 @@ def _join(run: RunColumns, qrels: QrelsColumns, run_q: NDArray[np.int64]) -> _Jo
     )
 
 
+def _by_query_then_score(query: NDArray[np.int64], score_: NDArray[np.float64]) -> NDArray[np.intp]:
+    """Permutation sorting rows by query ascending, then score descending (ties: any order).
+
+    When each query's rows are one contiguous block of the file (as runs are written) and the
+    blocks are of similar length, each block is one row of a padded matrix sorted row-wise
+    (small sorts, in cache); otherwise one sort by score and a stable radix pass by query."""
+    n = query.shape[0]
+    starts = np.flatnonzero(np.concatenate(([True], query[1:] != query[:-1])))
+    lengths = np.diff(np.append(starts, n))
+    longest = int(lengths.max())
+    block_query = query[starts]
+    if np.unique(block_query).shape[0] == starts.shape[0] and starts.shape[0] * longest <= 2 * n:
+        block_order = np.argsort(block_query)
+        starts, lengths = starts[block_order], lengths[block_order]
+        column = np.arange(longest)
+        valid = column < lengths[:, None]
+        rows = np.where(valid, starts[:, None] + column, 0)
+        matrix = np.where(valid, -score_[rows], np.inf)
+        within = np.argsort(matrix, axis=1)
+        return np.take_along_axis(rows, within, axis=1)[valid]
+    by_score = np.argsort(-score_)
+    return by_score[_stable_radix_argsort(query[by_score], int(query.max()))]
+
+
 def _run_order(
     run: RunColumns, joined: _Joined, exact_doc_order: bool
 ) -> tuple[NDArray[np.intp] | None, NDArray[np.int64]]:
@@ -340,8 +364,7 @@ def _run_order(
     perm: NDArray[np.intp] | None = None
     same = query[1:] == query[:-1]
     if not (np.all(query[1:] >= query[:-1]) and np.all(score_[1:][same] <= score_[:-1][same])):
-        by_score = np.argsort(-score_)  # ties are ordered below
-        perm = by_score[_stable_radix_argsort(query[by_score], int(query.max()))]
+        perm = _by_query_then_score(query, score_)  # ties are ordered below
         query, score_ = query[perm], score_[perm]
         same = query[1:] == query[:-1]
     if exact_doc_order:
