@@ -59,9 +59,7 @@ for name in ("map", "recip_rank", "P_5", "ndcg_cut_10"):
 """
 
 
-def measure(
-    cmd: list[str], env: dict[str, str] | None = None
-) -> tuple[float, int, float, str]:
+def measure(cmd: list[str], env: dict[str, str] | None = None) -> tuple[float, int, float, str]:
     """(wall seconds, peak RSS in MiB, CPU seconds, stdout) of one fresh process."""
     done = subprocess.run(
         [sys.executable, "-c", _WRAPPER, *cmd],
