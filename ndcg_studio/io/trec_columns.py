@@ -11,7 +11,7 @@ They take this fast path only for plain files: every line has exactly the expect
 fields, no blank or ``#`` comment line, no NUL or other control byte, valid UTF-8, numbers
 that parse; grades may be any integer (trec_eval's -1 included). Any other file is read by
 :func:`~ndcg_studio.io.trec.read_trec_run` / :func:`~ndcg_studio.io.trec.read_trec_qrels`
-(same rules and ``FILE:LINE: field: message`` errors as ``import``, grades 0-4), then
+(same rules and ``FILE:LINE: field: message`` errors as ``import``, its grade range), then
 converted: such a file is accepted or refused exactly as ``import`` does.
 
 Differences from :mod:`ndcg_studio.io.trec` on the fast path: the rank column of a run is not
@@ -72,7 +72,7 @@ class QrelsColumns:
         query_ids, query, doc, path: as in :class:`RunColumns`.
         grade: int64, shape (n,): the grade as written (any integer, like trec_eval; a
             negative grade is judged but never relevant). Files that need the strict reader
-            (comments, blank lines, ...) must have grades in 0-4, as for ``import qrels``.
+            (comments, blank lines, ...) must have grades in the range ``import qrels`` takes.
     """
 
     query_ids: list[str]
@@ -203,6 +203,17 @@ def _read_fast(
     return query_ids, query, _concat(d_parts), v_parts, last
 
 
+def _numbers(parts: list[NDArray[np.bytes_]], dtype: type[np.generic]) -> NDArray[np.generic]:
+    """Parse number fields; raise :class:`_Irregular` for what numpy takes and C does not
+    (``1_000``, Python's digit separators) and for what does not parse at all."""
+    if any((part.view(np.uint8) == ord("_")).any() for part in parts):
+        raise _Irregular
+    try:
+        return np.concatenate([part.astype(dtype) for part in parts])
+    except ValueError:
+        raise _Irregular from None
+
+
 def _to_bytes(ids: list[str]) -> NDArray[np.bytes_]:
     return np.array([s.encode("utf-8") for s in ids], dtype=bytes)
 
@@ -228,10 +239,7 @@ def read_run_columns(path: PathArg) -> RunColumns:
     """
     try:
         query_ids, query, doc, score_parts, tag = _read_fast(path, 6, (0, 2, 4))
-        try:
-            score = np.concatenate([s.astype(np.float64) for s in score_parts])
-        except ValueError:
-            raise _Irregular from None
+        score = np.asarray(_numbers(score_parts, np.float64), dtype=np.float64)
         if not np.isfinite(score).all():
             raise _Irregular
         return RunColumns(query_ids, query, doc, score, tag.decode("utf-8"), str(path))
@@ -253,15 +261,12 @@ def read_qrels_columns(path: PathArg) -> QrelsColumns:
 
     Raises:
         InputFileError: as :func:`ndcg_studio.io.trec.read_trec_qrels` without a grade map
-            when the file needs that reader (then grades must be in 0-4).
+            when the file needs that reader (then its grade range applies).
         OSError: the file cannot be read.
     """
     try:
         query_ids, query, doc, grade_parts, _ = _read_fast(path, 4, (0, 2, 3))
-        try:
-            grade = np.concatenate([g.astype(np.int64) for g in grade_parts])
-        except ValueError:
-            raise _Irregular from None
+        grade = np.asarray(_numbers(grade_parts, np.int64), dtype=np.int64)
         return QrelsColumns(query_ids, query, doc, grade, str(path))
     except _Irregular:
         pass

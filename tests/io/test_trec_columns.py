@@ -113,6 +113,15 @@ def test_strict_reader_refusals_are_kept(tmp_path: Path) -> None:
     path.write_text("1 Q0 a 1 nan t\n")
     with pytest.raises(InputFileError, match=":1: score:"):
         read_run_columns(path)
+    path.write_text("1 Q0 a 1 1_5 t\n")  # numpy reads 15: the strict reader decides
+    try:
+        strict = read_trec_run(path)
+    except InputFileError as exc:
+        with pytest.raises(InputFileError) as got:
+            read_run_columns(path)
+        assert str(got.value) == str(exc)
+    else:
+        np.testing.assert_array_equal(read_run_columns(path).score, strict.score)
     path.write_bytes(b"1 Q0 \xff 1 0.5 t\n")
     with pytest.raises(InputFileError, match="not UTF-8"):
         read_run_columns(path)
