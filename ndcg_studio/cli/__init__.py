@@ -474,9 +474,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_db(p)
     from ndcg_studio.cli import simulate, team
+    from ndcg_studio.cli.eval import add_parser as add_eval_parser  # registers its handler
 
     simulate.add_parser(sub, _add_db)
     team.add_parser(sub)
+    add_eval_parser(sub)
     return parser
 
 

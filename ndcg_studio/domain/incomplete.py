@@ -152,6 +152,7 @@ def incomplete_measures(
     *,
     persistence: float = 0.8,
     rbp_gain: Literal["binary", "graded"] = "binary",
+    condensed: bool = True,
 ) -> IncompleteTable:
     """nDCG′@K, AP, AP@K, Recall@K, bpref, RBP and its residual of every group at once.
 
@@ -168,6 +169,8 @@ def incomplete_measures(
             ``ndcg_cut.10``, threshold 1).
         persistence: RBP's p, in (0, 1).
         rbp_gain: ``"binary"`` (relevant = 1) or ``"graded"`` (trec_eval ``rbp``).
+        condensed: compute nDCG′ (False: ``ndcg_condensed`` is all NaN, which saves a
+            :func:`metrics.score` call when only the other measures are wanted).
 
     Returns:
         An :class:`IncompleteTable` of (n_groups,) arrays.
@@ -248,17 +251,10 @@ def incomplete_measures(
     n_unjudged = np.bincount(group[unjudged], minlength=n_groups).astype(_I64)
 
     # nDCG′@K: drop the unjudged results, keep the order, score as usual.
-    keep = np.zeros(lists.group.shape[0], dtype=bool)
-    keep[rows[judged]] = True
-    condensed = RankedLists(
-        group=lists.group[keep],
-        doc=lists.doc[keep],
-        score=lists.score[keep],
-        rank=lists.rank[keep],
-        group_query=lists.group_query,
-        doc_key=lists.doc_key,
-    )
-    ndcg_condensed = score(condensed, qrels, params).ndcg
+    if not condensed:
+        ndcg_condensed = np.full(n_groups, np.nan)
+    else:
+        ndcg_condensed = _condensed_ndcg(lists, qrels, params, rows[judged])
 
     columns = [ap, ap_at_k, recall, bpref, rbp, rbp_residual]
     for column in columns:
@@ -276,3 +272,20 @@ def incomplete_measures(
         n_unjudged=n_unjudged,
         has_judgments=has_judgments,
     )
+
+
+def _condensed_ndcg(
+    lists: RankedLists, qrels: Qrels, params: ScoringParams, judged_rows: NDArray[np.intp]
+) -> NDArray[np.float64]:
+    """nDCG′@K: :func:`metrics.score` of the lists without their unjudged results."""
+    keep = np.zeros(lists.group.shape[0], dtype=bool)
+    keep[judged_rows] = True
+    condensed = RankedLists(
+        group=lists.group[keep],
+        doc=lists.doc[keep],
+        score=lists.score[keep],
+        rank=lists.rank[keep],
+        group_query=lists.group_query,
+        doc_key=lists.doc_key,
+    )
+    return score(condensed, qrels, params).ndcg

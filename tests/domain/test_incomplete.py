@@ -294,3 +294,13 @@ def test_bad_parameters() -> None:
         incomplete_measures(case.lists, case.qrels, persistence=1.0)
     with pytest.raises(ValueError, match="rbp_gain"):
         incomplete_measures(case.lists, case.qrels, rbp_gain="exp")  # type: ignore[arg-type]
+
+
+def test_without_condensed_ndcg_the_other_measures_are_unchanged(dl19: Trec) -> None:
+    params = ScoringParams(k=10, relevance_threshold=2)
+    full = incomplete_measures(dl19.lists, dl19.qrels, params)
+    lean = incomplete_measures(dl19.lists, dl19.qrels, params, condensed=False)
+    assert np.isnan(lean.ndcg_condensed).all() and not np.isnan(full.ndcg_condensed).all()
+    for name, column in full.as_dict().items():
+        if name != "ndcg_condensed":
+            np.testing.assert_array_equal(lean.as_dict()[name], column)

@@ -1,0 +1,101 @@
+"""``ndcg-studio eval QRELS RUN``: trec_eval's measures straight from the two files, no database.
+
+Options and output follow trec_eval 10 (``-m``, ``-q``, ``-c``, ``-l``, ``-J``; lines
+``measure<TAB>query<TAB>value``, then the ``all`` lines); see
+:mod:`ndcg_studio.services.evaluation` for the measures and conventions. A measure that is not
+implemented is refused in one line (exit 2) before the files are read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from ndcg_studio.cli import UsageError, command
+
+__all__ = ["add_parser"]
+
+
+def add_parser(sub: Any) -> None:
+    """Add the ``eval`` sub-command to ``ndcg-studio``'s sub-parsers (its handler is
+    registered when this module is imported)."""
+    from ndcg_studio.services.evaluation import DEFAULT_MEASURES, MEASURES
+
+    p = sub.add_parser(
+        "eval",
+        help="trec_eval's measures of a run file against a qrels file (no database)",
+        description="Evaluate RUN against QRELS with trec_eval's options and output format, "
+        "without a database. Implemented measures: "
+        + ", ".join(f"{m}.K1,K2" if cut else m for m, cut in MEASURES.items())
+        + "; ndcg also takes per-grade gains (ndcg.0=0,1=1,2=3). Without -m: "
+        + " ".join(DEFAULT_MEASURES)
+        + ".",
+    )
+    p.add_argument("qrels", metavar="QRELS", help="TREC qrels file (qid iter docno grade)")
+    p.add_argument("run", metavar="RUN", help="TREC run file (qid Q0 docno rank score tag)")
+    p.add_argument(
+        "-m",
+        dest="measures",
+        metavar="MEASURE",
+        action="append",
+        default=[],
+        help="measure, as in trec_eval: ndcg_cut.10, P.5,10, map, recip_rank ... (repeatable)",
+    )
+    p.add_argument("-q", dest="per_query", action="store_true", help="print every query's values")
+    p.add_argument(
+        "-c",
+        dest="complete",
+        action="store_true",
+        help="queries of the qrels missing from the run count, as 0",
+    )
+    p.add_argument(
+        "-l",
+        dest="level",
+        metavar="N",
+        type=int,
+        default=1,
+        help="relevance level: grade >= N is relevant (default 1; nDCG's gains ignore it)",
+    )
+    p.add_argument(
+        "-J",
+        dest="judged_only",
+        action="store_true",
+        help="evaluate over judged documents only (unjudged ones are removed from the run)",
+    )
+
+
+@command("eval")
+def cmd_eval(args: argparse.Namespace) -> int:
+    """Print trec_eval's lines for ``args.run`` against ``args.qrels``."""
+    # numpy's documented switch, read when numpy is first imported: no transparent huge pages
+    # for its arrays. This command allocates and frees many large arrays once each, and asking
+    # the kernel to assemble huge pages for them cost more system time than it saved here.
+    if "numpy" not in sys.modules:
+        os.environ.setdefault("NUMPY_MADVISE_HUGEPAGE", "0")
+    from ndcg_studio.io.trec_columns import read_qrels_columns, read_run_columns
+    from ndcg_studio.services.evaluation import MeasureError, evaluate, parse_measures
+
+    try:
+        measures = parse_measures(args.measures)
+    except MeasureError as exc:
+        raise UsageError(str(exc)) from None
+    if args.level < 1:
+        raise UsageError(f"-l {args.level}: the relevance level must be at least 1")
+    for path in (args.qrels, args.run):
+        if not Path(path).is_file():
+            raise UsageError(f"{path}: no such file")
+    qrels = read_qrels_columns(args.qrels)
+    run = read_run_columns(args.run)
+    result = evaluate(
+        run,
+        qrels,
+        measures,
+        complete=args.complete,
+        relevance_level=args.level,
+        judged_only=args.judged_only,
+    )
+    sys.stdout.write("\n".join(result.lines(args.per_query)) + "\n")
+    return 0

@@ -1,0 +1,592 @@
+"""trec_eval's measures of one run file against one qrels file, without a database.
+
+:func:`evaluate` takes the parsed columns (:mod:`ndcg_studio.io.trec_columns`), joins run and
+qrels on (query, document) and scores every query with the project's own measures
+(:func:`ndcg_studio.domain.metrics.score`,
+:func:`ndcg_studio.domain.incomplete.incomplete_measures`), so the numbers are those of
+``ndcg-studio score`` and of trec_eval. Measures are named and printed as trec_eval 10 does
+(``m_*.c``, ``meas_print_single.c``, ``meas_print_final.c``): ``ndcg_cut.5,10`` gives
+``ndcg_cut_5`` and ``ndcg_cut_10``; a query line is ``%-22s\\t%s\\t%6.4f`` (integer measures
+``%ld``); queries come in byte order of their ids, then the ``all`` lines (``runid``,
+``num_q``, then the means; ``num_ret``, ``num_rel``, ``num_rel_ret`` are sums).
+
+Which queries count (trec_eval): those of the qrels that the run also has; with
+``complete=True`` (``-c``) every query of the qrels, an absent one scoring as an empty list
+(0 for every measure here). Queries only in the run are ignored. ``judged_only`` (``-J``)
+removes the run's unjudged documents (no grade >= 0) before anything is computed.
+
+Deliberate differences from trec_eval 10: without ``-c`` a qrels query missing from the run is
+skipped (trec_eval 9 and pytrec_eval do so; trec_eval 10 stops with exit 4); with ``-c`` the
+``all`` value of ``num_rel`` is the sum of the per-query values (trec_eval's
+``te_calc_avg_num_rel`` counts grade > 0 there, ignoring ``-l``); lines with extra fields are
+refused (as by ``import``), not read.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ndcg_studio.domain.incomplete import IncompleteTable, incomplete_measures
+from ndcg_studio.domain.metrics import (
+    Qrels,
+    RankedLists,
+    ScoreTable,
+    ScoringParams,
+    _stable_radix_argsort,
+    score,
+)
+from ndcg_studio.io.errors import InputError
+from ndcg_studio.io.trec import read_trec_qrels, read_trec_run
+from ndcg_studio.io.trec_columns import QrelsColumns, RunColumns
+
+__all__ = [
+    "DEFAULT_CUTOFFS",
+    "MEASURES",
+    "Evaluation",
+    "MeasureError",
+    "MeasureSpec",
+    "evaluate",
+    "parse_measures",
+]
+
+#: trec_eval's default cutoffs of P, recall, ndcg_cut and map_cut.
+DEFAULT_CUTOFFS: tuple[int, ...] = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
+
+#: Implemented trec_eval measures, in trec_eval's order of output (``measures.c``); the value
+#: says whether it takes cutoffs.
+MEASURES: Mapping[str, bool] = {
+    "runid": False,
+    "num_q": False,
+    "num_ret": False,
+    "num_rel": False,
+    "num_rel_ret": False,
+    "map": False,
+    "bpref": False,
+    "recip_rank": False,
+    "P": True,
+    "recall": True,
+    "ndcg": False,
+    "ndcg_cut": True,
+    "map_cut": True,
+    "rbp": False,
+}
+_COUNTS = ("num_ret", "num_rel", "num_rel_ret")
+
+#: trec_eval's default measures ("official") that are implemented here.
+DEFAULT_MEASURES: tuple[str, ...] = (
+    "runid",
+    "num_q",
+    "num_ret",
+    "num_rel",
+    "num_rel_ret",
+    "map",
+    "bpref",
+    "recip_rank",
+    "P",
+)
+
+
+class MeasureError(InputError):
+    """A ``-m`` measure that is not implemented, or parameters it cannot take."""
+
+
+@dataclass(frozen=True)
+class MeasureSpec:
+    """One requested measure family: ``name`` (trec_eval's) with its cutoffs or gains.
+
+    Attributes:
+        name: a key of :data:`MEASURES`.
+        cutoffs: sorted distinct cutoffs >= 1 for measures that take them, else ().
+        gains: ``ndcg`` with per-grade gains (``ndcg.0=0,1=1,2=3``), as given; None otherwise.
+        label: the printed name stem (``ndcg_0=0,1=1,2=3`` for custom gains).
+    """
+
+    name: str
+    cutoffs: tuple[int, ...] = ()
+    gains: Mapping[int, float] | None = None
+    label: str = ""
+
+    def names(self) -> list[str]:
+        """The printed measure names (``P_5``, ``P_10``, ``map``...)."""
+        if self.cutoffs:
+            return [f"{self.name}_{k}" for k in self.cutoffs]
+        return [self.label or self.name]
+
+
+_NUMBER = re.compile(r"^\d+(\.\d*)?$")
+
+
+def parse_measures(words: Sequence[str]) -> list[MeasureSpec]:
+    """Parse trec_eval ``-m`` words (``ndcg_cut.5,10``, ``P.5``, ``map``, ``ndcg.1=3,2=9``).
+
+    As in trec_eval, a measure's first parameters win (``-m P.5 -m P.10`` gives P_5 only) and
+    cutoffs are read as integers (``23.4`` is 23). Without words, :data:`DEFAULT_MEASURES`.
+
+    Returns:
+        The specs in trec_eval's order of output.
+
+    Raises:
+        MeasureError: an unknown or unimplemented measure, or bad parameters (one line,
+            naming the measure and listing the implemented ones).
+    """
+    # trec_eval: the first parameters given to a measure win; a bare name only asks for it
+    chosen: dict[str, MeasureSpec] = {}
+    explicit: set[str] = set()
+    for word in words or DEFAULT_MEASURES:
+        name, dot, params = word.partition(".")
+        if name not in MEASURES:
+            raise MeasureError(
+                f"measure {word!r} is not implemented; implemented: {', '.join(MEASURES)}"
+            )
+        if dot and not MEASURES[name] and name != "ndcg":
+            raise MeasureError(f"{word!r}: {name} takes no parameters here")
+        if name in explicit or (name in chosen and not dot):
+            continue
+        if MEASURES[name]:
+            cutoffs = DEFAULT_CUTOFFS
+            if dot:
+                parts = params.split(",")
+                if not params or not all(_NUMBER.match(p) for p in parts):
+                    raise MeasureError(f"{word!r}: cutoffs must be numbers >= 1, e.g. {name}.5,10")
+                cutoffs = tuple(sorted({int(float(p)) for p in parts}))
+                if cutoffs[0] < 1:
+                    raise MeasureError(f"{word!r}: cutoffs must be >= 1")
+            chosen[name] = MeasureSpec(name, cutoffs)
+        elif dot:  # ndcg with per-grade gains
+            chosen[name] = MeasureSpec(name, gains=_gains(word, params), label=f"ndcg_{params}")
+        else:
+            chosen[name] = MeasureSpec(name)
+        if dot:
+            explicit.add(name)
+    order = list(MEASURES)
+    return sorted(chosen.values(), key=lambda s: order.index(s.name))
+
+
+def _gains(word: str, params: str) -> dict[int, float]:
+    gains: dict[int, float] = {}
+    for part in params.split(","):
+        grade, eq, gain = part.partition("=")
+        try:
+            gains[int(grade)] = float(gain)
+        except ValueError:
+            raise MeasureError(f"{word!r}: gains are GRADE=GAIN, e.g. ndcg.1=1,2=3") from None
+        if not eq or not math.isfinite(gains[int(grade)]) or int(grade) < 0:
+            raise MeasureError(f"{word!r}: gains are GRADE=GAIN with GRADE >= 0")
+    return gains
+
+
+@dataclass(frozen=True, eq=False)
+class Evaluation:
+    """Per-query values of the requested measures, and their summary (trec_eval's ``all``).
+
+    Attributes:
+        query_ids: the evaluated queries, in byte order of their ids.
+        names: printed measure names, in trec_eval's order.
+        values: per name, float64 (n_queries,) values.
+        integer: the names printed as integers (``num_*``).
+        runid: the run's tag (trec_eval prints the last query's).
+        summary: per name, the ``all`` value (mean, or sum for ``num_*``).
+        show_runid, show_num_q: whether ``runid`` / ``num_q`` were asked for.
+    """
+
+    query_ids: list[str]
+    names: list[str]
+    values: dict[str, NDArray[np.float64]]
+    integer: frozenset[str]
+    runid: str
+    summary: dict[str, float]
+    show_runid: bool = False
+    show_num_q: bool = False
+
+    def lines(self, per_query: bool) -> Iterator[str]:
+        """trec_eval's output lines (no newline), per query first when ``per_query``."""
+        if per_query:
+            by_name = {
+                name: (
+                    [f"{int(v)}" for v in self.values[name].tolist()]
+                    if name in self.integer
+                    else [f"{v:6.4f}" for v in self.values[name].tolist()]
+                )
+                for name in self.names
+            }
+            heads = {name: f"{name:<22}\t" for name in self.names}
+            for i, qid in enumerate(self.query_ids):
+                for name in self.names:
+                    yield f"{heads[name]}{qid}\t{by_name[name][i]}"
+        if self.show_runid:
+            yield f"{'runid':<22}\tall\t{self.runid}"
+        if self.show_num_q:
+            yield f"{'num_q':<22}\tall\t{len(self.query_ids)}"
+        for name in self.names:
+            value = self.summary[name]
+            text = f"{int(value)}" if name in self.integer else f"{value:6.4f}"
+            yield f"{name:<22}\tall\t{text}"
+
+
+def _hash_rows(doc: NDArray[np.bytes_], query: NDArray[np.int64]) -> NDArray[np.uint64]:
+    """64-bit hash of (query, document bytes) per row (FNV-style mixing of 8-byte words)."""
+    n = doc.shape[0]
+    width = doc.dtype.itemsize
+    padded = -(-width // 8) * 8
+    if padded != width:
+        doc = doc.astype(f"S{padded}")
+    words = doc.view(np.uint64).reshape(n, padded // 8)
+    h = query.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+    with np.errstate(over="ignore"):
+        for j in range(words.shape[1]):
+            h ^= words[:, j]
+            h *= np.uint64(0x100000001B3)
+            h ^= h >> np.uint64(29)
+    return h
+
+
+@dataclass(frozen=True, eq=False)
+class _Joined:
+    """Run and qrels in one document index space (internal)."""
+
+    run_query: NDArray[np.int64]  # run rows' query index in the joint query space
+    run_doc: NDArray[np.int64]
+    qrels_query: NDArray[np.int64]
+    qrels_doc: NDArray[np.int64]
+    qrels_grade: NDArray[np.float64]
+    doc_key: NDArray[np.int64]
+    judged: NDArray[np.bool_]  # per run row: in the qrels with a grade >= 0
+
+
+def _first_duplicate(keys_sorted: NDArray[np.uint64]) -> bool:
+    return bool(keys_sorted.shape[0] > 1 and np.any(keys_sorted[1:] == keys_sorted[:-1]))
+
+
+def _refuse_duplicates(run: RunColumns | None, qrels: QrelsColumns | None) -> None:
+    """Re-read the file with the strict reader: it names the duplicate lines."""
+    if run is not None:
+        read_trec_run(run.path)
+    if qrels is not None:
+        read_trec_qrels(qrels.path)
+
+
+def _join(run: RunColumns, qrels: QrelsColumns, run_q: NDArray[np.int64]) -> _Joined | None:
+    """Hash join on (query, document); None when a hash collision makes it inexact."""
+    qrels_q = qrels.query
+    n_run = run_q.shape[0]
+    run_h = _hash_rows(run.doc, run_q)
+    order = np.argsort(run_h)
+    run_sorted = run_h[order]
+    del run_h
+    if _first_duplicate(run_sorted):
+        return None  # a duplicate document, or a collision: the exact path decides
+    qrels_h = _hash_rows(qrels.doc, qrels_q)
+    qrels_order = np.argsort(qrels_h)
+    qrels_sorted = qrels_h[qrels_order]
+    del qrels_h
+    if _first_duplicate(qrels_sorted):
+        return None
+    # sorted needles: searchsorted walks both arrays in order
+    at_sorted = np.minimum(np.searchsorted(run_sorted, qrels_sorted), n_run - 1)
+    found_sorted = run_sorted[at_sorted] == qrels_sorted
+    del qrels_sorted, run_sorted
+    at = np.empty_like(at_sorted)
+    at[qrels_order] = at_sorted
+    found = np.empty(found_sorted.shape[0], dtype=bool)
+    found[qrels_order] = found_sorted
+    del at_sorted, found_sorted, qrels_order
+    run_row = order[at[found]]
+    if not (
+        np.array_equal(run_q[run_row], qrels_q[found])
+        and np.array_equal(run.doc[run_row], qrels.doc[found])
+    ):
+        return None  # a collision
+    judged = np.zeros(n_run, dtype=bool)
+    judged[run_row] = qrels.grade[found] >= 0
+    # Documents are numbered by the judgments' position in (query, file) order, then the
+    # unjudged results: the judgments' (query, document) keys are then sorted already.
+    n_qrels = qrels_q.shape[0]
+    by_query: NDArray[np.intp] | None = None
+    if n_qrels > 1 and not np.all(qrels_q[1:] >= qrels_q[:-1]):
+        by_query = _stable_radix_argsort(qrels_q, int(qrels_q.max()))
+    position = np.arange(n_qrels, dtype=np.int64)
+    if by_query is not None:
+        position[by_query] = np.arange(n_qrels, dtype=np.int64)
+    run_doc = np.arange(n_qrels, n_qrels + n_run, dtype=np.int64)
+    run_doc[run_row] = position[found]
+    grade = qrels.grade.astype(np.float64)
+    return _Joined(
+        run_q,
+        run_doc,
+        qrels_q if by_query is None else qrels_q[by_query],
+        position if by_query is None else np.arange(n_qrels, dtype=np.int64),
+        grade if by_query is None else grade[by_query],
+        np.zeros(n_qrels + n_run, dtype=np.int64),  # filled by _run_order
+        judged,
+    )
+
+
+def _by_query_then_score(query: NDArray[np.int64], score_: NDArray[np.float64]) -> NDArray[np.intp]:
+    """Permutation sorting rows by query ascending, then score descending (ties: any order).
+
+    When each query's rows are one contiguous block of the file (as runs are written) and the
+    blocks are of similar length, each block is one row of a padded matrix sorted row-wise
+    (small sorts, in cache); otherwise one sort by score and a stable radix pass by query."""
+    n = query.shape[0]
+    starts = np.flatnonzero(np.concatenate(([True], query[1:] != query[:-1])))
+    lengths = np.diff(np.append(starts, n))
+    longest = int(lengths.max())
+    block_query = query[starts]
+    if np.unique(block_query).shape[0] == starts.shape[0] and starts.shape[0] * longest <= 2 * n:
+        block_order = np.argsort(block_query)
+        starts, lengths = starts[block_order], lengths[block_order]
+        column = np.arange(longest)
+        valid = column < lengths[:, None]
+        rows = np.where(valid, starts[:, None] + column, 0)
+        matrix = np.where(valid, -score_[rows], np.inf)
+        within = np.argsort(matrix, axis=1)
+        return np.take_along_axis(rows, within, axis=1)[valid]
+    by_score = np.argsort(-score_)
+    return by_score[_stable_radix_argsort(query[by_score], int(query.max()))]
+
+
+def _run_order(
+    run: RunColumns, joined: _Joined, exact_doc_order: bool
+) -> tuple[NDArray[np.intp] | None, NDArray[np.int64]]:
+    """Run order of the run rows (query, score descending, document id descending in bytes,
+    trec_eval ``form_res_rels.c``) as a permutation (None: already so), and the ``doc_key`` that
+    orders the tied rows' documents for :class:`RankedLists` (other documents: 0, never
+    compared). ``exact_doc_order``: document indices already follow the bytes of the ids."""
+    query, score_ = joined.run_query, run.score
+    n = query.shape[0]
+    n_docs = int(joined.doc_key.shape[0])
+    perm: NDArray[np.intp] | None = None
+    same = query[1:] == query[:-1]
+    if not (np.all(query[1:] >= query[:-1]) and np.all(score_[1:][same] <= score_[:-1][same])):
+        perm = _by_query_then_score(query, score_)  # ties are ordered below
+        query, score_ = query[perm], score_[perm]
+        same = query[1:] == query[:-1]
+    if exact_doc_order:
+        doc_key = np.arange(n_docs, dtype=np.int64)
+    else:
+        doc_key = np.zeros(n_docs, dtype=np.int64)
+    tie = same & (score_[1:] == score_[:-1])
+    if not tie.any():
+        return perm, doc_key
+    in_run = np.zeros(n, dtype=bool)
+    in_run[1:] |= tie
+    in_run[:-1] |= tie
+    at = np.flatnonzero(in_run)
+    rows = at if perm is None else perm[at]
+    doc = joined.run_doc[rows]
+    if exact_doc_order:
+        key = doc
+    else:
+        _, inverse = np.unique(run.doc[rows], return_inverse=True)
+        key = inverse.reshape(-1).astype(np.int64)
+        doc_key[doc] = key
+    run_id = np.cumsum(np.concatenate(([True], ~tie)))[at]
+    if perm is None:
+        perm = np.arange(n, dtype=np.intp)
+    perm[at] = rows[np.lexsort((-key, run_id))]
+    return perm, doc_key
+
+
+def _join_exact(run: RunColumns, qrels: QrelsColumns, run_q: NDArray[np.int64]) -> _Joined:
+    """Join through one sorted table of every document id (exact, slower)."""
+    n_run = run_q.shape[0]
+    width = max(run.doc.dtype.itemsize, qrels.doc.dtype.itemsize)
+    both = np.concatenate([run.doc.astype(f"S{width}"), qrels.doc.astype(f"S{width}")])
+    _, inverse = np.unique(both, return_inverse=True)
+    inverse = inverse.reshape(-1).astype(np.int64)
+    run_doc, qrels_doc = inverse[:n_run], inverse[n_run:]
+    n_docs = int(inverse.max()) + 1 if inverse.size else 1
+    qrels_order = np.argsort(qrels.query * n_docs + qrels_doc, kind="stable")
+    qrels_key = (qrels.query * n_docs + qrels_doc)[qrels_order]
+    if _first_duplicate(qrels_key.view(np.uint64)):
+        _refuse_duplicates(None, qrels)
+    run_key = run_q * n_docs + run_doc
+    if _first_duplicate(np.sort(run_key).view(np.uint64)):
+        _refuse_duplicates(run, None)
+    at = np.minimum(np.searchsorted(qrels_key, run_key), max(qrels_key.shape[0] - 1, 0))
+    judged = (qrels_key[at] == run_key) & (qrels.grade[qrels_order[at]] >= 0)
+    return _Joined(
+        run_q,
+        run_doc,
+        qrels.query,
+        qrels_doc,
+        qrels.grade.astype(np.float64),
+        np.arange(n_docs, dtype=np.int64),  # documents are numbered in byte order
+        judged,
+    )
+
+
+def evaluate(
+    run: RunColumns,
+    qrels: QrelsColumns,
+    measures: Sequence[MeasureSpec],
+    *,
+    complete: bool = False,
+    relevance_level: int = 1,
+    judged_only: bool = False,
+) -> Evaluation:
+    """Evaluate a run against qrels with trec_eval's measures, options and conventions.
+
+    Args:
+        run, qrels: the two files' columns.
+        measures: from :func:`parse_measures`.
+        complete: trec_eval ``-c``: queries of the qrels missing from the run count (as 0).
+        relevance_level: trec_eval ``-l``: grade >= this is relevant (P, map, recall, bpref,
+            recip_rank, num_rel; nDCG's gains do not depend on it, as in trec_eval).
+        judged_only: trec_eval ``-J``: drop the run's unjudged documents first.
+
+    Returns:
+        An :class:`Evaluation`.
+
+    Raises:
+        InputFileError: a document twice for one query in the run, or judged twice in the
+            qrels (from the strict readers, naming the lines).
+        InputError: no query has both results and judgments (trec_eval refuses too).
+    """
+    if relevance_level < 1:
+        raise InputError(f"-l {relevance_level}: the relevance level must be >= 1")
+    # Joint query space: the qrels' queries first (their order), then the run's others.
+    lookup = {q: i for i, q in enumerate(qrels.query_ids)}
+    n_qrels_q = len(qrels.query_ids)
+    run_to_joint = np.empty(len(run.query_ids), dtype=np.int64)
+    extra = 0
+    for i, q in enumerate(run.query_ids):
+        j = lookup.get(q)
+        if j is None:
+            j = n_qrels_q + extra
+            extra += 1
+        run_to_joint[i] = j
+    run_q = run_to_joint[run.query]
+    joined = _join(run, qrels, run_q)
+    exact_doc_order = joined is None
+    if joined is None:
+        joined = _join_exact(run, qrels, run_q)
+    # Put the rows in run order once, so that every measure below finds them sorted.
+    perm, doc_key = _run_order(run, joined, exact_doc_order)
+
+    in_qrels = joined.run_query < n_qrels_q
+    # -J: trec_eval drops documents without a grade >= 0 (form_res_rels.c)
+    keep = in_qrels & joined.judged if judged_only else in_qrels
+    present = np.zeros(n_qrels_q, dtype=bool)
+    present[joined.run_query[in_qrels]] = True
+    evaluated = np.arange(n_qrels_q) if complete else np.flatnonzero(present)
+    if evaluated.size == 0:
+        raise InputError(f"no query has both results in {run.path} and judgments in {qrels.path}")
+    # one group per evaluated query (the qrels' queries are in byte order already)
+    group_of_query = np.full(n_qrels_q, -1, dtype=np.int64)
+    group_of_query[evaluated] = np.arange(evaluated.size)
+    run_query, run_doc, run_score = joined.run_query, joined.run_doc, run.score
+    if perm is not None:
+        rows = perm[keep[perm]]
+    elif not keep.all():
+        rows = np.flatnonzero(keep)
+    else:
+        rows = None
+    if rows is not None:
+        run_query, run_doc, run_score = run_query[rows], run_doc[rows], run_score[rows]
+    del perm, rows
+    lists = RankedLists(
+        group=group_of_query[run_query],
+        doc=run_doc,
+        score=run_score,
+        rank=np.zeros(run_doc.shape[0], dtype=np.int64),
+        group_query=evaluated,
+        doc_key=doc_key,
+    )
+    # Judgments sorted by (query, document) once, for the same reason.
+    qrels_query, qrels_doc, qrels_grade = joined.qrels_query, joined.qrels_doc, joined.qrels_grade
+    n_docs = max(int(doc_key.shape[0]), int(qrels_doc.max()) + 1)
+    qrels_key = qrels_query * n_docs + qrels_doc
+    if not np.all(qrels_key[1:] > qrels_key[:-1]):
+        order = np.argsort(qrels_key)
+        qrels_query, qrels_doc, qrels_grade = (
+            qrels_query[order],
+            qrels_doc[order],
+            qrels_grade[order],
+        )
+    del qrels_key, joined
+    judgments = Qrels(qrels_query, qrels_doc, qrels_grade)
+    threshold = float(relevance_level)
+    scores: dict[object, ScoreTable] = {}
+    extras: dict[object, IncompleteTable] = {}
+
+    def scored(k: int | None, gains: Mapping[int, float] | None = None) -> ScoreTable:
+        key = (k, tuple(sorted(gains.items())) if gains else None)
+        if key not in scores:
+            params = ScoringParams(
+                k=k, gain=gains if gains else "linear", relevance_threshold=threshold
+            )
+            scores[key] = score(lists, judgments, params)
+        return scores[key]
+
+    def incomplete(k: int | None, graded_rbp: bool = False) -> IncompleteTable:
+        key = (k, graded_rbp)
+        if key not in extras:
+            params = ScoringParams(k=k, relevance_threshold=threshold)
+            extras[key] = incomplete_measures(
+                lists,
+                judgments,
+                params,
+                persistence=0.9 if graded_rbp else 0.8,
+                rbp_gain="graded" if graded_rbp else "binary",
+                condensed=False,
+            )
+        return extras[key]
+
+    any_k = next((k for s in measures for k in s.cutoffs if s.name == "ndcg_cut"), 10)
+    values: dict[str, NDArray[np.float64]] = {}
+    names: list[str] = []
+    for spec in measures:
+        name = spec.name
+        if name in ("runid", "num_q"):
+            continue
+        if name == "num_ret":
+            out = {name: scored(any_k).n_returned.astype(np.float64)}
+        elif name == "num_rel":
+            out = {name: incomplete(None).n_relevant.astype(np.float64)}
+        elif name == "num_rel_ret":
+            table = incomplete(None)
+            out = {name: np.rint(table.recall * table.n_relevant)}
+        elif name == "map":
+            out = {name: incomplete(None).ap}
+        elif name == "bpref":
+            out = {name: incomplete(None).bpref}
+        elif name == "recip_rank":
+            out = {name: scored(any_k).rr}
+        elif name == "P":
+            out = {f"P_{k}": scored(k).precision for k in spec.cutoffs}
+        elif name == "recall":
+            out = {f"recall_{k}": incomplete(k).recall for k in spec.cutoffs}
+        elif name == "ndcg":
+            out = {spec.names()[0]: scored(None, spec.gains).ndcg}
+        elif name == "ndcg_cut":
+            out = {f"ndcg_cut_{k}": scored(k).ndcg for k in spec.cutoffs}
+        elif name == "map_cut":
+            out = {f"map_cut_{k}": incomplete(k).ap_at_k for k in spec.cutoffs}
+        elif name == "rbp":
+            out = {name: incomplete(None, graded_rbp=True).rbp}
+        else:  # pragma: no cover - parse_measures only lets MEASURES through
+            raise MeasureError(f"measure {name!r} is not implemented")
+        for label, column in out.items():
+            values[label] = np.nan_to_num(np.asarray(column, dtype=np.float64), nan=0.0)
+            names.append(label)
+    integer = frozenset(n for n in names if n in _COUNTS)
+    summary = {
+        n: float(values[n].sum()) if n in integer else float(values[n].mean()) for n in names
+    }
+    return Evaluation(
+        query_ids=[qrels.query_ids[i] for i in evaluated.tolist()],
+        names=names,
+        values=values,
+        integer=integer,
+        runid=run.tag,
+        summary=summary,
+        show_runid=any(s.name == "runid" for s in measures),
+        show_num_q=any(s.name == "num_q" for s in measures),
+    )

@@ -1,0 +1,130 @@
+"""The column readers of ``eval`` give what the strict readers give, whatever the layout."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ndcg_studio.io import trec_columns
+from ndcg_studio.io.errors import InputFileError
+from ndcg_studio.io.trec import read_trec_run
+from ndcg_studio.io.trec_columns import read_qrels_columns, read_run_columns
+
+ids = st.text(alphabet="abcXYZ019-_.é€", min_size=1, max_size=12)
+gaps = st.sampled_from([" ", "\t", "  ", " \t "])
+
+
+def same_as_strict_run(path: Path) -> None:
+    columns = read_run_columns(path)
+    strict = read_trec_run(path)
+    assert [columns.query_ids[i] for i in columns.query.tolist()] == strict.query_id
+    assert [d.decode("utf-8") for d in columns.doc.tolist()] == strict.doc_id
+    np.testing.assert_array_equal(columns.score, strict.score)
+    assert columns.query_ids == sorted(set(strict.query_id), key=lambda s: s.encode())
+    assert columns.tag == strict.tag[-1]
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    rows=st.lists(
+        st.tuples(ids, ids, st.floats(-1e6, 1e6, allow_nan=False), gaps), min_size=1, max_size=40
+    ),
+    crlf=st.booleans(),
+    bom=st.booleans(),
+    final_newline=st.booleans(),
+)
+def test_run_columns_equal_the_strict_reader(
+    tmp_path_factory: pytest.TempPathFactory,
+    rows: list[tuple[str, str, float, str]],
+    crlf: bool,
+    bom: bool,
+    final_newline: bool,
+) -> None:
+    seen: set[tuple[str, str]] = set()
+    lines = []
+    for rank, (q, d, s, gap) in enumerate(rows, start=1):
+        if (q, d) in seen:
+            continue
+        seen.add((q, d))
+        lines.append(gap.join([q, "Q0", d, str(rank), repr(s), "tag"]))
+    end = "\r\n" if crlf else "\n"
+    text = end.join(lines) + (end if final_newline else "")
+    path = tmp_path_factory.mktemp("run") / "run.txt"
+    path.write_bytes((b"\xef\xbb\xbf" if bom else b"") + text.encode("utf-8"))
+    same_as_strict_run(path)
+
+
+def test_qrels_columns_read_any_integer_grade_like_trec_eval(tmp_path: Path) -> None:
+    path = tmp_path / "qrels.txt"
+    path.write_text("2 0 b -1\n10 0 a 3\n2 0 a 7\n")
+    columns = read_qrels_columns(path)
+    assert columns.query_ids == ["10", "2"]  # byte order, as trec_eval sorts them
+    assert columns.query.tolist() == [1, 0, 1]
+    assert columns.doc.tolist() == [b"b", b"a", b"a"]
+    assert columns.grade.tolist() == [-1, 3, 7]
+
+
+def test_irregular_files_go_through_the_strict_reader(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls: list[object] = []
+    strict = trec_columns.read_trec_qrels
+
+    def spy(path: object) -> object:
+        calls.append(path)
+        return strict(path)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(trec_columns, "read_trec_qrels", spy)
+    plain = tmp_path / "plain.txt"
+    plain.write_text("1 0 a 1\n1 0 b 0\n")
+    commented = tmp_path / "commented.txt"
+    commented.write_text("# judged by NIST\n1 0 a 1\n\n1 0 b 0\n")
+    a, b = read_qrels_columns(plain), read_qrels_columns(commented)
+    assert calls == [commented]
+    assert (a.query_ids, a.doc.tolist(), a.grade.tolist()) == (
+        b.query_ids,
+        b.doc.tolist(),
+        b.grade.tolist(),
+    )
+    wrong = tmp_path / "wrong.txt"
+    wrong.write_text("1 0 a 1\n1 0 b\n1 0 c 2.5\n")
+    with pytest.raises(InputFileError) as exc:
+        read_qrels_columns(wrong)
+    assert str(exc.value).splitlines()[0].startswith(f"{wrong}:2: ")
+    assert f"{wrong}:3: grade:" in str(exc.value)
+
+
+def test_blocks_split_only_between_lines(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(trec_columns, "_BLOCK", 7)  # every line crosses a block boundary
+    path = tmp_path / "run.txt"
+    path.write_text("".join(f"q{i % 3} Q0 doc{i} {i} {1.5 * i} run{i}\n" for i in range(50)))
+    same_as_strict_run(path)
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("".join(f"q{i} 0 d{i} {i % 5}\n" for i in range(5)))
+    assert read_qrels_columns(qrels).grade.tolist() == [0, 1, 2, 3, 4]
+
+
+def test_strict_reader_refusals_are_kept(tmp_path: Path) -> None:
+    path = tmp_path / "run.txt"
+    path.write_text("1 Q0 a 1 nan t\n")
+    with pytest.raises(InputFileError, match=":1: score:"):
+        read_run_columns(path)
+    path.write_text("1 Q0 a 1 1_5 t\n")  # numpy reads 15: the strict reader decides
+    try:
+        strict = read_trec_run(path)
+    except InputFileError as exc:
+        with pytest.raises(InputFileError) as got:
+            read_run_columns(path)
+        assert str(got.value) == str(exc)
+    else:
+        np.testing.assert_array_equal(read_run_columns(path).score, strict.score)
+    path.write_bytes(b"1 Q0 \xff 1 0.5 t\n")
+    with pytest.raises(InputFileError, match="not UTF-8"):
+        read_run_columns(path)
+    path.write_text("")
+    with pytest.raises(InputFileError):
+        read_run_columns(path)
