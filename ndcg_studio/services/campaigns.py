@@ -244,7 +244,9 @@ class CampaignService:
             raise ValueError("--sample takes a number ≥ 1 and cannot go with --queries")
         if not spec.annotators:
             raise ValueError("a campaign needs at least one annotator")
-        annotator_ids = [self.annotation.ensure_annotator(a).id for a in spec.annotators]
+        people = sorted({a.strip() for a in spec.annotators})
+        if not all(people):
+            raise ValueError("an annotator needs a name")
         r, q, d, c = models.results, models.queries, models.documents, models.campaigns
         with self.db.transaction() as session:
             if session.execute(select(c.c.id).where(c.c.name == name)).first() is not None:
@@ -309,6 +311,13 @@ class CampaignService:
                     "gold_grade": gold.grade,
                     "shuffle": _shuffle_key(spec.seed, gold.query, gold.document),
                 }
+            a = models.annotators
+            session.execute(
+                self.annotation._insert(session, a)
+                .values([{"name": n, "created_at": models.utcnow()} for n in people])
+                .on_conflict_do_nothing(index_elements=[a.c.name])
+            )
+            annotator_ids = session.execute(select(a.c.id).where(a.c.name.in_(people))).scalars()
             campaign_id = session.execute(
                 c.insert()
                 .values(
@@ -332,7 +341,7 @@ class CampaignService:
             )
             session.execute(
                 models.campaign_annotators.insert(),
-                [{"campaign_id": campaign_id, "annotator_id": i} for i in set(annotator_ids)],
+                [{"campaign_id": campaign_id, "annotator_id": i} for i in annotator_ids],
             )
             session.execute(
                 models.campaign_items.insert(),
