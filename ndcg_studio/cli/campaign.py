@@ -37,6 +37,9 @@ STATUS_COLUMNS = (
 )
 
 
+_FORMAT = "an aligned table for reading, or CSV (header on line 1)"
+
+
 def _rate(text: str) -> float:
     try:
         value = float(text)
@@ -83,19 +86,21 @@ def add_parser(sub: Any, add_db: Any) -> None:
         "them (--hold-minutes) as the app does.",
     )
     add_db(q)
-    q.add_argument("name")
-    q.add_argument("--annotator", required=True, metavar="NAME")
-    q.add_argument("--limit", type=positive_int, default=10, metavar="K")
-    q.add_argument("--hold-minutes", type=float, default=30.0, metavar="M")
-    q.add_argument("--format", choices=("table", "csv"), default="table")
+    q.add_argument("name", help="the campaign")
+    q.add_argument("--annotator", required=True, metavar="NAME", help="whose queue")
+    q.add_argument("--limit", type=positive_int, default=10, metavar="K", help="at most K items")
+    q.add_argument(
+        "--hold-minutes", type=float, default=30.0, metavar="M", help="hold them M minutes"
+    )
+    q.add_argument("--format", choices=("table", "csv"), default="table", help=_FORMAT)
     s = actions.add_parser(
         "status",
         help="the lead's statistics, one row per annotator",
         description="One row per annotator: " + ",".join(STATUS_COLUMNS) + ".",
     )
     add_db(s)
-    s.add_argument("name")
-    s.add_argument("--format", choices=("table", "csv"), default="table")
+    s.add_argument("name", help="the campaign")
+    s.add_argument("--format", choices=("table", "csv"), default="table", help=_FORMAT)
     g = actions.add_parser(
         "grades",
         help="every grade and mark of a campaign",
@@ -103,14 +108,14 @@ def add_parser(sub: Any, add_db: Any) -> None:
         "and campaign, and every can't judge / later mark.",
     )
     add_db(g)
-    g.add_argument("name")
-    g.add_argument("--format", choices=("table", "csv"), default="csv")
+    g.add_argument("name", help="the campaign")
+    g.add_argument("--format", choices=("table", "csv"), default="csv", help=_FORMAT)
     ls = actions.add_parser("list", help="every campaign", description="Every campaign.")
     add_db(ls)
-    ls.add_argument("--format", choices=("table", "csv"), default="table")
+    ls.add_argument("--format", choices=("table", "csv"), default="table", help=_FORMAT)
     cl = actions.add_parser("close", help="close a campaign", description="Close a campaign.")
     add_db(cl)
-    cl.add_argument("name")
+    cl.add_argument("name", help="the campaign")
     command("campaign")(_run)
 
 
