@@ -247,6 +247,16 @@ class CampaignService:
         people = sorted({a.strip() for a in spec.annotators})
         if not all(people):
             raise ValueError("an annotator needs a name")
+        try:
+            self._create(spec, name, people)
+        except DBAPIError as exc:
+            refusal = refusal_of(exc, self.db.label)
+            if refusal is not None:
+                raise refusal from exc
+            raise
+        return self.get(name)
+
+    def _create(self, spec: CampaignSpec, name: str, people: list[str]) -> None:
         r, q, d, c = models.results, models.queries, models.documents, models.campaigns
         with self.db.transaction() as session:
             if session.execute(select(c.c.id).where(c.c.name == name)).first() is not None:
@@ -312,11 +322,19 @@ class CampaignService:
                     "shuffle": _shuffle_key(spec.seed, gold.query, gold.document),
                 }
             a = models.annotators
-            session.execute(
-                self.annotation._insert(session, a)
-                .values([{"name": n, "created_at": models.utcnow()} for n in people])
-                .on_conflict_do_nothing(index_elements=[a.c.name])
-            )
+            known = set(session.execute(select(a.c.name).where(a.c.name.in_(people))).scalars())
+            if len(known) < len(people):  # only an owner may create annotators in team mode
+                session.execute(
+                    self.annotation._insert(session, a)
+                    .values(
+                        [
+                            {"name": n, "created_at": models.utcnow()}
+                            for n in people
+                            if n not in known
+                        ]
+                    )
+                    .on_conflict_do_nothing(index_elements=[a.c.name])
+                )
             annotator_ids = session.execute(select(a.c.id).where(a.c.name.in_(people))).scalars()
             campaign_id = session.execute(
                 c.insert()
@@ -347,7 +365,6 @@ class CampaignService:
                 models.campaign_items.insert(),
                 [{"campaign_id": campaign_id, **v} for v in items.values()],
             )
-        return self.get(name)
 
     def _campaign_row(self, session: Session, name: str) -> Any:
         c = models.campaigns
