@@ -175,29 +175,46 @@ def test_cant_judge_and_later_never_enter_scores_or_agreement(
     service: CampaignService, db: Database
 ) -> None:
     service.create(spec(overlap=3))
-    ann, bob = _id(service, "ann"), _id(service, "bob")
-    items = service.queue("study", ann, 4)
-    scoring = ScoringService(db)
-    agreement = AgreementService(db)
-    before = scoring.score(ScoringSettings())
+    ann, bob, cid = (_id(service, n) for n in ("ann", "bob", "cid"))
+    items = service.queue("study", ann, 6)
+    # bob and cid grade everything ann will mark, so agreement and scores have data
+    for who, grade in ((bob, 2), (cid, 3)):
+        for item in items:
+            service.grade("study", who, item.query_id, item.document_id, grade)
+    scoring, agreement = ScoringService(db), AgreementService(db)
+    before = (repr(scoring.score(ScoringSettings())), agreement.per_query_alpha())
+    judgments_before = AnnotationService(db).counts().judgments
     service.mark("study", ann, items[0].query_id, items[0].document_id, "cant_judge", "paywall")
     service.mark("study", ann, items[1].query_id, items[1].document_id, "later")
-    after = scoring.score(ScoringSettings())
-    assert repr(before) == repr(after)
-    assert AnnotationService(db).counts().judgments == 0
+    after = (repr(scoring.score(ScoringSettings())), agreement.per_query_alpha())
+    assert before == after
+    assert AnnotationService(db).counts().judgments == judgments_before
+    # a mark is not a grade: ann's pool shows no grade for the marked documents
+    pool = AnnotationService(db).pool(items[0].query_id, ann, 3)
+    assert all(p.grade is None for p in pool)
     status = service.status("study")
     row = next(r for r in status.annotators if r.annotator == "ann")
     assert (row.cant_judge, row.later, row.done) == (1, 1, 0)
-    assert [(m.state, m.reason) for m in status.marks] == [("cant_judge", "paywall")] or sorted(
-        (m.state, m.reason) for m in status.marks
-    ) == [("cant_judge", "paywall"), ("later", None)]
+    assert sorted((m.annotator, m.state, m.reason) for m in status.marks) == [
+        ("ann", "cant_judge", "paywall"),
+        ("ann", "later", None),
+    ]
+    exported = [(g.annotator, g.state, g.reason) for g in service.grades("study")]
+    assert ("ann", "cant_judge", "paywall") in exported
     # can't-judge is never offered again; later comes last
     offered = service.queue("study", ann, 100)
     keys = [(i.query_id, i.document_id) for i in offered]
     assert (items[0].query_id, items[0].document_id) not in keys
     assert keys[-1] == (items[1].query_id, items[1].document_id)
-    # agreement reads judgments only
-    del bob, agreement
+    # grading a marked item replaces the mark by the grade, with its seconds and explanation
+    service.grade(
+        "study", ann, items[1].query_id, items[1].document_id, 1, explanation="ok", seconds=4.0
+    )
+    mine = [g for g in service.grades("study") if g.annotator == "ann"]
+    assert [(g.state, g.grade, g.explanation, g.seconds) for g in mine if g.grade is not None] == [
+        ("graded", 1, "ok", 4.0)
+    ]
+    assert service.own_progress("study", ann).done == 1
 
 
 def _random_grades(service: CampaignService, rng: np.random.Generator) -> None:
