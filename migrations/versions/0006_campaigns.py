@@ -127,6 +127,9 @@ def upgrade() -> None:
             "campaign_id", "query_id", "document_id", name=op.f("pk_campaign_items")
         ),
     )
+    op.create_index(
+        "ix_campaign_items_shuffle", "campaign_items", ["campaign_id", "shuffle"], unique=False
+    )
     op.create_table(
         "campaign_leases",
         sa.Column("campaign_id", sa.Integer(), nullable=False),

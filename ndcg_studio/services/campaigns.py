@@ -35,7 +35,7 @@ from datetime import datetime, timedelta
 from typing import Any, Final, Literal
 
 import numpy as np
-from sqlalchemy import Integer, and_, delete, func, select, text, update
+from sqlalchemy import and_, delete, func, select, text, update
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
@@ -551,10 +551,27 @@ class CampaignService:
         base = select(ci.c.query_id, ci.c.document_id).where(
             ci.c.campaign_id == row.id, ~mine_judged, ~mine_unjudgeable
         )
-        held = session.execute(
-            base.where(mine_held.exists()).order_by(ci.c.shuffle).limit(limit)
-        ).all()
-        picked = [(r.query_id, r.document_id) for r in held]
+        own = (
+            select(le.c.query_id, le.c.document_id)
+            .join(
+                ci,
+                and_(
+                    ci.c.campaign_id == le.c.campaign_id,
+                    ci.c.query_id == le.c.query_id,
+                    ci.c.document_id == le.c.document_id,
+                ),
+            )
+            .where(
+                le.c.campaign_id == row.id,
+                le.c.annotator_id == annotator_id,
+                le.c.expires_at > now,
+                ~mine_judged,
+                ~mine_unjudgeable,
+            )
+            .order_by(ci.c.shuffle)
+            .limit(limit)
+        )
+        picked = [(r.query_id, r.document_id) for r in session.execute(own)]
         if len(picked) >= limit:
             return picked
         grades = select(func.count()).where(same_item).scalar_subquery()
@@ -563,16 +580,27 @@ class CampaignService:
             .where(lease_of, le.c.annotator_id != annotator_id)
             .scalar_subquery()
         )
-        load = (grades + holds).label("load")
         need = limit - len(picked)
         fresh = base.where(~mine_held.exists())
-        regular = (
-            fresh.add_columns(load)
-            .where(ci.c.gold_grade.is_(None), grades + holds < row.overlap)
-            .order_by(later.cast(Integer), load, ci.c.shuffle)
-            .limit(need)
-        )
-        regular_rows = [(r.query_id, r.document_id) for r in session.execute(regular)]
+        regular_rows: list[tuple[int, int]] = []
+        # (later, load, shuffle) order, level by level: each level walks the campaign's items in
+        # shuffle order (index) and stops after ``need`` rows, instead of sorting every item
+        for level in range(row.overlap):
+            if len(regular_rows) >= need:
+                break
+            level_stmt = (
+                fresh.where(ci.c.gold_grade.is_(None), ~later, grades + holds == level)
+                .order_by(ci.c.shuffle)
+                .limit(need - len(regular_rows))
+            )
+            regular_rows += [(r.query_id, r.document_id) for r in session.execute(level_stmt)]
+        if len(regular_rows) < need:
+            put_off = (
+                fresh.where(ci.c.gold_grade.is_(None), later, grades + holds < row.overlap)
+                .order_by(grades + holds, ci.c.shuffle)
+                .limit(need - len(regular_rows))
+            )
+            regular_rows += [(r.query_id, r.document_id) for r in session.execute(put_off)]
         gold_rows: list[tuple[int, int]] = []
         if row.gold_rate > 0:
             gold_stmt = fresh.where(ci.c.gold_grade.is_not(None)).order_by(ci.c.shuffle).limit(need)
@@ -659,15 +687,27 @@ class CampaignService:
             ItemComplete: the item already has its N grades from others (nothing written).
             LookupError, ValueError, WriteRefused: as ``set_grade``.
         """
-        info = self.get(name)
         return self.annotation.set_grade(
             annotator_id,
             query_id,
             document_id,
             grade,
             note=explanation,
-            campaign=CampaignGrade(info.id, seconds),
+            campaign=CampaignGrade(self.campaign_id(name), seconds),
         )
+
+    def campaign_id(self, name: str) -> int:
+        """The id of the campaign called ``name`` (one index look-up).
+
+        Raises:
+            LookupError: no such campaign.
+        """
+        c = models.campaigns
+        with self.db.transaction() as session:
+            found = session.execute(select(c.c.id).where(c.c.name == name)).scalar_one_or_none()
+        if found is None:
+            raise LookupError(f"no campaign called {name!r}")
+        return int(found)
 
     def mark(
         self,

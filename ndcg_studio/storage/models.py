@@ -295,6 +295,8 @@ campaign_items = Table(
     Column("gold_grade", SmallInteger),
     Column("shuffle", Integer, nullable=False),
     CheckConstraint(f"gold_grade BETWEEN {MIN_GRADE} AND {MAX_GRADE}", name="gold_grade_range"),
+    # the queue walks a campaign's items in shuffle order and stops early
+    Index("ix_campaign_items_shuffle", "campaign_id", "shuffle"),
 )
 
 # An item held by an annotator (offered by the queue) until ``expires_at``; an expired lease is
