@@ -346,6 +346,7 @@ def bench_campaign(db: Database, args: argparse.Namespace) -> list[tuple[str, st
             percentiles(keystroke),
         )
     )
+
     def refill() -> None:
         svc.release(me, name)  # else the call returns the items it holds already
         svc.queue(name, me, 20)

@@ -454,6 +454,40 @@ class CampaignService:
             session.execute(delete(le).where(le.c.campaign_id == row.id))
         return self.get(name)
 
+    def run_names(self) -> list[str]:
+        """Every run's name, sorted (the runs a campaign may pool)."""
+        with self.db.transaction() as session:
+            names = session.execute(select(models.runs.c.name).order_by(models.runs.c.name))
+            return list(names.scalars())
+
+    def open_for(self, annotator_id: int) -> list[str]:
+        """The names of the open campaigns ``annotator_id`` takes part in, by name."""
+        c, ca = models.campaigns, models.campaign_annotators
+        with self.db.transaction() as session:
+            names = session.execute(
+                select(c.c.name)
+                .join(ca, ca.c.campaign_id == c.c.id)
+                .where(ca.c.annotator_id == annotator_id, c.c.status == "open")
+                .order_by(c.c.name)
+            ).scalars()
+            return list(names)
+
+    def topic(self, query_id: int) -> tuple[str, str | None, str | None]:
+        """A query's external id, description and narrative (None when the topics file had
+        none), shown beside the guidelines.
+
+        Raises:
+            LookupError: no such query.
+        """
+        q = models.queries
+        with self.db.transaction() as session:
+            row = session.execute(
+                select(q.c.external_id, q.c.description, q.c.narrative).where(q.c.id == query_id)
+            ).one_or_none()
+        if row is None:
+            raise LookupError(f"no query with id {query_id}")
+        return str(row[0]), row[1], row[2]
+
     # ------------------------------------------------------------------ judging
     def _member(self, session: Session, campaign_id: int, annotator_id: int) -> None:
         ca = models.campaign_annotators
