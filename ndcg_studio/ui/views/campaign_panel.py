@@ -291,7 +291,12 @@ def install_campaigns(window: Any, menu_bar_before: QMenu | None = None) -> None
     def dashboard() -> None:
         CampaignDashboard(context, window).exec()
 
-    menu.addAction("&New campaign…", new_campaign)
-    menu.addAction("Lead's &dashboard…", dashboard)
-    if panel is not None:
-        menu.addAction("Next from &queue", panel.next_item)
+    for text, slot, keys in (
+        ("&New campaign…", new_campaign, "Ctrl+Alt+N"),
+        ("Lead's &dashboard…", dashboard, "Ctrl+Alt+D"),
+        ("Next from &queue", panel.next_item if panel is not None else None, "Ctrl+Alt+Q"),
+    ):
+        if slot is not None:
+            action = menu.addAction(text)
+            action.setShortcut(QKeySequence(keys))
+            action.triggered.connect(lambda _checked=False, slot=slot: slot())
