@@ -585,8 +585,10 @@ class CampaignService:
         base = select(ci.c.query_id, ci.c.document_id).where(
             ci.c.campaign_id == row.id, ~mine_judged, ~mine_unjudgeable
         )
+        # the annotator's own live holds first (few rows: read from the leases' index, sorted
+        # here; an ORDER BY in SQL makes SQLite walk every item in shuffle order instead)
         own = (
-            select(le.c.query_id, le.c.document_id)
+            select(le.c.query_id, le.c.document_id, ci.c.shuffle)
             .join(
                 ci,
                 and_(
@@ -602,10 +604,9 @@ class CampaignService:
                 ~mine_judged,
                 ~mine_unjudgeable,
             )
-            .order_by(ci.c.shuffle)
-            .limit(limit)
         )
-        picked = [(r.query_id, r.document_id) for r in session.execute(own)]
+        held = sorted(session.execute(own).all(), key=lambda r: (r.shuffle, r.query_id))
+        picked = [(r.query_id, r.document_id) for r in held[:limit]]
         if len(picked) >= limit:
             return picked
         grades = select(func.count()).where(same_item).scalar_subquery()
