@@ -280,3 +280,19 @@ def test_status_statistics_match_sklearn_and_krippendorff(service: CampaignServi
     complete = sum(1 for k in keys if len(grades[k]) >= 3)
     assert status.campaign.complete == complete
     assert sum(qs.complete for qs in status.queries) == complete
+
+
+def test_a_grade_in_one_campaign_counts_in_every_campaign_that_pools_the_item(
+    service: CampaignService,
+) -> None:
+    service.create(spec(name="one", overlap=1))
+    service.create(spec(name="two", overlap=1, runs=["A"]))  # a subset of one's items
+    ann, bob = _id(service, "ann"), _id(service, "bob")
+    item = service.queue("two", ann, 1)[0]
+    service.grade("two", ann, item.query_id, item.document_id, 4)
+    assert service.get("one").complete == service.get("two").complete == 1
+    # bob is never offered it in campaign one, and may not add an N+1-th grade there
+    offered = {(i.query_id, i.document_id) for i in service.queue("one", bob, 100)}
+    assert (item.query_id, item.document_id) not in offered
+    with pytest.raises(ItemComplete):
+        service.grade("one", bob, item.query_id, item.document_id, 0)
