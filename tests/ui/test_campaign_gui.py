@@ -74,7 +74,8 @@ def test_dashboard_model_and_dialog(
 ) -> None:
     dashboard = CampaignDashboard(context)
     qtbot.addWidget(dashboard)
-    assert dashboard.status is not None and dashboard.model.rowCount() == 2
+    qtbot.waitUntil(lambda: dashboard.status is not None, timeout=5000)
+    assert dashboard.model.rowCount() == 2
     qtmodeltester.check(dashboard.model)
     empty = AnnotatorStatusModel()
     qtmodeltester.check(empty)
