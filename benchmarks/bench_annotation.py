@@ -15,7 +15,12 @@ Measured (wall time, ``time.perf_counter``):
   without history or locking;
 - ``query_progress`` for all 100,000 queries (the query list, loaded in a worker);
 - ``pool`` of one query;
-- the Qt model: ``QueryProgressModel.set_rows`` + sort by progress on 100,000 rows.
+- the Qt model: ``QueryProgressModel.set_rows`` + sort by progress on 100,000 rows;
+- a judging campaign (issue #16) over ``--campaign-queries`` sampled queries (15 pooled documents
+  each, overlap 2; the 1,000,000 judgments stay in the database and count): creating it; the
+  campaign keystroke, ``CampaignService.grade`` (with seconds, capacity check, state, lease
+  release) + ``queue(limit=1)`` for the next item, p50/p95 over ``--grades``; a queue refill of
+  20; the lead's ``status``.
 
 Target: keystroke < 50 ms (then it may run synchronously on the GUI thread).
 
@@ -162,6 +167,7 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=100_000)
     parser.add_argument("--grades", type=int, default=200)
     parser.add_argument("--keep", type=Path, default=None)
+    parser.add_argument("--campaign-queries", type=int, default=10_000)
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -291,11 +297,65 @@ def run(db: Database, args: argparse.Namespace) -> None:
         app.processEvents()
         context.set_database(None)
 
+    rows += bench_campaign(db, args)
     width = max(len(r[0]) for r in rows)
     print(f"{'measure':<{width}}  value")
     print("-" * (width + 50))
     for name, value in rows:
         print(f"{name:<{width}}  {value}")
+
+
+def bench_campaign(db: Database, args: argparse.Namespace) -> list[tuple[str, str]]:
+    """The campaign keystroke: grade the shown item, then take the next one from the queue."""
+    from ndcg_studio.services.campaigns import CampaignService, CampaignSpec
+
+    rows: list[tuple[str, str]] = []
+    svc = CampaignService(db)
+    name = f"bench-{time.time_ns()}"
+    n_queries = min(args.campaign_queries, args.queries)
+    t0 = time.perf_counter()
+    info = svc.create(
+        CampaignSpec(
+            name=name,
+            runs=["run-a", "run-b"],
+            depth=10,
+            overlap=2,
+            annotators=["bench", "bench-campaign"],
+            sample=n_queries,
+            seed=3,
+            gold_rate=0.0,
+        )
+    )
+    rows.append((f"campaign create, {info.items:,} items (s)", f"{time.perf_counter() - t0:8.3f}"))
+    me = svc.annotation.ensure_annotator("bench-campaign").id
+    rnd = random.Random(2)
+    t0 = time.perf_counter()
+    shown = svc.queue(name, me, 1)
+    first = time.perf_counter() - t0
+    keystroke: list[float] = []
+    for _ in range(args.grades):
+        item = shown[0]
+        t0 = time.perf_counter()
+        svc.grade(name, me, item.query_id, item.document_id, rnd.randrange(5), seconds=1.0)
+        shown = svc.queue(name, me, 1)
+        keystroke.append(time.perf_counter() - t0)
+    rows.append(("campaign: first queue(limit=1) (ms)", f"{first * 1000:8.2f}"))
+    rows.append(
+        (
+            f"campaign keystroke: grade + queue(limit=1), {len(keystroke)} (ms)",
+            percentiles(keystroke),
+        )
+    )
+
+    def refill() -> None:
+        svc.release(me, name)  # else the call returns the items it holds already
+        svc.queue(name, me, 20)
+
+    t, _ = timed(refill)
+    rows.append(("campaign queue(limit=20) refill (ms)", f"{t * 1000:8.2f}"))
+    t, _ = timed(lambda: svc.status(name), repeat=1)
+    rows.append(("campaign status (lead's dashboard) (s)", f"{t:8.3f}"))
+    return rows
 
 
 if __name__ == "__main__":

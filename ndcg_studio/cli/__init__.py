@@ -473,11 +473,12 @@ def build_parser() -> argparse.ArgumentParser:
         description="Load the Cranfield demo collection into the database (created if missing).",
     )
     _add_db(p)
-    from ndcg_studio.cli import simulate, team
+    from ndcg_studio.cli import campaign, simulate, team
     from ndcg_studio.cli.eval import add_parser as add_eval_parser  # registers its handler
 
     simulate.add_parser(sub, _add_db)
     team.add_parser(sub)
+    campaign.add_parser(sub, _add_db)
     add_eval_parser(sub)
     return parser
 

@@ -97,6 +97,20 @@ HistoryKind = Literal["judgment", "adjudication"]
 
 
 @dataclass(frozen=True, slots=True)
+class CampaignGrade:
+    """A grade given in a judging campaign: which campaign, and the seconds from showing the
+    document to the grade (None: not timed). See :mod:`ndcg_studio.services.campaigns`."""
+
+    campaign_id: int
+    seconds: float | None = None
+
+
+class ItemComplete(Exception):
+    """A campaign item already has its N grades from other annotators: this grade is not needed
+    (nothing was written); take the next item of the queue."""
+
+
+@dataclass(frozen=True, slots=True)
 class AnnotatorInfo:
     """An annotator: database id and unique name."""
 
@@ -535,6 +549,7 @@ class AnnotationService:
         document_id: int,
         grade: int | None,
         note: str | Keep | None = KEEP,
+        campaign: CampaignGrade | None = None,
     ) -> GradeChange:
         """Set (or with ``grade=None`` clear, deleting the row and its note) ``annotator_id``'s
         grade of ``document_id`` for ``query_id``, in one transaction; the database records the
@@ -542,14 +557,23 @@ class AnnotationService:
         ``note``: :data:`KEEP` (default) keeps the stored note, a string replaces it (blank →
         None), None removes it.
 
+        ``campaign``: the grade is given in a judging campaign. In the same transaction, under
+        the campaign's lock: a new grade of a (non-gold) item that already has the campaign's
+        N grades from others is refused (:class:`ItemComplete`, nothing written); the item's
+        state becomes ``graded`` with the seconds it took, and the annotator's lease on it is
+        released. Clearing the grade removes that state.
+
         Returns the change with the previous grade and note (to build the undo).
 
         Raises:
-            ValueError: grade not None and not an int 0–4.
-            LookupError: no such annotator, query or document.
+            ValueError: grade not None and not an int 0–4; negative seconds.
+            LookupError: no such annotator, query or document (or campaign item).
+            ItemComplete: see ``campaign``.
             WriteRefused: team mode, the login may not write this annotator's judgments.
         """
         validate_grade(grade)
+        if campaign is not None and campaign.seconds is not None and not campaign.seconds >= 0:
+            raise ValueError(f"seconds are a number ≥ 0, not {campaign.seconds!r}")
         return self._write(
             kind="judgment",
             key={"query_id": query_id, "document_id": document_id, "annotator_id": annotator_id},
@@ -557,6 +581,7 @@ class AnnotationService:
             note=note,
             changed_by=annotator_id,
             grade_keep=False,
+            campaign=campaign,
         )
 
     def set_note(
@@ -624,6 +649,7 @@ class AnnotationService:
         note: str | Keep | None,
         changed_by: int,
         grade_keep: bool,
+        campaign: CampaignGrade | None = None,
     ) -> GradeChange:
         table = models.judgments if kind == "judgment" else models.adjudications
         where = [table.c[name] == value for name, value in key.items()]
@@ -645,6 +671,7 @@ class AnnotationService:
                     changed_by=changed_by,
                     grade_keep=grade_keep,
                     write_id=write_id,
+                    campaign=campaign,
                 )
 
         try:
@@ -681,12 +708,15 @@ class AnnotationService:
         changed_by: int,
         grade_keep: bool,
         write_id: str,
+        campaign: CampaignGrade | None = None,
     ) -> GradeChange:
         dialect = session.get_bind().dialect.name
         if dialect == "postgresql":
             session.execute(
                 text("SELECT pg_advisory_xact_lock(:key)"), {"key": _item_lock_key(kind, key)}
             )
+            if campaign is not None:
+                lock_campaign(session, campaign.campaign_id)
         elif dialect == "sqlite":
             # A no-op write first: takes SQLite's write lock (waiting up to the busy timeout)
             # before we read the old value, so no other process can write in between.
@@ -710,6 +740,8 @@ class AnnotationService:
                 raise LookupError(
                     "a note belongs to a grade: grade the document before adding a note"
                 )
+            if campaign is not None and old is None and new_grade is not None:
+                _check_campaign_capacity(session, campaign.campaign_id, key)
             if (old_grade, old_note) == (new_grade, new_note):
                 break  # nothing changes: nothing is written, nothing recorded
             # The history trigger copies write_id into the history row of this change, and
@@ -746,6 +778,8 @@ class AnnotationService:
             # another writer inserted the row after our locking read: lock it and update it
         else:  # pragma: no cover - needs > 5 concurrent inserts of the very same row
             raise RuntimeError("could not write the grade: too much contention on one item")
+        if campaign is not None:
+            _record_campaign_grade(session, campaign, key, graded=new_grade is not None)
         recorded = session.execute(select(h).where(h.c.write_id == write_id)).one_or_none()
         if recorded is not None:
             return _change_of(recorded)
@@ -760,6 +794,64 @@ class AnnotationService:
             old_note=old_note,
             new_note=new_note,
             changed_at=now,
+        )
+
+
+def lock_campaign(session: Session, campaign_id: int) -> None:
+    """Serialise the queue reads and campaign grades of one campaign (PostgreSQL: a
+    transaction-scoped advisory lock; SQLite: the caller holds the database's write lock)."""
+    if session.get_bind().dialect.name == "postgresql":
+        key = _item_lock_key("campaign", {"campaign_id": campaign_id})
+        session.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": key})
+
+
+def _check_campaign_capacity(session: Session, campaign_id: int, key: dict[str, int]) -> None:
+    """Refuse a new grade of a campaign item that other annotators already graded N times."""
+    c, ci, j = models.campaigns, models.campaign_items, models.judgments
+    row = session.execute(
+        select(ci.c.gold_grade, c.c.overlap)
+        .join(c, c.c.id == ci.c.campaign_id)
+        .where(
+            ci.c.campaign_id == campaign_id,
+            ci.c.query_id == key["query_id"],
+            ci.c.document_id == key["document_id"],
+        )
+    ).one_or_none()
+    if row is None:
+        raise LookupError(
+            f"query {key['query_id']}, document {key['document_id']} is not an item of "
+            f"campaign {campaign_id}"
+        )
+    if row.gold_grade is not None:
+        return  # gold items are judged by everyone
+    graded = session.execute(
+        select(func.count()).where(
+            j.c.query_id == key["query_id"],
+            j.c.document_id == key["document_id"],
+            j.c.annotator_id != key["annotator_id"],
+        )
+    ).scalar_one()
+    if graded >= row.overlap:
+        raise ItemComplete(
+            f"this document already has its {row.overlap} grade(s) in the campaign: "
+            "nothing was written; take the next one"
+        )
+
+
+def _record_campaign_grade(
+    session: Session, campaign: CampaignGrade, key: dict[str, int], *, graded: bool
+) -> None:
+    """The item's campaign state after a grade (``graded`` with its seconds, or none when the
+    grade was cleared), and the annotator's lease on it released."""
+    st, le = models.campaign_states, models.campaign_leases
+    where = dict(campaign_id=campaign.campaign_id, **key)
+    session.execute(delete(le).where(*(le.c[k] == v for k, v in where.items())))
+    session.execute(delete(st).where(*(st.c[k] == v for k, v in where.items())))
+    if graded:
+        session.execute(
+            st.insert().values(
+                **where, state="graded", seconds=campaign.seconds, updated_at=models.utcnow()
+            )
         )
 
 

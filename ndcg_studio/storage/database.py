@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 #: The newest schema revision of this version of the app. Opening a database already at this
 #: revision skips Alembic entirely (importing it costs ~0.2 s of every command's start-up);
 #: ``tests/storage/test_database.py`` checks that it equals the migrations' head.
-SCHEMA_HEAD = "0005"
+SCHEMA_HEAD = "0006"
 
 ENV_VAR = "NDCG_STUDIO_DB"
 APP_NAME = "ndcg-studio"

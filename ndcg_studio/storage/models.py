@@ -258,3 +258,120 @@ judgment_history = Table(
         postgresql_where=text("write_id IS NOT NULL"),
     ),
 )
+
+# ------------------------------------------------------------------------------ campaigns
+# A judging campaign (migration 0006): who judges which pooled items, how many times (overlap),
+# with gold items mixed in blind and guidelines shown beside the document. Grades themselves stay
+# in ``judgments`` (one grade per annotator and item, whichever campaign or import wrote it), so
+# an item judged in one campaign counts in every campaign that pools it.
+CAMPAIGN_STATES = ("graded", "cant_judge", "later")
+
+campaigns = Table(
+    "campaigns",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("name", String, nullable=False, unique=True),
+    Column("guidelines", Text, nullable=False, default=""),
+    Column("pool_depth", Integer, nullable=False),
+    # how the pool was built: ``depth`` (every run's top D)
+    Column("pool_strategy", String(20), nullable=False, default="depth"),
+    Column("overlap", Integer, nullable=False),
+    Column("gold_rate", Float, nullable=False, default=0.05),
+    # gold accuracy (exact) below this is flagged on the lead's dashboard
+    Column("gold_threshold", Float, nullable=False, default=0.7),
+    # the query selection: NULL every query of the runs (or the listed ones), else a sample
+    Column("query_sample", Integer),
+    Column("seed", Integer),
+    Column("status", String(10), nullable=False, default="open"),
+    _timestamp("created_at"),
+    Column("closed_at", DateTime(timezone=True)),
+    CheckConstraint("overlap >= 1", name="overlap_positive"),
+    CheckConstraint("pool_depth >= 1", name="depth_positive"),
+    CheckConstraint("gold_rate >= 0 AND gold_rate <= 1", name="gold_rate_range"),
+    CheckConstraint("status IN ('open', 'closed')", name="status"),
+)
+
+campaign_runs = Table(
+    "campaign_runs",
+    metadata,
+    Column(
+        "campaign_id", Integer, ForeignKey("campaigns.id", ondelete="CASCADE"), primary_key=True
+    ),
+    Column("run_id", Integer, ForeignKey("runs.id", ondelete="CASCADE"), primary_key=True),
+)
+
+campaign_annotators = Table(
+    "campaign_annotators",
+    metadata,
+    Column(
+        "campaign_id", Integer, ForeignKey("campaigns.id", ondelete="CASCADE"), primary_key=True
+    ),
+    Column(
+        "annotator_id", Integer, ForeignKey("annotators.id", ondelete="CASCADE"), primary_key=True
+    ),
+)
+
+# The campaign's items, fixed when it is created: the pooled (query, document) pairs and the gold
+# items (``gold_grade`` not NULL: the known grade). ``shuffle`` is a seeded pseudo-random order
+# key, so the queue's ties are blind to runs and ranks.
+campaign_items = Table(
+    "campaign_items",
+    metadata,
+    Column(
+        "campaign_id", Integer, ForeignKey("campaigns.id", ondelete="CASCADE"), primary_key=True
+    ),
+    Column("query_id", Integer, ForeignKey("queries.id", ondelete="CASCADE"), primary_key=True),
+    Column(
+        "document_id", Integer, ForeignKey("documents.id", ondelete="CASCADE"), primary_key=True
+    ),
+    Column("gold_grade", SmallInteger),
+    Column("shuffle", Integer, nullable=False),
+    CheckConstraint(f"gold_grade BETWEEN {MIN_GRADE} AND {MAX_GRADE}", name="gold_grade_range"),
+    # the queue walks a campaign's items in shuffle order and stops early
+    Index("ix_campaign_items_shuffle", "campaign_id", "shuffle"),
+)
+
+# An item held by an annotator (offered by the queue) until ``expires_at``; an expired lease is
+# free. One row per (campaign, item, annotator).
+campaign_leases = Table(
+    "campaign_leases",
+    metadata,
+    Column(
+        "campaign_id", Integer, ForeignKey("campaigns.id", ondelete="CASCADE"), primary_key=True
+    ),
+    Column("query_id", Integer, ForeignKey("queries.id", ondelete="CASCADE"), primary_key=True),
+    Column(
+        "document_id", Integer, ForeignKey("documents.id", ondelete="CASCADE"), primary_key=True
+    ),
+    Column(
+        "annotator_id", Integer, ForeignKey("annotators.id", ondelete="CASCADE"), primary_key=True
+    ),
+    Column("expires_at", DateTime(timezone=True), nullable=False),
+    Index("ix_campaign_leases_annotator", "annotator_id", "campaign_id"),
+)
+
+# What an annotator did with a campaign item besides (or with) grading it: ``graded`` (the grade
+# is in ``judgments``; ``seconds`` from showing the document to the grade), ``cant_judge`` (with
+# a ``reason``) or ``later`` (skipped for now). Not a grade: scoring and agreement read only
+# ``judgments``, so "can't judge" and "later" never enter scores or agreement.
+campaign_states = Table(
+    "campaign_states",
+    metadata,
+    Column(
+        "campaign_id", Integer, ForeignKey("campaigns.id", ondelete="CASCADE"), primary_key=True
+    ),
+    Column("query_id", Integer, ForeignKey("queries.id", ondelete="CASCADE"), primary_key=True),
+    Column(
+        "document_id", Integer, ForeignKey("documents.id", ondelete="CASCADE"), primary_key=True
+    ),
+    Column(
+        "annotator_id", Integer, ForeignKey("annotators.id", ondelete="CASCADE"), primary_key=True
+    ),
+    Column("state", String(12), nullable=False),
+    Column("reason", Text),
+    Column("seconds", Float),
+    _timestamp("updated_at"),
+    CheckConstraint("state IN ('graded', 'cant_judge', 'later')", name="state"),
+    CheckConstraint("seconds IS NULL OR seconds >= 0", name="seconds_nonnegative"),
+    Index("ix_campaign_states_annotator", "annotator_id", "campaign_id"),
+)

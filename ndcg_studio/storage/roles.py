@@ -9,7 +9,10 @@ here; see README "Team mode", set-up B):
   and ``write_id`` (column privileges: a judgment cannot be moved to another annotator, query or
   document); it may import a file of its own judgments; it writes nothing else (no runs,
   queries, documents, annotators, adjudications or history);
-- a **lead** login is an annotator that may also adjudicate, in its own name only;
+- in judging campaigns an annotator holds (leases), marks ("can't judge", "later", the seconds a
+  grade took) and releases only its own items (row-level security, migration 0006);
+- a **lead** login is an annotator that may also adjudicate, in its own name only, and create,
+  change and close campaigns;
 - the **history** is written by SECURITY DEFINER triggers of the owner, so no login but the owner
   can insert, change or delete history rows.
 
@@ -38,6 +41,10 @@ _NAME = re.compile(r"[A-Za-z0-9_.@-]+")
 #: What an annotator may update in its own judgments (column privileges).
 _JUDGMENT_COLUMNS = ("grade", "note", "updated_at", "write_id")
 _ADJUDICATION_COLUMNS = ("grade", "note", "adjudicator_id", "updated_at", "write_id")
+#: Campaign tables an annotator writes (its own rows only: row-level security).
+_CAMPAIGN_WORK = ("campaign_leases", "campaign_states")
+#: Campaign tables a lead writes (creating and closing campaigns).
+_CAMPAIGN_SETUP = ("campaigns", "campaign_runs", "campaign_annotators", "campaign_items")
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +125,8 @@ def _add_member(conn: Connection, name: str, lead: bool) -> Member:
         f"GRANT UPDATE ({judgment_cols}) ON judgments TO {login}",
         f"REVOKE INSERT, UPDATE, DELETE ON adjudications FROM {login}",
         f"REVOKE UPDATE ({', '.join(_ADJUDICATION_COLUMNS)}) ON adjudications FROM {login}",
+        f"GRANT INSERT, UPDATE, DELETE ON {', '.join(_CAMPAIGN_WORK)} TO {login}",
+        f"REVOKE INSERT, UPDATE, DELETE ON {', '.join(_CAMPAIGN_SETUP)} FROM {login}",
         # tables of later releases stay readable
         f"ALTER DEFAULT PRIVILEGES IN SCHEMA {schema_q} GRANT SELECT ON TABLES TO {login}",
     ]
@@ -125,6 +134,7 @@ def _add_member(conn: Connection, name: str, lead: bool) -> Member:
         statements += [
             f"GRANT INSERT, DELETE ON adjudications TO {login}",
             f"GRANT UPDATE ({', '.join(_ADJUDICATION_COLUMNS)}) ON adjudications TO {login}",
+            f"GRANT INSERT, UPDATE, DELETE ON {', '.join(_CAMPAIGN_SETUP)} TO {login}",
         ]
     for statement in statements:
         conn.exec_driver_sql(statement)

@@ -200,6 +200,9 @@ class MainWindow(QMainWindow):
         )
         self._add(annotator_menu, "&Pool depth…", self.set_pool_depth, QKeySequence("Ctrl+Shift+D"))
 
+        from ndcg_studio.ui.views.campaign_panel import install_campaigns
+
+        install_campaigns(self)  # the Campaign menu and Annotate's campaign panel
         help_menu = bar.addMenu("&Help")
         self._add(
             help_menu,

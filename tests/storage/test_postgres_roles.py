@@ -331,3 +331,53 @@ def test_password_is_asked_twice_and_stored_encrypted(
     assert stored.startswith("SCRAM-SHA-256$") and "s3cret" not in stored
     code = main(["--db", _url(team, "studio_owner"), "team", "add-lead", "bob", "--password"])
     assert code == 1 and "the two passwords differ" in capsys.readouterr().err
+
+
+def test_campaign_work_as_annotator_and_lead_logins(team: PostgresServer) -> None:
+    """Issue #16: an annotator login holds, grades, marks and releases its own campaign items; it
+    cannot hold or mark for another annotator, nor create a campaign; a lead can."""
+    from ndcg_studio.services.campaigns import CampaignService, CampaignSpec
+
+    owner = open_database(_url(team, "studio_owner"))
+    with owner.engine.begin() as conn:
+        run_id = conn.execute(
+            models.runs.insert().values(name="bm25").returning(models.runs.c.id)
+        ).scalar_one()
+        conn.execute(
+            models.results.insert(),
+            [
+                {"run_id": run_id, "query_id": 1, "document_id": d, "position": d, "score": -d}
+                for d in (1, 2)
+            ],
+        )
+    owner.dispose()
+    lead_db = open_database(_url(team, "carol"))
+    spec = CampaignSpec("c1", ["bm25"], 2, 1, ["alice", "bob"], gold_rate=0.0)
+    CampaignService(lead_db).create(spec)
+    lead_db.dispose()
+    database = open_database(_url(team, "alice"))
+    try:
+        service = CampaignService(database)
+        alice = service.annotation.ensure_annotator("alice").id
+        bob = service.annotation.ensure_annotator("bob").id
+        items = service.queue("c1", alice, 2)
+        assert len(items) == 2
+        service.grade("c1", alice, 1, items[0].document_id, 3, explanation="on topic", seconds=2)
+        service.mark("c1", alice, 1, items[1].document_id, "cant_judge", "not English")
+        assert service.release(alice) == 0
+        with pytest.raises(WriteRefused):
+            service.queue("c1", bob, 1)
+        with pytest.raises(WriteRefused):
+            service.mark("c1", bob, 1, 1, "later")
+        with pytest.raises(WriteRefused):
+            service.create(CampaignSpec("c2", ["bm25"], 2, 1, ["alice"]))
+        assert [c.name for c in service.all()] == ["c1"]
+        row = next(r for r in service.status("c1").annotators if r.annotator == "alice")
+        assert (row.done, row.cant_judge, row.median_seconds) == (1, 1, 2.0)
+    finally:
+        database.dispose()
+    _refused(
+        team,
+        "alice",
+        f"INSERT INTO campaign_leases VALUES (1, 1, 1, {bob}, now() + interval '1 hour')",
+    )

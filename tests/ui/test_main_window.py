@@ -32,7 +32,7 @@ def test_the_window_opens_with_its_tabs_and_menus(main_window: MainWindow) -> No
     )
     assert isinstance(main_window.view("Annotate"), AnnotateView)
     menus = [a.text() for a in main_window.menuBar().actions()]
-    assert menus == ["&File", "&Edit", "&View", "&Annotator", "&Help"]
+    assert menus == ["&File", "&Edit", "&View", "&Annotator", "&Campaign", "&Help"]
     assert main_window.undo_action.shortcut().toString() == "Ctrl+Z"
     assert "Ctrl+Shift+Z" in [k.toString() for k in main_window.redo_action.shortcuts()]
 

@@ -238,6 +238,10 @@ class AnnotateView(QWidget):
         self._emitting = False
         # grades written so far: a load that started before a write is stale and is redone
         self._writes = 0
+        # the judging campaign grades go to (set by the campaign panel), and when the current
+        # document was shown (the seconds a campaign grade took)
+        self.campaign_id: int | None = None
+        self._shown_at = time.monotonic()
         self._build()
         self._reload_timer = QTimer(self)
         self._reload_timer.setSingleShot(True)
@@ -705,6 +709,7 @@ class AnnotateView(QWidget):
         if not 0 <= row < self.pool_model.rowCount():
             return
         self._position = row
+        self._shown_at = time.monotonic()
         self.pool_model.set_current(row)
         index = self.pool_model.index(row, PoolModel.COL_TITLE)
         self.pool_table.selectionModel().setCurrentIndex(
@@ -925,7 +930,11 @@ class AnnotateView(QWidget):
         from ndcg_studio.storage.resilience import retrying
 
         db = self.context.require_database()
-        service = self.context.annotation_service()
+        service: Any = self.context.annotation_service()
+        if self.campaign_id is not None:
+            from ndcg_studio.ui.views.campaign_panel import CampaignWriter
+
+            service = CampaignWriter(service, self.campaign_id, time.monotonic() - self._shown_at)
         change, inverse = retrying(
             lambda: edit.apply(service),
             attempts=2,

@@ -1,0 +1,288 @@
+"""``ndcg-studio campaign create|queue|status|list|close|grades``: judging campaigns headless.
+
+Registered by :func:`ndcg_studio.cli.build_parser` (:func:`add_parser`); see
+:mod:`ndcg_studio.services.campaigns` for what a campaign is.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import math
+import sys
+from pathlib import Path
+from typing import Any
+
+from ndcg_studio.cli import UsageError, command, open_db, positive_int, run_names
+
+STATUS_COLUMNS = (
+    "annotator",
+    "assigned",
+    "done",
+    "cant_judge",
+    "median_seconds",
+    "leniency",
+    "kappa_vs_others",
+    "alpha_without",
+    "gold_exact",
+    "gold_within_one",
+    "later",
+    "gold_n",
+    "gold_warning",
+    "grade_0",
+    "grade_1",
+    "grade_2",
+    "grade_3",
+    "grade_4",
+)
+
+
+_FORMAT = "an aligned table for reading, or CSV (header on line 1)"
+
+
+def _rate(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number between 0 and 1") from None
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"{text} is not between 0 and 1")
+    return value
+
+
+def add_parser(sub: Any, add_db: Any) -> None:
+    """Add the ``campaign`` command to the subparsers ``sub`` and register its handler."""
+    p = sub.add_parser(
+        "campaign",
+        help="judging campaigns: who judges which pooled items, how often, with gold checks",
+        description="Create a judging campaign, see what an annotator is offered next, the "
+        "lead's statistics, list and close campaigns.",
+    )
+    actions = p.add_subparsers(dest="campaign_action", metavar="ACTION", required=True)
+    c = actions.add_parser("create", help="create a campaign", description="Create a campaign.")
+    add_db(c)
+    c.add_argument("name", help="the campaign's name (unique)")
+    c.add_argument("--runs", type=run_names, required=True, metavar="RUN", help="runs to pool")
+    c.add_argument("--depth", type=positive_int, required=True, help="pool depth D")
+    c.add_argument("--overlap", type=positive_int, required=True, help="grades per item N ≥ 1")
+    c.add_argument("--annotators", nargs="+", required=True, metavar="NAME", help="annotators")
+    group = c.add_mutually_exclusive_group()
+    group.add_argument("--queries", metavar="FILE", help="query ids, one per line")
+    group.add_argument("--sample", type=positive_int, metavar="N", help="a random sample of N")
+    c.add_argument("--seed", type=int, default=0, help="seed of the sample and shuffle")
+    c.add_argument("--gold", metavar="FILE", help="gold items: QUERY [ITER] DOCUMENT GRADE")
+    c.add_argument("--gold-rate", type=_rate, default=0.05, help="share of gold (default 0.05)")
+    c.add_argument(
+        "--gold-threshold",
+        type=_rate,
+        default=0.7,
+        help="warn when an annotator's exact gold accuracy is below this (default 0.7)",
+    )
+    c.add_argument("--guidelines", metavar="FILE", help="guidelines (Markdown)")
+    q = actions.add_parser(
+        "queue",
+        help="what an annotator is offered next (held for them)",
+        description="The items ANNOTATOR is offered next, gold included; they are held for "
+        "them (--hold-minutes) as the app does.",
+    )
+    add_db(q)
+    q.add_argument("name", help="the campaign")
+    q.add_argument("--annotator", required=True, metavar="NAME", help="whose queue")
+    q.add_argument("--limit", type=positive_int, default=10, metavar="K", help="at most K items")
+    q.add_argument(
+        "--hold-minutes", type=float, default=30.0, metavar="M", help="hold them M minutes"
+    )
+    q.add_argument("--format", choices=("table", "csv"), default="table", help=_FORMAT)
+    s = actions.add_parser(
+        "status",
+        help="the lead's statistics, one row per annotator",
+        description="One row per annotator: " + ",".join(STATUS_COLUMNS) + ".",
+    )
+    add_db(s)
+    s.add_argument("name", help="the campaign")
+    s.add_argument("--format", choices=("table", "csv"), default="table", help=_FORMAT)
+    g = actions.add_parser(
+        "grades",
+        help="every grade and mark of a campaign",
+        description="Every grade of the campaign's items with its state, explanation, seconds "
+        "and campaign, and every can't judge / later mark.",
+    )
+    add_db(g)
+    g.add_argument("name", help="the campaign")
+    g.add_argument("--format", choices=("table", "csv"), default="csv", help=_FORMAT)
+    ls = actions.add_parser("list", help="every campaign", description="Every campaign.")
+    add_db(ls)
+    ls.add_argument("--format", choices=("table", "csv"), default="table", help=_FORMAT)
+    cl = actions.add_parser("close", help="close a campaign", description="Close a campaign.")
+    add_db(cl)
+    cl.add_argument("name", help="the campaign")
+    command("campaign")(_run)
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return "" if math.isnan(value) else f"{value:.4f}"
+    return str(value)
+
+
+def _emit(fmt: str, header: list[str], rows: list[list[Any]]) -> None:
+    cells = [[_cell(v) for v in row] for row in rows]
+    if fmt == "csv":
+        writer = csv.writer(sys.stdout, lineterminator="\n")
+        writer.writerow(header)
+        writer.writerows(cells)
+        return
+    widths = [max([len(h)] + [len(r[i]) for r in cells]) for i, h in enumerate(header)]
+    print("  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)).rstrip())
+    for r in cells:
+        print("  ".join(v.ljust(w) for v, w in zip(r, widths, strict=True)).rstrip())
+
+
+def _read_file(option: str, path: str | None) -> str | None:
+    if path is None:
+        return None
+    if not Path(path).is_file():
+        raise UsageError(f"{option} {path}: no such file")
+    return path
+
+
+def _run(args: argparse.Namespace) -> int:
+    from ndcg_studio.services.campaigns import CampaignService
+
+    action = args.campaign_action
+    if action == "create":
+        return _create(args)
+    database = open_db(args)
+    try:
+        service = CampaignService(database)
+        try:
+            if action == "list":
+                rows = [
+                    [c.name, c.status, c.overlap, c.items, c.complete, c.gold, " ".join(c.runs)]
+                    for c in service.all()
+                ]
+                _emit(
+                    args.format,
+                    ["name", "status", "overlap", "items", "complete", "gold", "runs"],
+                    rows,
+                )
+            elif action == "close":
+                info = service.close(args.name)
+                print(f"campaign {info.name!r} closed: {info.complete}/{info.items} complete")
+            elif action == "queue":
+                who = service.annotation.ensure_annotator(args.annotator)
+                items = service.queue(
+                    args.name, who.id, args.limit, hold_seconds=args.hold_minutes * 60
+                )
+                _emit(args.format, ["query_id", "doc_id"], [[i.query, i.document] for i in items])
+            elif action == "status":
+                status = service.status(args.name)
+                rows = [
+                    [
+                        r.annotator,
+                        r.assigned,
+                        r.done,
+                        r.cant_judge,
+                        r.median_seconds,
+                        r.leniency,
+                        r.kappa_vs_others,
+                        r.alpha_without,
+                        r.gold_exact,
+                        r.gold_within_one,
+                        r.later,
+                        r.gold_n,
+                        r.gold_warning,
+                        *r.grades,
+                    ]
+                    for r in status.annotators
+                ]
+                _emit(args.format, list(STATUS_COLUMNS), rows)
+                info = status.campaign
+                print(
+                    f"note: {info.name}: {info.complete}/{info.items} items complete "
+                    f"({info.overlap} grades each), {info.gold} gold",
+                    file=sys.stderr,
+                )
+            elif action == "grades":
+                header = [
+                    "campaign",
+                    "query_id",
+                    "doc_id",
+                    "annotator",
+                    "state",
+                    "grade",
+                    "explanation",
+                    "seconds",
+                    "reason",
+                    "gold",
+                ]
+                rows = [
+                    [
+                        g.campaign,
+                        g.query,
+                        g.document,
+                        g.annotator,
+                        g.state,
+                        g.grade,
+                        g.explanation,
+                        g.seconds,
+                        g.reason,
+                        g.gold,
+                    ]
+                    for g in service.grades(args.name)
+                ]
+                _emit(args.format, header, rows)
+        except LookupError as exc:
+            raise UsageError(str(exc)) from exc
+        except ValueError as exc:
+            raise UsageError(str(exc)) from exc
+    finally:
+        database.dispose()
+    return 0
+
+
+def _create(args: argparse.Namespace) -> int:
+    from ndcg_studio.io.campaign_files import read_gold_file, read_query_list
+    from ndcg_studio.services.campaigns import CampaignService, CampaignSpec, GoldItem
+
+    queries = gold_rows = guidelines = None
+    if _read_file("--queries", args.queries):
+        queries = read_query_list(args.queries)
+    if _read_file("--gold", args.gold):
+        gold_rows = read_gold_file(args.gold)
+    if _read_file("--guidelines", args.guidelines):
+        guidelines = Path(args.guidelines).read_text(encoding="utf-8")
+    database = open_db(args)
+    try:
+        service = CampaignService(database)
+        try:
+            info = service.create(
+                CampaignSpec(
+                    name=args.name,
+                    runs=args.runs,
+                    depth=args.depth,
+                    overlap=args.overlap,
+                    annotators=args.annotators,
+                    queries=queries,
+                    sample=args.sample,
+                    seed=args.seed,
+                    gold=[GoldItem(q, d, g) for q, d, g, _line in gold_rows or []],
+                    gold_rate=args.gold_rate,
+                    gold_threshold=args.gold_threshold,
+                    guidelines=guidelines or "",
+                )
+            )
+        except (LookupError, ValueError) as exc:
+            raise UsageError(f"{exc}; nothing was written") from exc
+    finally:
+        database.dispose()
+    print(
+        f"campaign {info.name!r}: {info.items} items from {len(info.runs)} run(s) at depth "
+        f"{info.pool_depth}, {info.overlap} grade(s) each, {info.gold} gold, "
+        f"{len(info.annotators)} annotator(s)"
+    )
+    return 0

@@ -1,0 +1,124 @@
+"""Render the judging-campaign pictures of the README offscreen (1280×800): the New campaign
+dialog, Annotate with the campaign panel and its guidelines, and the lead's dashboard.
+
+The database is the Cranfield demo (as ``scripts/screenshots.py`` builds it, with the sample
+annotator "alice") in a temporary folder, plus the second annotator "ada" and a campaign over the
+demo's runs with overlap 2, guidelines and gold items taken from Cleverdon's grades.
+
+Run: python scripts/campaign_screenshots.py [--out docs/screenshots]
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+REPO = Path(__file__).resolve().parents[1]
+for folder in (REPO, REPO / "scripts"):
+    if str(folder) not in sys.path:
+        sys.path.insert(0, str(folder))
+
+from PySide6.QtCore import QSettings  # noqa: E402
+from PySide6.QtWidgets import QApplication  # noqa: E402
+from screenshots import SIZE, add_second_annotator, build_demo, settle  # noqa: E402
+
+from ndcg_studio.services.annotation import AnnotationService  # noqa: E402
+from ndcg_studio.services.campaigns import CampaignService, CampaignSpec, GoldItem  # noqa: E402
+from ndcg_studio.ui.context import AppContext  # noqa: E402
+from ndcg_studio.ui.main_window import MainWindow  # noqa: E402
+from ndcg_studio.ui.views.campaign_dashboard import CampaignDashboard  # noqa: E402
+from ndcg_studio.ui.views.campaign_dialog import CampaignDialog  # noqa: E402
+
+GUIDELINES = """# Aerodynamics relevance study
+
+Judge **topicality** for an engineer who asked the query:
+
+- **4 perfect** — answers the question completely
+- **3 highly relevant** — answers most of it, or the key part
+- **2 relevant** — on the topic, partly useful
+- **1 marginal** — mentions the topic in passing
+- **0 irrelevant**
+
+Press **X** when you cannot judge (say why), **L** to come back later, **n** to explain a grade.
+"""
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=REPO / "docs" / "screenshots")
+    args = parser.parse_args()
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    assert isinstance(app, QApplication)
+    args.out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        db = build_demo(folder)
+        add_second_annotator(db, folder)
+        service = CampaignService(db)
+        runs = service.run_names()
+        gold = [GoldItem("1", "184", 3), GoldItem("2", "12", 2), GoldItem("3", "5", 3)]
+        spec = CampaignSpec(
+            "aero-2026", runs, 10, 2, ["alice", "ada", "ben"], sample=40, seed=5,
+            gold=gold, gold_rate=0.1, guidelines=GUIDELINES,
+        )  # fmt: skip
+        try:
+            service.create(spec)
+        except ValueError:  # gold ids not in this demo: without gold
+            service.create(dataclasses.replace(spec, gold=()))
+        settings = QSettings(str(folder / "settings.ini"), QSettings.Format.IniFormat)
+        context = AppContext(settings)
+        annotator = AnnotationService(db).ensure_annotator("alice")
+        context.set_database(db, annotator)
+        window = MainWindow(context)
+        window.resize(*SIZE)
+        window.show()
+        settle(app)
+        view = window.view("Annotate")
+        panel = view.campaign_panel  # type: ignore[attr-defined]
+        view.splitter.setSizes([230, 560, 190, 300])  # type: ignore[attr-defined]
+        panel.chooser.setCurrentText("aero-2026")
+        for _ in range(6):
+            panel.next_item()
+            settle(app)
+            view.grade_current(2)  # type: ignore[attr-defined]
+            settle(app)
+        panel.later()
+        settle(app)
+        window.grab().save(str(args.out / "campaign-annotate.png"))
+        written = [args.out / "campaign-annotate.png"]
+        dialog = CampaignDialog(context, window)
+        dialog.resize(*SIZE)
+        dialog.name.setText("aero-2027")
+        for i in range(min(2, dialog.runs.count())):
+            dialog.runs.item(i).setSelected(True)
+        dialog.annotators.setText("alice, ada, ben")
+        dialog.sample.setValue(50)
+        dialog.guidelines.setPlainText(GUIDELINES)
+        dialog.show()
+        settle(app)
+        dialog.grab().save(str(args.out / "campaign-dialog.png"))
+        written.append(args.out / "campaign-dialog.png")
+        dialog.close()
+        board = CampaignDashboard(context, window)
+        board.resize(SIZE[0], 460)
+        board.show()
+        settle(app)
+        board.grab().save(str(args.out / "campaign-dashboard.png"))
+        written.append(args.out / "campaign-dashboard.png")
+        board.close()
+        panel.release()
+        window.close()
+        context.set_database(None)
+        settle(app)
+    for path in written:
+        print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

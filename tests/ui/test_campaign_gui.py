@@ -1,0 +1,102 @@
+"""The campaign panel of Annotate, the lead's dashboard and the New campaign dialog (#16.5)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from ndcg_studio.services.campaigns import CampaignService, CampaignSpec
+from ndcg_studio.ui.views.annotate import AnnotateView
+from ndcg_studio.ui.views.campaign_dashboard import AnnotatorStatusModel, CampaignDashboard
+from ndcg_studio.ui.views.campaign_dialog import CampaignDialog
+from ndcg_studio.ui.views.campaign_panel import CampaignPanel
+from tests.ui.conftest import RUN_NAMES, UiData
+
+GUIDELINES = "# Study guidelines\n\nA document is *relevant* when it answers the query."
+
+
+@pytest.fixture
+def campaign(ui_data: UiData) -> CampaignService:
+    service = CampaignService(ui_data.db)
+    spec = CampaignSpec(
+        "study", list(RUN_NAMES), 10, 2, ["alice", "bob"], gold_rate=0.0, guidelines=GUIDELINES
+    )
+    service.create(spec)
+    return service
+
+
+def test_panel_shows_guidelines_grades_in_the_campaign_and_marks(
+    qtbot: Any, annotate_view: AnnotateView, campaign: CampaignService, ui_data: UiData
+) -> None:
+    view = annotate_view
+    panel = CampaignPanel.attach(view)
+    assert panel.chooser.count() == 2  # no campaign, study
+    panel.chooser.setCurrentText("study")
+    assert view.campaign_id == campaign.campaign_id("study")
+    assert "Study guidelines" in panel.guidelines.toPlainText()
+    assert panel.guidelines.document().toMarkdown().startswith("# Study guidelines")
+    assert panel.next_item()
+    held = campaign.queue("study", ui_data.alice.id, 1)[0]  # alice's hold comes back first
+    qtbot.waitUntil(
+        lambda: (
+            view.query_id == held.query_id
+            and view.current_item() is not None
+            and view.current_item().document_id == held.document_id
+        ),
+        timeout=5000,
+    )
+    view.grade_current(3)
+    grades = [g for g in campaign.grades("study") if g.annotator == "alice"]
+    assert [(g.query, g.document, g.state, g.grade) for g in grades] == [
+        (held.query, held.document, "graded", 3)
+    ]
+    assert grades[0].seconds is not None and grades[0].seconds >= 0
+    assert "1 graded" in panel.progress_label.text()
+    # the panel opens the next queued item (held for alice); mark it later, then can't judge
+    for mark in (panel.later, lambda: panel.cant_judge("not in English")):
+        qtbot.waitUntil(lambda: _shows_a_held_item(view, campaign, ui_data), timeout=5000)
+        mark()
+    progress = campaign.own_progress("study", ui_data.alice.id)
+    assert (progress.done, progress.later, progress.cant_judge) == (1, 1, 1)
+    # undo clears the grade through the same campaign writer
+    view.context.undo_stack.undo()
+    assert campaign.own_progress("study", ui_data.alice.id).done == 0
+    panel.release()
+    assert campaign.release(ui_data.alice.id) == 0
+    # without a campaign, grades are plain again
+    panel.chooser.setCurrentIndex(0)
+    assert view.campaign_id is None
+
+
+def test_dashboard_model_and_dialog(
+    qtbot: Any, qtmodeltester: Any, context: Any, campaign: CampaignService, ui_data: UiData
+) -> None:
+    dashboard = CampaignDashboard(context)
+    qtbot.addWidget(dashboard)
+    qtbot.waitUntil(lambda: dashboard.status is not None, timeout=5000)
+    assert dashboard.model.rowCount() == 2
+    qtmodeltester.check(dashboard.model)
+    empty = AnnotatorStatusModel()
+    qtmodeltester.check(empty)
+    assert "0 / " in dashboard.summary.text()
+    dialog = CampaignDialog(context)
+    qtbot.addWidget(dialog)
+    dialog.name.setText("second")
+    dialog.create_campaign()
+    assert "at least one run" in dialog.error.text() and dialog.created is None
+    dialog.runs.item(0).setSelected(True)
+    dialog.annotators.setText("alice, carol")
+    dialog.guidelines.setPlainText("# Be *careful*")
+    assert "Be careful" in dialog.preview.toPlainText()
+    dialog.create_campaign()
+    assert dialog.created is not None and dialog.created.annotators == ("alice", "carol")
+    assert [c.name for c in campaign.all()] == ["second", "study"]
+
+
+def _shows_a_held_item(view: AnnotateView, campaign: CampaignService, ui_data: UiData) -> bool:
+    item = view.current_item()
+    if item is None or view.query_id is None:
+        return False
+    held = campaign.queue("study", ui_data.alice.id, 1)
+    return (held[0].query_id, held[0].document_id) == (view.query_id, item.document_id)
