@@ -36,7 +36,7 @@ def test_upgrade_keeps_judgments_and_downgrade_drops_only_the_sources(db_url: st
             conn.execute(text("INSERT INTO annotator_sources VALUES (1, 1)"))
             assert conn.execute(text("SELECT grade FROM judgments")).scalar_one() == 3
         with engine.begin() as conn:
-            command.downgrade(alembic_config(conn), "-1")
+            command.downgrade(alembic_config(conn), "0004")  # below the sources (0005)
         with engine.connect() as conn:
             tables = set(inspect(conn).get_table_names())
             assert "sources" not in tables and "annotator_sources" not in tables
