@@ -60,6 +60,7 @@ from ndcg_studio.io.grades import apply_grade_map, check_grade_range
 __all__ = [
     "QrelsFile",
     "RunFile",
+    "duplicate_rank_problem",
     "read_trec_qrels",
     "read_trec_qrels_chunks",
     "read_trec_run",
@@ -256,13 +257,21 @@ def _ranks(
         for row, first in hashed_duplicate_pairs(
             mix_hash(string_hashes(query_id), rank), lambda i: (query_id[i], int(ranks[i]))
         ):
-            problem = (
-                f"{line[row]}: rank: rank {rank[row]} appears twice for query "
-                f"{query_id[row]!r} (duplicate of line {line[first]}), so the rank column "
-                "cannot order the run (trec_eval ignores it; score by score, the default)"
+            problem = duplicate_rank_problem(
+                int(line[row]), int(rank[row]), query_id[row], int(line[first])
             )
             break
     return rank, usable, problem
+
+
+def duplicate_rank_problem(line: int, rank: int, query: str, first: int) -> str:
+    """``LINE: rank: ...`` for a rank repeated within a query (see :attr:`RunFile.rank_problem`;
+    the caller puts the file name first)."""
+    return (
+        f"{line}: rank: rank {rank} appears twice for query {query!r} (duplicate of line "
+        f"{first}), so the rank column cannot order the run (trec_eval ignores it; score by "
+        "score, the default)"
+    )
 
 
 def read_trec_qrels(

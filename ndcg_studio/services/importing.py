@@ -26,7 +26,7 @@ from sqlalchemy import Connection, bindparam, delete, func, select, update
 from sqlalchemy.exc import DataError, IntegrityError
 
 from ndcg_studio.domain.ordering import trec_positions_of_docs
-from ndcg_studio.io.errors import InputError, InputFileError, ParseIssue
+from ndcg_studio.io.errors import MAX_ISSUES, InputError, InputFileError, ParseIssue
 from ndcg_studio.io.tabular import DocumentsFile, QueriesFile
 from ndcg_studio.services.progress import Cancelled, Progress, checkpoint
 from ndcg_studio.services.wording import count
@@ -132,40 +132,71 @@ class ImportService:
             InputFileError: a malformed file (nothing written).
             InputError: several tags in the file and no ``name``.
         """
-        from ndcg_studio.io.trec import read_trec_run
+        from ndcg_studio.io.trec import read_trec_run_chunks
 
+        if name is not None:
+            _check_name(name, "--name")
         with bulk_transaction(self.db.engine) as conn, _documents_meanwhile(conn) as documents:
-            # The documents are looked up (or created) in a helper thread from the moment the
-            # file is split into fields, while this thread parses and checks the values, puts
-            # the results in trec_eval's order and prepares the columns.
-            run = read_trec_run(
+            # The file is read, checked and given database ids piece by piece (~1M lines):
+            # only numpy columns of the whole file are kept. Each piece's documents are looked
+            # up (or created) in a helper thread while this thread parses and checks the
+            # piece's values and puts its results in trec_eval's order. Nothing is committed
+            # before the last piece has been checked.
+            parts: list[dict[str, NDArray[Any]]] = []
+            tags: dict[str, None] = {}
+            rank_problems: list[str | None] = []  # one per piece
+            query_names: dict[int, str] = {}
+            piece_queries: list[NDArray[np.int64]] = []  # the distinct queries of each piece
+            q_new = d_new = 0
+            for run in read_trec_run_chunks(
                 path,
-                progress=_stage(progress, 0, 40),
+                progress=_stage(progress, 0, 60),
                 cancelled=cancelled,
                 on_doc_ids=documents.start,
-            )
-            if name is not None:
-                _check_name(name, "--name")
-            if name is None:
-                if len(run.tags) != 1:
-                    raise InputError(
-                        f"{path}: the file has {len(run.tags)} run tags "
-                        f"({', '.join(run.tags[:5])}); give the run's name with --name"
-                    )
-                name = run.tags[0]
-            checkpoint(40, 100, progress, cancelled)
-            summary = ImportSummary("run", str(path), len(run))
-            q_ext, q_inv = factorize(run.query_id)
-            positions = trec_positions_of_docs(q_inv, run.score, run.doc_id)
-            ranks: list[int | None] = run.rank.tolist()
-            if run.rank_problem is not None:  # ranks that are not 32-bit integers: NULL
-                usable = run.rank_usable.tolist()
-                ranks = [r if ok else None for r, ok in zip(ranks, usable, strict=True)]
-            places, scores = positions.tolist(), run.score.tolist()
-            checkpoint(50, 100, progress, cancelled)  # the rest waits for the documents
-            doc_ids, d_new = documents.result()
+            ):
+                tags.update(dict.fromkeys(run.tags))
+                rank_problems.append(run.rank_problem)
+                q_ext, q_inv = factorize(run.query_id)
+                positions = trec_positions_of_docs(q_inv, run.score, run.doc_id)
+                doc_ids, created = documents.result()
+                d_new += created
+                q_ids, created = map_external_ids(
+                    conn, models.queries, q_ext, defaults={"text": ""}
+                )
+                q_new += created
+                query_names.update(zip(q_ids.tolist(), q_ext, strict=True))
+                piece_queries.append(q_ids)
+                parts.append(
+                    {
+                        "query": q_ids[q_inv],
+                        "doc": doc_ids,
+                        "rank": run.rank,
+                        "usable": run.rank_usable,
+                        "score": run.score,
+                        "line": run.line,
+                        "position": positions,
+                    }
+                )
+                del run, q_inv, positions, doc_ids
             checkpoint(60, 100, progress, cancelled)
-            q_ids, q_new = map_external_ids(conn, models.queries, q_ext, defaults={"text": ""})
+            if name is None:
+                if len(tags) != 1:
+                    tag_list = list(tags)
+                    raise InputError(
+                        f"{path}: the file has {len(tags)} run tags "
+                        f"({', '.join(tag_list[:5])}); give the run's name with --name"
+                    )
+                name = next(iter(tags))
+            cols = _concatenate(parts)
+            if len(piece_queries) > 1:
+                _refuse_repeats(
+                    conn, str(path), (cols["query"], cols["doc"]), cols["line"], query_names, None
+                )
+                _reposition_split_queries(conn, piece_queries, cols)
+            rank_problem = _rank_problem(str(path), cols, rank_problems, query_names)
+            n_lines = len(cols["query"])
+            summary = ImportSummary("run", str(path), n_lines)
+            checkpoint(65, 100, progress, cancelled)
             run_id = conn.execute(
                 select(models.runs.c.id).where(models.runs.c.name == name)
             ).scalar_one_or_none()
@@ -173,7 +204,7 @@ class ImportService:
             if run_id is None:
                 run_id = conn.execute(
                     models.runs.insert().values(
-                        name=name, description=description, rank_problem=run.rank_problem
+                        name=name, description=description, rank_problem=rank_problem
                     )
                 ).inserted_primary_key[0]  # type: ignore[index]
             else:
@@ -181,18 +212,39 @@ class ImportService:
                 conn.execute(
                     update(models.runs)
                     .where(models.runs.c.id == run_id)
-                    .values(rank_problem=run.rank_problem)
+                    .values(rank_problem=rank_problem)
                 )
-            rows = zip(q_ids[q_inv].tolist(), doc_ids.tolist(), ranks, places, scores, strict=True)
             checkpoint(70, 100, progress, cancelled)
-            n = bulk_insert(
-                conn,
-                models.results,
-                ("query_id", "document_id", "rank", "position", "score"),
-                rows,
-                constants={"run_id": int(run_id)},
-            )
-            checkpoint(99, 100, progress, cancelled)
+            n = 0
+            for start in range(0, n_lines, _INSERT_SLICE):
+                part = slice(start, start + _INSERT_SLICE)
+                ranks: list[int | None] = cols["rank"][part].tolist()
+                usable = cols["usable"][part]
+                if not usable.all():  # ranks that are not 32-bit integers: NULL
+                    ranks = [
+                        r if ok else None for r, ok in zip(ranks, usable.tolist(), strict=True)
+                    ]
+                rows = zip(
+                    cols["query"][part].tolist(),
+                    cols["doc"][part].tolist(),
+                    ranks,
+                    cols["position"][part].tolist(),
+                    cols["score"][part].tolist(),
+                    strict=True,
+                )
+                n += bulk_insert(
+                    conn,
+                    models.results,
+                    ("query_id", "document_id", "rank", "position", "score"),
+                    rows,
+                    constants={"run_id": int(run_id)},
+                )
+                checkpoint(
+                    70 + 29 * min(n_lines, start + _INSERT_SLICE) // n_lines,
+                    100,
+                    progress,
+                    cancelled,
+                )
         summary.counts = {
             "results": n,
             "queries created": q_new,
@@ -488,6 +540,118 @@ class ImportService:
         return summary
 
 
+#: Rows per insert statement of a chunked import (bounds the Python objects alive at once).
+_INSERT_SLICE = 1_000_000
+
+
+def _concatenate(parts: list[dict[str, NDArray[Any]]]) -> dict[str, NDArray[Any]]:
+    """The pieces' columns joined, each piece's array let go as soon as its column is joined
+    (so the peak holds the whole file's columns plus one column, not twice the columns)."""
+    names = list(parts[0])
+    columns = {}
+    for name in names:
+        columns[name] = np.concatenate([p.pop(name) for p in parts])
+    parts.clear()
+    return columns
+
+
+def _refuse_repeats(
+    conn: Connection,
+    path: str,
+    key: tuple[NDArray[np.int64], ...],
+    line: NDArray[np.int64],
+    query_names: Mapping[int, str],
+    annotator_names: Mapping[int, str] | None,
+) -> None:
+    """Refuse a (query, document[, annotator]) — database ids — that occurs twice in the file:
+    the pieces check their own lines, this finds a repeat in two pieces. Messages as the
+    readers' (``FILE:LINE: doc_id: ...``, naming the first line), at most 20.
+
+    Raises:
+        InputFileError: when there is a repeat (the caller's transaction then rolls back).
+    """
+    query, doc = key[0], key[1]
+    third = key[2] if len(key) > 2 else np.zeros_like(query)
+    (packed,) = _item_keys((query, doc, third))
+    _, first, inverse = np.unique(packed, return_index=True, return_inverse=True)
+    if len(first) == len(packed):
+        return
+    repeat = np.ones(len(packed), dtype=bool)
+    repeat[first] = False
+    rows = np.flatnonzero(repeat)
+    truncated = len(rows) > MAX_ISSUES
+    rows = rows[:MAX_ISSUES]
+    docs = column_by_id(conn, models.documents, doc[rows], "external_id")
+    issues = []
+    for row in rows.tolist():
+        earlier = int(line[first[inverse[row]]])
+        d, q = docs[int(doc[row])], query_names[int(query[row])]
+        if annotator_names is None:
+            text = f"document {d!r} appears twice for query {q!r} (duplicate of line {earlier})"
+        else:
+            by = f" by annotator {annotator_names[int(third[row])]!r}"
+            text = (
+                f"document {d!r} is judged twice for query {q!r}{by} (duplicate of line {earlier})"
+            )
+        issues.append(ParseIssue(path, int(line[row]), "doc_id", text))
+    raise InputFileError(issues, truncated=truncated)
+
+
+def _reposition_split_queries(
+    conn: Connection, piece_queries: list[NDArray[np.int64]], cols: dict[str, NDArray[Any]]
+) -> None:
+    """Positions of the queries whose lines are in several pieces (a file not grouped by
+    query), worked out again over all their lines: each piece could order only its own part.
+    Their document ids are read back from the database for trec_eval's tie-break."""
+    queries, pieces = np.unique(np.concatenate(piece_queries), return_counts=True)
+    split = queries[pieces > 1]
+    if not len(split):
+        return
+    rows = np.flatnonzero(np.isin(cols["query"], split))
+    doc = cols["doc"][rows]
+    names = column_by_id(conn, models.documents, doc, "external_id")
+    _, group = np.unique(cols["query"][rows], return_inverse=True)
+    cols["position"][rows] = trec_positions_of_docs(
+        group.reshape(-1), cols["score"][rows], [names[d] for d in doc.tolist()]
+    )
+
+
+def _rank_problem(
+    path: str,
+    cols: Mapping[str, NDArray[Any]],
+    piece_problems: list[str | None],
+    query_names: Mapping[int, str],
+) -> str | None:
+    """:attr:`RunFile.rank_problem` of the whole file from its pieces': the first rank that
+    is not a usable integer (reported by its piece), else the first rank repeated for a query
+    in any two lines (pieces see only their own)."""
+    from ndcg_studio.io.trec import duplicate_rank_problem
+
+    if len(piece_problems) == 1:
+        return piece_problems[0]
+    usable = cols["usable"]
+    if not usable.all():
+        bad_line = int(cols["line"][int(np.argmin(usable))])
+        for problem in piece_problems:
+            if problem is not None and problem.startswith(f"{path}:{bad_line}: "):
+                return problem
+    query, rank = cols["query"], cols["rank"]
+    (packed,) = _item_keys((query, rank - int(rank.min()), np.zeros_like(query)))
+    _, first, inverse = np.unique(packed, return_index=True, return_inverse=True)
+    if len(first) == len(packed):
+        return None
+    repeat = np.ones(len(packed), dtype=bool)
+    repeat[first] = False
+    row = int(np.argmax(repeat))
+    line = cols["line"]
+    return f"{path}:" + duplicate_rank_problem(
+        int(line[row]),
+        int(rank[row]),
+        query_names[int(query[row])],
+        int(line[first[inverse[row]]]),
+    )
+
+
 _DOC_DEFAULTS = {"title": "", "text": "", "url": ""}
 #: Rows per upsert statement batch of a queries or documents import (see _upsert_catalog).
 _UPSERT_SLICE = 50_000
@@ -542,14 +706,16 @@ class _DocumentsMeanwhile:
 
     def result(self) -> tuple[NDArray[np.int64], int]:
         """``(ids, n_created)``: the database id of each line's document, ``(n,)`` int64, and
-        the number of documents created (waits for the helper; raises its error)."""
+        the number of documents created (waits for the helper; raises its error). Then
+        :meth:`start` may be called again, with the next piece of a file."""
         doc_id, conn = self._doc_id, self._conn
         if doc_id is None:
             raise RuntimeError("start() was not called")
+        job, self._doc_id, self._job = self._job, None, None  # ready for the next piece
         if not self._first_import:
-            return self._job.result() if self._job else _document_ids(conn, doc_id)
+            return job.result() if job else _document_ids(conn, doc_id)
         distinct, codes = factorize(doc_id)  # while the helper inserts them
-        created = self._job.result() if self._job else _insert_documents(conn, doc_id)
+        created = job.result() if job else _insert_documents(conn, doc_id)
         ids = ids_of_inserted(conn, models.documents, distinct, 0, created)
         return ids[codes], created
 
