@@ -468,7 +468,7 @@ def _pieces(
                 piece, rest = buf, b""
             del buf, data
             if piece:
-                text = _decode(piece, issues, lines_before, done == 0)
+                text = _decode(piece, issues, lines_before, done)
                 n_lines = piece.count(b"\n") + (0 if piece.endswith(b"\n") else 1)
                 base, span = done, len(piece)
                 report: ProgressCallback | None = None
@@ -509,14 +509,16 @@ def _query_start(buf: bytes, cut: int) -> int:
     return cut
 
 
-def _decode(piece: bytes, issues: Issues, lines_before: int, first: bool) -> str:
-    """A piece of a file as text; problems name lines counted from the file's start."""
+def _decode(piece: bytes, issues: Issues, lines_before: int, bytes_before: int) -> str:
+    """A piece of a file as text; problems name lines and byte offsets counted from the
+    file's start (``lines_before`` and ``bytes_before`` lie before the piece)."""
     nul = piece.find(b"\x00")
     if nul >= 0:
         issues.fail(
             lines_before + piece.count(b"\n", 0, nul) + 1,
             "encoding",
-            "NUL byte (a UTF-16 file?); save the file as UTF-8 text",
+            f"NUL byte at offset {bytes_before + nul} (a UTF-16 file?); save the file as UTF-8 "
+            "text",
         )
     try:
         text = piece.decode("utf-8")
@@ -525,9 +527,10 @@ def _decode(piece: bytes, issues: Issues, lines_before: int, first: bool) -> str
         issues.fail(
             lines_before + piece.count(b"\n", 0, offset) + 1,
             "encoding",
-            f"not UTF-8 (byte 0x{piece[offset]:02X}); save the file as UTF-8",
+            f"not UTF-8 (byte 0x{piece[offset]:02X} at offset {bytes_before + offset}); save "
+            "the file as UTF-8",
         )
-    if first and text.startswith("\ufeff"):
+    if bytes_before == 0 and text.startswith("\ufeff"):
         text = text[1:]
     bom = text.find("\ufeff")
     if bom >= 0:

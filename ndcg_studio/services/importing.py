@@ -266,32 +266,72 @@ class ImportService:
     ) -> ImportSummary:
         """Import TREC qrels ``qid iter docno grade`` as judgments of ``annotator`` (default:
         the file's stem), or of the annotator named in the 2nd column."""
-        from ndcg_studio.io.trec import read_trec_qrels
+        from ndcg_studio.io.trec import read_trec_qrels_chunks
 
         if annotator is not None:
             _check_name(annotator, "--annotator")
+        default_name = annotator or Path(path).stem
         with bulk_transaction(self.db.engine) as conn, _documents_meanwhile(conn) as documents:
-            qrels = read_trec_qrels(
+            # piece by piece, as import_run: the documents of each piece are looked up in the
+            # helper while this thread checks the piece's values
+            parts: list[dict[str, NDArray[Any]]] = []
+            query_names: dict[int, str] = {}
+            annotator_names: dict[int, str] = {}
+            q_new = d_new = a_new = 0
+            for qrels in read_trec_qrels_chunks(
                 path,
                 grade_map=grade_map,
                 annotator_column=annotator_column,
                 progress=_stage(progress, 0, 40),
                 cancelled=cancelled,
-                on_doc_ids=documents.start,  # looked up while the rest is read (see import_run)
-            )
-            names = qrels.annotator or [annotator or Path(path).stem] * len(qrels)
-            return self._write_judgments(
+                on_doc_ids=documents.start,
+            ):
+                q_ext, q_inv = factorize(qrels.query_id)
+                if qrels.annotator is not None:
+                    a_ext, a_inv = factorize(qrels.annotator)
+                else:
+                    a_ext, a_inv = [default_name], np.zeros(len(qrels), dtype=np.int64)
+                did, created = documents.result()
+                d_new += created
+                q_ids, created = map_external_ids(
+                    conn, models.queries, q_ext, defaults={"text": ""}
+                )
+                q_new += created
+                a_ids, created = map_external_ids(conn, models.annotators, a_ext, key="name")
+                a_new += created
+                query_names.update(zip(q_ids.tolist(), q_ext, strict=True))
+                annotator_names.update(zip(a_ids.tolist(), a_ext, strict=True))
+                parts.append(
+                    {
+                        "query": q_ids[q_inv],
+                        "doc": did,
+                        "annotator": a_ids[a_inv],
+                        "grade": qrels.grade,
+                        "line": qrels.line,
+                    }
+                )
+                del qrels, q_inv, a_inv, did
+            pieces = len(parts)
+            cols = _concatenate(parts)
+            if pieces > 1:
+                key = (cols["query"], cols["doc"], cols["annotator"])
+                _refuse_repeats(conn, str(path), key, cols["line"], query_names, annotator_names)
+            summary = self._write_judgment_ids(
                 conn,
-                documents,
                 "qrels",
                 str(path),
-                qrels.query_id,
-                names,
-                qrels.grade,
+                cols["query"],
+                cols["doc"],
+                cols["annotator"],
+                cols["grade"],
                 None,
                 progress,
                 cancelled,
             )
+            summary.counts.update(
+                {"queries created": q_new, "documents created": d_new, "annotators created": a_new}
+            )
+            return summary
 
     def import_judgments(
         self,
@@ -337,16 +377,38 @@ class ImportService:
     ) -> ImportSummary:
         """Write judgments inside the caller's transaction on ``conn``; ``documents`` has been
         started with the lines' document ids."""
-        n = len(query_ext)
-        summary = ImportSummary(kind, path, n)
         q_ext, q_inv = factorize(query_ext)
         a_ext, a_inv = factorize(annotator_names)
         checkpoint(40, 100, progress, cancelled)
         did, d_new = documents.result()
         q_ids, q_new = map_external_ids(conn, models.queries, q_ext, defaults={"text": ""})
         a_ids, a_new = map_external_ids(conn, models.annotators, a_ext, key="name")
+        summary = self._write_judgment_ids(
+            conn, kind, path, q_ids[q_inv], did, a_ids[a_inv], grade, note, progress, cancelled
+        )
+        summary.counts.update(
+            {"queries created": q_new, "documents created": d_new, "annotators created": a_new}
+        )
+        return summary
+
+    def _write_judgment_ids(
+        self,
+        conn: Connection,
+        kind: str,
+        path: str,
+        qid: NDArray[np.int64],
+        did: NDArray[np.int64],
+        aid: NDArray[np.int64],
+        grade: NDArray[np.int64],
+        note: Sequence[str | None] | None,
+        progress: Progress | None,
+        cancelled: Cancelled | None,
+    ) -> ImportSummary:
+        """Write judgments given by database ids (``(n,)`` int64 each) inside the caller's
+        transaction; the summary's counts are the judgments'."""
+        n = len(qid)
+        summary = ImportSummary(kind, path, n)
         checkpoint(60, 100, progress, cancelled)
-        qid, aid = q_ids[q_inv], a_ids[a_inv]
         existing = _existing_judgments(conn, np.unique(aid))
         old_key, new_key = _item_keys(
             (existing["query"], existing["doc"], existing["annotator"]), (qid, did, aid)
@@ -386,7 +448,10 @@ class ImportService:
         }
         fresh_notes = [notes[i] for i in idx_new.tolist()] if note is not None else []
         if not any(fresh_notes):  # integers only (qrels; a CSV without notes): SQLite packs them
-            bulk_insert_columns(conn, models.judgments, fresh_rows, constants=stamps)
+            for start in range(0, len(idx_new), _INSERT_SLICE):  # bounded memory
+                part = slice(start, start + _INSERT_SLICE)
+                sliced = {c: v[part] for c, v in fresh_rows.items()}
+                bulk_insert_columns(conn, models.judgments, sliced, constants=stamps)
         else:
             columns = [a.tolist() for a in fresh_rows.values()]
             columns.append(fresh_notes)
@@ -424,9 +489,6 @@ class ImportService:
             "judgments created": len(idx_new),
             "judgments updated": len(idx_chg),
             "unchanged": int(n - len(idx_new) - len(idx_chg)),
-            "queries created": q_new,
-            "documents created": d_new,
-            "annotators created": a_new,
         }
         return summary
 
