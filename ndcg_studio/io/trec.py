@@ -373,14 +373,15 @@ CHUNK_BYTES = 32 << 20
 def read_trec_run_chunks(
     path: PathArg,
     *,
-    chunk_bytes: int = CHUNK_BYTES,
+    chunk_bytes: int | None = None,
     progress: ProgressCallback | None = None,
     cancelled: CancelCallback | None = None,
     on_doc_ids: Callable[[list[str]], object] | None = None,
 ) -> Iterator[RunFile]:
     """:func:`read_trec_run` piece by piece: one :class:`RunFile` per ~``chunk_bytes`` of
-    whole lines, each read and checked by the same rules (``line`` numbers count from the
-    file's start), cut where the query id changes when a query's lines are together.
+    whole lines (default :data:`CHUNK_BYTES`), each read and checked by the same rules
+    (``line`` numbers count from the file's start), cut where the query id changes when a
+    query's lines are together.
 
     What a piece cannot see is left to the caller: the same (query, document) in two pieces,
     the same rank for a query in two pieces, a query whose lines are in several pieces (its
@@ -393,7 +394,9 @@ def read_trec_run_chunks(
     """
     issues = Issues(path)
     rows = 0
-    for text, first_line, ticker in _pieces(path, chunk_bytes, True, issues, progress, cancelled):
+    for text, first_line, ticker in _pieces(
+        path, chunk_bytes or CHUNK_BYTES, True, issues, progress, cancelled
+    ):
         run = _run_from_text(text, issues, ticker, first_line, on_doc_ids)
         del text
         rows += len(run)
@@ -408,7 +411,7 @@ def read_trec_qrels_chunks(
     grade_map: Mapping[int, int] | None = None,
     annotator_column: bool = False,
     *,
-    chunk_bytes: int = CHUNK_BYTES,
+    chunk_bytes: int | None = None,
     progress: ProgressCallback | None = None,
     cancelled: CancelCallback | None = None,
     on_doc_ids: Callable[[list[str]], object] | None = None,
@@ -421,7 +424,9 @@ def read_trec_qrels_chunks(
     """
     issues = Issues(path)
     rows = 0
-    for text, first_line, ticker in _pieces(path, chunk_bytes, False, issues, progress, cancelled):
+    for text, first_line, ticker in _pieces(
+        path, chunk_bytes or CHUNK_BYTES, False, issues, progress, cancelled
+    ):
         qrels = _qrels_from_text(
             text, issues, ticker, first_line, grade_map, annotator_column, on_doc_ids
         )

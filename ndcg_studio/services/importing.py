@@ -190,7 +190,13 @@ class ImportService:
             cols = _concatenate(parts)
             if len(piece_queries) > 1:
                 _refuse_repeats(
-                    conn, str(path), (cols["query"], cols["doc"]), cols["line"], query_names, None
+                    conn,
+                    str(path),
+                    (cols["query"], cols["doc"]),
+                    cols["line"],
+                    query_names,
+                    None,
+                    "appears",
                 )
                 _reposition_split_queries(conn, piece_queries, cols)
             rank_problem = _rank_problem(str(path), cols, rank_problems, query_names)
@@ -315,7 +321,8 @@ class ImportService:
             cols = _concatenate(parts)
             if pieces > 1:
                 key = (cols["query"], cols["doc"], cols["annotator"])
-                _refuse_repeats(conn, str(path), key, cols["line"], query_names, annotator_names)
+                by = annotator_names if annotator_column else None  # as the reader says it
+                _refuse_repeats(conn, str(path), key, cols["line"], query_names, by, "is judged")
             summary = self._write_judgment_ids(
                 conn,
                 "qrels",
@@ -624,6 +631,7 @@ def _refuse_repeats(
     line: NDArray[np.int64],
     query_names: Mapping[int, str],
     annotator_names: Mapping[int, str] | None,
+    verb: str,
 ) -> None:
     """Refuse a (query, document[, annotator]) — database ids — that occurs twice in the file:
     the pieces check their own lines, this finds a repeat in two pieces. Messages as the
@@ -648,13 +656,10 @@ def _refuse_repeats(
     for row in rows.tolist():
         earlier = int(line[first[inverse[row]]])
         d, q = docs[int(doc[row])], query_names[int(query[row])]
-        if annotator_names is None:
-            text = f"document {d!r} appears twice for query {q!r} (duplicate of line {earlier})"
-        else:
-            by = f" by annotator {annotator_names[int(third[row])]!r}"
-            text = (
-                f"document {d!r} is judged twice for query {q!r}{by} (duplicate of line {earlier})"
-            )
+        by = (
+            "" if annotator_names is None else f" by annotator {annotator_names[int(third[row])]!r}"
+        )
+        text = f"document {d!r} {verb} twice for query {q!r}{by} (duplicate of line {earlier})"
         issues.append(ParseIssue(path, int(line[row]), "doc_id", text))
     raise InputFileError(issues, truncated=truncated)
 
