@@ -731,11 +731,11 @@ def _text(values: Sequence[str | None]) -> list[str]:
 
 def factorize(values: Sequence[str]) -> tuple[list[str], NDArray[np.int64]]:
     """Distinct strings in order of first appearance and the (n,) int64 code of each value."""
-    table: dict[str, int] = {}
-    codes = np.fromiter(
-        (table.setdefault(v, len(table)) for v in values), dtype=np.int64, count=len(values)
-    )
-    return list(table), codes
+    # all in C (dict.fromkeys, zip, map): a generator calling setdefault took 1.5 µs a value
+    distinct = list(dict.fromkeys(values))
+    code_of = dict(zip(distinct, range(len(distinct)), strict=True))
+    codes = np.fromiter(map(code_of.__getitem__, values), dtype=np.int64, count=len(values))
+    return distinct, codes
 
 
 class _DocumentsMeanwhile:
