@@ -349,6 +349,7 @@ def whitespace_columns(
     layout: str,
     issues: Issues,
     ticker: Ticker,
+    first_line: int = 0,
 ) -> tuple[list[list[str]], NDArray[np.int64]]:
     """Split whitespace-separated lines (as trec_eval does) into ``ncols`` column lists.
 
@@ -367,7 +368,8 @@ def whitespace_columns(
     Returns:
         ``(columns, line)``: ``columns[j]`` is the list of str (length n rows) of field
         ``keep[j]`` and ``line`` is the int64 array (shape ``(n,)``) of 1-based source line
-        numbers of the rows kept.
+        numbers of the rows kept — counted from ``first_line`` + 1 when ``text`` is a piece of
+        a file that has ``first_line`` lines before it (issues name those numbers too).
     """
     if "\r" in text:
         text = text.replace("\r\n", "\n")
@@ -380,7 +382,7 @@ def whitespace_columns(
     line_parts: list[NDArray[np.int64]] = []
     ticker.tick(0)
     position = 0
-    first = 0  # 0-based index of the chunk's first line
+    first = first_line  # 0-based index of the chunk's first line
     while position < n_chars:
         cut = text.find("\n", min(position + step_chars, n_chars) - 1)
         end = n_chars if cut < 0 else cut + 1
@@ -407,7 +409,7 @@ def whitespace_columns(
         line_parts.append(kept)
         del tokens
         first += n_chunk_lines
-        ticker.tick(first)
+        ticker.tick(first - first_line)
     line = np.concatenate(line_parts) if line_parts else np.zeros(0, dtype=np.int64)
     return columns, line
 

@@ -25,7 +25,8 @@ after the grade map, empty file).
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping
+import os
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -56,7 +57,15 @@ from ndcg_studio.io._common import (
 )
 from ndcg_studio.io.grades import apply_grade_map, check_grade_range
 
-__all__ = ["QrelsFile", "RunFile", "read_trec_qrels", "read_trec_run"]
+__all__ = [
+    "QrelsFile",
+    "RunFile",
+    "duplicate_rank_problem",
+    "read_trec_qrels",
+    "read_trec_qrels_chunks",
+    "read_trec_run",
+    "read_trec_run_chunks",
+]
 
 RUN_LAYOUT = "qid Q0 docno rank score tag"
 QRELS_LAYOUT = "qid iter docno grade"
@@ -161,14 +170,29 @@ def read_trec_run(
     issues = Issues(path)
     ticker = Ticker(progress, cancelled)
     text = read_text(path, issues, ticker)
+    run = _run_from_text(text, issues, ticker, 0, on_doc_ids)
+    if not len(run):
+        empty_file(issues)
+    return run
+
+
+def _run_from_text(
+    text: str,
+    issues: Issues,
+    ticker: Ticker,
+    first_line: int,
+    on_doc_ids: Callable[[list[str]], object] | None,
+) -> RunFile:
+    """:func:`read_trec_run` of ``text``, a file or a piece of one after ``first_line`` lines
+    (an empty result is not refused here)."""
     clean = clean_ascii(text)  # fields: printable ASCII; numbers: ASCII unless a '_' somewhere
     plain = clean and "_" not in text
-    columns, line = whitespace_columns(text, 6, (0, 2, 3, 4, 5), RUN_LAYOUT, issues, ticker)
+    columns, line = whitespace_columns(
+        text, 6, (0, 2, 3, 4, 5), RUN_LAYOUT, issues, ticker, first_line
+    )
     del text
     query_id, doc_id, rank_text, score_text, tag = columns
-    if not query_id and not issues:
-        empty_file(issues)
-    if on_doc_ids is not None and not issues:
+    if on_doc_ids is not None and not issues and doc_id:
         on_doc_ids(doc_id)
     score = parse_float_column(score_text, line, "score", issues, plain=plain or None)
     del score_text
@@ -233,13 +257,21 @@ def _ranks(
         for row, first in hashed_duplicate_pairs(
             mix_hash(string_hashes(query_id), rank), lambda i: (query_id[i], int(ranks[i]))
         ):
-            problem = (
-                f"{line[row]}: rank: rank {rank[row]} appears twice for query "
-                f"{query_id[row]!r} (duplicate of line {line[first]}), so the rank column "
-                "cannot order the run (trec_eval ignores it; score by score, the default)"
+            problem = duplicate_rank_problem(
+                int(line[row]), int(rank[row]), query_id[row], int(line[first])
             )
             break
     return rank, usable, problem
+
+
+def duplicate_rank_problem(line: int, rank: int, query: str, first: int) -> str:
+    """``LINE: rank: ...`` for a rank repeated within a query (see :attr:`RunFile.rank_problem`;
+    the caller puts the file name first)."""
+    return (
+        f"{line}: rank: rank {rank} appears twice for query {query!r} (duplicate of line "
+        f"{first}), so the rank column cannot order the run (trec_eval ignores it; score by "
+        "score, the default)"
+    )
 
 
 def read_trec_qrels(
@@ -275,20 +307,35 @@ def read_trec_qrels(
     issues = Issues(path)
     ticker = Ticker(progress, cancelled)
     text = read_text(path, issues, ticker)
+    qrels = _qrels_from_text(text, issues, ticker, 0, grade_map, annotator_column, on_doc_ids)
+    if not len(qrels):
+        empty_file(issues)
+    return qrels
+
+
+def _qrels_from_text(
+    text: str,
+    issues: Issues,
+    ticker: Ticker,
+    first_line: int,
+    grade_map: Mapping[int, int] | None,
+    annotator_column: bool,
+    on_doc_ids: Callable[[list[str]], object] | None,
+) -> QrelsFile:
+    """:func:`read_trec_qrels` of ``text``, a file or a piece of one after ``first_line``
+    lines (an empty result is not refused here)."""
     clean = clean_ascii(text)
     plain = clean and "_" not in text
     layout = QRELS_ANNOTATOR_LAYOUT if annotator_column else QRELS_LAYOUT
     keep = (0, 1, 2, 3) if annotator_column else (0, 2, 3)
-    columns, line = whitespace_columns(text, 4, keep, layout, issues, ticker)
+    columns, line = whitespace_columns(text, 4, keep, layout, issues, ticker, first_line)
     del text
     if annotator_column:
         query_id, second, doc_id, grade_text = columns
     else:
         query_id, doc_id, grade_text = columns
         second = []
-    if not query_id and not issues:
-        empty_file(issues)
-    if on_doc_ids is not None and not issues:
+    if on_doc_ids is not None and not issues and doc_id:
         on_doc_ids(doc_id)
     raw_grade = parse_int_column(grade_text, line, "grade", issues, plain=plain or None)
     del grade_text
@@ -315,3 +362,187 @@ def read_trec_qrels(
     assert grade is not None
     ticker.check()
     return QrelsFile(query_id, doc_id, grade, annotator, line)
+
+
+#: Bytes read per piece by the chunked readers: ~900,000 lines of a typical qrels file, ~500,000
+#: of a run, so a 10M-line file is never held whole (its text and one Python str per field would
+#: take ~6 GB).
+CHUNK_BYTES = 16 << 20
+
+
+def read_trec_run_chunks(
+    path: PathArg,
+    *,
+    chunk_bytes: int | None = None,
+    progress: ProgressCallback | None = None,
+    cancelled: CancelCallback | None = None,
+    on_doc_ids: Callable[[list[str]], object] | None = None,
+) -> Iterator[RunFile]:
+    """:func:`read_trec_run` piece by piece: one :class:`RunFile` per ~``chunk_bytes`` of
+    whole lines (default :data:`CHUNK_BYTES`), each read and checked by the same rules
+    (``line`` numbers count from the file's start), cut where the query id changes when a
+    query's lines are together.
+
+    What a piece cannot see is left to the caller: the same (query, document) in two pieces,
+    the same rank for a query in two pieces, a query whose lines are in several pieces (its
+    positions), the distinct tags. ``on_doc_ids`` is called once per non-empty piece.
+
+    Raises:
+        InputFileError: the problems of the first piece that has any (nothing after it is
+            read), or an empty file (after the last piece).
+        ImportCancelled, OSError: as :func:`read_trec_run`.
+    """
+    issues = Issues(path)
+    rows = 0
+    for text, first_line, ticker in _pieces(
+        path, chunk_bytes or CHUNK_BYTES, True, issues, progress, cancelled
+    ):
+        run = _run_from_text(text, issues, ticker, first_line, on_doc_ids)
+        del text
+        rows += len(run)
+        if len(run):
+            yield run
+    if not rows:
+        empty_file(issues)
+
+
+def read_trec_qrels_chunks(
+    path: PathArg,
+    grade_map: Mapping[int, int] | None = None,
+    annotator_column: bool = False,
+    *,
+    chunk_bytes: int | None = None,
+    progress: ProgressCallback | None = None,
+    cancelled: CancelCallback | None = None,
+    on_doc_ids: Callable[[list[str]], object] | None = None,
+) -> Iterator[QrelsFile]:
+    """:func:`read_trec_qrels` piece by piece, as :func:`read_trec_run_chunks` (cut at line
+    ends only). A (query, document[, annotator]) judged in two pieces is left to the caller.
+
+    Raises:
+        InputFileError, ImportCancelled, OSError: as :func:`read_trec_run_chunks`.
+    """
+    issues = Issues(path)
+    rows = 0
+    for text, first_line, ticker in _pieces(
+        path, chunk_bytes or CHUNK_BYTES, False, issues, progress, cancelled
+    ):
+        qrels = _qrels_from_text(
+            text, issues, ticker, first_line, grade_map, annotator_column, on_doc_ids
+        )
+        del text
+        rows += len(qrels)
+        if len(qrels):
+            yield qrels
+    if not rows:
+        empty_file(issues)
+
+
+def _pieces(
+    path: PathArg,
+    chunk_bytes: int,
+    by_query: bool,
+    issues: Issues,
+    progress: ProgressCallback | None,
+    cancelled: CancelCallback | None,
+) -> Iterator[tuple[str, int, Ticker]]:
+    """The file as ``(text, lines before it, ticker)`` pieces of whole lines, decoded and
+    checked as :func:`~ndcg_studio.io._common.read_text` checks a whole file (a BOM only at
+    the very start). ``by_query``: a piece ends before the lines that share the first field of
+    its last line (unless they fill it). Each piece's ticker reports progress in the file's
+    bytes, as ``progress(bytes done, file size)``."""
+    size = max(os.path.getsize(path), 1)
+    lines_before = 0
+    done = 0  # bytes before the current piece
+    rest = b""
+    with open(path, "rb") as f:
+        while True:
+            Ticker(None, cancelled).check()
+            data = f.read(chunk_bytes)
+            at_end = not data
+            buf = rest + data if rest else data
+            if not at_end:
+                cut = buf.rfind(b"\n")
+                if cut < 0:  # one line longer than a piece: read on
+                    rest = buf
+                    continue
+                if by_query:
+                    cut = _query_start(buf, cut)
+                piece, rest = buf[: cut + 1], buf[cut + 1 :]
+            else:
+                piece, rest = buf, b""
+            del buf, data
+            if piece:
+                text = _decode(piece, issues, lines_before, done)
+                n_lines = piece.count(b"\n") + (0 if piece.endswith(b"\n") else 1)
+                base, span = done, len(piece)
+                report: ProgressCallback | None = None
+                if progress is not None:
+                    report = functools.partial(_in_bytes, progress, size, base, span)
+                done += len(piece)
+                del piece
+                yield text, lines_before, Ticker(report, cancelled)
+                del text
+                lines_before += n_lines
+            if at_end:
+                return
+
+
+def _in_bytes(
+    progress: ProgressCallback, size: int, base: int, span: int, done: int, total: int
+) -> None:
+    """A piece's progress in lines (``done`` of ``total``) as the file's, in bytes."""
+    progress(base + span * done // max(total, 1), size)
+
+
+def _query_start(buf: bytes, cut: int) -> int:
+    """The end (index of its ``\\n``) of the last line in ``buf[: cut + 1]`` whose first
+    field differs from that of the line ending at ``cut`` — or ``cut`` when every line back to
+    the start shares it (the query then goes on in the next piece)."""
+    start = buf.rfind(b"\n", 0, cut) + 1
+    fields = buf[start:cut].split(None, 1)
+    if not fields:
+        return cut
+    key = fields[0]
+    end = start - 1
+    while end >= 0:
+        start = buf.rfind(b"\n", 0, end) + 1
+        fields = buf[start:end].split(None, 1)
+        if not fields or fields[0] != key:
+            return end
+        end = start - 1
+    return cut
+
+
+def _decode(piece: bytes, issues: Issues, lines_before: int, bytes_before: int) -> str:
+    """A piece of a file as text; problems name lines and byte offsets counted from the
+    file's start (``lines_before`` and ``bytes_before`` lie before the piece)."""
+    nul = piece.find(b"\x00")
+    if nul >= 0:
+        issues.fail(
+            lines_before + piece.count(b"\n", 0, nul) + 1,
+            "encoding",
+            f"NUL byte at offset {bytes_before + nul} (a UTF-16 file?); save the file as UTF-8 "
+            "text",
+        )
+    try:
+        text = piece.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        offset = exc.start
+        issues.fail(
+            lines_before + piece.count(b"\n", 0, offset) + 1,
+            "encoding",
+            f"not UTF-8 (byte 0x{piece[offset]:02X} at offset {bytes_before + offset}); save "
+            "the file as UTF-8",
+        )
+    if bytes_before == 0 and text.startswith("\ufeff"):
+        text = text[1:]
+    bom = text.find("\ufeff")
+    if bom >= 0:
+        issues.fail(
+            lines_before + text.count("\n", 0, bom) + 1,
+            "encoding",
+            "a byte order mark (U+FEFF) inside the file (files joined together?); it may only "
+            "open the file — remove it",
+        )
+    return text
