@@ -58,10 +58,11 @@ def write_rows(
     about: Any,
 ) -> None:
     """Write ``rows`` to ``--output`` (stdout for ``-``; files atomically): as an aligned table
-    under its notes as ``# `` lines, or as CSV whose line 1 is the header (the notes then go to
-    stderr on screen). A file gets ``about`` (an :class:`~ndcg_studio.services.exporting.About`)
-    written beside it as ``F.settings.json``."""
-    from ndcg_studio.io.writers import atomic_text_writer, write_csv
+    under its notes as ``# `` lines, as CSV whose line 1 is the header (the notes then go to
+    stderr on screen) or as an xlsx workbook (:func:`~ndcg_studio.io.writers.write_table`). A
+    file gets ``about`` (an :class:`~ndcg_studio.services.exporting.About`) written beside it
+    as ``F.settings.json``."""
+    from ndcg_studio.io.writers import atomic_text_writer, write_table
 
     if args.format == "table":
         with atomic_text_writer(args.output) as out:
@@ -69,7 +70,14 @@ def write_rows(
                 out.write(f"# {note}\n")
             print_table(header, rows, out)
     else:
-        write_csv(args.output, header, rows, excel=args.excel)
+        write_table(
+            args.output,
+            header,
+            rows,
+            file_format=args.format,
+            excel=args.excel,
+            settings=about.as_dict(),
+        )
         if args.output == "-":
             for note in about.notes:
                 print(f"note: {note}", file=sys.stderr)
@@ -319,6 +327,7 @@ def export_command(args: argparse.Namespace) -> int:
             wide=getattr(args, "wide", False),
             runs=getattr(args, "runs", None),
             excel=getattr(args, "excel", False),
+            file_format=args.format,
         )
     finally:
         db.dispose()

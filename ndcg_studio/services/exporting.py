@@ -77,12 +77,27 @@ class Table:
     rows: list[tuple[Any, ...]]
     about: About
 
-    def write_csv(self, path: str | Path, *, excel: bool, cancelled: Cancelled | None) -> int:
-        """:func:`ndcg_studio.io.writers.write_csv` of this table, then its settings file;
-        the rows written."""
-        from ndcg_studio.io.writers import write_csv
+    def write_csv(
+        self,
+        path: str | Path,
+        *,
+        excel: bool,
+        cancelled: Cancelled | None,
+        file_format: str = "csv",
+    ) -> int:
+        """:func:`ndcg_studio.io.writers.write_table` of this table (CSV or xlsx), then its
+        settings file; the rows written."""
+        from ndcg_studio.io.writers import write_table
 
-        n = write_csv(path, self.header, self.rows, excel=excel, cancelled=cancelled)
+        n = write_table(
+            path,
+            self.header,
+            self.rows,
+            file_format=file_format,
+            excel=excel,
+            settings=self.about.as_dict(),
+            cancelled=cancelled,
+        )
         self.about.write(path)
         return n
 
@@ -96,12 +111,27 @@ class ColumnTable:
     columns: list[Sequence[Any] | NDArray[Any]]
     about: About
 
-    def write_csv(self, path: str | Path, *, excel: bool, cancelled: Cancelled | None) -> int:
-        """:func:`ndcg_studio.io.writers.write_csv_columns` of this table, then its settings
-        file; the rows written."""
-        from ndcg_studio.io.writers import write_csv_columns
+    def write_csv(
+        self,
+        path: str | Path,
+        *,
+        excel: bool,
+        cancelled: Cancelled | None,
+        file_format: str = "csv",
+    ) -> int:
+        """:func:`ndcg_studio.io.writers.write_table` of this table (CSV a column at a time,
+        or xlsx), then its settings file; the rows written."""
+        from ndcg_studio.io.writers import write_table
 
-        n = write_csv_columns(path, self.header, self.columns, excel=excel, cancelled=cancelled)
+        n = write_table(
+            path,
+            self.header,
+            columns=self.columns,
+            file_format=file_format,
+            excel=excel,
+            settings=self.about.as_dict(),
+            cancelled=cancelled,
+        )
         self.about.write(path)
         return n
 
@@ -321,11 +351,16 @@ class ExportService:
         wide: bool = False,
         runs: Sequence[str] | None = None,
         excel: bool = False,
+        file_format: str | None = None,
         progress: Progress | None = None,
         cancelled: Cancelled | None = None,
     ) -> int:
         """Write one export to ``path`` (``-`` = stdout) and its settings beside it
         (``F.settings.json``, :func:`ndcg_studio.io.writers.write_settings`; none for stdout).
+
+        ``file_format``: ``"csv"`` (qrels: ``"trec"``) or ``"xlsx"`` (a workbook with the
+        settings on a second sheet); None chooses by the suffix of ``path``
+        (:func:`ndcg_studio.io.writers.table_format`).
 
         ``runs`` (compare) may be None when the database holds exactly two runs.
 
@@ -337,13 +372,18 @@ class ExportService:
             LookupError: an unknown run or annotator.
             OSError: writing failed (an existing file is left intact).
         """
-        from ndcg_studio.io.writers import write_trec_qrels
+        from ndcg_studio.io.writers import table_format, write_trec_qrels
 
         settings = settings or ScoringSettings()
         agreement = agreement or AgreementSettings()
+        chosen = table_format(path, "csv" if file_format == "trec" else file_format)
         if kind == "qrels":
             rows = self.qrels(settings)
             checkpoint(1, 2, progress, cancelled)
+            if chosen == "xlsx":
+                about = About("qrels", settings.describe())
+                qrels = Table(("query_id", "doc_id", "grade"), list(rows), about)
+                return qrels.write_csv(path, excel=False, cancelled=cancelled, file_format=chosen)
             n = write_trec_qrels(path, rows, cancelled=cancelled)
             About("qrels", settings.describe()).write(path)
             return n
@@ -362,7 +402,7 @@ class ExportService:
         else:
             raise ValueError(f"unknown export kind {kind!r}; one of {', '.join(EXPORT_KINDS)}")
         checkpoint(2, 3, progress, cancelled)
-        n = table.write_csv(path, excel=excel, cancelled=cancelled)
+        n = table.write_csv(path, excel=excel, cancelled=cancelled, file_format=chosen)
         checkpoint(3, 3, progress, cancelled)
         return n
 
