@@ -267,13 +267,15 @@ def score_command(args: argparse.Namespace) -> int:
 
 @command("demo")
 def demo_command(args: argparse.Namespace) -> int:
-    from ndcg_studio.services.demo import load_demo
+    from ndcg_studio.services.demo import load_demo, load_examples
 
+    examples = getattr(args, "examples", False)
     db = open_db(args, must_exist=False)
     try:
         check_before_writing(db)
-        with terminal_progress(True, "loading the Cranfield demo") as progress:
-            summary = load_demo(db, progress=progress)
+        what = "the worked examples" if examples else "the Cranfield demo"
+        with terminal_progress(True, f"loading {what}") as progress:
+            summary = (load_examples if examples else load_demo)(db, progress=progress)
     finally:
         db.dispose()
     print(summary, file=sys.stderr)
