@@ -5,7 +5,9 @@ writers of :mod:`ndcg_studio.io.writers` — atomically, spreadsheet-safe (cells
 spreadsheet would run as a formula are written as text, in a form the readers undo exactly),
 optionally with a BOM for Excel. A CSV's first line is its header; the settings it was computed
 with travel beside it, in ``F.settings.json`` (:func:`ndcg_studio.io.writers.write_settings`),
-so it can be reproduced.
+so it can be reproduced. :meth:`ExportService.write` with ``file_format="xlsx"`` (or None and
+a ``.xlsx`` path; :func:`ndcg_studio.io.writers.table_format`) writes any kind, qrels too, as
+an Excel workbook instead, the settings also on its second sheet.
 """
 
 from __future__ import annotations
@@ -357,10 +359,6 @@ class ExportService:
     ) -> int:
         """Write one export to ``path`` (``-`` = stdout) and its settings beside it
         (``F.settings.json``, :func:`ndcg_studio.io.writers.write_settings`; none for stdout).
-
-        ``file_format``: ``"csv"`` (qrels: ``"trec"``) or ``"xlsx"`` (a workbook with the
-        settings on a second sheet); None chooses by the suffix of ``path``
-        (:func:`ndcg_studio.io.writers.table_format`).
 
         ``runs`` (compare) may be None when the database holds exactly two runs.
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from PySide6 import QtGui
 from PySide6.QtCore import (
     QEvent,
     QItemSelectionModel,
@@ -33,15 +34,7 @@ from PySide6.QtCore import (
     Signal,
     Slot,
 )
-from PySide6.QtGui import (
-    QFont,
-    QInputMethodEvent,
-    QKeyEvent,
-    QKeySequence,
-    QPalette,
-    QShortcut,
-    QShowEvent,
-)
+from PySide6.QtGui import QFont, QKeyEvent, QKeySequence, QPalette, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QButtonGroup,
@@ -184,7 +177,7 @@ class _KeyPanel(QFrame):
         if not self._view.handle_key(event):
             super().keyPressEvent(event)
 
-    def inputMethodEvent(self, event: QInputMethodEvent) -> None:
+    def inputMethodEvent(self, event: QtGui.QInputMethodEvent) -> None:
         """A character an input method commits here (the panel does not ask for one, but a
         platform IME may still send it): a digit or key letter acts as that key."""
         text = event.commitString()
