@@ -9,6 +9,7 @@ import openpyxl
 import pytest
 from PySide6.QtWidgets import QFileDialog, QInputDialog
 
+from ndcg_studio.ui import transfer
 from ndcg_studio.ui.main_window import MainWindow
 from ndcg_studio.ui.transfer import EXPORT_KINDS, XLSX_FILTER, export_format
 
@@ -34,10 +35,15 @@ def test_export_from_the_app_writes_a_workbook(
         offered.append(args[3])
         return str(tmp_path / kind), XLSX_FILTER  # no suffix typed: the filter decides
 
-    monkeypatch.setattr(QInputDialog, "getItem", lambda *a, **k: (EXPORT_KINDS[kind], True))
+    def pick(*args: Any, **kwargs: Any) -> tuple[str, bool]:
+        return EXPORT_KINDS[kind], True
+
+    monkeypatch.setattr(QInputDialog, "getItem", pick)
+    monkeypatch.setattr(transfer, "ask_item", pick, raising=False)  # its wider dialog, if any
     monkeypatch.setattr(QFileDialog, "getSaveFileName", save_dialog)
     main_window.export_file()
-    qtbot.waitUntil(lambda: "Exported" in main_window.statusBar().currentMessage(), timeout=10_000)
+    settings = tmp_path / f"{kind}.settings.json"  # written last, after the workbook
+    qtbot.waitUntil(settings.exists, timeout=10_000)
     assert XLSX_FILTER in offered[0].split(";;")
     book = openpyxl.load_workbook(tmp_path / f"{kind}.xlsx")
     assert book.sheetnames == ["data", "settings"] and book["data"].freeze_panes == "A2"
