@@ -377,13 +377,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="load the Cranfield demo collection into the database",
         description="Load the Cranfield demo collection into the database (created if missing).",
     )
-    _add_db(p)
     p.add_argument(
         "--examples",
         action="store_true",
         help="load the small Chinese worked examples instead (成都 queries, grades 0-4, "
         "Systems A and B; score them with --k 5)",
     )
+    _add_db(p)
     from ndcg_studio.cli import simulate, team
 
     simulate.add_parser(sub, _add_db)

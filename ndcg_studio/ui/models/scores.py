@@ -288,7 +288,7 @@ class ScoresTableModel(NumpyTableModel):
             COL_ANNOTATORS: d.n_annotators,
             COL_ALPHA: d.alpha,
             COL_DISPUTED: d.n_disputed,
-            COL_TEXT: d.text,
+            COL_TEXT: np.asarray([t.casefold() for t in d.text.tolist()], dtype=str),
         }[column]
 
     def _raw(self, row: int, column: int) -> Any:
