@@ -122,14 +122,29 @@ def _add_db(parser: argparse.ArgumentParser) -> None:
 
 
 def _add_output(
-    parser: argparse.ArgumentParser, *, formats: bool = True, excel: bool = True
+    parser: argparse.ArgumentParser,
+    *,
+    formats: bool = True,
+    excel: bool = True,
+    file_format: str = "csv",
 ) -> None:
+    """``--format``, ``--output`` (and ``--excel``): with ``formats`` an aligned table, CSV or
+    an xlsx workbook; else ``file_format`` (the file kind: ``csv``, qrels ``trec``) or xlsx."""
     if formats:
         parser.add_argument(
             "--format",
-            choices=("table", "csv"),
+            choices=("table", "csv", "xlsx"),
             default="table",
-            help="an aligned table for reading (default) or CSV (header on line 1)",
+            help="an aligned table for reading (default), CSV (header on line 1) or an Excel "
+            "workbook (needs --output F.xlsx; the settings on its second sheet)",
+        )
+    else:
+        parser.add_argument(
+            "--format",
+            choices=(file_format, "xlsx"),
+            default=file_format,
+            help=f"{file_format} (default) or an Excel workbook (needs --output F.xlsx; "
+            "numbers as numbers, ids as text, the settings on its second sheet)",
         )
     parser.add_argument(
         "--output",
@@ -419,7 +434,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_db(k)
     _add_scoring(k, runs=False, only_grades=True)
-    _add_output(k, formats=False, excel=False)
+    _add_output(k, formats=False, excel=False, file_format="trec")
     k = kinds.add_parser(
         "agreement",
         help="CSV: inter-annotator agreement statistics",
@@ -471,6 +486,12 @@ def build_parser() -> argparse.ArgumentParser:
         "demo",
         help="load the Cranfield demo collection into the database",
         description="Load the Cranfield demo collection into the database (created if missing).",
+    )
+    p.add_argument(
+        "--examples",
+        action="store_true",
+        help="load the small Chinese worked examples instead (成都 queries, grades 0-4, "
+        "Systems A and B; score them with --k 5)",
     )
     _add_db(p)
     from ndcg_studio.cli import campaign, simulate, team
@@ -646,6 +667,8 @@ def check_output(args: argparse.Namespace) -> None:
     """
     output = getattr(args, "output", "-")
     if output == "-":
+        if getattr(args, "format", None) == "xlsx":
+            raise UsageError("--format xlsx writes a file: give --output F.xlsx")
         return
     path = Path(output)
     if path.is_dir():

@@ -59,10 +59,11 @@ def write_rows(
     about: Any,
 ) -> None:
     """Write ``rows`` to ``--output`` (stdout for ``-``; files atomically): as an aligned table
-    under its notes as ``# `` lines, or as CSV whose line 1 is the header (the notes then go to
-    stderr on screen). A file gets ``about`` (an :class:`~ndcg_studio.services.exporting.About`)
-    written beside it as ``F.settings.json``."""
-    from ndcg_studio.io.writers import atomic_text_writer, write_csv
+    under its notes as ``# `` lines, as CSV whose line 1 is the header (the notes then go to
+    stderr on screen) or as an xlsx workbook (:func:`~ndcg_studio.io.writers.write_table`). A
+    file gets ``about`` (an :class:`~ndcg_studio.services.exporting.About`) written beside it
+    as ``F.settings.json``."""
+    from ndcg_studio.io.writers import atomic_text_writer, write_table
 
     if args.format == "table":
         with atomic_text_writer(args.output) as out:
@@ -70,7 +71,14 @@ def write_rows(
                 out.write(f"# {note}\n")
             print_table(header, rows, out)
     else:
-        write_csv(args.output, header, rows, excel=args.excel)
+        write_table(
+            args.output,
+            header,
+            rows,
+            file_format=args.format,
+            excel=args.excel,
+            settings=about.as_dict(),
+        )
         if args.output == "-":
             for note in about.notes:
                 print(f"note: {note}", file=sys.stderr)
@@ -346,13 +354,15 @@ def stability_command(args: argparse.Namespace) -> int:
 
 @command("demo")
 def demo_command(args: argparse.Namespace) -> int:
-    from ndcg_studio.services.demo import load_demo
+    from ndcg_studio.services.demo import load_demo, load_examples
 
+    examples = getattr(args, "examples", False)
     db = open_db(args, must_exist=False)
     try:
         check_before_writing(db)
-        with terminal_progress(True, "loading the Cranfield demo") as progress:
-            summary = load_demo(db, progress=progress)
+        what = "the worked examples" if examples else "the Cranfield demo"
+        with terminal_progress(True, f"loading {what}") as progress:
+            summary = (load_examples if examples else load_demo)(db, progress=progress)
     finally:
         db.dispose()
     print(summary, file=sys.stderr)
@@ -410,6 +420,7 @@ def export_command(args: argparse.Namespace) -> int:
             correction=getattr(args, "correction", None),
             baselines=getattr(args, "baseline", None) or (),
             excel=getattr(args, "excel", False),
+            file_format=args.format,
         )
     finally:
         db.dispose()

@@ -56,9 +56,9 @@ def add_parser(sub: Any, add_db: Any) -> None:
     )
     p.add_argument(
         "--format",
-        choices=("table", "csv"),
+        choices=("table", "csv", "xlsx"),
         default="csv",
-        help="CSV (default; header on line 1) or an aligned table",
+        help="CSV (default; header on line 1), an aligned table or an xlsx workbook",
     )
     p.add_argument("--output", "-o", metavar="FILE", default="-", help="default: stdout")
     p.add_argument(

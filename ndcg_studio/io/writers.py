@@ -1,4 +1,7 @@
-"""Writers: CSV safe to open in spreadsheets, TREC run and qrels; all atomic.
+"""Writers: CSV safe to open in spreadsheets, Excel workbooks, TREC run and qrels; all atomic.
+
+A table goes out as CSV or as an ``.xlsx`` workbook: :func:`write_table` is the one place that
+chooses (every command and export kind calls it, so each gets both formats).
 
 Atomic: the content is written to a temporary file in the destination's directory, flushed
 and fsync'ed, then renamed over the destination with :func:`os.replace` (atomic on POSIX and
@@ -21,12 +24,13 @@ import json
 import math
 import numbers
 import os
+import re
 import secrets
 import stat
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 import numpy as np
 
@@ -39,11 +43,14 @@ __all__ = [
     "atomic_text_writer",
     "csv_cell",
     "csv_column",
+    "table_format",
     "write_csv",
     "write_csv_columns",
     "write_settings",
+    "write_table",
     "write_trec_qrels",
     "write_trec_run",
+    "write_xlsx",
 ]
 
 #: Rows between two polls of ``cancelled()``.
@@ -476,3 +483,199 @@ def _plain_tokens(values: Sequence[object]) -> bool:
     if set(map(type, values)) - {str}:
         return False
     return list(values) == "\n".join(values).split()  # type: ignore[arg-type]
+
+
+# --------------------------------------------------------------------------- workbooks
+
+#: The table formats of :func:`write_table`.
+TABLE_FORMATS = ("csv", "xlsx")
+
+#: Data rows one worksheet holds (Excel's limit of 1,048,576 rows, less the header).
+XLSX_MAX_ROWS = 1_048_575
+
+
+def table_format(path: PathArg, requested: str | None = None) -> str:
+    """The format a table is written in: ``requested`` when given, else ``"xlsx"`` for a
+    path ending in ``.xlsx`` (any case) and ``"csv"`` for anything else.
+
+    Raises:
+        ValueError: ``requested`` is not one of :data:`TABLE_FORMATS`.
+    """
+    if requested is None:
+        return "xlsx" if str(path).lower().endswith(".xlsx") else "csv"
+    if requested not in TABLE_FORMATS:
+        raise ValueError(f"unknown table format {requested!r}; one of {', '.join(TABLE_FORMATS)}")
+    return requested
+
+
+def write_table(
+    path: PathArg,
+    header: Sequence[str],
+    rows: Iterable[Sequence[object]] | None = None,
+    *,
+    columns: Sequence[Sequence[object] | np.ndarray] | None = None,
+    file_format: str = "csv",
+    excel: bool = False,
+    settings: Mapping[str, object] | None = None,
+    cancelled: CancelCallback | None = None,
+) -> int:
+    """Write a table as CSV (:func:`write_csv`, :func:`write_csv_columns`) or as a workbook
+    (:func:`write_xlsx`), atomically; give either ``rows`` or ``columns``.
+
+    Args:
+        file_format: ``"csv"`` or ``"xlsx"`` (:func:`table_format`).
+        excel: CSV only: start with a UTF-8 BOM.
+        settings: xlsx only: the content of the settings sidecar, written to a second sheet.
+
+    Returns:
+        Number of data rows written.
+
+    Raises:
+        ValueError: both or neither of ``rows`` and ``columns``; an unknown format; see
+            :func:`write_xlsx`.
+        ExportCancelled, OSError: as :func:`write_csv`.
+    """
+    if (rows is None) == (columns is None):
+        raise ValueError("give rows or columns")
+    if table_format(path, file_format) == "xlsx":
+        data = rows if rows is not None else zip(*columns, strict=True)  # type: ignore[misc]
+        return write_xlsx(path, header, data, settings=settings, cancelled=cancelled)
+    if columns is not None:
+        return write_csv_columns(path, header, columns, excel=excel, cancelled=cancelled)
+    assert rows is not None
+    return write_csv(path, header, rows, excel=excel, cancelled=cancelled)
+
+
+def _xlsx_cell(value: object, sheet: object) -> object:
+    """The value openpyxl stores for one cell: numbers as numbers, texts as texts (never a
+    formula, never converted to a number: ``"007"`` and ``"1E+05"`` stay texts), None/NaN
+    empty, infinities as the texts ``inf``/``-inf`` (a workbook holds finite numbers only)."""
+    if type(value) is str:
+        if value.startswith("=") or _ILLEGAL_XML.search(value):
+            return _text_cell(value, sheet)
+        return value
+    if type(value) is int or type(value) is bool or value is None:
+        return value
+    if isinstance(value, bool | np.bool_):
+        return bool(value)
+    if isinstance(value, int | np.integer):
+        return int(value)
+    if isinstance(value, float | np.floating | numbers.Real):
+        number = float(value)
+        if math.isnan(number):
+            return None
+        if math.isinf(number):
+            return "inf" if number > 0 else "-inf"
+        return number
+    return _xlsx_cell(str(value), sheet)
+
+
+def _text_cell(value: str, sheet: object) -> object:
+    """A cell typed as text: openpyxl would store a text starting with ``=`` as a formula.
+    Characters XML 1.0 cannot hold (control characters) become U+FFFD."""
+    from openpyxl.cell.cell import WriteOnlyCell
+
+    text = _ILLEGAL_XML.sub("\ufffd", value)
+    cell = WriteOnlyCell(sheet, value=text)  # type: ignore[no-untyped-call]
+    cell.data_type = "s"
+    return cell
+
+
+def write_xlsx(
+    path: PathArg,
+    header: Sequence[str],
+    rows: Iterable[Sequence[object]],
+    *,
+    settings: Mapping[str, object] | None = None,
+    cancelled: CancelCallback | None = None,
+) -> int:
+    """Write an Excel workbook (Office Open XML, ``.xlsx``, by openpyxl), atomically.
+
+    Sheet ``data``: the header on row 1 (frozen, with an autofilter over the table), then one
+    row per item. Numbers are stored as numbers (16 significant digits, openpyxl's ``%.16g``:
+    Excel keeps 15; for bit-exact values use CSV. Locale-free, so the workbook opens
+    the same in any locale), texts as texts — an id ``"007"`` or ``"1E+05"`` stays that text,
+    a text starting with ``=`` is not a formula — None and NaN as empty cells, infinities as
+    the texts ``inf``/``-inf``. Sheet ``settings`` (when ``settings`` is given): two columns
+    ``key, value``, one row per key of the settings sidecar (:func:`write_settings`: ``file``
+    first; lists joined by new lines).
+
+    Args:
+        path: destination file (not ``"-"``: a workbook is binary).
+        header: column names.
+        rows: sequences of cells in header order.
+        settings: what the ``F.settings.json`` sidecar holds.
+        cancelled: polled every 10,000 rows.
+
+    Returns:
+        Number of data rows written.
+
+    Raises:
+        ValueError: ``path`` is ``"-"``; more rows than a worksheet holds
+            (:data:`XLSX_MAX_ROWS`).
+        ExportCancelled, OSError: as :func:`write_csv` (old file intact, no temp file left).
+    """
+    from openpyxl.utils.cell import get_column_letter
+    from openpyxl.workbook.workbook import Workbook
+
+    if str(path) == STDOUT:
+        raise ValueError("a workbook cannot be written to standard output: give --output F.xlsx")
+    book: Any = Workbook(write_only=True)  # type: ignore[no-untyped-call]
+    sheet = book.create_sheet("data")
+    sheet.freeze_panes = "A2"
+    for index, name in enumerate(header, start=1):
+        sheet.column_dimensions[get_column_letter(index)].width = max(10, len(str(name)) + 4)
+    sheet.append([_text_cell(str(name), sheet) for name in header])
+    count = 0
+    try:
+        for row in _rows_with_cancel(rows, cancelled):
+            count += 1
+            if count > XLSX_MAX_ROWS:
+                raise ValueError(
+                    f"more than {XLSX_MAX_ROWS:,} rows, which one worksheet cannot hold: export CSV"
+                )
+            sheet.append([_xlsx_cell(value, sheet) for value in row])
+    except BaseException:
+        # finish openpyxl's streamed sheet (its temporary file) instead of leaving it to the
+        # garbage collector, which would report an XML error
+        with contextlib.suppress(Exception):
+            sheet.close()
+        raise
+    sheet.auto_filter.ref = f"A1:{get_column_letter(max(len(header), 1))}{count + 1}"
+    if settings is not None:
+        about = book.create_sheet("settings")
+        about.append(["key", "value"])
+        for key, value in {"file": Path(path).name, **settings}.items():
+            cell = value
+            if isinstance(value, list | tuple):
+                cell = "\n".join(map(str, value))
+            elif not isinstance(value, str | int | float | bool) and value is not None:
+                cell = json.dumps(value, ensure_ascii=False)
+            about.append([_text_cell(str(key), about), _xlsx_cell(cell, about)])
+    with _atomic_path(path) as temporary:
+        book.save(temporary)
+    return count
+
+
+@contextlib.contextmanager
+def _atomic_path(path: PathArg) -> Iterator[Path]:
+    """A temporary path beside ``path`` for a library to write; renamed over ``path`` when the
+    body succeeds (a replaced file keeps its permission bits), removed when it fails."""
+    target = Path(path)
+    temporary = target.with_name(f".{target.name}.{secrets.token_hex(6)}.tmp")
+    try:
+        yield temporary
+        with open(temporary, "rb+") as handle:
+            os.fsync(handle.fileno())
+        with contextlib.suppress(FileNotFoundError):
+            os.chmod(temporary, stat.S_IMODE(target.stat().st_mode))
+        os.replace(temporary, target)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temporary)
+        raise
+    _fsync_directory(target.parent)
+
+
+#: Characters XML 1.0 cannot hold (openpyxl refuses them).
+_ILLEGAL_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")

@@ -1,6 +1,7 @@
-"""The built-in demo: the Cranfield 1400 collection with Cleverdon's graded judgments and two
+"""The built-in demos: the Cranfield 1400 collection with Cleverdon's graded judgments and two
 BM25 runs, shipped in ``resources/demo`` (see its README.md for provenance and how the runs were
-made).
+made); and the small Chinese worked examples of ``resources/demo_examples`` (the 成都 queries of
+an NDCG tutorial, with its grades and its Systems A and B; see its README.md).
 
 Cleverdon's relevance codes become grades by :data:`ndcg_studio.io.smart.CRANFIELD_GRADE_MAP`
 (code 1 "complete answer" → 4, 2 → 3, 3 → 2, 4 "minimum interest" → 1, −1 → 0).
@@ -74,4 +75,41 @@ def load_demo(
     return (
         "Cranfield demo loaded: 1,400 documents, 225 queries, Cleverdon's judgments "
         f"(annotator {DEMO_ANNOTATOR!r}), runs {', '.join(names)}"
+    )
+
+
+#: The worked examples' runs: file name → run name (the document's 系统A/系统B, and the single
+#: unnamed system of its step-by-step examples).
+EXAMPLE_RUNS = {"example.run": "Example", "system_a.run": "System A", "system_b.run": "System B"}
+
+
+def examples_dir() -> Path:
+    """The folder of the Chinese worked examples (inside the installed package or checkout)."""
+    return resources_dir() / "demo_examples"
+
+
+def load_examples(
+    db: Database, *, progress: Progress | None = None, cancelled: Cancelled | None = None
+) -> str:
+    """Import the Chinese worked examples (3 queries, 17 documents, 19 judgments by annotator
+    ``seed003``, runs ``Example``, ``System A``, ``System B``). Idempotent.
+
+    Returns a one-line summary. Raises OSError when the shipped files are missing.
+    """
+    base = examples_dir()
+    service = ImportService(db)
+    steps = 3 + len(EXAMPLE_RUNS)
+    checkpoint(0, steps, progress, cancelled)
+    service.import_queries(base / "queries.tsv", cancelled=cancelled)
+    checkpoint(1, steps, progress, cancelled)
+    service.import_documents(base / "documents.csv", cancelled=cancelled)
+    checkpoint(2, steps, progress, cancelled)
+    service.import_judgments(base / "judgments.csv", cancelled=cancelled)
+    for i, (file, name) in enumerate(EXAMPLE_RUNS.items(), start=3):
+        checkpoint(i, steps, progress, cancelled)
+        service.import_run(base / file, name=name, cancelled=cancelled)
+    checkpoint(steps, steps, progress, cancelled)
+    return (
+        "Chinese worked examples loaded: 3 queries (成都3天游, 成都美食推荐, 成都旅游攻略), "
+        f"17 documents, grades 0-4, runs {', '.join(EXAMPLE_RUNS.values())}"
     )

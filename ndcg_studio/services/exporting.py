@@ -5,7 +5,9 @@ writers of :mod:`ndcg_studio.io.writers` — atomically, spreadsheet-safe (cells
 spreadsheet would run as a formula are written as text, in a form the readers undo exactly),
 optionally with a BOM for Excel. A CSV's first line is its header; the settings it was computed
 with travel beside it, in ``F.settings.json`` (:func:`ndcg_studio.io.writers.write_settings`),
-so it can be reproduced.
+so it can be reproduced. :meth:`ExportService.write` with ``file_format="xlsx"`` (or None and
+a ``.xlsx`` path; :func:`ndcg_studio.io.writers.table_format`) writes any kind, qrels too, as
+an Excel workbook instead, the settings also on its second sheet.
 """
 
 from __future__ import annotations
@@ -82,12 +84,27 @@ class Table:
     rows: list[tuple[Any, ...]]
     about: About
 
-    def write_csv(self, path: str | Path, *, excel: bool, cancelled: Cancelled | None) -> int:
-        """:func:`ndcg_studio.io.writers.write_csv` of this table, then its settings file;
-        the rows written."""
-        from ndcg_studio.io.writers import write_csv
+    def write_csv(
+        self,
+        path: str | Path,
+        *,
+        excel: bool,
+        cancelled: Cancelled | None,
+        file_format: str = "csv",
+    ) -> int:
+        """:func:`ndcg_studio.io.writers.write_table` of this table (CSV or xlsx), then its
+        settings file; the rows written."""
+        from ndcg_studio.io.writers import write_table
 
-        n = write_csv(path, self.header, self.rows, excel=excel, cancelled=cancelled)
+        n = write_table(
+            path,
+            self.header,
+            self.rows,
+            file_format=file_format,
+            excel=excel,
+            settings=self.about.as_dict(),
+            cancelled=cancelled,
+        )
         self.about.write(path)
         return n
 
@@ -101,12 +118,27 @@ class ColumnTable:
     columns: list[Sequence[Any] | NDArray[Any]]
     about: About
 
-    def write_csv(self, path: str | Path, *, excel: bool, cancelled: Cancelled | None) -> int:
-        """:func:`ndcg_studio.io.writers.write_csv_columns` of this table, then its settings
-        file; the rows written."""
-        from ndcg_studio.io.writers import write_csv_columns
+    def write_csv(
+        self,
+        path: str | Path,
+        *,
+        excel: bool,
+        cancelled: Cancelled | None,
+        file_format: str = "csv",
+    ) -> int:
+        """:func:`ndcg_studio.io.writers.write_table` of this table (CSV a column at a time,
+        or xlsx), then its settings file; the rows written."""
+        from ndcg_studio.io.writers import write_table
 
-        n = write_csv_columns(path, self.header, self.columns, excel=excel, cancelled=cancelled)
+        n = write_table(
+            path,
+            self.header,
+            columns=self.columns,
+            file_format=file_format,
+            excel=excel,
+            settings=self.about.as_dict(),
+            cancelled=cancelled,
+        )
         self.about.write(path)
         return n
 
@@ -435,6 +467,7 @@ class ExportService:
         correction: Correction | None = None,
         baselines: Sequence[str] = (),
         excel: bool = False,
+        file_format: str | None = None,
         progress: Progress | None = None,
         cancelled: Cancelled | None = None,
     ) -> int:
@@ -453,13 +486,18 @@ class ExportService:
             LookupError: an unknown run or annotator.
             OSError: writing failed (an existing file is left intact).
         """
-        from ndcg_studio.io.writers import write_trec_qrels
+        from ndcg_studio.io.writers import table_format, write_trec_qrels
 
         settings = settings or ScoringSettings()
         agreement = agreement or AgreementSettings()
+        chosen = table_format(path, "csv" if file_format == "trec" else file_format)
         if kind == "qrels":
             rows = self.qrels(settings)
             checkpoint(1, 2, progress, cancelled)
+            if chosen == "xlsx":
+                about = About("qrels", settings.describe())
+                qrels = Table(("query_id", "doc_id", "grade"), list(rows), about)
+                return qrels.write_csv(path, excel=False, cancelled=cancelled, file_format=chosen)
             n = write_trec_qrels(path, rows, cancelled=cancelled)
             About("qrels", settings.describe()).write(path)
             return n
@@ -485,7 +523,7 @@ class ExportService:
         else:
             raise ValueError(f"unknown export kind {kind!r}; one of {', '.join(EXPORT_KINDS)}")
         checkpoint(2, 3, progress, cancelled)
-        n = table.write_csv(path, excel=excel, cancelled=cancelled)
+        n = table.write_csv(path, excel=excel, cancelled=cancelled, file_format=chosen)
         checkpoint(3, 3, progress, cancelled)
         return n
 

@@ -149,22 +149,47 @@ def export_file(window: MainWindow) -> None:
         if runs is None:
             return
     suffix = ".txt" if kind == "qrels" else ".csv"
-    path, _ = QFileDialog.getSaveFileName(
-        window, f"Export {choice}", str(Path(window.last_folder()) / f"{kind}{suffix}")
+    plain = "TREC qrels (*.txt)" if kind == "qrels" else "CSV (*.csv)"
+    path, chosen = QFileDialog.getSaveFileName(
+        window,
+        f"Export {choice}",
+        str(Path(window.last_folder()) / f"{kind}{suffix}"),
+        f"{plain};;{XLSX_FILTER};;All files (*)",
     )
     if not path:
         return
+    file_format = export_format(path, chosen)
+    if file_format == "xlsx" and not path.lower().endswith(".xlsx"):
+        path = str(Path(path).with_suffix(".xlsx"))
     window.context.settings.set(S.LAST_FOLDER, str(Path(path).parent))
     service = ExportService(window.context.require_database())
     settings = window.context.scoring_settings()
     run_task(
         lambda progress, cancelled: service.write(
-            kind, path, settings=settings, runs=runs, progress=progress, cancelled=cancelled
+            kind,
+            path,
+            settings=settings,
+            runs=runs,
+            file_format=file_format,
+            progress=progress,
+            cancelled=cancelled,
         ),
         on_success=lambda n: window.show_message(f"Exported {count(n, 'rows')} to {path}", 15000),
         owner=window,
         label=f"Exporting {Path(path).name}…",
     )
+
+
+#: The Export dialog's filter for an Excel workbook.
+XLSX_FILTER = "Excel workbook (*.xlsx)"
+
+
+def export_format(path: str, chosen_filter: str) -> str | None:
+    """The format of an export from its save dialog: ``"xlsx"`` when the workbook filter was
+    chosen or the name ends in ``.xlsx``, else None (the kind's own: CSV, TREC qrels)."""
+    if chosen_filter == XLSX_FILTER or path.lower().endswith(".xlsx"):
+        return "xlsx"
+    return None
 
 
 def _ask_two_runs(window: MainWindow) -> list[str] | None:

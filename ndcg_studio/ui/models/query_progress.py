@@ -18,6 +18,7 @@ from PySide6.QtGui import QPainter, QPalette
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
 from ndcg_studio.services.annotation import QueryProgress
+from ndcg_studio.ui.collation import collation_ranks, fold
 from ndcg_studio.ui.models.table import Index, TableModel
 
 _NUMBERS = re.compile(r"(\d+)")
@@ -49,6 +50,7 @@ class QueryProgressModel(TableModel):
         self._rows: list[QueryProgress] = []
         self._row_of: dict[int, int] = {}
         self._sort: tuple[int, Qt.SortOrder] | None = None
+        self._text_rank: dict[int, int] | None = None  # query id -> collation rank of its text
         # running totals (complete queries, judged, pooled), kept up to date by set_judged so a
         # keystroke does not sum 100,000 rows
         self._totals = (0, 0, 0)
@@ -58,6 +60,7 @@ class QueryProgressModel(TableModel):
         """Replace every row (a model reset); keeps the last sort order."""
         self.beginResetModel()
         self._rows = list(rows)
+        self._text_rank = None
         if self._sort is not None:
             self._rows.sort(key=self._key(self._sort[0]))
             if self._sort[1] == Qt.SortOrder.DescendingOrder:
@@ -178,7 +181,11 @@ class QueryProgressModel(TableModel):
         if column == self.COL_QUERY:
             return lambda r: natural_key(r.external_id)
         if column == self.COL_TEXT:
-            return lambda r: (r.text.casefold(), natural_key(r.external_id))
+            if self._text_rank is None:  # the locale's collation, once per set of rows
+                ranks = collation_ranks([r.text for r in self._rows]).tolist()
+                self._text_rank = {r.query_id: k for r, k in zip(self._rows, ranks, strict=True)}
+            rank = self._text_rank
+            return lambda r: (rank[r.query_id], natural_key(r.external_id))
         # progress: share judged (empty pools last), then the number left, then the id
         return lambda r: (
             r.pool_size == 0,
@@ -198,7 +205,7 @@ class QueryFilterProxy(QSortFilterProxyModel):
         self._hide_complete = False
 
     def set_filter_text(self, text: str) -> None:
-        needle = text.strip().casefold()
+        needle = fold(text.strip())
         if needle != self._needle:
             self._begin_filter_change()
             self._needle = needle
@@ -231,7 +238,7 @@ class QueryFilterProxy(QSortFilterProxyModel):
             return False
         if not self._needle:
             return True
-        return self._needle in row.external_id.casefold() or self._needle in row.text.casefold()
+        return self._needle in fold(row.external_id) or self._needle in fold(row.text)
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
         self.source().sort(column, order)

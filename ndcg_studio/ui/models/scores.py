@@ -22,6 +22,7 @@ from ndcg_studio.domain.bands import NO_BAND, BandThresholds
 from ndcg_studio.services.agreement import QueryAgreement
 from ndcg_studio.services.scoring import RunSummary, ScoreReport
 from ndcg_studio.ui.bands import BAND_CODE_ROLE, band_name, band_range_text
+from ndcg_studio.ui.collation import fold
 from ndcg_studio.ui.models.table import (
     SORT_ROLE,
     Index,
@@ -227,7 +228,7 @@ class ScoresTableModel(NumpyTableModel):
         self.beginResetModel()
         self._data = rows
         self._haystack = [
-            f"{q}\x1f{t}".casefold()
+            fold(f"{q}\x1f{t}")
             for q, t in zip(rows.query.tolist(), rows.text.tolist(), strict=True)
         ]
         self._reset_rows(self._filter_mask(self._filter))
@@ -259,7 +260,7 @@ class ScoresTableModel(NumpyTableModel):
             mask &= d.n_disputed > 0
         if spec.coverage_below is not None:
             mask &= d.judged_at_k < spec.coverage_below  # NaN compares False: excluded
-        needle = spec.text.strip().casefold()
+        needle = fold(spec.text.strip())
         if needle:
             mask &= np.fromiter(
                 (needle in h for h in self._haystack), dtype=bool, count=len(self._haystack)

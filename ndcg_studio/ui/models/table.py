@@ -29,6 +29,8 @@ from PySide6.QtCore import (
     Qt,
 )
 
+from ndcg_studio.ui.collation import collation_ranks
+
 #: role returning the raw value of a cell (float, int or str) for sorting and tests
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 
@@ -71,8 +73,8 @@ def sort_order(key: NDArray[Any], descending: bool) -> NDArray[np.intp]:
         (n,) intp permutation.
     """
     if key.dtype.kind in "US O":
-        # strings: dense integer ranks, then an integer sort (stable in both directions)
-        key = dense_ranks(key.astype(str))
+        # strings: ranks in the locale's collation, then an integer sort (stable both ways)
+        key = collation_ranks(key)
     elif key.dtype.kind == "b":
         key = key.astype(np.int64)
     if descending:
@@ -83,7 +85,8 @@ def sort_order(key: NDArray[Any], descending: bool) -> NDArray[np.intp]:
 
 def natural_key(ids: NDArray[Any]) -> NDArray[Any]:
     """A sort key for identifiers: integers when every id is a decimal number (so 2 < 10),
-    else the strings themselves."""
+    else the strings themselves (which the models rank by collation in numeric mode, so
+    ``q2`` < ``q10`` too)."""
     text = ids.astype(str)
     if (
         text.size
@@ -239,12 +242,14 @@ class NumpyTableModel(TableModel):
 
     def _cached_key(self, column: int) -> NDArray[Any]:
         """The column's sort key, computed once per data set; string keys are cached as their
-        dense integer ranks so later sorts (and filter changes) are integer argsorts."""
+        ranks in the locale's collation (:func:`~ndcg_studio.ui.collation.collation_ranks`:
+        ``ё`` with ``е``, Chinese in pinyin order under ``zh_CN``) so later sorts (and filter
+        changes) are integer argsorts."""
         key = self._key_cache.get(column)
         if key is None:
             key = self._sort_key(column)
             if key.dtype.kind in "USO":
-                key = dense_ranks(key.astype(str))
+                key = collation_ranks(key)
             self._key_cache[column] = key
         return key
 

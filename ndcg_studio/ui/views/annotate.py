@@ -22,7 +22,9 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from PySide6 import QtGui
 from PySide6.QtCore import (
+    QEvent,
     QItemSelectionModel,
     QModelIndex,
     QPersistentModelIndex,
@@ -67,6 +69,7 @@ from ndcg_studio.services.annotation import GradeChange, PoolItem, QueryProgress
 from ndcg_studio.ui import errors
 from ndcg_studio.ui import settings as S
 from ndcg_studio.ui.context import AppContext
+from ndcg_studio.ui.keys import layout_key
 from ndcg_studio.ui.models.grades import GRADES, chip_icon, grade_name
 from ndcg_studio.ui.models.pool import PoolModel
 from ndcg_studio.ui.models.query_progress import (
@@ -212,6 +215,17 @@ class _KeyPanel(QFrame):
     def keyPressEvent(self, event: QKeyEvent) -> None:
         if not self._view.handle_key(event):
             super().keyPressEvent(event)
+
+    def inputMethodEvent(self, event: QtGui.QInputMethodEvent) -> None:
+        """A character an input method commits here (the panel does not ask for one, but a
+        platform IME may still send it): a digit or key letter acts as that key."""
+        text = event.commitString()
+        if len(text) == 1:
+            press = QKeyEvent(QEvent.Type.KeyPress, 0, Qt.KeyboardModifier.NoModifier, text)
+            if self._view.handle_key(press):
+                event.accept()
+                return
+        super().inputMethodEvent(event)
 
 
 class AnnotateView(QWidget):
@@ -773,8 +787,9 @@ class AnnotateView(QWidget):
 
     # ================================================================== navigation
     def handle_key(self, event: QKeyEvent) -> bool:
-        """The centre panel's keys; returns True when handled."""
-        key = event.key()
+        """The centre panel's keys, letters by physical key under any layout
+        (:func:`~ndcg_studio.ui.keys.layout_key`); returns True when handled."""
+        key = layout_key(event)
         mods = event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
         ctrl = Qt.KeyboardModifier.ControlModifier
         shift = Qt.KeyboardModifier.ShiftModifier
