@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+if not os.environ.get("QT_QPA_PLATFORM"):  # unset or empty: Qt would try a display
+    os.environ["QT_QPA_PLATFORM"] = "offscreen"
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED_DATA = (REPO / ".." / "shared" / "data").resolve()
