@@ -71,7 +71,6 @@ def _no_unexpected_message_box(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(QMessageBox, "exec", refuse)
     # the same for the questions a view asks (a test answers them by patching them)
-    monkeypatch.setattr(QInputDialog, "exec", refuse_question)
     for name in ("getItem", "getText", "getInt", "getDouble"):
         monkeypatch.setattr(QInputDialog, name, refuse_question)
 

@@ -158,6 +158,9 @@ class CampaignPanel(QWidget):
         if keep in names:
             self.chooser.setCurrentText(keep)
         self.chooser.blockSignals(False)
+        # shown only to an annotator who takes part in an open campaign: an empty panel would
+        # cost Annotate ~300 px and push the window past a 1024-px screen
+        self.setVisible(bool(names))
         self._on_chosen(self.chooser.currentText())
 
     def _on_chosen(self, _text: str) -> None:
