@@ -20,15 +20,24 @@ from pathlib import Path
 from typing import Any
 
 from ndcg_studio import __version__
-
-IMPORT_KINDS = ("run", "qrels", "judgments", "queries", "documents", "smart")
-EXPORT_KINDS = ("report", "judgments", "qrels", "agreement", "compare")
+from ndcg_studio.vocabulary import (
+    ALPHA_LEVELS,
+    CONSENSUS_METHODS,
+    DEFAULT_CONSENSUS,
+    DEFAULT_GAIN,
+    DEFAULT_IDEAL,
+    DEFAULT_LEVEL,
+    DEFAULT_ORDER,
+    DEFAULT_SCOPE,
+    GAINS,
+    IDEALS,
+    IMPORT_KINDS,
+    ORDERS,
+    SCOPES,
+)
 
 Handler = Callable[[argparse.Namespace], int]
 _HANDLERS: dict[str, Handler] = {}
-
-#: Krippendorff's alpha levels offered (the default, ordinal, first).
-ALPHA_LEVELS = ("ordinal", "interval", "ratio", "nominal")
 
 
 class UsageError(Exception):
@@ -145,8 +154,8 @@ def _add_scoring(
         g.add_argument("--k", type=positive_int, default=10, help="cutoff K >= 1 (default 10)")
         g.add_argument(
             "--gain",
-            choices=("linear", "exponential"),
-            default="linear",
+            choices=GAINS,
+            default=DEFAULT_GAIN,
             help="gain of grade g: g (linear, trec_eval; default) or 2^g - 1 (exponential)",
         )
         g.add_argument(
@@ -157,21 +166,21 @@ def _add_scoring(
         )
         g.add_argument(
             "--ideal",
-            choices=("judged", "list"),
-            default="judged",
+            choices=IDEALS,
+            default=DEFAULT_IDEAL,
             help="ideal DCG from all judged documents of the query (trec_eval; default) "
             "or from the returned list only",
         )
         g.add_argument(
             "--order",
-            choices=("score", "rank"),
-            default="score",
+            choices=ORDERS,
+            default=DEFAULT_ORDER,
             help="run order: score desc, docno desc (trec_eval; default) or the file's rank column",
         )
     g.add_argument(
         "--consensus",
-        choices=("mean", "median", "majority", "max", "min"),
-        default="mean",
+        choices=CONSENSUS_METHODS,
+        default=DEFAULT_CONSENSUS,
         help="how several annotators' grades of a document make one (default mean)",
     )
     g.add_argument(
@@ -192,14 +201,14 @@ def _add_agreement(parser: argparse.ArgumentParser, *, by: bool = True) -> None:
     parser.add_argument(
         "--level",
         choices=ALPHA_LEVELS,
-        default="ordinal",
+        default=DEFAULT_LEVEL,
         help="level of measurement of Krippendorff's alpha (default ordinal)",
     )
     if by:
         parser.add_argument(
             "--by",
-            choices=("all", "query", "annotator", "pair", "item"),
-            default="all",
+            choices=SCOPES,
+            default=DEFAULT_SCOPE,
             help="one row per statistic for all judgments (default), or per query, "
             "annotator, pair of annotators or item",
         )

@@ -11,6 +11,7 @@ import math
 from typing import Any
 
 from ndcg_studio.cli import UsageError, command, open_db, positive_int, run_names
+from ndcg_studio.vocabulary import CONSENSUS_METHODS, DEFAULT_CONSENSUS
 
 STRATEGY_CHOICES = ("depth", "mtf", "bandit", "ab")
 
@@ -50,8 +51,8 @@ def add_parser(sub: Any, add_db: Any) -> None:
     )
     p.add_argument(
         "--consensus",
-        choices=("mean", "median", "majority", "max", "min"),
-        default="mean",
+        choices=CONSENSUS_METHODS,
+        default=DEFAULT_CONSENSUS,
         help="how several annotators' grades combine when no --annotator is given (default mean)",
     )
     p.add_argument(

@@ -46,8 +46,7 @@ from ndcg_studio.services.progress import Cancelled, Progress, checkpoint
 from ndcg_studio.storage import models
 from ndcg_studio.storage.bulk import column_by_id, fetch_array, id_map
 from ndcg_studio.storage.database import Database
-
-ConsensusMethod = Literal["mean", "median", "majority", "max", "min"]
+from ndcg_studio.vocabulary import ConsensusMethod
 
 #: First columns of ``ndcg-studio score --format csv``, in this order (then :data:`EXTRA_COLUMNS`).
 SCORE_COLUMNS = ("query_id", "run", "k", "ndcg", "dcg", "idcg", "judged_at_k", "band")

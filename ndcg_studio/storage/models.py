@@ -35,10 +35,13 @@ from sqlalchemy import (
     text,
 )
 
-MIN_GRADE = 0
-MAX_GRADE = 4
-#: trec_eval's "judged non-relevant" (-1), kept by imports of judgments (not by adjudications).
-JUDGED_NONRELEVANT = -1
+from ndcg_studio import vocabulary
+
+# the grade scale comes from the one vocabulary; -1 (trec_eval's judged non-relevant) is kept by
+# imports of judgments, not by adjudications
+MIN_GRADE = vocabulary.MIN_GRADE
+MAX_GRADE = vocabulary.MAX_GRADE
+JUDGED_NONRELEVANT = vocabulary.JUDGED_NONRELEVANT
 
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",

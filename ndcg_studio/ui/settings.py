@@ -22,6 +22,15 @@ from typing import Any, Generic, TypeVar
 
 from PySide6.QtCore import QByteArray, QSettings
 
+from ndcg_studio.vocabulary import (
+    CONSENSUS_METHODS,
+    DEFAULT_CONSENSUS,
+    DEFAULT_GAIN,
+    DEFAULT_IDEAL,
+    GAINS,
+    IDEALS,
+)
+
 T = TypeVar("T", int, float, str, bool)
 
 
@@ -42,13 +51,13 @@ class Setting(Generic[T]):
 
 # scoring (read by the Review / Compare views and the scoring service)
 K = Setting("scoring/k", 10, int, minimum=1, maximum=10_000, per_database=True)
-GAIN = Setting("scoring/gain", "linear", str, choices=("linear", "exponential"), per_database=True)
-IDEAL = Setting("scoring/ideal", "judged", str, choices=("judged", "list"), per_database=True)
+GAIN = Setting("scoring/gain", str(DEFAULT_GAIN), str, choices=GAINS, per_database=True)
+IDEAL = Setting("scoring/ideal", str(DEFAULT_IDEAL), str, choices=IDEALS, per_database=True)
 CONSENSUS = Setting(
     "scoring/consensus",
-    "mean",
+    str(DEFAULT_CONSENSUS),
     str,
-    choices=("mean", "median", "majority", "max", "min"),
+    choices=CONSENSUS_METHODS,
     per_database=True,
 )
 #: NDCG quality bands, lower bounds of excellent / good / fair / poor (bad below the last)
