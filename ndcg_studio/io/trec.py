@@ -33,10 +33,8 @@ from numpy.typing import NDArray
 
 from ndcg_studio.io._common import (
     ASCII_INTEGER,
-    CancelCallback,
     Issues,
     PathArg,
-    ProgressCallback,
     Ticker,
     canonical,
     check_ids,
@@ -55,6 +53,7 @@ from ndcg_studio.io._common import (
     whitespace_columns,
 )
 from ndcg_studio.io.grades import apply_grade_map, check_grade_range
+from ndcg_studio.progress import Cancelled, Progress
 
 __all__ = ["QrelsFile", "RunFile", "read_trec_qrels", "read_trec_run"]
 
@@ -129,8 +128,8 @@ class QrelsFile:
 def read_trec_run(
     path: PathArg,
     *,
-    progress: ProgressCallback | None = None,
-    cancelled: CancelCallback | None = None,
+    progress: Progress | None = None,
+    cancelled: Cancelled | None = None,
     on_doc_ids: Callable[[list[str]], object] | None = None,
 ) -> RunFile:
     """Read a TREC run file ``qid Q0 docno rank score tag``.
@@ -153,7 +152,7 @@ def read_trec_run(
             a query (naming the line of the first occurrence), bad ids (see
             :func:`~ndcg_studio.io._common.check_ids`), empty file, not UTF-8. The rank column
             is never refused (see :attr:`RunFile.rank_problem`).
-        ImportCancelled: ``cancelled()`` returned True.
+        OperationCancelled: ``cancelled()`` returned True.
         OSError: the file cannot be read.
 
     Speed: ~1 s per million lines on a 2-core VM (``benchmarks/bench_io_parse.py``).
@@ -247,8 +246,8 @@ def read_trec_qrels(
     grade_map: Mapping[int, int] | None = None,
     annotator_column: bool = False,
     *,
-    progress: ProgressCallback | None = None,
-    cancelled: CancelCallback | None = None,
+    progress: Progress | None = None,
+    cancelled: Cancelled | None = None,
     on_doc_ids: Callable[[list[str]], object] | None = None,
 ) -> QrelsFile:
     """Read a TREC qrels file ``qid iter docno grade`` (or ``qid annotator docno grade``).
@@ -269,7 +268,7 @@ def read_trec_qrels(
         InputFileError: up to 20 problems: wrong number of fields, grade not a number or not an
             integer, grade outside 0-4 after the map, a (query, document[, annotator]) judged
             twice (naming the first line), empty file, not UTF-8.
-        ImportCancelled: ``cancelled()`` returned True.
+        OperationCancelled: ``cancelled()`` returned True.
         OSError: the file cannot be read.
     """
     issues = Issues(path)

@@ -30,9 +30,9 @@ from typing import TextIO
 
 import numpy as np
 
-from ndcg_studio.io._common import CancelCallback, PathArg
-from ndcg_studio.io.errors import ExportCancelled
+from ndcg_studio.io._common import PathArg
 from ndcg_studio.io.spreadsheet import FORMULA_TRIGGERS, guard
+from ndcg_studio.progress import Cancelled, OperationCancelled
 
 __all__ = [
     "FORMULA_TRIGGERS",
@@ -67,7 +67,7 @@ def atomic_text_writer(path: PathArg, *, bom: bool = False) -> Iterator[TextIO]:
     Raises:
         OSError: the directory is not writable, the disk is full, ...; the destination is then
             unchanged and the temporary file removed. Any exception from the body (including
-            :class:`~ndcg_studio.io.errors.ExportCancelled`) propagates the same way.
+            :class:`~ndcg_studio.io.errors.OperationCancelled`) propagates the same way.
     """
     if str(path) == STDOUT:
         if bom:
@@ -164,11 +164,11 @@ def csv_cell(value: object) -> str:
 
 
 def _rows_with_cancel(
-    rows: Iterable[Sequence[object]], cancelled: CancelCallback | None
+    rows: Iterable[Sequence[object]], cancelled: Cancelled | None
 ) -> Iterator[Sequence[object]]:
     for index, row in enumerate(rows):
         if cancelled is not None and index % CANCEL_CHECK_ROWS == 0 and cancelled():
-            raise ExportCancelled("export cancelled")
+            raise OperationCancelled("export cancelled")
         yield row
 
 
@@ -197,7 +197,7 @@ def write_csv(
     rows: Iterable[Sequence[object]],
     *,
     excel: bool = False,
-    cancelled: CancelCallback | None = None,
+    cancelled: Cancelled | None = None,
 ) -> int:
     """Write a CSV file (RFC 4180 quoting, comma, UTF-8, ``\\n`` line ends), atomically.
 
@@ -209,13 +209,13 @@ def write_csv(
             ``len(header)`` cells (not checked, so a generator can stream).
         excel: start with a UTF-8 BOM so Excel detects the encoding. Line ends stay ``\\n``
             (Excel and every spreadsheet read LF files; CRLF would only matter to old tools).
-        cancelled: polled every 10,000 rows; True aborts with ExportCancelled.
+        cancelled: polled every 10,000 rows; True aborts with OperationCancelled.
 
     Returns:
         Number of data rows written.
 
     Raises:
-        ExportCancelled: ``cancelled()`` returned True (old file intact, no temp file left).
+        OperationCancelled: ``cancelled()`` returned True (old file intact, no temp file left).
         OSError: writing failed (same guarantee).
     """
     texts = ([csv_cell(cell) for cell in row] for row in rows)
@@ -227,7 +227,7 @@ def _write_csv_texts(
     header: Sequence[str],
     rows: Iterable[Sequence[str]],
     excel: bool,
-    cancelled: CancelCallback | None,
+    cancelled: Cancelled | None,
 ) -> int:
     """:func:`write_csv` for rows whose cells are already formatted by :func:`csv_cell`."""
     count = 0
@@ -269,7 +269,7 @@ def write_csv_columns(
     columns: Sequence[Sequence[object] | np.ndarray],
     *,
     excel: bool = False,
-    cancelled: CancelCallback | None = None,
+    cancelled: Cancelled | None = None,
 ) -> int:
     """:func:`write_csv` for data held column by column (numpy arrays or lists, equal lengths).
 
@@ -278,7 +278,7 @@ def write_csv_columns(
 
     Raises:
         ValueError: columns of different lengths, or not one per header name.
-        ExportCancelled, OSError: as :func:`write_csv`.
+        OperationCancelled, OSError: as :func:`write_csv`.
     """
     lengths = {len(c) for c in columns}
     if len(columns) != len(header) or len(lengths) > 1:
@@ -335,7 +335,7 @@ def _write_lines(
     path: PathArg,
     rows: Iterable[Sequence[object]],
     format_row: Callable[[Sequence[object], int], str],
-    cancelled: CancelCallback | None,
+    cancelled: Cancelled | None,
 ) -> int:
     count = 0
     with atomic_text_writer(path) as handle:
@@ -355,7 +355,7 @@ def write_trec_run(
     path: PathArg,
     rows: Iterable[Sequence[object]],
     *,
-    cancelled: CancelCallback | None = None,
+    cancelled: Cancelled | None = None,
 ) -> int:
     """Write a TREC run ``qid Q0 docno rank score tag`` (single spaces, ``\\n``), atomically.
 
@@ -372,7 +372,7 @@ def write_trec_run(
     Raises:
         ValueError: an id or tag is empty or contains whitespace (it would shift the
             columns), the rank is not an integer, the score is not a finite number.
-        ExportCancelled, OSError: as :func:`write_csv` (old file intact).
+        OperationCancelled, OSError: as :func:`write_csv` (old file intact).
     """
 
     def format_row(row: Sequence[object], index: int) -> str:
@@ -395,7 +395,7 @@ def write_trec_qrels(
     path: PathArg,
     rows: Iterable[Sequence[object]],
     *,
-    cancelled: CancelCallback | None = None,
+    cancelled: Cancelled | None = None,
 ) -> int:
     """Write TREC qrels ``qid 0 docno grade`` (single spaces, ``\\n``), atomically.
 
@@ -414,7 +414,7 @@ def write_trec_qrels(
     Raises:
         ValueError: ids empty or containing whitespace, grade not an integer, rows of mixed
             lengths.
-        ExportCancelled, OSError: as :func:`write_csv` (old file intact).
+        OperationCancelled, OSError: as :func:`write_csv` (old file intact).
     """
     width: list[int] = []
 
@@ -460,12 +460,12 @@ def _plain_qrels_lines(rows: list[Sequence[object]]) -> list[str] | None:
     return lines
 
 
-def _write_line_list(path: PathArg, lines: list[str], cancelled: CancelCallback | None) -> int:
+def _write_line_list(path: PathArg, lines: list[str], cancelled: Cancelled | None) -> int:
     """Write finished lines atomically, CANCEL_CHECK_ROWS at a time (polling ``cancelled``)."""
     with atomic_text_writer(path) as handle:
         for start in range(0, len(lines), CANCEL_CHECK_ROWS):
             if cancelled is not None and cancelled():
-                raise ExportCancelled("export cancelled")
+                raise OperationCancelled("export cancelled")
             handle.write("".join(lines[start : start + CANCEL_CHECK_ROWS]))
     return len(lines)
 
