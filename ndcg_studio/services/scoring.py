@@ -199,9 +199,6 @@ class ScoreReport:
     def __len__(self) -> int:
         return len(self.table)
 
-    def run_of(self, group: int) -> str:
-        return self.run_names[int(self.group_run[group])]
-
     def query_of(self, group: int) -> str:
         return self.query_external[int(self.group_query[group])]
 
@@ -262,7 +259,6 @@ class RunSummary:
     n_missing_from_run: int
     n_idcg_zero: int
     band_counts: dict[str, int]
-    mean_judged_at_k: float
 
 
 class ScoringService:
@@ -324,12 +320,6 @@ class ScoringService:
             report = replace(report, incomplete=extra)
         checkpoint(4, 4, progress, cancelled)
         return report
-
-    def summaries(self, report: ScoreReport, *, seed: int = 0) -> list[RunSummary]:
-        return summarize(report, seed=seed)
-
-    def compare(self, report: ScoreReport, run_a: str, run_b: str) -> RunComparison:
-        return compare(report, run_a, run_b)
 
     def breakdown(
         self, query_external: str, run: str, settings: ScoringSettings | None = None
@@ -508,7 +498,6 @@ def summarize(report: ScoreReport, *, seed: int = 0) -> list[RunSummary]:
         counts = {label: 0 for label in labels}
         for label in band_labels(codes[codes >= 0]).tolist():
             counts[label] += 1
-        jk = t.judged_at_k[idx]
         out.append(
             RunSummary(
                 run=run,
@@ -518,7 +507,6 @@ def summarize(report: ScoreReport, *, seed: int = 0) -> list[RunSummary]:
                 n_missing_from_run=int(((t.n_returned[idx] == 0) & judged).sum()),
                 n_idcg_zero=int(t.idcg_zero[idx].sum()),
                 band_counts=counts,
-                mean_judged_at_k=float(np.nanmean(jk)) if np.isfinite(jk).any() else float("nan"),
             )
         )
     return out
