@@ -28,15 +28,14 @@ from numpy.typing import NDArray
 from sqlalchemy import Connection, Select, func, select
 
 from ndcg_studio.domain.bands import Band, BandThresholds, band_labels, band_of
+from ndcg_studio.domain.breakdown import Breakdown, breakdown
 from ndcg_studio.domain.consensus import consensus_qrels
 from ndcg_studio.domain.incomplete import IncompleteTable, incomplete_measures
 from ndcg_studio.domain.metrics import (
-    Breakdown,
     Qrels,
     RankedLists,
     ScoreTable,
     ScoringParams,
-    breakdown,
     score,
 )
 from ndcg_studio.domain.stats import MeanCI, RunComparison, bootstrap_mean_ci, compare_runs
