@@ -1,4 +1,4 @@
-"""Handlers of the headless subcommands (registered with :func:`ndcg_studio.cli.command`)."""
+"""Handlers of the headless subcommands (named in :data:`ndcg_studio.cli.handlers.HANDLERS`)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TextIO
 
-from ndcg_studio.cli import UsageError, check_output, command, open_db
+from ndcg_studio.cli.common import UsageError, check_output, open_db
 from ndcg_studio.services.wording import count
 
 # ----------------------------------------------------------------------------- output helpers
@@ -141,7 +141,6 @@ def _other_trec_kind(kind: str, path: Path) -> str | None:
     return None
 
 
-@command("import")
 def import_command(args: argparse.Namespace) -> int:
     from ndcg_studio.services.importing import ImportService
 
@@ -206,7 +205,6 @@ def check_before_writing(db: Any) -> None:
 # ------------------------------------------------------------------------------------ score
 
 
-@command("score")
 def score_command(args: argparse.Namespace) -> int:
     from ndcg_studio.services.exporting import About
     from ndcg_studio.services.scoring import (
@@ -272,7 +270,6 @@ def score_command(args: argparse.Namespace) -> int:
 # ------------------------------------------------------------------------------------- demo
 
 
-@command("demo")
 def demo_command(args: argparse.Namespace) -> int:
     from ndcg_studio.services.demo import load_demo
 
@@ -300,7 +297,6 @@ def agreement_settings(args: argparse.Namespace) -> Any:
     )
 
 
-@command("agreement")
 def agreement_command(args: argparse.Namespace) -> int:
     from ndcg_studio.services.exporting import ExportService
 
@@ -317,7 +313,6 @@ def agreement_command(args: argparse.Namespace) -> int:
 # ----------------------------------------------------------------------------------- export
 
 
-@command("export")
 def export_command(args: argparse.Namespace) -> int:
     from ndcg_studio.services.exporting import ExportService
 

@@ -1,0 +1,20 @@
+"""Which function runs each ``ndcg-studio`` command: one literal table, no registration by
+import side effect. A new command adds its parser in :mod:`ndcg_studio.cli.parser` and its
+handler here."""
+
+from __future__ import annotations
+
+from ndcg_studio.cli import commands, simulate, team
+from ndcg_studio.cli.common import Handler
+
+HANDLERS: dict[str, Handler] = {
+    "import": commands.import_command,
+    "score": commands.score_command,
+    "demo": commands.demo_command,
+    "agreement": commands.agreement_command,
+    "export": commands.export_command,
+    "simulate": simulate.simulate_command,
+    "team": team.team_command,
+    # slot for "eval" (cli/eval.py, being written on another branch): add
+    # "eval": eval.eval_command here and its add_parser call in parser.build_parser
+}
