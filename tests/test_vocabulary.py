@@ -34,6 +34,10 @@ def test_the_cli_offers_exactly_the_vocabulary() -> None:
     assert _choices(parser, "agreement", "--level") == V.ALPHA_LEVELS
     assert _choices(parser, "agreement", "--by") == V.SCOPES
     assert _choices(parser, "import", "kind") == V.IMPORT_KINDS
+    agreement = next(
+        a for a in parser._actions if isinstance(a, argparse._SubParsersAction)
+    ).choices["agreement"]
+    assert agreement.get_default("disputed_range") == V.DEFAULT_DISPUTED_RANGE
     assert set(_choices(parser, "export", "kind")) == set(V.EXPORT_KINDS)
 
 
@@ -66,6 +70,12 @@ def test_the_services_read_the_vocabulary() -> None:
     assert set(LEVELS) == set(V.ALPHA_LEVELS)
     assert AgreementSettings().disputed_range == V.DEFAULT_DISPUTED_RANGE
     assert AgreementSettings().level == V.DEFAULT_LEVEL
+    import inspect
+
+    from ndcg_studio.domain.agreement_spread import item_spread
+
+    default = inspect.signature(item_spread).parameters["disputed_range"].default
+    assert default == V.DEFAULT_DISPUTED_RANGE
     assert V.GRADES[0] == V.MIN_GRADE and V.GRADES[-1] == V.MAX_GRADE
     assert V.JUDGED_NONRELEVANT == -1
 

@@ -12,6 +12,7 @@ from typing import Any, TextIO
 
 from ndcg_studio.cli.common import UsageError, check_output, open_db
 from ndcg_studio.services.wording import count
+from ndcg_studio.vocabulary import DEFAULT_DISPUTED_RANGE
 
 # ----------------------------------------------------------------------------- output helpers
 
@@ -293,7 +294,7 @@ def agreement_settings(args: argparse.Namespace) -> Any:
 
     return AgreementSettings(
         level=getattr(args, "level", "ordinal"),
-        disputed_range=getattr(args, "disputed_range", 2),
+        disputed_range=getattr(args, "disputed_range", DEFAULT_DISPUTED_RANGE),
     )
 
 

@@ -18,6 +18,7 @@ from ndcg_studio.vocabulary import (
     ALPHA_LEVELS,
     CONSENSUS_METHODS,
     DEFAULT_CONSENSUS,
+    DEFAULT_DISPUTED_RANGE,
     DEFAULT_GAIN,
     DEFAULT_IDEAL,
     DEFAULT_LEVEL,
@@ -137,9 +138,9 @@ def _add_agreement(parser: argparse.ArgumentParser, *, by: bool = True) -> None:
         parser.add_argument(
             "--disputed-range",
             type=positive_int,
-            default=2,
+            default=DEFAULT_DISPUTED_RANGE,
             metavar="N",
-            help="an item is disputed when max-min grade >= N (default 2)",
+            help=f"an item is disputed when max-min grade >= N (default {DEFAULT_DISPUTED_RANGE})",
         )
 
 
