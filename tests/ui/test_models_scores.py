@@ -167,8 +167,8 @@ def test_run_summary_model(qtmodeltester: Any, qapp: Any) -> None:
     from ndcg_studio.services.scoring import RunSummary
 
     summaries = [
-        RunSummary("bm25", MeanCI(0.5, 0.4, 0.6, 10), 10, 2, 1, 0, {"bad": 10}, 0.8),
-        RunSummary("empty", MeanCI(NAN, NAN, NAN, 0), 0, 3, 0, 0, {}, NAN),
+        RunSummary("bm25", MeanCI(0.5, 0.4, 0.6, 10), 10, 2, 1, 0, {"bad": 10}),
+        RunSummary("empty", MeanCI(NAN, NAN, NAN, 0), 0, 3, 0, 0, {}),
     ]
     model = M.RunSummaryModel()
     model.set_summaries(summaries, 5)
