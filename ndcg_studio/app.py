@@ -31,9 +31,9 @@ def console_main() -> int:
     """The ``ndcg-studio`` script and ``python -m ndcg_studio``: :func:`main`, then exit.
 
     Before the process exits, every live object is moved out of the garbage collector's view
-    (:func:`gc.freeze`): the interpreter's final collection would otherwise walk them all, ~70 ms
-    of a one-second ``ndcg-studio score``. Nothing is lost: the process ends right after, and
-    files were closed and flushed by the command.
+    (:func:`gc.freeze`): the interpreter's final collection would otherwise walk them all, a
+    visible share of a short ``ndcg-studio score`` (``benchmarks/bench_startup.py``). Nothing is
+    lost: the process ends right after, and files were closed and flushed by the command.
     """
     code = main()
     gc.freeze()

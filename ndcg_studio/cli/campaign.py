@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ndcg_studio.cli import UsageError, command, open_db, positive_int, run_names
+from ndcg_studio.cli.common import UsageError, open_db, positive_int, run_names
 
 STATUS_COLUMNS = (
     "annotator",
@@ -116,7 +116,6 @@ def add_parser(sub: Any, add_db: Any) -> None:
     cl = actions.add_parser("close", help="close a campaign", description="Close a campaign.")
     add_db(cl)
     cl.add_argument("name", help="the campaign")
-    command("campaign")(_run)
 
 
 def _cell(value: Any) -> str:
@@ -150,7 +149,7 @@ def _read_file(option: str, path: str | None) -> str | None:
     return path
 
 
-def _run(args: argparse.Namespace) -> int:
+def campaign_command(args: argparse.Namespace) -> int:
     from ndcg_studio.services.campaigns import CampaignService
 
     action = args.campaign_action

@@ -1,4 +1,4 @@
-"""Handlers of the headless subcommands (registered with :func:`ndcg_studio.cli.command`)."""
+"""Handlers of the headless subcommands (named in :data:`ndcg_studio.cli.handlers.HANDLERS`)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TextIO
 
-from ndcg_studio.cli import UsageError, check_output, command, open_db
+from ndcg_studio.cli.common import UsageError, check_output, open_db
 from ndcg_studio.services.wording import count
+from ndcg_studio.vocabulary import DEFAULT_DISPUTED_RANGE
 
 # ----------------------------------------------------------------------------- output helpers
 
@@ -149,7 +150,6 @@ def _other_trec_kind(kind: str, path: Path) -> str | None:
     return None
 
 
-@command("import")
 def import_command(args: argparse.Namespace) -> int:
     from ndcg_studio.services.importing import ImportService
 
@@ -218,7 +218,6 @@ def check_before_writing(db: Any) -> None:
 # ------------------------------------------------------------------------------------ score
 
 
-@command("score")
 def score_command(args: argparse.Namespace) -> int:
     from ndcg_studio.services.exporting import About
     from ndcg_studio.services.scoring import (
@@ -320,7 +319,6 @@ def _score_by_annotator(args: argparse.Namespace, settings: Any) -> int:
 # -------------------------------------------------------------------------------- stability
 
 
-@command("stability")
 def stability_command(args: argparse.Namespace) -> int:
     from ndcg_studio.services.exporting import About
     from ndcg_studio.services.stability import STABILITY_COLUMNS, StabilityService
@@ -352,7 +350,6 @@ def stability_command(args: argparse.Namespace) -> int:
 # ------------------------------------------------------------------------------------- demo
 
 
-@command("demo")
 def demo_command(args: argparse.Namespace) -> int:
     from ndcg_studio.services.demo import load_demo, load_examples
 
@@ -378,11 +375,10 @@ def agreement_settings(args: argparse.Namespace) -> Any:
 
     return AgreementSettings(
         level=getattr(args, "level", "ordinal"),
-        disputed_range=getattr(args, "disputed_range", 2),
+        disputed_range=getattr(args, "disputed_range", DEFAULT_DISPUTED_RANGE),
     )
 
 
-@command("agreement")
 def agreement_command(args: argparse.Namespace) -> int:
     from ndcg_studio.services.exporting import ExportService
 
@@ -399,7 +395,6 @@ def agreement_command(args: argparse.Namespace) -> int:
 # ----------------------------------------------------------------------------------- export
 
 
-@command("export")
 def export_command(args: argparse.Namespace) -> int:
     from ndcg_studio.services.exporting import ExportService
 

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ndcg_studio.cli import UsageError, command
+from ndcg_studio.cli.common import UsageError
 
 __all__ = ["add_parser"]
 
@@ -67,8 +67,7 @@ def add_parser(sub: Any) -> None:
     )
 
 
-@command("eval")
-def cmd_eval(args: argparse.Namespace) -> int:
+def eval_command(args: argparse.Namespace) -> int:
     """Print trec_eval's lines for ``args.run`` against ``args.qrels``."""
     # numpy's documented switch, read when numpy is first imported: no transparent huge pages
     # for its arrays. This command allocates and frees many large arrays once each, and asking

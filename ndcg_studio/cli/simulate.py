@@ -1,7 +1,7 @@
 """``ndcg-studio simulate``: replay judging a pool in a strategy's order (reads, never writes).
 
-Registered by :func:`ndcg_studio.cli.build_parser` (:func:`add_parser`) and
-:func:`ndcg_studio.cli.run` (importing this module registers :func:`simulate_command`).
+Added by :func:`ndcg_studio.cli.parser.build_parser` (:func:`add_parser`) and
+:data:`ndcg_studio.cli.handlers.HANDLERS` (:func:`simulate_command`).
 """
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ import argparse
 import math
 from typing import Any
 
-from ndcg_studio.cli import UsageError, command, open_db, positive_int, run_names
+from ndcg_studio.cli.common import UsageError, open_db, positive_int, run_names
+from ndcg_studio.vocabulary import CONSENSUS_METHODS, DEFAULT_CONSENSUS
 
 STRATEGY_CHOICES = ("depth", "mtf", "bandit", "ab")
 
@@ -50,8 +51,8 @@ def add_parser(sub: Any, add_db: Any) -> None:
     )
     p.add_argument(
         "--consensus",
-        choices=("mean", "median", "majority", "max", "min"),
-        default="mean",
+        choices=CONSENSUS_METHODS,
+        default=DEFAULT_CONSENSUS,
         help="how several annotators' grades combine when no --annotator is given (default mean)",
     )
     p.add_argument(
@@ -72,7 +73,6 @@ def _cell(value: Any) -> Any:
     return value
 
 
-@command("simulate")
 def simulate_command(args: argparse.Namespace) -> int:
     from ndcg_studio.cli.commands import write_rows
     from ndcg_studio.services.exporting import About

@@ -15,11 +15,12 @@ import getpass
 import sys
 from typing import Any
 
-from ndcg_studio.cli import _add_db, command, open_db
+from ndcg_studio.cli.common import open_db
+from ndcg_studio.cli.parser import add_db
 
 
 def add_parser(sub: Any) -> None:
-    """Add the ``team`` command to the subparsers ``sub`` and register its handler."""
+    """Add the ``team`` command to the subparsers ``sub``."""
     p = sub.add_parser(
         "team",
         help="team database (PostgreSQL): create annotator and lead logins (run as the owner)",
@@ -32,14 +33,13 @@ def add_parser(sub: Any) -> None:
         ("add-lead", "an annotator login that may also adjudicate (in its own name)"),
     ):
         a = actions.add_parser(action, help=what, description=what)
-        _add_db(a)
+        add_db(a)
         a.add_argument("name", help="login and annotator name (letters, digits, _ . @ -)")
         a.add_argument(
             "--password",
             action="store_true",
             help="ask for the login's password now (typed twice, not echoed)",
         )
-    command("team")(_run)
 
 
 def _ask_password(name: str) -> str:
@@ -49,7 +49,7 @@ def _ask_password(name: str) -> str:
     return first
 
 
-def _run(args: argparse.Namespace) -> int:
+def team_command(args: argparse.Namespace) -> int:
     from ndcg_studio.storage.roles import add_member, set_password
 
     lead = args.team_action == "add-lead"

@@ -46,6 +46,7 @@ from ndcg_studio.domain.agreement_kappa import (
 )
 from ndcg_studio.domain.agreement_ratings import Ratings, encode_grades
 from ndcg_studio.domain.agreement_spread import ItemSpread, item_spread
+from ndcg_studio.vocabulary import DEFAULT_DISPUTED_RANGE
 
 __all__ = [
     "LEVELS",
@@ -118,7 +119,7 @@ def agreement_summary(
     n_resamples: int = 1000,
     confidence: float = 0.95,
     seed: int = 0,
-    disputed_range: float = 2.0,
+    disputed_range: float = DEFAULT_DISPUTED_RANGE,
 ) -> AgreementSummary:
     """Overall alpha with its bootstrap CI, Fleiss' kappa, pairwise Cohen's kappas, per-query
     alpha, leave-one-annotator-out alpha and per-item spread.

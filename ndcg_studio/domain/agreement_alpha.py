@@ -28,12 +28,12 @@ Alpha does not depend on values of the domain that nobody used (their n_c is 0),
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal, get_args
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ndcg_studio.domain.agreement_ratings import Ratings, encode_grades
+from ndcg_studio.vocabulary import ALPHA_LEVELS, Level
 
 __all__ = [
     "LEVELS",
@@ -50,8 +50,7 @@ __all__ = [
     "alpha_leave_one_out",
 ]
 
-Level = Literal["nominal", "ordinal", "interval", "ratio"]
-LEVELS: tuple[Level, ...] = get_args(Level)
+LEVELS: tuple[Level, ...] = ALPHA_LEVELS
 
 REASON_EMPTY = "empty: no grades"
 REASON_NO_PAIRABLE = "no item has two or more grades"

@@ -8,6 +8,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ndcg_studio.domain.agreement_ratings import Ratings, encode_grades
+from ndcg_studio.vocabulary import DEFAULT_DISPUTED_RANGE
 
 __all__ = ["ItemSpread", "item_spread"]
 
@@ -38,7 +39,7 @@ class ItemSpread:
     disputed_range: float
 
 
-def item_spread(ratings: Ratings, *, disputed_range: float = 2.0) -> ItemSpread:
+def item_spread(ratings: Ratings, *, disputed_range: float = DEFAULT_DISPUTED_RANGE) -> ItemSpread:
     """Count, mean, median, min, max, range, population std and a "disputed" flag per item.
 
     Vectorised: one sort of the judgments by (item, grade), then ``np.add.reduceat`` over the runs

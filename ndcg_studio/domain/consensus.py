@@ -7,17 +7,15 @@ Input is long format, one row per (query, document, annotator) judgment; output 
 
 from __future__ import annotations
 
-from typing import Literal
-
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ndcg_studio.domain.metrics import Qrels
+from ndcg_studio.vocabulary import CONSENSUS_METHODS, ConsensusMethod
 
 __all__ = ["ConsensusMethod", "consensus_qrels"]
 
-ConsensusMethod = Literal["mean", "median", "majority", "max", "min"]
-_METHODS = ("mean", "median", "majority", "max", "min")
+_METHODS = CONSENSUS_METHODS
 
 
 def _int_array(values: ArrayLike, name: str) -> NDArray[np.int64]:

@@ -57,8 +57,8 @@ from ndcg_studio.domain.metrics import (
     Qrels,
     RankedLists,
     ScoringParams,
-    _index_spaces,
-    _rank,
+    index_spaces,
+    rank_groups,
     score,
 )
 
@@ -186,8 +186,8 @@ def incomplete_measures(
     if rbp_gain not in ("binary", "graded"):
         raise ValueError(f"rbp_gain must be 'binary' or 'graded', got {rbp_gain!r}")
     n_groups = lists.n_groups
-    n_queries, n_docs = _index_spaces(lists, qrels)
-    ranked = _rank(lists, params)
+    n_queries, n_docs = index_spaces(lists, qrels)
+    ranked = rank_groups(lists, params)
     n = ranked.group.shape[0]
     rows = ranked.rows(np.arange(n, dtype=np.intp))  # input row at each run-order position
     group, pos = ranked.group, ranked.pos

@@ -33,27 +33,39 @@ Definitions (rank r counts from 1 in run order; K is the cutoff):
   (trec_eval ``form_res_rels.c`` ``comp_sim_docno``); the rank column of the file is ignored.
   Scores are float64 (trec_eval 10 reads doubles; trec_eval 9 and pytrec_eval read float32, so
   scores closer than ~1e-7 relative can tie there and not here).
+
+This module keeps the definitions of the measures; the run order lives in
+:mod:`ndcg_studio.domain.ordering`, the sort kernels in :mod:`ndcg_studio.domain.kernels` and the
+rank-by-rank table of one list in :mod:`ndcg_studio.domain.breakdown`.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from types import MappingProxyType
-from typing import Literal, cast
+from typing import Literal
 
 import numpy as np
 from numpy.typing import NDArray
 
+from ndcg_studio.domain.kernels import (
+    group_positions,
+    group_rows,
+    has_duplicates,
+    segmented_exclusive_cumsum,
+    sort_int,
+    stable_radix_argsort,
+)
+from ndcg_studio.domain.ordering import doc_order_key, order_rows
+
 __all__ = [
-    "Breakdown",
     "GainSpec",
     "Qrels",
     "RankedLists",
     "ScoreTable",
     "ScoringParams",
-    "breakdown",
     "doc_order_key",
     "gains_of_grades",
     "score",
@@ -69,10 +81,6 @@ _MAX_EXP_GRADE = 100.0
 # (owner x level) count matrix stays small; otherwise a sort by (owner, -gain).
 _MAX_LEVELS = 4096
 _MAX_LEVEL_CELLS = 1 << 22
-# Groups are laid out as rows of a padded (n_groups x longest list) matrix for row-wise sorts
-# when that matrix has at most _MATRIX_FILL cells per result (+ slack); else one flat sort.
-_MATRIX_FILL = 2
-_MATRIX_SLACK = 1 << 12
 # ERR: 1 - R must stay representable (R = 1 - 2**-g_max).
 _MAX_ERR_GRADE = 50.0
 
@@ -339,36 +347,6 @@ class ScoreTable:
 # --------------------------------------------------------------------------------------------
 
 
-def doc_order_key(external_ids: Sequence[str]) -> NDArray[np.int64]:
-    """Rank external document ids by their UTF-8 byte order (C ``strcmp``, as trec_eval).
-
-    Args:
-        external_ids: (n_docs,) document ids.
-
-    Returns:
-        (n_docs,) int64: for each id, its position among the distinct ids sorted by UTF-8
-        bytes (equal ids get equal keys). UTF-8 byte order equals Unicode code-point order, so
-        numpy's code-point sort is used; ids containing NUL fall back to a Python bytes sort.
-
-    Raises:
-        ValueError: if an id cannot be encoded as UTF-8 (lone surrogate).
-    """
-    ids = list(external_ids)
-    if not ids:
-        return np.zeros(0, dtype=_I64)
-    try:
-        encoded = [s.encode("utf-8") for s in ids]
-    except UnicodeEncodeError as exc:
-        raise ValueError(f"document id is not valid UTF-8 text: {exc}") from exc
-    if any(b"\x00" in b for b in encoded):
-        distinct = sorted(set(encoded))
-        position = {b: i for i, b in enumerate(distinct)}
-        return np.array([position[b] for b in encoded], dtype=_I64)
-    # numpy 'U' strips trailing NUL only; none here, so code-point order == byte order.
-    _, inverse = np.unique(np.array(ids, dtype=str), return_inverse=True)
-    return np.asarray(inverse, dtype=_I64).reshape(-1)
-
-
 def gains_of_grades(grade: NDArray[np.float64], gain: GainSpec) -> NDArray[np.float64]:
     """Gain of each grade (SOURCE: trec_eval ``m_ndcg.c`` setup_gains; Burges et al. 2005).
 
@@ -400,162 +378,6 @@ def gains_of_grades(grade: NDArray[np.float64], gain: GainSpec) -> NDArray[np.fl
     for level, value in gain.items():
         out[grade == level] = value
     return out
-
-
-def _stable_radix_argsort(keys: NDArray[np.int64], max_key: int) -> NDArray[np.intp]:
-    """Stable argsort of non-negative integer keys by 16-bit LSD passes (numpy radix sort)."""
-    n = keys.shape[0]
-    if max_key <= 0:
-        return np.arange(n, dtype=np.intp)
-    perm: NDArray[np.intp] | None = None
-    shift = 0
-    while True:
-        current = keys if perm is None else keys[perm]
-        chunk = ((current >> shift) & 0xFFFF).astype(np.uint16)
-        sub = np.argsort(chunk, kind="stable")
-        perm = sub if perm is None else perm[sub]
-        shift += 16
-        if (max_key >> shift) == 0:
-            break
-    assert perm is not None
-    assert perm.shape[0] == n
-    return perm
-
-
-def _sort_int(keys: NDArray[np.int64], max_key: int) -> tuple[NDArray[np.int64], NDArray[np.intp]]:
-    """Stable sort of non-negative int64 keys: (sorted keys, permutation). Packs (key, index)
-    into one int64 and sorts values (faster than ``np.argsort``) when it fits."""
-    n = keys.shape[0]
-    shift = max(n - 1, 1).bit_length()
-    if max_key.bit_length() + shift <= 62:
-        packed = (keys << shift) | np.arange(n, dtype=_I64)
-        packed.sort()
-        perm = cast(NDArray[np.intp], (packed & ((1 << shift) - 1)).astype(np.intp))
-        return packed >> shift, perm
-    perm = np.argsort(keys, kind="stable")
-    return keys[perm], perm
-
-
-def _argsort_int(keys: NDArray[np.int64], max_key: int) -> NDArray[np.intp]:
-    """Stable argsort of non-negative int64 keys (see :func:`_sort_int`)."""
-    return _sort_int(keys, max_key)[1]
-
-
-def _group_positions(
-    owner_sorted: NDArray[np.int64], n_owners: int
-) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
-    """Counts per owner and 0-based position of each row within its owner's block."""
-    counts = np.bincount(owner_sorted, minlength=n_owners).astype(_I64)
-    starts = np.cumsum(counts) - counts
-    pos = np.arange(owner_sorted.shape[0], dtype=_I64) - starts[owner_sorted]
-    return counts, pos
-
-
-@dataclass(frozen=True, eq=False)
-class _Grouping:
-    """Rows grouped by group, stable (internal)."""
-
-    perm: NDArray[np.intp] | None  # input rows -> grouped order; None when already grouped
-    group: NDArray[np.int64]  # (n,) group of each row, grouped order
-    counts: NDArray[np.int64]  # (n_groups,) rows per group
-    col: NDArray[np.int64]  # (n,) position of each row within its group, arrival order
-    use_matrix: bool  # lay groups out as rows of a padded (n_groups, longest) matrix
-
-
-def _group_rows(group: NDArray[np.int64], n_groups: int) -> _Grouping:
-    """Stable grouping by a radix sort; decides whether the padded matrix layout is affordable
-    (at most ``_MATRIX_FILL`` cells per row plus a small constant)."""
-    n = group.shape[0]
-    perm: NDArray[np.intp] | None = None
-    grouped = group
-    if n > 1 and not np.all(group[1:] >= group[:-1]):
-        perm = _stable_radix_argsort(group, n_groups - 1)
-        grouped = group[perm]
-    counts, col = _group_positions(grouped, n_groups)
-    longest = int(counts.max()) if n else 0
-    use_matrix = n > 0 and n_groups * longest <= _MATRIX_FILL * n + _MATRIX_SLACK
-    return _Grouping(perm, grouped, counts, col, use_matrix)
-
-
-def _order_rows(
-    grouping: _Grouping,
-    group_of_row: NDArray[np.int64],
-    value: NDArray[np.float64],
-    tie_key: Callable[[NDArray[np.intp]], NDArray[np.int64]],
-    n_groups: int,
-) -> NDArray[np.intp] | None:
-    """Permutation sorting rows by (group asc, value asc, tie key desc); None if already so.
-
-    Sorts ``value`` within each group (row-wise argsort of a padded matrix, or one flat sort
-    plus a stable radix pass on the group), then re-sorts the tied runs only (equal group and
-    value) by the tie key descending. ``tie_key(rows)`` gives the tie key of those input rows
-    (only tied rows are looked up).
-    """
-    n = value.shape[0]
-    if n <= 1:
-        return None
-    group = grouping.group
-    if grouping.perm is None:
-        same = group[1:] == group[:-1]
-        v0, v1 = value[:-1], value[1:]
-        if not np.any(same & (v1 < v0)):
-            tied = np.flatnonzero(same & (v1 == v0))
-            if tied.size == 0 or np.all(tie_key(tied + 1) < tie_key(tied)):
-                return None
-    if grouping.use_matrix:
-        longest = int(grouping.counts.max())
-        rows = np.arange(n, dtype=np.intp) if grouping.perm is None else grouping.perm
-        matrix = np.full((n_groups, longest), np.inf)
-        matrix[group, grouping.col] = value[rows]
-        source = np.full((n_groups, longest), -1, dtype=np.intp)
-        source[group, grouping.col] = rows
-        within = np.argsort(matrix, axis=1)
-        valid = np.arange(longest) < grouping.counts[:, None]
-        perm = np.take_along_axis(source, within, axis=1)[valid]
-        # ties with the previous element of the same row (padding is +inf, values finite)
-        ordered = np.take_along_axis(matrix, within, axis=1)
-        tie_matrix = np.zeros((n_groups, longest), dtype=bool)
-        np.equal(ordered[:, 1:], ordered[:, :-1], out=tie_matrix[:, 1:])
-        tie = tie_matrix[valid][1:]
-    else:
-        perm = np.argsort(value)
-        perm = perm[_stable_radix_argsort(group_of_row[perm], n_groups - 1)]
-        vs = value[perm]
-        tie = (group[1:] == group[:-1]) & (vs[1:] == vs[:-1])
-    if tie.any():
-        in_run = np.zeros(n, dtype=bool)
-        in_run[1:] |= tie
-        in_run[:-1] |= tie
-        idx = np.flatnonzero(in_run)
-        run_id = np.cumsum(np.concatenate(([True], ~tie)))[idx] - 1
-        tk = tie_key(perm[idx])
-        span = int(tk.max()) + 1
-        composite = run_id * span + (span - 1 - tk)
-        sub = _argsort_int(composite, int(composite.max()))
-        perm[idx] = perm[idx][sub]
-    return perm
-
-
-def _has_duplicates(grouping: _Grouping, doc: NDArray[np.int64], n_docs: int) -> bool:
-    """Whether some document occurs twice in one group (row-wise sort of the padded matrix of
-    documents, or one flat sort of (group, document) keys)."""
-    n = doc.shape[0]
-    if n <= 1:
-        return False
-    grouped_doc = doc if grouping.perm is None else doc[grouping.perm]
-    if grouping.use_matrix:
-        n_groups = grouping.counts.shape[0]
-        longest = int(grouping.counts.max())
-        # padding: distinct negative values, never equal to each other or to a document
-        matrix = np.empty((n_groups, longest), dtype=_I64)
-        matrix[:] = -1 - np.arange(longest, dtype=_I64)
-        matrix[grouping.group, grouping.col] = grouped_doc
-        matrix.sort(axis=1)
-        return bool(np.any(matrix[:, 1:] == matrix[:, :-1]))
-    if (grouping.counts.shape[0] + 1) * (n_docs + 1) >= 1 << 62:
-        raise ValueError("too many groups x documents for 64-bit keys")
-    keys = np.sort(grouping.group * n_docs + grouped_doc)
-    return bool(np.any(keys[1:] == keys[:-1]))
 
 
 def _discount_denominators(length: int) -> NDArray[np.float64]:
@@ -612,37 +434,15 @@ def _ideal_dcg(
             weight = cum_discount[ends] - cum_discount[starts]
             return np.asarray((weight * level_gain[by_gain]).sum(axis=1), dtype=_F64)
     perm = np.argsort(-gain)
-    perm = perm[_stable_radix_argsort(owner[perm], n_owners - 1)]
+    perm = perm[stable_radix_argsort(owner[perm], n_owners - 1)]
     owner_sorted = owner[perm]
-    counts, pos = _group_positions(owner_sorted, n_owners)
+    counts, pos = group_positions(owner_sorted, n_owners)
     top = pos < k if k is not None else np.ones(pos.shape[0], dtype=bool)
     log_den = _discount_denominators(int(counts.max()) if k is None else min(k, int(counts.max())))
     contrib = gain[perm][top] / log_den[pos[top]]
     return np.asarray(
         np.bincount(owner_sorted[top], weights=contrib, minlength=n_owners), dtype=_F64
     )
-
-
-def _segmented_exclusive_cumsum(
-    values: NDArray[np.float64], segment_starts: NDArray[np.intp]
-) -> NDArray[np.float64]:
-    """Exclusive cumulative sum restarting at each segment start (rows grouped by segment).
-
-    The running total is brought back to ~0 at every start so rounding does not grow with the
-    number of segments.
-    """
-    if values.size == 0:
-        return values.copy()
-    totals = np.add.reduceat(values, segment_starts)
-    adjusted = values.copy()
-    adjusted[segment_starts[1:]] -= totals[:-1]
-    inclusive = np.cumsum(adjusted)
-    # Running total just before each segment (~0 up to rounding), removed per segment.
-    carry = inclusive[segment_starts] - values[segment_starts]
-    is_start = np.zeros(values.shape[0], dtype=_I64)
-    is_start[segment_starts] = 1
-    segment = np.cumsum(is_start) - 1
-    return inclusive - carry[segment] - values
 
 
 # --------------------------------------------------------------------------------------------
@@ -663,7 +463,7 @@ def _duplicate_error(lists: RankedLists) -> ValueError:
     )
 
 
-def _index_spaces(lists: RankedLists, qrels: Qrels) -> tuple[int, int]:
+def index_spaces(lists: RankedLists, qrels: Qrels) -> tuple[int, int]:
     """(n_queries, n_docs) covering both inputs; checks (query, doc) keys fit in int64."""
     m = qrels.query.shape[0]
     n_queries = 1 + max(
@@ -677,7 +477,7 @@ def _index_spaces(lists: RankedLists, qrels: Qrels) -> tuple[int, int]:
 
 
 @dataclass(frozen=True, eq=False)
-class _Ranked:
+class RankedRows:
     """The ranked lists in run order (internal). Position i of run order holds input row
     ``order[i]`` (or i when ``order`` is None)."""
 
@@ -691,24 +491,24 @@ class _Ranked:
         return at if self.order is None else self.order[at]
 
 
-def _rank(lists: RankedLists, params: ScoringParams) -> _Ranked:
+def rank_groups(lists: RankedLists, params: ScoringParams) -> RankedRows:
     """Check duplicates and put every group in run order (SOURCE: trec_eval form_res_rels.c)."""
     n_groups = lists.n_groups
-    grouping = _group_rows(lists.group, n_groups)
-    if _has_duplicates(grouping, lists.doc, int(lists.doc_key.shape[0])):
+    grouping = group_rows(lists.group, n_groups)
+    if has_duplicates(grouping, lists.doc, int(lists.doc_key.shape[0])):
         raise _duplicate_error(lists)
     value = -lists.score if params.order == "score" else lists.rank.astype(_F64)
 
     def tie_key(rows: NDArray[np.intp]) -> NDArray[np.int64]:
         return lists.doc_key[lists.doc[rows]]
 
-    order = _order_rows(grouping, lists.group, value, tie_key, n_groups)
+    order = order_rows(grouping, lists.group, value, tie_key, n_groups)
     # Run order is grouped like the grouping: same group and position at every index.
-    return _Ranked(order, grouping.group, grouping.col, grouping.counts)
+    return RankedRows(order, grouping.group, grouping.col, grouping.counts)
 
 
 @dataclass(frozen=True, eq=False)
-class _Judgments:
+class Judgments:
     """Judgments sorted by (query, doc) key for lookups, with their gains (internal)."""
 
     key_sorted: NDArray[np.int64]  # (m,) sorted query * n_docs + doc
@@ -736,12 +536,12 @@ class _Judgments:
         return judged, grade, gain
 
 
-def _judgments(qrels: Qrels, params: ScoringParams, n_queries: int, n_docs: int) -> _Judgments:
+def judgments_of(qrels: Qrels, params: ScoringParams, n_queries: int, n_docs: int) -> Judgments:
     m = qrels.query.shape[0]
     key = qrels.query * n_docs + qrels.doc
     perm: NDArray[np.intp] | None = None
     if m > 1 and not np.all(key[1:] > key[:-1]):
-        key, perm = _sort_int(key, n_queries * n_docs)
+        key, perm = sort_int(key, n_queries * n_docs)
         dup = key[1:] == key[:-1]
         if dup.any():
             first = int(key[1:][dup][0])
@@ -749,7 +549,7 @@ def _judgments(qrels: Qrels, params: ScoringParams, n_queries: int, n_docs: int)
                 f"qrels hold more than one grade for query index {first // n_docs}, "
                 f"document index {first % n_docs}: apply a consensus first"
             )
-    return _Judgments(
+    return Judgments(
         key_sorted=key,
         perm=perm,
         grade=qrels.grade,
@@ -799,9 +599,9 @@ def score(lists: RankedLists, qrels: Qrels, params: ScoringParams | None = None)
         params = ScoringParams()
     n_groups = lists.n_groups
     k = params.k
-    n_queries, n_docs = _index_spaces(lists, qrels)
-    ranked = _rank(lists, params)
-    judgments = _judgments(qrels, params, n_queries, n_docs)
+    n_queries, n_docs = index_spaces(lists, qrels)
+    ranked = rank_groups(lists, params)
+    judgments = judgments_of(qrels, params, n_queries, n_docs)
     n_returned = ranked.n_returned
     threshold = params.relevance_threshold
 
@@ -875,7 +675,7 @@ def score(lists: RankedLists, qrels: Qrels, params: ScoringParams | None = None)
     stop = (np.exp2(clipped) - 1.0) / 2.0**gmax
     if stop.size:
         seg_start = np.flatnonzero(np.concatenate(([True], g_top[1:] != g_top[:-1])))
-        log_continue = _segmented_exclusive_cumsum(np.log1p(-stop), seg_start)
+        log_continue = segmented_exclusive_cumsum(np.log1p(-stop), seg_start)
         err = np.bincount(
             g_top, weights=stop * np.exp(log_continue) / (pos_top + 1.0), minlength=n_groups
         )
@@ -903,170 +703,5 @@ def score(lists: RankedLists, qrels: Qrels, params: ScoringParams | None = None)
         n_returned=n_returned,
         n_judged_query=n_judged_query,
         idcg_zero=idcg_zero,
-        has_judgments=has_judgments,
-    )
-
-
-# --------------------------------------------------------------------------------------------
-# Breakdown of one group
-# --------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, eq=False)
-class Breakdown:
-    """Per-rank table of one group's DCG and of its ideal list (what the UI shows).
-
-    Run-list columns have one row per rank 1..min(K, n_returned); ideal columns one row per
-    rank 1..min(K, number of ideal documents). Arrays are 1-D.
-
-    Attributes:
-        group, query: the group index and its query index.
-        k: the cutoff (None = whole list).
-        rank: int64 rank from 1.
-        doc: int64 document index.
-        grade: float64 grade, NaN when unjudged.
-        gain: float64 gain (0 when unjudged or negative grade).
-        discount: float64 1 / log2(rank + 1).
-        discounted_gain: float64 gain / log2(rank + 1).
-        cumulative_dcg: float64 running DCG; its last value equals ``dcg``.
-        ideal_rank, ideal_doc, ideal_grade, ideal_gain, ideal_discount,
-        ideal_discounted_gain, ideal_cumulative_dcg: the same for the ideal list (ideal
-            documents: judged documents of the query with gain > 0, or the returned documents
-            with gain > 0 for ``ideal="list"``; sorted by gain descending, then grade
-            descending, then document index ascending).
-        dcg, idcg: totals (equal to :func:`score`'s up to float rounding, |diff| < 1e-12
-            relative).
-        ndcg: dcg / idcg; 0 when idcg = 0 and the query has judgments; NaN without judgments.
-        idcg_zero, has_judgments: as in :class:`ScoreTable`.
-    """
-
-    group: int
-    query: int
-    k: int | None
-    rank: NDArray[np.int64]
-    doc: NDArray[np.int64]
-    grade: NDArray[np.float64]
-    gain: NDArray[np.float64]
-    discount: NDArray[np.float64]
-    discounted_gain: NDArray[np.float64]
-    cumulative_dcg: NDArray[np.float64]
-    ideal_rank: NDArray[np.int64]
-    ideal_doc: NDArray[np.int64]
-    ideal_grade: NDArray[np.float64]
-    ideal_gain: NDArray[np.float64]
-    ideal_discount: NDArray[np.float64]
-    ideal_discounted_gain: NDArray[np.float64]
-    ideal_cumulative_dcg: NDArray[np.float64]
-    dcg: float
-    idcg: float
-    ndcg: float
-    idcg_zero: bool
-    has_judgments: bool
-
-
-def _table(
-    docs: NDArray[np.int64], grades: NDArray[np.float64], gains: NDArray[np.float64]
-) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64], float]:
-    """Discount, discounted gain and running DCG of an ordered list (plain loop)."""
-    size = docs.shape[0]
-    discount = np.empty(size, dtype=_F64)
-    discounted = np.empty(size, dtype=_F64)
-    running = np.empty(size, dtype=_F64)
-    total = 0.0
-    for i in range(size):
-        den = math.log2(i + 2.0)
-        discount[i] = 1.0 / den
-        discounted[i] = gains[i] / den
-        total += discounted[i]
-        running[i] = total
-    return discount, discounted, running, total
-
-
-def breakdown(
-    lists: RankedLists, qrels: Qrels, group: int, params: ScoringParams | None = None
-) -> Breakdown:
-    """Rank-by-rank DCG and ideal DCG of one group (SOURCE: as :func:`score`).
-
-    Args:
-        lists, qrels, params: as for :func:`score`.
-        group: the group index, 0 <= group < n_groups.
-
-    Returns:
-        A :class:`Breakdown`; its totals agree with ``score(lists, qrels, params)``.
-
-    Raises:
-        IndexError: group out of range.
-        ValueError: as :func:`score`, for this group's list and its query's judgments.
-    """
-    if params is None:
-        params = ScoringParams()
-    if not 0 <= group < lists.n_groups:
-        raise IndexError(f"group {group} out of range [0, {lists.n_groups})")
-    k = params.k
-    query = int(lists.group_query[group])
-    mine = lists.group == group
-    sub_lists = RankedLists(
-        group=np.zeros(int(mine.sum()), dtype=_I64),
-        doc=lists.doc[mine],
-        score=lists.score[mine],
-        rank=lists.rank[mine],
-        group_query=np.array([query], dtype=_I64),
-        doc_key=lists.doc_key,
-    )
-    judged_here = qrels.query == query
-    sub_qrels = Qrels(
-        query=qrels.query[judged_here], doc=qrels.doc[judged_here], grade=qrels.grade[judged_here]
-    )
-    n_queries, n_docs = _index_spaces(sub_lists, sub_qrels)
-    ranked = _rank(sub_lists, params)
-    judgments = _judgments(sub_qrels, params, n_queries, n_docs)
-    rows = ranked.rows(np.arange(ranked.group.shape[0], dtype=np.intp))  # run order
-    all_docs = sub_lists.doc[rows]
-    _, all_grades, all_gains = judgments.lookup(np.full(rows.shape[0], query, _I64), all_docs)
-    depth = rows.shape[0] if k is None else k
-    docs, grades, gains = all_docs[:depth], all_grades[:depth], all_gains[:depth]
-    discount, discounted, running, dcg = _table(docs, grades, gains)
-
-    if params.ideal == "judged":
-        i_doc, i_grade, i_gain = sub_qrels.doc, sub_qrels.grade, judgments.gain
-    else:
-        i_doc, i_grade, i_gain = all_docs, all_grades, all_gains
-    keep = i_gain > 0
-    i_doc, i_grade, i_gain = i_doc[keep], i_grade[keep], i_gain[keep]
-    ideal_order = np.lexsort((i_doc, -i_grade, -i_gain))
-    if k is not None:
-        ideal_order = ideal_order[:k]
-    i_doc, i_grade, i_gain = i_doc[ideal_order], i_grade[ideal_order], i_gain[ideal_order]
-    i_discount, i_discounted, i_running, idcg = _table(i_doc, i_grade, i_gain)
-
-    has_judgments = bool(judged_here.any())
-    if not has_judgments:
-        ndcg = math.nan
-    elif idcg > 0:
-        ndcg = dcg / idcg
-    else:
-        ndcg = 0.0
-    return Breakdown(
-        group=group,
-        query=query,
-        k=k,
-        rank=np.arange(1, docs.shape[0] + 1, dtype=_I64),
-        doc=docs,
-        grade=grades,
-        gain=gains,
-        discount=discount,
-        discounted_gain=discounted,
-        cumulative_dcg=running,
-        ideal_rank=np.arange(1, i_doc.shape[0] + 1, dtype=_I64),
-        ideal_doc=i_doc,
-        ideal_grade=i_grade,
-        ideal_gain=i_gain,
-        ideal_discount=i_discount,
-        ideal_discounted_gain=i_discounted,
-        ideal_cumulative_dcg=i_running,
-        dcg=dcg,
-        idcg=idcg,
-        ndcg=ndcg,
-        idcg_zero=has_judgments and not idcg > 0,
         has_judgments=has_judgments,
     )

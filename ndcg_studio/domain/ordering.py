@@ -1,4 +1,7 @@
-"""The order of a ranked list: trec_eval's rule, as positions stored with each result.
+"""The order of a ranked list, in one home: trec_eval's rule as positions stored with each
+result (:func:`trec_positions`), the byte order of document ids that breaks ties
+(:func:`doc_order_key`), and the vectorised sort of many lists at once that
+:func:`ndcg_studio.domain.metrics.score` uses (:func:`order_rows`).
 
 SOURCE: trec_eval 10.0 ``form_res_rels.c`` (``comp_sim_docno``): results of a query are sorted
 by score descending, ties broken by docno descending (``strcmp`` byte order); the file's rank
@@ -8,12 +11,14 @@ makes scores 1e-8 apart tie).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ndcg_studio.domain.metrics import doc_order_key
+from ndcg_studio.domain.kernels import Grouping, argsort_int, stable_radix_argsort
+
+_I64 = np.int64
 
 
 def trec_positions(group: ArrayLike, score: ArrayLike, doc_key: ArrayLike) -> NDArray[np.int64]:
@@ -109,3 +114,92 @@ def trec_positions_of_docs(
         doc_key = doc_order_key([doc_id[i] for i in rows.tolist()])
         order[slots] = rows[np.lexsort((-doc_key, key[rows]))]
     return _positions(g, order)
+
+
+def doc_order_key(external_ids: Sequence[str]) -> NDArray[np.int64]:
+    """Rank external document ids by their UTF-8 byte order (C ``strcmp``, as trec_eval).
+
+    Args:
+        external_ids: (n_docs,) document ids.
+
+    Returns:
+        (n_docs,) int64: for each id, its position among the distinct ids sorted by UTF-8
+        bytes (equal ids get equal keys). UTF-8 byte order equals Unicode code-point order, so
+        numpy's code-point sort is used; ids containing NUL fall back to a Python bytes sort.
+
+    Raises:
+        ValueError: if an id cannot be encoded as UTF-8 (lone surrogate).
+    """
+    ids = list(external_ids)
+    if not ids:
+        return np.zeros(0, dtype=_I64)
+    try:
+        encoded = [s.encode("utf-8") for s in ids]
+    except UnicodeEncodeError as exc:
+        raise ValueError(f"document id is not valid UTF-8 text: {exc}") from exc
+    if any(b"\x00" in b for b in encoded):
+        distinct = sorted(set(encoded))
+        position = {b: i for i, b in enumerate(distinct)}
+        return np.array([position[b] for b in encoded], dtype=_I64)
+    # numpy 'U' strips trailing NUL only; none here, so code-point order == byte order.
+    _, inverse = np.unique(np.array(ids, dtype=str), return_inverse=True)
+    return np.asarray(inverse, dtype=_I64).reshape(-1)
+
+
+def order_rows(
+    grouping: Grouping,
+    group_of_row: NDArray[np.int64],
+    value: NDArray[np.float64],
+    tie_key: Callable[[NDArray[np.intp]], NDArray[np.int64]],
+    n_groups: int,
+) -> NDArray[np.intp] | None:
+    """Permutation sorting rows by (group asc, value asc, tie key desc); None if already so.
+
+    Sorts ``value`` within each group (row-wise argsort of a padded matrix, or one flat sort
+    plus a stable radix pass on the group), then re-sorts the tied runs only (equal group and
+    value) by the tie key descending. ``tie_key(rows)`` gives the tie key of those input rows
+    (only tied rows are looked up).
+    """
+    n = value.shape[0]
+    if n <= 1:
+        return None
+    group = grouping.group
+    if grouping.perm is None:
+        same = group[1:] == group[:-1]
+        v0, v1 = value[:-1], value[1:]
+        if not np.any(same & (v1 < v0)):
+            tied = np.flatnonzero(same & (v1 == v0))
+            if tied.size == 0 or np.all(tie_key(tied + 1) < tie_key(tied)):
+                return None
+    if grouping.use_matrix:
+        longest = int(grouping.counts.max())
+        rows = np.arange(n, dtype=np.intp) if grouping.perm is None else grouping.perm
+        matrix = np.full((n_groups, longest), np.inf)
+        matrix[group, grouping.col] = value[rows]
+        source = np.full((n_groups, longest), -1, dtype=np.intp)
+        source[group, grouping.col] = rows
+        within = np.argsort(matrix, axis=1)
+        valid = np.arange(longest) < grouping.counts[:, None]
+        perm = np.take_along_axis(source, within, axis=1)[valid]
+        # ties with the previous element of the same row (padding is +inf, values finite)
+        ordered = np.take_along_axis(matrix, within, axis=1)
+        tie_matrix = np.zeros((n_groups, longest), dtype=bool)
+        np.equal(ordered[:, 1:], ordered[:, :-1], out=tie_matrix[:, 1:])
+        tie = tie_matrix[valid][1:]
+    else:
+        perm = np.argsort(value)
+        perm = perm[stable_radix_argsort(group_of_row[perm], n_groups - 1)]
+        vs = value[perm]
+        tie = (group[1:] == group[:-1]) & (vs[1:] == vs[:-1])
+    if tie.any():
+        in_run = np.zeros(n, dtype=bool)
+        in_run[1:] |= tie
+        in_run[:-1] |= tie
+        idx = np.flatnonzero(in_run)
+        run_id = np.cumsum(np.concatenate(([True], ~tie)))[idx] - 1
+        tk = tie_key(perm[idx])
+        span = int(tk.max()) + 1
+        composite = run_id * span + (span - 1 - tk)
+        sub = argsort_int(composite, int(composite.max()))
+        perm[idx] = perm[idx][sub]
+    return perm

@@ -15,13 +15,11 @@ from typing import Any, NoReturn
 import numpy as np
 from numpy.typing import NDArray
 
-from ndcg_studio.io.errors import MAX_ISSUES, ImportCancelled, InputFileError, ParseIssue
+from ndcg_studio.io.errors import MAX_ISSUES, InputFileError, ParseIssue
+from ndcg_studio.progress import Cancelled, OperationCancelled, Progress
 
-ProgressCallback = Callable[[int, int], None]
-"""``progress(done, total)``: units are given by each reader (lines for all of them)."""
-
-CancelCallback = Callable[[], bool]
-"""``cancelled() -> bool``: polled at the progress points; True makes the reader raise."""
+# the readers' progress is in lines (``progress(lines read, lines in the file)``); the protocol
+# (Progress, Cancelled, OperationCancelled) is the one of ndcg_studio.progress
 
 PathArg = str | PathLike[str]
 
@@ -71,8 +69,8 @@ class Ticker:
 
     def __init__(
         self,
-        progress: ProgressCallback | None,
-        cancelled: CancelCallback | None,
+        progress: Progress | None,
+        cancelled: Cancelled | None,
         total: int = 0,
     ) -> None:
         self.progress = progress
@@ -80,9 +78,9 @@ class Ticker:
         self.total = total
 
     def check(self) -> None:
-        """Raise :class:`ImportCancelled` when the caller asked to stop."""
+        """Raise :class:`OperationCancelled` when the caller asked to stop."""
         if self.cancelled is not None and self.cancelled():
-            raise ImportCancelled("import cancelled")
+            raise OperationCancelled("import cancelled")
 
     def tick(self, done: int) -> None:
         """Check for cancellation, then report ``done`` of ``total``."""
@@ -104,7 +102,7 @@ def read_text(path: PathArg, issues: Issues, ticker: Ticker) -> str:
             text formats; typical of UTF-16 files, and C readers such as trec_eval would cut
             the field there); the message names the byte, its 0-based byte offset in the file
             and its 1-based line.
-        ImportCancelled: ``cancelled()`` returned True.
+        OperationCancelled: ``cancelled()`` returned True.
     """
     ticker.check()
     data = Path(path).read_bytes()

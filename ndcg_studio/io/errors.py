@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ndcg_studio.progress import OperationCancelled
+
 __all__ = [
     "MAX_ISSUES",
     "ExportCancelled",
@@ -77,13 +79,8 @@ class InputFileError(InputError):
         return self._render()
 
 
-class OperationCancelled(Exception):
-    """The user cancelled a long file operation (raised when ``cancelled()`` returns True)."""
-
-
-class ImportCancelled(OperationCancelled):
-    """A reader was cancelled; it has written nothing and returns nothing."""
-
-
-class ExportCancelled(OperationCancelled):
-    """A writer was cancelled; the temporary file was removed and any old file left intact."""
+# A cancelled reader or writer raises the one OperationCancelled of ndcg_studio.progress. The
+# two former subclasses' names stay as aliases of it until the branches that still raise them
+# are merged (#15 point 3); new code raises OperationCancelled.
+ImportCancelled = OperationCancelled
+ExportCancelled = OperationCancelled

@@ -18,6 +18,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ndcg_studio.io.errors import InputError
+from ndcg_studio.vocabulary import JUDGED_NONRELEVANT, MAX_GRADE, MIN_GRADE
 
 __all__ = [
     "GRADE_MAX",
@@ -29,12 +30,9 @@ __all__ = [
     "scale_hint",
 ]
 
-#: Lowest grade of the 0-4 scale (not relevant).
-GRADE_MIN = 0
-#: Highest stored grade.
-GRADE_MAX = 4
-#: trec_eval's "judged non-relevant": the lowest grade an imported judgment may keep.
-JUDGED_NONRELEVANT = -1
+#: The 0-4 scale and trec_eval's "judged non-relevant" (-1) come from the one vocabulary.
+GRADE_MIN = MIN_GRADE
+GRADE_MAX = MAX_GRADE
 
 
 def parse_grade_map(text: str) -> dict[int, int]:

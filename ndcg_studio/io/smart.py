@@ -25,10 +25,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ndcg_studio.io._common import (
-    CancelCallback,
     Issues,
     PathArg,
-    ProgressCallback,
     Ticker,
     check_ids,
     empty_file,
@@ -36,6 +34,7 @@ from ndcg_studio.io._common import (
     split_lines,
 )
 from ndcg_studio.io.tabular import DocumentsFile, QueriesFile
+from ndcg_studio.progress import Cancelled, Progress
 
 __all__ = [
     "CRANFIELD_GRADE_MAP",
@@ -76,8 +75,8 @@ class _Record:
 
 def _records(
     path: PathArg,
-    progress: ProgressCallback | None,
-    cancelled: CancelCallback | None,
+    progress: Progress | None,
+    cancelled: Cancelled | None,
     issues: Issues,
 ) -> list[_Record]:
     ticker = Ticker(progress, cancelled)
@@ -159,8 +158,8 @@ def _records(
 def read_smart_documents(
     path: PathArg,
     *,
-    progress: ProgressCallback | None = None,
-    cancelled: CancelCallback | None = None,
+    progress: Progress | None = None,
+    cancelled: Cancelled | None = None,
 ) -> DocumentsFile:
     """Read SMART documents (``.I`` id, ``.T`` title, ``.W`` text; ``.A``/``.B``/... dropped).
 
@@ -177,7 +176,7 @@ def read_smart_documents(
     Raises:
         InputFileError: text before the first ``.I``, ``.I`` without an id, text outside a
             field, duplicate ids, empty file, not UTF-8 (up to 20 problems).
-        ImportCancelled: ``cancelled()`` returned True.
+        OperationCancelled: ``cancelled()`` returned True.
         OSError: the file cannot be read.
     """
     issues = Issues(path)
@@ -196,8 +195,8 @@ def read_smart_queries(
     path: PathArg,
     renumber: bool = False,
     *,
-    progress: ProgressCallback | None = None,
-    cancelled: CancelCallback | None = None,
+    progress: Progress | None = None,
+    cancelled: Cancelled | None = None,
 ) -> QueriesFile:
     """Read SMART queries (``.I`` id, ``.W`` text).
 
@@ -217,7 +216,7 @@ def read_smart_queries(
     Raises:
         InputFileError: as :func:`read_smart_documents`, plus a query without ``.W`` text.
             Duplicate ``.I`` ids are an error even with ``renumber``.
-        ImportCancelled: ``cancelled()`` returned True.
+        OperationCancelled: ``cancelled()`` returned True.
         OSError: the file cannot be read.
     """
     issues = Issues(path)

@@ -29,10 +29,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ndcg_studio.io._common import (
-    CancelCallback,
     Issues,
     PathArg,
-    ProgressCallback,
     Ticker,
     canonical,
     check_ids,
@@ -47,6 +45,7 @@ from ndcg_studio.io._common import (
 )
 from ndcg_studio.io.grades import apply_grade_map, check_grade_range
 from ndcg_studio.io.spreadsheet import unguard, unguard_column
+from ndcg_studio.progress import Cancelled, Progress
 
 __all__ = [
     "DocumentsFile",
@@ -298,8 +297,8 @@ def read_judgments_csv(
     path: PathArg,
     grade_map: Mapping[int, int] | None = None,
     *,
-    progress: ProgressCallback | None = None,
-    cancelled: CancelCallback | None = None,
+    progress: Progress | None = None,
+    cancelled: Cancelled | None = None,
 ) -> JudgmentsFile:
     """Read judgments ``query_id,doc_id,annotator,grade[,note]`` (CSV or TSV with a header;
     a model's ``explanation`` column is read as the note when there is no ``note`` column),
@@ -322,7 +321,7 @@ def read_judgments_csv(
             column), wrong number of fields, empty query_id/doc_id/annotator, grade not an
             integer or outside 0-4 after the map, the same (query, document, annotator) twice,
             CSV syntax error, empty file, not UTF-8 (up to 20 problems).
-        ImportCancelled: ``cancelled()`` returned True.
+        OperationCancelled: ``cancelled()`` returned True.
         OSError: the file cannot be read.
     """
     issues = Issues(path)
@@ -476,8 +475,8 @@ def _read_judgments_wide(
 def read_queries(
     path: PathArg,
     *,
-    progress: ProgressCallback | None = None,
-    cancelled: CancelCallback | None = None,
+    progress: Progress | None = None,
+    cancelled: Cancelled | None = None,
 ) -> QueriesFile:
     """Read queries: TREC topics TSV ``qid<TAB>text`` (no header), or CSV with a header.
 
@@ -498,7 +497,7 @@ def read_queries(
     Raises:
         InputFileError: wrong number of fields, empty query id or text, duplicate query id,
             missing header column, empty file, not UTF-8 (up to 20 problems).
-        ImportCancelled: ``cancelled()`` returned True.
+        OperationCancelled: ``cancelled()`` returned True.
         OSError: the file cannot be read.
     """
     issues = Issues(path)
@@ -585,8 +584,8 @@ def _has_query_header(text: str) -> bool:
 def read_documents(
     path: PathArg,
     *,
-    progress: ProgressCallback | None = None,
-    cancelled: CancelCallback | None = None,
+    progress: Progress | None = None,
+    cancelled: Cancelled | None = None,
 ) -> DocumentsFile:
     """Read documents from CSV/TSV (header ``doc_id[,title][,text][,url]``) or JSONL.
 
@@ -606,7 +605,7 @@ def read_documents(
         InputFileError: invalid JSON or not an object, wrong value types, wrong number of CSV
             fields, empty or duplicate doc_id, missing ``doc_id`` header column, empty file,
             not UTF-8 (up to 20 problems).
-        ImportCancelled: ``cancelled()`` returned True.
+        OperationCancelled: ``cancelled()`` returned True.
         OSError: the file cannot be read.
     """
     issues = Issues(path)

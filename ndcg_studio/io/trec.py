@@ -34,10 +34,8 @@ from numpy.typing import NDArray
 
 from ndcg_studio.io._common import (
     ASCII_INTEGER,
-    CancelCallback,
     Issues,
     PathArg,
-    ProgressCallback,
     Ticker,
     canonical,
     check_ids,
@@ -56,6 +54,7 @@ from ndcg_studio.io._common import (
     whitespace_columns,
 )
 from ndcg_studio.io.grades import apply_grade_map, check_grade_range
+from ndcg_studio.progress import Cancelled, Progress
 
 __all__ = [
     "QrelsFile",
@@ -138,8 +137,8 @@ class QrelsFile:
 def read_trec_run(
     path: PathArg,
     *,
-    progress: ProgressCallback | None = None,
-    cancelled: CancelCallback | None = None,
+    progress: Progress | None = None,
+    cancelled: Cancelled | None = None,
     on_doc_ids: Callable[[list[str]], object] | None = None,
 ) -> RunFile:
     """Read a TREC run file ``qid Q0 docno rank score tag``.
@@ -162,7 +161,7 @@ def read_trec_run(
             a query (naming the line of the first occurrence), bad ids (see
             :func:`~ndcg_studio.io._common.check_ids`), empty file, not UTF-8. The rank column
             is never refused (see :attr:`RunFile.rank_problem`).
-        ImportCancelled: ``cancelled()`` returned True.
+        OperationCancelled: ``cancelled()`` returned True.
         OSError: the file cannot be read.
 
     Speed: ~1 s per million lines on a 2-core VM (``benchmarks/bench_io_parse.py``).
@@ -279,8 +278,8 @@ def read_trec_qrels(
     grade_map: Mapping[int, int] | None = None,
     annotator_column: bool = False,
     *,
-    progress: ProgressCallback | None = None,
-    cancelled: CancelCallback | None = None,
+    progress: Progress | None = None,
+    cancelled: Cancelled | None = None,
     on_doc_ids: Callable[[list[str]], object] | None = None,
 ) -> QrelsFile:
     """Read a TREC qrels file ``qid iter docno grade`` (or ``qid annotator docno grade``).
@@ -301,7 +300,7 @@ def read_trec_qrels(
         InputFileError: up to 20 problems: wrong number of fields, grade not a number or not an
             integer, grade outside 0-4 after the map, a (query, document[, annotator]) judged
             twice (naming the first line), empty file, not UTF-8.
-        ImportCancelled: ``cancelled()`` returned True.
+        OperationCancelled: ``cancelled()`` returned True.
         OSError: the file cannot be read.
     """
     issues = Issues(path)
@@ -374,8 +373,8 @@ def read_trec_run_chunks(
     path: PathArg,
     *,
     chunk_bytes: int | None = None,
-    progress: ProgressCallback | None = None,
-    cancelled: CancelCallback | None = None,
+    progress: Progress | None = None,
+    cancelled: Cancelled | None = None,
     on_doc_ids: Callable[[list[str]], object] | None = None,
 ) -> Iterator[RunFile]:
     """:func:`read_trec_run` piece by piece: one :class:`RunFile` per ~``chunk_bytes`` of
@@ -412,8 +411,8 @@ def read_trec_qrels_chunks(
     annotator_column: bool = False,
     *,
     chunk_bytes: int | None = None,
-    progress: ProgressCallback | None = None,
-    cancelled: CancelCallback | None = None,
+    progress: Progress | None = None,
+    cancelled: Cancelled | None = None,
     on_doc_ids: Callable[[list[str]], object] | None = None,
 ) -> Iterator[QrelsFile]:
     """:func:`read_trec_qrels` piece by piece, as :func:`read_trec_run_chunks` (cut at line
@@ -443,8 +442,8 @@ def _pieces(
     chunk_bytes: int,
     by_query: bool,
     issues: Issues,
-    progress: ProgressCallback | None,
-    cancelled: CancelCallback | None,
+    progress: Progress | None,
+    cancelled: Cancelled | None,
 ) -> Iterator[tuple[str, int, Ticker]]:
     """The file as ``(text, lines before it, ticker)`` pieces of whole lines, decoded and
     checked as :func:`~ndcg_studio.io._common.read_text` checks a whole file (a BOM only at
@@ -476,7 +475,7 @@ def _pieces(
                 text = _decode(piece, issues, lines_before, done)
                 n_lines = piece.count(b"\n") + (0 if piece.endswith(b"\n") else 1)
                 base, span = done, len(piece)
-                report: ProgressCallback | None = None
+                report: Progress | None = None
                 if progress is not None:
                     report = functools.partial(_in_bytes, progress, size, base, span)
                 done += len(piece)
@@ -488,9 +487,7 @@ def _pieces(
                 return
 
 
-def _in_bytes(
-    progress: ProgressCallback, size: int, base: int, span: int, done: int, total: int
-) -> None:
+def _in_bytes(progress: Progress, size: int, base: int, span: int, done: int, total: int) -> None:
     """A piece's progress in lines (``done`` of ``total``) as the file's, in bytes."""
     progress(base + span * done // max(total, 1), size)
 

@@ -34,9 +34,9 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from ndcg_studio.io._common import CancelCallback, PathArg
-from ndcg_studio.io.errors import ExportCancelled
+from ndcg_studio.io._common import PathArg
 from ndcg_studio.io.spreadsheet import FORMULA_TRIGGERS, guard
+from ndcg_studio.progress import Cancelled, OperationCancelled
 
 __all__ = [
     "FORMULA_TRIGGERS",
@@ -74,7 +74,7 @@ def atomic_text_writer(path: PathArg, *, bom: bool = False) -> Iterator[TextIO]:
     Raises:
         OSError: the directory is not writable, the disk is full, ...; the destination is then
             unchanged and the temporary file removed. Any exception from the body (including
-            :class:`~ndcg_studio.io.errors.ExportCancelled`) propagates the same way.
+            :class:`~ndcg_studio.io.errors.OperationCancelled`) propagates the same way.
     """
     if str(path) == STDOUT:
         if bom:
@@ -171,11 +171,11 @@ def csv_cell(value: object) -> str:
 
 
 def _rows_with_cancel(
-    rows: Iterable[Sequence[object]], cancelled: CancelCallback | None
+    rows: Iterable[Sequence[object]], cancelled: Cancelled | None
 ) -> Iterator[Sequence[object]]:
     for index, row in enumerate(rows):
         if cancelled is not None and index % CANCEL_CHECK_ROWS == 0 and cancelled():
-            raise ExportCancelled("export cancelled")
+            raise OperationCancelled("export cancelled")
         yield row
 
 
@@ -204,7 +204,7 @@ def write_csv(
     rows: Iterable[Sequence[object]],
     *,
     excel: bool = False,
-    cancelled: CancelCallback | None = None,
+    cancelled: Cancelled | None = None,
 ) -> int:
     """Write a CSV file (RFC 4180 quoting, comma, UTF-8, ``\\n`` line ends), atomically.
 
@@ -216,13 +216,13 @@ def write_csv(
             ``len(header)`` cells (not checked, so a generator can stream).
         excel: start with a UTF-8 BOM so Excel detects the encoding. Line ends stay ``\\n``
             (Excel and every spreadsheet read LF files; CRLF would only matter to old tools).
-        cancelled: polled every 10,000 rows; True aborts with ExportCancelled.
+        cancelled: polled every 10,000 rows; True aborts with OperationCancelled.
 
     Returns:
         Number of data rows written.
 
     Raises:
-        ExportCancelled: ``cancelled()`` returned True (old file intact, no temp file left).
+        OperationCancelled: ``cancelled()`` returned True (old file intact, no temp file left).
         OSError: writing failed (same guarantee).
     """
     texts = ([csv_cell(cell) for cell in row] for row in rows)
@@ -234,7 +234,7 @@ def _write_csv_texts(
     header: Sequence[str],
     rows: Iterable[Sequence[str]],
     excel: bool,
-    cancelled: CancelCallback | None,
+    cancelled: Cancelled | None,
 ) -> int:
     """:func:`write_csv` for rows whose cells are already formatted by :func:`csv_cell`."""
     count = 0
@@ -276,7 +276,7 @@ def write_csv_columns(
     columns: Sequence[Sequence[object] | np.ndarray],
     *,
     excel: bool = False,
-    cancelled: CancelCallback | None = None,
+    cancelled: Cancelled | None = None,
 ) -> int:
     """:func:`write_csv` for data held column by column (numpy arrays or lists, equal lengths).
 
@@ -285,7 +285,7 @@ def write_csv_columns(
 
     Raises:
         ValueError: columns of different lengths, or not one per header name.
-        ExportCancelled, OSError: as :func:`write_csv`.
+        OperationCancelled, OSError: as :func:`write_csv`.
     """
     lengths = {len(c) for c in columns}
     if len(columns) != len(header) or len(lengths) > 1:
@@ -342,7 +342,7 @@ def _write_lines(
     path: PathArg,
     rows: Iterable[Sequence[object]],
     format_row: Callable[[Sequence[object], int], str],
-    cancelled: CancelCallback | None,
+    cancelled: Cancelled | None,
 ) -> int:
     count = 0
     with atomic_text_writer(path) as handle:
@@ -362,7 +362,7 @@ def write_trec_run(
     path: PathArg,
     rows: Iterable[Sequence[object]],
     *,
-    cancelled: CancelCallback | None = None,
+    cancelled: Cancelled | None = None,
 ) -> int:
     """Write a TREC run ``qid Q0 docno rank score tag`` (single spaces, ``\\n``), atomically.
 
@@ -379,7 +379,7 @@ def write_trec_run(
     Raises:
         ValueError: an id or tag is empty or contains whitespace (it would shift the
             columns), the rank is not an integer, the score is not a finite number.
-        ExportCancelled, OSError: as :func:`write_csv` (old file intact).
+        OperationCancelled, OSError: as :func:`write_csv` (old file intact).
     """
 
     def format_row(row: Sequence[object], index: int) -> str:
@@ -402,7 +402,7 @@ def write_trec_qrels(
     path: PathArg,
     rows: Iterable[Sequence[object]],
     *,
-    cancelled: CancelCallback | None = None,
+    cancelled: Cancelled | None = None,
 ) -> int:
     """Write TREC qrels ``qid 0 docno grade`` (single spaces, ``\\n``), atomically.
 
@@ -421,7 +421,7 @@ def write_trec_qrels(
     Raises:
         ValueError: ids empty or containing whitespace, grade not an integer, rows of mixed
             lengths.
-        ExportCancelled, OSError: as :func:`write_csv` (old file intact).
+        OperationCancelled, OSError: as :func:`write_csv` (old file intact).
     """
     width: list[int] = []
 
@@ -448,9 +448,9 @@ def write_trec_qrels(
 
 
 def _plain_qrels_lines(rows: list[Sequence[object]]) -> list[str] | None:
-    """The lines of :func:`write_trec_qrels` for a list of rows checked column by column (a
-    million rows: ~0.6 s instead of ~3.4 s row by row), or None when any row would fail a check
-    (the row-by-row path then names it)."""
+    """The lines of :func:`write_trec_qrels` for a list of rows checked column by column (several
+    times faster than row by row, ``benchmarks/bench_end_to_end.py``), or None when any row would
+    fail a check (the row-by-row path then names it)."""
     if not rows:
         return None
     width = len(rows[0])
@@ -467,12 +467,12 @@ def _plain_qrels_lines(rows: list[Sequence[object]]) -> list[str] | None:
     return lines
 
 
-def _write_line_list(path: PathArg, lines: list[str], cancelled: CancelCallback | None) -> int:
+def _write_line_list(path: PathArg, lines: list[str], cancelled: Cancelled | None) -> int:
     """Write finished lines atomically, CANCEL_CHECK_ROWS at a time (polling ``cancelled``)."""
     with atomic_text_writer(path) as handle:
         for start in range(0, len(lines), CANCEL_CHECK_ROWS):
             if cancelled is not None and cancelled():
-                raise ExportCancelled("export cancelled")
+                raise OperationCancelled("export cancelled")
             handle.write("".join(lines[start : start + CANCEL_CHECK_ROWS]))
     return len(lines)
 
@@ -517,7 +517,7 @@ def write_table(
     file_format: str = "csv",
     excel: bool = False,
     settings: Mapping[str, object] | None = None,
-    cancelled: CancelCallback | None = None,
+    cancelled: Cancelled | None = None,
 ) -> int:
     """Write a table as CSV (:func:`write_csv`, :func:`write_csv_columns`) or as a workbook
     (:func:`write_xlsx`), atomically; give either ``rows`` or ``columns``.
@@ -587,7 +587,7 @@ def write_xlsx(
     rows: Iterable[Sequence[object]],
     *,
     settings: Mapping[str, object] | None = None,
-    cancelled: CancelCallback | None = None,
+    cancelled: Cancelled | None = None,
 ) -> int:
     """Write an Excel workbook (Office Open XML, ``.xlsx``, by openpyxl), atomically.
 

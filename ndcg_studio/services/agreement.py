@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -28,10 +28,15 @@ from ndcg_studio.services.progress import Cancelled, Progress, checkpoint
 from ndcg_studio.storage import models
 from ndcg_studio.storage.bulk import column_by_id, fetch_array, id_map
 from ndcg_studio.storage.database import Database
+from ndcg_studio.vocabulary import (
+    DEFAULT_DISPUTED_RANGE,
+    DEFAULT_LEVEL,
+    GRADES,
+    SCOPES,
+    Level,
+    Scope,
+)
 
-Level = Literal["nominal", "ordinal", "interval", "ratio"]
-Scope = Literal["all", "query", "annotator", "pair", "item"]
-SCOPES: tuple[Scope, ...] = ("all", "query", "annotator", "pair", "item")
 AGREEMENT_COLUMNS = (
     "scope",
     "scope_id",
@@ -42,7 +47,7 @@ AGREEMENT_COLUMNS = (
     "n_items",
     "n_judgments",
 )
-GRADE_SCALE = (0.0, 1.0, 2.0, 3.0, 4.0)
+GRADE_SCALE = tuple(float(g) for g in GRADES)
 
 
 @dataclass(frozen=True)
@@ -50,8 +55,8 @@ class AgreementSettings:
     """``level`` of measurement of alpha (grades are ordinal: the default), the range of
     grades from which an item counts as disputed, and the bootstrap settings."""
 
-    level: Level = "ordinal"
-    disputed_range: int = 2
+    level: Level = DEFAULT_LEVEL
+    disputed_range: int = DEFAULT_DISPUTED_RANGE
     n_resamples: int = 1000
     seed: int = 0
 

@@ -75,14 +75,6 @@ DEFAULT_POOL_DEPTH: Final = 10
 #: read and our insert (PostgreSQL only; each retry then finds the row and updates it).
 _MAX_UPSERT_ATTEMPTS: Final = 5
 
-GRADE_LABELS: Final[dict[int, str]] = {
-    0: "irrelevant",
-    1: "marginal",
-    2: "relevant",
-    3: "highly relevant",
-    4: "perfect",
-}
-
 
 class Keep(Enum):
     """The type of :data:`KEEP`."""

@@ -33,12 +33,12 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ndcg_studio.domain.incomplete import IncompleteTable, incomplete_measures
+from ndcg_studio.domain.kernels import stable_radix_argsort
 from ndcg_studio.domain.metrics import (
     Qrels,
     RankedLists,
     ScoreTable,
     ScoringParams,
-    _stable_radix_argsort,
     score,
 )
 from ndcg_studio.io.errors import InputError
@@ -309,7 +309,7 @@ def _join(run: RunColumns, qrels: QrelsColumns, run_q: NDArray[np.int64]) -> _Jo
     n_qrels = qrels_q.shape[0]
     by_query: NDArray[np.intp] | None = None
     if n_qrels > 1 and not np.all(qrels_q[1:] >= qrels_q[:-1]):
-        by_query = _stable_radix_argsort(qrels_q, int(qrels_q.max()))
+        by_query = stable_radix_argsort(qrels_q, int(qrels_q.max()))
     position = np.arange(n_qrels, dtype=np.int64)
     if by_query is not None:
         position[by_query] = np.arange(n_qrels, dtype=np.int64)
@@ -348,7 +348,7 @@ def _by_query_then_score(query: NDArray[np.int64], score_: NDArray[np.float64]) 
         within = np.argsort(matrix, axis=1)
         return np.take_along_axis(rows, within, axis=1)[valid]
     by_score = np.argsort(-score_)
-    return by_score[_stable_radix_argsort(query[by_score], int(query.max()))]
+    return by_score[stable_radix_argsort(query[by_score], int(query.max()))]
 
 
 def _run_order(

@@ -29,7 +29,6 @@ from ndcg_studio.services.agreement import (
     AGREEMENT_COLUMNS,
     AgreementService,
     AgreementSettings,
-    Scope,
 )
 from ndcg_studio.services.multirun import Correction
 from ndcg_studio.services.progress import Cancelled, Progress, checkpoint
@@ -41,8 +40,8 @@ from ndcg_studio.services.scoring import (
 from ndcg_studio.storage import models
 from ndcg_studio.storage.bulk import column_by_id
 from ndcg_studio.storage.database import Database
+from ndcg_studio.vocabulary import EXPORT_KINDS, Scope
 
-EXPORT_KINDS = ("report", "judgments", "qrels", "agreement", "compare")
 REPORT_EXTRA = ("query_text", "query_alpha")
 
 

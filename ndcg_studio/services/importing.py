@@ -44,8 +44,7 @@ from ndcg_studio.storage.bulk import (
     upsert,
 )
 from ndcg_studio.storage.database import Database, in_memory
-
-IMPORT_KINDS = ("run", "qrels", "judgments", "queries", "documents", "smart")
+from ndcg_studio.vocabulary import IMPORT_KINDS
 
 
 @dataclass

@@ -28,15 +28,14 @@ from numpy.typing import NDArray
 from sqlalchemy import Connection, Select, func, select
 
 from ndcg_studio.domain.bands import Band, BandThresholds, band_labels, band_of
+from ndcg_studio.domain.breakdown import Breakdown, breakdown
 from ndcg_studio.domain.consensus import consensus_qrels
 from ndcg_studio.domain.incomplete import IncompleteTable, incomplete_measures
 from ndcg_studio.domain.metrics import (
-    Breakdown,
     Qrels,
     RankedLists,
     ScoreTable,
     ScoringParams,
-    breakdown,
     score,
 )
 from ndcg_studio.domain.stats import MeanCI, RunComparison, bootstrap_mean_ci, compare_runs
@@ -46,8 +45,7 @@ from ndcg_studio.services.progress import Cancelled, Progress, checkpoint
 from ndcg_studio.storage import models
 from ndcg_studio.storage.bulk import column_by_id, fetch_array, id_map
 from ndcg_studio.storage.database import Database
-
-ConsensusMethod = Literal["mean", "median", "majority", "max", "min"]
+from ndcg_studio.vocabulary import ConsensusMethod
 
 #: First columns of ``ndcg-studio score --format csv``, in this order (then :data:`EXTRA_COLUMNS`).
 SCORE_COLUMNS = ("query_id", "run", "k", "ndcg", "dcg", "idcg", "judged_at_k", "band")
@@ -263,7 +261,6 @@ class RunSummary:
     n_missing_from_run: int
     n_idcg_zero: int
     band_counts: dict[str, int]
-    mean_judged_at_k: float
 
 
 class ScoringService:
@@ -325,12 +322,6 @@ class ScoringService:
             report = replace(report, incomplete=extra)
         checkpoint(4, 4, progress, cancelled)
         return report
-
-    def summaries(self, report: ScoreReport, *, seed: int = 0) -> list[RunSummary]:
-        return summarize(report, seed=seed)
-
-    def compare(self, report: ScoreReport, run_a: str, run_b: str) -> RunComparison:
-        return compare(report, run_a, run_b)
 
     def breakdown(
         self, query_external: str, run: str, settings: ScoringSettings | None = None
@@ -509,7 +500,6 @@ def summarize(report: ScoreReport, *, seed: int = 0) -> list[RunSummary]:
         counts = {label: 0 for label in labels}
         for label in band_labels(codes[codes >= 0]).tolist():
             counts[label] += 1
-        jk = t.judged_at_k[idx]
         out.append(
             RunSummary(
                 run=run,
@@ -519,7 +509,6 @@ def summarize(report: ScoreReport, *, seed: int = 0) -> list[RunSummary]:
                 n_missing_from_run=int(((t.n_returned[idx] == 0) & judged).sum()),
                 n_idcg_zero=int(t.idcg_zero[idx].sum()),
                 band_counts=counts,
-                mean_judged_at_k=float(np.nanmean(jk)) if np.isfinite(jk).any() else float("nan"),
             )
         )
     return out

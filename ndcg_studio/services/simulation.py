@@ -41,8 +41,9 @@ from ndcg_studio.domain.verdict import (
     query_delta_bounds,
     rank_buckets,
 )
-from ndcg_studio.services.scoring import ConsensusMethod, ScoringService, ScoringSettings
+from ndcg_studio.services.scoring import ScoringService, ScoringSettings
 from ndcg_studio.storage.database import Database
+from ndcg_studio.vocabulary import ConsensusMethod
 
 __all__ = [
     "SIMULATION_COLUMNS",

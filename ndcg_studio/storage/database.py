@@ -26,7 +26,8 @@ if TYPE_CHECKING:
     from sqlalchemy.orm import Session, sessionmaker
 
 #: The newest schema revision of this version of the app. Opening a database already at this
-#: revision skips Alembic entirely (importing it costs ~0.2 s of every command's start-up);
+#: revision skips Alembic entirely (importing it would dominate every command's start-up,
+#: guarded by ``benchmarks/bench_startup.py``);
 #: ``tests/storage/test_database.py`` checks that it equals the migrations' head.
 SCHEMA_HEAD = "0006"
 
@@ -99,8 +100,8 @@ def describe_url(url: URL) -> str:
 def _on_sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
     cursor = dbapi_connection.cursor()
     # 16 KiB pages for a NEW database (the setting only applies before the first table is
-    # written, so existing files keep theirs): a million-judgment qrels import ~0.45 s (12%)
-    # faster and scoring no slower than with SQLite's default 4 KiB (measured, 2-core VM).
+    # written, so existing files keep theirs): imports are faster and scoring no slower than
+    # with SQLite's default 4 KiB (benchmarks/bench_end_to_end.py; numbers in its README).
     cursor.execute("PRAGMA page_size=16384")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA journal_mode=WAL")

@@ -2,9 +2,10 @@
 
 Constraint names come from a naming convention so that Alembic migrations (batch mode on SQLite)
 can address them. Every query, bulk or single-row, is a Core statement on these tables; the module
-deliberately does not import ``sqlalchemy.orm`` (importing it costs ~0.1 s of every headless
-command's start-up, e.g. ``ndcg-studio score``). ``migrations/env.py`` autogenerates against
-:data:`metadata` and ``tests/storage/test_database.py`` checks that the migrations equal it.
+deliberately does not import ``sqlalchemy.orm`` (importing it would slow every headless
+command's start-up, e.g. ``ndcg-studio score``; guarded by ``benchmarks/bench_startup.py``).
+``migrations/env.py`` autogenerates against :data:`metadata` and
+``tests/storage/test_database.py`` checks that the migrations equal it.
 
 Grades are integers 0–4 (0 irrelevant, 1 marginal, 2 relevant, 3 highly relevant, 4 perfect),
 enforced by CHECK constraints; an imported judgment may also be -1, trec_eval's "judged
@@ -35,10 +36,13 @@ from sqlalchemy import (
     text,
 )
 
-MIN_GRADE = 0
-MAX_GRADE = 4
-#: trec_eval's "judged non-relevant" (-1), kept by imports of judgments (not by adjudications).
-JUDGED_NONRELEVANT = -1
+from ndcg_studio import vocabulary
+
+# the grade scale comes from the one vocabulary; -1 (trec_eval's judged non-relevant) is kept by
+# imports of judgments, not by adjudications
+MIN_GRADE = vocabulary.MIN_GRADE
+MAX_GRADE = vocabulary.MAX_GRADE
+JUDGED_NONRELEVANT = vocabulary.JUDGED_NONRELEVANT
 
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",

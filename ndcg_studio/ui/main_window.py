@@ -683,6 +683,3 @@ class MainWindow(QMainWindow):
     def view(self, title: str) -> QWidget:
         """The view on the tab called ``title``."""
         return self.views[title]
-
-    def show_view(self, title: str) -> None:
-        self.tabs.setCurrentWidget(self.views[title])

@@ -22,6 +22,15 @@ from typing import Any, Generic, TypeVar
 
 from PySide6.QtCore import QByteArray, QSettings
 
+from ndcg_studio.vocabulary import (
+    CONSENSUS_METHODS,
+    DEFAULT_CONSENSUS,
+    DEFAULT_GAIN,
+    DEFAULT_IDEAL,
+    GAINS,
+    IDEALS,
+)
+
 T = TypeVar("T", int, float, str, bool)
 
 
@@ -42,13 +51,13 @@ class Setting(Generic[T]):
 
 # scoring (read by the Review / Compare views and the scoring service)
 K = Setting("scoring/k", 10, int, minimum=1, maximum=10_000, per_database=True)
-GAIN = Setting("scoring/gain", "linear", str, choices=("linear", "exponential"), per_database=True)
-IDEAL = Setting("scoring/ideal", "judged", str, choices=("judged", "list"), per_database=True)
+GAIN = Setting("scoring/gain", str(DEFAULT_GAIN), str, choices=GAINS, per_database=True)
+IDEAL = Setting("scoring/ideal", str(DEFAULT_IDEAL), str, choices=IDEALS, per_database=True)
 CONSENSUS = Setting(
     "scoring/consensus",
-    "mean",
+    str(DEFAULT_CONSENSUS),
     str,
-    choices=("mean", "median", "majority", "max", "min"),
+    choices=CONSENSUS_METHODS,
     per_database=True,
 )
 #: NDCG quality bands, lower bounds of excellent / good / fair / poor (bad below the last)
@@ -60,25 +69,9 @@ BAND_POOR = Setting("bands/poor", 0.6, float, minimum=0.0, maximum=1.0, per_data
 POOL_DEPTH = Setting("annotate/pool_depth", 10, int, minimum=1, maximum=1000, per_database=True)
 ANNOTATOR = Setting("user/annotator", "", str)
 # files
-LAST_DATABASE = Setting("files/last_database", "", str)
 LAST_FOLDER = Setting("files/last_folder", "", str)
 RECENT_DATABASES_KEY = "files/recent_databases"
 MAX_RECENT = 8
-
-ALL_SETTINGS: tuple[Setting[Any], ...] = (
-    K,
-    GAIN,
-    IDEAL,
-    CONSENSUS,
-    BAND_EXCELLENT,
-    BAND_GOOD,
-    BAND_FAIR,
-    BAND_POOR,
-    POOL_DEPTH,
-    ANNOTATOR,
-    LAST_DATABASE,
-    LAST_FOLDER,
-)
 
 
 class Settings:
@@ -173,7 +166,6 @@ class Settings:
         """Put ``target`` first in the recent list (at most :data:`MAX_RECENT` entries)."""
         items = [target, *(r for r in self.recent_databases() if r != target)][:MAX_RECENT]
         self.qsettings.setValue(RECENT_DATABASES_KEY, "\n".join(items))
-        self.qsettings.setValue(LAST_DATABASE.key, target)
 
     def clear_recent_databases(self) -> None:
         self.qsettings.remove(RECENT_DATABASES_KEY)

@@ -12,8 +12,9 @@ The function runs on ``QThreadPool.globalInstance()`` and is called as
 - ``progress(done, total)`` reports progress (any thread; throttled to one signal per 50 ms,
   the last call always delivered);
 - ``cancelled()`` is True once :meth:`Task.cancel` was called (the Cancel button, or a newer
-  task replacing this one); the function should return or raise :class:`Cancelled` (or the
-  services' ``OperationCancelled``) soon.
+  task replacing this one); the function should return or raise
+  :class:`~ndcg_studio.progress.OperationCancelled` soon (the one protocol of
+  :mod:`ndcg_studio.progress`, shared with io and the services).
 
 Its result goes to ``on_success`` on the GUI thread, its exception to ``on_failure`` (default:
 :func:`ndcg_studio.ui.errors.show_error`). A cancelled task calls neither. With ``label`` a
@@ -35,22 +36,16 @@ import shiboken6
 from PySide6.QtCore import QObject, Qt, QThreadPool, QTimer, Signal, Slot
 from PySide6.QtWidgets import QProgressDialog, QWidget
 
-from ndcg_studio.io.errors import OperationCancelled
+from ndcg_studio.progress import Cancelled, OperationCancelled, Progress
 
 T = TypeVar("T")
-ProgressFn = Callable[[int, int], None]
-CancelledFn = Callable[[], bool]
-TaskFn = Callable[[ProgressFn, CancelledFn], T]
+TaskFn = Callable[[Progress, Cancelled], T]
 
 #: a task still running after this many milliseconds shows its progress dialog
 PROGRESS_DELAY_MS = 300
 _PROGRESS_INTERVAL_S = 0.05
 
 _running: set[Task[Any]] = set()
-
-
-class Cancelled(Exception):
-    """Raised by a task function to stop early after ``cancelled()`` became True."""
 
 
 class TaskSignals(QObject):
@@ -96,7 +91,7 @@ class _Job:
             return
         try:
             result = self.fn(self.report, self.cancel.is_set)
-        except (Cancelled, OperationCancelled):
+        except OperationCancelled:
             _emit(signals.cancelled)
         except BaseException as exc:  # delivered, never only printed
             self.error = exc
@@ -125,7 +120,7 @@ class Task(QObject, Generic[T]):
         *,
         on_success: Callable[[T], None] | None = None,
         on_failure: Callable[[BaseException], None] | None = None,
-        on_progress: Callable[[int, int], None] | None = None,
+        on_progress: Progress | None = None,
         owner: QWidget | None = None,
         label: str | None = None,
     ) -> None:
@@ -237,7 +232,7 @@ def run_task(
     *,
     on_success: Callable[[T], None] | None = None,
     on_failure: Callable[[BaseException], None] | None = None,
-    on_progress: Callable[[int, int], None] | None = None,
+    on_progress: Progress | None = None,
     owner: QWidget | None = None,
     label: str | None = None,
     replaces: Task[Any] | None = None,

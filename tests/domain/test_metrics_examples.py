@@ -8,12 +8,12 @@ from collections.abc import Sequence
 import numpy as np
 import pytest
 
-from ndcg_studio.domain import metrics
+from ndcg_studio.domain import kernels
+from ndcg_studio.domain.breakdown import breakdown
 from ndcg_studio.domain.metrics import (
     Qrels,
     RankedLists,
     ScoringParams,
-    breakdown,
     doc_order_key,
     gains_of_grades,
     score,
@@ -156,8 +156,8 @@ def test_duplicate_document_in_a_list_names_the_group(
     matrix: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     if not matrix:  # force the flat-sort path
-        monkeypatch.setattr(metrics, "_MATRIX_FILL", 0)
-        monkeypatch.setattr(metrics, "_MATRIX_SLACK", 0)
+        monkeypatch.setattr(kernels, "_MATRIX_FILL", 0)
+        monkeypatch.setattr(kernels, "_MATRIX_SLACK", 0)
     case = make_case(
         [("q1", [("a", 2.0), ("b", 1.0)]), ("q2", [("a", 2.0), ("b", 1.0), ("a", 0.5)])],
         {("q1", "a"): 1},

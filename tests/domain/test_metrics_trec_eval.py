@@ -17,11 +17,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from ndcg_studio.domain.breakdown import breakdown
 from ndcg_studio.domain.metrics import (
     Qrels,
     RankedLists,
     ScoringParams,
-    breakdown,
     doc_order_key,
     score,
 )

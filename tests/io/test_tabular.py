@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from ndcg_studio.io import _common, tabular
-from ndcg_studio.io.errors import ImportCancelled, InputFileError
+from ndcg_studio.io.errors import InputFileError, OperationCancelled
 from ndcg_studio.io.tabular import read_documents, read_judgments_csv, read_queries
 from tests.io.conftest import DIKU, SHARED_DATA, WriteFile, need
 
@@ -165,7 +165,7 @@ def test_judgments_cancel(write_file: WriteFile, monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(_common, "MIN_CHUNK_LINES", 1)
     rows = "".join(f"q,d{i},a,1\n" for i in range(300))
     polls = itertools.count()
-    with pytest.raises(ImportCancelled):
+    with pytest.raises(OperationCancelled):
         read_judgments_csv(
             write_file("j.csv", "query_id,doc_id,annotator,grade\n" + rows),
             cancelled=lambda: next(polls) >= 3,

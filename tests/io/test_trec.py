@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 from ndcg_studio.io import _common
 from ndcg_studio.io.errors import (
     MAX_ISSUES,
-    ImportCancelled,
     InputError,
     InputFileError,
+    OperationCancelled,
     ParseIssue,
 )
 from ndcg_studio.io.grades import apply_grade_map, format_grade_map, parse_grade_map
@@ -197,7 +197,7 @@ def test_cancel_raises_import_cancelled(
     def cancelled() -> bool:
         return next(polls) >= 5
 
-    with pytest.raises(ImportCancelled):
+    with pytest.raises(OperationCancelled):
         if reader == "run":
             read_trec_run(path, progress=lambda d, t: done.append(d), cancelled=cancelled)
         else:

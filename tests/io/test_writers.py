@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ndcg_studio.io import writers
-from ndcg_studio.io.errors import ExportCancelled
+from ndcg_studio.io.errors import OperationCancelled
 from ndcg_studio.io.tabular import read_judgments_csv
 from ndcg_studio.io.trec import read_trec_qrels, read_trec_run
 from ndcg_studio.io.writers import (
@@ -158,7 +158,7 @@ def test_cancel_leaves_old_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     path.write_text("old\n", encoding="utf-8")
     polls = itertools.count()
     rows = ((f"q{i}", f"d{i}", 1) for i in range(1000))
-    with pytest.raises(ExportCancelled):
+    with pytest.raises(OperationCancelled):
         write_trec_qrels(path, rows, cancelled=lambda: next(polls) >= 3)
     assert path.read_text(encoding="utf-8") == "old\n"
     assert [p.name for p in tmp_path.iterdir()] == ["qrels.txt"]

@@ -39,7 +39,7 @@ def _per_query(report: Any, run: str) -> dict[str, float]:
     return {
         report.query_of(g): float(report.table.ndcg[g])
         for g in range(len(report))
-        if report.run_of(g) == run
+        if report.run_names[int(report.group_run[g])] == run
     }
 
 

@@ -120,7 +120,7 @@ def test_cancel_while_documents_are_created_leaves_nothing(
 ) -> None:
     """Cancel after the helper has started: the import stops, waits for the helper, and the
     transaction rolls back."""
-    from ndcg_studio.io.errors import ImportCancelled
+    from ndcg_studio.io.errors import OperationCancelled
     from ndcg_studio.services import importing
 
     started: list[bool] = []
@@ -133,7 +133,7 @@ def test_cancel_while_documents_are_created_leaves_nothing(
     monkeypatch.setattr(importing._DocumentsMeanwhile, "start", start)
     path = tmp_path / "run.txt"
     path.write_text("".join(f"q{i // 50} Q0 d{i} {i % 50 + 1} {-i} r\n" for i in range(20_000)))
-    with pytest.raises(ImportCancelled):
+    with pytest.raises(OperationCancelled):
         ImportService(db).import_run(path, cancelled=lambda: bool(started))
     assert started
     assert _count(db, models.documents) == 0 and _count(db, models.queries) == 0
@@ -193,7 +193,7 @@ def test_documents_import_reports_progress_per_slice_and_cancel_rolls_back(
 ) -> None:
     """Documents are upserted a slice at a time: progress moves past 50 % during the write,
     and a cancel between slices leaves no document behind."""
-    from ndcg_studio.io.errors import ImportCancelled
+    from ndcg_studio.io.errors import OperationCancelled
     from ndcg_studio.services import importing
 
     monkeypatch.setattr(importing, "_UPSERT_SLICE", 1_000)
@@ -204,7 +204,7 @@ def test_documents_import_reports_progress_per_slice_and_cancel_rolls_back(
     assert summary.counts["documents created"] == 3_500
     assert [p for p in seen if p > 50] == [64, 78, 92, 99]
     path.write_text("doc_id,title\n" + "".join(f"e{i},title {i}\n" for i in range(3_500)))
-    with pytest.raises(ImportCancelled):
+    with pytest.raises(OperationCancelled):
         ImportService(db).import_documents(
             path, progress=lambda d, t: seen.append(d), cancelled=lambda: seen[-1] > 60
         )

@@ -122,7 +122,7 @@ def test_per_query_alpha(qapp: Any, report: AgreementReport) -> None:
     model = PerQueryAlphaModel()
     model.set_report(report)
     model.sort(0, Qt.SortOrder.AscendingOrder)
-    # ids in the collation's numeric mode, as the query list: q2 before q10
+    # ids in natural order, as the query list: q2 before q10
     assert [model.query_of(r) for r in range(model.rowCount())] == ["q1", "q2", "q10"]
     pq = report.summary.per_query
     for r in range(model.rowCount()):

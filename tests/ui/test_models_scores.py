@@ -159,7 +159,7 @@ def test_sort_order_matches_python_sorted() -> None:
     assert sort_order(strings, False).tolist() == [1, 3, 0, 2]
     assert sort_order(strings, True).tolist() == [2, 0, 1, 3]  # stable in both directions
     assert natural_key(np.array(["10", "9"])).tolist() == [10, 9]
-    assert natural_key(np.array(["q10", "q9"])).tolist() == ["q10", "q9"]
+    assert natural_key(np.array(["q10", "q9"])).tolist() == [1, 0]  # natural: q9 < q10
 
 
 def test_run_summary_model(qtmodeltester: Any, qapp: Any) -> None:
@@ -167,8 +167,8 @@ def test_run_summary_model(qtmodeltester: Any, qapp: Any) -> None:
     from ndcg_studio.services.scoring import RunSummary
 
     summaries = [
-        RunSummary("bm25", MeanCI(0.5, 0.4, 0.6, 10), 10, 2, 1, 0, {"bad": 10}, 0.8),
-        RunSummary("empty", MeanCI(NAN, NAN, NAN, 0), 0, 3, 0, 0, {}, NAN),
+        RunSummary("bm25", MeanCI(0.5, 0.4, 0.6, 10), 10, 2, 1, 0, {"bad": 10}),
+        RunSummary("empty", MeanCI(NAN, NAN, NAN, 0), 0, 3, 0, 0, {}),
     ]
     model = M.RunSummaryModel()
     model.set_summaries(summaries, 5)

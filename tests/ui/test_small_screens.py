@@ -72,7 +72,7 @@ def test_annotate_at_1024_shows_the_pool_grades_and_the_legend(
 ) -> None:
     view = small_window.view("Annotate")
     assert isinstance(view, AnnotateView)
-    small_window.show_view("Annotate")
+    small_window.tabs.setCurrentWidget(small_window.view("Annotate"))
     settle(qtbot)
     assert small_window.width() <= 1024
     table = view.pool_table
@@ -92,7 +92,7 @@ def test_agreement_at_1024_shows_every_final_grade_button(
 ) -> None:
     view = small_window.view("Agreement")
     assert isinstance(view, AgreementView)
-    small_window.show_view("Agreement")
+    small_window.tabs.setCurrentWidget(small_window.view("Agreement"))
     qtbot.waitUntil(lambda: view.pages.currentIndex() == 1, timeout=10_000)
     settle(qtbot)
     for grade, button in view.grade_buttons.items():
@@ -105,7 +105,7 @@ def test_review_at_1024_shows_the_settings_button_and_readable_charts(
 ) -> None:
     view = small_window.view("Review")
     assert isinstance(view, ReviewView)
-    small_window.show_view("Review")
+    small_window.tabs.setCurrentWidget(small_window.view("Review"))
     qtbot.waitUntil(lambda: view.pages.currentIndex() == 1, timeout=10_000)
     settle(qtbot)
     assert_inside(view.settings_button, small_window, "Scoring settings…")
@@ -123,7 +123,7 @@ def test_charts_sit_side_by_side_when_there_is_room(qtbot: Any, context: AppCont
     window.resize(1600, 1000)
     window.show()
     qtbot.waitExposed(window)
-    window.show_view("Review")
+    window.tabs.setCurrentWidget(window.view("Review"))
     view = window.view("Review")
     assert isinstance(view, ReviewView)
     qtbot.waitUntil(lambda: view.pages.currentIndex() == 1, timeout=10_000)

@@ -13,9 +13,11 @@ from functools import cache
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QIcon, QPainter, QPen, QPixmap
 
-from ndcg_studio.services.annotation import GRADE_LABELS
+from ndcg_studio import vocabulary
+from ndcg_studio.vocabulary import GRADE_LABELS
 
-GRADES = (0, 1, 2, 3, 4)
+GRADES = vocabulary.GRADES
+
 #: fill colour of each grade's chip: grey, then yellow to dark green (ColorBrewer RdYlGn / Greens)
 GRADE_COLORS: dict[int, str] = {
     0: "#BDBDBD",

@@ -9,7 +9,6 @@ times on 100,000 queries. :class:`QueryFilterProxy` therefore only filters and f
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from typing import Any
 
@@ -20,17 +19,7 @@ from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem,
 from ndcg_studio.services.annotation import QueryProgress
 from ndcg_studio.ui.collation import collation_ranks, fold
 from ndcg_studio.ui.models.table import Index, TableModel
-
-_NUMBERS = re.compile(r"(\d+)")
-
-
-def natural_key(text: str) -> tuple[tuple[int, int, str], ...]:
-    """Sort key putting "q2" before "q10" (digit runs compare as numbers)."""
-    return tuple(
-        (0, int(part), "") if part.isdigit() else (1, 0, part.casefold())
-        for part in _NUMBERS.split(text)
-        if part
-    )
+from ndcg_studio.vocabulary import natural_key
 
 
 class QueryProgressModel(TableModel):

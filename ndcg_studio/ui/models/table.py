@@ -30,6 +30,7 @@ from PySide6.QtCore import (
 )
 
 from ndcg_studio.ui.collation import collation_ranks
+from ndcg_studio.vocabulary import natural_key as text_natural_key
 
 #: role returning the raw value of a cell (float, int or str) for sorting and tests
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -84,9 +85,9 @@ def sort_order(key: NDArray[Any], descending: bool) -> NDArray[np.intp]:
 
 
 def natural_key(ids: NDArray[Any]) -> NDArray[Any]:
-    """A sort key for identifiers: integers when every id is a decimal number (so 2 < 10),
-    else the strings themselves (which the models rank by collation in numeric mode, so
-    ``q2`` < ``q10`` too)."""
+    """A sort key for identifiers, in the natural order (q1, q2, q10) of
+    :func:`ndcg_studio.vocabulary.natural_key`: the integers themselves when every id is a
+    decimal number, else each id's ``int64`` rank in natural order (equal ids share a rank)."""
     text = ids.astype(str)
     if (
         text.size
@@ -94,7 +95,12 @@ def natural_key(ids: NDArray[Any]) -> NDArray[Any]:
         and int(np.char.str_len(text).max()) < 18
     ):
         return text.astype(np.int64)
-    return text
+    # the Python key runs once per distinct id, not per row
+    unique, inverse = np.unique(text, return_inverse=True)
+    order = sorted(range(unique.size), key=lambda i: text_natural_key(str(unique[i])))
+    rank = np.empty(unique.size, dtype=np.int64)
+    rank[order] = np.arange(unique.size, dtype=np.int64)
+    return rank[inverse.reshape(-1)].reshape(text.shape)
 
 
 _FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren

@@ -65,14 +65,6 @@ _CONSENSUS = (
 )
 
 
-def band_thresholds_from(ctx: AppContext) -> BandThresholds:
-    """The context's band thresholds, or the defaults when the stored ones are inconsistent."""
-    try:
-        return BandThresholds(*ctx.band_thresholds)
-    except ValueError:
-        return BandThresholds()
-
-
 def scoring_settings_from(ctx: AppContext) -> ScoringSettings:
     """The :class:`ScoringSettings` the context's settings describe (K, gain, ideal, consensus,
     bands; invalid stored band thresholds fall back to the defaults)."""
