@@ -227,8 +227,10 @@ def verdict_text(v: PairVerdict) -> str:
     """One sentence for Compare (plain text), e.g. "A better than B — decided after 312 of
     1,140 pooled documents judged (depth 10)" or "Not yet decided: about 214 more judgments
     would settle it (estimate) …", then the interval and the P(A better) estimate."""
-    interval = f"Δ mean nDCG@{v.k} (A − B) is within [{v.low:+.4f}, {v.high:+.4f}] whatever "
-    interval += "grades the unjudged documents get"
+    interval = (
+        f"Δ mean nDCG@{v.k} (A − B) ∈ [{v.low:+.4f}, {v.high:+.4f}] whatever grades the "
+        "unjudged documents get"
+    )
     p = f"P(A better) ≈ {v.p_a_better:.0%} (estimate)"
     if v.decided:
         loser = v.run_b if v.better == v.run_a else v.run_a
@@ -244,8 +246,7 @@ def verdict_text(v: PairVerdict) -> str:
     else:
         more = (
             f"about {v.to_settle:,} more {'judgment' if v.to_settle == 1 else 'judgments'} "
-            "would settle it at the current rate (estimate: judging what decides A vs B first, "
-            "each at the expected grade of its rank)"
+            "would settle it at the current rate (estimate)"
         )
     head = (
         f"Not yet decided ({v.judged:,} of {v.pooled:,} pooled documents judged, depth {v.depth})"

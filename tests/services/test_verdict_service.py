@@ -199,7 +199,7 @@ def _v(**kw: Any) -> PairVerdict:
 def test_sentences() -> None:
     text = verdict_text(_v())
     assert text.startswith("bm25 better than title — decided after 312 of 1,140 pooled documents")
-    assert "[+0.0120, +0.0800]" in text and "P(A better) ≈ 97% (estimate)" in text
+    assert "∈ [+0.0120, +0.0800]" in text and "P(A better) ≈ 97% (estimate)" in text
     text = verdict_text(_v(low=-0.08, high=-0.01, p_a_better=0.02))
     assert text.startswith("title better than bm25 — decided after 312 of 1,140")
     text = verdict_text(_v(low=-0.05, high=0.02, to_settle=214, p_a_better=0.3))
