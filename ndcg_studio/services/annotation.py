@@ -66,6 +66,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session
 
+from ndcg_studio.services.pool_order import PoolOrder, ab_order
 from ndcg_studio.storage import models
 from ndcg_studio.storage.database import Database
 from ndcg_studio.storage.resilience import refusal_of, retrying
@@ -463,10 +464,16 @@ class AnnotationService:
         ]
 
     def pool(
-        self, query_id: int, annotator_id: int | None, pool_depth: int = DEFAULT_POOL_DEPTH
+        self,
+        query_id: int,
+        annotator_id: int | None,
+        pool_depth: int = DEFAULT_POOL_DEPTH,
+        order: PoolOrder | None = None,
     ) -> list[PoolItem]:
         """The blind pool of one query in its stable shuffled order (see the module docstring),
         with ``annotator_id``'s own grade and note (None when unjudged or no annotator).
+        ``order``: judge first what decides two runs (:func:`~.pool_order.ab_order`; ties
+        keep the shuffled order).
 
         Raises:
             LookupError: no query with this id.
@@ -503,6 +510,8 @@ class AnnotationService:
             for r in rows
         ]
         items.sort(key=lambda it: (pool_order_key(query_ext, it.external_id), it.external_id))
+        if order is not None:
+            items = ab_order(self.db, query_id, items, order)
         return items
 
     def history(self, query_id: int, document_id: int) -> list[HistoryEntry]:

@@ -168,6 +168,14 @@ class AppContext(QObject):
         return self.settings.get(S.POOL_DEPTH)
 
     @property
+    def pool_order(self) -> Any:
+        """The Annotate pool's order: a :class:`ndcg_studio.services.pool_order.PoolOrder`
+        (what decides two runs first), or None for the shuffled order."""
+        from ndcg_studio.services.pool_order import PoolOrder
+
+        return PoolOrder.from_text(self.settings.get(S.POOL_ORDER))
+
+    @property
     def k(self) -> int:
         return self.settings.get(S.K)
 

@@ -199,6 +199,23 @@ class MainWindow(QMainWindow):
             QKeySequence("Ctrl+Shift+A"),
         )
         self._add(annotator_menu, "&Pool depth…", self.set_pool_depth, QKeySequence("Ctrl+Shift+D"))
+        # only the order of the pool changes: the annotator stays blind to runs and ranks
+        order_menu = annotator_menu.addMenu("Pool &order")
+        order_group = QActionGroup(self)
+        self.pool_order_actions = (
+            self._add(order_menu, "&Shuffled", self.set_pool_order_shuffled),
+            self._add(order_menu, "&What decides the Compare pair first", self.set_pool_order_ab),
+        )
+        for action in self.pool_order_actions:
+            action.setCheckable(True)
+            order_group.addAction(action)
+        self.pool_order_actions[1].setToolTip(
+            "Judge first the documents whose grade can change which of Compare's runs A and B "
+            "is better (ab pooling); the runs are not shown in Annotate"
+        )
+        order_menu.setToolTipsVisible(True)
+        order_menu.aboutToShow.connect(self._sync_pool_order_actions)
+        self._sync_pool_order_actions()
 
         from ndcg_studio.ui.views.campaign_panel import install_campaigns
 
@@ -491,6 +508,26 @@ class MainWindow(QMainWindow):
         if ok:
             self.context.set_setting(S.POOL_DEPTH, depth)
         self._reactivate()
+
+    @Slot()
+    def _sync_pool_order_actions(self) -> None:
+        self.pool_order_actions[0 if self.context.pool_order is None else 1].setChecked(True)
+
+    @Slot()
+    def set_pool_order_shuffled(self) -> None:
+        self.context.set_setting(S.POOL_ORDER, "")
+        self.show_message("Annotate pool order: shuffled", 5000)
+        self._sync_pool_order_actions()
+
+    @Slot()
+    def set_pool_order_ab(self) -> None:
+        """Order the Annotate pool by what decides Compare's chosen pair (see
+        :meth:`CompareView.judge_what_decides`); without a pair, show Compare to pick one."""
+        compare = self.views["Compare"]
+        if not compare.judge_what_decides():  # type: ignore[attr-defined]
+            self.tabs.setCurrentWidget(compare)
+            self.show_message("Pick runs A and B in Compare first", 5000)
+        self._sync_pool_order_actions()
 
     # ================================================================== help
     @Slot()

@@ -653,13 +653,14 @@ class AnnotateView(QWidget):
             self._pending_document = document_id
             return
         annotator_id, depth = self._annotator_id(), self.context.pool_depth
+        order = self.context.pool_order
         service = self.context.annotation_service()
         self._loading_query = query_id
         self._pending_document = document_id
         self._set_status("Loading…")
         writes = self._writes
         self._pool_task = run_task(
-            lambda _progress, _cancelled: service.pool(query_id, annotator_id, depth),
+            lambda _progress, _cancelled: service.pool(query_id, annotator_id, depth, order),
             on_success=lambda items: self._on_pool_loaded(query_id, items, writes),
             on_failure=self._on_pool_failed,
             owner=self,
@@ -669,7 +670,9 @@ class AnnotateView(QWidget):
     def open_query_now(self, query_id: int) -> None:
         """Open a query synchronously (benchmarks, scripts)."""
         service = self.context.annotation_service()
-        items = service.pool(query_id, self._annotator_id(), self.context.pool_depth)
+        items = service.pool(
+            query_id, self._annotator_id(), self.context.pool_depth, self.context.pool_order
+        )
         self._loading_query = query_id
         self._on_pool_loaded(query_id, items)
 
@@ -995,7 +998,7 @@ class AnnotateView(QWidget):
     # ================================================================== context signals
     @Slot(str)
     def _on_settings_changed(self, key: str) -> None:
-        if key == S.POOL_DEPTH.key:
+        if key in (S.POOL_DEPTH.key, S.POOL_ORDER.key):
             self.reload()
 
     @Slot(object)

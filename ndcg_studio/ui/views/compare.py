@@ -2,8 +2,14 @@
 deltas (chart sorted by delta, and a table), wins / losses / ties and the paired randomization
 test p-value (:func:`ndcg_studio.services.scoring.compare`, Smucker et al. 2007).
 
-Scoring (and the comparison) run in a worker; changing a run picker only recompares the cached
-scores. Changing a scoring setting, the judgments or the database rescores.
+Below them, the verdict on the pair over the Annotate pool (depth D, the pool depth setting):
+decided once no grade of the unjudged pooled documents can flip it, else an estimate of the
+judgments that would settle it, and P(A better) as an estimate
+(:func:`ndcg_studio.services.verdict.pair_verdict`); "Judge what decides A vs B" orders the
+Annotate pool by what decides this pair (:mod:`ndcg_studio.services.pool_order`).
+
+Scoring, the comparison and the verdict run in workers; changing a run picker only recompares
+the cached scores. Changing a scoring setting, the judgments or the database rescores.
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ from PySide6.QtWidgets import (
 )
 
 from ndcg_studio.domain.stats import RunComparison
+from ndcg_studio.services.pool_order import PoolOrder
 from ndcg_studio.services.progress import Cancelled, Progress
 from ndcg_studio.services.scoring import (
     RunSummary,
@@ -38,7 +45,9 @@ from ndcg_studio.services.scoring import (
     compare,
     summarize,
 )
+from ndcg_studio.services.verdict import PairVerdict, pair_verdict, verdict_text
 from ndcg_studio.storage.database import Database
+from ndcg_studio.ui import settings as S
 from ndcg_studio.ui.bands import best_text_color
 from ndcg_studio.ui.charts import BETTER_A, BETTER_B, DeltaChart
 from ndcg_studio.ui.context import AppContext
@@ -96,6 +105,7 @@ class CompareView(LazyView[ScoredRuns]):
         super().__init__(context, parent)
         self.scored: ScoredRuns | None = None
         self._compare_task: Task[CompareRows] | None = None
+        self._verdict_task: Task[PairVerdict] | None = None
 
         self.run_a = QComboBox()
         self.run_b = QComboBox()
@@ -137,6 +147,29 @@ class CompareView(LazyView[ScoredRuns]):
         self.verdict.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.significance = QLabel()
         self.significance.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        # can the pair still flip, over the Annotate pool? (services.verdict)
+        self.decision = QLabel()
+        self.decision.setObjectName("compare_decision")
+        self.decision.setTextFormat(Qt.TextFormat.PlainText)
+        self.decision.setWordWrap(True)
+        self.decision.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.decision.setToolTip(
+            "Decided: the interval of Δ mean nDCG@K over every grade (0–4) the unjudged documents "
+            "of the Annotate pool (depth D) could still get excludes 0 — no judgment can flip it.\n"
+            "Not decided: the number of judgments is an estimate (the documents that decide A vs "
+            "B first, each at the mean judged grade of its rank), and so is P(A better) "
+            "(unjudged grades drawn from the judged grades at similar ranks; Carterette et al. "
+            "2006)."
+        )
+        self.judge_button = QPushButton("Judge what decides A vs B")
+        self.judge_button.setToolTip(
+            "Annotate shows first the documents whose grade can change which run is better "
+            "(Annotator ▸ Pool order); annotators still see no run, rank or score"
+        )
+        self.judge_button.clicked.connect(self.judge_what_decides)
+        decision_row = QHBoxLayout()
+        decision_row.addWidget(self.decision, 1)
+        decision_row.addWidget(self.judge_button, 0, Qt.AlignmentFlag.AlignTop)
 
         self.chart = DeltaChart()
         self.model = DeltaTableModel(self)
@@ -170,6 +203,7 @@ class CompareView(LazyView[ScoredRuns]):
         content_layout.addLayout(summary)
         content_layout.addWidget(self.verdict)
         content_layout.addWidget(self.significance)
+        content_layout.addLayout(decision_row)
         content_layout.addWidget(self.splitter, 1)
         # N runs: the matrix of pairwise deltas above the chosen pair (a click picks a pair)
         self.matrix = CompareMatrixPanel()
@@ -194,11 +228,13 @@ class CompareView(LazyView[ScoredRuns]):
         return lambda progress, cancelled: load_scores(db, settings, progress, cancelled)
 
     def _tasks(self) -> tuple[Task[Any] | None, ...]:
-        return (self._task, self._compare_task, self.matrix.task)
+        return (self._task, self._compare_task, self._verdict_task, self.matrix.task)
 
     def _on_settings_changed(self, key: str) -> None:
         if key in SCORING_KEYS:
             self._schedule()
+        elif key == S.POOL_DEPTH.key:
+            self._judge_verdict()
 
     def _on_loaded(self, scored: ScoredRuns) -> None:
         self.scored = scored
@@ -248,6 +284,7 @@ class CompareView(LazyView[ScoredRuns]):
             return None
         if a == b:
             self.verdict.setText("Pick two different runs.")
+            self.decision.clear()
             self.model.set_rows(CompareRows.empty())
             self.chart.set_deltas(self.model.rows.delta, a, b, scored.report.settings.k)
             return None
@@ -259,7 +296,51 @@ class CompareView(LazyView[ScoredRuns]):
             owner=self,
             replaces=self._compare_task,
         )
+        self._judge_verdict()
         return self._compare_task
+
+    def _judge_verdict(self) -> Task[PairVerdict] | None:
+        """Start the verdict on the picked pair over the Annotate pool (in a worker)."""
+        scored = self.scored
+        a, b = self.run_a.currentText(), self.run_b.currentText()
+        db = self.context.database
+        if scored is None or db is None or not a or not b or a == b:
+            return None
+        settings, depth = scored.report.settings, self.context.pool_depth
+        self.decision.setText(f"Verdict over the depth-{depth} pool: computing…")
+        self._verdict_task = run_task(
+            lambda _p, cancelled: pair_verdict(
+                db, settings, a, b, depth=depth, cancelled=cancelled
+            ),
+            on_success=self._on_verdict,
+            on_failure=self._on_verdict_failed,
+            owner=self,
+            replaces=self._verdict_task,
+        )
+        return self._verdict_task
+
+    def _on_verdict(self, verdict: PairVerdict) -> None:
+        if (verdict.run_a, verdict.run_b) == (self.run_a.currentText(), self.run_b.currentText()):
+            self.decision.setText(verdict_text(verdict))
+
+    def _on_verdict_failed(self, exc: BaseException) -> None:
+        if isinstance(exc, (ValueError, LookupError)):  # e.g. nothing pooled: said, not a dialog
+            self.decision.setText(f"No verdict: {exc}")
+        else:
+            self.decision.clear()
+            self._on_failed(exc)
+
+    def judge_what_decides(self) -> bool:
+        """Order the Annotate pool by what decides the picked pair at the current K (stored per
+        database, Annotator ▸ Pool order). False when no two different runs are picked."""
+        scored = self.scored
+        a, b = self.run_a.currentText(), self.run_b.currentText()
+        if scored is None or not a or not b or a == b:
+            return False
+        order = PoolOrder(a, b, scored.report.settings.k)
+        self.context.set_setting(S.POOL_ORDER, order.to_text())
+        self.status.setText("Annotate now shows first what decides A vs B")
+        return True
 
     def _on_compared(self, rows: CompareRows) -> None:
         scored = self.scored

@@ -77,6 +77,18 @@ class ReviewData:
     rows: ReviewRows
     #: what the database holds, read only when nothing could be scored (to say what is missing)
     counts: DatabaseCounts | None = None
+    #: the judgment sources (``humans`` first), for the source filter
+    sources: tuple[str, ...] = ()
+    #: the source whose grades the scores are against (None: every annotator's consensus)
+    source: str | None = None
+
+
+#: the source filter's tooltip: what choosing a source means
+SOURCE_FILTER_TIP = (
+    "Score against one judgment source's grades only: its annotators' grades combined by the "
+    "consensus rule, no adjudication (like `score --source`); 'humans' are the annotators of "
+    "no source. All sources: the usual consensus of every annotator."
+)
 
 
 def load_review(
@@ -84,16 +96,30 @@ def load_review(
     settings: ScoringSettings,
     progress: Progress | None = None,
     cancelled: Cancelled | None = None,
+    source: str | None = None,
 ) -> ReviewData:
     """Score every (query, run), summarise per run, read query texts and per-query agreement.
 
+    ``source``: score against that judgment source's grades alone
+    (:meth:`StabilityService.score_source`); a source the database no longer has scores with
+    every annotator (``ReviewData.source`` says which was used).
+
     Runs on a worker thread (no Qt); raises ``OperationCancelled`` when ``cancelled()``.
     """
+    from ndcg_studio.services.stability import DEFAULT_SOURCE, StabilityService
+
     scoring = ScoringService(db)
-    report = scoring.score(settings, progress=progress, cancelled=cancelled)
+    stability = StabilityService(db)
+    sources = (DEFAULT_SOURCE, *(s.name for s in stability.sources()))
+    if source not in sources:
+        source = None
+    if source is None:
+        report = scoring.score(settings, progress=progress, cancelled=cancelled)
+    else:
+        report = stability.score_source(source, settings, progress=progress, cancelled=cancelled)
     if len(report) == 0:
         counts = AnnotationService(db).counts()
-        return ReviewData(report, [], ReviewRows.empty(), counts)
+        return ReviewData(report, [], ReviewRows.empty(), counts, sources, source)
     summaries = summarize(report)
     if cancelled is not None and cancelled():
         from ndcg_studio.services.progress import OperationCancelled
@@ -103,13 +129,11 @@ def load_review(
     agreement = AgreementService(db).query_overview()
     spread = None
     if int(report.n_annotators.max(initial=0)) > 1:  # one annotator: no spread
-        from ndcg_studio.services.stability import StabilityService
-
-        sp = StabilityService(db).spread(settings, cancelled=cancelled)
+        sp = stability.spread(settings, cancelled=cancelled)
         same = sp.report.run_names == report.run_names and len(sp.report) == len(report)
         spread = sp.spread if same else None  # None: the database changed meanwhile
     rows = ReviewRows.from_report(report, texts, agreement, spread)
-    return ReviewData(report, summaries, rows)
+    return ReviewData(report, summaries, rows, None, sources, source)
 
 
 class ReviewView(LazyView[ReviewData]):
@@ -185,6 +209,13 @@ class ReviewView(LazyView[ReviewData]):
         for band in sorted(Band, reverse=True):
             self.band_filter.addItem(band_name(int(band)), int(band))
         self.band_filter.addItem("No band (no judgments)", NO_BAND)
+        # whose grades the scores are against (a reload, not a row filter); shown once the
+        # database has a source besides the humans
+        self.source_filter = QComboBox()
+        self.source_filter.setObjectName("review_source_filter")
+        self.source_filter.addItem("All sources", None)
+        self.source_filter.setToolTip(SOURCE_FILTER_TIP)
+        self.source_filter.setVisible(False)
         self.disputed_only = QCheckBox("Disputed only")
         self.disputed_only.setToolTip("Queries with a document whose grades differ by 2 or more")
         self.low_coverage = QCheckBox("Judged@K below")
@@ -200,6 +231,7 @@ class ReviewView(LazyView[ReviewData]):
         filters.addWidget(self.search, 3)
         filters.addWidget(self.run_filter, 1)
         filters.addWidget(self.band_filter, 1)
+        filters.addWidget(self.source_filter, 1)
         filters.addWidget(self.disputed_only)
         filters.addWidget(self.low_coverage)
         filters.addWidget(self.coverage)
@@ -279,6 +311,7 @@ class ReviewView(LazyView[ReviewData]):
             self.coverage.valueChanged,
         ):
             widget_signal.connect(self._apply_filter)
+        self.source_filter.currentIndexChanged.connect(self._schedule)
         self.model.modelReset.connect(self._update_shown)
         self.model.layoutChanged.connect(self._update_shown)
         context.database_changed.connect(self._schedule)
@@ -293,7 +326,8 @@ class ReviewView(LazyView[ReviewData]):
         """Rescore with the current scoring settings (shown in the header)."""
         settings = scoring_settings_from(self.context)
         self._update_header(settings)
-        return lambda progress, cancelled: load_review(db, settings, progress, cancelled)
+        source = self.source_filter.currentData()
+        return lambda progress, cancelled: load_review(db, settings, progress, cancelled, source)
 
     def _on_settings_changed(self, key: str) -> None:
         if key in SCORING_KEYS:
@@ -303,6 +337,11 @@ class ReviewView(LazyView[ReviewData]):
     def _on_loaded(self, data: ReviewData) -> None:
         self.data = data
         report = data.report
+        self._fill_source_filter(data)
+        if data.source is not None:
+            self.settings_line.setText(
+                f"{headline(report.settings)} · grades of source {data.source} only"
+            )
         if len(report) == 0:
             self.model.set_rows(ReviewRows.empty())
             self._show_empty_message(data.counts)
@@ -330,6 +369,19 @@ class ReviewView(LazyView[ReviewData]):
         self.model.set_rows(data.rows)
         self._apply_filter()
         self.data_loaded.emit()
+
+    def _fill_source_filter(self, data: ReviewData) -> None:
+        """The sources of the database, the one scored against selected; hidden without a
+        source besides the humans."""
+        combo = self.source_filter
+        combo.blockSignals(True)
+        combo.clear()
+        combo.addItem("All sources", None)
+        for name in data.sources:
+            combo.addItem(f"Source: {name}", name)
+        combo.setCurrentIndex(max(0, combo.findData(data.source)))
+        combo.blockSignals(False)
+        combo.setVisible(len(data.sources) > 1)
 
     def _fit_summary_table(self) -> None:
         """As tall as its rows (up to 6), so the note and the legend sit right below."""

@@ -1,0 +1,254 @@
+"""Is run A better than run B yet, on the current judgments of the depth-D pool?
+
+:func:`pair_verdict` reads the pool and the judgments once (through
+:meth:`ScoringService.load`, the read of scoring; nothing is written) and answers with a
+:class:`PairVerdict`:
+
+* the SOUND interval of Delta mean nDCG@K (A - B) over every grade 0..4 the unjudged pooled
+  documents could still receive (:func:`ndcg_studio.domain.verdict.delta_bounds`); "decided"
+  when it excludes 0 — no future judgment can flip it;
+* an ESTIMATE of how many more judgments would settle it: the unjudged documents are taken in
+  the ``ab`` order for this pair (:class:`ndcg_studio.domain.pooling.ABChooser`, Carterette,
+  Allan & Sitaraman, SIGIR 2006, doi:10.1145/1148170.1148219), each assumed to receive its
+  expected grade (:func:`~ndcg_studio.domain.verdict.expected_grades`: the mean judged grade at
+  its rank), until the sound interval of those assumed grades excludes 0;
+* an ESTIMATE of P(A better) (:func:`~ndcg_studio.domain.verdict.probability_a_better`).
+
+The queries are those of the pool (every query with a document in some run's top D): a query
+nobody judged yet still counts, since its grades may still come. Grades are the consensus of
+the annotators (``settings.consensus``, adjudicated grades win) or one annotator's
+(``settings.annotator``); fractional consensus grades make the interval use the continuous
+relaxation (sound for any grade in [0, 4]).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ndcg_studio.domain.pooling import ABChooser, Pool, build_pool
+from ndcg_studio.domain.verdict import (
+    delta_bounds,
+    expected_grades,
+    probability_a_better,
+    query_delta_bounds,
+)
+from ndcg_studio.services.progress import Cancelled, OperationCancelled
+from ndcg_studio.services.scoring import ScoringService, ScoringSettings
+from ndcg_studio.storage.database import Database
+
+__all__ = ["PairVerdict", "judgments_to_settle", "pair_verdict", "pool_grades", "verdict_text"]
+
+#: the grade scale of an unjudged document (0..4)
+MAX_GRADE = 4.0
+
+
+@dataclass(frozen=True, eq=False)
+class PairVerdict:
+    """The verdict on runs A and B at cutoff K over the depth-D pool.
+
+    Attributes:
+        run_a, run_b: run names.
+        k: cutoff K; depth: pool depth D.
+        pooled: number of pooled (query, document) pairs; judged: how many have a grade.
+        low, high: sound bounds of Delta mean nDCG@K (A - B) over every grade 0..4 of the
+            unjudged pooled documents, low <= high, both in [-1, 1].
+        to_settle: ESTIMATE of the judgments (in the ``ab`` order, at expected grades) after
+            which the interval would exclude 0; 0 when decided; None when even every pooled
+            document at its expected grade would not settle it.
+        p_a_better: ESTIMATE of P(mean nDCG@K of A > that of B), in [0, 1].
+    """
+
+    run_a: str
+    run_b: str
+    k: int
+    depth: int
+    pooled: int
+    judged: int
+    low: float
+    high: float
+    to_settle: int | None
+    p_a_better: float
+
+    @property
+    def decided(self) -> bool:
+        """The sound interval excludes 0: no grade of the unjudged documents can flip it."""
+        return self.low > 0 or self.high < 0
+
+    @property
+    def better(self) -> str | None:
+        """The better run's name once decided, else None."""
+        if not self.decided:
+            return None
+        return self.run_a if self.low > 0 else self.run_b
+
+
+def pool_grades(
+    db: Database, settings: ScoringSettings, run_a: str, run_b: str, depth: int
+) -> tuple[Pool, NDArray[np.float64]]:
+    """The depth-``depth`` pool of runs A and B (run 0 = A, run 1 = B) over every query either
+    returned, and its (P,) float64 grades (NaN = not judged yet; the settings' consensus or
+    annotator).
+
+    Raises:
+        ValueError: depth < 1, or the same run twice.
+        LookupError: an unknown run or annotator.
+    """
+    if depth < 1:
+        raise ValueError(f"the pool depth must be at least 1, got {depth}")
+    if run_a == run_b:
+        raise ValueError("pick two different runs")
+    # the whole lists (not cut at K): the pool may be deeper than K
+    data = ScoringService(db).load(replace(settings, runs=(run_a, run_b), ideal="list"))
+    n_q = data.n_queries
+    lists = data.lists
+    run = lists.group // max(n_q, 1)
+    # the loader returns runs in name order: A must be run 0
+    names = list(data.run_names)
+    if names != [run_a, run_b]:
+        run = np.where(run == names.index(run_a), 0, 1)
+    query = lists.group_query[lists.group]
+    pool = build_pool(run, query, lists.doc, lists.rank, n_runs=2, n_queries=n_q, depth=depth)
+    grades = np.full(pool.size, np.nan)
+    n_docs = int(max(pool.doc.max(initial=0), data.qrels.doc.max(initial=0))) + 1
+    key = pool.query * n_docs + pool.doc
+    judged_key = data.qrels.query * n_docs + data.qrels.doc
+    at = np.searchsorted(key, judged_key)
+    hit = at < len(key)
+    hit[hit] = key[at[hit]] == judged_key[hit]
+    grades[at[hit]] = data.qrels.grade[hit]
+    return pool, grades
+
+
+def judgments_to_settle(
+    pool: Pool,
+    grades: NDArray[np.float64],
+    k: int,
+    *,
+    max_grade: float = MAX_GRADE,
+    integer_grades: bool = True,
+    cancelled: Cancelled | None = None,
+) -> int | None:
+    """ESTIMATE: judgments of runs 0 (A) and 1 (B)'s unjudged pooled documents, taken in the
+    ``ab`` order and each assumed at its expected grade, until the sound interval of Delta
+    mean nDCG@K excludes 0. 0 when it already does; None when the whole pool would not.
+
+    Args:
+        pool: a pool of two runs; grades: (P,) float64, NaN = not judged yet.
+
+    Raises:
+        OperationCancelled: ``cancelled()`` became true.
+    """
+    g = np.asarray(grades, dtype=np.float64).copy()
+    evaluated = np.bincount(pool.query, minlength=pool.n_queries) > 0
+    queries = np.flatnonzero(evaluated)
+    low = np.zeros(pool.n_queries)
+    high = np.zeros(pool.n_queries)
+
+    def bounds(q: int) -> None:
+        low[q], high[q] = query_delta_bounds(
+            pool, g, 0, 1, k, q, max_grade=max_grade, integer_grades=integer_grades
+        )
+
+    for q in queries.tolist():
+        bounds(q)
+    n = len(queries)
+
+    def decided() -> bool:
+        return bool(low[queries].sum() / n > 0 or high[queries].sum() / n < 0)
+
+    if decided():
+        return 0
+    expected = expected_grades(pool, g)
+    chooser = ABChooser(pool, k=k, pairs=[(0, 1)])
+    for judged in np.flatnonzero(~np.isnan(g)).tolist():
+        chooser.reveal(judged, float(g[judged]))
+    used = 0
+    while (p := chooser.next()) is not None:
+        if cancelled is not None and cancelled():
+            raise OperationCancelled("cancelled")
+        g[p] = expected[p]
+        chooser.reveal(p, float(expected[p]))
+        used += 1
+        bounds(int(pool.query[p]))
+        if decided():
+            return used
+    return None
+
+
+def pair_verdict(
+    db: Database,
+    settings: ScoringSettings,
+    run_a: str,
+    run_b: str,
+    *,
+    depth: int,
+    samples: int = 200,
+    seed: int = 0,
+    cancelled: Cancelled | None = None,
+) -> PairVerdict:
+    """The verdict on A vs B at ``settings.k`` over the depth-``depth`` pool (see the module
+    docstring). Reads the database once, writes nothing; safe on a worker thread.
+
+    Raises:
+        ValueError: depth < 1, the same run twice, or no pooled document.
+        LookupError: an unknown run or annotator.
+        OperationCancelled: ``cancelled()`` became true.
+    """
+    pool, grades = pool_grades(db, settings, run_a, run_b, depth)
+    if pool.size == 0:
+        raise ValueError(f"no document in the depth-{depth} pool of {run_a} and {run_b}")
+    k = settings.k
+    known = grades[~np.isnan(grades)]
+    integer_grades = bool(np.all(known == np.round(known)))
+    max_grade = max(MAX_GRADE, float(np.ceil(known.max(initial=0.0))))
+    b = delta_bounds(pool, grades, 0, 1, k, max_grade=max_grade, integer_grades=integer_grades)
+    to_settle = judgments_to_settle(
+        pool, grades, k, max_grade=max_grade, integer_grades=integer_grades, cancelled=cancelled
+    )
+    p = probability_a_better(pool, grades, 0, 1, k, samples=samples, seed=seed)
+    return PairVerdict(
+        run_a=run_a,
+        run_b=run_b,
+        k=k,
+        depth=depth,
+        pooled=pool.size,
+        judged=len(known),
+        low=b.mean_low,
+        high=b.mean_high,
+        to_settle=to_settle,
+        p_a_better=p,
+    )
+
+
+def verdict_text(v: PairVerdict) -> str:
+    """One sentence for Compare (plain text), e.g. "A better than B — decided after 312 of
+    1,140 pooled documents judged (depth 10)" or "Not yet decided: about 214 more judgments
+    would settle it (estimate) …", then the interval and the P(A better) estimate."""
+    interval = (
+        f"Δ mean nDCG@{v.k} (A − B) ∈ [{v.low:+.4f}, {v.high:+.4f}] whatever grades the "
+        "unjudged documents get"
+    )
+    p = f"P(A better) ≈ {v.p_a_better:.0%} (estimate)"
+    if v.decided:
+        loser = v.run_b if v.better == v.run_a else v.run_a
+        head = (
+            f"{v.better} better than {loser} — decided after {v.judged:,} of {v.pooled:,} "
+            f"pooled documents (depth {v.depth})"
+        )
+        return f"{head}. {interval}. {p}."
+    if v.to_settle is None:
+        more = (
+            "even every pooled document judged at its expected grade would not settle it (estimate)"
+        )
+    else:
+        more = (
+            f"about {v.to_settle:,} more {'judgment' if v.to_settle == 1 else 'judgments'} "
+            "would settle it at the current rate (estimate)"
+        )
+    head = (
+        f"Not yet decided ({v.judged:,} of {v.pooled:,} pooled documents judged, depth {v.depth})"
+    )
+    return f"{head}: {more}. {interval}. {p}."
