@@ -79,7 +79,7 @@ def test_menu_switches_the_pool_order(qtbot: Any, main_window: Any) -> None:
     shuffled, ab = main_window.pool_order_actions
     ctx = main_window.context
     compare = main_window.view("Compare")
-    main_window.show_view("Compare")
+    main_window.tabs.setCurrentWidget(compare)
     qtbot.waitUntil(lambda: compare.scored is not None, timeout=20_000)
     compare.set_runs(RUN_NAMES[0], RUN_NAMES[1])
     ab.trigger()
