@@ -341,7 +341,8 @@ def stability_command(args: argparse.Namespace) -> int:
     about = About(f"stability --by {args.by}", report.describe(), report.notes())
     if len(report.result.sets) < 2:
         about.notes.append(
-            f"{len(report.result.sets)} grade set(s) by {args.by}: nothing to compare"
+            f"{count(len(report.result.sets), 'grade sets', 'grade set')} by {args.by}: "
+            "nothing to compare"
         )
     write_rows(args, STABILITY_COLUMNS, report.rows(), about)
     return 0

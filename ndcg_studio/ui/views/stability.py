@@ -35,6 +35,7 @@ from ndcg_studio.services.stability import (
     StabilityReport,
     StabilityService,
 )
+from ndcg_studio.services.wording import count
 from ndcg_studio.storage.database import Database
 from ndcg_studio.ui.context import AppContext
 from ndcg_studio.ui.models.stability import MeansTableModel, PairsTableModel, TauMatrixModel
@@ -220,7 +221,7 @@ class StabilityView(LazyView[StabilityReport]):
         self._show_sentence()
         notes = [n for n in report.notes() if n.startswith("annotators below")]
         if len(r.sets) < 2:
-            notes.insert(0, f"{len(r.sets)} grade set(s): nothing to compare.")
+            notes.insert(0, f"{count(len(r.sets), 'grade sets', 'grade set')}: nothing to compare.")
         self.notes.setText("\n".join(notes))
         self.agreement.setText(self.agreement_html(report))
         self.agreement.setVisible(bool(report.agreement))
