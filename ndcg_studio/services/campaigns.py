@@ -52,6 +52,7 @@ from ndcg_studio.services.annotation import (
 from ndcg_studio.storage import models
 from ndcg_studio.storage.database import Database
 from ndcg_studio.storage.resilience import refusal_of
+from ndcg_studio.vocabulary import GRADES
 
 __all__ = [
     "CampaignGrade",
@@ -68,7 +69,6 @@ DEFAULT_GOLD_RATE: Final = 0.05
 DEFAULT_GOLD_THRESHOLD: Final = 0.7
 #: How long an offered item stays held for its annotator (seconds).
 DEFAULT_HOLD_SECONDS: Final = 30 * 60
-GRADES: Final = (0, 1, 2, 3, 4)
 MarkState = Literal["cant_judge", "later"]
 
 

@@ -47,6 +47,7 @@ from ndcg_studio.services.scoring import (
 from ndcg_studio.storage import models
 from ndcg_studio.storage.bulk import id_map
 from ndcg_studio.storage.database import Database
+from ndcg_studio.vocabulary import GRADES
 
 By = Literal["annotator", "source", "consensus"]
 BY_CHOICES: tuple[By, ...] = ("annotator", "source", "consensus")
@@ -210,7 +211,7 @@ class StabilityReport:
             )
         for x in self.agreement:
             rows = "; ".join(
-                f"{g}: " + " ".join(str(int(c)) for c in x.confusion[g]) for g in range(5)
+                f"{g}: " + " ".join(str(int(c)) for c in x.confusion[g]) for g in GRADES
             )
             out.append(
                 f"{x.source_a} vs {x.source_b}: {x.n_shared} items, kappa_linear "
