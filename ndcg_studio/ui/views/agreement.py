@@ -59,6 +59,7 @@ from ndcg_studio.ui.models.grades import chip_icon, grade_name
 from ndcg_studio.ui.undo import AdjudicationEdit, EditCommand
 from ndcg_studio.ui.views.base import LazyView, StateWidget
 from ndcg_studio.ui.workers import Task, TaskFn, run_task
+from ndcg_studio.vocabulary import GRADES
 
 _LEVELS = (
     ("ordinal", "Ordinal (grades are ordered)"),
@@ -293,7 +294,7 @@ class AgreementView(LazyView[AgreementData]):
         # icon shows the grade's number, the text its name
         buttons = QGridLayout()
         buttons.addWidget(QLabel("Final grade:"), 0, 0)
-        for g in range(5):
+        for g in GRADES:
             b = QPushButton(chip_icon(g), grade_name(g))
             b.setToolTip(f"Set the final grade to {g} ({grade_name(g).lower()}) — key {g}")
             b.clicked.connect(lambda _=False, g=g: self.adjudicate(g))
@@ -347,7 +348,7 @@ class AgreementView(LazyView[AgreementData]):
         content_layout.addWidget(self.splitter, 1)
         self._set_content(content)
 
-        for key, grade in (*((str(g), g) for g in range(5)), ("Backspace", None)):
+        for key, grade in (*((str(g), g) for g in GRADES), ("Backspace", None)):
             shortcut = QShortcut(QKeySequence(key), self.detail_box)
             shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
             shortcut.activated.connect(lambda g=grade: self.adjudicate(g))

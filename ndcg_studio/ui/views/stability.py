@@ -42,6 +42,7 @@ from ndcg_studio.ui.models.stability import MeansTableModel, PairsTableModel, Ta
 from ndcg_studio.ui.views.base import LazyView, StateWidget
 from ndcg_studio.ui.views.scoring_settings import SCORING_KEYS, scoring_settings_from
 from ndcg_studio.ui.workers import TaskFn
+from ndcg_studio.vocabulary import GRADES
 
 _BY_LABELS = {
     "annotator": "each annotator",
@@ -251,12 +252,12 @@ class StabilityView(LazyView[StabilityReport]):
         for x in report.agreement:
             kappa = "—" if x.kappa_linear != x.kappa_linear else f"{x.kappa_linear:.3f}"
             alpha = "—" if x.alpha != x.alpha else f"{x.alpha:.3f}"
-            head = "".join(f"<th>{g}</th>" for g in range(5))
+            head = "".join(f"<th>{g}</th>" for g in GRADES)
             body = "".join(
                 f"<tr><th>{g}</th>"
                 + "".join(f"<td align='right'>{int(c):,}</td>" for c in x.confusion[g])
                 + "</tr>"
-                for g in range(5)
+                for g in GRADES
             )
             cells.append(
                 f"<td valign='top'><b>{html.escape(x.source_a)}</b> vs "
