@@ -15,7 +15,7 @@ from __future__ import annotations
 __all__ = ["QT_TRANSLATE_NOOP"]
 
 
-def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # noqa: N802 - the name lupdate looks for
+def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # the name pyside6-lupdate looks for
     """Return ``text`` unchanged; marks it for translation in ``context``.
 
     Args:
