@@ -1,0 +1,195 @@
+"""What one scoring reads: results, their counts, judgments and adjudications, as numpy
+structured arrays of database ids (the service maps them to dense indices).
+
+Dtypes (all ids int64):
+
+- :data:`RESULT_DTYPE` ``run, query, doc, position, score`` — ``position`` holds the order
+  column asked for (``results.position``: trec_eval's order; or the file's ``rank``), ``score``
+  float64, 0 where it was not read;
+- :data:`COUNT_DTYPE` ``run, query, n`` — the length of each whole list;
+- :data:`JUDGMENT_DTYPE` ``query, doc, annotator, grade`` — grade float64 (-1 .. 4);
+- :data:`ADJUDICATION_DTYPE` ``query, doc, grade``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Literal
+
+import numpy as np
+from numpy.typing import NDArray
+from sqlalchemy import Connection, Select, func, select
+
+from ndcg_studio.storage import models
+from ndcg_studio.storage.bulk import fetch_array
+
+__all__ = [
+    "ADJUDICATION_DTYPE",
+    "COUNT_DTYPE",
+    "JUDGMENT_DTYPE",
+    "RESULT_DTYPE",
+    "OrderColumn",
+    "count_results",
+    "rank_problem",
+    "read_adjudications",
+    "read_judgments",
+    "read_results",
+    "read_results_below",
+    "single_annotator",
+]
+
+OrderColumn = Literal["position", "rank"]
+
+RESULT_DTYPE = [
+    ("run", "i8"),
+    ("query", "i8"),
+    ("doc", "i8"),
+    ("position", "i8"),
+    ("score", "f8"),
+]
+COUNT_DTYPE = [("run", "i8"), ("query", "i8"), ("n", "i8")]
+JUDGMENT_DTYPE = [("query", "i8"), ("doc", "i8"), ("annotator", "i8"), ("grade", "f8")]
+ADJUDICATION_DTYPE = [("query", "i8"), ("doc", "i8"), ("grade", "f8")]
+_JUDGMENT_READ_DTYPE = [("query", "i8"), ("doc", "i8"), ("grade", "f8")]
+
+
+def _order_column(order: OrderColumn) -> Any:
+    r = models.results
+    return r.c.position if order == "position" else r.c.rank
+
+
+def rank_problem(conn: Connection, run_ids: Sequence[int]) -> tuple[str, str] | None:
+    """(run name, reason) of the first run (by name) of ``run_ids`` (every run when empty)
+    whose rank column cannot order it (``runs.rank_problem``, ``FILE:LINE: rank: ...`` as
+    found on import); None when every such run can be ordered by rank."""
+    runs = models.runs
+    stmt = select(runs.c.name, runs.c.rank_problem).where(runs.c.rank_problem.is_not(None))
+    if run_ids:
+        stmt = stmt.where(runs.c.id.in_(list(run_ids)))
+    row = conn.execute(stmt.order_by(runs.c.name).limit(1)).first()
+    return None if row is None else (str(row[0]), str(row[1]))
+
+
+def read_results(
+    conn: Connection,
+    run_ids: Sequence[int] | None,
+    *,
+    order: OrderColumn = "position",
+    query_ids: Sequence[int] | None = None,
+    top_k: int | None = None,
+    with_scores: bool = True,
+) -> NDArray[Any]:
+    """Results as :data:`RESULT_DTYPE`, in no particular order.
+
+    Args:
+        run_ids: the runs to read; None for every run (no filter: SQLite then scans the
+            clustered table in order, 4x faster than an index lookup per result).
+        order: the column read into ``position``.
+        query_ids: only these queries (None: all).
+        top_k: only results whose order column is <= top_k (None: whole lists).
+        with_scores: read the run's scores; without them (``score`` 0) only integer columns
+            are read, much faster (see :func:`~ndcg_studio.storage.bulk.fetch_array`).
+    """
+    r = models.results
+    col = _order_column(order)
+    stmt = select(r.c.run_id, r.c.query_id, r.c.document_id, col)
+    if with_scores:
+        stmt = stmt.add_columns(r.c.score)
+    if run_ids is not None:  # found through the (run, query, rank) index
+        stmt = stmt.where(r.c.run_id.in_(list(run_ids)))
+    if query_ids is not None:
+        stmt = stmt.where(r.c.query_id.in_(list(query_ids)))
+    if top_k is not None:
+        stmt = stmt.where(col <= top_k)
+    return _fetch_results(conn, stmt)
+
+
+def read_results_below(
+    conn: Connection,
+    run_ids: Sequence[int],
+    query_ids: Sequence[int],
+    k: int,
+    *,
+    order: OrderColumn = "position",
+) -> NDArray[Any]:
+    """Results (:data:`RESULT_DTYPE`, ``score`` 0) of the given runs and queries whose order
+    column is > ``k``: the rest of lists first read down to K. Every (run, query) combination
+    of the two lists is read; the caller keeps the pairs it needs."""
+    r = models.results
+    col = _order_column(order)
+    stmt = select(r.c.run_id, r.c.query_id, r.c.document_id, col).where(
+        r.c.run_id.in_(list(run_ids)), r.c.query_id.in_(list(query_ids)), col > k
+    )
+    return _fetch_results(conn, stmt)
+
+
+def count_results(
+    conn: Connection, run_ids: Sequence[int] | None, query_ids: Sequence[int] | None = None
+) -> NDArray[Any]:
+    """The length of each (run, query) list as :data:`COUNT_DTYPE` (filters as
+    :func:`read_results`)."""
+    r = models.results
+    stmt = select(r.c.run_id, r.c.query_id, func.count()).group_by(r.c.run_id, r.c.query_id)
+    if run_ids is not None:
+        stmt = stmt.where(r.c.run_id.in_(list(run_ids)))
+    if query_ids is not None:
+        stmt = stmt.where(r.c.query_id.in_(list(query_ids)))
+    return fetch_array(conn, stmt, COUNT_DTYPE)
+
+
+def single_annotator(conn: Connection) -> int | None:
+    """The id of the database's only annotator, None when there are none or several."""
+    a = models.annotators
+    only = conn.execute(select(func.min(a.c.id)).having(func.count() == 1)).scalar()
+    return None if only is None else int(only)
+
+
+def read_judgments(
+    conn: Connection,
+    *,
+    query_ids: Sequence[int] | None = None,
+    annotator: int | None = None,
+) -> NDArray[Any]:
+    """Judgments as :data:`JUDGMENT_DTYPE` (all annotators, or only ``annotator``'s: then the
+    annotator column is not read but filled in)."""
+    j = models.judgments
+    stmt = select(j.c.query_id, j.c.document_id, j.c.grade)
+    if annotator is None:
+        stmt = stmt.add_columns(j.c.annotator_id)
+    else:
+        stmt = stmt.where(j.c.annotator_id == annotator)
+    if query_ids is not None:
+        stmt = stmt.where(j.c.query_id.in_(list(query_ids)))
+    if annotator is None:
+        return fetch_array(conn, stmt, [*_JUDGMENT_READ_DTYPE, ("annotator", "i8")])
+    read = fetch_array(conn, stmt, _JUDGMENT_READ_DTYPE)
+    return _widened(read, JUDGMENT_DTYPE, annotator=annotator)
+
+
+def read_adjudications(conn: Connection, *, query_ids: Sequence[int] | None = None) -> NDArray[Any]:
+    """Adjudicated grades as :data:`ADJUDICATION_DTYPE` (only these queries, or all)."""
+    a = models.adjudications
+    stmt = select(a.c.query_id, a.c.document_id, a.c.grade)
+    if query_ids is not None:
+        stmt = stmt.where(a.c.query_id.in_(list(query_ids)))
+    return fetch_array(conn, stmt, ADJUDICATION_DTYPE)
+
+
+def _fetch_results(conn: Connection, stmt: Select[Any]) -> NDArray[Any]:
+    """Rows of ``stmt`` (run, query, document, order column[, score]) as :data:`RESULT_DTYPE`;
+    ``score`` is 0 where the statement does not select it."""
+    read = fetch_array(conn, stmt, RESULT_DTYPE[: len(stmt.selected_columns)])
+    full = len(read.dtype.names or ()) == len(RESULT_DTYPE)
+    return read if full else _widened(read, RESULT_DTYPE)
+
+
+def _widened(rows: NDArray[Any], dtype: Any, **constant: int) -> NDArray[Any]:
+    """``rows`` in the structured ``dtype``: its fields copied by name, the others set to
+    ``constant[name]`` or 0 (a field-by-field copy, faster on a million rows than
+    ``numpy.lib.recfunctions.require_fields``; ``bench_end_to_end.py``)."""
+    out = np.zeros(len(rows), dtype=dtype)
+    for name in rows.dtype.names or ():
+        out[name] = rows[name]
+    for name, value in constant.items():
+        out[name] = value
+    return out
