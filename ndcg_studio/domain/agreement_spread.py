@@ -8,6 +8,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ndcg_studio.domain.agreement_ratings import Ratings, encode_grades
+from ndcg_studio.domain.disputed import is_disputed
 from ndcg_studio.vocabulary import DEFAULT_DISPUTED_RANGE
 
 __all__ = ["ItemSpread", "item_spread"]
@@ -24,7 +25,8 @@ class ItemSpread:
         range: ``float64`` ``max - min`` (0 for one grade, NaN for none).
         std: ``float64`` POPULATION standard deviation (``ddof=0``: divides by ``n_grades``;
             0 for one grade, NaN for none).
-        disputed: ``bool`` ``range >= disputed_range`` (False for items without grades).
+        disputed: ``bool`` ``range >= disputed_range`` (False for items without grades;
+            :func:`ndcg_studio.domain.disputed.is_disputed`).
         disputed_range: the threshold used, in grade units.
     """
 
@@ -58,8 +60,7 @@ def item_spread(ratings: Ratings, *, disputed_range: float = DEFAULT_DISPUTED_RA
 
     SOURCE: textbook definitions (numpy ``mean``, ``median``, ``std(ddof=0)`` per item).
     """
-    if not np.isfinite(disputed_range) or disputed_range < 0:
-        raise ValueError("disputed_range must be finite and >= 0")
+    is_disputed(np.zeros(0), disputed_range)  # a bad threshold raises before any work
     n_items = ratings.n_items
     n_grades = np.bincount(ratings.item, minlength=n_items).astype(np.int64)
     mean = np.full(n_items, np.nan)
@@ -82,8 +83,7 @@ def item_spread(ratings: Ratings, *, disputed_range: float = DEFAULT_DISPUTED_RA
         high[rated] = grade[starts + size - 1]
         median[rated] = (grade[starts + (size - 1) // 2] + grade[starts + size // 2]) / 2.0
     spread = high - low
-    disputed = np.zeros(n_items, dtype=np.bool_)
-    np.greater_equal(spread, disputed_range, out=disputed, where=n_grades > 0)
+    disputed = is_disputed(spread, disputed_range)
     return ItemSpread(
         n_grades=n_grades,
         mean=mean,

@@ -14,7 +14,6 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
-from sqlalchemy import select
 
 from ndcg_studio.domain.agreement import (
     AgreementSummary,
@@ -23,11 +22,11 @@ from ndcg_studio.domain.agreement import (
     alpha_by_group,
     item_spread,
 )
+from ndcg_studio.domain.disputed import disputed_per_group, most_disputed_first
 from ndcg_studio.services._cells import nan_to_none
 from ndcg_studio.services.progress import Cancelled, Progress, checkpoint
-from ndcg_studio.storage import models
-from ndcg_studio.storage.bulk import column_by_id, fetch_array, id_map
 from ndcg_studio.storage.database import Database
+from ndcg_studio.storage.queries import judgments, names
 from ndcg_studio.vocabulary import (
     DEFAULT_DISPUTED_RANGE,
     DEFAULT_LEVEL,
@@ -94,107 +93,90 @@ class AgreementReport(_Loaded):
         return f"krippendorff_alpha_{self.settings.level}"
 
     def rows(self, by: Scope = "all") -> Iterator[tuple[Any, ...]]:
-        """Rows of :data:`AGREEMENT_COLUMNS` for one scope (NaN → None: an empty cell)."""
-        s = self.summary
-        if by == "all":
-            ci = s.alpha_ci
-            yield (
-                "all",
-                "",
-                self.statistic,
-                _v(s.alpha.value),
-                _v(ci.low),
-                _v(ci.high),
-                s.alpha.n_items,
-                s.n_ratings,
-            )
-            yield (
-                "all",
-                "",
-                "fleiss_kappa",
-                _v(s.fleiss.value),
-                None,
-                None,
-                s.fleiss.n_items,
-                s.n_ratings,
-            )
-            pw = s.pairwise
-            has_shared = pw.n_shared > 0  # pairs without shared items have NaN agreement
-            shared = pw.n_shared[has_shared].sum()
-            if shared:
-                pct = float(
-                    (pw.percent_agreement[has_shared] * pw.n_shared[has_shared]).sum() / shared
-                )
-                yield ("all", "", "percent_agreement", pct, None, None, s.n_items, s.n_ratings)
-        elif by == "query":
-            pq = s.per_query
-            for q, name in enumerate(self.query_external):
-                yield (
-                    "query",
-                    name,
-                    self.statistic,
-                    _v(pq.value[q]),
-                    None,
-                    None,
-                    int(pq.n_items[q]),
-                    int(self.judgments_per_query[q]),
-                )
-        elif by == "annotator":
-            loo = s.leave_one_out
-            for a, name in enumerate(self.annotators):
-                yield (
-                    "annotator",
-                    name,
-                    f"{self.statistic}_without",
-                    _v(loo.value[a]),
-                    None,
-                    None,
-                    int(loo.n_items[a]),
-                    int(self.judgments_per_annotator[a]),
-                )
-        elif by == "pair":
-            pw = s.pairwise
-            for i in range(len(pw.n_shared)):
-                pair = (
-                    self.annotators[int(pw.annotator_a[i])],
-                    self.annotators[int(pw.annotator_b[i])],
-                )
-                scope_id = "|".join(sorted(pair))
-                n = int(pw.n_shared[i])
-                for stat, values in (
-                    ("cohen_kappa", pw.kappa),
-                    ("cohen_kappa_linear", pw.kappa_linear),
-                    ("cohen_kappa_quadratic", pw.kappa_quadratic),
-                    ("percent_agreement", pw.percent_agreement),
-                ):
-                    yield ("pair", scope_id, stat, _v(values[i]), None, None, n, 2 * n)
-        elif by == "item":
-            sp = s.spread
-            for i in range(len(sp.n_grades)):
-                scope_id = (
-                    f"{self.query_external[int(self.item_query_index[i])]}|{self.doc_external[i]}"
-                )
-                n = int(sp.n_grades[i])
-                stats: tuple[tuple[str, NDArray[Any]], ...] = (
-                    ("n_grades", sp.n_grades),
-                    ("mean", sp.mean),
-                    ("median", sp.median),
-                    ("min", sp.min),
-                    ("max", sp.max),
-                    ("range", sp.range),
-                    ("std", sp.std),
-                    ("disputed", sp.disputed),
-                )
-                for stat, column in stats:
-                    yield ("item", scope_id, stat, _v(column[i]), None, None, 1, n)
-        else:
+        """Rows of :data:`AGREEMENT_COLUMNS` for one scope (NaN → None: an empty cell).
+
+        Raises:
+            ValueError: an unknown scope.
+        """
+        scopes = {
+            "all": self._rows_all,
+            "query": self._rows_query,
+            "annotator": self._rows_annotator,
+            "pair": self._rows_pair,
+            "item": self._rows_item,
+        }
+        if by not in scopes:
             raise ValueError(f"unknown scope {by!r}; one of {', '.join(SCOPES)}")
+        yield from scopes[by]()
+
+    def _rows_all(self) -> Iterator[tuple[Any, ...]]:
+        s = self.summary
+        ci = s.alpha_ci
+        n = s.n_ratings
+        alpha = (self.statistic, _v(s.alpha.value), _v(ci.low), _v(ci.high))
+        yield ("all", "", *alpha, s.alpha.n_items, n)
+        yield ("all", "", "fleiss_kappa", _v(s.fleiss.value), None, None, s.fleiss.n_items, n)
+        pw = s.pairwise
+        has_shared = pw.n_shared > 0  # pairs without shared items have NaN agreement
+        shared = pw.n_shared[has_shared].sum()
+        if shared:
+            pct = float((pw.percent_agreement[has_shared] * pw.n_shared[has_shared]).sum() / shared)
+            yield ("all", "", "percent_agreement", pct, None, None, s.n_items, n)
+
+    def _rows_query(self) -> Iterator[tuple[Any, ...]]:
+        pq = self.summary.per_query
+        for q, name in enumerate(self.query_external):
+            n_items, n = int(pq.n_items[q]), int(self.judgments_per_query[q])
+            yield ("query", name, self.statistic, _v(pq.value[q]), None, None, n_items, n)
+
+    def _rows_annotator(self) -> Iterator[tuple[Any, ...]]:
+        loo = self.summary.leave_one_out
+        statistic = f"{self.statistic}_without"
+        for a, name in enumerate(self.annotators):
+            n_items, n = int(loo.n_items[a]), int(self.judgments_per_annotator[a])
+            yield ("annotator", name, statistic, _v(loo.value[a]), None, None, n_items, n)
+
+    def _rows_pair(self) -> Iterator[tuple[Any, ...]]:
+        pw = self.summary.pairwise
+        for i in range(len(pw.n_shared)):
+            pair = (
+                self.annotators[int(pw.annotator_a[i])],
+                self.annotators[int(pw.annotator_b[i])],
+            )
+            scope_id = "|".join(sorted(pair))
+            n = int(pw.n_shared[i])
+            for stat, values in (
+                ("cohen_kappa", pw.kappa),
+                ("cohen_kappa_linear", pw.kappa_linear),
+                ("cohen_kappa_quadratic", pw.kappa_quadratic),
+                ("percent_agreement", pw.percent_agreement),
+            ):
+                yield ("pair", scope_id, stat, _v(values[i]), None, None, n, 2 * n)
+
+    def _rows_item(self) -> Iterator[tuple[Any, ...]]:
+        sp = self.summary.spread
+        stats: tuple[tuple[str, NDArray[Any]], ...] = (
+            ("n_grades", sp.n_grades),
+            ("mean", sp.mean),
+            ("median", sp.median),
+            ("min", sp.min),
+            ("max", sp.max),
+            ("range", sp.range),
+            ("std", sp.std),
+            ("disputed", sp.disputed),
+        )
+        for i in range(len(sp.n_grades)):
+            scope_id = (
+                f"{self.query_external[int(self.item_query_index[i])]}|{self.doc_external[i]}"
+            )
+            n = int(sp.n_grades[i])
+            for stat, column in stats:
+                yield ("item", scope_id, stat, _v(column[i]), None, None, 1, n)
 
     def disputed_items(self) -> list[DisputedItem]:
         """Items whose grade range reaches the disputed threshold, most disputed first."""
         sp = self.summary.spread
-        idx = np.flatnonzero(sp.disputed)
-        idx = idx[np.lexsort((-sp.std[idx], -sp.range[idx]))]
+        idx = most_disputed_first(sp.range, sp.std, sp.disputed)
         r = self.ratings
         out = []
         for i in idx.tolist():
@@ -300,7 +282,7 @@ class AgreementService:
         return dict(zip(data.query_external, result.value.tolist(), strict=True))
 
     def query_overview(
-        self, level: Level = "ordinal", disputed_range: float = 2.0
+        self, level: Level = "ordinal", disputed_range: float = DEFAULT_DISPUTED_RANGE
     ) -> QueryAgreement:
         """Per judged query: alpha, number of items, of items graded twice or more, and of
         disputed items (grade range >= ``disputed_range``), from one read of the judgments.
@@ -321,46 +303,30 @@ class AgreementService:
             n_multi=np.bincount(data.item_query_index[spread.n_grades >= 2], minlength=n_q).astype(
                 np.int64
             ),
-            n_disputed=np.bincount(data.item_query_index[spread.disputed], minlength=n_q).astype(
-                np.int64
-            ),
+            n_disputed=disputed_per_group(spread.disputed, data.item_query_index, n_q),
         )
 
     def adjudications(self) -> dict[tuple[int, int], int]:
         """``{(query database id, document database id): adjudicated grade}`` of every item a
         lead has given a final grade (the grade that wins over the consensus in scoring)."""
-        a = models.adjudications
         with self.db.engine.connect() as conn:
-            return {
-                (int(q), int(d)): int(g)
-                for q, d, g in conn.execute(select(a.c.query_id, a.c.document_id, a.c.grade))
-            }
+            return judgments.adjudicated_grades(conn)
 
     def item_text(self, query_id: int, document_id: int) -> tuple[str, str]:
         """(query text, document title) of one item by database ids ('' when unknown)."""
-        q, d = models.queries, models.documents
         with self.db.engine.connect() as conn:
-            text = conn.execute(select(q.c.text).where(q.c.id == query_id)).scalar_one_or_none()
-            title = conn.execute(
-                select(d.c.title).where(d.c.id == document_id)
-            ).scalar_one_or_none()
-        return str(text or ""), str(title or "")
+            return names.item_text(conn, query_id, document_id)
 
     def _load(self, *, documents: bool = True) -> _Loaded:
         """Read every judgment; ``documents=False`` skips the documents' external ids
         (``doc_external`` is then empty): per-query statistics do not need them."""
-        j = models.judgments
         with self.db.engine.connect() as conn:
-            rows = fetch_array(
-                conn,
-                select(j.c.query_id, j.c.document_id, j.c.annotator_id, j.c.grade),
-                [("query", "i8"), ("doc", "i8"), ("annotator", "i8"), ("grade", "f8")],
-            )
-            annotator_names = id_map(conn, models.annotators, "name")
-            query_names = id_map(conn, models.queries)
+            rows = judgments.all_grades(conn)
+            annotator_names = names.annotator_names(conn)
+            query_names = names.query_external_ids(conn)
             item_q, item_d, item_index = _items(rows["query"], rows["doc"])
             n_items = len(item_q)
-            docs = column_by_id(conn, models.documents, item_d, "external_id") if documents else {}
+            docs = names.document_external_ids(conn, item_d) if documents else {}
         annotator_ids = np.unique(rows["annotator"])
         query_ids = np.unique(item_q)
         item_query_index = np.searchsorted(query_ids, item_q).astype(np.int64)
@@ -376,7 +342,7 @@ class AgreementService:
             item_query_index=item_query_index,
             item_query=item_q.astype(np.int64),
             item_doc=item_d.astype(np.int64),
-            doc_external=[str(docs[int(x)]) for x in item_d] if documents else [],
+            doc_external=[docs[int(x)] for x in item_d] if documents else [],
             judgments_per_query=np.bincount(
                 item_query_index[item_index], minlength=len(query_ids)
             ).astype(np.int64),

@@ -28,6 +28,7 @@ from numpy.typing import NDArray
 
 from ndcg_studio.domain.bands import Band, band_labels
 from ndcg_studio.domain.breakdown import Breakdown, breakdown
+from ndcg_studio.domain.disputed import grade_range
 from ndcg_studio.domain.incomplete import incomplete_measures
 from ndcg_studio.domain.metrics import score
 from ndcg_studio.domain.stats import MeanCI, bootstrap_mean_ci
@@ -94,6 +95,16 @@ class QueryBreakdown:
     doc_title: list[str]
     annotator_grades: dict[int, dict[str, float]]
     annotators: list[str]
+
+    def grade_range(self) -> NDArray[np.float64]:
+        """(n_docs,) float64 ``max - min`` of the annotators' grades of each document (dense
+        index), NaN for a document nobody graded
+        (:func:`ndcg_studio.domain.disputed.grade_range`); with
+        :func:`~ndcg_studio.domain.disputed.is_disputed` it says which documents are disputed."""
+        pairs = [(d, g) for d, grades in self.annotator_grades.items() for g in grades.values()]
+        doc = np.array([d for d, _ in pairs], dtype=np.int64)
+        grade = np.array([g for _, g in pairs], dtype=np.float64)
+        return grade_range(doc, grade, len(self.doc_external))
 
 
 class ScoringService:

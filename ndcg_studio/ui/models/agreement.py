@@ -18,6 +18,7 @@ from numpy.typing import NDArray
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QBrush, QColor
 
+from ndcg_studio.domain.disputed import disputed_per_group, most_disputed_first
 from ndcg_studio.services.agreement import AgreementReport, DisputedItem
 from ndcg_studio.services.annotation import HistoryEntry
 from ndcg_studio.services.wording import count
@@ -267,7 +268,7 @@ class PerQueryAlphaModel(NumpyTableModel):
                 np.bincount(iq, minlength=n_q).astype(np.int64),
                 np.bincount(iq[sp.n_grades >= 2], minlength=n_q).astype(np.int64),
                 report.judgments_per_query.astype(np.int64),
-                np.bincount(iq[sp.disputed], minlength=n_q).astype(np.int64),
+                disputed_per_group(sp.disputed, iq, n_q),
             ]
             self._reasons = s.per_query.undefined_reason
         self._reset_rows()
@@ -335,17 +336,15 @@ class DisputedRows:
     ) -> DisputedRows:
         """The disputed items of ``report`` (vectorised: one sort of the ratings by item)."""
         sp = report.summary.spread
-        idx = np.flatnonzero(sp.disputed)
         doc_ext = np.asarray(report.doc_external, dtype=str)
         q_ext = np.asarray(report.query_external, dtype=str)
         # most disputed first (range, then std, descending); ties in query and document order
-        keys = (
-            dense_ranks(natural_key(doc_ext[idx])),
-            dense_ranks(natural_key(q_ext[report.item_query_index[idx]])),
-            -sp.std[idx],
-            -sp.range[idx],
-        )
-        idx = idx[np.lexsort(keys)] if idx.size else idx
+        idx = np.flatnonzero(sp.disputed)
+        ties = np.zeros((2, sp.range.shape[0]), dtype=np.int64)
+        if idx.size:
+            ties[0, idx] = dense_ranks(natural_key(q_ext[report.item_query_index[idx]]))
+            ties[1, idx] = dense_ranks(natural_key(doc_ext[idx]))
+        idx = most_disputed_first(sp.range, sp.std, sp.disputed, ties[0], ties[1])
         r = report.ratings
         order = np.argsort(r.item, kind="stable")
         items = r.item[order]

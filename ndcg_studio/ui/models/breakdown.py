@@ -18,6 +18,7 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QPalette
 from PySide6.QtWidgets import QApplication
 
+from ndcg_studio.domain.disputed import is_disputed
 from ndcg_studio.services.scoring import QueryBreakdown
 from ndcg_studio.ui.models.grades import chip_icon
 from ndcg_studio.ui.models.table import SORT_ROLE, Index, TableModel
@@ -62,6 +63,7 @@ class BreakdownTableModel(TableModel):
         self._columns: dict[str, NDArray[Any]] = {}
         self._disputed: NDArray[np.bool_] = np.zeros(0, dtype=bool)
         self._disputed_range = 2.0
+        self._range: NDArray[np.float64] = np.zeros(0)
         self._italic = QFont()
         self._italic.setItalic(True)
 
@@ -97,18 +99,13 @@ class BreakdownTableModel(TableModel):
                     "cumulative_dcg",
                 )
             }
-            self._disputed = np.array(
-                [self._spread(int(d)) >= disputed_range for d in self._doc.tolist()], dtype=bool
-            )
+            self._range = qb.grade_range()
+            self._disputed = is_disputed(self._range[self._doc], disputed_range)
         self.endResetModel()
 
     def _grades_of(self, doc: int) -> dict[str, float]:
         assert self._qb is not None
         return self._qb.annotator_grades.get(doc, {})
-
-    def _spread(self, doc: int) -> float:
-        grades = list(self._grades_of(doc).values())
-        return max(grades) - min(grades) if len(grades) >= 2 else 0.0
 
     def is_disputed(self, row: int) -> bool:
         return bool(self._disputed[row])
@@ -243,7 +240,7 @@ class BreakdownTableModel(TableModel):
             if self._disputed[row]:
                 listing = ", ".join(f"{a}: {g:g}" for a, g in sorted(grades.items()))
                 return (
-                    f"{title}\nDisputed: grades differ by {self._spread(doc):g} "
+                    f"{title}\nDisputed: grades differ by {self._range[doc]:g} "
                     f"(≥ {self._disputed_range:g}) — {listing}"
                 )
             return title or None
