@@ -14,132 +14,41 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-from numpy.typing import NDArray
-from sqlalchemy import select
 
-from ndcg_studio import __version__
-from ndcg_studio.services._cells import nan_to_none
 from ndcg_studio.services.agreement import (
     AGREEMENT_COLUMNS,
     AgreementService,
     AgreementSettings,
 )
+from ndcg_studio.services.export_compare import compare_many_table, compare_table
+from ndcg_studio.services.export_tables import About, ColumnTable, Table
 from ndcg_studio.services.multirun import Correction
 from ndcg_studio.services.progress import Cancelled, Progress, checkpoint
-from ndcg_studio.services.scoring import (
-    ScoringService,
-    ScoringSettings,
-    compare,
-)
-from ndcg_studio.storage import models
-from ndcg_studio.storage.bulk import column_by_id
+from ndcg_studio.services.scoring import ScoringService, ScoringSettings
 from ndcg_studio.storage.database import Database
+from ndcg_studio.storage.queries import judgments, names
 from ndcg_studio.vocabulary import EXPORT_KINDS, Scope
 
+__all__ = ["REPORT_EXTRA", "About", "ColumnTable", "ExportService", "Table"]
+
 REPORT_EXTRA = ("query_text", "query_alpha")
-
-
-@dataclass
-class About:
-    """What produced an export: its kind, the settings (one line that reproduces it) and notes
-    (why a value is empty, a test's result), written beside the file as JSON."""
-
-    kind: str
-    settings: str = ""
-    notes: list[str] = field(default_factory=list)
-    #: further JSON-serialisable sections (e.g. a comparison's ANOVA table), after ``notes``
-    details: dict[str, Any] = field(default_factory=dict)
-
-    def as_dict(self) -> dict[str, Any]:
-        """The settings file's content (tool, version, time in UTC, settings, notes, then any
-        ``details``)."""
-        return {
-            "what": self.kind,
-            "written_by": f"ndcg-studio {__version__}",
-            "written_at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
-            "settings": self.settings,
-            "notes": list(self.notes),
-            **self.details,
-        }
-
-    def write(self, path: str | Path) -> None:
-        """Write the settings file beside ``path`` (nothing for ``-``, standard output)."""
-        from ndcg_studio.io.writers import write_settings
-
-        write_settings(path, self.as_dict())
-
-
-@dataclass
-class Table:
-    """Rows to write: ``header``, ``rows`` (sequences in header order) and ``about``."""
-
-    header: tuple[str, ...]
-    rows: list[tuple[Any, ...]]
-    about: About
-
-    def write_csv(
-        self,
-        path: str | Path,
-        *,
-        excel: bool,
-        cancelled: Cancelled | None,
-        file_format: str = "csv",
-    ) -> int:
-        """:func:`ndcg_studio.io.writers.write_table` of this table (CSV or xlsx), then its
-        settings file; the rows written."""
-        from ndcg_studio.io.writers import write_table
-
-        n = write_table(
-            path,
-            self.header,
-            self.rows,
-            file_format=file_format,
-            excel=excel,
-            settings=self.about.as_dict(),
-            cancelled=cancelled,
-        )
-        self.about.write(path)
-        return n
-
-
-@dataclass
-class ColumnTable:
-    """Like :class:`Table`, held column by column (lists or arrays of one length), which the
-    column writer formats a column at a time (:func:`ndcg_studio.io.writers.write_csv_columns`)."""
-
-    header: tuple[str, ...]
-    columns: list[Sequence[Any] | NDArray[Any]]
-    about: About
-
-    def write_csv(
-        self,
-        path: str | Path,
-        *,
-        excel: bool,
-        cancelled: Cancelled | None,
-        file_format: str = "csv",
-    ) -> int:
-        """:func:`ndcg_studio.io.writers.write_table` of this table (CSV a column at a time,
-        or xlsx), then its settings file; the rows written."""
-        from ndcg_studio.io.writers import write_table
-
-        n = write_table(
-            path,
-            self.header,
-            columns=self.columns,
-            file_format=file_format,
-            excel=excel,
-            settings=self.about.as_dict(),
-            cancelled=cancelled,
-        )
-        self.about.write(path)
-        return n
+#: Columns of the long judgments export.
+JUDGMENT_COLUMNS = (
+    "query_id",
+    "doc_id",
+    "annotator",
+    "grade",
+    "note",
+    "updated_at",
+    "source",
+    "source_kind",
+)
 
 
 class ExportService:
@@ -164,14 +73,7 @@ class ExportService:
         alpha_of = AgreementService(self.db).per_query_alpha(level)  # type: ignore[arg-type]
         checkpoint(2, 3, progress, cancelled)
         with self.db.engine.connect() as conn:
-            q = models.queries
-            texts = dict(
-                conn.execute(
-                    select(q.c.external_id, q.c.text).where(
-                        q.c.id.in_([int(i) for i in report.query_ids])
-                    )
-                ).all()
-            )
+            texts = names.query_texts_by_external(conn, report.query_ids.tolist())
         values = report.column_values()
         query_ids: list[str] = values[0]  # type: ignore[assignment]
         return ColumnTable(
@@ -196,71 +98,26 @@ class ExportService:
         source_kind`` (the annotator's judgment source, empty for none; ``import judgments``
         ignores the two) or wide (one grade column per annotator, empty where that annotator
         did not judge)."""
-        j, q, d, a = models.judgments, models.queries, models.documents, models.annotators
-        src, member = models.sources, models.annotator_sources
-        stmt = (
-            select(
-                q.c.external_id,
-                d.c.external_id,
-                a.c.name,
-                j.c.grade,
-                j.c.note,
-                j.c.updated_at,
-                src.c.name,
-                src.c.kind,
-            )
-            .select_from(j.join(q, q.c.id == j.c.query_id).join(d, d.c.id == j.c.document_id))
-            .join(a, a.c.id == j.c.annotator_id)
-            .outerjoin(member, member.c.annotator_id == a.c.id)
-            .outerjoin(src, src.c.id == member.c.source_id)
-            .order_by(q.c.external_id, d.c.external_id, a.c.name)
-        )
         with self.db.engine.connect() as conn:
-            # the driver's own rows: no Row object and no timestamp parsed per row (imports give
-            # all their rows one timestamp, so each distinct value is converted once below)
-            result = conn.execute(stmt)
-            try:
-                data = result.cursor.fetchall()
-            finally:
-                result.close()
-            parse = j.c.updated_at.type.dialect_impl(conn.dialect).result_processor(
-                conn.dialect, None
-            )
+            data = judgments.judgment_rows(conn)
         if not wide:
-            iso: dict[Any, str] = {}
-            for raw in {r[5] for r in data}:
-                iso[raw] = _iso(parse(raw) if parse is not None and raw is not None else raw)
-            q_ext, d_ext, names, grades, notes, stamps, sources, kinds = (
-                zip(*data, strict=True) if data else ((),) * 8
-            )
-            return ColumnTable(
-                header=(
-                    "query_id",
-                    "doc_id",
-                    "annotator",
-                    "grade",
-                    "note",
-                    "updated_at",
-                    "source",
-                    "source_kind",
-                ),
-                columns=[
-                    list(q_ext),
-                    list(d_ext),
-                    list(names),
-                    [int(g) for g in grades],
-                    list(notes),
-                    [iso[raw] for raw in stamps],
-                    list(sources),
-                    list(kinds),
-                ],
-                about=About("judgments", "long"),
-            )
-        annotators = sorted({r[2] for r in data})
+            iso = {raw: _iso(raw) for raw in set(data.updated_at)}
+            columns = [
+                data.query,
+                data.doc,
+                data.annotator,
+                data.grade,
+                data.note,
+                [iso[raw] for raw in data.updated_at],
+                data.source,
+                data.source_kind,
+            ]
+            return ColumnTable(JUDGMENT_COLUMNS, columns, About("judgments", "long"))
+        annotators = sorted(set(data.annotator))
         col = {name: i for i, name in enumerate(annotators)}
         items: dict[tuple[str, str], list[Any]] = {}
-        for r in data:
-            items.setdefault((r[0], r[1]), [None] * len(annotators))[col[r[2]]] = int(r[3])
+        for q, d, a, g in zip(data.query, data.doc, data.annotator, data.grade, strict=True):
+            items.setdefault((q, d), [None] * len(annotators))[col[a]] = g
         return Table(
             header=("query_id", "doc_id", *annotators),
             rows=[(qid, did, *grades) for (qid, did), grades in items.items()],
@@ -285,15 +142,15 @@ class ExportService:
                 "export with --consensus majority, max or min, or with --annotator NAME"
             )
         with self.db.engine.connect() as conn:
-            names = column_by_id(conn, models.documents, data.doc_ids, "external_id")
+            doc_names = names.document_external_ids(conn, data.doc_ids)
         # external ids by index, picked for every row by numpy (object arrays): no Python
         # work per row but the final zip
         query_names = np.array(data.query_external, dtype=object)[qrels.query]
-        doc_names = np.array([names[int(d)] for d in data.doc_ids.tolist()], dtype=object)
+        docs = np.array([doc_names[int(d)] for d in data.doc_ids.tolist()], dtype=object)
         return list(
             zip(
                 query_names.tolist(),
-                doc_names[qrels.doc].tolist(),
+                docs[qrels.doc].tolist(),
                 grades.astype(np.int64).tolist(),
                 strict=True,
             )
@@ -314,43 +171,12 @@ class ExportService:
         return Table(header=AGREEMENT_COLUMNS, rows=list(report.rows(by)), about=about)
 
     def compare(self, settings: ScoringSettings, run_a: str, run_b: str) -> Table:
-        """Per-query nDCG of two runs and their delta; the test result in the settings notes.
-
-        Columns ``query_id, ndcg_<run_a>, ndcg_<run_b>, delta``; a run compared with itself
-        gives ``ndcg_<run>_a, ndcg_<run>_b`` (its own nDCG twice, delta 0, p = 1).
-        """
+        """Per-query nDCG of two runs and their delta; the test result in the settings notes
+        (:func:`~ndcg_studio.services.export_compare.compare_table`)."""
         # a run named twice is scored once (twice would make two copies of its groups)
         runs = tuple(dict.fromkeys((run_a, run_b)))
         report = ScoringService(self.db).score(replace(settings, runs=runs))
-        result = compare(report, run_a, run_b)
-        ia, ib = report.for_run(run_a), report.for_run(run_b)
-        a, b = report.table.ndcg[ia], report.table.ndcg[ib]
-        rows = []
-        for qi, va, vb in zip(report.group_query[ia].tolist(), a.tolist(), b.tolist(), strict=True):
-            delta = va - vb
-            rows.append(
-                (
-                    report.query_external[qi],
-                    nan_to_none(va),
-                    nan_to_none(vb),
-                    nan_to_none(delta),
-                )
-            )
-        names = (run_a, run_b) if run_a != run_b else (f"{run_a}_a", f"{run_b}_b")
-        return Table(
-            header=("query_id", f"ndcg_{names[0]}", f"ndcg_{names[1]}", "delta"),
-            rows=rows,
-            about=About(
-                "compare",
-                replace(settings, runs=(run_a, run_b)).describe(),
-                [
-                    f"paired queries {result.n}: mean {run_a} {result.mean_a:.4f}, "
-                    f"mean {run_b} {result.mean_b:.4f}, mean delta {result.mean_delta:+.4f}; "
-                    f"wins {result.wins}, losses {result.losses}, ties {result.ties}; "
-                    f"paired randomization test p = {result.p_value:.4g}"
-                ],
-            ),
-        )
+        return compare_table(report, settings, run_a, run_b)
 
     def compare_many(
         self,
@@ -375,63 +201,25 @@ class ExportService:
             ValueError: fewer than two runs or queries; Holm without a baseline.
             LookupError: an unknown run, or a baseline not among ``runs``.
         """
-        from ndcg_studio.services.multirun import PAIR_COLUMNS, compare_report_runs
+        from ndcg_studio.services.multirun import compare_report_runs
 
-        names = list(dict.fromkeys(runs))
-        if len(names) != len(runs):
+        chosen = list(dict.fromkeys(runs))
+        if len(chosen) != len(runs):
             raise ValueError(f"compare: a run is named twice in {', '.join(runs)}")
         correction = correction or ("holm" if baselines else "tukey")
         if correction == "holm" and not baselines:
             raise ValueError("Holm's correction is against a baseline: give --baseline RUN")
-        report = ScoringService(self.db).score(replace(settings, runs=tuple(names)))
+        report = ScoringService(self.db).score(replace(settings, runs=tuple(chosen)))
         multi = compare_report_runs(
-            report, names, baselines=baselines, n_permutations=n_permutations, seed=seed
+            report, chosen, baselines=baselines, n_permutations=n_permutations, seed=seed
         )
-        rows = list(multi.rows(correction))
-        anova = multi.comparison.anova
-        power_line = multi.power_sentence()
-        adjusted = (
-            f"randomised Tukey HSD over all {len(names) * (len(names) - 1) // 2} pairs "
-            f"(Carterette 2012; run labels permuted within each query, {n_permutations} "
-            "permutations)"
-            if correction == "tukey"
-            else f"Holm-Bonferroni over the {len(rows)} pairs with the baseline(s)"
-        )
-        notes = [
-            f"{multi.n_queries} queries that every run has a value for"
-            + (f" ({multi.n_dropped} left out)" if multi.n_dropped else "")
-            + "; delta = mean_a - mean_b; ci = 95% paired bootstrap percentile interval; "
-            "effect_size = delta / sqrt(ANOVA residual mean square) (Sakai 2014); "
-            f"p = paired randomization test (two-sided); p_adjusted = {adjusted}",
-            f"two-way ANOVA (run x query): F(run) = {anova.f_run:.4g} on "
-            f"{anova.df_run}, {anova.df_residual} df, p = {anova.p_run:.4g}; residual mean "
-            f"square {anova.ms_residual:.4g}",
-            power_line,
-        ]
-        return Table(
-            header=PAIR_COLUMNS,
-            rows=rows,
-            about=About(
-                "compare",
-                f"{replace(settings, runs=tuple(names)).describe()} correction={correction} "
-                f"baselines={','.join(baselines) or 'none'} permutations={n_permutations} "
-                f"seed={seed}",
-                notes,
-                details={
-                    "anova": _anova_dict(anova),
-                    "topic_set_size": {
-                        "n_queries": multi.n_queries,
-                        "alpha": 0.05,
-                        "power": 0.8,
-                        "residual_variance": _json_number(anova.ms_residual),
-                        "min_detectable_delta": _json_number(multi.min_detectable_delta),
-                        "sentence": power_line,
-                        "source": "Sakai (2016), IRJ 19(3), Topic set size design; paired "
-                        "t-test with the ANOVA residual variance",
-                    },
-                    "queries_left_out": multi.n_dropped,
-                },
-            ),
+        return compare_many_table(
+            multi,
+            settings,
+            correction=correction,
+            baselines=baselines,
+            n_permutations=n_permutations,
+            seed=seed,
         )
 
     def _the_two_runs(self) -> list[str]:
@@ -441,16 +229,14 @@ class ExportService:
             ValueError: another number of runs (the message lists them).
         """
         with self.db.engine.connect() as conn:
-            names = list(
-                conn.execute(select(models.runs.c.name).order_by(models.runs.c.name)).scalars()
-            )
-        if len(names) != 2:
-            known = ", ".join(names[:10]) + (", ..." if len(names) > 10 else "") or "none"
+            run_names = names.sorted_run_names(conn)
+        if len(run_names) != 2:
+            known = ", ".join(run_names[:10]) + (", ..." if len(run_names) > 10 else "") or "none"
             raise ValueError(
                 f"compare needs two runs: give them with --runs RUN_A RUN_B "
-                f"(the database has {len(names)}: {known})"
+                f"(the database has {len(run_names)}: {known})"
             )
-        return names
+        return run_names
 
     # --------------------------------------------------------------- writing
     def write(
@@ -485,21 +271,13 @@ class ExportService:
             LookupError: an unknown run or annotator.
             OSError: writing failed (an existing file is left intact).
         """
-        from ndcg_studio.io.writers import table_format, write_trec_qrels
+        from ndcg_studio.io.writers import table_format
 
         settings = settings or ScoringSettings()
         agreement = agreement or AgreementSettings()
         chosen = table_format(path, "csv" if file_format == "trec" else file_format)
         if kind == "qrels":
-            rows = self.qrels(settings)
-            checkpoint(1, 2, progress, cancelled)
-            if chosen == "xlsx":
-                about = About("qrels", settings.describe())
-                qrels = Table(("query_id", "doc_id", "grade"), list(rows), about)
-                return qrels.write_csv(path, excel=False, cancelled=cancelled, file_format=chosen)
-            n = write_trec_qrels(path, rows, cancelled=cancelled)
-            About("qrels", settings.describe()).write(path)
-            return n
+            return self._write_qrels(settings, path, chosen, progress, cancelled)
         table: Table | ColumnTable
         if kind == "report":
             table = self.report(settings, agreement.level, progress=progress, cancelled=cancelled)
@@ -508,17 +286,7 @@ class ExportService:
         elif kind == "agreement":
             table = self.agreement(agreement, by)
         elif kind == "compare":
-            runs = runs or self._the_two_runs()
-            if len(runs) < 2:
-                raise ValueError(
-                    f"compare needs two or more runs, got {len(runs)}: --runs RUN_A RUN_B [...]"
-                )
-            if len(runs) == 2 and correction is None and not baselines:
-                table = self.compare(settings, runs[0], runs[1])
-            else:
-                table = self.compare_many(
-                    settings, runs, correction=correction, baselines=baselines
-                )
+            table = self._compare_table(settings, runs, correction, baselines)
         else:
             raise ValueError(f"unknown export kind {kind!r}; one of {', '.join(EXPORT_KINDS)}")
         checkpoint(2, 3, progress, cancelled)
@@ -526,27 +294,43 @@ class ExportService:
         checkpoint(3, 3, progress, cancelled)
         return n
 
+    def _write_qrels(
+        self,
+        settings: ScoringSettings,
+        path: str | Path,
+        chosen: str,
+        progress: Progress | None,
+        cancelled: Cancelled | None,
+    ) -> int:
+        """The qrels export: TREC qrels, or an xlsx workbook of the same rows."""
+        from ndcg_studio.io.writers import write_trec_qrels
 
-def _json_number(value: float) -> float | None:
-    """JSON has no NaN or infinity: None (null) for them."""
-    return float(value) if math.isfinite(value) else None
+        rows = self.qrels(settings)
+        checkpoint(1, 2, progress, cancelled)
+        if chosen == "xlsx":
+            about = About("qrels", settings.describe())
+            qrels = Table(("query_id", "doc_id", "grade"), list(rows), about)
+            return qrels.write_csv(path, excel=False, cancelled=cancelled, file_format=chosen)
+        n = write_trec_qrels(path, rows, cancelled=cancelled)
+        About("qrels", settings.describe()).write(path)
+        return n
 
-
-def _anova_dict(anova: Any) -> dict[str, Any]:
-    """The ANOVA table as JSON: one entry per source (run, query, residual, total)."""
-    out: dict[str, Any] = {}
-    for source in ("run", "query", "residual", "total"):
-        row: dict[str, Any] = {"ss": _json_number(getattr(anova, f"ss_{source}"))}
-        if source != "total":
-            row["df"] = getattr(anova, f"df_{source}")
-            row["ms"] = _json_number(getattr(anova, f"ms_{source}"))
-        if source in ("run", "query"):
-            row["f"] = _json_number(getattr(anova, f"f_{source}"))
-            row["p"] = _json_number(getattr(anova, f"p_{source}"))
-        out[source] = row
-    out["df_total"] = anova.df_run + anova.df_query + anova.df_residual
-    out["source"] = "two-way ANOVA without replication (Sakai 2014); equals statsmodels anova_lm"
-    return out
+    def _compare_table(
+        self,
+        settings: ScoringSettings,
+        runs: Sequence[str] | None,
+        correction: Correction | None,
+        baselines: Sequence[str],
+    ) -> Table:
+        """Two runs' deltas, or N runs pair by pair (see :meth:`write`)."""
+        runs = runs or self._the_two_runs()
+        if len(runs) < 2:
+            raise ValueError(
+                f"compare needs two or more runs, got {len(runs)}: --runs RUN_A RUN_B [...]"
+            )
+        if len(runs) == 2 and correction is None and not baselines:
+            return self.compare(settings, runs[0], runs[1])
+        return self.compare_many(settings, runs, correction=correction, baselines=baselines)
 
 
 def _iso(value: Any) -> str:
