@@ -203,12 +203,11 @@ def check_before_writing(db: Any) -> None:
     """
     if not db.is_sqlite:
         return
-    from sqlalchemy import text
-
     from ndcg_studio.storage.database import DatabaseError
+    from ndcg_studio.storage.queries.health import quick_check
 
     with db.engine.connect() as conn:
-        problems = [str(r[0]) for r in conn.execute(text("PRAGMA quick_check(3)"))]
+        problems = quick_check(conn)
     if problems != ["ok"]:
         raise DatabaseError(
             f"database disk image is malformed: PRAGMA quick_check says {problems[0]!r}"

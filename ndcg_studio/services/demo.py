@@ -12,13 +12,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from platformdirs import user_data_dir
-from sqlalchemy import func, select
 
 from ndcg_studio._paths import resources_dir
 from ndcg_studio.services.importing import ImportService
 from ndcg_studio.services.progress import Cancelled, Progress, checkpoint
-from ndcg_studio.storage import models
 from ndcg_studio.storage.database import APP_NAME, Database
+from ndcg_studio.storage.queries.names import has_queries
 
 #: The annotator the Cranfield judgments are recorded under.
 DEMO_ANNOTATOR = "cleverdon"
@@ -37,7 +36,7 @@ def demo_database_path() -> Path:
 def is_empty(db: Database) -> bool:
     """True when the database has no query yet (a first start)."""
     with db.engine.connect() as conn:
-        return not conn.execute(select(func.count()).select_from(models.queries)).scalar_one()
+        return not has_queries(conn)
 
 
 def load_demo(

@@ -222,14 +222,18 @@ class ExportService:
             seed=seed,
         )
 
+    def run_names(self) -> list[str]:
+        """Every run's name, ascending (the choices of a comparison)."""
+        with self.db.engine.connect() as conn:
+            return names.sorted_run_names(conn)
+
     def _the_two_runs(self) -> list[str]:
         """The database's runs when there are exactly two (a comparison needs no names then).
 
         Raises:
             ValueError: another number of runs (the message lists them).
         """
-        with self.db.engine.connect() as conn:
-            run_names = names.sorted_run_names(conn)
+        run_names = self.run_names()
         if len(run_names) != 2:
             known = ", ".join(run_names[:10]) + (", ..." if len(run_names) > 10 else "") or "none"
             raise ValueError(

@@ -19,11 +19,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
-from sqlalchemy import select
 
 from ndcg_studio.domain.pooling import discounts
-from ndcg_studio.storage import models
 from ndcg_studio.storage.database import Database
+from ndcg_studio.storage.queries.pool import positions_within
 
 if TYPE_CHECKING:
     from ndcg_studio.services.annotation import PoolItem
@@ -66,23 +65,13 @@ def ab_weights(
     """``{document id: |disc_A - disc_B|}`` at cutoff ``order.k`` for one query (positions in
     trec_eval order, ``results.position``); 0 for a document neither run ranks within K, and
     for every document when a run no longer exists."""
-    r, runs = models.results, models.runs
-    stmt = (
-        select(runs.c.name, r.c.document_id, r.c.position)
-        .join(runs, runs.c.id == r.c.run_id)
-        .where(
-            r.c.query_id == query_id,
-            runs.c.name.in_([order.run_a, order.run_b]),
-            r.c.position <= order.k,
-        )
-    )
     with db.engine.connect() as conn:
-        rows = conn.execute(stmt).all()
+        rows = positions_within(conn, query_id, (order.run_a, order.run_b), order.k)
     index = {int(d): i for i, d in enumerate(document_ids)}
     rank = np.zeros((2, len(index)), dtype=np.int64)
     for name, doc, position in rows:
-        if int(doc) in index:
-            rank[0 if name == order.run_a else 1, index[int(doc)]] = int(position)
+        if doc in index:
+            rank[0 if name == order.run_a else 1, index[doc]] = position
     disc = discounts(rank, order.k)
     weight = np.abs(disc[0] - disc[1])
     return {d: float(weight[i]) for d, i in index.items()}

@@ -72,19 +72,13 @@ def setup_logging(path: Path | None = None) -> Path:
     return path
 
 
-def _is_disconnect(exc: BaseException) -> bool:
-    try:
-        from ndcg_studio.storage.resilience import ConnectionLost, is_disconnect
-    except ImportError:  # pragma: no cover - resilience ships with the app
-        return False
-    return isinstance(exc, ConnectionLost) or is_disconnect(exc)
-
-
 def describe(exc: BaseException, action: str | None = None) -> ErrorReport:
     """Turn an exception into words for a person (no traceback)."""
     doing = f" while {action[0].lower()}{action[1:].rstrip('.…')}" if action else ""
     text = str(exc) or type(exc).__name__
-    if _is_disconnect(exc):
+    from ndcg_studio.storage.errors import is_connection_lost, is_locked
+
+    if is_connection_lost(exc):
         return ErrorReport(
             "Lost the connection to the database server",
             f"The database server stopped answering{doing}. Your last change was NOT saved.\n\n"
@@ -92,9 +86,7 @@ def describe(exc: BaseException, action: str | None = None) -> ErrorReport:
             "Check the network connection or ask whoever runs the server whether it is up, "
             "then repeat the last action. Nothing else is lost.",
         )
-    from sqlalchemy.exc import OperationalError
-
-    if isinstance(exc, OperationalError) and "locked" in text.lower():
+    if is_locked(exc):
         return ErrorReport(
             "The database is busy",
             f"Another program is writing to the database file{doing}, and it stayed locked for "

@@ -14,12 +14,10 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QWidget,
 )
-from sqlalchemy import select
 
 from ndcg_studio.services.exporting import ExportService
 from ndcg_studio.services.importing import ImportService
 from ndcg_studio.services.wording import count
-from ndcg_studio.storage import models
 from ndcg_studio.ui import settings as S
 from ndcg_studio.ui.workers import run_task
 
@@ -143,11 +141,25 @@ def export_file(window: MainWindow) -> None:
     if not ok:
         return
     kind = next(k for k, label in EXPORT_KINDS.items() if label == choice)
-    runs: list[str] | None = None
-    if kind == "compare":
-        runs = _ask_two_runs(window)
-        if runs is None:
-            return
+    if kind == "compare":  # the run names are read off the GUI thread, then asked for
+        service = ExportService(window.context.require_database())
+        run_task(
+            lambda _progress, _cancelled: service.run_names(),
+            on_success=lambda names: _export_compare(window, choice, names),
+            owner=window,
+        )
+        return
+    _export_to(window, kind, choice, None)
+
+
+def _export_compare(window: MainWindow, choice: str, names: list[str]) -> None:
+    runs = _ask_two_runs(window, names)
+    if runs is not None:
+        _export_to(window, "compare", choice, runs)
+
+
+def _export_to(window: MainWindow, kind: str, choice: str, runs: list[str] | None) -> None:
+    """Ask where, then write the export in a worker."""
     suffix = ".txt" if kind == "qrels" else ".csv"
     plain = "TREC qrels (*.txt)" if kind == "qrels" else "CSV (*.csv)"
     path, chosen = QFileDialog.getSaveFileName(
@@ -192,13 +204,8 @@ def export_format(path: str, chosen_filter: str) -> str | None:
     return None
 
 
-def _ask_two_runs(window: MainWindow) -> list[str] | None:
-
-    database = window.context.require_database()
-    with database.transaction() as session:
-        names = list(
-            session.execute(select(models.runs.c.name).order_by(models.runs.c.name)).scalars()
-        )
+def _ask_two_runs(window: MainWindow, names: list[str]) -> list[str] | None:
+    """Run A and run B among ``names`` (the database's runs, ascending); None if cancelled."""
     if len(names) < 2:
         QMessageBox.information(window, "Export", "A comparison needs two runs in the database.")
         return None
