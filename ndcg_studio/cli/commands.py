@@ -219,33 +219,14 @@ def check_before_writing(db: Any) -> None:
 
 def score_command(args: argparse.Namespace) -> int:
     from ndcg_studio.services.exporting import About
-    from ndcg_studio.services.scoring import (
-        INCOMPLETE_COLUMNS,
-        ScoringService,
-        describe_measures,
-        measure_means,
-        summarize,
-    )
+    from ndcg_studio.services.scoring import describe_measures
 
     settings = scoring_settings(args)
     check_output(args)
     if args.by_annotator:
         return _score_by_annotator(args, settings)
     every = getattr(args, "measures", "ndcg") == "all"
-    db = open_db(args)
-    try:
-        if args.source is not None:
-            if settings.annotator:
-                raise UsageError("--source: not with --annotator")
-            if every:
-                raise UsageError("--source: not with --measures all")
-            from ndcg_studio.services.stability import StabilityService
-
-            report = StabilityService(db).score_source(args.source, settings)
-        else:
-            report = ScoringService(db).score(settings, measures=every)
-    finally:
-        db.dispose()
+    report = _score(args, settings, every)
     about = About(
         "score --summary" if args.summary else "score",
         settings.describe() + (" measures=all" if every else ""),
@@ -254,32 +235,7 @@ def score_command(args: argparse.Namespace) -> int:
     if args.source is not None:
         about.settings += f" source={args.source}"
     if args.summary:
-        header = (
-            "run",
-            "k",
-            "mean_ndcg",
-            "ci_low",
-            "ci_high",
-            "n_queries",
-            "n_without_judgments",
-            "n_missing_from_run",
-            *(f"mean_{c}" for c in INCOMPLETE_COLUMNS if every),
-        )
-        means = measure_means(report)
-        rows = [
-            (
-                s.run,
-                settings.k,
-                s.ndcg.mean,
-                s.ndcg.low,
-                s.ndcg.high,
-                s.n_queries,
-                s.n_without_judgments,
-                s.n_missing_from_run,
-                *(means[s.run].values() if every else ()),
-            )
-            for s in summarize(report)
-        ]
+        header, rows = _summary_rows(report, settings, every)
         write_rows(args, header, rows, about)
         return 0
     if args.format == "csv":
@@ -290,6 +246,58 @@ def score_command(args: argparse.Namespace) -> int:
     else:
         write_rows(args, report.columns(), report.rows(), about)
     return 0
+
+
+def _score(args: argparse.Namespace, settings: Any, every: bool) -> Any:
+    """The score report of ``score`` (against one judgment source with ``--source``)."""
+    from ndcg_studio.services.scoring import ScoringService
+
+    db = open_db(args)
+    try:
+        if args.source is not None:
+            if settings.annotator:
+                raise UsageError("--source: not with --annotator")
+            if every:
+                raise UsageError("--source: not with --measures all")
+            from ndcg_studio.services.stability import StabilityService
+
+            return StabilityService(db).score_source(args.source, settings)
+        return ScoringService(db).score(settings, measures=every)
+    finally:
+        db.dispose()
+
+
+def _summary_rows(report: Any, settings: Any, every: bool) -> tuple[tuple[str, ...], list[Any]]:
+    """Header and rows of ``score --summary``: one row per run."""
+    from ndcg_studio.services.scoring import INCOMPLETE_COLUMNS, measure_means, summarize
+
+    header = (
+        "run",
+        "k",
+        "mean_ndcg",
+        "ci_low",
+        "ci_high",
+        "n_queries",
+        "n_without_judgments",
+        "n_missing_from_run",
+        *(f"mean_{c}" for c in INCOMPLETE_COLUMNS if every),
+    )
+    means = measure_means(report)
+    rows = [
+        (
+            s.run,
+            settings.k,
+            s.ndcg.mean,
+            s.ndcg.low,
+            s.ndcg.high,
+            s.n_queries,
+            s.n_without_judgments,
+            s.n_missing_from_run,
+            *(means[s.run].values() if every else ()),
+        )
+        for s in summarize(report)
+    ]
+    return header, rows
 
 
 def _score_by_annotator(args: argparse.Namespace, settings: Any) -> int:

@@ -59,7 +59,7 @@ def grade_range(item: ArrayLike, grade: ArrayLike, n_items: int) -> NDArray[np.f
     low = np.full(n_items, np.inf)
     np.maximum.at(high, items, grades)
     np.minimum.at(low, items, grades)
-    out = high - low
+    out: NDArray[np.float64] = high - low
     out[np.bincount(items, minlength=n_items) == 0] = np.nan
     return out
 

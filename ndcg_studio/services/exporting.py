@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from ndcg_studio.services.agreement import (
     AGREEMENT_COLUMNS,
@@ -102,7 +103,7 @@ class ExportService:
             data = judgments.judgment_rows(conn)
         if not wide:
             iso = {raw: _iso(raw) for raw in set(data.updated_at)}
-            columns = [
+            columns: list[Sequence[Any] | NDArray[Any]] = [
                 data.query,
                 data.doc,
                 data.annotator,

@@ -171,14 +171,7 @@ def compare_report_runs(
             has a value for.
     """
     names = list(runs)
-    if len(set(names)) != len(names) or len(names) < 2:
-        raise ValueError("compare needs two or more distinct runs")
-    for run in names:
-        if run not in report.run_names:
-            raise LookupError(f"unknown run {run!r}; known: {', '.join(report.run_names)}")
-    for base in baselines:
-        if base not in names:
-            raise LookupError(f"baseline {base!r} is not among the compared runs")
+    _check_runs(report, names, baselines)
     matrix = np.vstack([report.table.ndcg[report.for_run(run)] for run in names])
     complete = ~np.isnan(matrix).any(axis=0)
     query_index = report.group_query[report.for_run(names[0])]
@@ -206,3 +199,15 @@ def compare_report_runs(
         baselines=list(dict.fromkeys(baselines)),
         min_detectable_delta=detectable,
     )
+
+
+def _check_runs(report: ScoreReport, names: list[str], baselines: Sequence[str]) -> None:
+    """Raises the errors of :func:`compare_report_runs` for its runs and baselines."""
+    if len(set(names)) != len(names) or len(names) < 2:
+        raise ValueError("compare needs two or more distinct runs")
+    for run in names:
+        if run not in report.run_names:
+            raise LookupError(f"unknown run {run!r}; known: {', '.join(report.run_names)}")
+    for base in baselines:
+        if base not in names:
+            raise LookupError(f"baseline {base!r} is not among the compared runs")

@@ -208,7 +208,7 @@ class ScoringService:
 
         Args:
             query_ids: database ids (e.g. ``ScoreReport.query_ids``), any length (see
-                :func:`ndcg_studio.storage.bulk.column_by_id`).
+                :func:`ndcg_studio.storage.queries.names.query_texts`).
         """
         ids = [int(i) for i in query_ids]
         with self.db.engine.connect() as conn:

@@ -236,7 +236,8 @@ def _annotators_per_query(judgments: NDArray[Any], n_q: int) -> NDArray[np.int64
     n_a = int(a_index.max(initial=-1)) + 1
     seen = np.zeros(n_q * max(n_a, 1), dtype=bool)
     seen[judgments["query"] * n_a + a_index[judgments["annotator"]]] = True
-    return seen.reshape(n_q, max(n_a, 1)).sum(axis=1).astype(np.int64)
+    counts: NDArray[np.int64] = seen.reshape(n_q, max(n_a, 1)).sum(axis=1).astype(np.int64)
+    return counts
 
 
 def complete_rr(
