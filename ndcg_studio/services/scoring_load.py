@@ -191,8 +191,9 @@ def _assemble(
     )
     n_returned = np.zeros(n_q * n_runs, dtype=np.int64)
     n_returned[run_lookup[counts["run"]] * n_q + q_lookup[counts["query"]]] = counts["n"]
+    jq, jd = q_lookup[jud["query"]], d_lookup[jud["doc"]]
     judgments = np.zeros(len(jud), dtype=rows.JUDGMENT_DTYPE)
-    judgments["query"], judgments["doc"] = q_lookup[jud["query"]], d_lookup[jud["doc"]]
+    judgments["query"], judgments["doc"] = jq, jd
     judgments["annotator"], judgments["grade"] = jud["annotator"], jud["grade"]
     adjudicated = None
     if len(adj):
@@ -206,36 +207,46 @@ def _assemble(
         run_names=[],
         doc_ids=doc_ids,
         lists=lists,
-        qrels=_qrels(judgments, adjudicated, settings),
+        qrels=_qrels(jq, jd, jud, adjudicated, settings),
         judgments=judgments,
-        n_annotators=_annotators_per_query(judgments, n_q),
+        n_annotators=_annotators_per_query(jq, jud["annotator"], n_q),
         n_returned=n_returned,
     )
 
 
-def _qrels(judgments: NDArray[Any], adjudicated: Qrels | None, settings: ScoringSettings) -> Qrels:
-    """One grade per judged (query, document): the consensus, an adjudicated grade winning."""
-    j = judgments
-    if adjudicated is None and len(j) and j["annotator"].min() == j["annotator"].max():
+def _qrels(
+    jq: NDArray[np.int64],
+    jd: NDArray[np.int64],
+    jud: NDArray[Any],
+    adjudicated: Qrels | None,
+    settings: ScoringSettings,
+) -> Qrels:
+    """One grade per judged (query, document): the consensus, an adjudicated grade winning.
+    ``jq``/``jd`` are the judgments' dense query and document indices (contiguous arrays:
+    the domain sorts them), ``jud`` the rows as read."""
+    if adjudicated is None and len(jud) and jud["annotator"].min() == jud["annotator"].max():
         # One annotator: each item has one grade (a unique constraint), which every consensus
         # method returns unchanged; skip the per-item reduction.
-        return Qrels(query=j["query"], doc=j["doc"], grade=j["grade"])
+        return Qrels(query=jq, doc=jd, grade=jud["grade"])
     return consensus_qrels(
-        j["query"],
-        j["doc"],
-        j["annotator"],
-        j["grade"],
+        jq,
+        jd,
+        jud["annotator"],
+        jud["grade"],
         method=settings.consensus,
         adjudicated=adjudicated,
     )
 
 
-def _annotators_per_query(judgments: NDArray[Any], n_q: int) -> NDArray[np.int64]:
-    """(n_q,) int64 distinct annotators who judged each query."""
-    _, a_index = _dense(judgments["annotator"])
+def _annotators_per_query(
+    jq: NDArray[np.int64], annotator: NDArray[np.int64], n_q: int
+) -> NDArray[np.int64]:
+    """(n_q,) int64 distinct annotators who judged each query (``jq``: dense query index of
+    each judgment, ``annotator``: its annotator id)."""
+    _, a_index = _dense(annotator)
     n_a = int(a_index.max(initial=-1)) + 1
     seen = np.zeros(n_q * max(n_a, 1), dtype=bool)
-    seen[judgments["query"] * n_a + a_index[judgments["annotator"]]] = True
+    seen[jq * n_a + a_index[annotator]] = True
     counts: NDArray[np.int64] = seen.reshape(n_q, max(n_a, 1)).sum(axis=1).astype(np.int64)
     return counts
 

@@ -83,7 +83,8 @@ def read_results(
 
     Args:
         run_ids: the runs to read; None for every run (no filter: SQLite then scans the
-            clustered table in order, 4x faster than an index lookup per result).
+            clustered table in order, faster than an index lookup per result;
+            ``bench_end_to_end.py``).
         order: the column read into ``position``.
         query_ids: only these queries (None: all).
         top_k: only results whose order column is <= top_k (None: whole lists).
