@@ -15,9 +15,12 @@ ORGANIZATION = APP_NAME
 DISPLAY_NAME = "NDCG Studio"
 
 
-def run_gui(db: str | None = None, demo: bool = False) -> int:
+def run_gui(db: str | None = None, demo: bool = False, lang: str | None = None) -> int:
     """Open the main window on ``db`` (a path or URL; None: ``$NDCG_STUDIO_DB``, else the default
     file), or on the demo database with ``demo``, and run the Qt event loop.
+
+    ``lang`` ("en", "zh_CN", "ru"; ``--lang``) overrides the interface language for this run;
+    None: the one chosen in View ▸ Language, else the system's (:mod:`ndcg_studio.ui.language`).
 
     Uncaught exceptions show a message box and are logged (see :mod:`ndcg_studio.ui.errors`);
     the app keeps running. Returns the exit code of the event loop, or 1 (after one line on
@@ -35,6 +38,7 @@ def run_gui(db: str | None = None, demo: bool = False) -> int:
 
     from ndcg_studio.ui import e2e_log, errors
     from ndcg_studio.ui.context import AppContext
+    from ndcg_studio.ui.language import apply_language, resolve_language
     from ndcg_studio.ui.main_window import MainWindow
 
     QCoreApplication.setOrganizationName(ORGANIZATION)
@@ -45,6 +49,8 @@ def run_gui(db: str | None = None, demo: bool = False) -> int:
     app.setApplicationDisplayName(DISPLAY_NAME)
 
     context = AppContext()
+    # before any widget exists: the views translate their text once, when they are built
+    undo_language = apply_language(resolve_language(lang, context.settings))
     window = MainWindow(context)
     uninstall = errors.install(lambda: window)
     e2e_log.install(app, window)
@@ -64,6 +70,7 @@ def run_gui(db: str | None = None, demo: bool = False) -> int:
         return int(app.exec())
     finally:
         uninstall()
+        undo_language()
         database = context.database
         if database is not None:
             database.dispose()
