@@ -39,6 +39,7 @@ __all__ = [
     "arg",
     "choose_language",
     "label",
+    "plural",
     "resolve_language",
     "translations_dir",
 ]
@@ -65,6 +66,15 @@ def arg(text: str, *values: object) -> str:
     for number in range(len(values), 0, -1):  # %1 must not eat the start of %10
         text = text.replace(f"%{number}", str(values[number - 1]))
     return text
+
+
+def plural(text: str, n: int) -> str:
+    """English plural of a ``%n … (s)`` message Qt returned untranslated (no translator, or the
+    English interface): "(s)" goes for n = 1, becomes "s" otherwise. Translations carry their
+    own numerus forms and no "(s)", so they pass unchanged.
+
+    Use as ``plural(self.tr("%n judgment(s)", "", n), n)``."""
+    return text.replace("(s)", "" if n == 1 else "s")
 
 
 def translations_dir() -> Path:

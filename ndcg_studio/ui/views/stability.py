@@ -38,7 +38,7 @@ from ndcg_studio.services.stability import (
 from ndcg_studio.storage.database import Database
 from ndcg_studio.translatable import QT_TRANSLATE_NOOP
 from ndcg_studio.ui.context import AppContext
-from ndcg_studio.ui.language import arg, label
+from ndcg_studio.ui.language import arg, label, plural
 from ndcg_studio.ui.models.stability import MeansTableModel, PairsTableModel, TauMatrixModel
 from ndcg_studio.ui.views.base import LazyView, StateWidget
 from ndcg_studio.ui.views.scoring_settings import SCORING_KEYS, scoring_settings_from
@@ -227,7 +227,8 @@ class StabilityView(LazyView[StabilityReport]):
         self._show_sentence()
         notes = [n for n in report.notes() if n.startswith("annotators below")]
         if len(r.sets) < 2:
-            notes.insert(0, self.tr("%n grade set(s): nothing to compare.", "", len(r.sets)))
+            nothing = self.tr("%n grade set(s): nothing to compare.", "", len(r.sets))
+            notes.insert(0, plural(nothing, len(r.sets)))
         self.notes.setText("\n".join(notes))
         self.agreement.setText(self.agreement_html(report))
         self.agreement.setVisible(bool(report.agreement))
