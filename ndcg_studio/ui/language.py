@@ -54,10 +54,10 @@ _RESTART = QT_TRANSLATE_NOOP("Language", "The language changes when NDCG Studio 
 _running = ["en"]
 
 
-def label(context: str, text: str, n: int = -1) -> str:
-    """``text`` (marked with ``QT_TRANSLATE_NOOP(context, text)`` below ``ui``) in the interface
-    language; ``n`` >= 0 picks the plural form of a ``%n`` message and fills ``%n``."""
-    return QCoreApplication.translate(context, text, None, n)
+def label(context: str, text: str) -> str:
+    """``text`` (marked with ``QT_TRANSLATE_NOOP(context, text)``, e.g. below ``ui``) in the
+    interface language."""
+    return QCoreApplication.translate(context, text)
 
 
 def arg(text: str, *values: object) -> str:

@@ -116,8 +116,13 @@ class TeamWatcher(QObject):
         self._timer.stop()
 
 
-def _judgments(n: int) -> str:
-    return QCoreApplication.translate("TeamWatcher", "%1: %n judgment(s)", None, n)
+class TeamText(QObject):
+    """The context of :func:`team_text`'s plural (pyside6-lupdate collects a ``%n`` plural from
+    ``self.tr`` with a variable count, not from ``QCoreApplication.translate``)."""
+
+    def judgments(self, n: int) -> str:
+        """'%1: %n judgment(s)' in the interface language, plural form for ``n``."""
+        return plural(self.tr("%1: %n judgment(s)", "", n), n)
 
 
 def team_text(team: list[TeamMember], limit: int = 3) -> tuple[str, str]:
@@ -126,8 +131,9 @@ def team_text(team: list[TeamMember], limit: int = 3) -> tuple[str, str]:
     shown = " · ".join(f"{m.name} {m.judged:,}" for m in active[:limit])
     more = f" · +{len(active) - limit}" if len(active) > limit else ""
     last = QCoreApplication.translate("TeamWatcher", ", last change %1 UTC")
+    text = TeamText()
     lines = [
-        arg(plural(_judgments(m.judged), m.judged), m.name)
+        arg(text.judgments(m.judged), m.name)
         + (arg(last, f"{m.last_change:%Y-%m-%d %H:%M}") if m.last_change else "")
         for m in team
     ]
