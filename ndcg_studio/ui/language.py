@@ -169,6 +169,7 @@ def add_language_menu(menu: QMenu, settings: S.Settings, parent: QWidget | None 
     """Add View ▸ Language to ``menu``: English, 中文, Русский (each in its own language,
     checkable; the stored choice, else the running language, is checked). Choosing one calls
     :func:`choose_language`. Returns the submenu."""
+    menu.addSeparator()
     submenu = menu.addMenu(QCoreApplication.translate("Language", "&Language"))
     group = QActionGroup(submenu)
     checked = settings.get(S.LANGUAGE) or _running[0]

@@ -538,6 +538,10 @@
         <translation>Асессоры оценивают объединение первых D документов каждого прогона</translation>
     </message>
     <message>
+        <source>nDCG</source>
+        <translation>nDCG</translation>
+    </message>
+    <message>
         <source>Cutoff &amp;K:</source>
         <translation>Порог &amp;K:</translation>
     </message>

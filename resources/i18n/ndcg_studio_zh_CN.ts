@@ -530,6 +530,10 @@
         <translation>标注者标注所有运行前 D 个文档的并集</translation>
     </message>
     <message>
+        <source>nDCG</source>
+        <translation>nDCG</translation>
+    </message>
+    <message>
         <source>Cutoff &amp;K:</source>
         <translation>截断 &amp;K：</translation>
     </message>

@@ -186,7 +186,7 @@ class ScoringSettingsPanel(QWidget):
             self.tr("Annotators judge the union of every run's top D documents")
         )
 
-        scoring = QGroupBox("nDCG")
+        scoring = QGroupBox(self.tr("nDCG"))
         form = QFormLayout(scoring)
         form.addRow(self.tr("Cutoff &K:"), self.k)
         form.addRow(self.tr("&Gain:"), self.gain)
