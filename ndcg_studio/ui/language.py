@@ -106,9 +106,16 @@ def resolve_language(requested: str | None, settings: S.Settings) -> str:
     return settings.get(S.LANGUAGE) or system_language()
 
 
-def _translator(name: str, folder: str | Path) -> QTranslator | None:
-    translator = QTranslator()
-    return translator if translator.load(name, str(folder)) else None
+def _translator(
+    name: str, folder: str | Path, parent: QCoreApplication | None = None
+) -> QTranslator | None:
+    # parented to the application, so it lives as long as the app, whoever keeps the undo
+    translator = QTranslator(parent)
+    if translator.load(name, str(folder)):
+        return translator
+    if parent is not None:
+        translator.setParent(None)  # freed with the Python object
+    return None
 
 
 def apply_language(code: str) -> Callable[[], None]:
@@ -125,7 +132,7 @@ def apply_language(code: str) -> Callable[[], None]:
             (f"qtbase_{code}", qt_dir),
             (f"ndcg_studio_{code}", translations_dir()),
         ):
-            translator = _translator(name, folder)
+            translator = _translator(name, folder, app)
             if translator is not None and app.installTranslator(translator):
                 installed.append(translator)
         QLocale.setDefault(QLocale(code))
@@ -133,6 +140,7 @@ def apply_language(code: str) -> Callable[[], None]:
     def undo() -> None:
         for translator in installed:
             QCoreApplication.removeTranslator(translator)
+            translator.deleteLater()
         QLocale.setDefault(previous)
         _running[0] = previous_code
 

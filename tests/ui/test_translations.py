@@ -477,3 +477,24 @@ def test_lang_zh_cn_translates_every_top_level_menu(
     monkeypatch.setattr("PySide6.QtWidgets.QMessageBox.question", lambda *a, **k: 0x4000)
     seen = _run_in("zh_CN", monkeypatch, tmp_path)
     assert all(re.search(r"[\u4e00-\u9fff]", title) for title in seen["menus"]), seen["menus"]
+
+
+def test_the_translations_stay_installed_when_the_undo_is_dropped(qapp: Any) -> None:
+    """scripts/screenshots.py ignores what apply_language returns: the translators must not go
+    with it."""
+    import gc
+
+    from PySide6.QtCore import QTranslator
+
+    before = QLocale()
+    language.apply_language("zh_CN")  # the undo is dropped at once
+    gc.collect()
+    try:
+        assert QCoreApplication.translate("StabilityView", "Runs") == "运行"
+    finally:
+        for translator in qapp.findChildren(QTranslator):
+            QCoreApplication.removeTranslator(translator)
+            translator.setParent(None)
+        QLocale.setDefault(before)
+        language._running[0] = "en"
+    assert QCoreApplication.translate("StabilityView", "Runs") == "Runs"
