@@ -460,6 +460,27 @@
         <translation>Минимум (самая строгая)</translation>
     </message>
     <message>
+        <source>mean</source>
+        <extracomment>the consensus methods&apos; short names in the sentences below (the CLI&apos;s words in English)</extracomment>
+        <translation>среднее</translation>
+    </message>
+    <message>
+        <source>median</source>
+        <translation>медиана</translation>
+    </message>
+    <message>
+        <source>majority</source>
+        <translation>большинство</translation>
+    </message>
+    <message>
+        <source>max</source>
+        <translation>максимум</translation>
+    </message>
+    <message>
+        <source>min</source>
+        <translation>минимум</translation>
+    </message>
+    <message>
         <source>IDCG from all judged documents of the query</source>
         <translation>IDCG по всем оценённым документам запроса</translation>
     </message>

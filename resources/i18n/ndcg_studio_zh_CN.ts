@@ -452,6 +452,27 @@
         <translation>最小值（最严格）</translation>
     </message>
     <message>
+        <source>mean</source>
+        <extracomment>the consensus methods&apos; short names in the sentences below (the CLI&apos;s words in English)</extracomment>
+        <translation>平均值</translation>
+    </message>
+    <message>
+        <source>median</source>
+        <translation>中位数</translation>
+    </message>
+    <message>
+        <source>majority</source>
+        <translation>多数</translation>
+    </message>
+    <message>
+        <source>max</source>
+        <translation>最大值</translation>
+    </message>
+    <message>
+        <source>min</source>
+        <translation>最小值</translation>
+    </message>
+    <message>
         <source>IDCG from all judged documents of the query</source>
         <translation>IDCG 取自该查询的所有已标注文档</translation>
     </message>

@@ -498,3 +498,18 @@ def test_the_translations_stay_installed_when_the_undo_is_dropped(qapp: Any) -> 
         QLocale.setDefault(before)
         language._running[0] = "en"
     assert QCoreApplication.translate("StabilityView", "Runs") == "Runs"
+
+
+def test_the_consensus_names_cover_the_vocabulary_and_are_translated(qapp: Any) -> None:
+    from ndcg_studio.services.scoring import ScoringSettings
+    from ndcg_studio.ui.views import scoring_settings
+    from ndcg_studio.vocabulary import CONSENSUS_METHODS
+
+    assert set(scoring_settings._CONSENSUS_NAMES) == set(CONSENSUS_METHODS)
+    undo = language.apply_language("ru")
+    try:
+        text = scoring_settings.headline(ScoringSettings(consensus="median"))
+    finally:
+        undo()
+    assert "согласование: медиана" in text
+    assert "consensus: median" in scoring_settings.headline(ScoringSettings(consensus="median"))

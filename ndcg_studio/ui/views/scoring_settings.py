@@ -77,6 +77,19 @@ _CONSENSUS = (
     ("min", QT_TRANSLATE_NOOP("ScoringSettings", "Minimum (strictest)")),
 )
 
+#: the consensus methods' short names in the sentences below (the CLI's words in English)
+_CONSENSUS_NAMES = {
+    "mean": QT_TRANSLATE_NOOP("ScoringSettings", "mean"),
+    "median": QT_TRANSLATE_NOOP("ScoringSettings", "median"),
+    "majority": QT_TRANSLATE_NOOP("ScoringSettings", "majority"),
+    "max": QT_TRANSLATE_NOOP("ScoringSettings", "max"),
+    "min": QT_TRANSLATE_NOOP("ScoringSettings", "min"),
+}
+
+
+def _consensus_name(method: str) -> str:
+    return _tr(_CONSENSUS_NAMES.get(method, method))
+
 
 def _tr(text: str) -> str:
     return QCoreApplication.translate("ScoringSettings", text)
@@ -114,7 +127,7 @@ def describe_settings(settings: ScoringSettings) -> str:
             QCoreApplication.translate(
                 "ScoringSettings", "%1 of the annotators' grades (adjudicated grades win)"
             ),
-            settings.consensus,
+            _consensus_name(settings.consensus),
         )
     )
     text = QCoreApplication.translate(
@@ -142,7 +155,10 @@ def headline(settings: ScoringSettings) -> str:
     who = (
         arg(QCoreApplication.translate("ScoringSettings", "grades of %1 only"), s.annotator)
         if s.annotator
-        else arg(QCoreApplication.translate("ScoringSettings", "consensus: %1"), s.consensus)
+        else arg(
+            QCoreApplication.translate("ScoringSettings", "consensus: %1"),
+            _consensus_name(s.consensus),
+        )
     )
     order = (
         QCoreApplication.translate("ScoringSettings", "order: score, ties by document id")
