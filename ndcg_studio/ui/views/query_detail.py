@@ -105,7 +105,31 @@ class QueryDetailView(QWidget):
         self.context = context
         self._task: Task[QueryBreakdown] | None = None
         self._breakdown: QueryBreakdown | None = None
+        self._spread_task: Task[dict[str, float]] | None = None
+        self._build_labels()
+        self._build_splitter()
+        totals_row = QHBoxLayout()
+        totals_row.addWidget(self.totals)
+        totals_row.addWidget(self.band_chip)
+        totals_row.addStretch(1)
+        totals_row.addWidget(self.status)
+        line = QFrame()
+        line.setFrameShape(QFrame.Shape.HLine)
+        line.setFrameShadow(QFrame.Shadow.Sunken)
 
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.title)
+        layout.addWidget(self.query_text)
+        layout.addLayout(totals_row)
+        layout.addWidget(self.how)
+        layout.addWidget(self.by_annotator)
+        layout.addWidget(line)
+        layout.addWidget(self.legend)
+        layout.addWidget(self.splitter, 1)
+        self._show_empty()
+
+    def _build_labels(self) -> None:
+        """Title, query text, how it was computed, totals, band chip, legend, status."""
         self.title = QLabel()
         title_font = QFont(self.title.font())
         title_font.setPointSizeF(title_font.pointSizeF() * 1.35)
@@ -133,8 +157,9 @@ class QueryDetailView(QWidget):
         self.by_annotator = QLabel()  # nDCG under each annotator and source (StabilityService)
         self.by_annotator.setWordWrap(True)
         self.by_annotator.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self._spread_task: Task[dict[str, float]] | None = None
 
+    def _build_splitter(self) -> None:
+        """The run and ideal tables side by side, above the cumulative DCG chart."""
         self.run_model = BreakdownTableModel("run", self)
         self.ideal_model = BreakdownTableModel("ideal", self)
         self.run_table = _table(self.run_model)
@@ -169,26 +194,6 @@ class QueryDetailView(QWidget):
         self.splitter.setStretchFactor(1, 2)
         self.splitter.setSizes([400, 300])
         self.splitter.setChildrenCollapsible(False)
-
-        totals_row = QHBoxLayout()
-        totals_row.addWidget(self.totals)
-        totals_row.addWidget(self.band_chip)
-        totals_row.addStretch(1)
-        totals_row.addWidget(self.status)
-        line = QFrame()
-        line.setFrameShape(QFrame.Shape.HLine)
-        line.setFrameShadow(QFrame.Shadow.Sunken)
-
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.title)
-        layout.addWidget(self.query_text)
-        layout.addLayout(totals_row)
-        layout.addWidget(self.how)
-        layout.addWidget(self.by_annotator)
-        layout.addWidget(line)
-        layout.addWidget(self.legend)
-        layout.addWidget(self.splitter, 1)
-        self._show_empty()
 
     # ------------------------------------------------------------------ data
     @property

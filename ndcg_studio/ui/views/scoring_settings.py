@@ -213,6 +213,15 @@ class ScoringSettingsPanel(QWidget):
         pool_form = QFormLayout(pool)
         pool_form.addRow(self.tr("Pool &depth D:"), self.pool_depth)
 
+        layout = QVBoxLayout(self)
+        layout.addWidget(scoring)
+        layout.addWidget(self._build_bands())
+        layout.addWidget(pool)
+        layout.addStretch(1)
+        self._connect(context)
+
+    def _build_bands(self) -> QGroupBox:
+        """The four band thresholds and the message refusing a wrong order."""
         self.bands: dict[str, QDoubleSpinBox] = {}
         band_box = QGroupBox(self.tr("Quality bands (lower bound of nDCG)"))
         band_layout = QVBoxLayout(band_box)
@@ -234,13 +243,10 @@ class ScoringSettingsPanel(QWidget):
         self.band_message = QLabel()
         self.band_message.setWordWrap(True)
         band_layout.addWidget(self.band_message)
+        return band_box
 
-        layout = QVBoxLayout(self)
-        layout.addWidget(scoring)
-        layout.addWidget(band_box)
-        layout.addWidget(pool)
-        layout.addStretch(1)
-
+    def _connect(self, context: AppContext) -> None:
+        """Show the stored values, then store every change (typed numbers after a pause)."""
         # typed digits wait for a pause (or Enter / focus loss)
         self._typing = QTimer(self)
         self._typing.setSingleShot(True)

@@ -80,7 +80,31 @@ class StabilityView(LazyView[StabilityReport]):
     def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(context, parent)
         self.report: StabilityReport | None = None
+        controls = self._build_controls()
+        self._build_tables()
+        content = QWidget()
+        layout = QVBoxLayout(content)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(controls)
+        layout.addWidget(self.sentence)
+        layout.addWidget(self.splitter, 1)
+        layout.addWidget(self.agreement)
+        layout.addWidget(self.notes)
+        self._set_content(content)
 
+        self.by.currentIndexChanged.connect(self._on_by_changed)
+        self.coverage.editingFinished.connect(self._schedule)
+        self.run_a.currentIndexChanged.connect(self._show_sentence)
+        self.run_b.currentIndexChanged.connect(self._show_sentence)
+        context.database_changed.connect(self._schedule)
+        context.judgments_changed.connect(self._schedule)
+        context.settings_changed.connect(self._on_settings_changed)
+        self._show_empty()
+        self.restore_state()
+        self._on_by_changed()
+
+    def _build_controls(self) -> QHBoxLayout:
+        """The row above the tables: grade sets, coverage, the two runs, the status."""
         self.by = QComboBox()
         for by in BY_CHOICES:
             self.by.addItem(label("StabilityView", _BY_LABELS[by]), by)
@@ -112,7 +136,10 @@ class StabilityView(LazyView[StabilityReport]):
         controls.addWidget(self.run_b)
         controls.addStretch(1)
         controls.addWidget(self.status)
+        return controls
 
+    def _build_tables(self) -> None:
+        """The sentence, the three tables in their splitters, the agreement and the notes."""
         self.sentence = QLabel()
         self.sentence.setTextFormat(Qt.TextFormat.RichText)
         self.sentence.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -153,27 +180,6 @@ class StabilityView(LazyView[StabilityReport]):
         self.splitter.setSizes([280, 420])
         top.setSizes([560, 640])
         self.top_splitter = top
-
-        content = QWidget()
-        layout = QVBoxLayout(content)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addLayout(controls)
-        layout.addWidget(self.sentence)
-        layout.addWidget(self.splitter, 1)
-        layout.addWidget(self.agreement)
-        layout.addWidget(self.notes)
-        self._set_content(content)
-
-        self.by.currentIndexChanged.connect(self._on_by_changed)
-        self.coverage.editingFinished.connect(self._schedule)
-        self.run_a.currentIndexChanged.connect(self._show_sentence)
-        self.run_b.currentIndexChanged.connect(self._show_sentence)
-        context.database_changed.connect(self._schedule)
-        context.judgments_changed.connect(self._schedule)
-        context.settings_changed.connect(self._on_settings_changed)
-        self._show_empty()
-        self.restore_state()
-        self._on_by_changed()
 
     # ------------------------------------------------------------------ loading
     def set_by(self, by: str) -> None:
