@@ -24,7 +24,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return cli.run(args)
     from ndcg_studio.ui.application import run_gui
 
-    return run_gui(db=args.db, demo=args.demo)
+    return run_gui(db=args.db, demo=args.demo, lang=args.lang)
 
 
 def console_main() -> int:

@@ -3,7 +3,8 @@ methods, alpha levels, gains, ideals, run orders, agreement scopes, import and e
 the natural sort order of identifiers.
 
 Standard library only (the CLI imports it and must stay cheap to start) and importing nothing
-from the project, so every layer may use it (``pyproject.toml``'s import-linter contracts keep it
+from the project but :mod:`ndcg_studio.translatable` (the marker of text the GUI translates), so
+every layer may use it (``pyproject.toml``'s import-linter contracts keep it
 at the bottom). The CLI's ``choices``, the app's settings, the combo boxes' label tables and the
 services read these names; ``tests/test_vocabulary.py`` asserts every UI label table covers
 exactly these keys.
@@ -14,6 +15,8 @@ from __future__ import annotations
 import re
 from typing import Final, Literal, get_args
 
+from ndcg_studio.translatable import QT_TRANSLATE_NOOP
+
 # --------------------------------------------------------------------------- grades
 #: The grades an annotator gives, lowest first.
 GRADES: Final[tuple[int, ...]] = (0, 1, 2, 3, 4)
@@ -22,13 +25,14 @@ MAX_GRADE: Final = 4
 #: trec_eval's "judged non-relevant": the lowest grade an imported judgment may keep (gain 0
 #: under every gain setting; an annotator grades 0-4 only).
 JUDGED_NONRELEVANT: Final = -1
-#: The name of each grade an annotator gives.
+#: The name of each grade an annotator gives (English; the GUI shows it translated in context
+#: "Grades", the CLI as it is).
 GRADE_LABELS: Final[dict[int, str]] = {
-    0: "irrelevant",
-    1: "marginal",
-    2: "relevant",
-    3: "highly relevant",
-    4: "perfect",
+    0: QT_TRANSLATE_NOOP("Grades", "irrelevant"),
+    1: QT_TRANSLATE_NOOP("Grades", "marginal"),
+    2: QT_TRANSLATE_NOOP("Grades", "relevant"),
+    3: QT_TRANSLATE_NOOP("Grades", "highly relevant"),
+    4: QT_TRANSLATE_NOOP("Grades", "perfect"),
 }
 #: An item is disputed when its annotators' grades span this many grades or more.
 DEFAULT_DISPUTED_RANGE: Final = 2
@@ -71,6 +75,11 @@ IMPORT_KINDS: Final[tuple[ImportKind, ...]] = get_args(ImportKind)
 
 ExportKind = Literal["report", "judgments", "qrels", "agreement", "compare"]
 EXPORT_KINDS: Final[tuple[ExportKind, ...]] = get_args(ExportKind)
+
+# --------------------------------------------------------------------------- interface
+InterfaceLanguage = Literal["en", "zh_CN", "ru"]
+#: The GUI's languages (``ndcg-studio --lang``; the CLI stays English).
+INTERFACE_LANGUAGES: Final[tuple[InterfaceLanguage, ...]] = get_args(InterfaceLanguage)
 
 # --------------------------------------------------------------------------- natural order
 _NUMBERS = re.compile(r"(\d+)")

@@ -6,7 +6,7 @@ text, partial progress, a highlighted grade and a note. Nothing in the user's ow
 data directories is touched.
 
 Run: python scripts/screenshots.py [--out docs/screenshots] [--only Annotate] [--dark]
-[--size 1024x700]
+[--size 1024x700] [--lang zh_CN|ru]
 (``--dark``: a dark Fusion palette, files named ``<view>-dark.png``, to check that everything
 stays readable in a dark theme. ``--size``: the window size, default 1280x800; another size
 adds it to the names, e.g. ``review-1024x700.png``, the smallest screen the app is laid out for.)
@@ -53,10 +53,11 @@ def parse_size(text: str) -> tuple[int, int]:
         raise argparse.ArgumentTypeError(f"size {text!r}: expected WIDTHxHEIGHT") from None
 
 
-def suffix(dark: bool, size: tuple[int, int]) -> str:
-    """The part of a file name that says how it was rendered: "", "-dark", "-1024x700-dark"."""
+def suffix(dark: bool, size: tuple[int, int], lang: str = "en") -> str:
+    """The part of a file name that says how it was rendered: "", "-dark", "-1024x700-dark",
+    "-zh_CN"."""
     sized = "" if size == SIZE else f"-{size[0]}x{size[1]}"
-    return sized + ("-dark" if dark else "")
+    return sized + ("-dark" if dark else "") + ("" if lang == "en" else f"-{lang}")
 
 
 SAMPLE_ANNOTATOR = "alice"
@@ -159,12 +160,16 @@ def main() -> int:
     parser.add_argument(
         "--size", type=parse_size, default=SIZE, help="window size WIDTHxHEIGHT (1280x800)"
     )
+    parser.add_argument("--lang", choices=("en", "zh_CN", "ru"), default="en", help="language")
     args = parser.parse_args()
     app = QApplication.instance() or QApplication(sys.argv[:1])
     assert isinstance(app, QApplication)
     app.setApplicationDisplayName("NDCG Studio")
     if args.dark:
         app.setPalette(dark_palette())
+    from ndcg_studio.ui.language import apply_language
+
+    apply_language(args.lang)
     args.out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
@@ -188,7 +193,7 @@ def main() -> int:
             if prepare is not None:
                 prepare(window, app)
                 settle(app)
-            path = args.out / f"{title.lower()}{suffix(args.dark, args.size)}.png"
+            path = args.out / f"{title.lower()}{suffix(args.dark, args.size, args.lang)}.png"
             window.grab().save(str(path))
             written.append(path)
         window.close()
@@ -212,6 +217,7 @@ def _extra_args() -> argparse.Namespace:
     parser.add_argument("--out", type=Path, default=REPO / "docs" / "screenshots")
     parser.add_argument("--dark", action="store_true")
     parser.add_argument("--size", type=parse_size, default=SIZE)
+    parser.add_argument("--lang", default="en")
     known, _ = parser.parse_known_args()
     return known
 
@@ -219,7 +225,7 @@ def _extra_args() -> argparse.Namespace:
 def _extra_path(name: str) -> Path:
     """Where a picture that is not a tab goes: the same --out, --dark and --size as main()."""
     known = _extra_args()
-    return Path(known.out) / f"{name}{suffix(known.dark, known.size)}.png"
+    return Path(known.out) / f"{name}{suffix(known.dark, known.size, known.lang)}.png"
 
 
 def add_second_annotator(db: Database, folder: Path, seed: int = 7) -> None:

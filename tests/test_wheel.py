@@ -37,6 +37,8 @@ def test_wheel_installs_and_runs_from_a_fresh_venv(tmp_path: Path) -> None:
     assert "ndcg_studio/_migrations/env.py" in names
     assert any(n.startswith("ndcg_studio/_migrations/versions/0001") for n in names)
     assert any(n.startswith("ndcg_studio/_resources/") for n in names)
+    for lang in ("zh_CN", "ru"):  # the compiled translations the GUI loads (ui/language.py)
+        assert f"ndcg_studio/_resources/i18n/ndcg_studio_{lang}.qm" in names
 
     env_dir = tmp_path / "venv"
     venv.create(env_dir, with_pip=True)

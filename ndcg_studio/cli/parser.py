@@ -28,6 +28,7 @@ from ndcg_studio.vocabulary import (
     GAINS,
     IDEALS,
     IMPORT_KINDS,
+    INTERFACE_LANGUAGES,
     ORDERS,
     SCOPES,
 )
@@ -179,6 +180,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--demo",
         action="store_true",
         help="open the built-in Cranfield demo database (created on first use)",
+    )
+    parser.add_argument(
+        "--lang",
+        choices=INTERFACE_LANGUAGES,
+        default=None,
+        help="the desktop app's language for this run (default: View > Language, else the "
+        "system's); commands print English",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import TYPE_CHECKING
 
 from ndcg_studio import __version__
 from ndcg_studio.services.demo import demo_database_path
 from ndcg_studio.storage.database import APP_NAME, ENV_VAR
+
+if TYPE_CHECKING:  # PySide6 is imported when the GUI starts, not with the CLI
+    from PySide6.QtWidgets import QApplication
 
 #: ``QSettings`` and ``platformdirs`` both use this name, so the settings file sits in
 #: ``~/.config/ndcg-studio/`` next to nothing else (Linux; the platform's places elsewhere).
@@ -15,9 +19,26 @@ ORGANIZATION = APP_NAME
 DISPLAY_NAME = "NDCG Studio"
 
 
-def run_gui(db: str | None = None, demo: bool = False) -> int:
+def _application() -> QApplication:
+    """The QApplication (created unless one exists), named for QSettings and the title bar."""
+    from PySide6.QtCore import QCoreApplication
+    from PySide6.QtWidgets import QApplication
+
+    QCoreApplication.setOrganizationName(ORGANIZATION)
+    QCoreApplication.setApplicationName(APP_NAME)
+    QCoreApplication.setApplicationVersion(__version__)
+    existing = QApplication.instance()
+    app = existing if isinstance(existing, QApplication) else QApplication(sys.argv)
+    app.setApplicationDisplayName(DISPLAY_NAME)
+    return app
+
+
+def run_gui(db: str | None = None, demo: bool = False, lang: str | None = None) -> int:
     """Open the main window on ``db`` (a path or URL; None: ``$NDCG_STUDIO_DB``, else the default
     file), or on the demo database with ``demo``, and run the Qt event loop.
+
+    ``lang`` ("en", "zh_CN", "ru"; ``--lang``) overrides the interface language for this run;
+    None: the one chosen in View ▸ Language, else the system's (:mod:`ndcg_studio.ui.language`).
 
     Uncaught exceptions show a message box and are logged (see :mod:`ndcg_studio.ui.errors`);
     the app keeps running. Returns the exit code of the event loop, or 1 (after one line on
@@ -31,20 +52,16 @@ def run_gui(db: str | None = None, demo: bool = False) -> int:
         return 1
     import shiboken6
     from PySide6.QtCore import QCoreApplication, QEvent, QTimer
-    from PySide6.QtWidgets import QApplication
 
     from ndcg_studio.ui import e2e_log, errors
     from ndcg_studio.ui.context import AppContext
+    from ndcg_studio.ui.language import apply_language, resolve_language
     from ndcg_studio.ui.main_window import MainWindow
 
-    QCoreApplication.setOrganizationName(ORGANIZATION)
-    QCoreApplication.setApplicationName(APP_NAME)
-    QCoreApplication.setApplicationVersion(__version__)
-    existing = QApplication.instance()
-    app = existing if isinstance(existing, QApplication) else QApplication(sys.argv)
-    app.setApplicationDisplayName(DISPLAY_NAME)
-
+    app = _application()
     context = AppContext()
+    # before any widget exists: the views translate their text once, when they are built
+    undo_language = apply_language(resolve_language(lang, context.settings))
     window = MainWindow(context)
     uninstall = errors.install(lambda: window)
     e2e_log.install(app, window)
@@ -64,6 +81,7 @@ def run_gui(db: str | None = None, demo: bool = False) -> int:
         return int(app.exec())
     finally:
         uninstall()
+        undo_language()
         database = context.database
         if database is not None:
             database.dispose()

@@ -13,7 +13,15 @@ from __future__ import annotations
 
 from functools import cache
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QRectF, QSize, Qt
+from PySide6.QtCore import (
+    QCoreApplication,
+    QModelIndex,
+    QPersistentModelIndex,
+    QRect,
+    QRectF,
+    QSize,
+    Qt,
+)
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen
 from PySide6.QtWidgets import (
     QApplication,
@@ -26,6 +34,8 @@ from PySide6.QtWidgets import (
 )
 
 from ndcg_studio.domain.bands import NO_BAND, Band, BandThresholds
+from ndcg_studio.translatable import QT_TRANSLATE_NOOP
+from ndcg_studio.ui.language import arg
 
 #: item-data role carrying a band code (int, :data:`NO_BAND` for none) in the models
 BAND_CODE_ROLE = Qt.ItemDataRole.UserRole + 2
@@ -37,6 +47,16 @@ BAND_COLORS: dict[int, str] = {
     Band.FAIR: "#F0E442",
     Band.POOR: "#E69F00",
     Band.BAD: "#D55E00",
+}
+
+#: the name of each band as the GUI shows it (translated in context "Bands"; the Chinese names
+#: are those of the documents the app grew from: 优秀 / 良好 / 一般 / 差 / 很差)
+BAND_NAMES: dict[int, str] = {
+    Band.EXCELLENT: QT_TRANSLATE_NOOP("Bands", "Excellent"),
+    Band.GOOD: QT_TRANSLATE_NOOP("Bands", "Good"),
+    Band.FAIR: QT_TRANSLATE_NOOP("Bands", "Fair"),
+    Band.POOR: QT_TRANSLATE_NOOP("Bands", "Poor"),
+    Band.BAD: QT_TRANSLATE_NOOP("Bands", "Bad"),
 }
 
 _H_PADDING = 8
@@ -88,14 +108,29 @@ def band_text_color(code: int) -> QColor:
 
 
 def band_name(code: int) -> str:
-    """'Excellent' … 'Bad'; '' for :data:`NO_BAND`."""
-    return "" if code == NO_BAND else Band(code).label.capitalize()
+    """'Excellent' … 'Bad' in the interface language; '' for :data:`NO_BAND`."""
+    return "" if code == NO_BAND else QCoreApplication.translate("Bands", BAND_NAMES[code])
 
 
 def band_range_text(code: int, thresholds: BandThresholds) -> str:
     """The nDCG interval of a band, e.g. 'fair: 0.70 ≤ nDCG < 0.80'."""
     if code == NO_BAND:
-        return "no band: the query has no judgments, so nDCG is undefined"
+        return QCoreApplication.translate(
+            "Bands", "no band: the query has no judgments, so nDCG is undefined"
+        )
+    return arg(
+        QCoreApplication.translate("Bands", "%1: %2"),
+        _lower_first(band_name(code)),
+        band_interval(code, thresholds),
+    )
+
+
+def _lower_first(name: str) -> str:
+    return name[:1].lower() + name[1:]  # 'fair: …'
+
+
+def band_interval(code: int, thresholds: BandThresholds) -> str:
+    """The nDCG interval of a band (not :data:`NO_BAND`), e.g. '0.70 ≤ nDCG < 0.80'."""
     bounds = {
         Band.EXCELLENT: (thresholds.excellent, None),
         Band.GOOD: (thresholds.good, thresholds.excellent),
@@ -104,12 +139,11 @@ def band_range_text(code: int, thresholds: BandThresholds) -> str:
         Band.BAD: (None, thresholds.poor),
     }
     low, high = bounds[Band(code)]
-    label = Band(code).label
     if low is None:
-        return f"{label}: nDCG < {high:.2f}"
+        return f"nDCG < {high:.2f}"
     if high is None:
-        return f"{label}: nDCG ≥ {low:.2f}"
-    return f"{label}: {low:.2f} ≤ nDCG < {high:.2f}"
+        return f"nDCG ≥ {low:.2f}"
+    return f"{low:.2f} ≤ nDCG < {high:.2f}"
 
 
 def chip_width(metrics: QFontMetrics, code: int) -> int:
@@ -203,4 +237,4 @@ class BandLegend(QWidget):
 
     def set_thresholds(self, thresholds: BandThresholds) -> None:
         for code, label in self.ranges.items():
-            label.setText(band_range_text(code, thresholds).split(": ", 1)[1])
+            label.setText(band_interval(code, thresholds))

@@ -30,12 +30,13 @@ from PySide6.QtCharts import (
     QStackedBarSeries,
     QValueAxis,
 )
-from PySide6.QtCore import QEvent, QMargins, QPointF, QSize, Qt
+from PySide6.QtCore import QCoreApplication, QEvent, QMargins, QPointF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPalette, QPen, QResizeEvent
 from PySide6.QtWidgets import QHBoxLayout, QTabWidget, QWidget
 
 from ndcg_studio.domain.bands import Band
 from ndcg_studio.ui.bands import band_color, band_name
+from ndcg_studio.ui.language import arg
 
 #: categorical series colours (Okabe–Ito: blue, orange, bluish green, reddish purple, …)
 SERIES_COLORS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442")
@@ -63,7 +64,7 @@ class ChartView(QChartView):
         self.setRenderHint(QPainter.RenderHint.Antialiasing)
         self.setMinimumHeight(180)
         self._title = title
-        self._empty_text = "No data"
+        self._empty_text = QCoreApplication.translate("ChartView", "No data")
         self._is_empty = True
         self.restyle()
 
@@ -142,7 +143,9 @@ class BandCountsChart(ChartView):
     """How many queries of each run fall in each quality band (stacked horizontal bars)."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__("Queries per quality band", parent)
+        super().__init__(
+            QCoreApplication.translate("BandCountsChart", "Queries per quality band"), parent
+        )
 
     def set_counts(self, runs: Sequence[str], counts: Mapping[str, Mapping[str, int]]) -> None:
         """``counts[run][band label]`` (labels ``excellent`` … ``bad``) for each run."""
@@ -161,7 +164,7 @@ class BandCountsChart(ChartView):
         runs_axis = QBarCategoryAxis()
         runs_axis.append(list(runs))
         total = max((sum(counts.get(r, {}).values()) for r in runs), default=0)
-        count_axis = self._value_axis("queries", 0, max(total, 1), "%d")
+        count_axis = self._value_axis(self.tr("queries"), 0, max(total, 1), "%d")
         count_axis.applyNiceNumbers()
         self._attach(
             series,
@@ -177,7 +180,9 @@ class HistogramChart(ChartView):
     BINS = 10
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__("Distribution of nDCG", parent)
+        super().__init__(
+            QCoreApplication.translate("HistogramChart", "Distribution of nDCG"), parent
+        )
         self._k = 10
 
     @staticmethod
@@ -205,8 +210,8 @@ class HistogramChart(ChartView):
             series.append(bar)
         bins_axis = QBarCategoryAxis()
         bins_axis.append([f"{i / self.BINS:.1f}" for i in range(self.BINS)])
-        bins_axis.setTitleText(f"nDCG@{k} (bins of 0.1, lower bound shown)")
-        count_axis = self._value_axis("queries", 0, top, "%d")
+        bins_axis.setTitleText(arg(self.tr("nDCG@%1 (bins of 0.1, lower bound shown)"), k))
+        count_axis = self._value_axis(self.tr("queries"), 0, top, "%d")
         count_axis.applyNiceNumbers()
         self._attach(
             series,
@@ -220,7 +225,9 @@ class CumulativeDcgChart(ChartView):
     """Cumulative DCG of the run's list and of the ideal list, by rank (gain units)."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__("Cumulative DCG by rank", parent)
+        super().__init__(
+            QCoreApplication.translate("CumulativeDcgChart", "Cumulative DCG by rank"), parent
+        )
 
     def set_curves(
         self,
@@ -235,15 +242,20 @@ class CumulativeDcgChart(ChartView):
         n = max(int(run_cumulative.size), int(ideal_cumulative.size), 1)
         last = max(n, k or 0) if k is not None else n
         top = float(max(run_cumulative.max(initial=0.0), ideal_cumulative.max(initial=0.0), 1.0))
-        x_axis = self._value_axis("rank", 1, max(last, 2), "%d")
+        x_axis = self._value_axis(self.tr("rank"), 1, max(last, 2), "%d")
         x_axis.setTickType(QValueAxis.TickType.TicksDynamic)
         x_axis.setTickAnchor(1)
         x_axis.setTickInterval(max(1, round(max(last, 2) / 10)))
         y_axis = self._value_axis("DCG", 0, top * 1.05, "%.1f")
         y_axis.applyNiceNumbers()
         for values, label, color, style in (
-            (ideal_cumulative, "ideal (IDCG)", QColor(IDEAL_COLOR), Qt.PenStyle.DashLine),
-            (run_cumulative, f"{run_label} (DCG)", series_color(0), Qt.PenStyle.SolidLine),
+            (ideal_cumulative, self.tr("ideal (IDCG)"), QColor(IDEAL_COLOR), Qt.PenStyle.DashLine),
+            (
+                run_cumulative,
+                arg(self.tr("%1 (DCG)"), run_label),
+                series_color(0),
+                Qt.PenStyle.SolidLine,
+            ),
         ):
             line = QLineSeries()
             line.setName(label)
@@ -270,7 +282,9 @@ class DeltaChart(ChartView):
     """
 
     def __init__(self, parent: QWidget | None = None, max_bars: int = 400) -> None:
-        super().__init__("Per-query Δ nDCG, sorted", parent)
+        super().__init__(
+            QCoreApplication.translate("DeltaChart", "Per-query Δ nDCG, sorted"), parent
+        )
         self.max_bars = max_bars
 
     def set_deltas(self, deltas: NDArray[np.float64], run_a: str, run_b: str, k: int) -> None:
@@ -284,8 +298,8 @@ class DeltaChart(ChartView):
             grouped = np.add.reduceat(d, edges[:-1]) / np.diff(edges)
         series = QStackedBarSeries()
         series.setBarWidth(1.0)
-        a_set = QBarSet(f"{run_a} better")
-        b_set = QBarSet(f"{run_b} better")
+        a_set = QBarSet(arg(self.tr("%1 better"), run_a))
+        b_set = QBarSet(arg(self.tr("%1 better"), run_b))
         for bar, color in ((a_set, BETTER_A), (b_set, BETTER_B)):
             bar.setColor(QColor(color))
             bar.setBorderColor(QColor(color))
@@ -298,10 +312,16 @@ class DeltaChart(ChartView):
         x_axis.setLabelsVisible(False)
         x_axis.setGridLineVisible(False)
         x_axis.setLineVisible(False)
-        per = "" if d.size <= self.max_bars else f", {d.size / grouped.size:.0f} per bar"
-        x_axis.setTitleText(f"{d.size} queries, sorted by Δ{per}")
+        if d.size <= self.max_bars:
+            title = self.tr("%n queries, sorted by Δ", "", d.size)
+        else:
+            title = arg(
+                self.tr("%n queries, sorted by Δ, %1 per bar", "", d.size),
+                f"{d.size / grouped.size:.0f}",
+            )
+        x_axis.setTitleText(title)
         span = float(max(np.abs(d).max(initial=0.0), 0.05))
-        y_axis = self._value_axis(f"Δ nDCG@{k} (A − B)", -span, span, "%.2f")
+        y_axis = self._value_axis(arg(self.tr("Δ nDCG@%1 (A − B)"), k), -span, span, "%.2f")
         y_axis.applyNiceNumbers()
         self._attach(
             series, (x_axis, Qt.AlignmentFlag.AlignBottom), (y_axis, Qt.AlignmentFlag.AlignLeft)

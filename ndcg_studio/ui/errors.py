@@ -21,10 +21,17 @@ from pathlib import Path
 from types import TracebackType
 
 from platformdirs import user_log_dir
-from PySide6.QtCore import QMessageLogContext, QtMsgType, qInstallMessageHandler
+from PySide6.QtCore import (
+    QCoreApplication,
+    QMessageLogContext,
+    QtMsgType,
+    qInstallMessageHandler,
+)
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
 from ndcg_studio.storage.database import APP_NAME, DatabaseError, DatabaseVersionError
+from ndcg_studio.translatable import QT_TRANSLATE_NOOP
+from ndcg_studio.ui.language import arg
 
 LOG_FILE_NAME = "ndcg-studio.log"
 log = logging.getLogger("ndcg_studio")
@@ -72,75 +79,137 @@ def setup_logging(path: Path | None = None) -> Path:
     return path
 
 
-def describe(exc: BaseException, action: str | None = None) -> ErrorReport:
-    """Turn an exception into words for a person (no traceback)."""
-    doing = f" while {action[0].lower()}{action[1:].rstrip('.…')}" if action else ""
-    text = str(exc) or type(exc).__name__
-    from ndcg_studio.storage.errors import is_connection_lost, is_locked
-
-    if is_connection_lost(exc):
-        return ErrorReport(
-            "Lost the connection to the database server",
-            f"The database server stopped answering{doing}. Your last change was NOT saved.\n\n"
-            f"{text}",
+#: the title and the advice of each kind of error (translated in context "Errors" when shown)
+_KINDS: dict[str, tuple[str, str]] = {
+    "disconnect": (
+        QT_TRANSLATE_NOOP("Errors", "Lost the connection to the database server"),
+        QT_TRANSLATE_NOOP(
+            "Errors",
             "Check the network connection or ask whoever runs the server whether it is up, "
             "then repeat the last action. Nothing else is lost.",
-        )
-    if is_locked(exc):
-        return ErrorReport(
-            "The database is busy",
-            f"Another program is writing to the database file{doing}, and it stayed locked for "
-            "10 seconds. Your last change was NOT saved.",
+        ),
+    ),
+    "locked": (
+        QT_TRANSLATE_NOOP("Errors", "The database is busy"),
+        QT_TRANSLATE_NOOP(
+            "Errors",
             "Wait until the other program (an import in a terminal, a second window of NDCG "
             "Studio) has finished, then repeat the last action.",
-        )
-    if isinstance(exc, DatabaseVersionError):
-        return ErrorReport(
-            "Database from a newer version",
-            text,
-            "Install the newer version of NDCG Studio, or open another database.",
-        )
-    from ndcg_studio.storage.resilience import WriteRefused
-
-    if isinstance(exc, WriteRefused):
-        return ErrorReport(
-            "Not allowed for your login",
-            text,
+        ),
+    ),
+    "version": (
+        QT_TRANSLATE_NOOP("Errors", "Database from a newer version"),
+        QT_TRANSLATE_NOOP(
+            "Errors", "Install the newer version of NDCG Studio, or open another database."
+        ),
+    ),
+    "refused": (
+        QT_TRANSLATE_NOOP("Errors", "Not allowed for your login"),
+        QT_TRANSLATE_NOOP(
+            "Errors",
             "Grade under your own annotator name (the one of your login). Adjudicating needs a "
             "lead login and imports the owner's: ask the database's owner.",
-        )
-    if isinstance(exc, DatabaseError):
-        return ErrorReport(
-            "Database problem",
-            text,
+        ),
+    ),
+    "database": (
+        QT_TRANSLATE_NOOP("Errors", "Database problem"),
+        QT_TRANSLATE_NOOP(
+            "Errors",
             "Check the path or the server address, then try again (File ▸ Open database…).",
-        )
-    if isinstance(exc, PermissionError):
-        return ErrorReport(
-            "Permission denied",
-            f"{text}",
-            "Choose a file or folder you may read and write, or change its permissions.",
-        )
-    if isinstance(exc, FileNotFoundError):
-        return ErrorReport("File not found", text, "Check the file name and try again.")
-    from ndcg_studio.io.errors import InputError
-
-    if isinstance(exc, InputError):
-        return ErrorReport(
-            "The file has problems",
-            text,
+        ),
+    ),
+    "permission": (
+        QT_TRANSLATE_NOOP("Errors", "Permission denied"),
+        QT_TRANSLATE_NOOP(
+            "Errors", "Choose a file or folder you may read and write, or change its permissions."
+        ),
+    ),
+    "missing": (
+        QT_TRANSLATE_NOOP("Errors", "File not found"),
+        QT_TRANSLATE_NOOP("Errors", "Check the file name and try again."),
+    ),
+    "input": (
+        QT_TRANSLATE_NOOP("Errors", "The file has problems"),
+        QT_TRANSLATE_NOOP(
+            "Errors",
             "Nothing was written: the import is all or nothing. Correct the lines listed "
             "(or choose the right file kind, or a grade map for other grade scales) and import "
             "the file again.",
-        )
+        ),
+    ),
+    "value": (
+        QT_TRANSLATE_NOOP("Errors", "Cannot do that"),
+        QT_TRANSLATE_NOOP("Errors", "Check the input and try again."),
+    ),
+    "unexpected": (
+        QT_TRANSLATE_NOOP("Errors", "Unexpected error"),
+        QT_TRANSLATE_NOOP(
+            "Errors",
+            "NDCG Studio keeps running, and saved work is safe. The details are in %1; "
+            "please attach that file when you report the problem.",
+        ),
+    ),
+}
+
+
+def _kind(exc: BaseException, text: str) -> str:
+    """The key of :data:`_KINDS` that fits ``exc``."""
+    from ndcg_studio.storage.errors import is_connection_lost, is_locked
+
+    if is_connection_lost(exc):
+        return "disconnect"
+    if is_locked(exc):
+        return "locked"
+    if isinstance(exc, DatabaseVersionError):
+        return "version"
+    from ndcg_studio.storage.resilience import WriteRefused
+
+    if isinstance(exc, WriteRefused):
+        return "refused"
+    if isinstance(exc, DatabaseError):
+        return "database"
+    if isinstance(exc, PermissionError):
+        return "permission"
+    if isinstance(exc, FileNotFoundError):
+        return "missing"
+    from ndcg_studio.io.errors import InputError
+
+    if isinstance(exc, InputError):
+        return "input"
     if isinstance(exc, LookupError | ValueError):
-        return ErrorReport("Cannot do that", text, "Check the input and try again.")
-    return ErrorReport(
-        "Unexpected error",
-        f"Something went wrong{doing}: {type(exc).__name__}: {text}",
-        f"NDCG Studio keeps running, and saved work is safe. The details are in {log_file()}; "
-        "please attach that file when you report the problem.",
-    )
+        return "value"
+    return "unexpected"
+
+
+def describe(exc: BaseException, action: str | None = None) -> ErrorReport:
+    """Turn an exception into words for a person (no traceback), in the interface language."""
+    doing = ""
+    if action:
+        doing = arg(
+            QCoreApplication.translate("Errors", " while %1"),
+            f"{action[0].lower()}{action[1:].rstrip('.…')}",
+        )
+    text = str(exc) or type(exc).__name__
+    kind = _kind(exc, text)
+    title, todo = (QCoreApplication.translate("Errors", t) for t in _KINDS[kind])
+    what = text
+    if kind == "disconnect":
+        what = QCoreApplication.translate(
+            "Errors", "The database server stopped answering%1. Your last change was NOT saved."
+        )
+        what = arg(what, doing) + f"\n\n{text}"
+    elif kind == "locked":
+        what = QCoreApplication.translate(
+            "Errors",
+            "Another program is writing to the database file%1, and it stayed locked for "
+            "10 seconds. Your last change was NOT saved.",
+        )
+        what = arg(what, doing)
+    elif kind == "unexpected":
+        what = QCoreApplication.translate("Errors", "Something went wrong%1: %2: %3")
+        what = arg(what, doing, type(exc).__name__, text)
+        todo = arg(todo, log_file())
+    return ErrorReport(title, what, todo)
 
 
 def show_error(

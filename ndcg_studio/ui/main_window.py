@@ -34,7 +34,7 @@ from ndcg_studio.services import demo
 from ndcg_studio.services.annotation import AnnotationService, AnnotatorInfo, DatabaseCounts
 from ndcg_studio.services.wording import count
 from ndcg_studio.storage.database import Database, open_database, resolve_url
-from ndcg_studio.ui import errors, transfer
+from ndcg_studio.ui import errors, language, transfer
 from ndcg_studio.ui import settings as S
 from ndcg_studio.ui.context import AppContext
 from ndcg_studio.ui.team import TeamWatcher, team_text
@@ -190,6 +190,7 @@ class MainWindow(QMainWindow):
                 QKeySequence("Ctrl+PgUp"),
             ],
         )
+        language.add_language_menu(view_menu, self.context.settings, self)  # View ▸ Language
 
         annotator_menu = bar.addMenu("&Annotator")
         self._add(

@@ -29,6 +29,7 @@ from ndcg_studio.vocabulary import (
     DEFAULT_IDEAL,
     GAINS,
     IDEALS,
+    INTERFACE_LANGUAGES,
 )
 
 T = TypeVar("T", int, float, str, bool)
@@ -70,6 +71,9 @@ POOL_DEPTH = Setting("annotate/pool_depth", 10, int, minimum=1, maximum=1000, pe
 #: "" = the shuffled pool; else :meth:`ndcg_studio.services.pool_order.PoolOrder.to_text`
 POOL_ORDER = Setting("annotate/pool_order", "", str, per_database=True)
 ANNOTATOR = Setting("user/annotator", "", str)
+#: the interface language chosen in View ▸ Language ("" = follow the system locale); app-wide,
+#: not per database (see :mod:`ndcg_studio.ui.language`)
+LANGUAGE = Setting("ui/language", "", str, choices=("", *INTERFACE_LANGUAGES))
 # files
 LAST_FOLDER = Setting("files/last_folder", "", str)
 RECENT_DATABASES_KEY = "files/recent_databases"

@@ -15,11 +15,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QObject, QTimer, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QObject, QTimer, Signal, Slot
 from PySide6.QtWidgets import QWidget
 
 from ndcg_studio.services.annotation import AnnotationService, ChangeMarker, TeamMember
 from ndcg_studio.ui.context import AppContext
+from ndcg_studio.ui.language import arg, plural
 from ndcg_studio.ui.workers import Task, run_task
 
 #: how often the database is asked for changes
@@ -115,14 +116,26 @@ class TeamWatcher(QObject):
         self._timer.stop()
 
 
+class TeamText(QObject):
+    """The context of :func:`team_text`'s plural (pyside6-lupdate collects a ``%n`` plural from
+    ``self.tr`` with a variable count, not from ``QCoreApplication.translate``)."""
+
+    def judgments(self, n: int) -> str:
+        """'%1: %n judgment(s)' in the interface language, plural form for ``n``."""
+        return plural(self.tr("%1: %n judgment(s)", "", n), n)
+
+
 def team_text(team: list[TeamMember], limit: int = 3) -> tuple[str, str]:
     """The status bar's team line and its tooltip, e.g. ``"Team: alice 120 · bob 98 · +2"``."""
     active = [m for m in team if m.judged]
     shown = " · ".join(f"{m.name} {m.judged:,}" for m in active[:limit])
     more = f" · +{len(active) - limit}" if len(active) > limit else ""
+    last = QCoreApplication.translate("TeamWatcher", ", last change %1 UTC")
+    text = TeamText()
     lines = [
-        f"{m.name}: {m.judged:,} judgments"
-        + (f", last change {m.last_change:%Y-%m-%d %H:%M} UTC" if m.last_change else "")
+        arg(text.judgments(m.judged), m.name)
+        + (arg(last, f"{m.last_change:%Y-%m-%d %H:%M}") if m.last_change else "")
         for m in team
     ]
-    return (f"Team: {shown}{more}" if active else ""), "\n".join(lines)
+    team_line = arg(QCoreApplication.translate("TeamWatcher", "Team: %1"), shown + more)
+    return (team_line if active else ""), "\n".join(lines)

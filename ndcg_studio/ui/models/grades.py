@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from PySide6.QtCore import QRectF, Qt
+from PySide6.QtCore import QCoreApplication, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QIcon, QPainter, QPen, QPixmap
 
 from ndcg_studio import vocabulary
@@ -45,7 +45,7 @@ def grade_name(grade: int | None) -> str:
         return "Not judged"
     if grade < 0:
         return "Judged non-relevant (−1)"
-    return GRADE_LABELS[grade].capitalize()
+    return QCoreApplication.translate("Grades", GRADE_LABELS[grade]).capitalize()
 
 
 def paint_chip(painter: QPainter, rect: QRectF, grade: int | None) -> None:

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 
 from ndcg_studio.services.multirun import TooFewQueries, compare_report_runs
 from ndcg_studio.services.scoring import ScoreReport
+from ndcg_studio.ui.language import arg
 from ndcg_studio.ui.models.compare_matrix import PAIR_ROLE, PairMatrix, PairMatrixModel
 from ndcg_studio.ui.workers import Task, run_task
 
@@ -62,13 +63,15 @@ class CompareMatrixPanel(QWidget):
 
         self.baseline = QComboBox()
         self.baseline.setToolTip(
-            "No baseline: every pair, corrected by the randomised Tukey HSD. A baseline: only "
-            "the pairs with it, corrected by Holm–Bonferroni."
+            self.tr(
+                "No baseline: every pair, corrected by the randomised Tukey HSD. A baseline: "
+                "only the pairs with it, corrected by Holm–Bonferroni."
+            )
         )
         self.baseline.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.status = QLabel()
         top = QHBoxLayout()
-        top.addWidget(QLabel("All runs, best mean first · baseline:"))
+        top.addWidget(QLabel(self.tr("All runs, best mean first · baseline:")))
         top.addWidget(self.baseline)
         top.addStretch(1)
         top.addWidget(self.status)
@@ -84,7 +87,9 @@ class CompareMatrixPanel(QWidget):
         self.table.verticalHeader().setDefaultSectionSize(24)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
-        self.table.setToolTip("Δ = row run − column run; click a cell for its per-query deltas")
+        self.table.setToolTip(
+            self.tr("Δ = row run − column run; click a cell for its per-query deltas")
+        )
         self.table.clicked.connect(self._on_clicked)
         self.table.activated.connect(self._on_clicked)
 
@@ -109,7 +114,7 @@ class CompareMatrixPanel(QWidget):
         previous = self.baseline.currentData()
         self.baseline.blockSignals(True)
         self.baseline.clear()
-        self.baseline.addItem("none (Tukey HSD, all pairs)", None)
+        self.baseline.addItem(self.tr("none (Tukey HSD, all pairs)"), None)
         for run in report.run_names:
             self.baseline.addItem(run, run)
         self.baseline.setCurrentIndex(max(0, self.baseline.findData(previous)))
@@ -129,7 +134,7 @@ class CompareMatrixPanel(QWidget):
             self.model.set_matrix(PairMatrix.empty())
             return None
         baseline = self.baseline.currentData()
-        self.status.setText("Testing all pairs…")
+        self.status.setText(self.tr("Testing all pairs…"))
         self.task = run_task(
             lambda _p, _c: compare_matrix(report, baseline),
             on_success=self._on_computed,
@@ -144,17 +149,23 @@ class CompareMatrixPanel(QWidget):
         self.model.set_matrix(matrix)
         rows = self.table.verticalHeader().length() + self.table.horizontalHeader().height()
         self.table.setMaximumHeight(rows + 2 * self.table.frameWidth() + 2)
-        dropped = f" ({matrix.n_dropped} left out: not scored in every run)"
+        dropped = arg(self.tr(" (%1 left out: not scored in every run)"), matrix.n_dropped)
+        over = self.tr(
+            "Δ = mean nDCG@%1 of the row run − the column run over the %2 queries every run "
+            "has a value for"
+        )
+        corrected = self.tr("; * p < 0.05, ** p < 0.01, *** p < 0.001, corrected: %1.")
         self.legend.setText(
-            f"Δ = mean nDCG@{matrix.k} of the row run − the column run over the "
-            f"{matrix.n_queries:,} queries every run has a value for"
+            arg(over, matrix.k, f"{matrix.n_queries:,}")
             + (dropped if matrix.n_dropped else "")
-            + f"; * p < 0.05, ** p < 0.01, *** p < 0.001, corrected: {matrix.correction_text()}."
+            + arg(corrected, matrix.correction_text())
         )
         sentence = matrix.power_sentence
         self.power.setText(
             (sentence[:1].upper() + sentence[1:])
-            + " (paired t-test, α = 0.05, residual variance of the two-way ANOVA; Sakai 2016)."
+            + self.tr(
+                " (paired t-test, α = 0.05, residual variance of the two-way ANOVA; Sakai 2016)."
+            )
             if sentence
             else ""
         )
@@ -163,13 +174,13 @@ class CompareMatrixPanel(QWidget):
     def _on_failed(self, exc: BaseException) -> None:
         if isinstance(exc, TooFewQueries):  # a state of the data, not an error
             self.model.set_matrix(PairMatrix.empty())
-            self.status.setText(f"No comparison: {exc}.")
+            self.status.setText(arg(self.tr("No comparison: %1."), exc))
             self.power.setText("")
             return
-        self.status.setText("Failed")
+        self.status.setText(self.tr("Failed"))
         from ndcg_studio.ui.errors import show_error
 
-        show_error(exc, self, action="Comparing all runs")
+        show_error(exc, self, action=self.tr("Comparing all runs"))
 
     def _on_clicked(self, index: QModelIndex) -> None:
         pair = index.data(PAIR_ROLE)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import html
 import math
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QFont, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -34,6 +34,7 @@ from ndcg_studio.services.stability import StabilityService
 from ndcg_studio.ui.bands import band_color, band_name, band_text_color
 from ndcg_studio.ui.charts import CumulativeDcgChart
 from ndcg_studio.ui.context import AppContext
+from ndcg_studio.ui.language import arg, plural
 from ndcg_studio.ui.models.breakdown import BreakdownTableModel
 from ndcg_studio.ui.views.scoring_settings import describe_settings, scoring_settings_from
 from ndcg_studio.ui.workers import Task, run_task
@@ -85,13 +86,15 @@ def by_annotator_text(values: dict[str, float], k: int) -> str:
     fewer than two values (nothing to compare)."""
     if len(values) < 2:
         return ""
+    source = QCoreApplication.translate("QueryDetailView", "source %1")
     parts = [
-        f"{'source ' + name.removeprefix('source:') if name.startswith('source:') else name} "
+        f"{arg(source, name.removeprefix('source:')) if name.startswith('source:') else name} "
         f"{value:.4f}"
         for name, value in values.items()
     ]
     spread = max(values.values()) - min(values.values())
-    return f"nDCG@{k} by annotator: {' · '.join(parts)} — spread {spread:.4f}"
+    text = QCoreApplication.translate("QueryDetailView", "nDCG@%1 by annotator: %2 — spread %3")
+    return arg(text, k, " · ".join(parts), f"{spread:.4f}")
 
 
 class QueryDetailView(QWidget):
@@ -102,7 +105,31 @@ class QueryDetailView(QWidget):
         self.context = context
         self._task: Task[QueryBreakdown] | None = None
         self._breakdown: QueryBreakdown | None = None
+        self._spread_task: Task[dict[str, float]] | None = None
+        self._build_labels()
+        self._build_splitter()
+        totals_row = QHBoxLayout()
+        totals_row.addWidget(self.totals)
+        totals_row.addWidget(self.band_chip)
+        totals_row.addStretch(1)
+        totals_row.addWidget(self.status)
+        line = QFrame()
+        line.setFrameShape(QFrame.Shape.HLine)
+        line.setFrameShadow(QFrame.Shadow.Sunken)
 
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.title)
+        layout.addWidget(self.query_text)
+        layout.addLayout(totals_row)
+        layout.addWidget(self.how)
+        layout.addWidget(self.by_annotator)
+        layout.addWidget(line)
+        layout.addWidget(self.legend)
+        layout.addWidget(self.splitter, 1)
+        self._show_empty()
+
+    def _build_labels(self) -> None:
+        """Title, query text, how it was computed, totals, band chip, legend, status."""
         self.title = QLabel()
         title_font = QFont(self.title.font())
         title_font.setPointSizeF(title_font.pointSizeF() * 1.35)
@@ -121,21 +148,24 @@ class QueryDetailView(QWidget):
         self.band_chip = QLabel()
         self.band_chip.setMargin(0)
         self.legend = QLabel(
-            "⚠ disputed: the annotators' grades differ by 2 or more  ·  "
-            "<i>unjudged</i>: nobody graded the document, gain 0"
+            self.tr(
+                "⚠ disputed: the annotators' grades differ by 2 or more  ·  "
+                "<i>unjudged</i>: nobody graded the document, gain 0"
+            )
         )
         self.status = QLabel()
         self.by_annotator = QLabel()  # nDCG under each annotator and source (StabilityService)
         self.by_annotator.setWordWrap(True)
         self.by_annotator.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self._spread_task: Task[dict[str, float]] | None = None
 
+    def _build_splitter(self) -> None:
+        """The run and ideal tables side by side, above the cumulative DCG chart."""
         self.run_model = BreakdownTableModel("run", self)
         self.ideal_model = BreakdownTableModel("ideal", self)
         self.run_table = _table(self.run_model)
         self.ideal_table = _table(self.ideal_model)
-        self.run_caption = _section_label("Run")
-        self.ideal_caption = _section_label("Ideal list")
+        self.run_caption = _section_label(self.tr("Run"))
+        self.ideal_caption = _section_label(self.tr("Ideal list"))
         self.chart = CumulativeDcgChart()
         self.chart.setMinimumHeight(220)
 
@@ -165,26 +195,6 @@ class QueryDetailView(QWidget):
         self.splitter.setSizes([400, 300])
         self.splitter.setChildrenCollapsible(False)
 
-        totals_row = QHBoxLayout()
-        totals_row.addWidget(self.totals)
-        totals_row.addWidget(self.band_chip)
-        totals_row.addStretch(1)
-        totals_row.addWidget(self.status)
-        line = QFrame()
-        line.setFrameShape(QFrame.Shape.HLine)
-        line.setFrameShadow(QFrame.Shadow.Sunken)
-
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.title)
-        layout.addWidget(self.query_text)
-        layout.addLayout(totals_row)
-        layout.addWidget(self.how)
-        layout.addWidget(self.by_annotator)
-        layout.addWidget(line)
-        layout.addWidget(self.legend)
-        layout.addWidget(self.splitter, 1)
-        self._show_empty()
-
     # ------------------------------------------------------------------ data
     @property
     def breakdown(self) -> QueryBreakdown | None:
@@ -198,8 +208,8 @@ class QueryDetailView(QWidget):
             return None
         db = self.context.database
         settings = settings or scoring_settings_from(self.context)
-        self.status.setText("Computing…")
-        self.title.setText(f"Query {query} · run {run}")
+        self.status.setText(self.tr("Computing…"))
+        self.title.setText(arg(self.tr("Query %1 · run %2"), query, run))
 
         def job(progress: object, cancelled: object) -> QueryBreakdown:
             return ScoringService(db).breakdown(query, run, settings)
@@ -224,7 +234,7 @@ class QueryDetailView(QWidget):
         return self._task
 
     def _on_failed(self, exc: BaseException) -> None:
-        self.status.setText(f"Could not compute the breakdown: {exc}")
+        self.status.setText(arg(self.tr("Could not compute the breakdown: %1"), exc))
 
     def set_breakdown(self, qb: QueryBreakdown, query_text: str = "") -> None:
         """Show ``qb`` (``query_text``: the query's words, shown under the title)."""
@@ -233,19 +243,20 @@ class QueryDetailView(QWidget):
         s = qb.settings
         k = s.k
         self.status.clear()
-        self.title.setText(f"Query {qb.query} · run {qb.run}")
+        self.title.setText(arg(self.tr("Query %1 · run %2"), qb.query, qb.run))
         self.query_text.setText(query_text)
         self.query_text.setVisible(bool(query_text))
-        self.how.setText("How it was computed: " + describe_settings(s))
+        self.how.setText(arg(self.tr("How it was computed: %1"), describe_settings(s)))
         self.run_model.set_breakdown(qb)
         self.ideal_model.set_breakdown(qb)
         n_run, n_ideal = self.run_model.rowCount(), self.ideal_model.rowCount()
-        self.run_caption.setText(f"Run {qb.run}: top {n_run} of nDCG@{k}")
-        self.ideal_caption.setText(
-            f"Ideal list: the {n_ideal} best judged documents"
+        self.run_caption.setText(arg(self.tr("Run %1: top %2 of nDCG@%3"), qb.run, n_run, k))
+        ideal = (
+            self.tr("Ideal list: the %n best judged document(s)", "", n_ideal)
             if s.ideal == "judged"
-            else f"Ideal list: the run's {n_ideal} best returned documents"
+            else self.tr("Ideal list: the run's %n best returned document(s)", "", n_ideal)
         )
+        self.ideal_caption.setText(plural(ideal, n_ideal))
         _fit_columns(self.run_table, self.run_model)
         _fit_columns(self.ideal_table, self.ideal_model)
         self._fit_splitter()
@@ -311,9 +322,9 @@ class QueryDetailView(QWidget):
         k = qb.settings.k
         ndcg = float(bd.ndcg)
         if math.isnan(ndcg):
-            value = "undefined (the query has no judgments)"
+            value = self.tr("undefined (the query has no judgments)")
         elif bd.idcg_zero:
-            value = "0 (IDCG = 0: no judged document has a gain)"
+            value = self.tr("0 (IDCG = 0: no judged document has a gain)")
         else:
             value = f"{float(bd.dcg):.4f} / {float(bd.idcg):.4f} = <b>{ndcg:.4f}</b>"
         return (
@@ -328,8 +339,10 @@ class QueryDetailView(QWidget):
         )
 
     def _show_empty(self) -> None:
-        self.title.setText("Query detail")
-        self.query_text.setText("Double-click a row of the Review table to see its breakdown.")
+        self.title.setText(self.tr("Query detail"))
+        self.query_text.setText(
+            self.tr("Double-click a row of the Review table to see its breakdown.")
+        )
         self.totals.clear()
 
 
@@ -338,7 +351,7 @@ class QueryDetailDialog(QDialog):
 
     def __init__(self, context: AppContext | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Query detail")
+        self.setWindowTitle(self.tr("Query detail"))
         self.view = QueryDetailView(context, self)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)

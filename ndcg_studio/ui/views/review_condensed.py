@@ -9,7 +9,7 @@ scoring does not wait for them.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -25,7 +25,9 @@ from PySide6.QtWidgets import (
 from ndcg_studio.services.progress import Cancelled, Progress
 from ndcg_studio.services.scoring import ScoringService, ScoringSettings
 from ndcg_studio.storage.database import Database
+from ndcg_studio.translatable import QT_TRANSLATE_NOOP
 from ndcg_studio.ui.context import AppContext
+from ndcg_studio.ui.language import arg
 from ndcg_studio.ui.models.condensed import (
     COL_GAP,
     DEFAULT_GAP_THRESHOLD,
@@ -59,8 +61,8 @@ class CondensedPanel(LazyView[CondensedRows]):
 
     data_loaded = Signal()
     STATE_KEY = "review_condensed"
-    LOADING_STATUS = "Scoring nDCG′…"
-    FAILED_ACTION = "Scoring nDCG′"
+    LOADING_STATUS = QT_TRANSLATE_NOOP("CondensedPanel", "Scoring nDCG′…")
+    FAILED_ACTION = QT_TRANSLATE_NOOP("CondensedPanel", "Scoring nDCG′")
 
     def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(context, parent)
@@ -70,12 +72,12 @@ class CondensedPanel(LazyView[CondensedRows]):
         self.threshold.setSingleStep(0.05)
         self.threshold.setValue(DEFAULT_GAP_THRESHOLD)
         self.threshold.setKeyboardTracking(False)
-        self.threshold.setToolTip("Flag rows where |nDCG′ − nDCG| exceeds this")
-        self.only_flagged = QCheckBox("Only flagged rows")
+        self.threshold.setToolTip(self.tr("Flag rows where |nDCG′ − nDCG| exceeds this"))
+        self.only_flagged = QCheckBox(self.tr("Only flagged rows"))
         self.summary = QLabel()
         self.summary.setWordWrap(True)
         controls = QHBoxLayout()
-        controls.addWidget(QLabel("Flag when nDCG′ and nDCG differ by more than"))
+        controls.addWidget(QLabel(self.tr("Flag when nDCG′ and nDCG differ by more than")))
         controls.addWidget(self.threshold)
         controls.addWidget(self.only_flagged)
         controls.addStretch(1)
@@ -124,7 +126,7 @@ class CondensedPanel(LazyView[CondensedRows]):
     def _on_loaded(self, rows: CondensedRows) -> None:
         if len(rows) == 0:
             self.model.set_rows(rows)
-            self._show_empty("No judged (query, run) yet: nothing to compare.")
+            self._show_empty(self.tr("No judged (query, run) yet: nothing to compare."))
             self.data_loaded.emit()
             return
         self.pages.setCurrentIndex(1)
@@ -147,8 +149,10 @@ class CondensedPanel(LazyView[CondensedRows]):
         per_run = ", ".join(
             f"{run} {int(flagged[rows.run == run].sum()):,}" for run in sorted(set(rows.run))
         )
-        return (
-            f"<b>{n:,}</b> of {len(rows):,} judged (query, run) rows differ by more than "
-            f"{threshold:g}: there, holes in the judgments move the score ({per_run}). "
-            f"nDCG′@{rows.k} removes the unjudged documents before scoring (Sakai 2007)."
+        text = QCoreApplication.translate(
+            "CondensedPanel",
+            "<b>%1</b> of %2 judged (query, run) rows differ by more than %3: there, holes in "
+            "the judgments move the score (%4). nDCG′@%5 removes the unjudged documents before "
+            "scoring (Sakai 2007).",
         )
+        return arg(text, f"{n:,}", f"{len(rows):,}", f"{threshold:g}", per_run, rows.k)

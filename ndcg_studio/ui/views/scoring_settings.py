@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -28,10 +28,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ndcg_studio.domain.bands import BandThresholds
+from ndcg_studio.domain.bands import Band, BandThresholds
 from ndcg_studio.services.scoring import ScoringSettings
+from ndcg_studio.translatable import QT_TRANSLATE_NOOP
 from ndcg_studio.ui import settings as S
+from ndcg_studio.ui.bands import band_name
 from ndcg_studio.ui.context import AppContext
+from ndcg_studio.ui.language import arg
 
 #: settings keys whose change requires rescoring
 SCORING_KEYS = frozenset(
@@ -51,18 +54,45 @@ SCORING_KEYS = frozenset(
 #: a typed number applies this long after the last keystroke
 TYPING_PAUSE_MS = 400
 
-_GAINS = (("linear", "Linear: gain = grade"), ("exponential", "Exponential: gain = 2^grade − 1"))
+# combo box choices (value, label); the labels are translated in context "ScoringSettings"
+_GAINS = (
+    ("linear", QT_TRANSLATE_NOOP("ScoringSettings", "Linear: gain = grade")),
+    ("exponential", QT_TRANSLATE_NOOP("ScoringSettings", "Exponential: gain = 2^grade − 1")),
+)
 _IDEALS = (
-    ("judged", "All judged documents of the query (trec_eval)"),
-    ("list", "Only the documents the run returned (scikit-learn)"),
+    (
+        "judged",
+        QT_TRANSLATE_NOOP("ScoringSettings", "All judged documents of the query (trec_eval)"),
+    ),
+    (
+        "list",
+        QT_TRANSLATE_NOOP("ScoringSettings", "Only the documents the run returned (scikit-learn)"),
+    ),
 )
 _CONSENSUS = (
-    ("mean", "Mean of the annotators' grades"),
-    ("median", "Median"),
-    ("majority", "Majority (most frequent grade)"),
-    ("max", "Maximum (most lenient)"),
-    ("min", "Minimum (strictest)"),
+    ("mean", QT_TRANSLATE_NOOP("ScoringSettings", "Mean of the annotators' grades")),
+    ("median", QT_TRANSLATE_NOOP("ScoringSettings", "Median")),
+    ("majority", QT_TRANSLATE_NOOP("ScoringSettings", "Majority (most frequent grade)")),
+    ("max", QT_TRANSLATE_NOOP("ScoringSettings", "Maximum (most lenient)")),
+    ("min", QT_TRANSLATE_NOOP("ScoringSettings", "Minimum (strictest)")),
 )
+
+#: the consensus methods' short names in the sentences below (the CLI's words in English)
+_CONSENSUS_NAMES = {
+    "mean": QT_TRANSLATE_NOOP("ScoringSettings", "mean"),
+    "median": QT_TRANSLATE_NOOP("ScoringSettings", "median"),
+    "majority": QT_TRANSLATE_NOOP("ScoringSettings", "majority"),
+    "max": QT_TRANSLATE_NOOP("ScoringSettings", "max"),
+    "min": QT_TRANSLATE_NOOP("ScoringSettings", "min"),
+}
+
+
+def _consensus_name(method: str) -> str:
+    return _tr(_CONSENSUS_NAMES.get(method, method))
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("ScoringSettings", text)
 
 
 def scoring_settings_from(ctx: AppContext) -> ScoringSettings:
@@ -76,42 +106,72 @@ def describe_settings(settings: ScoringSettings) -> str:
     """One sentence saying how nDCG is computed, e.g. for the Review header and Query detail."""
     gain = "gain = grade" if settings.gain == "linear" else "gain = 2^grade − 1"
     ideal = (
-        "IDCG from all judged documents of the query"
+        QCoreApplication.translate("ScoringSettings", "IDCG from all judged documents of the query")
         if settings.ideal == "judged"
-        else "IDCG from the documents the run returned"
+        else QCoreApplication.translate(
+            "ScoringSettings", "IDCG from the documents the run returned"
+        )
     )
     order = (
-        "run order by score descending, ties by document id descending (trec_eval)"
+        QCoreApplication.translate(
+            "ScoringSettings",
+            "run order by score descending, ties by document id descending (trec_eval)",
+        )
         if settings.order == "score"
-        else "run order by the file's rank column"
+        else QCoreApplication.translate("ScoringSettings", "run order by the file's rank column")
     )
     who = (
-        f"grades of {settings.annotator} only"
+        arg(QCoreApplication.translate("ScoringSettings", "grades of %1 only"), settings.annotator)
         if settings.annotator
-        else f"{settings.consensus} of the annotators' grades (adjudicated grades win)"
+        else arg(
+            QCoreApplication.translate(
+                "ScoringSettings", "%1 of the annotators' grades (adjudicated grades win)"
+            ),
+            _consensus_name(settings.consensus),
+        )
     )
-    return (
-        f"nDCG@{settings.k} = DCG@{settings.k} / IDCG@{settings.k}; {gain}; discount "
-        f"1/log2(rank + 1); {ideal}; {order}; one grade per document: {who}; unjudged "
-        "documents gain 0."
+    text = QCoreApplication.translate(
+        "ScoringSettings",
+        "nDCG@%1 = DCG@%1 / IDCG@%1; %2; discount 1/log2(rank + 1); %3; %4; one grade per "
+        "document: %5; unjudged documents gain 0.",
     )
+    return arg(text, settings.k, gain, ideal, order, who)
 
 
 def headline(settings: ScoringSettings) -> str:
     """The short rich-text line the Review and Compare headers show: K, gain, ideal, consensus
     (or the one annotator) and the run order, e.g. "<b>nDCG@10</b> · linear gain (grade) · …"."""
     s = settings
-    gain = "linear gain (grade)" if s.gain == "linear" else "exponential gain (2^grade − 1)"
-    ideal = "ideal from all judged documents" if s.ideal == "judged" else "ideal from the list"
-    who = f"grades of {s.annotator} only" if s.annotator else f"consensus: {s.consensus}"
-    order = "order: score, ties by document id" if s.order == "score" else "order: rank column"
+    gain = (
+        QCoreApplication.translate("ScoringSettings", "linear gain (grade)")
+        if s.gain == "linear"
+        else QCoreApplication.translate("ScoringSettings", "exponential gain (2^grade − 1)")
+    )
+    ideal = (
+        QCoreApplication.translate("ScoringSettings", "ideal from all judged documents")
+        if s.ideal == "judged"
+        else QCoreApplication.translate("ScoringSettings", "ideal from the list")
+    )
+    who = (
+        arg(QCoreApplication.translate("ScoringSettings", "grades of %1 only"), s.annotator)
+        if s.annotator
+        else arg(
+            QCoreApplication.translate("ScoringSettings", "consensus: %1"),
+            _consensus_name(s.consensus),
+        )
+    )
+    order = (
+        QCoreApplication.translate("ScoringSettings", "order: score, ties by document id")
+        if s.order == "score"
+        else QCoreApplication.translate("ScoringSettings", "order: rank column")
+    )
     return f"<b>nDCG@{s.k}</b> · {gain} · {ideal} · {who} · {order}"
 
 
 def _combo(choices: tuple[tuple[str, str], ...]) -> QComboBox:
     combo = QComboBox()
     for value, label in choices:
-        combo.addItem(label, value)
+        combo.addItem(_tr(label), value)
     return combo
 
 
@@ -132,48 +192,61 @@ class ScoringSettingsPanel(QWidget):
 
         self.k = QSpinBox()
         self.k.setRange(S.K.minimum or 1, S.K.maximum or 10_000)
-        self.k.setToolTip("Cutoff K: ranks 1..K count")
+        self.k.setToolTip(self.tr("Cutoff K: ranks 1..K count"))
         self.gain = _combo(_GAINS)
         self.ideal = _combo(_IDEALS)
         self.consensus = _combo(_CONSENSUS)
         self.pool_depth = QSpinBox()
         self.pool_depth.setRange(S.POOL_DEPTH.minimum or 1, S.POOL_DEPTH.maximum or 1000)
-        self.pool_depth.setToolTip("Annotators judge the union of every run's top D documents")
+        self.pool_depth.setToolTip(
+            self.tr("Annotators judge the union of every run's top D documents")
+        )
 
-        scoring = QGroupBox("nDCG")
+        scoring = QGroupBox(self.tr("nDCG"))
         form = QFormLayout(scoring)
-        form.addRow("Cutoff &K:", self.k)
-        form.addRow("&Gain:", self.gain)
-        form.addRow("&Ideal list:", self.ideal)
-        form.addRow("&Consensus:", self.consensus)
+        form.addRow(self.tr("Cutoff &K:"), self.k)
+        form.addRow(self.tr("&Gain:"), self.gain)
+        form.addRow(self.tr("&Ideal list:"), self.ideal)
+        form.addRow(self.tr("&Consensus:"), self.consensus)
 
-        pool = QGroupBox("Judging pool")
+        pool = QGroupBox(self.tr("Judging pool"))
         pool_form = QFormLayout(pool)
-        pool_form.addRow("Pool &depth D:", self.pool_depth)
+        pool_form.addRow(self.tr("Pool &depth D:"), self.pool_depth)
 
+        layout = QVBoxLayout(self)
+        layout.addWidget(scoring)
+        layout.addWidget(self._build_bands())
+        layout.addWidget(pool)
+        layout.addStretch(1)
+        self._connect(context)
+
+    def _build_bands(self) -> QGroupBox:
+        """The four band thresholds and the message refusing a wrong order."""
         self.bands: dict[str, QDoubleSpinBox] = {}
-        band_box = QGroupBox("Quality bands (lower bound of nDCG)")
+        band_box = QGroupBox(self.tr("Quality bands (lower bound of nDCG)"))
         band_layout = QVBoxLayout(band_box)
         band_form = QFormLayout()
         band_layout.addLayout(band_form)
-        for name in ("excellent", "good", "fair", "poor"):
+        for name, band in (
+            ("excellent", Band.EXCELLENT),
+            ("good", Band.GOOD),
+            ("fair", Band.FAIR),
+            ("poor", Band.POOR),
+        ):
             spin = QDoubleSpinBox()
             spin.setRange(0.0, 1.0)
             spin.setSingleStep(0.05)
             spin.setDecimals(2)
             spin.setKeyboardTracking(False)
             self.bands[name] = spin
-            band_form.addRow(f"{name.capitalize()} ≥", spin)
+            band_form.addRow(arg(self.tr("%1 ≥"), band_name(band)), spin)
         self.band_message = QLabel()
         self.band_message.setWordWrap(True)
         band_layout.addWidget(self.band_message)
+        return band_box
 
-        layout = QVBoxLayout(self)
-        layout.addWidget(scoring)
-        layout.addWidget(band_box)
-        layout.addWidget(pool)
-        layout.addStretch(1)
-
+    def _connect(self, context: AppContext) -> None:
+        """Show the stored values, then store every change (typed numbers after a pause)."""
         # typed digits wait for a pause (or Enter / focus loss)
         self._typing = QTimer(self)
         self._typing.setSingleShot(True)
@@ -237,7 +310,10 @@ class ScoringSettingsPanel(QWidget):
             BandThresholds(*values)
         except ValueError:
             self.band_message.setText(
-                "⚠ Thresholds must decrease strictly: excellent > good > fair > poor. Not applied."
+                self.tr(
+                    "⚠ Thresholds must decrease strictly: excellent > good > fair > poor. "
+                    "Not applied."
+                )
             )
             return
         self.band_message.clear()
@@ -257,9 +333,9 @@ class ScoringSettingsDialog(QDialog):
 
     def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Scoring settings")
+        self.setWindowTitle(self.tr("Scoring settings"))
         self.panel = ScoringSettingsPanel(context, self)
-        note = QLabel("Changes apply at once; the views rescore in the background.")
+        note = QLabel(self.tr("Changes apply at once; the views rescore in the background."))
         note.setWordWrap(True)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.close)

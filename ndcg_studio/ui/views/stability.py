@@ -15,7 +15,7 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -35,9 +35,10 @@ from ndcg_studio.services.stability import (
     StabilityReport,
     StabilityService,
 )
-from ndcg_studio.services.wording import count
 from ndcg_studio.storage.database import Database
+from ndcg_studio.translatable import QT_TRANSLATE_NOOP
 from ndcg_studio.ui.context import AppContext
+from ndcg_studio.ui.language import arg, label, plural
 from ndcg_studio.ui.models.stability import MeansTableModel, PairsTableModel, TauMatrixModel
 from ndcg_studio.ui.views.base import LazyView, StateWidget
 from ndcg_studio.ui.views.scoring_settings import SCORING_KEYS, scoring_settings_from
@@ -45,9 +46,9 @@ from ndcg_studio.ui.workers import TaskFn
 from ndcg_studio.vocabulary import GRADES
 
 _BY_LABELS = {
-    "annotator": "each annotator",
-    "source": "each judgment source",
-    "consensus": "each consensus rule",
+    "annotator": QT_TRANSLATE_NOOP("StabilityView", "each annotator"),
+    "source": QT_TRANSLATE_NOOP("StabilityView", "each judgment source"),
+    "consensus": QT_TRANSLATE_NOOP("StabilityView", "each consensus rule"),
 }
 
 
@@ -73,43 +74,72 @@ class StabilityView(LazyView[StabilityReport]):
 
     shown_report = Signal()
     STATE_KEY = "stability"
-    LOADING_STATUS = "Scoring under every grade set…"
-    FAILED_ACTION = "Computing the ranking stability"
+    LOADING_STATUS = QT_TRANSLATE_NOOP("StabilityView", "Scoring under every grade set…")
+    FAILED_ACTION = QT_TRANSLATE_NOOP("StabilityView", "Computing the ranking stability")
 
     def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(context, parent)
         self.report: StabilityReport | None = None
+        controls = self._build_controls()
+        self._build_tables()
+        content = QWidget()
+        layout = QVBoxLayout(content)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(controls)
+        layout.addWidget(self.sentence)
+        layout.addWidget(self.splitter, 1)
+        layout.addWidget(self.agreement)
+        layout.addWidget(self.notes)
+        self._set_content(content)
 
+        self.by.currentIndexChanged.connect(self._on_by_changed)
+        self.coverage.editingFinished.connect(self._schedule)
+        self.run_a.currentIndexChanged.connect(self._show_sentence)
+        self.run_b.currentIndexChanged.connect(self._show_sentence)
+        context.database_changed.connect(self._schedule)
+        context.judgments_changed.connect(self._schedule)
+        context.settings_changed.connect(self._on_settings_changed)
+        self._show_empty()
+        self.restore_state()
+        self._on_by_changed()
+
+    def _build_controls(self) -> QHBoxLayout:
+        """The row above the tables: grade sets, coverage, the two runs, the status."""
         self.by = QComboBox()
         for by in BY_CHOICES:
-            self.by.addItem(_BY_LABELS[by], by)
-        self.by.setToolTip("The grade sets whose run orders are compared")
+            self.by.addItem(label("StabilityView", _BY_LABELS[by]), by)
+        self.by.setToolTip(self.tr("The grade sets whose run orders are compared"))
         self.coverage = QDoubleSpinBox()
         self.coverage.setRange(0.0, 100.0)
         self.coverage.setDecimals(0)
         self.coverage.setSingleStep(5.0)
-        self.coverage.setSuffix(" %")
+        self.coverage.setSuffix(self.tr(" %"))
         self.coverage.setValue(DEFAULT_MIN_COVERAGE * 100)
         self.coverage.setToolTip(
-            "An annotator takes part when they graded at least this share of every run's top K"
+            self.tr(
+                "An annotator takes part when they graded at least this share of every run's top K"
+            )
         )
-        self.coverage_label = QLabel("min. coverage")
+        self.coverage_label = QLabel(self.tr("min. coverage"))
         self.run_a = QComboBox()
         self.run_b = QComboBox()
         controls = QHBoxLayout()
-        controls.addWidget(QLabel("Run order under"))
+        controls.addWidget(QLabel(self.tr("Run order under")))
         controls.addWidget(self.by)
         controls.addSpacing(10)
         controls.addWidget(self.coverage_label)
         controls.addWidget(self.coverage)
         controls.addSpacing(20)
-        controls.addWidget(QLabel("Runs"))
+        controls.addWidget(QLabel(self.tr("Runs")))
         controls.addWidget(self.run_a)
-        controls.addWidget(QLabel("vs"))
+        controls.addWidget(QLabel(self.tr("vs")))
         controls.addWidget(self.run_b)
         controls.addStretch(1)
         controls.addWidget(self.status)
+        return controls
 
+    def _build_tables(self) -> None:
+        """The sentence, the three tables in their splitters, the agreement and the notes."""
         self.sentence = QLabel()
         self.sentence.setTextFormat(Qt.TextFormat.RichText)
         self.sentence.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -138,37 +168,18 @@ class StabilityView(LazyView[StabilityReport]):
         self.agreement.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
 
         top = QSplitter(Qt.Orientation.Horizontal)
-        top.addWidget(_titled("Kendall's τ-b (above the diagonal) and τ_AP (below)", self.matrix))
-        top.addWidget(_titled("Mean nDCG@K of each run (its rank)", self.means))
+        top.addWidget(
+            _titled(self.tr("Kendall's τ-b (above the diagonal) and τ_AP (below)"), self.matrix)
+        )
+        top.addWidget(_titled(self.tr("Mean nDCG@K of each run (its rank)"), self.means))
         top.setChildrenCollapsible(False)
         self.splitter = QSplitter(Qt.Orientation.Vertical)
         self.splitter.addWidget(top)
-        self.splitter.addWidget(_titled("Every two grade sets: flips", self.pairs))
+        self.splitter.addWidget(_titled(self.tr("Every two grade sets: flips"), self.pairs))
         self.splitter.setChildrenCollapsible(False)
         self.splitter.setSizes([280, 420])
         top.setSizes([560, 640])
         self.top_splitter = top
-
-        content = QWidget()
-        layout = QVBoxLayout(content)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addLayout(controls)
-        layout.addWidget(self.sentence)
-        layout.addWidget(self.splitter, 1)
-        layout.addWidget(self.agreement)
-        layout.addWidget(self.notes)
-        self._set_content(content)
-
-        self.by.currentIndexChanged.connect(self._on_by_changed)
-        self.coverage.editingFinished.connect(self._schedule)
-        self.run_a.currentIndexChanged.connect(self._show_sentence)
-        self.run_b.currentIndexChanged.connect(self._show_sentence)
-        context.database_changed.connect(self._schedule)
-        context.judgments_changed.connect(self._schedule)
-        context.settings_changed.connect(self._on_settings_changed)
-        self._show_empty()
-        self.restore_state()
-        self._on_by_changed()
 
     # ------------------------------------------------------------------ loading
     def set_by(self, by: str) -> None:
@@ -205,7 +216,7 @@ class StabilityView(LazyView[StabilityReport]):
             model.set_report(report)
         if len(r.runs) < 2:
             self._show_empty(
-                "Ranking stability needs two runs: import another run (File ▸ Import…)."
+                self.tr("Ranking stability needs two runs: import another run (File ▸ Import…).")
             )
             return
         self.pages.setCurrentIndex(1)
@@ -222,7 +233,8 @@ class StabilityView(LazyView[StabilityReport]):
         self._show_sentence()
         notes = [n for n in report.notes() if n.startswith("annotators below")]
         if len(r.sets) < 2:
-            notes.insert(0, f"{count(len(r.sets), 'grade sets', 'grade set')}: nothing to compare.")
+            nothing = self.tr("%n grade set(s): nothing to compare.", "", len(r.sets))
+            notes.insert(0, plural(nothing, len(r.sets)))
         self.notes.setText("\n".join(notes))
         self.agreement.setText(self.agreement_html(report))
         self.agreement.setVisible(bool(report.agreement))
@@ -234,13 +246,17 @@ class StabilityView(LazyView[StabilityReport]):
         if report is None or not a or not b:
             return
         if a == b:
-            self.sentence.setText("Pick two different runs.")
+            self.sentence.setText(self.tr("Pick two different runs."))
             return
         if not report.result.sets:
-            self.sentence.setText("No grade set to compare under.")
+            self.sentence.setText(self.tr("No grade set to compare under."))
             return
         verdict = report.result.verdict(a, b)
-        flips = " · <b>the significance flips</b>" if verdict.significance_flips else ""
+        flips = (
+            " · <b>" + self.tr("the significance flips") + "</b>"
+            if verdict.significance_flips
+            else ""
+        )
         self.sentence.setText(
             f"<span style='font-size:12pt'><b>{report.result.sentence(a, b)}</b></span>{flips}"
         )
@@ -259,11 +275,21 @@ class StabilityView(LazyView[StabilityReport]):
                 + "</tr>"
                 for g in GRADES
             )
+            line = arg(
+                QCoreApplication.translate(
+                    "StabilityView",
+                    "<b>%1</b> vs <b>%2</b>: Cohen's κ (linear) %3, Krippendorff's α (ordinal) "
+                    "%4<br>%5 items, %6 two grades or more apart (Agreement tab: disputed list)",
+                ),
+                html.escape(x.source_a),
+                html.escape(x.source_b),
+                kappa,
+                alpha,
+                f"{x.n_shared:,}",
+                f"{x.n_two_apart:,}",
+            )
             cells.append(
-                f"<td valign='top'><b>{html.escape(x.source_a)}</b> vs "
-                f"<b>{html.escape(x.source_b)}</b>: Cohen's κ (linear) {kappa}, "
-                f"Krippendorff's α (ordinal) {alpha}<br>{x.n_shared:,} items, "
-                f"{x.n_two_apart:,} two grades or more apart (Agreement tab: disputed list)"
+                f"<td valign='top'>{line}"
                 f"<table cellspacing='0' cellpadding='3' border='1'><tr><th>"
                 f"{html.escape(x.source_a)} ↓ · {html.escape(x.source_b)} →</th>{head}</tr>"
                 f"{body}</table></td>"
@@ -271,7 +297,9 @@ class StabilityView(LazyView[StabilityReport]):
         if not cells:
             return ""
         return (
-            "<b>Label agreement between sources</b><table cellspacing='12'><tr>"
+            "<b>"
+            + QCoreApplication.translate("StabilityView", "Label agreement between sources")
+            + "</b><table cellspacing='12'><tr>"
             + "".join(cells)
             + "</tr></table>"
         )

@@ -1,0 +1,192 @@
+"""The interface language: which one, loading its translations, and View ▸ Language.
+
+The language is, in this order: ``--lang`` on the command line (this run only), the choice
+stored by View ▸ Language (:data:`~ndcg_studio.ui.settings.LANGUAGE`, the app-wide QSettings,
+not per database), the system locale (``QLocale.system()``) when it is Chinese or Russian, else
+English. A change in the menu takes effect at the next start (the views build their text once).
+
+Translations are Qt's: the app's ``ndcg_studio_<lang>.qm`` (compiled by ``pyside6-lrelease``
+from ``resources/i18n/ndcg_studio_<lang>.ts``, shipped in the wheel under
+``ndcg_studio/_resources/i18n``) and Qt's own ``qtbase_<lang>.qm`` from the PySide6 wheel (the
+standard dialogs' buttons: OK, Cancel, …). ``scripts/update_translations.py`` regenerates both
+``.ts`` and ``.qm``; ``tests/ui/test_translations.py`` fails on an untranslated string.
+
+Text defined below ``ui`` is marked with :func:`ndcg_studio.translatable.QT_TRANSLATE_NOOP` and
+shown through :func:`label`; placeholders ``%1`` … ``%9`` are filled after translation with
+:func:`arg` (never an f-string inside ``tr``: the translation could not be found).
+
+Source: "Internationalization with Qt" and the ``QTranslator`` / ``QLocale`` documentation, Qt 6.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, Qt, QTranslator
+from PySide6.QtGui import QAction, QActionGroup
+from PySide6.QtWidgets import QMenu, QMessageBox, QWidget
+
+from ndcg_studio._paths import resources_dir
+from ndcg_studio.translatable import QT_TRANSLATE_NOOP
+from ndcg_studio.ui import settings as S
+from ndcg_studio.vocabulary import INTERFACE_LANGUAGES
+
+__all__ = [
+    "LANGUAGES",
+    "add_language_menu",
+    "apply_language",
+    "arg",
+    "choose_language",
+    "label",
+    "plural",
+    "resolve_language",
+    "translations_dir",
+]
+
+#: the interface languages: code and name, each in its own language (the menu shows these)
+LANGUAGES: tuple[tuple[str, str], ...] = (("en", "English"), ("zh_CN", "中文"), ("ru", "Русский"))
+CODES: tuple[str, ...] = INTERFACE_LANGUAGES
+#: the context of this module's own messages in the .ts files
+CONTEXT = "Language"
+_RESTART = QT_TRANSLATE_NOOP("Language", "The language changes when NDCG Studio is started again.")
+#: the language the running application shows (set by :func:`apply_language`)
+_running = ["en"]
+
+
+def label(context: str, text: str) -> str:
+    """``text`` (marked with ``QT_TRANSLATE_NOOP(context, text)``, e.g. below ``ui``) in the
+    interface language."""
+    return QCoreApplication.translate(context, text)
+
+
+def arg(text: str, *values: object) -> str:
+    """Fill the placeholders ``%1`` … ``%9`` of a translated ``text`` with ``values`` (in the
+    order of their numbers, wherever the translation put them), like ``QString::arg``."""
+    for number in range(len(values), 0, -1):  # %1 must not eat the start of %10
+        text = text.replace(f"%{number}", str(values[number - 1]))
+    return text
+
+
+def plural(text: str, n: int) -> str:
+    """English plural of a ``%n … (s)`` message Qt returned untranslated (no translator, or the
+    English interface): "(s)" goes for n = 1, becomes "s" otherwise. Translations carry their
+    own numerus forms and no "(s)", so they pass unchanged.
+
+    Use as ``plural(self.tr("%n judgment(s)", "", n), n)``."""
+    return text.replace("(s)", "" if n == 1 else "s")
+
+
+def translations_dir() -> Path:
+    """The folder of the app's ``.qm`` files (``ndcg_studio/_resources/i18n`` in a wheel)."""
+    return resources_dir() / "i18n"
+
+
+def system_language(locale: QLocale | None = None) -> str:
+    """ "zh_CN" for a Chinese system locale, "ru" for a Russian one, else "en"."""
+    language = (locale if locale is not None else QLocale.system()).language()
+    if language == QLocale.Language.Chinese:
+        return "zh_CN"
+    if language == QLocale.Language.Russian:
+        return "ru"
+    return "en"
+
+
+def resolve_language(requested: str | None, settings: S.Settings) -> str:
+    """The language to run in: ``requested`` (``--lang``) if given, else the stored choice,
+    else :func:`system_language`.
+
+    Raises:
+        ValueError: ``requested`` is not one of :data:`CODES`.
+    """
+    if requested:
+        if requested not in CODES:
+            raise ValueError(f"--lang: {requested!r} is not one of {', '.join(CODES)}")
+        return requested
+    return settings.get(S.LANGUAGE) or system_language()
+
+
+def _translator(
+    name: str, folder: str | Path, parent: QCoreApplication | None = None
+) -> QTranslator | None:
+    # parented to the application, so it lives as long as the app, whoever keeps the undo
+    translator = QTranslator(parent)
+    if translator.load(name, str(folder)):
+        return translator
+    if parent is not None:
+        translator.setParent(None)  # freed with the Python object
+    return None
+
+
+def apply_language(code: str) -> Callable[[], None]:
+    """Install the translators of ``code`` on the running application and make
+    ``QLocale(code)`` the default locale (numbers, dates and collation follow); English keeps the
+    system locale. Returns a function that undoes both (tests; embedding)."""
+    app = QCoreApplication.instance()
+    installed: list[QTranslator] = []
+    previous, previous_code = QLocale(), _running[0]
+    _running[0] = code
+    if code != "en" and app is not None:
+        qt_dir = QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)
+        for name, folder in (
+            (f"qtbase_{code}", qt_dir),
+            (f"ndcg_studio_{code}", translations_dir()),
+        ):
+            translator = _translator(name, folder, app)
+            if translator is not None and app.installTranslator(translator):
+                installed.append(translator)
+        QLocale.setDefault(QLocale(code))
+
+    def undo() -> None:
+        for translator in installed:
+            QCoreApplication.removeTranslator(translator)
+            translator.deleteLater()
+        QLocale.setDefault(previous)
+        _running[0] = previous_code
+
+    return undo
+
+
+def restart_message(code: str) -> str:
+    """The "takes effect after restart" sentence in the language ``code`` (not the running
+    one: the user reads it in the language just chosen)."""
+    if code != "en":
+        translator = _translator(f"ndcg_studio_{code}", translations_dir())
+        if translator is not None:
+            text = translator.translate(CONTEXT, _RESTART)
+            if text:
+                return text
+    return _RESTART
+
+
+def choose_language(code: str, settings: S.Settings, parent: QWidget | None = None) -> str:
+    """Store ``code`` as the interface language and tell the user, in that language, that it
+    applies at the next start (a non-blocking message box). Returns the message."""
+    settings.set(S.LANGUAGE, code)
+    settings.sync()
+    message = restart_message(code)
+    if parent is not None:
+        box = QMessageBox(QMessageBox.Icon.Information, dict(LANGUAGES)[code], message)
+        box.setParent(parent, box.windowFlags())
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.open()
+    return message
+
+
+def add_language_menu(menu: QMenu, settings: S.Settings, parent: QWidget | None = None) -> QMenu:
+    """Add View ▸ Language to ``menu``: English, 中文, Русский (each in its own language,
+    checkable; the stored choice, else the running language, is checked). Choosing one calls
+    :func:`choose_language`. Returns the submenu."""
+    menu.addSeparator()
+    submenu = menu.addMenu(QCoreApplication.translate("Language", "&Language"))
+    group = QActionGroup(submenu)
+    checked = settings.get(S.LANGUAGE) or _running[0]
+    for code, name in LANGUAGES:
+        action = QAction(name, submenu)
+        action.setCheckable(True)
+        action.setChecked(code == checked)
+        action.setData(code)
+        action.triggered.connect(lambda _on=False, c=code: choose_language(c, settings, parent))
+        group.addAction(action)
+        submenu.addAction(action)
+    return submenu
