@@ -142,9 +142,9 @@ def write_trec_qrels(
 
 
 def _plain_qrels_lines(rows: list[Sequence[object]]) -> list[str] | None:
-    """The lines of :func:`write_trec_qrels` for a list of rows checked column by column (several
-    times faster than row by row, ``benchmarks/bench_end_to_end.py``), or None when any row would
-    fail a check (the row-by-row path then names it)."""
+    """The lines of :func:`write_trec_qrels` for a list of rows checked column by column (faster
+    than row by row, ``benchmarks/bench_end_to_end.py``), or None when any row would fail a check
+    (the row-by-row path then names it)."""
     if not rows:
         return None
     width = len(rows[0])

@@ -306,7 +306,8 @@ def write_csv_columns(
     """:func:`write_csv` for data held column by column (numpy arrays or lists, equal lengths).
 
     The same file as ``write_csv(path, header, zip(*columns), ...)``, formatted a column at a
-    time (:func:`csv_column`): ~3x faster for numeric columns.
+    time (:func:`csv_column`), faster for numeric columns (``score`` in
+    ``benchmarks/bench_end_to_end.py``).
 
     Raises:
         ValueError: columns of different lengths, or not one per header name.
