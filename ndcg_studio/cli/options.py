@@ -25,6 +25,7 @@ from ndcg_studio.vocabulary import (
 
 
 def add_db(parser: argparse.ArgumentParser) -> None:
+    """``--db`` after a command; when absent, the value of ``--db`` before the command stays."""
     parser.add_argument(
         "--db",
         metavar="PATH_OR_URL",
@@ -78,6 +79,8 @@ def add_output(
 def add_scoring(
     parser: argparse.ArgumentParser, *, runs: bool = True, only_grades: bool = False
 ) -> None:
+    """The scoring group: ``--k --gain --gains --ideal --order`` (unless ``only_grades``),
+    ``--consensus --annotator``, and ``--run`` with ``runs``."""
     title = "grades" if only_grades else "scoring (defaults follow trec_eval ndcg_cut)"
     g = parser.add_argument_group(title)
     if not only_grades:
@@ -128,6 +131,7 @@ def add_scoring(
 
 
 def add_agreement(parser: argparse.ArgumentParser, *, by: bool = True) -> None:
+    """``--level`` of Krippendorff's alpha, and with ``by`` ``--by`` and ``--disputed-range``."""
     parser.add_argument(
         "--level",
         choices=ALPHA_LEVELS,
