@@ -1,164 +1,29 @@
 """The command line of ``ndcg-studio``: every command's options (choices and defaults from
-:mod:`ndcg_studio.vocabulary`), parsing, and the normalisation of values that begin with "-"."""
+:mod:`ndcg_studio.vocabulary`, the shared option groups in :mod:`ndcg_studio.cli.options`),
+parsing, and the normalisation of values that begin with "-"."""
 
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from ndcg_studio import __version__
 from ndcg_studio.cli.common import (
     RUNS_SEPARATOR,
     fraction,
-    gains_map,
     grade_map,
     positive_int,
     run_list,
     run_names,
 )
-from ndcg_studio.vocabulary import (
-    ALPHA_LEVELS,
-    CONSENSUS_METHODS,
-    DEFAULT_CONSENSUS,
-    DEFAULT_DISPUTED_RANGE,
-    DEFAULT_GAIN,
-    DEFAULT_IDEAL,
-    DEFAULT_LEVEL,
-    DEFAULT_ORDER,
-    DEFAULT_SCOPE,
-    GAINS,
-    IDEALS,
-    IMPORT_KINDS,
-    INTERFACE_LANGUAGES,
-    ORDERS,
-    SCOPES,
-)
+from ndcg_studio.cli.options import add_agreement, add_db, add_output, add_scoring
+from ndcg_studio.vocabulary import IMPORT_KINDS, INTERFACE_LANGUAGES
 
+__all__ = ["add_db", "build_parser", "normalize_argv", "parse_args"]
 
-def add_db(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--db",
-        metavar="PATH_OR_URL",
-        default=argparse.SUPPRESS,
-        help="SQLite file or SQLAlchemy URL (postgresql://user@host/db); "
-        "default: $NDCG_STUDIO_DB, else a file in the user data directory",
-    )
-
-
-def _add_output(
-    parser: argparse.ArgumentParser,
-    *,
-    formats: bool = True,
-    excel: bool = True,
-    file_format: str = "csv",
-) -> None:
-    """``--format``, ``--output`` (and ``--excel``): with ``formats`` an aligned table, CSV or
-    an xlsx workbook; else ``file_format`` (the file kind: ``csv``, qrels ``trec``) or xlsx."""
-    if formats:
-        parser.add_argument(
-            "--format",
-            choices=("table", "csv", "xlsx"),
-            default="table",
-            help="an aligned table for reading (default), CSV (header on line 1) or an Excel "
-            "workbook (needs --output F.xlsx; the settings on its second sheet)",
-        )
-    else:
-        parser.add_argument(
-            "--format",
-            choices=(file_format, "xlsx"),
-            default=file_format,
-            help=f"{file_format} (default) or an Excel workbook (needs --output F.xlsx; "
-            "numbers as numbers, ids as text, the settings on its second sheet)",
-        )
-    parser.add_argument(
-        "--output",
-        "-o",
-        metavar="FILE",
-        default="-",
-        help="write to FILE (its folder must exist; the settings go to FILE's stem + "
-        ".settings.json beside it); default: standard output",
-    )
-    if excel:
-        parser.add_argument(
-            "--excel",
-            action="store_true",
-            help="CSV with a UTF-8 BOM so Excel detects the encoding",
-        )
-
-
-def _add_scoring(
-    parser: argparse.ArgumentParser, *, runs: bool = True, only_grades: bool = False
-) -> None:
-    title = "grades" if only_grades else "scoring (defaults follow trec_eval ndcg_cut)"
-    g = parser.add_argument_group(title)
-    if not only_grades:
-        g.add_argument("--k", type=positive_int, default=10, help="cutoff K >= 1 (default 10)")
-        g.add_argument(
-            "--gain",
-            choices=GAINS,
-            default=DEFAULT_GAIN,
-            help="gain of grade g: g (linear, trec_eval; default) or 2^g - 1 (exponential)",
-        )
-        g.add_argument(
-            "--gains",
-            metavar="G:GAIN,...",
-            type=gains_map,
-            help="custom gain per grade, e.g. 0:0,1:1,2:3,3:7,4:15 (overrides --gain)",
-        )
-        g.add_argument(
-            "--ideal",
-            choices=IDEALS,
-            default=DEFAULT_IDEAL,
-            help="ideal DCG from all judged documents of the query (trec_eval; default) "
-            "or from the returned list only",
-        )
-        g.add_argument(
-            "--order",
-            choices=ORDERS,
-            default=DEFAULT_ORDER,
-            help="run order: score desc, docno desc (trec_eval; default) or the file's rank column",
-        )
-    g.add_argument(
-        "--consensus",
-        choices=CONSENSUS_METHODS,
-        default=DEFAULT_CONSENSUS,
-        help="how several annotators' grades of a document make one (default mean)",
-    )
-    g.add_argument(
-        "--annotator",
-        metavar="NAME",
-        help="use this annotator's grades only (a NAME starting with - : --annotator=NAME)",
-    )
-    if runs:
-        g.add_argument(
-            "--run",
-            metavar="NAME",
-            action="append",
-            help="only this run (repeatable; a NAME starting with - : --run=NAME)",
-        )
-
-
-def _add_agreement(parser: argparse.ArgumentParser, *, by: bool = True) -> None:
-    parser.add_argument(
-        "--level",
-        choices=ALPHA_LEVELS,
-        default=DEFAULT_LEVEL,
-        help="level of measurement of Krippendorff's alpha (default ordinal)",
-    )
-    if by:
-        parser.add_argument(
-            "--by",
-            choices=SCOPES,
-            default=DEFAULT_SCOPE,
-            help="one row per statistic for all judgments (default), or per query, "
-            "annotator, pair of annotators or item",
-        )
-        parser.add_argument(
-            "--disputed-range",
-            type=positive_int,
-            default=DEFAULT_DISPUTED_RANGE,
-            metavar="N",
-            help=f"an item is disputed when max-min grade >= N (default {DEFAULT_DISPUTED_RANGE})",
-        )
+if TYPE_CHECKING:
+    # the subparsers of a command (argparse's own type, generic only in typeshed)
+    Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -189,7 +54,24 @@ def build_parser() -> argparse.ArgumentParser:
         "system's); commands print English",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    _add_import(sub)
+    _add_score(sub)
+    _add_stability(sub)
+    _add_agreement_command(sub)
+    _add_export(sub)
+    _add_demo(sub)
+    from ndcg_studio.cli import campaign, simulate, team
+    from ndcg_studio.cli import eval as eval_command
 
+    simulate.add_parser(sub, add_db)
+    team.add_parser(sub)
+    campaign.add_parser(sub, add_db)
+    eval_command.add_parser(sub)
+    return parser
+
+
+def _add_import(sub: Subparsers) -> None:
+    """``import KIND FILE``: one file into the database."""
     p = sub.add_parser(
         "import",
         help="import runs, qrels, judgments, queries, documents (creates the database)",
@@ -245,14 +127,17 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
 
+
+def _add_score(sub: Subparsers) -> None:
+    """``score``: nDCG@K and its parts for every (query, run)."""
     p = sub.add_parser(
         "score",
         help="NDCG@K and its parts for every (query, run)",
         description="NDCG@K and its parts for every (query, run) of an existing database.",
     )
     add_db(p)
-    _add_scoring(p)
-    _add_output(p)
+    add_scoring(p)
+    add_output(p)
     p.add_argument("--summary", action="store_true", help="one row per run: mean with 95%% CI")
     p.add_argument(
         "--measures",
@@ -276,6 +161,9 @@ def build_parser() -> argparse.ArgumentParser:
         "(long format; an annotator counts where they graded a document of the query's pool)",
     )
 
+
+def _add_stability(sub: Subparsers) -> None:
+    """``stability``: the run order under each grade set."""
     p = sub.add_parser(
         "stability",
         help="would the decision change under other grades? run orders, tau, flips",
@@ -315,18 +203,24 @@ def build_parser() -> argparse.ArgumentParser:
         help="random sign flips per paired randomization test (default 10000; one test per "
         "two runs and grade set: fewer for many runs)",
     )
-    _add_scoring(p)
-    _add_output(p)
+    add_scoring(p)
+    add_output(p)
 
+
+def _add_agreement_command(sub: Subparsers) -> None:
+    """``agreement``: inter-annotator agreement."""
     p = sub.add_parser(
         "agreement",
         help="inter-annotator agreement (alpha, kappa, spread)",
         description="Inter-annotator agreement of an existing database's judgments.",
     )
     add_db(p)
-    _add_agreement(p)
-    _add_output(p)
+    add_agreement(p)
+    add_output(p)
 
+
+def _add_export(sub: Subparsers) -> None:
+    """``export KIND``: one export of the database, a subcommand per kind."""
     p = sub.add_parser(
         "export",
         help="write reports, judgments, qrels, agreement, comparisons",
@@ -335,6 +229,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_db(p)
     kinds = p.add_subparsers(dest="kind", metavar="KIND", required=True)
+    _add_export_report(kinds)
+    _add_export_judgments(kinds)
+    _add_export_qrels(kinds)
+    _add_export_agreement(kinds)
+    _add_export_compare(kinds)
+
+
+def _add_export_report(kinds: Subparsers) -> None:
+    """``export report``."""
     k = kinds.add_parser(
         "report",
         help="CSV: one row per (query, run): scores, query text, per-query alpha",
@@ -342,9 +245,13 @@ def build_parser() -> argparse.ArgumentParser:
         "and the query's alpha.",
     )
     add_db(k)
-    _add_scoring(k)
-    _add_agreement(k, by=False)
-    _add_output(k, formats=False)
+    add_scoring(k)
+    add_agreement(k, by=False)
+    add_output(k, formats=False)
+
+
+def _add_export_judgments(kinds: Subparsers) -> None:
+    """``export judgments``."""
     k = kinds.add_parser(
         "judgments",
         help="CSV: every judgment (re-importable with `import judgments`)",
@@ -355,7 +262,11 @@ def build_parser() -> argparse.ArgumentParser:
     k.add_argument(
         "--wide", action="store_true", help="one grade column per annotator (instead of long)"
     )
-    _add_output(k, formats=False)
+    add_output(k, formats=False)
+
+
+def _add_export_qrels(kinds: Subparsers) -> None:
+    """``export qrels``."""
     k = kinds.add_parser(
         "qrels",
         help="TREC qrels of the consensus or one annotator's grades",
@@ -363,16 +274,24 @@ def build_parser() -> argparse.ArgumentParser:
         "annotator's; re-importable with `import qrels`.",
     )
     add_db(k)
-    _add_scoring(k, runs=False, only_grades=True)
-    _add_output(k, formats=False, excel=False, file_format="trec")
+    add_scoring(k, runs=False, only_grades=True)
+    add_output(k, formats=False, excel=False, file_format="trec")
+
+
+def _add_export_agreement(kinds: Subparsers) -> None:
+    """``export agreement``."""
     k = kinds.add_parser(
         "agreement",
         help="CSV: inter-annotator agreement statistics",
         description="CSV: inter-annotator agreement statistics (as `agreement --format csv`).",
     )
     add_db(k)
-    _add_agreement(k)
-    _add_output(k, formats=False)
+    add_agreement(k)
+    add_output(k, formats=False)
+
+
+def _add_export_compare(kinds: Subparsers) -> None:
+    """``export compare``: two runs, or N runs pair by pair."""
     k = kinds.add_parser(
         "compare",
         help="CSV: two runs per query, or N runs pair by pair with corrected p-values",
@@ -386,7 +305,7 @@ def build_parser() -> argparse.ArgumentParser:
         "detect at 80% power go to the settings file. See docs/statistics.md.",
     )
     add_db(k)
-    _add_scoring(k, runs=False)
+    add_scoring(k, runs=False)
     k.add_argument(
         "--runs",
         type=run_list,
@@ -410,8 +329,11 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="RUN",
         help="only the pairs with these runs (one or more, among --runs), baseline as run_a",
     )
-    _add_output(k, formats=False)
+    add_output(k, formats=False)
 
+
+def _add_demo(sub: Subparsers) -> None:
+    """``demo``: the Cranfield demo collection (or the worked examples)."""
     p = sub.add_parser(
         "demo",
         help="load the Cranfield demo collection into the database",
@@ -424,14 +346,6 @@ def build_parser() -> argparse.ArgumentParser:
         "Systems A and B; score them with --k 5)",
     )
     add_db(p)
-    from ndcg_studio.cli import campaign, simulate, team
-    from ndcg_studio.cli import eval as eval_command
-
-    simulate.add_parser(sub, add_db)
-    team.add_parser(sub)
-    campaign.add_parser(sub, add_db)
-    eval_command.add_parser(sub)
-    return parser
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:

@@ -269,19 +269,54 @@ def pairwise_cohen_kappa(ratings: Ratings, *, values: ArrayLike | None = None) -
     SOURCE: Cohen (1960, 1968); sklearn ``cohen_kappa_score``.
     """
     codes, domain = encode_grades(ratings.grade, values)
-    n_values = domain.size
-    n_annotators = ratings.n_annotators
-    if n_annotators * n_values > DENSE_PAIR_LIMIT:
-        pair_a, pair_b, confusion = _shared_confusions(ratings, codes, n_values)
-    else:
-        pair_a, pair_b = np.triu_indices(n_annotators, k=1)
-        pair_a = pair_a.astype(np.int64)
-        pair_b = pair_b.astype(np.int64)
-        gram = _confusion_gram(ratings, codes, n_values)
-        blocks = gram.reshape(n_annotators, n_values, n_annotators, n_values)
-        confusion = blocks[pair_a, :, pair_b, :]  # (P, V, V): rows = a's grade, columns = b's
+    pair_a, pair_b, confusion = _pair_confusions(ratings, codes, domain.size)
     n_pairs = pair_a.size
     n_shared = confusion.sum(axis=(1, 2))
+    has_shared = n_shared > 0
+    kappas, defined = _weighted_kappas(confusion, n_shared, domain)
+    agree = np.trace(confusion, axis1=1, axis2=2)
+    percent = np.full(n_pairs, np.nan)
+    np.divide(100.0 * agree, n_shared, out=percent, where=has_shared)
+    reason = np.zeros(n_pairs, dtype=np.int8)
+    reason[has_shared & ~defined] = 2
+    reason[~has_shared] = 1
+    return PairwiseKappa(
+        n_annotators=ratings.n_annotators,
+        values=domain,
+        annotator_a=pair_a,
+        annotator_b=pair_b,
+        n_shared=np.rint(n_shared).astype(np.int64),
+        percent_agreement=percent,
+        kappa=kappas["kappa"],
+        kappa_linear=kappas["kappa_linear"],
+        kappa_quadratic=kappas["kappa_quadratic"],
+        reason_code=reason,
+        undefined_reason=tuple(_PAIR_REASONS[reason].tolist()),
+    )
+
+
+def _pair_confusions(
+    ratings: Ratings, codes: NDArray[np.int64], n_values: int
+) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.float64]]:
+    """(annotator a, annotator b, (P, V, V) confusion counts) of every pair: rows = a's grade,
+    columns = b's; from the Gram matrix, or pair by pair over shared items when it is large."""
+    n_annotators = ratings.n_annotators
+    if n_annotators * n_values > DENSE_PAIR_LIMIT:
+        return _shared_confusions(ratings, codes, n_values)
+    pair_a, pair_b = np.triu_indices(n_annotators, k=1)
+    pair_a = pair_a.astype(np.int64)
+    pair_b = pair_b.astype(np.int64)
+    gram = _confusion_gram(ratings, codes, n_values)
+    blocks = gram.reshape(n_annotators, n_values, n_annotators, n_values)
+    return pair_a, pair_b, blocks[pair_a, :, pair_b, :]
+
+
+def _weighted_kappas(
+    confusion: NDArray[np.float64], n_shared: NDArray[np.float64], domain: NDArray[np.float64]
+) -> tuple[dict[str, NDArray[np.float64]], NDArray[np.bool_]]:
+    """``kappa_W = 1 - sum(W * O) / sum(W * E)`` of every pair for the three weights, and
+    where it is defined (shared items and chance agreement below 1); NaN elsewhere."""
+    n_pairs = confusion.shape[0]
     rows = confusion.sum(axis=2)
     cols = confusion.sum(axis=1)
     has_shared = n_shared > 0
@@ -309,22 +344,4 @@ def pairwise_cohen_kappa(ratings: Ratings, *, values: ArrayLike | None = None) -
         np.divide(observed_sum, expected_sum, out=value, where=defined)
         np.subtract(1.0, value, out=value, where=defined)
         kappas[name] = value
-    agree = np.trace(confusion, axis1=1, axis2=2)
-    percent = np.full(n_pairs, np.nan)
-    np.divide(100.0 * agree, n_shared, out=percent, where=has_shared)
-    reason = np.zeros(n_pairs, dtype=np.int8)
-    reason[has_shared & ~defined] = 2
-    reason[~has_shared] = 1
-    return PairwiseKappa(
-        n_annotators=n_annotators,
-        values=domain,
-        annotator_a=pair_a,
-        annotator_b=pair_b,
-        n_shared=np.rint(n_shared).astype(np.int64),
-        percent_agreement=percent,
-        kappa=kappas["kappa"],
-        kappa_linear=kappas["kappa_linear"],
-        kappa_quadratic=kappas["kappa_quadratic"],
-        reason_code=reason,
-        undefined_reason=tuple(_PAIR_REASONS[reason].tolist()),
-    )
+    return kappas, defined

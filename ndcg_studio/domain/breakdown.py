@@ -12,8 +12,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ndcg_studio.domain.metrics import (
+    Judgments,
     Qrels,
     RankedLists,
+    RankedRows,
     ScoringParams,
     index_spaces,
     judgments_of,
@@ -116,54 +118,25 @@ def breakdown(
         params = ScoringParams()
     if not 0 <= group < lists.n_groups:
         raise IndexError(f"group {group} out of range [0, {lists.n_groups})")
-    k = params.k
     query = int(lists.group_query[group])
-    mine = lists.group == group
-    sub_lists = RankedLists(
-        group=np.zeros(int(mine.sum()), dtype=_I64),
-        doc=lists.doc[mine],
-        score=lists.score[mine],
-        rank=lists.rank[mine],
-        group_query=np.array([query], dtype=_I64),
-        doc_key=lists.doc_key,
-    )
-    judged_here = qrels.query == query
-    sub_qrels = Qrels(
-        query=qrels.query[judged_here], doc=qrels.doc[judged_here], grade=qrels.grade[judged_here]
-    )
+    sub_lists, sub_qrels = _one_group(lists, qrels, group, query)
     n_queries, n_docs = index_spaces(sub_lists, sub_qrels)
     ranked = rank_groups(sub_lists, params)
     judgments = judgments_of(sub_qrels, params, n_queries, n_docs)
-    rows = ranked.rows(np.arange(ranked.group.shape[0], dtype=np.intp))  # run order
-    all_docs = sub_lists.doc[rows]
-    _, all_grades, all_gains = judgments.lookup(np.full(rows.shape[0], query, _I64), all_docs)
-    depth = rows.shape[0] if k is None else k
+    all_docs, all_grades, all_gains = _run_list(sub_lists, ranked, judgments, query)
+    depth = all_docs.shape[0] if params.k is None else params.k
     docs, grades, gains = all_docs[:depth], all_grades[:depth], all_gains[:depth]
     discount, discounted, running, dcg = _table(docs, grades, gains)
-
-    if params.ideal == "judged":
-        i_doc, i_grade, i_gain = sub_qrels.doc, sub_qrels.grade, judgments.gain
-    else:
-        i_doc, i_grade, i_gain = all_docs, all_grades, all_gains
-    keep = i_gain > 0
-    i_doc, i_grade, i_gain = i_doc[keep], i_grade[keep], i_gain[keep]
-    ideal_order = np.lexsort((i_doc, -i_grade, -i_gain))
-    if k is not None:
-        ideal_order = ideal_order[:k]
-    i_doc, i_grade, i_gain = i_doc[ideal_order], i_grade[ideal_order], i_gain[ideal_order]
+    judged = (sub_qrels.doc, sub_qrels.grade, judgments.gain)
+    candidates = judged if params.ideal == "judged" else (all_docs, all_grades, all_gains)
+    i_doc, i_grade, i_gain = _ideal_list(*candidates, params.k)
     i_discount, i_discounted, i_running, idcg = _table(i_doc, i_grade, i_gain)
-
-    has_judgments = bool(judged_here.any())
-    if not has_judgments:
-        ndcg = math.nan
-    elif idcg > 0:
-        ndcg = dcg / idcg
-    else:
-        ndcg = 0.0
+    has_judgments = bool(sub_qrels.query.shape[0])
+    ndcg = (dcg / idcg if idcg > 0 else 0.0) if has_judgments else math.nan
     return Breakdown(
         group=group,
         query=query,
-        k=k,
+        k=params.k,
         rank=np.arange(1, docs.shape[0] + 1, dtype=_I64),
         doc=docs,
         grade=grades,
@@ -184,3 +157,46 @@ def breakdown(
         idcg_zero=has_judgments and not idcg > 0,
         has_judgments=has_judgments,
     )
+
+
+def _one_group(
+    lists: RankedLists, qrels: Qrels, group: int, query: int
+) -> tuple[RankedLists, Qrels]:
+    """The ranked list of ``group`` alone (as group 0) and the judgments of its ``query``."""
+    mine = lists.group == group
+    sub_lists = RankedLists(
+        group=np.zeros(int(mine.sum()), dtype=_I64),
+        doc=lists.doc[mine],
+        score=lists.score[mine],
+        rank=lists.rank[mine],
+        group_query=np.array([query], dtype=_I64),
+        doc_key=lists.doc_key,
+    )
+    judged_here = qrels.query == query
+    sub_qrels = Qrels(
+        query=qrels.query[judged_here], doc=qrels.doc[judged_here], grade=qrels.grade[judged_here]
+    )
+    return sub_lists, sub_qrels
+
+
+def _run_list(
+    sub_lists: RankedLists, ranked: RankedRows, judgments: Judgments, query: int
+) -> tuple[NDArray[np.int64], NDArray[np.float64], NDArray[np.float64]]:
+    """(document, grade or NaN, gain or 0) of the whole one-group list, in run order."""
+    rows = ranked.rows(np.arange(ranked.group.shape[0], dtype=np.intp))  # run order
+    all_docs = sub_lists.doc[rows]
+    _, all_grades, all_gains = judgments.lookup(np.full(rows.shape[0], query, _I64), all_docs)
+    return all_docs, all_grades, all_gains
+
+
+def _ideal_list(
+    doc: NDArray[np.int64], grade: NDArray[np.float64], gain: NDArray[np.float64], k: int | None
+) -> tuple[NDArray[np.int64], NDArray[np.float64], NDArray[np.float64]]:
+    """The ideal list from candidate documents: gain > 0, sorted by gain descending, then grade
+    descending, then document index ascending; cut at K."""
+    keep = gain > 0
+    doc, grade, gain = doc[keep], grade[keep], gain[keep]
+    ideal_order = np.lexsort((doc, -grade, -gain))
+    if k is not None:
+        ideal_order = ideal_order[:k]
+    return doc[ideal_order], grade[ideal_order], gain[ideal_order]

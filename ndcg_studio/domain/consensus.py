@@ -78,6 +78,22 @@ def consensus_qrels(
     """
     if method not in _METHODS:
         raise ValueError(f"method must be one of {_METHODS}, got {method!r}")
+    q, d, _, g = _sorted_judgments(query, doc, annotator, grade)
+    item_q, item_d, item_grade = _item_grades(q, d, g, method)
+    if adjudicated is not None and adjudicated.query.size:
+        item_q, item_d, item_grade = _apply_adjudication(item_q, item_d, item_grade, adjudicated)
+    return Qrels(query=item_q, doc=item_d, grade=item_grade)
+
+
+def _sorted_judgments(
+    query: ArrayLike, doc: ArrayLike, annotator: ArrayLike, grade: ArrayLike
+) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64], NDArray[np.float64]]:
+    """The judgments with a grade (NaN dropped), checked and sorted by (query, doc, annotator).
+
+    Raises:
+        ValueError: as :func:`consensus_qrels` (shapes, indices, infinite grades, an annotator
+            grading one item twice).
+    """
     q = _int_array(query, "query")
     d = _int_array(doc, "doc")
     a = _int_array(annotator, "annotator")
@@ -99,28 +115,32 @@ def consensus_qrels(
                 f"annotator {int(a[i])} graded query {int(q[i])}, document {int(d[i])} "
                 "more than once"
             )
+    return q, d, a, g
+
+
+def _item_grades(
+    q: NDArray[np.int64],
+    d: NDArray[np.int64],
+    g: NDArray[np.float64],
+    method: ConsensusMethod,
+) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.float64]]:
+    """(query, doc, consensus grade) of each item, sorted by (query, doc); negative grades as
+    in :func:`consensus_qrels`."""
     # Within each item, grades ascending (needed by median and majority).
     order = np.lexsort((g, d, q))
     q, d, g = q[order], d[order], g[order]
-
-    if q.size:
-        new_item = np.concatenate(([True], (q[1:] != q[:-1]) | (d[1:] != d[:-1])))
-        starts = np.flatnonzero(new_item)
-        counts = np.diff(np.append(starts, q.size))
-        item_q, item_d = q[starts], d[starts]
-        if (g < 0).any():  # trec_eval's -1 (judged non-relevant)
-            all_negative = g[starts + counts - 1] < 0
-            item_grade = _reduce(np.maximum(g, 0.0), starts, counts, method)
-            item_grade[all_negative] = -1.0
-        else:
-            item_grade = _reduce(g, starts, counts, method)
+    if not q.size:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0)
+    new_item = np.concatenate(([True], (q[1:] != q[:-1]) | (d[1:] != d[:-1])))
+    starts = np.flatnonzero(new_item)
+    counts = np.diff(np.append(starts, q.size))
+    if (g < 0).any():  # trec_eval's -1 (judged non-relevant)
+        all_negative = g[starts + counts - 1] < 0
+        item_grade = _reduce(np.maximum(g, 0.0), starts, counts, method)
+        item_grade[all_negative] = -1.0
     else:
-        item_q = item_d = np.zeros(0, dtype=np.int64)
-        item_grade = np.zeros(0, dtype=np.float64)
-
-    if adjudicated is not None and adjudicated.query.size:
-        item_q, item_d, item_grade = _apply_adjudication(item_q, item_d, item_grade, adjudicated)
-    return Qrels(query=item_q, doc=item_d, grade=item_grade)
+        item_grade = _reduce(g, starts, counts, method)
+    return q[starts], d[starts], item_grade
 
 
 def _reduce(

@@ -56,6 +56,7 @@ from numpy.typing import NDArray
 from ndcg_studio.domain.metrics import (
     Qrels,
     RankedLists,
+    RankedRows,
     ScoringParams,
     index_spaces,
     rank_groups,
@@ -181,25 +182,73 @@ def incomplete_measures(
     """
     if params is None:
         params = ScoringParams()
-    if not 0.0 < persistence < 1.0:
-        raise ValueError(f"RBP persistence must lie in (0, 1), got {persistence}")
-    if rbp_gain not in ("binary", "graded"):
-        raise ValueError(f"rbp_gain must be 'binary' or 'graded', got {rbp_gain!r}")
+    _check_rbp(persistence, rbp_gain)
+    return _incomplete_table(lists, qrels, params, persistence, rbp_gain, condensed)
+
+
+def _incomplete_table(
+    lists: RankedLists,
+    qrels: Qrels,
+    params: ScoringParams,
+    persistence: float,
+    rbp_gain: str,
+    condensed: bool,
+) -> IncompleteTable:
+    """:func:`incomplete_measures` once its options are checked."""
     n_groups = lists.n_groups
     n_queries, n_docs = index_spaces(lists, qrels)
     ranked = rank_groups(lists, params)
     n = ranked.group.shape[0]
     rows = ranked.rows(np.arange(n, dtype=np.intp))  # input row at each run-order position
-    group, pos = ranked.group, ranked.pos
-    query_of_group = lists.group_query
+    group, query_of_group = ranked.group, lists.group_query
     grade = _lookup_grades(qrels, query_of_group[group], lists.doc[rows], n_docs)
-    threshold = params.relevance_threshold
     judged = grade >= 0.0  # NaN compares False
-    relevant = grade >= threshold
-    nonrelevant = judged & ~relevant
+    relevant = grade >= params.relevance_threshold
     cut = params.k if params.k is not None else n + 1
+    r_count, n_count, has_judgments = _query_counts(
+        qrels, params.relevance_threshold, n_queries, query_of_group
+    )
+    r_safe = np.maximum(r_count, 1).astype(_F64)
+    ap, ap_at_k, recall = _ap_and_recall(relevant, group, ranked.pos, cut, r_safe, n_groups)
+    bpref = _bpref(relevant, judged & ~relevant, group, r_count, n_count, r_safe, n_groups)
+    rbp, rbp_residual, n_unjudged = _rbp(
+        grade, judged, relevant, ranked, query_of_group, qrels, n_queries, persistence, rbp_gain
+    )
+    # nDCG′@K: drop the unjudged results, keep the order, score as usual.
+    ndcg_condensed = (
+        _condensed_ndcg(lists, qrels, params, rows[judged])
+        if condensed
+        else np.full(n_groups, np.nan)
+    )
+    for column in (ap, ap_at_k, recall, bpref, rbp, rbp_residual):
+        column[~has_judgments] = np.nan
+    return IncompleteTable(
+        ndcg_condensed=np.asarray(ndcg_condensed, dtype=_F64),
+        ap=ap,
+        ap_at_k=ap_at_k,
+        recall=recall,
+        bpref=bpref,
+        rbp=rbp,
+        rbp_residual=rbp_residual,
+        n_relevant=r_count,
+        n_nonrelevant=n_count,
+        n_unjudged=n_unjudged,
+        has_judgments=has_judgments,
+    )
 
-    # Per query counts from the qrels.
+
+def _check_rbp(persistence: float, rbp_gain: str) -> None:
+    """Raise ValueError for a persistence outside (0, 1) or an unknown RBP gain."""
+    if not 0.0 < persistence < 1.0:
+        raise ValueError(f"RBP persistence must lie in (0, 1), got {persistence}")
+    if rbp_gain not in ("binary", "graded"):
+        raise ValueError(f"rbp_gain must be 'binary' or 'graded', got {rbp_gain!r}")
+
+
+def _query_counts(
+    qrels: Qrels, threshold: float, n_queries: int, query_of_group: NDArray[np.int64]
+) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.bool_]]:
+    """Per group, from its query's qrels: (relevant R, judged non-relevant N, has judgments)."""
     qrels_relevant = qrels.grade >= threshold
     qrels_nonrelevant = (qrels.grade >= 0.0) & ~qrels_relevant
     n_rel_q = np.bincount(qrels.query[qrels_relevant], minlength=n_queries)
@@ -207,10 +256,19 @@ def incomplete_measures(
     n_judg_q = np.bincount(qrels.query, minlength=n_queries)
     r_count = n_rel_q[query_of_group].astype(_I64)
     n_count = n_nonrel_q[query_of_group].astype(_I64)
-    has_judgments = n_judg_q[query_of_group] > 0
-    r_safe = np.maximum(r_count, 1).astype(_F64)
+    return r_count, n_count, n_judg_q[query_of_group] > 0
 
-    # AP, AP@K, Recall@K.
+
+def _ap_and_recall(
+    relevant: NDArray[np.bool_],
+    group: NDArray[np.int64],
+    pos: NDArray[np.int64],
+    cut: int,
+    r_safe: NDArray[np.float64],
+    n_groups: int,
+) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
+    """(n_groups,) AP, AP@K and Recall@K from the rows in run order (trec_eval ``m_map.c``,
+    ``m_map_cut.c``, ``m_recall.c``)."""
     rel_so_far = _cumsum_in_groups(relevant.astype(_F64), group)
     precision_at_rel = np.where(relevant, rel_so_far / (pos + 1.0), 0.0)
     ap = np.bincount(group, weights=precision_at_rel, minlength=n_groups) / r_safe
@@ -219,18 +277,43 @@ def incomplete_measures(
         np.bincount(group[in_top], weights=precision_at_rel[in_top], minlength=n_groups) / r_safe
     )
     recall = np.bincount(group[in_top & relevant], minlength=n_groups) / r_safe
+    return ap, ap_at_k, recall
 
-    # bpref: judged non-relevant documents above each relevant one.
+
+def _bpref(
+    relevant: NDArray[np.bool_],
+    nonrelevant: NDArray[np.bool_],
+    group: NDArray[np.int64],
+    r_count: NDArray[np.int64],
+    n_count: NDArray[np.int64],
+    r_safe: NDArray[np.float64],
+    n_groups: int,
+) -> NDArray[np.float64]:
+    """(n_groups,) bpref: judged non-relevant documents above each relevant one (trec_eval
+    ``m_bpref.c``)."""
     nonrel_so_far = _cumsum_in_groups(nonrelevant.astype(_F64), group)
     r_row = r_count[group].astype(_F64)
     denominator = np.minimum(n_count[group], r_count[group]).astype(_F64)
     with np.errstate(divide="ignore", invalid="ignore"):
         penalty = np.minimum(nonrel_so_far, r_row) / denominator
     credit = np.where(nonrel_so_far > 0, 1.0 - penalty, 1.0)
-    bpref = np.bincount(group[relevant], weights=credit[relevant], minlength=n_groups) / r_safe
+    return np.bincount(group[relevant], weights=credit[relevant], minlength=n_groups) / r_safe
 
-    # RBP and its residual.
-    p = persistence
+
+def _rbp(
+    grade: NDArray[np.float64],
+    judged: NDArray[np.bool_],
+    relevant: NDArray[np.bool_],
+    ranked: RankedRows,
+    query_of_group: NDArray[np.int64],
+    qrels: Qrels,
+    n_queries: int,
+    p: float,
+    rbp_gain: str,
+) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.int64]]:
+    """(n_groups,) RBP, its residual and the number of unjudged results (trec_eval ``m_rbp.c``,
+    ``m_rbp_resid.c``)."""
+    group, pos, n_groups = ranked.group, ranked.pos, ranked.n_returned.shape[0]
     weight = (1.0 - p) * np.power(p, pos.astype(_F64))
     if rbp_gain == "binary":
         gain = relevant.astype(_F64)
@@ -249,29 +332,7 @@ def incomplete_measures(
         dtype=_F64,
     )
     n_unjudged = np.bincount(group[unjudged], minlength=n_groups).astype(_I64)
-
-    # nDCG′@K: drop the unjudged results, keep the order, score as usual.
-    if not condensed:
-        ndcg_condensed = np.full(n_groups, np.nan)
-    else:
-        ndcg_condensed = _condensed_ndcg(lists, qrels, params, rows[judged])
-
-    columns = [ap, ap_at_k, recall, bpref, rbp, rbp_residual]
-    for column in columns:
-        column[~has_judgments] = np.nan
-    return IncompleteTable(
-        ndcg_condensed=np.asarray(ndcg_condensed, dtype=_F64),
-        ap=ap,
-        ap_at_k=ap_at_k,
-        recall=recall,
-        bpref=bpref,
-        rbp=rbp,
-        rbp_residual=rbp_residual,
-        n_relevant=r_count,
-        n_nonrelevant=n_count,
-        n_unjudged=n_unjudged,
-        has_judgments=has_judgments,
-    )
+    return rbp, rbp_residual, n_unjudged
 
 
 def _condensed_ndcg(

@@ -39,6 +39,7 @@ This module keeps the definitions of the measures; the run order lives in
 rank-by-rank table of one list in :mod:`ndcg_studio.domain.breakdown`.
 """
 
+# Over 450 lines on purpose (ALLOWED in tests/test_code_shape.py): the measures and one docstring.
 from __future__ import annotations
 
 import math
@@ -598,61 +599,139 @@ def score(lists: RankedLists, qrels: Qrels, params: ScoringParams | None = None)
     if params is None:
         params = ScoringParams()
     n_groups = lists.n_groups
-    k = params.k
     n_queries, n_docs = index_spaces(lists, qrels)
     ranked = rank_groups(lists, params)
     judgments = judgments_of(qrels, params, n_queries, n_docs)
-    n_returned = ranked.n_returned
-    threshold = params.relevance_threshold
-
-    # Judgments of the results that matter (run-order positions ``at``).
-    every = k is None or params.ideal == "list"
-    n = ranked.group.shape[0]
-    cut = k if k is not None else n + 1  # positions < cut count
-    at = np.arange(n, dtype=np.intp) if every else np.flatnonzero(ranked.pos < cut)
-    group_at, pos_at = ranked.group[at], ranked.pos[at]
-    judged_at, grade_at, gain_at = judgments.lookup(
-        lists.group_query[group_at], lists.doc[ranked.rows(at)]
+    seen = _look_up(lists, ranked, judgments, params)
+    top = seen.top
+    g_top, pos_top = seen.group[top], seen.pos[top]
+    dcg, cg = _dcg_and_cg(g_top, pos_top, seen.gain[top], ranked, params.k, n_groups)
+    idcg = _ideal_of(lists, qrels, judgments, seen, params, n_queries)
+    n_judged_query = np.bincount(qrels.query, minlength=n_queries).astype(_I64)[lists.group_query]
+    has_judgments = n_judged_query > 0
+    ndcg = _normalised(dcg, idcg, has_judgments)
+    precision, rr, rr_at_k = _precision_and_rr(lists, ranked, judgments, seen, params)
+    err = _err_at_k(g_top, pos_top, seen.grade[top], params.err_max_grade, n_groups)
+    # Judged fraction of the top min(K, n_returned).
+    n_judged_top = np.bincount(g_top[seen.judged[top]], minlength=n_groups)
+    denominator = np.minimum(ranked.n_returned, seen.cut)
+    judged_at_k = np.where(denominator > 0, n_judged_top / np.maximum(denominator, 1), np.nan)
+    for column in (precision, rr, rr_at_k, err):
+        column[~has_judgments] = np.nan
+    return ScoreTable(
+        ndcg=ndcg.astype(_F64),
+        dcg=dcg.astype(_F64),
+        idcg=idcg.astype(_F64),
+        cg=cg.astype(_F64),
+        precision=precision.astype(_F64),
+        rr=rr.astype(_F64),
+        rr_at_k=rr_at_k.astype(_F64),
+        err=err.astype(_F64),
+        judged_at_k=judged_at_k.astype(_F64),
+        n_returned=ranked.n_returned,
+        n_judged_query=n_judged_query,
+        idcg_zero=has_judgments & ~(idcg > 0),
+        has_judgments=has_judgments,
     )
 
-    top = pos_at < cut
-    g_top, pos_top, gain_top, grade_top = group_at[top], pos_at[top], gain_at[top], grade_at[top]
-    longest = int(n_returned.max()) if n_groups and n else 0
+
+def _dcg_and_cg(
+    group: NDArray[np.int64],
+    pos: NDArray[np.int64],
+    gain: NDArray[np.float64],
+    ranked: RankedRows,
+    k: int | None,
+    n_groups: int,
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """(n_groups,) DCG@K and CG@K from the top-K rows (group, 0-based rank, gain)."""
+    longest = int(ranked.n_returned.max()) if n_groups and ranked.group.shape[0] else 0
     if k is not None:
         longest = min(longest, k)
     log_den = _discount_denominators(longest)
-    dcg = np.bincount(g_top, weights=gain_top / log_den[pos_top], minlength=n_groups)
-    cg = np.bincount(g_top, weights=gain_top, minlength=n_groups)
+    dcg = np.bincount(group, weights=gain / log_den[pos], minlength=n_groups)
+    cg = np.bincount(group, weights=gain, minlength=n_groups)
+    return np.asarray(dcg, dtype=_F64), np.asarray(cg, dtype=_F64)
 
-    # Ideal DCG.
-    if params.ideal == "judged":
-        idcg_query = _ideal_dcg(qrels.query, judgments.gain, judgments.level, n_queries, k)
-        idcg = idcg_query[lists.group_query]
-    else:  # every result was looked up
-        level = None
-        if judgments.level is not None:
-            level = np.full(at.shape[0], -1, dtype=_I64)
-            level[judged_at] = np.maximum(grade_at[judged_at], -1.0).astype(_I64)
-        idcg = _ideal_dcg(group_at, gain_at, level, n_groups, k)
 
-    n_judged_query = np.bincount(qrels.query, minlength=n_queries).astype(_I64)[lists.group_query]
-    has_judgments = n_judged_query > 0
+def _normalised(
+    dcg: NDArray[np.float64], idcg: NDArray[np.float64], has_judgments: NDArray[np.bool_]
+) -> NDArray[np.float64]:
+    """nDCG = DCG / IDCG; 0 where IDCG <= 0, NaN where the query has no judgment."""
     positive_idcg = idcg > 0
     # Over/invalid only with absurd custom gains (1e-320 -> inf, 1e308 sums -> inf/inf = NaN).
     with np.errstate(over="ignore", invalid="ignore"):
         ndcg = np.where(positive_idcg, dcg / np.where(positive_idcg, idcg, 1.0), 0.0)
     ndcg[~has_judgments] = np.nan
-    idcg_zero = has_judgments & ~positive_idcg
+    return ndcg
 
-    # Precision and reciprocal rank (grade >= threshold; NaN = unjudged compares False).
-    relevant_at = grade_at >= threshold
-    n_rel_top = np.bincount(g_top[relevant_at[top]], minlength=n_groups)
-    if k is not None:
-        precision = n_rel_top / float(k)
+
+@dataclass(frozen=True, eq=False)
+class _Seen:
+    """The results :func:`score` looks up in the qrels (internal): run-order positions ``at``
+    (the top K, or every result when ``every``) with their group, 0-based rank and judgment."""
+
+    every: bool  # every result was looked up (no cutoff, or the ideal from the list)
+    cut: int  # positions < cut count: K, or n + 1 without a cutoff
+    at: NDArray[np.intp]
+    group: NDArray[np.int64]
+    pos: NDArray[np.int64]
+    judged: NDArray[np.bool_]
+    grade: NDArray[np.float64]  # NaN when unjudged
+    gain: NDArray[np.float64]  # 0 when unjudged
+    top: NDArray[np.bool_]  # the position is within the cutoff
+
+
+def _look_up(
+    lists: RankedLists, ranked: RankedRows, judgments: Judgments, params: ScoringParams
+) -> _Seen:
+    """Judgments of the results that matter: the top K, or all with ``ideal="list"``/no K."""
+    k = params.k
+    every = k is None or params.ideal == "list"
+    n = ranked.group.shape[0]
+    cut = k if k is not None else n + 1
+    at = np.arange(n, dtype=np.intp) if every else np.flatnonzero(ranked.pos < cut)
+    group_at, pos_at = ranked.group[at], ranked.pos[at]
+    judged, grade, gain = judgments.lookup(lists.group_query[group_at], lists.doc[ranked.rows(at)])
+    return _Seen(every, cut, at, group_at, pos_at, judged, grade, gain, pos_at < cut)
+
+
+def _ideal_of(
+    lists: RankedLists,
+    qrels: Qrels,
+    judgments: Judgments,
+    seen: _Seen,
+    params: ScoringParams,
+    n_queries: int,
+) -> NDArray[np.float64]:
+    """(n_groups,) IDCG@K: from all judged documents of the query, or from the returned list."""
+    if params.ideal == "judged":
+        idcg_query = _ideal_dcg(qrels.query, judgments.gain, judgments.level, n_queries, params.k)
+        return idcg_query[lists.group_query]
+    level = None  # every result was looked up
+    if judgments.level is not None:
+        level = np.full(seen.at.shape[0], -1, dtype=_I64)
+        level[seen.judged] = np.maximum(seen.grade[seen.judged], -1.0).astype(_I64)
+    return _ideal_dcg(seen.group, seen.gain, level, lists.n_groups, params.k)
+
+
+def _precision_and_rr(
+    lists: RankedLists,
+    ranked: RankedRows,
+    judgments: Judgments,
+    seen: _Seen,
+    params: ScoringParams,
+) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
+    """(n_groups,) P@K, RR and RR@K (grade >= threshold; NaN = unjudged compares False)."""
+    n_groups, n_returned, cut = lists.n_groups, ranked.n_returned, seen.cut
+    threshold = params.relevance_threshold
+    relevant_at = seen.grade >= threshold
+    n_rel_top = np.bincount(seen.group[seen.top][relevant_at[seen.top]], minlength=n_groups)
+    if params.k is not None:
+        precision = n_rel_top / float(params.k)
     else:
         precision = np.where(n_returned > 0, n_rel_top / np.maximum(n_returned, 1), 0.0)
-    first_pos = _first_relevant(group_at, pos_at, relevant_at, n_groups)
-    if not every:
+    first_pos = _first_relevant(seen.group, seen.pos, relevant_at, n_groups)
+    if not seen.every:
         # Groups with no relevant document in the top K: look deeper.
         deeper = (first_pos < 0) & (n_returned > cut)
         if deeper.any():
@@ -668,40 +747,22 @@ def score(lists: RankedLists, qrels: Qrels, params: ScoringParams | None = None)
     rr = np.zeros(n_groups, dtype=_F64)
     rr[found] = 1.0 / (first_pos[found] + 1.0)
     rr_at_k = np.where(found & (first_pos < cut), rr, 0.0)
+    return np.asarray(precision, dtype=_F64), rr, rr_at_k
 
-    # ERR@K (Chapelle et al. 2009).
-    gmax = params.err_max_grade
-    clipped = np.clip(np.nan_to_num(grade_top, nan=0.0), 0.0, gmax)
-    stop = (np.exp2(clipped) - 1.0) / 2.0**gmax
-    if stop.size:
-        seg_start = np.flatnonzero(np.concatenate(([True], g_top[1:] != g_top[:-1])))
-        log_continue = segmented_exclusive_cumsum(np.log1p(-stop), seg_start)
-        err = np.bincount(
-            g_top, weights=stop * np.exp(log_continue) / (pos_top + 1.0), minlength=n_groups
-        )
-    else:
-        err = np.zeros(n_groups, dtype=_F64)
 
-    # Judged fraction of the top min(K, n_returned).
-    n_judged_top = np.bincount(g_top[judged_at[top]], minlength=n_groups)
-    denominator = np.minimum(n_returned, cut)
-    judged_at_k = np.where(denominator > 0, n_judged_top / np.maximum(denominator, 1), np.nan)
-
-    for column in (precision, rr, rr_at_k, err):
-        column[~has_judgments] = np.nan
-
-    return ScoreTable(
-        ndcg=ndcg.astype(_F64),
-        dcg=dcg.astype(_F64),
-        idcg=idcg.astype(_F64),
-        cg=cg.astype(_F64),
-        precision=precision.astype(_F64),
-        rr=rr.astype(_F64),
-        rr_at_k=rr_at_k.astype(_F64),
-        err=err.astype(_F64),
-        judged_at_k=judged_at_k.astype(_F64),
-        n_returned=n_returned,
-        n_judged_query=n_judged_query,
-        idcg_zero=idcg_zero,
-        has_judgments=has_judgments,
-    )
+def _err_at_k(
+    group: NDArray[np.int64],
+    pos: NDArray[np.int64],
+    grade: NDArray[np.float64],
+    g_max: float,
+    n_groups: int,
+) -> NDArray[np.float64]:
+    """(n_groups,) ERR@K (Chapelle et al. 2009) from the top-K rows in run order."""
+    clipped = np.clip(np.nan_to_num(grade, nan=0.0), 0.0, g_max)
+    stop = (np.exp2(clipped) - 1.0) / 2.0**g_max
+    if not stop.size:
+        return np.zeros(n_groups, dtype=_F64)
+    seg_start = np.flatnonzero(np.concatenate(([True], group[1:] != group[:-1])))
+    log_continue = segmented_exclusive_cumsum(np.log1p(-stop), seg_start)
+    weights = stop * np.exp(log_continue) / (pos + 1.0)
+    return np.asarray(np.bincount(group, weights=weights, minlength=n_groups), dtype=_F64)

@@ -11,9 +11,10 @@ replaced file keeps its permission bits; a new one gets the default ``0o666 & ~u
 
 The path ``"-"`` writes to standard output instead (not atomic, no BOM check).
 
-TREC lines whose query id starts with ``#`` are written with one leading space: trec_eval 10
-skips a line with ``#`` in its first column as a comment (``get_qrels.c``), and reads the
-spaced line as the record, as do pytrec_eval, ir-measures and :mod:`ndcg_studio.io.trec`.
+This module holds the atomic file, CSV and the settings sidecar; the TREC run and qrels writers
+live in :mod:`ndcg_studio.io.trec_writers` and the workbook in :mod:`ndcg_studio.io.workbook`.
+They build on this module's atomic writer, so it re-exports them lazily (:func:`__getattr__`):
+every writer is still imported from here.
 """
 
 from __future__ import annotations
@@ -24,19 +25,22 @@ import json
 import math
 import numbers
 import os
-import re
 import secrets
 import stat
 import sys
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 import numpy as np
 
 from ndcg_studio.io._common import PathArg
 from ndcg_studio.io.spreadsheet import FORMULA_TRIGGERS, guard
 from ndcg_studio.progress import Cancelled, OperationCancelled
+
+if TYPE_CHECKING:
+    from ndcg_studio.io.trec_writers import write_trec_qrels, write_trec_run
+    from ndcg_studio.io.workbook import write_xlsx
 
 __all__ = [
     "FORMULA_TRIGGERS",
@@ -57,6 +61,22 @@ __all__ = [
 CANCEL_CHECK_ROWS = 10_000
 
 STDOUT = "-"
+
+#: The writers re-exported from their own modules (see the module docstring).
+_MOVED = {
+    "write_trec_qrels": "ndcg_studio.io.trec_writers",
+    "write_trec_run": "ndcg_studio.io.trec_writers",
+    "write_xlsx": "ndcg_studio.io.workbook",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """``writers.write_trec_run`` etc.: imported from their module on first use (PEP 562)."""
+    if name in _MOVED:
+        import importlib
+
+        return getattr(importlib.import_module(_MOVED[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @contextlib.contextmanager
@@ -170,9 +190,14 @@ def csv_cell(value: object) -> str:
     return guard(str(value))
 
 
-def _rows_with_cancel(
+def rows_with_cancel(
     rows: Iterable[Sequence[object]], cancelled: Cancelled | None
 ) -> Iterator[Sequence[object]]:
+    """``rows`` unchanged, polling ``cancelled()`` every :data:`CANCEL_CHECK_ROWS` rows.
+
+    Raises:
+        OperationCancelled: ``cancelled()`` returned True.
+    """
     for index, row in enumerate(rows):
         if cancelled is not None and index % CANCEL_CHECK_ROWS == 0 and cancelled():
             raise OperationCancelled("export cancelled")
@@ -241,7 +266,7 @@ def _write_csv_texts(
     with atomic_text_writer(path, bom=excel) as handle:
         writer = csv.writer(_LineFeedRows(handle), lineterminator="\r\n")
         writer.writerow([csv_cell(name) for name in header])
-        for row in _rows_with_cancel(rows, cancelled):
+        for row in rows_with_cancel(rows, cancelled):
             writer.writerow(row)
             count += 1
     return count
@@ -281,7 +306,8 @@ def write_csv_columns(
     """:func:`write_csv` for data held column by column (numpy arrays or lists, equal lengths).
 
     The same file as ``write_csv(path, header, zip(*columns), ...)``, formatted a column at a
-    time (:func:`csv_column`): ~3x faster for numeric columns.
+    time (:func:`csv_column`), faster for numeric columns (``score`` in
+    ``benchmarks/bench_end_to_end.py``).
 
     Raises:
         ValueError: columns of different lengths, or not one per header name.
@@ -327,171 +353,30 @@ def write_settings(path: PathArg, about: Mapping[str, object]) -> Path | None:
     return target
 
 
-def _check_token(value: object, what: str, row: int) -> str:
-    text = "" if value is None else str(value)  # a missing id is not the text "None"
-    if not text or len(text.split()) != 1 or text != text.strip():
-        raise ValueError(
-            f"row {row}: {what} {text!r} is empty or contains whitespace, which a TREC file "
-            "cannot hold (imported by an older version, whose readers let such ids in); rename "
-            "it in the database or export as CSV"
-        )
-    return text
-
-
-def _write_lines(
-    path: PathArg,
-    rows: Iterable[Sequence[object]],
-    format_row: Callable[[Sequence[object], int], str],
-    cancelled: Cancelled | None,
-) -> int:
-    count = 0
-    with atomic_text_writer(path) as handle:
-        batch: list[str] = []
-        for index, row in enumerate(_rows_with_cancel(rows, cancelled), start=1):
-            line = format_row(row, index)
-            batch.append(" " + line if line.startswith("#") else line)
-            if len(batch) >= CANCEL_CHECK_ROWS:
-                handle.write("".join(batch))
-                batch.clear()
-            count = index
-        handle.write("".join(batch))
-    return count
-
-
-def write_trec_run(
-    path: PathArg,
-    rows: Iterable[Sequence[object]],
-    *,
-    cancelled: Cancelled | None = None,
-) -> int:
-    """Write a TREC run ``qid Q0 docno rank score tag`` (single spaces, ``\\n``), atomically.
-
-    Args:
-        path: destination, or ``"-"`` for standard output.
-        rows: ``(query_id, doc_id, rank, score, tag)`` tuples. Scores are written in the
-            shortest form that reads back as the same binary64 (``repr``), so
-            :func:`~ndcg_studio.io.trec.read_trec_run` returns exactly the same floats.
-        cancelled: polled every 10,000 rows.
-
-    Returns:
-        Number of lines written.
-
-    Raises:
-        ValueError: an id or tag is empty or contains whitespace (it would shift the
-            columns), the rank is not an integer, the score is not a finite number.
-        OperationCancelled, OSError: as :func:`write_csv` (old file intact).
-    """
-
-    def format_row(row: Sequence[object], index: int) -> str:
-        query_id, doc_id, rank, score, tag = row
-        if not isinstance(rank, int | np.integer) or isinstance(rank, bool):
-            raise ValueError(f"row {index}: rank {rank!r} is not an integer")
-        value = float(score)  # type: ignore[arg-type]
-        if not math.isfinite(value):
-            raise ValueError(f"row {index}: score {score!r} is not a finite number")
-        return (
-            f"{_check_token(query_id, 'query id', index)} Q0 "
-            f"{_check_token(doc_id, 'document id', index)} {int(rank)} {value!r} "
-            f"{_check_token(tag, 'tag', index)}\n"
-        )
-
-    return _write_lines(path, rows, format_row, cancelled)
-
-
-def write_trec_qrels(
-    path: PathArg,
-    rows: Iterable[Sequence[object]],
-    *,
-    cancelled: Cancelled | None = None,
-) -> int:
-    """Write TREC qrels ``qid 0 docno grade`` (single spaces, ``\\n``), atomically.
-
-    Args:
-        path: destination, or ``"-"`` for standard output.
-        rows: ``(query_id, doc_id, grade)`` tuples, written with ``0`` in the 2nd column (the
-            TREC "iteration"), or ``(query_id, doc_id, grade, annotator)`` tuples, written
-            with the annotator in the 2nd column (read back with
-            ``read_trec_qrels(path, annotator_column=True)``). All rows must have the same
-            length.
-        cancelled: polled every 10,000 rows.
-
-    Returns:
-        Number of lines written.
-
-    Raises:
-        ValueError: ids empty or containing whitespace, grade not an integer, rows of mixed
-            lengths.
-        OperationCancelled, OSError: as :func:`write_csv` (old file intact).
-    """
-    width: list[int] = []
-
-    def format_row(row: Sequence[object], index: int) -> str:
-        if not width:
-            if len(row) not in (3, 4):
-                raise ValueError(f"row {index}: expected 3 or 4 values, found {len(row)}")
-            width.append(len(row))
-        if len(row) != width[0]:
-            raise ValueError(f"row {index}: expected {width[0]} values, found {len(row)}")
-        grade = row[2]
-        if not isinstance(grade, int | np.integer) or isinstance(grade, bool):
-            raise ValueError(f"row {index}: grade {grade!r} is not an integer")
-        second = _check_token(row[3], "annotator", index) if len(row) == 4 else "0"
-        return (
-            f"{_check_token(row[0], 'query id', index)} {second} "
-            f"{_check_token(row[1], 'document id', index)} {int(grade)}\n"
-        )
-
-    lines = _plain_qrels_lines(rows) if isinstance(rows, list) else None
-    if lines is not None:
-        return _write_line_list(path, lines, cancelled)
-    return _write_lines(path, rows, format_row, cancelled)
-
-
-def _plain_qrels_lines(rows: list[Sequence[object]]) -> list[str] | None:
-    """The lines of :func:`write_trec_qrels` for a list of rows checked column by column (several
-    times faster than row by row, ``benchmarks/bench_end_to_end.py``), or None when any row would
-    fail a check (the row-by-row path then names it)."""
-    if not rows:
-        return None
-    width = len(rows[0])
-    if width not in (3, 4) or set(map(len, rows)) != {width}:
-        return None
-    columns = list(zip(*rows, strict=True))
-    ids = [columns[0], columns[1], *columns[3:]]
-    if not all(_plain_tokens(column) for column in ids) or set(map(type, columns[2])) != {int}:
-        return None
-    second: Sequence[object] = columns[3] if width == 4 else ["0"] * len(rows)
-    lines = list(map("{} {} {} {}\n".format, columns[0], second, columns[1], columns[2]))
-    if "#" in "".join(columns[0]):
-        lines = [" " + line if line.startswith("#") else line for line in lines]
-    return lines
-
-
-def _write_line_list(path: PathArg, lines: list[str], cancelled: Cancelled | None) -> int:
-    """Write finished lines atomically, CANCEL_CHECK_ROWS at a time (polling ``cancelled``)."""
-    with atomic_text_writer(path) as handle:
-        for start in range(0, len(lines), CANCEL_CHECK_ROWS):
-            if cancelled is not None and cancelled():
-                raise OperationCancelled("export cancelled")
-            handle.write("".join(lines[start : start + CANCEL_CHECK_ROWS]))
-    return len(lines)
-
-
-def _plain_tokens(values: Sequence[object]) -> bool:
-    """Whether every value is a non-empty text without whitespace (what ``_check_token``
-    accepts), checked in bulk: such values are exactly the tokens of their joined text."""
-    if set(map(type, values)) - {str}:
-        return False
-    return list(values) == "\n".join(values).split()  # type: ignore[arg-type]
+@contextlib.contextmanager
+def atomic_path(path: PathArg) -> Iterator[Path]:
+    """A temporary path beside ``path`` for a library to write; renamed over ``path`` when the
+    body succeeds (a replaced file keeps its permission bits), removed when it fails."""
+    target = Path(path)
+    temporary = target.with_name(f".{target.name}.{secrets.token_hex(6)}.tmp")
+    try:
+        yield temporary
+        with open(temporary, "rb+") as handle:
+            os.fsync(handle.fileno())
+        with contextlib.suppress(FileNotFoundError):
+            os.chmod(temporary, stat.S_IMODE(target.stat().st_mode))
+        os.replace(temporary, target)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temporary)
+        raise
+    _fsync_directory(target.parent)
 
 
 # --------------------------------------------------------------------------- workbooks
 
 #: The table formats of :func:`write_table`.
 TABLE_FORMATS = ("csv", "xlsx")
-
-#: Data rows one worksheet holds (Excel's limit of 1,048,576 rows, less the header).
-XLSX_MAX_ROWS = 1_048_575
 
 
 def table_format(path: PathArg, requested: str | None = None) -> str:
@@ -538,144 +423,11 @@ def write_table(
     if (rows is None) == (columns is None):
         raise ValueError("give rows or columns")
     if table_format(path, file_format) == "xlsx":
+        from ndcg_studio.io.workbook import write_xlsx
+
         data = rows if rows is not None else zip(*columns, strict=True)  # type: ignore[misc]
         return write_xlsx(path, header, data, settings=settings, cancelled=cancelled)
     if columns is not None:
         return write_csv_columns(path, header, columns, excel=excel, cancelled=cancelled)
     assert rows is not None
     return write_csv(path, header, rows, excel=excel, cancelled=cancelled)
-
-
-def _xlsx_cell(value: object, sheet: object) -> object:
-    """The value openpyxl stores for one cell: numbers as numbers, texts as texts (never a
-    formula, never converted to a number: ``"007"`` and ``"1E+05"`` stay texts), None/NaN
-    empty, infinities as the texts ``inf``/``-inf`` (a workbook holds finite numbers only)."""
-    if type(value) is str:
-        if value.startswith("=") or _ILLEGAL_XML.search(value):
-            return _text_cell(value, sheet)
-        return value
-    if type(value) is int or type(value) is bool or value is None:
-        return value
-    if isinstance(value, bool | np.bool_):
-        return bool(value)
-    if isinstance(value, int | np.integer):
-        return int(value)
-    if isinstance(value, float | np.floating | numbers.Real):
-        number = float(value)
-        if math.isnan(number):
-            return None
-        if math.isinf(number):
-            return "inf" if number > 0 else "-inf"
-        return number
-    return _xlsx_cell(str(value), sheet)
-
-
-def _text_cell(value: str, sheet: object) -> object:
-    """A cell typed as text: openpyxl would store a text starting with ``=`` as a formula.
-    Characters XML 1.0 cannot hold (control characters) become U+FFFD."""
-    from openpyxl.cell.cell import WriteOnlyCell
-
-    text = _ILLEGAL_XML.sub("\ufffd", value)
-    cell = WriteOnlyCell(sheet, value=text)  # type: ignore[no-untyped-call]
-    cell.data_type = "s"
-    return cell
-
-
-def write_xlsx(
-    path: PathArg,
-    header: Sequence[str],
-    rows: Iterable[Sequence[object]],
-    *,
-    settings: Mapping[str, object] | None = None,
-    cancelled: Cancelled | None = None,
-) -> int:
-    """Write an Excel workbook (Office Open XML, ``.xlsx``, by openpyxl), atomically.
-
-    Sheet ``data``: the header on row 1 (frozen, with an autofilter over the table), then one
-    row per item. Numbers are stored as numbers (16 significant digits, openpyxl's ``%.16g``:
-    Excel keeps 15; for bit-exact values use CSV. Locale-free, so the workbook opens
-    the same in any locale), texts as texts — an id ``"007"`` or ``"1E+05"`` stays that text,
-    a text starting with ``=`` is not a formula — None and NaN as empty cells, infinities as
-    the texts ``inf``/``-inf``. Sheet ``settings`` (when ``settings`` is given): two columns
-    ``key, value``, one row per key of the settings sidecar (:func:`write_settings`: ``file``
-    first; lists joined by new lines).
-
-    Args:
-        path: destination file (not ``"-"``: a workbook is binary).
-        header: column names.
-        rows: sequences of cells in header order.
-        settings: what the ``F.settings.json`` sidecar holds.
-        cancelled: polled every 10,000 rows.
-
-    Returns:
-        Number of data rows written.
-
-    Raises:
-        ValueError: ``path`` is ``"-"``; more rows than a worksheet holds
-            (:data:`XLSX_MAX_ROWS`).
-        ExportCancelled, OSError: as :func:`write_csv` (old file intact, no temp file left).
-    """
-    from openpyxl.utils.cell import get_column_letter
-    from openpyxl.workbook.workbook import Workbook
-
-    if str(path) == STDOUT:
-        raise ValueError("a workbook cannot be written to standard output: give --output F.xlsx")
-    book: Any = Workbook(write_only=True)  # type: ignore[no-untyped-call]
-    sheet = book.create_sheet("data")
-    sheet.freeze_panes = "A2"
-    for index, name in enumerate(header, start=1):
-        sheet.column_dimensions[get_column_letter(index)].width = max(10, len(str(name)) + 4)
-    sheet.append([_text_cell(str(name), sheet) for name in header])
-    count = 0
-    try:
-        for row in _rows_with_cancel(rows, cancelled):
-            count += 1
-            if count > XLSX_MAX_ROWS:
-                raise ValueError(
-                    f"more than {XLSX_MAX_ROWS:,} rows, which one worksheet cannot hold: export CSV"
-                )
-            sheet.append([_xlsx_cell(value, sheet) for value in row])
-    except BaseException:
-        # finish openpyxl's streamed sheet (its temporary file) instead of leaving it to the
-        # garbage collector, which would report an XML error
-        with contextlib.suppress(Exception):
-            sheet.close()
-        raise
-    sheet.auto_filter.ref = f"A1:{get_column_letter(max(len(header), 1))}{count + 1}"
-    if settings is not None:
-        about = book.create_sheet("settings")
-        about.append(["key", "value"])
-        for key, value in {"file": Path(path).name, **settings}.items():
-            cell = value
-            if isinstance(value, list | tuple):
-                cell = "\n".join(map(str, value))
-            elif not isinstance(value, str | int | float | bool) and value is not None:
-                cell = json.dumps(value, ensure_ascii=False)
-            about.append([_text_cell(str(key), about), _xlsx_cell(cell, about)])
-    with _atomic_path(path) as temporary:
-        book.save(temporary)
-    return count
-
-
-@contextlib.contextmanager
-def _atomic_path(path: PathArg) -> Iterator[Path]:
-    """A temporary path beside ``path`` for a library to write; renamed over ``path`` when the
-    body succeeds (a replaced file keeps its permission bits), removed when it fails."""
-    target = Path(path)
-    temporary = target.with_name(f".{target.name}.{secrets.token_hex(6)}.tmp")
-    try:
-        yield temporary
-        with open(temporary, "rb+") as handle:
-            os.fsync(handle.fileno())
-        with contextlib.suppress(FileNotFoundError):
-            os.chmod(temporary, stat.S_IMODE(target.stat().st_mode))
-        os.replace(temporary, target)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(temporary)
-        raise
-    _fsync_directory(target.parent)
-
-
-#: Characters XML 1.0 cannot hold (openpyxl refuses them).
-_ILLEGAL_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")

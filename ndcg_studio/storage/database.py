@@ -112,7 +112,8 @@ def _on_sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA cache_size=-65536")
     cursor.execute("PRAGMA temp_store=MEMORY")
     # Reads through a memory map of up to 256 MiB of the file instead of copying each page into
-    # the page cache: a scoring's first scan of a million judgments is ~30% faster. (SQLite's
+    # the page cache: a scoring's first scan of the judgments is faster (the score step of
+    # benchmarks/bench_end_to_end.py; the number in benchmarks/README.md). (SQLite's
     # caveat: an I/O error while reading a mapped page is a signal, not an error code — the
     # database must be on a local disk, as SQLite requires for WAL anyway.)
     cursor.execute("PRAGMA mmap_size=268435456")
