@@ -38,6 +38,7 @@ from PySide6.QtWidgets import (
 
 from ndcg_studio.services.agreement import AgreementReport, AgreementService, AgreementSettings
 from ndcg_studio.services.annotation import AnnotationService, GradeChange, HistoryEntry
+from ndcg_studio.services.edits import AdjudicationEdit
 from ndcg_studio.services.progress import Cancelled, Progress
 from ndcg_studio.services.stability import DEFAULT_SOURCE, StabilityService
 from ndcg_studio.services.wording import count
@@ -56,7 +57,7 @@ from ndcg_studio.ui.models.agreement import (
     PerQueryAlphaModel,
 )
 from ndcg_studio.ui.models.grades import chip_icon, grade_name
-from ndcg_studio.ui.undo import AdjudicationEdit, EditCommand
+from ndcg_studio.ui.undo import EditCommand
 from ndcg_studio.ui.views.base import LazyView, StateWidget
 from ndcg_studio.ui.workers import Task, TaskFn, run_task
 from ndcg_studio.vocabulary import GRADES

@@ -66,6 +66,7 @@ from PySide6.QtWidgets import (
 )
 
 from ndcg_studio.services.annotation import GradeChange, PoolItem, QueryProgress
+from ndcg_studio.services.edits import GradeEdit
 from ndcg_studio.ui import errors
 from ndcg_studio.ui import settings as S
 from ndcg_studio.ui.context import AppContext
@@ -77,7 +78,7 @@ from ndcg_studio.ui.models.query_progress import (
     QueryFilterProxy,
     QueryProgressModel,
 )
-from ndcg_studio.ui.undo import EditCommand, GradeEdit
+from ndcg_studio.ui.undo import EditCommand
 from ndcg_studio.ui.workers import Task, run_task
 
 Index = QModelIndex | QPersistentModelIndex
