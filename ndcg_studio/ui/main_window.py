@@ -1,18 +1,13 @@
 """The main window: a thin shell of tabs, menus and a status bar around the views.
 
-Views are registered in :data:`VIEWS` by module and class name; a view whose module is missing
-(not written yet) or fails to import is replaced by a "coming soon" page, so new views just
-appear once their module lands. Database work runs through
-:func:`ndcg_studio.ui.workers.run_task`.
+The views are the classes of :data:`VIEWS`, built directly in that order (one tab each).
+Database work runs through :func:`ndcg_studio.ui.workers.run_task`.
 """
 
 from __future__ import annotations
 
 import getpass
-import importlib
-import logging
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -38,52 +33,26 @@ from ndcg_studio.ui import errors, transfer
 from ndcg_studio.ui import settings as S
 from ndcg_studio.ui.context import AppContext
 from ndcg_studio.ui.team import TeamWatcher, team_text
-from ndcg_studio.ui.views.placeholder import PlaceholderView
+from ndcg_studio.ui.views.agreement import AgreementView
+from ndcg_studio.ui.views.annotate import AnnotateView
+from ndcg_studio.ui.views.compare import CompareView
+from ndcg_studio.ui.views.review import ReviewView
+from ndcg_studio.ui.views.stability import StabilityView
 from ndcg_studio.ui.workers import Task, run_task
-
-log = logging.getLogger("ndcg_studio.ui")
 
 _GEOMETRY_KEY = "window/geometry"
 _STATE_KEY = "window/state"
 _TAB_KEY = "window/tab"
 
 
-@dataclass(frozen=True)
-class ViewSpec:
-    """A tab: its title and the class ``module.factory(context, parent)`` that builds it."""
-
-    title: str
-    module: str
-    factory: str
-
-
-VIEWS: list[ViewSpec] = [
-    ViewSpec("Annotate", "ndcg_studio.ui.views.annotate", "AnnotateView"),
-    ViewSpec("Review", "ndcg_studio.ui.views.review", "ReviewView"),
-    ViewSpec("Agreement", "ndcg_studio.ui.views.agreement", "AgreementView"),
-    ViewSpec("Compare", "ndcg_studio.ui.views.compare", "CompareView"),
-    ViewSpec("Stability", "ndcg_studio.ui.views.stability", "StabilityView"),
-]
-
-
-def create_view(spec: ViewSpec, context: AppContext, parent: QWidget | None = None) -> QWidget:
-    """Build the view of ``spec``, or a placeholder page when its module is missing or broken
-    (the error is logged)."""
-    try:
-        module = importlib.import_module(spec.module)
-        factory = getattr(module, spec.factory)
-        view = factory(context, parent)
-    except ModuleNotFoundError as exc:
-        if exc.name != spec.module:
-            log.exception("view %s cannot be imported", spec.title)
-            return PlaceholderView(spec.title, f"This view failed to load: {exc}", parent)
-        return PlaceholderView(spec.title, "", parent)
-    except Exception as exc:
-        log.exception("view %s failed to load", spec.title)
-        return PlaceholderView(spec.title, f"This view failed to load: {exc}", parent)
-    if not isinstance(view, QWidget):
-        return PlaceholderView(spec.title, f"{spec.factory} did not build a widget", parent)
-    return view
+#: the tabs, in order: (title, view class built as ``View(context, parent)``)
+VIEWS: tuple[tuple[str, type[QWidget]], ...] = (
+    ("Annotate", AnnotateView),
+    ("Review", ReviewView),
+    ("Agreement", AgreementView),
+    ("Compare", CompareView),
+    ("Stability", StabilityView),
+)
 
 
 def storable_target(database: Database) -> str:
@@ -105,10 +74,10 @@ class MainWindow(QMainWindow):
         self.tabs = QTabWidget(self)
         self.tabs.setDocumentMode(True)
         self.views: dict[str, QWidget] = {}
-        for spec in VIEWS:
-            view = create_view(spec, context, self.tabs)
-            self.views[spec.title] = view
-            self.tabs.addTab(view, spec.title)
+        for title, view_class in VIEWS:
+            view = view_class(context, self.tabs)  # type: ignore[call-arg]
+            self.views[title] = view
+            self.tabs.addTab(view, title)
         self.setCentralWidget(self.tabs)
         self._open_task: Task[Any] | None = None
         self._counts_task: Task[Any] | None = None
@@ -163,10 +132,10 @@ class MainWindow(QMainWindow):
         view_menu = bar.addMenu("&View")
         self.tab_actions: list[QAction] = []
         group = QActionGroup(self)
-        for i, spec in enumerate(VIEWS):
+        for i, (title, _view_class) in enumerate(VIEWS):
             action = self._add(
                 view_menu,
-                f"&{spec.title}",
+                f"&{title}",
                 lambda i=i: self.tabs.setCurrentIndex(i),
                 QKeySequence(f"Ctrl+{i + 1}"),
             )

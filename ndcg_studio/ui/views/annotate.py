@@ -946,21 +946,14 @@ class AnnotateView(QWidget):
         return True
 
     def _apply(self, edit: GradeEdit) -> tuple[GradeChange, GradeEdit]:
-        from ndcg_studio.storage.resilience import retrying
-
-        db = self.context.require_database()
+        # no retry here: AnnotationService.set_grade retries a lost connection itself and
+        # raises ConnectionLost (not a disconnect) when the server stays away
         service: Any = self.context.annotation_service()
         if self.campaign_id is not None:
             from ndcg_studio.ui.views.campaign_panel import CampaignWriter
 
             service = CampaignWriter(service, self.campaign_id, time.monotonic() - self._shown_at)
-        change, inverse = retrying(
-            lambda: edit.apply(service),
-            attempts=2,
-            delay=0.2,
-            label=db.label,
-            unsaved="your last grade",
-        )
+        change, inverse = edit.apply(service)
         self._on_change(change)
         return change, inverse
 
