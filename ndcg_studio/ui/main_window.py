@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import getpass
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +47,7 @@ _TAB_KEY = "window/tab"
 
 
 #: the tabs, in order: (title, view class built as ``View(context, parent)``)
-VIEWS: tuple[tuple[str, type[QWidget]], ...] = (
+VIEWS: tuple[tuple[str, Callable[[AppContext, QWidget], QWidget]], ...] = (
     ("Annotate", AnnotateView),
     ("Review", ReviewView),
     ("Agreement", AgreementView),
@@ -75,7 +76,7 @@ class MainWindow(QMainWindow):
         self.tabs.setDocumentMode(True)
         self.views: dict[str, QWidget] = {}
         for title, view_class in VIEWS:
-            view = view_class(context, self.tabs)  # type: ignore[call-arg]
+            view = view_class(context, self.tabs)
             self.views[title] = view
             self.tabs.addTab(view, title)
         self.setCentralWidget(self.tabs)

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import html
 import math
-from dataclasses import dataclass, field
 
 import numpy as np
 from PySide6.QtCore import QItemSelection, Qt, Signal
@@ -36,11 +35,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ndcg_studio.services.agreement import AgreementReport, AgreementService, AgreementSettings
-from ndcg_studio.services.annotation import AnnotationService, GradeChange, HistoryEntry
+from ndcg_studio.services.agreement import AgreementReport, AgreementSettings
+from ndcg_studio.services.agreement_rows import (
+    AgreementData,
+    ItemDetail,
+    load_agreement,
+    load_item,
+)
+from ndcg_studio.services.annotation import AnnotationService, GradeChange
 from ndcg_studio.services.edits import AdjudicationEdit
 from ndcg_studio.services.progress import Cancelled, Progress
-from ndcg_studio.services.stability import DEFAULT_SOURCE, StabilityService
 from ndcg_studio.services.wording import count
 from ndcg_studio.storage.database import Database
 from ndcg_studio.ui.context import AppContext
@@ -49,7 +53,6 @@ from ndcg_studio.ui.models.agreement import (
     COL_D_RANGE,
     KAPPA_KINDS,
     DisputedItemsModel,
-    DisputedRows,
     HistoryModel,
     ItemGradesModel,
     LeaveOneOutModel,
@@ -68,61 +71,6 @@ _LEVELS = (
     ("ratio", "Ratio (equal steps from a true 0)"),
     ("nominal", "Nominal (categories)"),
 )
-
-
-@dataclass(frozen=True, eq=False)
-class AgreementData:
-    """One load of the view (from the worker): the report and the disputed rows."""
-
-    report: AgreementReport
-    disputed: DisputedRows
-    #: the correction queue of every two judgment sources: items two grades apart or more
-    by_sources: dict[tuple[str, str], DisputedRows] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class ItemDetail:
-    """One disputed item's texts, history and the annotator names of that history."""
-
-    query_id: int
-    document_id: int
-    query_text: str
-    title: str
-    history: list[HistoryEntry]
-    names: dict[int, str]
-
-
-def load_agreement(
-    db: Database,
-    settings: AgreementSettings,
-    progress: Progress | None = None,
-    cancelled: Cancelled | None = None,
-) -> AgreementData:
-    """Agreement report plus the disputed items with their adjudicated grades (worker thread)."""
-    service = AgreementService(db)
-    report = service.report(settings, progress=progress, cancelled=cancelled)
-    adjudications = service.adjudications()
-    by_sources: dict[tuple[str, str], DisputedRows] = {}
-    stability = StabilityService(db)
-    sources = stability.sources()
-    if sources:
-        names = [DEFAULT_SOURCE, *(s.name for s in sources)]
-        for i, a in enumerate(names):
-            for b in names[i + 1 :]:
-                items = stability.source_disputes(a, b)
-                by_sources[(a, b)] = DisputedRows.from_items(items, adjudications)
-    disputed = DisputedRows.from_report(report, adjudications)
-    return AgreementData(report, disputed, by_sources)
-
-
-def load_item(db: Database, query_id: int, document_id: int) -> ItemDetail:
-    """Texts and history of one item (worker thread)."""
-    text, title = AgreementService(db).item_text(query_id, document_id)
-    annotation = AnnotationService(db)
-    names = {a.id: a.name for a in annotation.list_annotators()}
-    return ItemDetail(
-        query_id, document_id, text, title, annotation.history(query_id, document_id), names
-    )
 
 
 def _table(model: object, stretch_last: bool = True) -> QTableView:

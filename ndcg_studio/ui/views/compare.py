@@ -15,7 +15,6 @@ the cached scores. Changing a scoring setting, the judgments or the database res
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
@@ -34,16 +33,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ndcg_studio.domain.stats import RunComparison
+from ndcg_studio.services.compare_rows import CompareRows, ScoredRuns, compare_rows, load_scores
 from ndcg_studio.services.pool_order import PoolOrder
-from ndcg_studio.services.progress import Cancelled, Progress
 from ndcg_studio.services.scoring import (
     RunSummary,
-    ScoreReport,
-    ScoringService,
-    ScoringSettings,
-    compare,
-    summarize,
 )
 from ndcg_studio.services.verdict import PairVerdict, pair_verdict, verdict_text
 from ndcg_studio.storage.database import Database
@@ -51,7 +44,7 @@ from ndcg_studio.ui import settings as S
 from ndcg_studio.ui.bands import best_text_color
 from ndcg_studio.ui.charts import BETTER_A, BETTER_B, DeltaChart
 from ndcg_studio.ui.context import AppContext
-from ndcg_studio.ui.models.compare import COL_DELTA, CompareRows, DeltaTableModel
+from ndcg_studio.ui.models.compare import COL_DELTA, DeltaTableModel
 from ndcg_studio.ui.models.table import signed
 from ndcg_studio.ui.views.base import LazyView, StateWidget
 from ndcg_studio.ui.views.compare_matrix import CompareMatrixPanel
@@ -62,31 +55,6 @@ from ndcg_studio.ui.views.scoring_settings import (
     scoring_settings_from,
 )
 from ndcg_studio.ui.workers import Task, TaskFn, run_task
-
-
-@dataclass(frozen=True, eq=False)
-class ScoredRuns:
-    """Scores of every run with per-run summaries (from the worker)."""
-
-    report: ScoreReport
-    summaries: dict[str, RunSummary]
-
-
-def load_scores(
-    db: Database,
-    settings: ScoringSettings,
-    progress: Progress | None = None,
-    cancelled: Cancelled | None = None,
-) -> ScoredRuns:
-    """Score every run and summarise each (worker thread)."""
-    report = ScoringService(db).score(settings, progress=progress, cancelled=cancelled)
-    return ScoredRuns(report, {s.run: s for s in summarize(report)})
-
-
-def compare_rows(scored: ScoredRuns, run_a: str, run_b: str) -> CompareRows:
-    """The paired comparison of two runs as table rows (worker thread)."""
-    comparison: RunComparison = compare(scored.report, run_a, run_b)
-    return CompareRows.from_report(scored.report, run_a, run_b, comparison)
 
 
 class CompareView(LazyView[ScoredRuns]):

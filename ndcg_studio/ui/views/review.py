@@ -10,8 +10,6 @@ a hidden view reloads when shown).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from PySide6.QtCore import QModelIndex, Qt, Signal
 from PySide6.QtGui import QHideEvent
 from PySide6.QtWidgets import (
@@ -32,15 +30,11 @@ from PySide6.QtWidgets import (
 )
 
 from ndcg_studio.domain.bands import NO_BAND, Band
-from ndcg_studio.services.agreement import AgreementService
-from ndcg_studio.services.annotation import AnnotationService, DatabaseCounts
-from ndcg_studio.services.progress import Cancelled, Progress
+from ndcg_studio.services.annotation import DatabaseCounts
+from ndcg_studio.services.review_rows import ReviewData, ReviewRows, load_review
 from ndcg_studio.services.scoring import (
     RunSummary,
-    ScoreReport,
-    ScoringService,
     ScoringSettings,
-    summarize,
 )
 from ndcg_studio.services.wording import count
 from ndcg_studio.storage.database import Database
@@ -51,7 +45,6 @@ from ndcg_studio.ui.models import scores as M
 from ndcg_studio.ui.models.scores import (
     DEFAULT_COVERAGE_THRESHOLD,
     ReviewFilter,
-    ReviewRows,
     RunSummaryModel,
     ScoresTableModel,
 )
@@ -67,73 +60,12 @@ from ndcg_studio.ui.views.scoring_settings import (
 )
 from ndcg_studio.ui.workers import TaskFn
 
-
-@dataclass(frozen=True, eq=False)
-class ReviewData:
-    """What one Review load produces (crosses from the worker to the GUI thread)."""
-
-    report: ScoreReport
-    summaries: list[RunSummary]
-    rows: ReviewRows
-    #: what the database holds, read only when nothing could be scored (to say what is missing)
-    counts: DatabaseCounts | None = None
-    #: the judgment sources (``humans`` first), for the source filter
-    sources: tuple[str, ...] = ()
-    #: the source whose grades the scores are against (None: every annotator's consensus)
-    source: str | None = None
-
-
 #: the source filter's tooltip: what choosing a source means
 SOURCE_FILTER_TIP = (
     "Score against one judgment source's grades only: its annotators' grades combined by the "
     "consensus rule, no adjudication (like `score --source`); 'humans' are the annotators of "
     "no source. All sources: the usual consensus of every annotator."
 )
-
-
-def load_review(
-    db: Database,
-    settings: ScoringSettings,
-    progress: Progress | None = None,
-    cancelled: Cancelled | None = None,
-    source: str | None = None,
-) -> ReviewData:
-    """Score every (query, run), summarise per run, read query texts and per-query agreement.
-
-    ``source``: score against that judgment source's grades alone
-    (:meth:`StabilityService.score_source`); a source the database no longer has scores with
-    every annotator (``ReviewData.source`` says which was used).
-
-    Runs on a worker thread (no Qt); raises ``OperationCancelled`` when ``cancelled()``.
-    """
-    from ndcg_studio.services.stability import DEFAULT_SOURCE, StabilityService
-
-    scoring = ScoringService(db)
-    stability = StabilityService(db)
-    sources = (DEFAULT_SOURCE, *(s.name for s in stability.sources()))
-    if source not in sources:
-        source = None
-    if source is None:
-        report = scoring.score(settings, progress=progress, cancelled=cancelled)
-    else:
-        report = stability.score_source(source, settings, progress=progress, cancelled=cancelled)
-    if len(report) == 0:
-        counts = AnnotationService(db).counts()
-        return ReviewData(report, [], ReviewRows.empty(), counts, sources, source)
-    summaries = summarize(report)
-    if cancelled is not None and cancelled():
-        from ndcg_studio.services.progress import OperationCancelled
-
-        raise OperationCancelled("cancelled")
-    texts = scoring.query_texts(report.query_ids.tolist())
-    agreement = AgreementService(db).query_overview()
-    spread = None
-    if int(report.n_annotators.max(initial=0)) > 1:  # one annotator: no spread
-        sp = stability.spread(settings, cancelled=cancelled)
-        same = sp.report.run_names == report.run_names and len(sp.report) == len(report)
-        spread = sp.spread if same else None  # None: the database changed meanwhile
-    rows = ReviewRows.from_report(report, texts, agreement, spread)
-    return ReviewData(report, summaries, rows, None, sources, source)
 
 
 class ReviewView(LazyView[ReviewData]):
