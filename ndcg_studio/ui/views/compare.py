@@ -74,7 +74,36 @@ class CompareView(LazyView[ScoredRuns]):
         self.scored: ScoredRuns | None = None
         self._compare_task: Task[CompareRows] | None = None
         self._verdict_task: Task[PairVerdict] | None = None
+        pickers = self._build_pickers()
+        summary = self._build_summary()
+        decision_row = self._build_verdict()
+        self._build_deltas()
+        content = QWidget()
+        content_layout = QVBoxLayout(content)
+        content_layout.setContentsMargins(0, 0, 0, 0)
+        content_layout.addWidget(self.settings_line)
+        content_layout.addLayout(pickers)
+        content_layout.addLayout(summary)
+        content_layout.addWidget(self.verdict)
+        content_layout.addWidget(self.significance)
+        content_layout.addLayout(decision_row)
+        content_layout.addWidget(self.splitter, 1)
+        # N runs: the matrix of pairwise deltas above the chosen pair (a click picks a pair)
+        self.matrix = CompareMatrixPanel()
+        self.matrix.pair_chosen.connect(self.set_runs)
+        content_layout.insertWidget(0, self.matrix)
+        self._set_content(content)
 
+        self.run_a.currentIndexChanged.connect(self._on_runs_changed)
+        self.run_b.currentIndexChanged.connect(self._on_runs_changed)
+        context.database_changed.connect(self._schedule)
+        context.judgments_changed.connect(self._schedule)
+        context.settings_changed.connect(self._on_settings_changed)
+        self._show_empty()
+        self.restore_state()
+
+    def _build_pickers(self) -> QHBoxLayout:
+        """Run A, run B, Swap, the status; the settings line above them."""
         self.run_a = QComboBox()
         self.run_b = QComboBox()
         for combo in (self.run_a, self.run_b):
@@ -98,6 +127,10 @@ class CompareView(LazyView[ScoredRuns]):
         pickers.addStretch(1)
         pickers.addWidget(self.status)
 
+        return pickers
+
+    def _build_summary(self) -> QGridLayout:
+        """Per run: its name, mean nDCG@K, 95% interval, number of queries."""
         self.summary_labels: dict[str, QLabel] = {}
         summary = QGridLayout()
         summary.setHorizontalSpacing(14)
@@ -110,6 +143,10 @@ class CompareView(LazyView[ScoredRuns]):
                 self.summary_labels[f"{tag}.{key}"] = label
                 summary.addWidget(label, row, col)
         summary.setColumnStretch(5, 1)
+        return summary
+
+    def _build_verdict(self) -> QHBoxLayout:
+        """Which run is better and how sure; whether the pair is decided over the pool."""
         self.verdict = QLabel()
         self.verdict.setTextFormat(Qt.TextFormat.RichText)
         self.verdict.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -139,6 +176,10 @@ class CompareView(LazyView[ScoredRuns]):
         decision_row.addWidget(self.decision, 1)
         decision_row.addWidget(self.judge_button, 0, Qt.AlignmentFlag.AlignTop)
 
+        return decision_row
+
+    def _build_deltas(self) -> None:
+        """The per-query deltas: the sorted chart beside the table."""
         self.chart = DeltaChart()
         self.model = DeltaTableModel(self)
         self.table = QTableView()
@@ -162,30 +203,6 @@ class CompareView(LazyView[ScoredRuns]):
         # the table keeps its width (every column readable); the chart takes or gives the rest
         self.splitter.setStretchFactor(0, 1)
         self.splitter.setStretchFactor(1, 0)
-
-        content = QWidget()
-        content_layout = QVBoxLayout(content)
-        content_layout.setContentsMargins(0, 0, 0, 0)
-        content_layout.addWidget(self.settings_line)
-        content_layout.addLayout(pickers)
-        content_layout.addLayout(summary)
-        content_layout.addWidget(self.verdict)
-        content_layout.addWidget(self.significance)
-        content_layout.addLayout(decision_row)
-        content_layout.addWidget(self.splitter, 1)
-        # N runs: the matrix of pairwise deltas above the chosen pair (a click picks a pair)
-        self.matrix = CompareMatrixPanel()
-        self.matrix.pair_chosen.connect(self.set_runs)
-        content_layout.insertWidget(0, self.matrix)
-        self._set_content(content)
-
-        self.run_a.currentIndexChanged.connect(self._on_runs_changed)
-        self.run_b.currentIndexChanged.connect(self._on_runs_changed)
-        context.database_changed.connect(self._schedule)
-        context.judgments_changed.connect(self._schedule)
-        context.settings_changed.connect(self._on_settings_changed)
-        self._show_empty()
-        self.restore_state()
 
     # ------------------------------------------------------------------ loading
     def _load_job(self, db: Database) -> TaskFn[ScoredRuns]:
