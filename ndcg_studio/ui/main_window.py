@@ -238,16 +238,12 @@ class MainWindow(QMainWindow):
             clear.triggered.connect(self.context.settings.clear_recent_databases)
 
     # ================================================================== databases
-    def last_folder(self) -> str:
-        folder = self.context.settings.get(S.LAST_FOLDER)
-        return folder if folder and Path(folder).is_dir() else str(Path.home())
-
     @Slot()
     def new_database(self) -> None:
         path, _ = QFileDialog.getSaveFileName(
             self,
             "New database",
-            str(Path(self.last_folder()) / "judgments.sqlite"),
+            str(Path(self.context.last_folder()) / "judgments.sqlite"),
             "SQLite database (*.sqlite *.db)",
             options=QFileDialog.Option.DontConfirmOverwrite,
         )
@@ -268,7 +264,7 @@ class MainWindow(QMainWindow):
         path, _ = QFileDialog.getOpenFileName(
             self,
             "Open database",
-            self.last_folder(),
+            self.context.last_folder(),
             "SQLite database (*.sqlite *.db);;All files (*)",
         )
         if path:
@@ -408,13 +404,13 @@ class MainWindow(QMainWindow):
     def import_file(self) -> None:
         """File ▸ Import… (see :func:`ndcg_studio.ui.transfer.import_file`)."""
         if self._require_database("Import"):
-            transfer.import_file(self)
+            transfer.import_file(self.context, self, self.show_message)
 
     @Slot()
     def export_file(self) -> None:
         """File ▸ Export… (see :func:`ndcg_studio.ui.transfer.export_file`)."""
         if self._require_database("Export"):
-            transfer.export_file(self)
+            transfer.export_file(self.context, self, self.show_message)
 
     def _require_database(self, title: str) -> bool:
         if self.context.database is None:

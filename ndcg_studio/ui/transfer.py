@@ -1,10 +1,15 @@
 """File ▸ Import… and File ▸ Export… of the main window: choose a kind and a file, then run
-the import or export service in a worker with a progress dialog and Cancel."""
+the import or export service in a worker with a progress dialog and Cancel.
+
+The dialogs take the :class:`~ndcg_studio.ui.context.AppContext`, the parent widget and where
+to show the one-line result (the main window's status bar); they know no main window.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from PySide6.QtWidgets import (
     QComboBox,
@@ -21,10 +26,11 @@ from ndcg_studio.services.importing import ImportService
 from ndcg_studio.services.wording import count
 from ndcg_studio.storage import models
 from ndcg_studio.ui import settings as S
+from ndcg_studio.ui.context import AppContext
 from ndcg_studio.ui.workers import run_task
 
-if TYPE_CHECKING:
-    from ndcg_studio.ui.main_window import MainWindow
+#: shows a one-line result for some milliseconds (``MainWindow.show_message``)
+ShowMessage = Callable[[str, int], None]
 
 IMPORT_KINDS = {
     "run": ("A run (TREC run file)", "TREC run (*.txt *.run *.trec);;All files (*)"),
@@ -65,43 +71,42 @@ def ask_item(parent: QWidget, title: str, label: str, items: list[str]) -> tuple
     return dialog.textValue(), accepted
 
 
-def import_file(window: MainWindow) -> None:
+def import_file(context: AppContext, parent: QWidget, show_message: ShowMessage) -> None:
     """File ▸ Import…: choose a kind, then a file; runs
     ``ImportService(database).import_file(kind, path, progress=..., cancelled=...)`` of
     :mod:`ndcg_studio.services.importing` in a worker (progress dialog with Cancel; the import
     is one transaction, so a cancelled import writes nothing), then every view reloads.
     """
     labels = [label for label, _ in IMPORT_KINDS.values()]
-    choice, ok = ask_item(window, "Import", "What does the file hold?", labels)
+    choice, ok = ask_item(parent, "Import", "What does the file hold?", labels)
     if not ok:
         return
     kind = next(k for k, (label, _) in IMPORT_KINDS.items() if label == choice)
     path, _ = QFileDialog.getOpenFileName(
-        window,
+        parent,
         f"Import {choice[:1].lower()}{choice[1:]}",  # "Import judgments as CSV"
-        window.last_folder(),
+        context.last_folder(),
         IMPORT_KINDS[kind][1],
     )
     if not path:
         return
-    window.context.settings.set(S.LAST_FOLDER, str(Path(path).parent))
-    options = ask_source(window, Path(path)) if kind in ("qrels", "judgments") else {}
+    context.settings.set(S.LAST_FOLDER, str(Path(path).parent))
+    options = ask_source(parent, Path(path)) if kind in ("qrels", "judgments") else {}
     if options is None:
         return
-    service = ImportService(window.context.require_database())
+    service = ImportService(context.require_database())
 
     def done(summary: Any) -> None:
-        window.context.notify_data_replaced()
+        context.notify_data_replaced()
         # the file's name, not its path: the status bar's room ends at the database label
-        message = summary.message(name_only=True)
-        window.show_message(message, 15000)
+        show_message(summary.message(name_only=True), 15000)
 
     run_task(
         lambda progress, cancelled: service.import_file(
             kind, path, progress=progress, cancelled=cancelled, **options
         ),
         on_success=done,
-        owner=window,
+        owner=parent,
         label=f"Importing {Path(path).name}…",
     )
 
@@ -115,45 +120,45 @@ SOURCE_CHOICES = {
 }
 
 
-def ask_source(window: MainWindow, path: Path) -> dict[str, str] | None:
+def ask_source(parent: QWidget, path: Path) -> dict[str, str] | None:
     """For qrels and judgments: whether the file is a judgment source's (a vendor's, a
     model's, a team's) and its name; ``{}`` for none, the import options otherwise, None when
     cancelled."""
     labels = list(SOURCE_CHOICES)
-    choice, ok = ask_item(window, "Import", "Whose judgments are these?", labels)
+    choice, ok = ask_item(parent, "Import", "Whose judgments are these?", labels)
     if not ok:
         return None
     kind = SOURCE_CHOICES.get(choice)
     if kind is None:
         return {}
     name, ok = QInputDialog.getText(
-        window, "Import", "Name of the judgment source:", text=path.stem
+        parent, "Import", "Name of the judgment source:", text=path.stem
     )
     if not ok or not name.strip():
         return None
     return {"source": name.strip(), "source_kind": kind}
 
 
-def export_file(window: MainWindow) -> None:
+def export_file(context: AppContext, parent: QWidget, show_message: ShowMessage) -> None:
     """File ▸ Export…: choose what, then where; runs ``ExportService(database).write(kind,
     path, settings=<the app's scoring settings>, ...)`` of
     :mod:`ndcg_studio.services.exporting` in a worker. A comparison asks for the two runs."""
     labels = list(EXPORT_KINDS.values())
-    choice, ok = ask_item(window, "Export", "What to export?", labels)
+    choice, ok = ask_item(parent, "Export", "What to export?", labels)
     if not ok:
         return
     kind = next(k for k, label in EXPORT_KINDS.items() if label == choice)
     runs: list[str] | None = None
     if kind == "compare":
-        runs = _ask_two_runs(window)
+        runs = _ask_two_runs(context, parent)
         if runs is None:
             return
     suffix = ".txt" if kind == "qrels" else ".csv"
     plain = "TREC qrels (*.txt)" if kind == "qrels" else "CSV (*.csv)"
     path, chosen = QFileDialog.getSaveFileName(
-        window,
+        parent,
         f"Export {choice}",
-        str(Path(window.last_folder()) / f"{kind}{suffix}"),
+        str(Path(context.last_folder()) / f"{kind}{suffix}"),
         f"{plain};;{XLSX_FILTER};;All files (*)",
     )
     if not path:
@@ -161,9 +166,9 @@ def export_file(window: MainWindow) -> None:
     file_format = export_format(path, chosen)
     if file_format == "xlsx" and not path.lower().endswith(".xlsx"):
         path = str(Path(path).with_suffix(".xlsx"))
-    window.context.settings.set(S.LAST_FOLDER, str(Path(path).parent))
-    service = ExportService(window.context.require_database())
-    settings = window.context.scoring_settings()
+    context.settings.set(S.LAST_FOLDER, str(Path(path).parent))
+    service = ExportService(context.require_database())
+    settings = context.scoring_settings()
     run_task(
         lambda progress, cancelled: service.write(
             kind,
@@ -174,8 +179,8 @@ def export_file(window: MainWindow) -> None:
             progress=progress,
             cancelled=cancelled,
         ),
-        on_success=lambda n: window.show_message(f"Exported {count(n, 'rows')} to {path}", 15000),
-        owner=window,
+        on_success=lambda n: show_message(f"Exported {count(n, 'rows')} to {path}", 15000),
+        owner=parent,
         label=f"Exporting {Path(path).name}…",
     )
 
@@ -192,19 +197,19 @@ def export_format(path: str, chosen_filter: str) -> str | None:
     return None
 
 
-def _ask_two_runs(window: MainWindow) -> list[str] | None:
+def _ask_two_runs(context: AppContext, parent: QWidget) -> list[str] | None:
 
-    database = window.context.require_database()
+    database = context.require_database()
     with database.transaction() as session:
         names = list(
             session.execute(select(models.runs.c.name).order_by(models.runs.c.name)).scalars()
         )
     if len(names) < 2:
-        QMessageBox.information(window, "Export", "A comparison needs two runs in the database.")
+        QMessageBox.information(parent, "Export", "A comparison needs two runs in the database.")
         return None
-    first, ok = ask_item(window, "Compare runs", "Run A:", names)
+    first, ok = ask_item(parent, "Compare runs", "Run A:", names)
     if not ok:
         return None
     rest = [n for n in names if n != first]
-    second, ok = ask_item(window, "Compare runs", "Run B:", rest)
+    second, ok = ask_item(parent, "Compare runs", "Run B:", rest)
     return [first, second] if ok else None

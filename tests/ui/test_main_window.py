@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import QObject, QSettings, Qt, Signal
-from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox
+from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox, QWidget
 from sqlalchemy import func, select
 
 from ndcg_studio import __version__
@@ -429,3 +429,29 @@ def test_export_report_from_the_app_writes_the_csv(
     assert lines[0].startswith("query_id,run,k,ndcg,dcg,idcg,judged_at_k,band")  # header first
     about = json.loads((tmp_path / "report.settings.json").read_text(encoding="utf-8"))
     assert about["what"] == "report" and about["settings"].startswith("k=10 ")
+
+
+def test_the_import_dialog_needs_a_context_and_a_parent_not_a_main_window(
+    qtbot: Any, context: AppContext, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import ast
+
+    source = Path(transfer.__file__).read_text(encoding="utf-8")
+    imported = {
+        node.module
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.ImportFrom) and node.module
+    }
+    assert "ndcg_studio.ui.main_window" not in imported  # no import cycle
+    run = tmp_path / "third.run"
+    run.write_text("q1 Q0 d1 1 9.0 third\n", encoding="utf-8")
+    parent = QWidget()
+    qtbot.addWidget(parent)
+    monkeypatch.setattr(transfer, "ask_item", lambda *a, **k: ("A run (TREC run file)", True))
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(run), ""))
+    messages: list[tuple[str, int]] = []
+    with qtbot.waitSignal(context.database_changed, timeout=10_000):
+        transfer.import_file(context, parent, lambda text, ms: messages.append((text, ms)))
+    qtbot.waitUntil(lambda: bool(messages), timeout=5000)
+    assert "third.run" in messages[0][0] and messages[0][1] == 15000
+    assert context.last_folder() == str(tmp_path)
