@@ -64,3 +64,24 @@ def test_every_key_of_the_map_is_handled_by_the_view(annotate_view: AnnotateView
     assert view.handle_key(press(Qt.Key.Key_Z, CTRL)) and view.pool_items()[0].grade is None
     assert view.handle_key(press(Qt.Key.Key_Y, CTRL)) and view.pool_items()[0].grade == 0
     assert not view.handle_key(press(Qt.Key.Key_F5))
+
+
+def _next_tab_stop(widget: Any) -> Any:
+    """The widget Tab moves the focus to from ``widget`` (its focus chain, as Qt walks it)."""
+    candidate = widget.nextInFocusChain()
+    while not (
+        candidate.focusPolicy() & Qt.FocusPolicy.TabFocus
+        and candidate.isVisible()
+        and candidate.isEnabled()
+    ):
+        candidate = candidate.nextInFocusChain()
+    return candidate
+
+
+def test_tab_goes_from_the_query_list_to_the_document_panel(annotate_view: AnnotateView) -> None:
+    # the side tab widget (query list | campaign) has no tab bar without a campaign and must
+    # not hold the focus for it: under X11 Tab stopped there (tests/e2e/test_x11.py)
+    view = annotate_view
+    assert _next_tab_stop(view.filter_edit) is view.hide_complete
+    assert _next_tab_stop(view.query_table) is view.next_button
+    assert _next_tab_stop(view.next_button) is view.panel
