@@ -8,6 +8,8 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QKeyEvent
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
 
 from ndcg_studio.ui.views.annotate import AnnotateView
 from ndcg_studio.ui.views.annotate_keys import GRADE_KEYS, PLAIN_KEYS, Action, key_action
@@ -85,3 +87,6 @@ def test_tab_goes_from_the_query_list_to_the_document_panel(annotate_view: Annot
     assert _next_tab_stop(view.filter_edit) is view.hide_complete
     assert _next_tab_stop(view.query_table) is view.next_button
     assert _next_tab_stop(view.next_button) is view.panel
+    view.next_button.setFocus()
+    QTest.keyClick(view.next_button, Qt.Key.Key_Tab)  # as Qt walks it, focus proxies too
+    assert QApplication.focusWidget() is view.panel

@@ -101,9 +101,11 @@ class AnnotateView(LoadingMixin, GradingMixin, QWidget):
         self.side_tabs.setObjectName("annotate_side_tabs")
         self.side_tabs.setDocumentMode(True)
         self.side_tabs.setTabBarAutoHide(True)  # no tab bar while the list is alone
-        # the tab widget must not take the focus for its hidden tab bar (Tab would stop there);
-        # the tab bar, when shown, does (arrow keys switch the tabs)
+        # the tab widget must not take the focus for its hidden tab bar (its focus proxy): Tab
+        # would stop at the widget before it; the tab bar, when shown, takes the focus itself
+        # (arrow keys switch the tabs)
         self.side_tabs.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.side_tabs.setFocusProxy(None)
         self.side_tabs.tabBar().setFocusPolicy(Qt.FocusPolicy.TabFocus)
         self.side_tabs.addTab(self.queries, "Queries")
         self.panel = DocumentPanel(self.handle_key, self)
