@@ -2,9 +2,9 @@
 (:class:`~ndcg_studio.services.edits.GradeEdit`), written synchronously on the GUI thread in its
 own transaction, then pushed on the undo stack; the view then shows the committed change.
 
-A single grade takes a few milliseconds (``benchmarks/bench_annotation.py`` guards the 50 ms
-budget of a keystroke with 1,000,000 judgments), and "Saved" is shown only after the commit
-returned. While a campaign is chosen, grades go through the campaign panel's writer, with the
+One grade is short enough for the GUI thread (``benchmarks/bench_annotation.py`` measures it
+against the 50 ms budget of a keystroke, with 1,000,000 judgments), and "Saved" is shown only
+after the commit returned. While a campaign is chosen, grades go through the campaign panel's writer, with the
 seconds since the document was shown.
 """
 
