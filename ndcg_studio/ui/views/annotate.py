@@ -105,7 +105,7 @@ class AnnotateView(LoadingMixin, GradingMixin, QWidget):
         # would stop at the widget before it; the tab bar, when shown, takes the focus itself
         # (arrow keys switch the tabs)
         self.side_tabs.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        self.side_tabs.setFocusProxy(None)
+        self.side_tabs.setFocusProxy(None)  # type: ignore[arg-type]  # Qt takes nullptr
         self.side_tabs.tabBar().setFocusPolicy(Qt.FocusPolicy.TabFocus)
         self.side_tabs.addTab(self.queries, "Queries")
         self.panel = DocumentPanel(self.handle_key, self)
