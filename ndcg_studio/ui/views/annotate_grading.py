@@ -4,8 +4,8 @@ own transaction, then pushed on the undo stack; the view then shows the committe
 
 One grade is short enough for the GUI thread (``benchmarks/bench_annotation.py`` measures it
 against the 50 ms budget of a keystroke, with 1,000,000 judgments), and "Saved" is shown only
-after the commit returned. While a campaign is chosen, grades go through the campaign panel's writer, with the
-seconds since the document was shown.
+after the commit returned. While a campaign is chosen, grades go through the campaign panel's
+writer, with the seconds since the document was shown.
 """
 
 from __future__ import annotations
