@@ -80,7 +80,7 @@ def main() -> int:
         settle(app)
         view = window.view("Annotate")
         panel = view.campaign_panel  # type: ignore[attr-defined]
-        view.splitter.setSizes([230, 560, 190, 300])  # type: ignore[attr-defined]
+        view.splitter.setSizes([300, 560, 190])  # type: ignore[attr-defined]
         panel.chooser.setCurrentText("aero-2026")
         for _ in range(6):
             panel.next_item()

@@ -163,6 +163,11 @@ class AppContext(QObject):
         self.settings.set(setting, value)
         self.settings_changed.emit(setting.key)
 
+    def last_folder(self) -> str:
+        """The folder of the last file opened or saved, if it still exists; else home."""
+        folder = self.settings.get(S.LAST_FOLDER)
+        return folder if folder and Path(folder).is_dir() else str(Path.home())
+
     @property
     def pool_depth(self) -> int:
         return self.settings.get(S.POOL_DEPTH)

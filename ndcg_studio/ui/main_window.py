@@ -1,27 +1,19 @@
 """The main window: a thin shell of tabs, menus and a status bar around the views.
 
-Views are registered in :data:`VIEWS` by module and class name; a view whose module is missing
-(not written yet) or fails to import is replaced by a "coming soon" page, so new views just
-appear once their module lands. Database work runs through
-:func:`ndcg_studio.ui.workers.run_task`.
+The views are the classes of :data:`VIEWS`, built directly in that order (one tab each).
+Database work runs through :func:`ndcg_studio.ui.workers.run_task`.
 """
 
 from __future__ import annotations
 
 import getpass
-import importlib
-import logging
-import time
-from dataclasses import dataclass
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QByteArray, Qt, Slot
+from PySide6.QtCore import QByteArray, Slot
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
-    QFileDialog,
     QInputDialog,
-    QLabel,
     QMainWindow,
     QMenu,
     QMessageBox,
@@ -30,72 +22,35 @@ from PySide6.QtWidgets import (
 )
 
 from ndcg_studio import __version__
-from ndcg_studio.services import demo
-from ndcg_studio.services.annotation import AnnotationService, AnnotatorInfo, DatabaseCounts
-from ndcg_studio.services.wording import count
-from ndcg_studio.storage.database import Database, open_database, resolve_url
 from ndcg_studio.ui import errors, language, transfer
 from ndcg_studio.ui import settings as S
 from ndcg_studio.ui.context import AppContext
-from ndcg_studio.ui.team import TeamWatcher, team_text
-from ndcg_studio.ui.views.placeholder import PlaceholderView
-from ndcg_studio.ui.workers import Task, run_task
-
-log = logging.getLogger("ndcg_studio.ui")
+from ndcg_studio.ui.team import TeamWatcher
+from ndcg_studio.ui.views.agreement import AgreementView
+from ndcg_studio.ui.views.annotate import AnnotateView
+from ndcg_studio.ui.views.compare import CompareView
+from ndcg_studio.ui.views.review import ReviewView
+from ndcg_studio.ui.views.stability import StabilityView
+from ndcg_studio.ui.window_databases import DatabaseActions
+from ndcg_studio.ui.window_status import StatusBarMixin
+from ndcg_studio.ui.workers import Task
 
 _GEOMETRY_KEY = "window/geometry"
 _STATE_KEY = "window/state"
 _TAB_KEY = "window/tab"
 
 
-@dataclass(frozen=True)
-class ViewSpec:
-    """A tab: its title and the class ``module.factory(context, parent)`` that builds it."""
-
-    title: str
-    module: str
-    factory: str
-
-
-VIEWS: list[ViewSpec] = [
-    ViewSpec("Annotate", "ndcg_studio.ui.views.annotate", "AnnotateView"),
-    ViewSpec("Review", "ndcg_studio.ui.views.review", "ReviewView"),
-    ViewSpec("Agreement", "ndcg_studio.ui.views.agreement", "AgreementView"),
-    ViewSpec("Compare", "ndcg_studio.ui.views.compare", "CompareView"),
-    ViewSpec("Stability", "ndcg_studio.ui.views.stability", "StabilityView"),
-]
+#: the tabs, in order: (title, view class built as ``View(context, parent)``)
+VIEWS: tuple[tuple[str, Callable[[AppContext, QWidget], QWidget]], ...] = (
+    ("Annotate", AnnotateView),
+    ("Review", ReviewView),
+    ("Agreement", AgreementView),
+    ("Compare", CompareView),
+    ("Stability", StabilityView),
+)
 
 
-def create_view(spec: ViewSpec, context: AppContext, parent: QWidget | None = None) -> QWidget:
-    """Build the view of ``spec``, or a placeholder page when its module is missing or broken
-    (the error is logged)."""
-    try:
-        module = importlib.import_module(spec.module)
-        factory = getattr(module, spec.factory)
-        view = factory(context, parent)
-    except ModuleNotFoundError as exc:
-        if exc.name != spec.module:
-            log.exception("view %s cannot be imported", spec.title)
-            return PlaceholderView(spec.title, f"This view failed to load: {exc}", parent)
-        return PlaceholderView(spec.title, "", parent)
-    except Exception as exc:
-        log.exception("view %s failed to load", spec.title)
-        return PlaceholderView(spec.title, f"This view failed to load: {exc}", parent)
-    if not isinstance(view, QWidget):
-        return PlaceholderView(spec.title, f"{spec.factory} did not build a widget", parent)
-    return view
-
-
-def storable_target(database: Database) -> str:
-    """What to remember in Open Recent: the file path, or the URL without its password
-    (passwords belong in ~/.pgpass or PGPASSWORD)."""
-    url = database.url
-    if database.is_sqlite:
-        return url.database or ""
-    return url.set(password=None).render_as_string(hide_password=False)
-
-
-class MainWindow(QMainWindow):
+class MainWindow(DatabaseActions, StatusBarMixin, QMainWindow):
     """Tabs of views, the File/Edit/Annotator/Help menus and a status bar."""
 
     def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
@@ -105,10 +60,10 @@ class MainWindow(QMainWindow):
         self.tabs = QTabWidget(self)
         self.tabs.setDocumentMode(True)
         self.views: dict[str, QWidget] = {}
-        for spec in VIEWS:
-            view = create_view(spec, context, self.tabs)
-            self.views[spec.title] = view
-            self.tabs.addTab(view, spec.title)
+        for title, view_class in VIEWS:
+            view = view_class(context, self.tabs)
+            self.views[title] = view
+            self.tabs.addTab(view, title)
         self.setCentralWidget(self.tabs)
         self._open_task: Task[Any] | None = None
         self._counts_task: Task[Any] | None = None
@@ -129,7 +84,16 @@ class MainWindow(QMainWindow):
     # ================================================================== menus
     def _build_menus(self) -> None:
         bar = self.menuBar()
-        file_menu = bar.addMenu("&File")
+        self._build_file_menu(bar.addMenu("&File"))
+        self._build_edit_menu(bar.addMenu("&Edit"))
+        self._build_view_menu(bar.addMenu("&View"))
+        self._build_annotator_menu(bar.addMenu("&Annotator"))
+        from ndcg_studio.ui.views.campaign_panel import install_campaigns
+
+        install_campaigns(self)  # the Campaign menu and Annotate's campaign panel
+        self._build_help_menu(bar.addMenu("&Help"))
+
+    def _build_file_menu(self, file_menu: QMenu) -> None:
         self._add(file_menu, "&New database…", self.new_database, QKeySequence.StandardKey.New)
         self._add(
             file_menu, "&Open database…", self.open_database_dialog, QKeySequence.StandardKey.Open
@@ -146,7 +110,7 @@ class MainWindow(QMainWindow):
         quit_action = self._add(file_menu, "&Quit", self.close, QKeySequence("Ctrl+Q"))
         quit_action.setMenuRole(QAction.MenuRole.QuitRole)
 
-        edit_menu = bar.addMenu("&Edit")
+    def _build_edit_menu(self, edit_menu: QMenu) -> None:
         self.undo_action = self.context.undo_stack.createUndoAction(self, "&Undo")
         self.undo_action.setShortcuts(QKeySequence.StandardKey.Undo)
         self.redo_action = self.context.undo_stack.createRedoAction(self, "&Redo")
@@ -158,15 +122,15 @@ class MainWindow(QMainWindow):
             edit_menu, "Scoring &settings…", self.open_scoring_settings, QKeySequence("Ctrl+,")
         )
 
-        # Ctrl+1…4 and Ctrl+Tab are window shortcuts: they work from any widget, also from a
+    def _build_view_menu(self, view_menu: QMenu) -> None:
+        # Ctrl+1…5 and Ctrl+Tab are window shortcuts: they work from any widget, also from a
         # table (which would otherwise keep Ctrl+Tab) or the query filter
-        view_menu = bar.addMenu("&View")
         self.tab_actions: list[QAction] = []
         group = QActionGroup(self)
-        for i, spec in enumerate(VIEWS):
+        for i, (title, _view_class) in enumerate(VIEWS):
             action = self._add(
                 view_menu,
-                f"&{spec.title}",
+                f"&{title}",
                 lambda i=i: self.tabs.setCurrentIndex(i),
                 QKeySequence(f"Ctrl+{i + 1}"),
             )
@@ -192,7 +156,7 @@ class MainWindow(QMainWindow):
         )
         language.add_language_menu(view_menu, self.context.settings, self)  # View ▸ Language
 
-        annotator_menu = bar.addMenu("&Annotator")
+    def _build_annotator_menu(self, annotator_menu: QMenu) -> None:
         self._add(
             annotator_menu,
             "&Switch annotator…",
@@ -218,10 +182,7 @@ class MainWindow(QMainWindow):
         order_menu.aboutToShow.connect(self._sync_pool_order_actions)
         self._sync_pool_order_actions()
 
-        from ndcg_studio.ui.views.campaign_panel import install_campaigns
-
-        install_campaigns(self)  # the Campaign menu and Annotate's campaign panel
-        help_menu = bar.addMenu("&Help")
+    def _build_help_menu(self, help_menu: QMenu) -> None:
         self._add(
             help_menu,
             "Load the Cranfield &demo",
@@ -242,18 +203,6 @@ class MainWindow(QMainWindow):
         menu.addAction(action)
         return action
 
-    def _build_status_bar(self) -> None:
-        status = self.statusBar()
-        self._db_label = QLabel(self)
-        self._annotator_label = QLabel(self)
-        self._message: tuple[str, float | None] | None = None  # shown text, expiry (monotonic)
-        self._counts_label = QLabel(self)
-        self._team_label = QLabel(self)
-        for label in (self._db_label, self._annotator_label, self._team_label, self._counts_label):
-            label.setContentsMargins(6, 0, 6, 0)
-            status.addPermanentWidget(label)
-        status.messageChanged.connect(self._on_message_changed)
-
     @Slot()
     def _fill_recent_menu(self) -> None:
         self.recent_menu.clear()
@@ -268,184 +217,18 @@ class MainWindow(QMainWindow):
             clear = self.recent_menu.addAction("Clear list")
             clear.triggered.connect(self.context.settings.clear_recent_databases)
 
-    # ================================================================== databases
-    def last_folder(self) -> str:
-        folder = self.context.settings.get(S.LAST_FOLDER)
-        return folder if folder and Path(folder).is_dir() else str(Path.home())
-
-    @Slot()
-    def new_database(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(
-            self,
-            "New database",
-            str(Path(self.last_folder()) / "judgments.sqlite"),
-            "SQLite database (*.sqlite *.db)",
-            options=QFileDialog.Option.DontConfirmOverwrite,
-        )
-        if not path:
-            return
-        if Path(path).exists():
-            QMessageBox.information(
-                self,
-                "New database",
-                f"{path} already exists; use File ▸ Open database… to open it.",
-            )
-            return
-        self.context.settings.set(S.LAST_FOLDER, str(Path(path).parent))
-        self.open_database(path, create=True)
-
-    @Slot()
-    def open_database_dialog(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(
-            self,
-            "Open database",
-            self.last_folder(),
-            "SQLite database (*.sqlite *.db);;All files (*)",
-        )
-        if path:
-            self.context.settings.set(S.LAST_FOLDER, str(Path(path).parent))
-            self.open_database(path)
-
-    @Slot()
-    def connect_server(self) -> None:
-        url, ok = QInputDialog.getText(
-            self,
-            "Connect to a team server",
-            "PostgreSQL URL (password in ~/.pgpass or $PGPASSWORD, not here):",
-            text="postgresql://user@server/relevance",
-        )
-        if ok and url.strip():
-            self.open_database(url.strip())
-
-    def open_database(
-        self,
-        target: str | None,
-        *,
-        load_demo: bool = False,
-        on_open: Any = None,
-        create: bool | None = None,
-    ) -> Task[Any] | None:
-        """Open (create, upgrade) ``target`` — a path or URL; None: $NDCG_STUDIO_DB or the
-        default file — in a worker, then make it current with the remembered annotator (or ask
-        for a name). With ``load_demo``, an empty database gets the demo data set.
-
-        A database file that does not exist is created only with ``create=True`` (File ▸ New
-        database, the demo, the default file); with None the user is asked first (default: no),
-        so a mistyped ``--db`` or path does not silently become a new empty database. Returns
-        None when nothing is opened."""
-        name = self.context.remembered_annotator_name()
-        url = resolve_url(target)
-        if create is None and target is not None and not self._may_create(url):
-            return None
-
-        def work(_progress: Any, _cancelled: Any) -> tuple[Database, AnnotatorInfo | None, int]:
-            database = open_database(url)
-            try:
-                service = AnnotationService(database)
-                annotator = service.ensure_annotator(name) if name else None
-                queries = service.counts().queries
-            except BaseException:
-                database.dispose()
-                raise
-            return database, annotator, queries
-
-        def failed(exc: BaseException) -> None:
-            self.context.set_opening(False)
-            errors.show_error(exc, self, action="Opening the database")
-
-        def done(result: tuple[Database, AnnotatorInfo | None, int]) -> None:
-            database, annotator, queries = result
-            self.context.set_opening(False)
-            self.context.set_database(database, annotator)
-            self.context.settings.add_recent_database(storable_target(database))
-            if annotator is None:
-                self.ask_annotator_name()
-            if load_demo and queries == 0:
-                self.load_demo()
-            if on_open is not None:
-                on_open(database)
-
-        self.context.set_opening(True)
-        self._open_task = run_task(
-            work,
-            on_success=done,
-            on_failure=failed,
-            owner=self,
-            label=f"Opening {url.database if url.get_backend_name() == 'sqlite' else url.host}…",
-            replaces=self._open_task,
-        )
-        return self._open_task
-
-    def _may_create(self, url: Any) -> bool:
-        """True unless ``url`` is a database file that does not exist and the user chose not
-        to create it (the question defaults to No)."""
-        if url.get_backend_name() != "sqlite" or url.database in (None, "", ":memory:"):
-            return True
-        path = Path(url.database).expanduser()
-        if path.exists():
-            return True
-        answer = QMessageBox.question(
-            self,
-            "Open database",
-            f"There is no database at {path}.\n\nCreate a new, empty database there?",
-            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-            QMessageBox.StandardButton.No,
-        )
-        return answer == QMessageBox.StandardButton.Yes
-
-    @Slot()
-    def load_demo_into_empty(self) -> None:
-        """Help ▸ Load the Cranfield demo: into the open database when it is empty (the demo's
-        query and document ids would mix with anything already there)."""
-        if not self._require_database("Load the demo"):
-            return
-        database = self.context.require_database()
-
-        def empty(_progress: Any, _cancelled: Any) -> bool:
-            return demo.is_empty(database)
-
-        def checked(is_empty: bool) -> None:
-            if is_empty:
-                self.load_demo()
-            else:
-                QMessageBox.information(
-                    self,
-                    "Load the demo",
-                    "The demo collection goes into an empty database, and this one already holds "
-                    "queries.\n\nCreate one with File ▸ New database…, then load the demo there.",
-                )
-
-        run_task(empty, on_success=checked, owner=self)
-
-    def load_demo(self) -> None:
-        """Load the Cranfield demo into the (empty) open database, in a worker."""
-        database = self.context.require_database()
-
-        def done(summary: Any) -> None:
-            self.context.notify_data_replaced()
-            self.show_message(str(summary), 10000)
-
-        run_task(
-            lambda progress, cancelled: demo.load_demo(
-                database, progress=progress, cancelled=cancelled
-            ),
-            on_success=done,
-            owner=self,
-            label="Loading the Cranfield demo collection…",
-        )
-
     # ================================================================== import / export
     @Slot()
     def import_file(self) -> None:
         """File ▸ Import… (see :func:`ndcg_studio.ui.transfer.import_file`)."""
         if self._require_database("Import"):
-            transfer.import_file(self)
+            transfer.import_file(self.context, self, self.show_message)
 
     @Slot()
     def export_file(self) -> None:
         """File ▸ Export… (see :func:`ndcg_studio.ui.transfer.export_file`)."""
         if self._require_database("Export"):
-            transfer.export_file(self)
+            transfer.export_file(self.context, self, self.show_message)
 
     def _require_database(self, title: str) -> bool:
         if self.context.database is None:
@@ -543,109 +326,6 @@ class MainWindow(QMainWindow):
             "every part visible; inter-annotator agreement built in.</p>"
             f"<p>Logs: {errors.log_file()}</p>"
         )
-
-    # ================================================================== status bar
-    @Slot()
-    def _on_database_changed(self) -> None:
-        self._update_status()
-        self._refresh_counts()
-
-    @Slot()
-    def _update_status(self) -> None:
-        database = self.context.database
-        if database is None:
-            self.setWindowTitle("NDCG Studio")
-            self._db_label.setText("No database")
-        else:
-            label = Path(database.label).name if database.is_sqlite else database.label
-            self.setWindowTitle(f"{label} — NDCG Studio")
-            self._db_label.setText(f"Database: {label}")
-            self._db_label.setToolTip(database.label)
-        annotator = self.context.annotator
-        self._annotator_label.setText(
-            f"Annotator: {annotator.name}" if annotator else "No annotator"
-        )
-        self._refit_message()
-
-    @Slot()
-    def _refresh_counts(self) -> None:
-        database = self.context.database
-        if database is None:
-            self._counts_label.setText("")
-            return
-        service = AnnotationService(database)
-        self._counts_task = run_task(
-            lambda _p, _c: service.counts(),
-            on_success=self._show_counts,
-            on_failure=lambda exc: self._counts_label.setText("counts unavailable"),
-            owner=self,
-            replaces=self._counts_task,
-        )
-
-    def show_message(self, text: str, timeout: int = 0) -> None:
-        """Show ``text`` in the status bar for ``timeout`` ms (0: until replaced). Text longer
-        than the room left by the permanent labels ends in "…" at a word boundary rather than
-        mid-word ("…Cleverdon's judgmen"); the whole text is the status bar's tooltip meanwhile.
-        When a permanent label changes later (the counts arrive), :meth:`_refit_message` fits
-        the text again to the room then left."""
-        self._message = (text, time.monotonic() + timeout / 1000 if timeout else None)
-        status = self.statusBar()
-        # sizeHint, not width: a label's width follows its new text only after the next layout
-        room = status.width() - 24
-        for label in (self._db_label, self._annotator_label, self._team_label, self._counts_label):
-            if label.isVisible():
-                room -= label.sizeHint().width() + 8
-        metrics = status.fontMetrics()
-        shown = text
-        if metrics.horizontalAdvance(text) > room:
-            shown = metrics.elidedText(text, Qt.TextElideMode.ElideRight, max(room, 80))
-            cut = shown.rstrip("…").rstrip()
-            if " " in cut and not text.startswith(cut + " "):
-                cut = cut.rsplit(" ", 1)[0]  # end at a whole word
-            shown = cut.rstrip(" ,;:(") + " …"
-        status.setToolTip(text if shown != text else "")
-        status.showMessage(shown, timeout)
-
-    def _refit_message(self) -> None:
-        """Fit the message shown now to the room the permanent labels leave after a change."""
-        if self._message is None or not self.statusBar().currentMessage():
-            return
-        text, expires = self._message
-        if expires is None:
-            self.show_message(text)
-        elif (left := expires - time.monotonic()) > 0:
-            self.show_message(text, max(int(left * 1000), 1))
-
-    def _on_message_changed(self, message: str) -> None:
-        if not message:
-            self._message = None
-            self.statusBar().setToolTip("")
-
-    def _show_team(self, team: list[Any]) -> None:
-        text, tooltip = team_text(team)
-        self._team_label.setText(text)
-        self._team_label.setToolTip(tooltip)
-        self._refit_message()
-
-    def _show_reachable(self, reachable: bool) -> None:
-        if reachable:
-            self.show_message("The database answers again.", 5000)
-        else:
-            self.show_message("⚠ The database is not answering; retrying every few seconds…")
-
-    def _show_counts(self, counts: DatabaseCounts) -> None:
-        self._counts_label.setText(
-            " · ".join(
-                count(n, noun)
-                for n, noun in (
-                    (counts.queries, "queries"),
-                    (counts.documents, "documents"),
-                    (counts.runs, "runs"),
-                    (counts.judgments, "judgments"),
-                )
-            )
-        )
-        self._refit_message()
 
     def _step_tab(self, step: int) -> None:
         self.tabs.setCurrentIndex((self.tabs.currentIndex() + step) % self.tabs.count())

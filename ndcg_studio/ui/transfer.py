@@ -1,10 +1,15 @@
 """File ▸ Import… and File ▸ Export… of the main window: choose a kind and a file, then run
-the import or export service in a worker with a progress dialog and Cancel."""
+the import or export service in a worker with a progress dialog and Cancel.
+
+The dialogs take the :class:`~ndcg_studio.ui.context.AppContext`, the parent widget and where
+to show the one-line result (the main window's status bar); they know no main window.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from PySide6.QtWidgets import (
     QComboBox,
@@ -19,10 +24,11 @@ from ndcg_studio.services.exporting import ExportService
 from ndcg_studio.services.importing import ImportService
 from ndcg_studio.services.wording import count
 from ndcg_studio.ui import settings as S
+from ndcg_studio.ui.context import AppContext
 from ndcg_studio.ui.workers import run_task
 
-if TYPE_CHECKING:
-    from ndcg_studio.ui.main_window import MainWindow
+#: shows a one-line result for some milliseconds (``MainWindow.show_message``)
+ShowMessage = Callable[[str, int], None]
 
 IMPORT_KINDS = {
     "run": ("A run (TREC run file)", "TREC run (*.txt *.run *.trec);;All files (*)"),
@@ -63,43 +69,42 @@ def ask_item(parent: QWidget, title: str, label: str, items: list[str]) -> tuple
     return dialog.textValue(), accepted
 
 
-def import_file(window: MainWindow) -> None:
+def import_file(context: AppContext, parent: QWidget, show_message: ShowMessage) -> None:
     """File ▸ Import…: choose a kind, then a file; runs
     ``ImportService(database).import_file(kind, path, progress=..., cancelled=...)`` of
     :mod:`ndcg_studio.services.importing` in a worker (progress dialog with Cancel; the import
     is one transaction, so a cancelled import writes nothing), then every view reloads.
     """
     labels = [label for label, _ in IMPORT_KINDS.values()]
-    choice, ok = ask_item(window, "Import", "What does the file hold?", labels)
+    choice, ok = ask_item(parent, "Import", "What does the file hold?", labels)
     if not ok:
         return
     kind = next(k for k, (label, _) in IMPORT_KINDS.items() if label == choice)
     path, _ = QFileDialog.getOpenFileName(
-        window,
+        parent,
         f"Import {choice[:1].lower()}{choice[1:]}",  # "Import judgments as CSV"
-        window.last_folder(),
+        context.last_folder(),
         IMPORT_KINDS[kind][1],
     )
     if not path:
         return
-    window.context.settings.set(S.LAST_FOLDER, str(Path(path).parent))
-    options = ask_source(window, Path(path)) if kind in ("qrels", "judgments") else {}
+    context.settings.set(S.LAST_FOLDER, str(Path(path).parent))
+    options = ask_source(parent, Path(path)) if kind in ("qrels", "judgments") else {}
     if options is None:
         return
-    service = ImportService(window.context.require_database())
+    service = ImportService(context.require_database())
 
     def done(summary: Any) -> None:
-        window.context.notify_data_replaced()
+        context.notify_data_replaced()
         # the file's name, not its path: the status bar's room ends at the database label
-        message = summary.message(name_only=True)
-        window.show_message(message, 15000)
+        show_message(summary.message(name_only=True), 15000)
 
     run_task(
         lambda progress, cancelled: service.import_file(
             kind, path, progress=progress, cancelled=cancelled, **options
         ),
         on_success=done,
-        owner=window,
+        owner=parent,
         label=f"Importing {Path(path).name}…",
     )
 
@@ -113,59 +118,68 @@ SOURCE_CHOICES = {
 }
 
 
-def ask_source(window: MainWindow, path: Path) -> dict[str, str] | None:
+def ask_source(parent: QWidget, path: Path) -> dict[str, str] | None:
     """For qrels and judgments: whether the file is a judgment source's (a vendor's, a
     model's, a team's) and its name; ``{}`` for none, the import options otherwise, None when
     cancelled."""
     labels = list(SOURCE_CHOICES)
-    choice, ok = ask_item(window, "Import", "Whose judgments are these?", labels)
+    choice, ok = ask_item(parent, "Import", "Whose judgments are these?", labels)
     if not ok:
         return None
     kind = SOURCE_CHOICES.get(choice)
     if kind is None:
         return {}
     name, ok = QInputDialog.getText(
-        window, "Import", "Name of the judgment source:", text=path.stem
+        parent, "Import", "Name of the judgment source:", text=path.stem
     )
     if not ok or not name.strip():
         return None
     return {"source": name.strip(), "source_kind": kind}
 
 
-def export_file(window: MainWindow) -> None:
+def export_file(context: AppContext, parent: QWidget, show_message: ShowMessage) -> None:
     """File ▸ Export…: choose what, then where; runs ``ExportService(database).write(kind,
     path, settings=<the app's scoring settings>, ...)`` of
     :mod:`ndcg_studio.services.exporting` in a worker. A comparison asks for the two runs."""
     labels = list(EXPORT_KINDS.values())
-    choice, ok = ask_item(window, "Export", "What to export?", labels)
+    choice, ok = ask_item(parent, "Export", "What to export?", labels)
     if not ok:
         return
     kind = next(k for k, label in EXPORT_KINDS.items() if label == choice)
     if kind == "compare":  # the run names are read off the GUI thread, then asked for
-        service = ExportService(window.context.require_database())
+        names_service = ExportService(context.require_database())
         run_task(
-            lambda _progress, _cancelled: service.run_names(),
-            on_success=lambda names: _export_compare(window, choice, names),
-            owner=window,
+            lambda _progress, _cancelled: names_service.run_names(),
+            on_success=lambda names: _export_compare(context, parent, show_message, choice, names),
+            owner=parent,
         )
         return
-    _export_to(window, kind, choice, None)
+    _export_to(context, parent, show_message, kind, choice, None)
 
 
-def _export_compare(window: MainWindow, choice: str, names: list[str]) -> None:
-    runs = _ask_two_runs(window, names)
+def _export_compare(
+    context: AppContext, parent: QWidget, show_message: ShowMessage, choice: str, names: list[str]
+) -> None:
+    runs = _ask_two_runs(parent, names)
     if runs is not None:
-        _export_to(window, "compare", choice, runs)
+        _export_to(context, parent, show_message, "compare", choice, runs)
 
 
-def _export_to(window: MainWindow, kind: str, choice: str, runs: list[str] | None) -> None:
+def _export_to(
+    context: AppContext,
+    parent: QWidget,
+    show_message: ShowMessage,
+    kind: str,
+    choice: str,
+    runs: list[str] | None,
+) -> None:
     """Ask where, then write the export in a worker."""
     suffix = ".txt" if kind == "qrels" else ".csv"
     plain = "TREC qrels (*.txt)" if kind == "qrels" else "CSV (*.csv)"
     path, chosen = QFileDialog.getSaveFileName(
-        window,
+        parent,
         f"Export {choice}",
-        str(Path(window.last_folder()) / f"{kind}{suffix}"),
+        str(Path(context.last_folder()) / f"{kind}{suffix}"),
         f"{plain};;{XLSX_FILTER};;All files (*)",
     )
     if not path:
@@ -173,9 +187,9 @@ def _export_to(window: MainWindow, kind: str, choice: str, runs: list[str] | Non
     file_format = export_format(path, chosen)
     if file_format == "xlsx" and not path.lower().endswith(".xlsx"):
         path = str(Path(path).with_suffix(".xlsx"))
-    window.context.settings.set(S.LAST_FOLDER, str(Path(path).parent))
-    service = ExportService(window.context.require_database())
-    settings = window.context.scoring_settings()
+    context.settings.set(S.LAST_FOLDER, str(Path(path).parent))
+    service = ExportService(context.require_database())
+    settings = context.scoring_settings()
     run_task(
         lambda progress, cancelled: service.write(
             kind,
@@ -186,8 +200,8 @@ def _export_to(window: MainWindow, kind: str, choice: str, runs: list[str] | Non
             progress=progress,
             cancelled=cancelled,
         ),
-        on_success=lambda n: window.show_message(f"Exported {count(n, 'rows')} to {path}", 15000),
-        owner=window,
+        on_success=lambda n: show_message(f"Exported {count(n, 'rows')} to {path}", 15000),
+        owner=parent,
         label=f"Exporting {Path(path).name}…",
     )
 
@@ -204,14 +218,14 @@ def export_format(path: str, chosen_filter: str) -> str | None:
     return None
 
 
-def _ask_two_runs(window: MainWindow, names: list[str]) -> list[str] | None:
+def _ask_two_runs(parent: QWidget, names: list[str]) -> list[str] | None:
     """Run A and run B among ``names`` (the database's runs, ascending); None if cancelled."""
     if len(names) < 2:
-        QMessageBox.information(window, "Export", "A comparison needs two runs in the database.")
+        QMessageBox.information(parent, "Export", "A comparison needs two runs in the database.")
         return None
-    first, ok = ask_item(window, "Compare runs", "Run A:", names)
+    first, ok = ask_item(parent, "Compare runs", "Run A:", names)
     if not ok:
         return None
     rest = [n for n in names if n != first]
-    second, ok = ask_item(window, "Compare runs", "Run B:", rest)
+    second, ok = ask_item(parent, "Compare runs", "Run B:", rest)
     return [first, second] if ok else None

@@ -1,107 +1,20 @@
-"""Undo and redo of grades, notes and adjudications.
+"""Undo and redo of grades, notes and adjudications on the ``QUndoStack``.
 
-As in Orange, an edit is a plain value (:class:`GradeEdit`) and applying it returns its inverse;
-the ``QUndoCommand`` (:class:`EditCommand`) only calls the apply function and swaps the two. The
-edit logic needs no Qt and is tested without a QApplication (glue keeps its command stack Qt-free
-for the same reason).
-
-Every apply is one transaction of :meth:`AnnotationService.set_grade`, which records the change in
-``judgment_history``; undo is therefore a new write of the old value (also recorded), never a
-deletion of history.
+The edits themselves are plain values with their apply/inverse logic in
+:mod:`ndcg_studio.services.edits` (no Qt, tested without a QApplication); this module keeps only
+the ``QUndoCommand`` adapter (:class:`EditCommand`), which calls the apply function and swaps
+the two edits (Orange's design).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Generic, Protocol, TypeVar
+from typing import Generic, TypeVar
 
 from PySide6.QtGui import QUndoCommand
 
-from ndcg_studio.services.annotation import KEEP, GradeChange, Keep
-
-
-class GradeWriter(Protocol):
-    """What :class:`GradeEdit` needs: :meth:`AnnotationService.set_grade`."""
-
-    def set_grade(
-        self,
-        annotator_id: int,
-        query_id: int,
-        document_id: int,
-        grade: int | None,
-        note: str | Keep | None = KEEP,
-    ) -> GradeChange: ...
-
-
-@dataclass(frozen=True)
-class GradeEdit:
-    """Set ``annotator_id``'s grade of (``query_id``, ``document_id``) to ``grade`` (None clears)
-    and its note to ``note`` (:data:`KEEP`: unchanged)."""
-
-    annotator_id: int
-    query_id: int
-    document_id: int
-    grade: int | None
-    note: str | Keep | None = KEEP
-
-    def apply(self, writer: GradeWriter) -> tuple[GradeChange, GradeEdit]:
-        """Write this edit (one transaction); return what changed and the edit that undoes it
-        (the previous grade and note)."""
-        change = writer.set_grade(
-            self.annotator_id, self.query_id, self.document_id, self.grade, self.note
-        )
-        return change, self.inverse_of(change)
-
-    def inverse_of(self, change: GradeChange) -> GradeEdit:
-        """The edit restoring the values before ``change``."""
-        return GradeEdit(
-            annotator_id=self.annotator_id,
-            query_id=self.query_id,
-            document_id=self.document_id,
-            grade=change.old_grade,
-            note=change.old_note,
-        )
-
-
-class AdjudicationWriter(Protocol):
-    """What :class:`AdjudicationEdit` needs: :meth:`AnnotationService.set_adjudication`."""
-
-    def set_adjudication(
-        self,
-        query_id: int,
-        document_id: int,
-        grade: int | None,
-        by: int,
-        note: str | Keep | None = KEEP,
-    ) -> GradeChange: ...
-
-
-@dataclass(frozen=True)
-class AdjudicationEdit:
-    """Set the final grade of (``query_id``, ``document_id``) to ``grade`` (None clears) as
-    decided by annotator ``by``."""
-
-    query_id: int
-    document_id: int
-    grade: int | None
-    by: int
-    note: str | Keep | None = KEEP
-
-    def apply(self, writer: AdjudicationWriter) -> tuple[GradeChange, AdjudicationEdit]:
-        """Write this decision (one transaction, recorded in the history); return what changed
-        and the edit restoring the previous decision."""
-        change = writer.set_adjudication(
-            self.query_id, self.document_id, self.grade, self.by, self.note
-        )
-        return change, self.inverse_of(change)
-
-    def inverse_of(self, change: GradeChange) -> AdjudicationEdit:
-        """The edit restoring the decision before ``change``."""
-        return AdjudicationEdit(
-            self.query_id, self.document_id, change.old_grade, self.by, change.old_note
-        )
-
+from ndcg_studio.services.annotation import GradeChange
+from ndcg_studio.services.edits import AdjudicationEdit, GradeEdit
 
 E = TypeVar("E", GradeEdit, AdjudicationEdit)
 

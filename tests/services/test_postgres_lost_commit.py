@@ -132,7 +132,7 @@ def _history(database: Database) -> list[tuple[str, int | None, int | None]]:
 def test_a_grade_whose_commit_reply_is_lost_is_recorded_once_and_undoable(
     relayed: tuple[CommitDroppingRelay, Database],
 ) -> None:
-    from ndcg_studio.ui.undo import GradeEdit
+    from ndcg_studio.services.edits import GradeEdit
 
     relay, database = relayed
     service = AnnotationService(database)
@@ -153,7 +153,7 @@ def test_a_grade_whose_commit_reply_is_lost_is_recorded_once_and_undoable(
 def test_an_adjudication_whose_commit_reply_is_lost_is_recorded_once(
     relayed: tuple[CommitDroppingRelay, Database],
 ) -> None:
-    from ndcg_studio.ui.undo import AdjudicationEdit
+    from ndcg_studio.services.edits import AdjudicationEdit
 
     relay, database = relayed
     service = AnnotationService(database)

@@ -10,16 +10,15 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import QObject, QSettings, Qt, Signal
-from PySide6.QtWidgets import QFileDialog, QInputDialog, QLabel, QMessageBox
+from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox, QWidget
 from sqlalchemy import func, select
 
 from ndcg_studio import __version__
 from ndcg_studio.storage import models
 from ndcg_studio.ui import errors, transfer
 from ndcg_studio.ui.context import AppContext
-from ndcg_studio.ui.main_window import VIEWS, MainWindow, ViewSpec, create_view
+from ndcg_studio.ui.main_window import VIEWS, MainWindow
 from ndcg_studio.ui.views.annotate import AnnotateView
-from ndcg_studio.ui.views.placeholder import PlaceholderView
 from tests.ui.conftest import UiData
 
 
@@ -28,24 +27,14 @@ def test_the_window_opens_with_its_tabs_and_menus(main_window: MainWindow) -> No
     assert (
         tabs
         == ["Annotate", "Review", "Agreement", "Compare", "Stability"]
-        == [v.title for v in VIEWS]
+        == [title for title, _view in VIEWS]
     )
     assert isinstance(main_window.view("Annotate"), AnnotateView)
+    assert all(isinstance(main_window.view(title), cls) for title, cls in VIEWS)
     menus = [a.text() for a in main_window.menuBar().actions()]
     assert menus == ["&File", "&Edit", "&View", "&Annotator", "&Campaign", "&Help"]
     assert main_window.undo_action.shortcut().toString() == "Ctrl+Z"
     assert "Ctrl+Shift+Z" in [k.toString() for k in main_window.redo_action.shortcuts()]
-
-
-def test_missing_or_broken_views_become_placeholders(qtbot: Any, context: AppContext) -> None:
-    missing = create_view(ViewSpec("Later", "ndcg_studio.ui.views.not_written_yet", "X"), context)
-    broken = create_view(ViewSpec("Broken", "ndcg_studio.ui.views.annotate", "NoSuchView"), context)
-    for page in (missing, broken):
-        qtbot.addWidget(page)
-        assert isinstance(page, PlaceholderView)
-    texts = " ".join(label.text() for label in broken.findChildren(QLabel))
-    assert "Broken — coming soon" in texts and "failed to load" in texts
-    assert "not part of this build" in " ".join(lb.text() for lb in missing.findChildren(QLabel))
 
 
 def test_about_shows_the_version(main_window: MainWindow, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -440,3 +429,29 @@ def test_export_report_from_the_app_writes_the_csv(
     assert lines[0].startswith("query_id,run,k,ndcg,dcg,idcg,judged_at_k,band")  # header first
     about = json.loads((tmp_path / "report.settings.json").read_text(encoding="utf-8"))
     assert about["what"] == "report" and about["settings"].startswith("k=10 ")
+
+
+def test_the_import_dialog_needs_a_context_and_a_parent_not_a_main_window(
+    qtbot: Any, context: AppContext, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import ast
+
+    source = Path(transfer.__file__).read_text(encoding="utf-8")
+    imported = {
+        node.module
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.ImportFrom) and node.module
+    }
+    assert "ndcg_studio.ui.main_window" not in imported  # no import cycle
+    run = tmp_path / "third.run"
+    run.write_text("q1 Q0 d1 1 9.0 third\n", encoding="utf-8")
+    parent = QWidget()
+    qtbot.addWidget(parent)
+    monkeypatch.setattr(transfer, "ask_item", lambda *a, **k: ("A run (TREC run file)", True))
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(run), ""))
+    messages: list[tuple[str, int]] = []
+    with qtbot.waitSignal(context.database_changed, timeout=10_000):
+        transfer.import_file(context, parent, lambda text, ms: messages.append((text, ms)))
+    qtbot.waitUntil(lambda: bool(messages), timeout=5000)
+    assert "third.run" in messages[0][0] and messages[0][1] == 15000
+    assert context.last_folder() == str(tmp_path)

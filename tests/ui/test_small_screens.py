@@ -141,3 +141,54 @@ def test_the_first_window_fits_a_small_screen(qtbot: Any, context: AppContext) -
     assert window.width() <= max(screen.width(), window.minimumSizeHint().width())
     assert window.height() <= screen.height()
     assert QApplication.instance() is not None
+
+
+def test_annotate_with_a_campaign_fits_1024(qtbot: Any, context: AppContext) -> None:
+    """The campaign panel (guidelines, own progress) is a tab beside the query list, not a
+    fourth column: with it Annotate was ~1,120 px at least and did not fit a 1024-px screen."""
+    from ndcg_studio.services.campaigns import CampaignService, CampaignSpec
+    from tests.ui.conftest import RUN_NAMES
+
+    database = context.require_database()
+    annotator = context.annotator
+    assert annotator is not None
+    spec = CampaignSpec(
+        "study", list(RUN_NAMES), 10, 2, [annotator.name, "bob"], gold_rate=0.0,
+        guidelines="# Guidelines\n\nRelevant means it answers the query.",
+    )  # fmt: skip
+    CampaignService(database).create(spec)
+    window = MainWindow(context)
+    qtbot.addWidget(window)
+    window.resize(1024, 700)
+    window.show()
+    qtbot.waitExposed(window)
+    settle(qtbot)
+    view = window.view("Annotate")
+    assert isinstance(view, AnnotateView)
+    panel = view.campaign_panel
+    assert not panel.isHidden() and view.side_panel_shown(panel)
+    tabs = view.side_tabs
+    assert [tabs.tabText(i) for i in range(tabs.count())] == ["Queries", "Campaign"]
+    assert tabs.currentWidget().isAncestorOf(panel)  # the guidelines in view at once
+    assert view.minimumSizeHint().width() <= 1000
+    assert window.minimumSizeHint().width() <= 1000
+    assert (window.width(), window.height()) == (1024, 700)
+    for widget, what in (
+        (panel.guidelines, "the guidelines"),
+        (panel.progress_label, "your progress"),
+        (panel.next_button, "Next from queue"),
+        (view.pool_table, "the pool"),
+        *((b, f"grade button {g}") for g, b in view.legend.buttons.items()),
+    ):
+        assert_inside(widget, window, what)
+    panel.chooser.setCurrentText("study")
+    assert "Guidelines" in panel.guidelines.toPlainText()
+    assert_inside(panel.guidelines, window, "the chosen campaign's guidelines")
+    # the query list is one tab away; an annotator in no open campaign sees no tab bar
+    tabs.setCurrentIndex(0)
+    assert_inside(view.query_table, window, "the query list")
+    panel.hide()
+    assert tabs.count() == 1 and not view.side_panel_shown(panel)
+    assert not tabs.tabBar().isVisible()
+    panel.show()
+    assert view.side_panel_shown(panel) and tabs.currentWidget().isAncestorOf(panel)

@@ -84,8 +84,8 @@ def test_view_shows_the_sentence_of_the_service(
 def test_review_spread_column_sorts_queries_by_who_judged(
     qapp: Any, qtmodeltester: Any, small: Database
 ) -> None:
+    from ndcg_studio.services.review_rows import load_review
     from ndcg_studio.ui.models import scores as M
-    from ndcg_studio.ui.views.review import load_review
 
     settings = ScoringSettings(k=3)
     data = load_review(small, settings)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
@@ -18,8 +17,9 @@ from numpy.typing import NDArray
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QBrush, QColor
 
-from ndcg_studio.domain.disputed import disputed_per_group, most_disputed_first
-from ndcg_studio.services.agreement import AgreementReport, DisputedItem
+from ndcg_studio.domain.disputed import disputed_per_group
+from ndcg_studio.services.agreement import AgreementReport
+from ndcg_studio.services.agreement_rows import DisputedRows
 from ndcg_studio.services.annotation import HistoryEntry
 from ndcg_studio.services.wording import count
 from ndcg_studio.ui.bands import best_text_color
@@ -29,7 +29,6 @@ from ndcg_studio.ui.models.table import (
     Index,
     NumpyTableModel,
     TableModel,
-    dense_ranks,
     fixed,
     natural_key,
     signed,
@@ -301,115 +300,6 @@ class PerQueryAlphaModel(NumpyTableModel):
 
 
 # ---------------------------------------------------------------------------------- disputed
-@dataclass(frozen=True, eq=False)
-class DisputedRows:
-    """Disputed items (grade range >= the threshold), most disputed first; arrays (n,).
-
-    Attributes:
-        query, document: str external ids; query_id, document_id: int64 database ids.
-        range, mean, std: float64 spread of the grades (grade units).
-        grades: per item ``{annotator: grade}``.
-        adjudicated: float64 the lead's final grade, NaN when not adjudicated.
-    """
-
-    query: NDArray[np.str_]
-    document: NDArray[np.str_]
-    query_id: NDArray[np.int64]
-    document_id: NDArray[np.int64]
-    range: NDArray[np.float64]
-    mean: NDArray[np.float64]
-    std: NDArray[np.float64]
-    grades: list[dict[str, float]]
-    adjudicated: NDArray[np.float64]
-
-    def __len__(self) -> int:
-        return int(self.range.shape[0])
-
-    @classmethod
-    def empty(cls) -> DisputedRows:
-        s, i, f = np.zeros(0, dtype=str), np.zeros(0, dtype=np.int64), np.zeros(0)
-        return cls(s, s, i, i, f, f, f, [], f)
-
-    @classmethod
-    def from_report(
-        cls, report: AgreementReport, adjudications: Mapping[tuple[int, int], int] | None = None
-    ) -> DisputedRows:
-        """The disputed items of ``report`` (vectorised: one sort of the ratings by item)."""
-        sp = report.summary.spread
-        doc_ext = np.asarray(report.doc_external, dtype=str)
-        q_ext = np.asarray(report.query_external, dtype=str)
-        # most disputed first (range, then std, descending); ties in query and document order
-        idx = np.flatnonzero(sp.disputed)
-        ties = np.zeros((2, sp.range.shape[0]), dtype=np.int64)
-        if idx.size:
-            ties[0, idx] = dense_ranks(natural_key(q_ext[report.item_query_index[idx]]))
-            ties[1, idx] = dense_ranks(natural_key(doc_ext[idx]))
-        idx = most_disputed_first(sp.range, sp.std, sp.disputed, ties[0], ties[1])
-        r = report.ratings
-        order = np.argsort(r.item, kind="stable")
-        items = r.item[order]
-        starts = np.searchsorted(items, idx, side="left")
-        ends = np.searchsorted(items, idx, side="right")
-        names = report.annotators
-        grades: list[dict[str, float]] = []
-        ann, grd = r.annotator[order], r.grade[order]
-        for s, e in zip(starts.tolist(), ends.tolist(), strict=True):
-            grades.append(
-                {
-                    names[int(a)]: float(g)
-                    for a, g in zip(ann[s:e].tolist(), grd[s:e].tolist(), strict=True)
-                }
-            )
-        q_ids = report.item_query[idx]
-        d_ids = report.item_doc[idx]
-        adj = adjudications or {}
-        adjudicated = np.array(
-            [
-                float(adj.get((int(q), int(d)), math.nan))
-                for q, d in zip(q_ids.tolist(), d_ids.tolist(), strict=True)
-            ],
-            dtype=np.float64,
-        )
-        return cls(
-            query=q_ext[report.item_query_index[idx]] if idx.size else np.zeros(0, dtype=str),
-            document=doc_ext[idx] if idx.size else np.zeros(0, dtype=str),
-            query_id=q_ids.astype(np.int64),
-            document_id=d_ids.astype(np.int64),
-            range=sp.range[idx].astype(np.float64),
-            mean=sp.mean[idx].astype(np.float64),
-            std=sp.std[idx].astype(np.float64),
-            grades=grades,
-            adjudicated=adjudicated,
-        )
-
-    @classmethod
-    def from_items(
-        cls,
-        items: Sequence[DisputedItem],
-        adjudications: Mapping[tuple[int, int], int] | None = None,
-    ) -> DisputedRows:
-        """Rows of service items in their order (e.g. two sources' correction queue,
-        :meth:`ndcg_studio.services.stability.StabilityService.source_disputes`)."""
-        if not items:
-            return cls.empty()
-        adj = adjudications or {}
-        grades = [dict(i.grades) for i in items]
-        return cls(
-            query=np.array([i.query_external for i in items], dtype=str),
-            document=np.array([i.doc_external for i in items], dtype=str),
-            query_id=np.array([i.query_id for i in items], dtype=np.int64),
-            document_id=np.array([i.document_id for i in items], dtype=np.int64),
-            range=np.array([i.range for i in items], dtype=np.float64),
-            mean=np.array([i.mean for i in items], dtype=np.float64),
-            std=np.array([float(np.std(list(g.values()))) for g in grades], dtype=np.float64),
-            grades=grades,
-            adjudicated=np.array(
-                [float(adj.get((i.query_id, i.document_id), math.nan)) for i in items],
-                dtype=np.float64,
-            ),
-        )
-
-
 COL_D_QUERY, COL_D_DOC, COL_D_RANGE, COL_D_MEAN, COL_D_FINAL, COL_D_GRADES = range(6)
 
 

@@ -3,75 +3,18 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-import numpy as np
 from numpy.typing import NDArray
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QColor, QIcon, QPainter, QPixmap
 
-from ndcg_studio.domain.stats import TIE_TOLERANCE, RunComparison
-from ndcg_studio.services.scoring import ScoreReport
+from ndcg_studio.services.compare_rows import CompareRows
 from ndcg_studio.ui.models.table import SORT_ROLE, NumpyTableModel, natural_key, signed
 
 COL_QUERY, COL_A, COL_B, COL_DELTA, COL_OUTCOME = range(5)
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-
-
-@dataclass(frozen=True, eq=False)
-class CompareRows:
-    """The paired queries of a comparison of run A and run B; arrays of shape (n,).
-
-    Attributes:
-        run_a, run_b: run names; k: the cutoff.
-        query: str external ids of the queries both runs have an nDCG for.
-        ndcg_a, ndcg_b: float64 nDCG@K in [0, 1]; delta: float64 ndcg_a - ndcg_b.
-        outcome: int8 +1 win of A, -1 loss, 0 tie (|delta| <= 1e-12, as ``compare_runs``).
-        comparison: the service's :class:`~ndcg_studio.domain.stats.RunComparison`.
-    """
-
-    run_a: str
-    run_b: str
-    k: int
-    query: NDArray[np.str_]
-    ndcg_a: NDArray[np.float64]
-    ndcg_b: NDArray[np.float64]
-    delta: NDArray[np.float64]
-    outcome: NDArray[np.int8]
-    comparison: RunComparison | None
-
-    def __len__(self) -> int:
-        return int(self.delta.shape[0])
-
-    @classmethod
-    def empty(cls) -> CompareRows:
-        f = np.zeros(0)
-        return cls("", "", 10, np.zeros(0, dtype=str), f, f, f, np.zeros(0, np.int8), None)
-
-    @classmethod
-    def from_report(
-        cls, report: ScoreReport, run_a: str, run_b: str, comparison: RunComparison
-    ) -> CompareRows:
-        """Align the two runs of ``report`` by query and keep the pairs ``comparison`` used."""
-        ia, ib = report.for_run(run_a), report.for_run(run_b)
-        a, b = report.table.ndcg[ia], report.table.ndcg[ib]
-        paired = comparison.paired
-        queries = np.asarray(report.query_external, dtype=str)[report.group_query[ia]]
-        delta = a[paired] - b[paired]
-        outcome = np.where(delta > TIE_TOLERANCE, 1, np.where(delta < -TIE_TOLERANCE, -1, 0))
-        return cls(
-            run_a=run_a,
-            run_b=run_b,
-            k=report.settings.k,
-            query=queries[paired] if queries.size else np.zeros(0, dtype=str),
-            ndcg_a=a[paired],
-            ndcg_b=b[paired],
-            delta=delta,
-            outcome=outcome.astype(np.int8),
-            comparison=comparison,
-        )
 
 
 class DeltaTableModel(NumpyTableModel):

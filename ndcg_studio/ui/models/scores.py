@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -18,9 +18,9 @@ from numpy.typing import NDArray
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QFont
 
-from ndcg_studio.domain.bands import NO_BAND, BandThresholds
-from ndcg_studio.services.agreement import QueryAgreement
-from ndcg_studio.services.scoring import RunSummary, ScoreReport
+from ndcg_studio.domain.bands import NO_BAND
+from ndcg_studio.services.review_rows import ReviewRows
+from ndcg_studio.services.scoring import RunSummary
 from ndcg_studio.ui.bands import BAND_CODE_ROLE, band_name, band_range_text
 from ndcg_studio.ui.collation import fold
 from ndcg_studio.ui.models.table import (
@@ -47,112 +47,6 @@ COL_SPREAD = 11
 
 #: judged@K below this counts as low coverage by default
 DEFAULT_COVERAGE_THRESHOLD = 0.8
-
-
-@dataclass(frozen=True, eq=False)
-class ReviewRows:
-    """The Review table's data, one entry per (query, run) group; arrays of shape (n,).
-
-    Attributes:
-        k: the cutoff K of the scores.
-        query: str external query ids.
-        query_id: int64 database ids of the queries.
-        run: str run names.
-        ndcg, dcg, idcg: float64 nDCG@K in [0, 1], DCG@K and IDCG@K in gain units; NaN when
-            the query has no judgments.
-        band: int8 band codes (:data:`~ndcg_studio.domain.bands.NO_BAND` for NaN nDCG).
-        judged_at_k: float64 fraction in [0, 1] of the top K documents that are judged (NaN
-            for an empty list).
-        n_annotators: int64 annotators who judged the query.
-        alpha: float64 Krippendorff's alpha of the query (NaN: undefined, e.g. one annotator).
-        n_disputed: int64 disputed documents of the query (grade range >= the threshold).
-        text: str query texts.
-        thresholds: the band thresholds used (for tooltips).
-        spread: float64 max - min of nDCG@K over the annotators and sources
-            (:meth:`ndcg_studio.services.stability.StabilityService.spread`); None: not
-            computed (NaN everywhere).
-    """
-
-    k: int
-    query: NDArray[np.str_]
-    query_id: NDArray[np.int64]
-    run: NDArray[np.str_]
-    ndcg: NDArray[np.float64]
-    dcg: NDArray[np.float64]
-    idcg: NDArray[np.float64]
-    band: NDArray[np.int8]
-    judged_at_k: NDArray[np.float64]
-    n_annotators: NDArray[np.int64]
-    alpha: NDArray[np.float64]
-    n_disputed: NDArray[np.int64]
-    text: NDArray[np.str_]
-    thresholds: BandThresholds = field(default_factory=BandThresholds)
-    spread: NDArray[np.float64] | None = None
-
-    def __len__(self) -> int:
-        return int(self.ndcg.shape[0])
-
-    def spread_values(self) -> NDArray[np.float64]:
-        """:attr:`spread`, or NaN everywhere when it was not computed."""
-        return self.spread if self.spread is not None else np.full(len(self), np.nan)
-
-    @classmethod
-    def empty(cls) -> ReviewRows:
-        f = np.zeros(0, dtype=np.float64)
-        i = np.zeros(0, dtype=np.int64)
-        s = np.zeros(0, dtype=str)
-        return cls(10, s, i, s, f, f, f, np.zeros(0, np.int8), f, i, f, i, s)
-
-    @classmethod
-    def from_report(
-        cls,
-        report: ScoreReport,
-        texts: Sequence[str],
-        agreement: QueryAgreement | None = None,
-        spread: NDArray[np.float64] | None = None,
-    ) -> ReviewRows:
-        """Rows of every group of ``report``.
-
-        Args:
-            report: the scores.
-            texts: (n_queries,) text of each query of the report (``report.query_ids`` order).
-            agreement: per-query alpha and disputed counts (None: unknown, NaN / 0).
-            spread: (n_groups,) nDCG spread over annotators and sources, report order.
-        """
-        t = report.table
-        gq = report.group_query
-        n_q = len(report.query_external)
-        alpha_q = np.full(n_q, np.nan)
-        disputed_q = np.zeros(n_q, dtype=np.int64)
-        if agreement is not None:
-            where = agreement.by_query()
-            for q, name in enumerate(report.query_external):
-                i = where.get(name)
-                if i is not None:
-                    alpha_q[q] = agreement.alpha[i]
-                    disputed_q[q] = agreement.n_disputed[i]
-        has = t.has_judgments
-        return cls(
-            k=report.settings.k,
-            query=np.asarray(report.query_external, dtype=str)[gq]
-            if n_q
-            else np.zeros(0, dtype=str),
-            query_id=report.query_ids[gq],
-            run=np.asarray(report.run_names, dtype=str)[report.group_run]
-            if report.run_names
-            else np.zeros(0, dtype=str),
-            ndcg=t.ndcg,
-            dcg=np.where(has, t.dcg, np.nan),
-            idcg=np.where(has, t.idcg, np.nan),
-            band=report.band,
-            judged_at_k=t.judged_at_k,
-            n_annotators=report.n_annotators,
-            alpha=alpha_q[gq],
-            n_disputed=disputed_q[gq],
-            text=np.asarray(list(texts), dtype=str)[gq] if n_q else np.zeros(0, dtype=str),
-            thresholds=report.settings.bands,
-            spread=spread,
-        )
 
 
 @dataclass(frozen=True)

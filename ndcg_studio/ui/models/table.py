@@ -29,8 +29,21 @@ from PySide6.QtCore import (
     Qt,
 )
 
+from ndcg_studio.services.sort_keys import dense_ranks, natural_key
 from ndcg_studio.ui.collation import collation_ranks
-from ndcg_studio.vocabulary import natural_key as text_natural_key
+
+# dense_ranks and natural_key live below ui (no Qt); the models import them from here too
+__all__ = [
+    "SORT_ROLE",
+    "Index",
+    "NumpyTableModel",
+    "TableModel",
+    "dense_ranks",
+    "fixed",
+    "natural_key",
+    "signed",
+    "sort_order",
+]
 
 #: role returning the raw value of a cell (float, int or str) for sorting and tests
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -48,19 +61,6 @@ def signed(value: float, digits: int) -> str:
     ``-0.150``; one that rounds to zero is ``0.000`` (not ``-0.000``)."""
     text = f"{value:+.{digits}f}"
     return text[1:] if float(text) == 0 else text
-
-
-def dense_ranks(key: NDArray[Any]) -> NDArray[np.int64]:
-    """(n,) int64 rank of each value among the distinct values (equal values, equal ranks):
-    one stable argsort, so strings cost a single sort."""
-    if key.size == 0:
-        return np.zeros(0, dtype=np.int64)
-    order = np.argsort(key, kind="stable")
-    ordered = key[order]
-    steps = np.concatenate([[0], np.cumsum(ordered[1:] != ordered[:-1])]).astype(np.int64)
-    ranks = np.empty(key.shape[0], dtype=np.int64)
-    ranks[order] = steps
-    return ranks
 
 
 def sort_order(key: NDArray[Any], descending: bool) -> NDArray[np.intp]:
@@ -82,25 +82,6 @@ def sort_order(key: NDArray[Any], descending: bool) -> NDArray[np.intp]:
         # -NaN is NaN: still last; for integers negation reverses the order and keeps stability
         return np.argsort(-key, kind="stable")
     return np.argsort(key, kind="stable")
-
-
-def natural_key(ids: NDArray[Any]) -> NDArray[Any]:
-    """A sort key for identifiers, in the natural order (q1, q2, q10) of
-    :func:`ndcg_studio.vocabulary.natural_key`: the integers themselves when every id is a
-    decimal number, else each id's ``int64`` rank in natural order (equal ids share a rank)."""
-    text = ids.astype(str)
-    if (
-        text.size
-        and bool(np.all(np.char.isdecimal(text)))
-        and int(np.char.str_len(text).max()) < 18
-    ):
-        return text.astype(np.int64)
-    # the Python key runs once per distinct id, not per row
-    unique, inverse = np.unique(text, return_inverse=True)
-    order = sorted(range(unique.size), key=lambda i: text_natural_key(str(unique[i])))
-    rank = np.empty(unique.size, dtype=np.int64)
-    rank[order] = np.arange(unique.size, dtype=np.int64)
-    return rank[inverse.reshape(-1)].reshape(text.shape)
 
 
 _FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren

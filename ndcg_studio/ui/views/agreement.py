@@ -4,62 +4,53 @@ final grade.
 Top: Krippendorff's alpha with its 95% bootstrap interval (level: ordinal, interval or nominal),
 Fleiss' kappa or why it does not apply. Left: the pairwise Cohen's kappa heatmap, alpha without
 each annotator (an outlier raises it), alpha per query. Right: the disputed items (grades differ
-by 2 or more); selecting one shows every grade side by side and its history, and a lead sets the
-final grade with the 0–4 buttons or keys (:meth:`AnnotationService.set_adjudication`, which
-records the history). After a write the view emits the context's ``judgments_changed`` so the
-scores and this view refresh.
+by 2 or more); selecting one shows it in the adjudication panel
+(:class:`~ndcg_studio.ui.views.adjudication.AdjudicationPanel`): every grade side by side, its
+history, and the lead's final grade with the 0–4 buttons or keys. After a write the context's
+``judgments_changed`` makes the scores and this view refresh.
 
 The report, the item details and the writes all run in workers.
 """
 
 from __future__ import annotations
 
-import html
 import math
-from dataclasses import dataclass, field
 
 import numpy as np
 from PySide6.QtCore import QItemSelection, Qt, Signal
-from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
-    QGridLayout,
     QGroupBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
-    QPushButton,
     QSplitter,
     QTableView,
     QVBoxLayout,
     QWidget,
 )
 
-from ndcg_studio.services.agreement import AgreementReport, AgreementService, AgreementSettings
-from ndcg_studio.services.annotation import AnnotationService, GradeChange, HistoryEntry
-from ndcg_studio.services.progress import Cancelled, Progress
-from ndcg_studio.services.stability import DEFAULT_SOURCE, StabilityService
+from ndcg_studio.services.agreement import AgreementReport, AgreementSettings
+from ndcg_studio.services.agreement_rows import (
+    AgreementData,
+    load_agreement,
+)
+from ndcg_studio.services.annotation import GradeChange
 from ndcg_studio.services.wording import count
 from ndcg_studio.storage.database import Database
 from ndcg_studio.ui.context import AppContext
-from ndcg_studio.ui.errors import show_error
 from ndcg_studio.ui.models.agreement import (
     COL_D_RANGE,
     KAPPA_KINDS,
     DisputedItemsModel,
-    DisputedRows,
-    HistoryModel,
-    ItemGradesModel,
     LeaveOneOutModel,
     PairwiseKappaModel,
     PerQueryAlphaModel,
 )
-from ndcg_studio.ui.models.grades import chip_icon, grade_name
-from ndcg_studio.ui.undo import AdjudicationEdit, EditCommand
+from ndcg_studio.ui.views.adjudication import AdjudicationPanel, grade_shortcuts, table
 from ndcg_studio.ui.views.base import LazyView, StateWidget
-from ndcg_studio.ui.workers import Task, TaskFn, run_task
-from ndcg_studio.vocabulary import GRADES
+from ndcg_studio.ui.workers import Task, TaskFn
 
 _LEVELS = (
     ("ordinal", "Ordinal (grades are ordered)"),
@@ -67,75 +58,6 @@ _LEVELS = (
     ("ratio", "Ratio (equal steps from a true 0)"),
     ("nominal", "Nominal (categories)"),
 )
-
-
-@dataclass(frozen=True, eq=False)
-class AgreementData:
-    """One load of the view (from the worker): the report and the disputed rows."""
-
-    report: AgreementReport
-    disputed: DisputedRows
-    #: the correction queue of every two judgment sources: items two grades apart or more
-    by_sources: dict[tuple[str, str], DisputedRows] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class ItemDetail:
-    """One disputed item's texts, history and the annotator names of that history."""
-
-    query_id: int
-    document_id: int
-    query_text: str
-    title: str
-    history: list[HistoryEntry]
-    names: dict[int, str]
-
-
-def load_agreement(
-    db: Database,
-    settings: AgreementSettings,
-    progress: Progress | None = None,
-    cancelled: Cancelled | None = None,
-) -> AgreementData:
-    """Agreement report plus the disputed items with their adjudicated grades (worker thread)."""
-    service = AgreementService(db)
-    report = service.report(settings, progress=progress, cancelled=cancelled)
-    adjudications = service.adjudications()
-    by_sources: dict[tuple[str, str], DisputedRows] = {}
-    stability = StabilityService(db)
-    sources = stability.sources()
-    if sources:
-        names = [DEFAULT_SOURCE, *(s.name for s in sources)]
-        for i, a in enumerate(names):
-            for b in names[i + 1 :]:
-                items = stability.source_disputes(a, b)
-                by_sources[(a, b)] = DisputedRows.from_items(items, adjudications)
-    disputed = DisputedRows.from_report(report, adjudications)
-    return AgreementData(report, disputed, by_sources)
-
-
-def load_item(db: Database, query_id: int, document_id: int) -> ItemDetail:
-    """Texts and history of one item (worker thread)."""
-    text, title = AgreementService(db).item_text(query_id, document_id)
-    annotation = AnnotationService(db)
-    names = {a.id: a.name for a in annotation.list_annotators()}
-    return ItemDetail(
-        query_id, document_id, text, title, annotation.history(query_id, document_id), names
-    )
-
-
-def _table(model: object, stretch_last: bool = True) -> QTableView:
-    view = QTableView()
-    view.setTabKeyNavigation(False)  # Tab leaves the table
-    view.setModel(model)  # type: ignore[arg-type]
-    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-    view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-    view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-    view.verticalHeader().setVisible(False)
-    view.setWordWrap(False)
-    view.horizontalHeader().setStretchLastSection(stretch_last)
-    view.horizontalHeader().setHighlightSections(False)
-    return view
 
 
 def _boxed(title: str, *widgets: QWidget) -> QGroupBox:
@@ -165,11 +87,36 @@ class AgreementView(LazyView[AgreementData]):
     def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(context, parent)
         self.data: AgreementData | None = None
-        self._item_task: Task[ItemDetail] | None = None
-        self._write_task: Task[GradeChange] | None = None
-        self._selected: tuple[int, int] | None = None
+        controls = self._build_controls()
+        left = self._build_left()
+        right = self._build_right(context)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.addWidget(left)
+        self.splitter.addWidget(right)
+        self.splitter.setChildrenCollapsible(False)
+        self.splitter.setSizes([520, 760])
+        left.setSizes([260, 180, 260])
+        right.setSizes([380, 320])
+        self._left, self._right = left, right
+        content = QWidget()
+        content_layout = QVBoxLayout(content)
+        content_layout.setContentsMargins(0, 0, 0, 0)
+        content_layout.addLayout(controls)
+        content_layout.addWidget(self.alpha_label)
+        content_layout.addWidget(self.fleiss_label)
+        content_layout.addWidget(self.splitter, 1)
+        self._set_content(content)
+        self.level.currentIndexChanged.connect(self._schedule)
+        self.kappa_kind.currentIndexChanged.connect(
+            lambda _: self.kappa_model.set_kind(self.kappa_kind.currentData())
+        )
+        context.database_changed.connect(self._on_database_changed)
+        context.judgments_changed.connect(self._schedule)
+        self._show_empty()
+        self.restore_state()
 
-        # header
+    def _build_controls(self) -> QHBoxLayout:
+        """The α level and pairwise-κ pickers, the status; the headline labels."""
         self.level = QComboBox()
         for value, label in _LEVELS:
             self.level.addItem(label, value)
@@ -192,8 +139,10 @@ class AgreementView(LazyView[AgreementData]):
         controls.addWidget(self.kappa_kind)
         controls.addStretch(1)
         controls.addWidget(self.status)
+        return controls
 
-        # left column: heatmap, leave-one-out, per query
+    def _build_left(self) -> QSplitter:
+        """The pairwise κ heatmap, α without each annotator, α per query."""
         self.kappa_model = PairwiseKappaModel(self)
         self.kappa_table = QTableView()
         self.kappa_table.setObjectName("kappa_table")
@@ -206,12 +155,12 @@ class AgreementView(LazyView[AgreementData]):
         self.kappa_table.horizontalHeader().setMinimumSectionSize(48)
         self.kappa_table.verticalHeader().setMinimumSectionSize(28)
         self.loo_model = LeaveOneOutModel(self)
-        self.loo_table = _table(self.loo_model)
+        self.loo_table = table(self.loo_model)
         self.loo_table.setObjectName("loo_table")
         self.loo_table.setSortingEnabled(True)
         self.loo_table.sortByColumn(2, Qt.SortOrder.DescendingOrder)
         self.query_model = PerQueryAlphaModel(self)
-        self.query_table = _table(self.query_model)
+        self.query_table = table(self.query_model)
         self.query_table.setObjectName("agreement_query_table")
         self.query_table.setSortingEnabled(True)
         self.query_table.sortByColumn(1, Qt.SortOrder.AscendingOrder)
@@ -229,15 +178,23 @@ class AgreementView(LazyView[AgreementData]):
         assert loo_layout is not None
         loo_layout.addWidget(self.loo_note)
         self.query_box = _boxed("α per query", self.query_table)
-        for table in (self.loo_table, self.query_table, self.kappa_table):
-            table.horizontalHeader().setStretchLastSection(False)  # else it keeps 100 px
-            table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self._fit_left_tables()
+        left = QSplitter(Qt.Orientation.Vertical)
+        for w in (self.kappa_box, self.loo_box, self.query_box):
+            left.addWidget(w)
+        left.setChildrenCollapsible(False)
+        return left
+
+    def _fit_left_tables(self) -> None:
+        for t in (self.loo_table, self.query_table, self.kappa_table):
+            t.horizontalHeader().setStretchLastSection(False)  # else it keeps 100 px
+            t.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
             # stretched columns always fit: no scroll bar (Qt can flicker one in by 1–3 px)
-            table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        for table in (self.loo_table, self.query_table):
+            t.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        for t in (self.loo_table, self.query_table):
             # in a narrow column: a scroll bar rather than headers cut to "ocument"
-            header = table.horizontalHeader()
-            model = table.model()
+            header = t.horizontalHeader()
+            model = t.model()
             widest = max(
                 header.fontMetrics().horizontalAdvance(
                     str(model.headerData(c, Qt.Orientation.Horizontal))
@@ -245,15 +202,13 @@ class AgreementView(LazyView[AgreementData]):
                 for c in range(model.columnCount())
             )
             header.setMinimumSectionSize(widest + 24)  # room for the sort arrow
-            table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
-        left = QSplitter(Qt.Orientation.Vertical)
-        for w in (self.kappa_box, self.loo_box, self.query_box):
-            left.addWidget(w)
-        left.setChildrenCollapsible(False)
+            t.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
 
-        # right column: disputed list, item detail with adjudication
+    def _build_right(self, context: AppContext) -> QSplitter:
+        """The disputed list (all annotators', or two sources' correction queue) above the
+        adjudication panel."""
         self.disputed_model = DisputedItemsModel(self)
-        self.disputed_table = _table(self.disputed_model)
+        self.disputed_table = table(self.disputed_model)
         self.disputed_table.setObjectName("disputed_table")
         self.disputed_table.setSortingEnabled(True)
         # stable sort by range, descending: keeps the service's "most disputed first" order
@@ -267,105 +222,19 @@ class AgreementView(LazyView[AgreementData]):
         self.source_pair.currentIndexChanged.connect(self._on_source_pair_changed)
         self._pairs: list[tuple[str, str] | None] = [None]  # one per item of source_pair
         self.disputed_box = _boxed("Disputed documents", self.source_pair, self.disputed_table)
-
-        self.item_title = QLabel("Select a disputed document.")
-        self.item_title.setWordWrap(True)
-        self.item_title.setTextFormat(Qt.TextFormat.RichText)
-        self.item_title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.grades_model = ItemGradesModel(self)
-        self.grades_table = _table(self.grades_model)
-        self.grades_table.setObjectName("grades_table")
-        self.grades_table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
-        grades_header = self.grades_table.horizontalHeader()
-        grades_header.setStretchLastSection(False)
-        grades_header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
-        grades_header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
-        self.grades_table.setMinimumWidth(300)
-        self.history_model = HistoryModel(self)
-        self.history_table = _table(self.history_model)
-        self.history_table.setObjectName("history_table")
-        self.history_table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
-        self.history_table.horizontalHeader().setSectionResizeMode(
-            QHeaderView.ResizeMode.ResizeToContents
-        )
-        self.history_table.horizontalHeader().setStretchLastSection(True)
-        self.grade_buttons: dict[int | None, QPushButton] = {}
-        # two rows of three, so every button stays on screen in a narrow column; the chip
-        # icon shows the grade's number, the text its name
-        buttons = QGridLayout()
-        buttons.addWidget(QLabel("Final grade:"), 0, 0)
-        for g in GRADES:
-            b = QPushButton(chip_icon(g), grade_name(g))
-            b.setToolTip(f"Set the final grade to {g} ({grade_name(g).lower()}) — key {g}")
-            b.clicked.connect(lambda _=False, g=g: self.adjudicate(g))
-            self.grade_buttons[g] = b
-            buttons.addWidget(b, g // 3, 1 + g % 3)
-        clear = QPushButton("Clear")
-        clear.setToolTip("Remove the final grade (the consensus applies again) — key Backspace")
-        clear.clicked.connect(lambda: self.adjudicate(None))
-        self.grade_buttons[None] = clear
-        buttons.addWidget(clear, 1, 3)
-        buttons.setColumnStretch(4, 1)
-        self.adjudication_note = QLabel()
-        self.adjudication_note.setWordWrap(True)
-        self.history_note = QLabel()
-        history_box = QWidget()
-        history_layout = QVBoxLayout(history_box)
-        history_layout.setContentsMargins(0, 0, 0, 0)
-        history_layout.addWidget(self.history_note)
-        history_layout.addWidget(self.history_table, 1)
-        grades_row = QHBoxLayout()
-        grades_row.addWidget(self.grades_table, 3)
-        grades_row.addWidget(history_box, 5)
-        detail = QWidget()
-        detail_layout = QVBoxLayout(detail)
-        detail_layout.setContentsMargins(0, 0, 0, 0)
-        detail_layout.addWidget(self.item_title)
-        detail_layout.addLayout(buttons)
-        detail_layout.addWidget(self.adjudication_note)
-        detail_layout.addLayout(grades_row, 1)
-        self.detail_box = _boxed("Adjudication", detail)
+        self.detail_box = AdjudicationPanel(context, self.status)
+        self.detail_box.adjudicated.connect(self.adjudicated)
+        grade_shortcuts(self.disputed_table, self.adjudicate, Qt.ShortcutContext.WidgetShortcut)
+        # what tests and the main window reach through the view
+        panel = self.detail_box
+        self.grade_buttons, self.item_title = panel.grade_buttons, panel.item_title
+        self.grades_model, self.history_model = panel.grades_model, panel.history_model
+        self.adjudication_note, self.history_note = panel.adjudication_note, panel.history_note
         right = QSplitter(Qt.Orientation.Vertical)
         right.addWidget(self.disputed_box)
         right.addWidget(self.detail_box)
         right.setChildrenCollapsible(False)
-
-        self.splitter = QSplitter(Qt.Orientation.Horizontal)
-        self.splitter.addWidget(left)
-        self.splitter.addWidget(right)
-        self.splitter.setChildrenCollapsible(False)
-        self.splitter.setSizes([520, 760])
-        left.setSizes([260, 180, 260])
-        right.setSizes([380, 320])
-        self._left, self._right = left, right
-
-        content = QWidget()
-        content_layout = QVBoxLayout(content)
-        content_layout.setContentsMargins(0, 0, 0, 0)
-        content_layout.addLayout(controls)
-        content_layout.addWidget(self.alpha_label)
-        content_layout.addWidget(self.fleiss_label)
-        content_layout.addWidget(self.splitter, 1)
-        self._set_content(content)
-
-        for key, grade in (*((str(g), g) for g in GRADES), ("Backspace", None)):
-            shortcut = QShortcut(QKeySequence(key), self.detail_box)
-            shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-            shortcut.activated.connect(lambda g=grade: self.adjudicate(g))
-            shortcut2 = QShortcut(QKeySequence(key), self.disputed_table)
-            shortcut2.setContext(Qt.ShortcutContext.WidgetShortcut)
-            shortcut2.activated.connect(lambda g=grade: self.adjudicate(g))
-
-        self.level.currentIndexChanged.connect(self._schedule)
-        self.kappa_kind.currentIndexChanged.connect(
-            lambda _: self.kappa_model.set_kind(self.kappa_kind.currentData())
-        )
-        context.database_changed.connect(self._on_database_changed)
-        context.judgments_changed.connect(self._schedule)
-        context.annotator_changed.connect(self._update_buttons)
-        self._update_buttons()
-        self._show_empty()
-        self.restore_state()
+        return right
 
     # ------------------------------------------------------------------ loading
     def settings(self) -> AgreementSettings:
@@ -377,7 +246,7 @@ class AgreementView(LazyView[AgreementData]):
         return lambda progress, cancelled: load_agreement(db, settings, progress, cancelled)
 
     def _on_database_changed(self) -> None:
-        self._selected = None
+        self.detail_box.item = None
         self._schedule()
 
     def _on_loaded(self, data: AgreementData) -> None:
@@ -515,32 +384,23 @@ class AgreementView(LazyView[AgreementData]):
         return True
 
     def selected_item(self) -> tuple[int, int] | None:
-        return self._selected
+        return self.detail_box.item
 
     def _reselect(self) -> None:
-        if self._selected is not None and self.select_item(*self._selected):
-            self._show_item(*self._selected)
+        selected = self.detail_box.item
+        if selected is not None and self.select_item(*selected):
+            self._show_item(*selected)
             return
-        self._selected = None
+        self.detail_box.item = None
         if self.disputed_model.rowCount():
             self.disputed_table.selectRow(0)
         else:
-            self._clear_item()
+            self.detail_box.clear()
 
     def _on_item_selected(self, selected: QItemSelection, _deselected: QItemSelection) -> None:
         rows = self.disputed_table.selectionModel().selectedRows()
-        if not rows:
-            return
-        item = self.disputed_model.item(rows[0].row())
-        self._selected = item
-        self._show_item(*item)
-
-    def _clear_item(self) -> None:
-        self.item_title.setText("Select a disputed document.")
-        self.grades_model.set_grades({})
-        self.history_model.set_history([], {})
-        self.history_note.clear()
-        self._update_buttons()
+        if rows:
+            self._show_item(*self.disputed_model.item(rows[0].row()))
 
     def _show_item(self, query_id: int, document_id: int) -> None:
         d = self.disputed_model.rows
@@ -549,98 +409,17 @@ class AgreementView(LazyView[AgreementData]):
             return
         i = int(hits.argmax())
         final = float(d.adjudicated[i])
-        self.grades_model.set_grades(d.grades[i], None if math.isnan(final) else final)
-        self.item_title.setText(f"<b>Query {d.query[i]} · document {d.document[i]}</b>")
-        self._update_buttons()
-        db = self.context.database
-        if db is None:
-            return
-        self._item_task = run_task(
-            lambda _p, _c: load_item(db, query_id, document_id),
-            on_success=self._on_item_loaded,
-            owner=self,
-            replaces=self._item_task,
+        self.detail_box.show_item(
+            (query_id, document_id),
+            (str(d.query[i]), str(d.document[i])),
+            d.grades[i],
+            None if math.isnan(final) else final,
         )
-
-    def _on_item_loaded(self, item: ItemDetail) -> None:
-        if self._selected != (item.query_id, item.document_id):
-            return
-        d = self.disputed_model.rows
-        hits = (d.query_id == item.query_id) & (d.document_id == item.document_id)
-        if hits.any():
-            i = int(hits.argmax())
-            self.item_title.setText(
-                f"<b>Query {d.query[i]}</b>: {html.escape(item.query_text)}<br>"
-                f"<b>Document {d.document[i]}</b>: {html.escape(item.title)}"
-            )
-        self.history_model.set_history(item.history, item.names)
-        self.history_table.resizeColumnsToContents()
-        self.history_note.setText(
-            "History: "
-            + count(len(item.history), "recorded changes", "recorded change")
-            + ", newest first."
-            if item.history
-            else "History: no recorded change."
-        )
-
-    # ------------------------------------------------------------------ adjudication
-    def _update_buttons(self) -> None:
-        annotator = self.context.annotator
-        enabled = annotator is not None and self._selected is not None
-        for b in self.grade_buttons.values():
-            b.setEnabled(enabled)
-        if annotator is None:
-            self.adjudication_note.setText(
-                "Choose who you are (Annotator ▸ Switch annotator…) to set final grades."
-            )
-        else:
-            self.adjudication_note.setText(
-                f"Final grades are recorded as set by {annotator.name}; they win over the "
-                "consensus in scoring. Keys 0–4 set, Backspace clears."
-            )
 
     def adjudicate(self, grade: int | None) -> Task[GradeChange] | None:
-        """Set the selected item's final grade (None clears) in a worker; then notify."""
-        annotator = self.context.annotator
-        db = self.context.database
-        if annotator is None or db is None or self._selected is None:
-            return None
-        query_id, document_id = self._selected
-        by = annotator.id
-        self.status.setText("Saving…")
-
-        def job(_p: Progress, _c: Cancelled) -> GradeChange:
-            return AnnotationService(db).set_adjudication(query_id, document_id, grade, by)
-
-        self._write_task = run_task(job, on_success=self._on_adjudicated, owner=self)
-        return self._write_task
-
-    def _on_adjudicated(self, change: GradeChange) -> None:
-        self.status.setText("Saved")
-        if change.changed:
-            edit = AdjudicationEdit(change.query_id, change.document_id, change.new_grade,
-                                    change.changed_by)  # fmt: skip
-            grade = "cleared" if change.new_grade is None else f"→ {change.new_grade}"
-            self.context.undo_stack.push(
-                EditCommand(
-                    edit,
-                    edit.inverse_of(change),
-                    self._apply_from_stack,
-                    f"Final grade {grade}",
-                    on_error=lambda exc: show_error(exc, self, action="Undoing the final grade"),
-                )
-            )
-        self._after_adjudication(change)
-
-    def _after_adjudication(self, change: GradeChange) -> None:
-        self.adjudicated.emit(change)
-        self.context.notify_judgments_changed([change.query_id])
-
-    def _apply_from_stack(self, edit: AdjudicationEdit) -> tuple[GradeChange, AdjudicationEdit]:
-        """Undo/redo: write the decision now (one short transaction) and refresh."""
-        change, inverse = edit.apply(AnnotationService(self.context.require_database()))
-        self._after_adjudication(change)
-        return change, inverse
+        """Set the selected item's final grade (None clears) in a worker; then notify (see
+        :meth:`AdjudicationPanel.adjudicate`)."""
+        return self.detail_box.adjudicate(grade)
 
     # ------------------------------------------------------------------ state
     def _state_widgets(self) -> tuple[tuple[str, StateWidget], ...]:

@@ -125,9 +125,9 @@ class CampaignPanel(QWidget):
 
     @classmethod
     def attach(cls, view: Any) -> CampaignPanel:
-        """Add a panel to the right of ``view``'s splitter (an :class:`AnnotateView`)."""
-        panel = cls(view, view.splitter)
-        view.splitter.addWidget(panel)
+        """Add a panel to ``view`` (an :class:`AnnotateView`), as a tab beside its query list."""
+        panel = cls(view, view)
+        view.add_side_panel(panel, "Campaign")
         view.campaign_panel = panel
         return panel
 

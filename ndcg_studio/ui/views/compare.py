@@ -15,7 +15,6 @@ the cached scores. Changing a scoring setting, the judgments or the database res
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
@@ -34,16 +33,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ndcg_studio.domain.stats import RunComparison
+from ndcg_studio.services.compare_rows import CompareRows, ScoredRuns, compare_rows, load_scores
 from ndcg_studio.services.pool_order import PoolOrder
-from ndcg_studio.services.progress import Cancelled, Progress
 from ndcg_studio.services.scoring import (
     RunSummary,
-    ScoreReport,
-    ScoringService,
-    ScoringSettings,
-    compare,
-    summarize,
 )
 from ndcg_studio.services.verdict import PairVerdict, pair_verdict, verdict_text
 from ndcg_studio.storage.database import Database
@@ -51,7 +44,7 @@ from ndcg_studio.ui import settings as S
 from ndcg_studio.ui.bands import best_text_color
 from ndcg_studio.ui.charts import BETTER_A, BETTER_B, DeltaChart
 from ndcg_studio.ui.context import AppContext
-from ndcg_studio.ui.models.compare import COL_DELTA, CompareRows, DeltaTableModel
+from ndcg_studio.ui.models.compare import COL_DELTA, DeltaTableModel
 from ndcg_studio.ui.models.table import signed
 from ndcg_studio.ui.views.base import LazyView, StateWidget
 from ndcg_studio.ui.views.compare_matrix import CompareMatrixPanel
@@ -62,31 +55,6 @@ from ndcg_studio.ui.views.scoring_settings import (
     scoring_settings_from,
 )
 from ndcg_studio.ui.workers import Task, TaskFn, run_task
-
-
-@dataclass(frozen=True, eq=False)
-class ScoredRuns:
-    """Scores of every run with per-run summaries (from the worker)."""
-
-    report: ScoreReport
-    summaries: dict[str, RunSummary]
-
-
-def load_scores(
-    db: Database,
-    settings: ScoringSettings,
-    progress: Progress | None = None,
-    cancelled: Cancelled | None = None,
-) -> ScoredRuns:
-    """Score every run and summarise each (worker thread)."""
-    report = ScoringService(db).score(settings, progress=progress, cancelled=cancelled)
-    return ScoredRuns(report, {s.run: s for s in summarize(report)})
-
-
-def compare_rows(scored: ScoredRuns, run_a: str, run_b: str) -> CompareRows:
-    """The paired comparison of two runs as table rows (worker thread)."""
-    comparison: RunComparison = compare(scored.report, run_a, run_b)
-    return CompareRows.from_report(scored.report, run_a, run_b, comparison)
 
 
 class CompareView(LazyView[ScoredRuns]):
@@ -106,7 +74,36 @@ class CompareView(LazyView[ScoredRuns]):
         self.scored: ScoredRuns | None = None
         self._compare_task: Task[CompareRows] | None = None
         self._verdict_task: Task[PairVerdict] | None = None
+        pickers = self._build_pickers()
+        summary = self._build_summary()
+        decision_row = self._build_verdict()
+        self._build_deltas()
+        content = QWidget()
+        content_layout = QVBoxLayout(content)
+        content_layout.setContentsMargins(0, 0, 0, 0)
+        content_layout.addWidget(self.settings_line)
+        content_layout.addLayout(pickers)
+        content_layout.addLayout(summary)
+        content_layout.addWidget(self.verdict)
+        content_layout.addWidget(self.significance)
+        content_layout.addLayout(decision_row)
+        content_layout.addWidget(self.splitter, 1)
+        # N runs: the matrix of pairwise deltas above the chosen pair (a click picks a pair)
+        self.matrix = CompareMatrixPanel()
+        self.matrix.pair_chosen.connect(self.set_runs)
+        content_layout.insertWidget(0, self.matrix)
+        self._set_content(content)
 
+        self.run_a.currentIndexChanged.connect(self._on_runs_changed)
+        self.run_b.currentIndexChanged.connect(self._on_runs_changed)
+        context.database_changed.connect(self._schedule)
+        context.judgments_changed.connect(self._schedule)
+        context.settings_changed.connect(self._on_settings_changed)
+        self._show_empty()
+        self.restore_state()
+
+    def _build_pickers(self) -> QHBoxLayout:
+        """Run A, run B, Swap, the status; the settings line above them."""
         self.run_a = QComboBox()
         self.run_b = QComboBox()
         for combo in (self.run_a, self.run_b):
@@ -130,6 +127,10 @@ class CompareView(LazyView[ScoredRuns]):
         pickers.addStretch(1)
         pickers.addWidget(self.status)
 
+        return pickers
+
+    def _build_summary(self) -> QGridLayout:
+        """Per run: its name, mean nDCG@K, 95% interval, number of queries."""
         self.summary_labels: dict[str, QLabel] = {}
         summary = QGridLayout()
         summary.setHorizontalSpacing(14)
@@ -142,6 +143,10 @@ class CompareView(LazyView[ScoredRuns]):
                 self.summary_labels[f"{tag}.{key}"] = label
                 summary.addWidget(label, row, col)
         summary.setColumnStretch(5, 1)
+        return summary
+
+    def _build_verdict(self) -> QHBoxLayout:
+        """Which run is better and how sure; whether the pair is decided over the pool."""
         self.verdict = QLabel()
         self.verdict.setTextFormat(Qt.TextFormat.RichText)
         self.verdict.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -171,6 +176,10 @@ class CompareView(LazyView[ScoredRuns]):
         decision_row.addWidget(self.decision, 1)
         decision_row.addWidget(self.judge_button, 0, Qt.AlignmentFlag.AlignTop)
 
+        return decision_row
+
+    def _build_deltas(self) -> None:
+        """The per-query deltas: the sorted chart beside the table."""
         self.chart = DeltaChart()
         self.model = DeltaTableModel(self)
         self.table = QTableView()
@@ -194,30 +203,6 @@ class CompareView(LazyView[ScoredRuns]):
         # the table keeps its width (every column readable); the chart takes or gives the rest
         self.splitter.setStretchFactor(0, 1)
         self.splitter.setStretchFactor(1, 0)
-
-        content = QWidget()
-        content_layout = QVBoxLayout(content)
-        content_layout.setContentsMargins(0, 0, 0, 0)
-        content_layout.addWidget(self.settings_line)
-        content_layout.addLayout(pickers)
-        content_layout.addLayout(summary)
-        content_layout.addWidget(self.verdict)
-        content_layout.addWidget(self.significance)
-        content_layout.addLayout(decision_row)
-        content_layout.addWidget(self.splitter, 1)
-        # N runs: the matrix of pairwise deltas above the chosen pair (a click picks a pair)
-        self.matrix = CompareMatrixPanel()
-        self.matrix.pair_chosen.connect(self.set_runs)
-        content_layout.insertWidget(0, self.matrix)
-        self._set_content(content)
-
-        self.run_a.currentIndexChanged.connect(self._on_runs_changed)
-        self.run_b.currentIndexChanged.connect(self._on_runs_changed)
-        context.database_changed.connect(self._schedule)
-        context.judgments_changed.connect(self._schedule)
-        context.settings_changed.connect(self._on_settings_changed)
-        self._show_empty()
-        self.restore_state()
 
     # ------------------------------------------------------------------ loading
     def _load_job(self, db: Database) -> TaskFn[ScoredRuns]:

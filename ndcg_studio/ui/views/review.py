@@ -10,19 +10,13 @@ a hidden view reloads when shown).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from PySide6.QtCore import QModelIndex, Qt, Signal
 from PySide6.QtGui import QHideEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QCheckBox,
-    QComboBox,
-    QDoubleSpinBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
-    QLineEdit,
     QPushButton,
     QSplitter,
     QTableView,
@@ -31,33 +25,27 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ndcg_studio.domain.bands import NO_BAND, Band
-from ndcg_studio.services.agreement import AgreementService
-from ndcg_studio.services.annotation import AnnotationService, DatabaseCounts
-from ndcg_studio.services.progress import Cancelled, Progress
+from ndcg_studio.services.annotation import DatabaseCounts
+from ndcg_studio.services.review_rows import ReviewData, ReviewRows, load_review
 from ndcg_studio.services.scoring import (
     RunSummary,
-    ScoreReport,
-    ScoringService,
     ScoringSettings,
-    summarize,
 )
 from ndcg_studio.services.wording import count
 from ndcg_studio.storage.database import Database
-from ndcg_studio.ui.bands import BandChipDelegate, BandLegend, band_name
+from ndcg_studio.ui.bands import BandChipDelegate, BandLegend
 from ndcg_studio.ui.charts import BandCountsChart, ChartsPane, HistogramChart
 from ndcg_studio.ui.context import AppContext
 from ndcg_studio.ui.models import scores as M
 from ndcg_studio.ui.models.scores import (
-    DEFAULT_COVERAGE_THRESHOLD,
     ReviewFilter,
-    ReviewRows,
     RunSummaryModel,
     ScoresTableModel,
 )
 from ndcg_studio.ui.views.base import LazyView, StateWidget
 from ndcg_studio.ui.views.query_detail import QueryDetailDialog
 from ndcg_studio.ui.views.review_condensed import CondensedPanel
+from ndcg_studio.ui.views.review_filters import ReviewFilterBar
 from ndcg_studio.ui.views.scoring_settings import (
     SCORING_KEYS,
     ScoringSettingsDialog,
@@ -66,74 +54,6 @@ from ndcg_studio.ui.views.scoring_settings import (
     scoring_settings_from,
 )
 from ndcg_studio.ui.workers import TaskFn
-
-
-@dataclass(frozen=True, eq=False)
-class ReviewData:
-    """What one Review load produces (crosses from the worker to the GUI thread)."""
-
-    report: ScoreReport
-    summaries: list[RunSummary]
-    rows: ReviewRows
-    #: what the database holds, read only when nothing could be scored (to say what is missing)
-    counts: DatabaseCounts | None = None
-    #: the judgment sources (``humans`` first), for the source filter
-    sources: tuple[str, ...] = ()
-    #: the source whose grades the scores are against (None: every annotator's consensus)
-    source: str | None = None
-
-
-#: the source filter's tooltip: what choosing a source means
-SOURCE_FILTER_TIP = (
-    "Score against one judgment source's grades only: its annotators' grades combined by the "
-    "consensus rule, no adjudication (like `score --source`); 'humans' are the annotators of "
-    "no source. All sources: the usual consensus of every annotator."
-)
-
-
-def load_review(
-    db: Database,
-    settings: ScoringSettings,
-    progress: Progress | None = None,
-    cancelled: Cancelled | None = None,
-    source: str | None = None,
-) -> ReviewData:
-    """Score every (query, run), summarise per run, read query texts and per-query agreement.
-
-    ``source``: score against that judgment source's grades alone
-    (:meth:`StabilityService.score_source`); a source the database no longer has scores with
-    every annotator (``ReviewData.source`` says which was used).
-
-    Runs on a worker thread (no Qt); raises ``OperationCancelled`` when ``cancelled()``.
-    """
-    from ndcg_studio.services.stability import DEFAULT_SOURCE, StabilityService
-
-    scoring = ScoringService(db)
-    stability = StabilityService(db)
-    sources = (DEFAULT_SOURCE, *(s.name for s in stability.sources()))
-    if source not in sources:
-        source = None
-    if source is None:
-        report = scoring.score(settings, progress=progress, cancelled=cancelled)
-    else:
-        report = stability.score_source(source, settings, progress=progress, cancelled=cancelled)
-    if len(report) == 0:
-        counts = AnnotationService(db).counts()
-        return ReviewData(report, [], ReviewRows.empty(), counts, sources, source)
-    summaries = summarize(report)
-    if cancelled is not None and cancelled():
-        from ndcg_studio.services.progress import OperationCancelled
-
-        raise OperationCancelled("cancelled")
-    texts = scoring.query_texts(report.query_ids.tolist())
-    agreement = AgreementService(db).query_overview()
-    spread = None
-    if int(report.n_annotators.max(initial=0)) > 1:  # one annotator: no spread
-        sp = stability.spread(settings, cancelled=cancelled)
-        same = sp.report.run_names == report.run_names and len(sp.report) == len(report)
-        spread = sp.spread if same else None  # None: the database changed meanwhile
-    rows = ReviewRows.from_report(report, texts, agreement, spread)
-    return ReviewData(report, summaries, rows, None, sources, source)
 
 
 class ReviewView(LazyView[ReviewData]):
@@ -155,8 +75,35 @@ class ReviewView(LazyView[ReviewData]):
         self.data: ReviewData | None = None
         self.detail_dialog: QueryDetailDialog | None = None
         self.settings_dialog: ScoringSettingsDialog | None = None
+        header = self._build_header()
+        self._build_summary()
+        self.filters = ReviewFilterBar()
+        f = self.filters  # the widgets tests and scripts reach through the view
+        self.search, self.run_filter, self.band_filter = f.search, f.run_filter, f.band_filter
+        self.source_filter, self.disputed_only = f.source_filter, f.disputed_only
+        self.low_coverage, self.coverage, self.shown = f.low_coverage, f.coverage, f.shown
+        self._build_table()
+        self._build_lower(context)
+        content = QWidget()
+        content_layout = QVBoxLayout(content)
+        content_layout.setContentsMargins(0, 0, 0, 0)
+        content_layout.addLayout(header)
+        content_layout.addWidget(self.splitter, 1)
+        self._set_content(content)
 
-        # header: how the scores are computed, settings button, status
+        self.filters.changed.connect(self._apply_filter)
+        self.filters.source_changed.connect(self._schedule)
+        self.model.modelReset.connect(self._update_shown)
+        self.model.layoutChanged.connect(self._update_shown)
+        context.database_changed.connect(self._schedule)
+        context.judgments_changed.connect(self._schedule)
+        context.settings_changed.connect(self._on_settings_changed)
+        self.restore_state()
+        self._update_header()
+        self._show_empty_message()
+
+    def _build_header(self) -> QHBoxLayout:
+        """How the scores are computed, the settings button, the status."""
         self.settings_line = QLabel()
         self.settings_line.setWordWrap(True)
         self.settings_button = QPushButton("Scoring settings…")
@@ -166,7 +113,10 @@ class ReviewView(LazyView[ReviewData]):
         header.addWidget(self.status)
         header.addWidget(self.settings_button)
 
-        # summary: per-run table + band chart + histogram
+        return header
+
+    def _build_summary(self) -> None:
+        """The per-run table (with its note and the band legend) beside the charts."""
         self.summary_model = RunSummaryModel(self)
         self.summary_table = QTableView()
         self.summary_table.setObjectName("summary_table")
@@ -198,47 +148,8 @@ class ReviewView(LazyView[ReviewData]):
         self.summary_splitter.setChildrenCollapsible(False)
         self.summary_splitter.setSizes([560, 720])
 
-        # filters
-        self.search = QLineEdit()
-        self.search.setPlaceholderText("Filter by query id or text…")
-        self.search.setClearButtonEnabled(True)
-        self.run_filter = QComboBox()
-        self.run_filter.addItem("All runs", None)
-        self.band_filter = QComboBox()
-        self.band_filter.addItem("All bands", None)
-        for band in sorted(Band, reverse=True):
-            self.band_filter.addItem(band_name(int(band)), int(band))
-        self.band_filter.addItem("No band (no judgments)", NO_BAND)
-        # whose grades the scores are against (a reload, not a row filter); shown once the
-        # database has a source besides the humans
-        self.source_filter = QComboBox()
-        self.source_filter.setObjectName("review_source_filter")
-        self.source_filter.addItem("All sources", None)
-        self.source_filter.setToolTip(SOURCE_FILTER_TIP)
-        self.source_filter.setVisible(False)
-        self.disputed_only = QCheckBox("Disputed only")
-        self.disputed_only.setToolTip("Queries with a document whose grades differ by 2 or more")
-        self.low_coverage = QCheckBox("Judged@K below")
-        self.coverage = QDoubleSpinBox()
-        self.coverage.setRange(0, 100)
-        self.coverage.setSuffix(" %")
-        self.coverage.setDecimals(0)
-        self.coverage.setSingleStep(5)
-        self.coverage.setValue(DEFAULT_COVERAGE_THRESHOLD * 100)
-        self.coverage.setKeyboardTracking(False)
-        self.shown = QLabel()
-        filters = QHBoxLayout()
-        filters.addWidget(self.search, 3)
-        filters.addWidget(self.run_filter, 1)
-        filters.addWidget(self.band_filter, 1)
-        filters.addWidget(self.source_filter, 1)
-        filters.addWidget(self.disputed_only)
-        filters.addWidget(self.low_coverage)
-        filters.addWidget(self.coverage)
-        filters.addStretch(0)
-        filters.addWidget(self.shown)
-
-        # the table
+    def _build_table(self) -> None:
+        """The (query, run) table, sorted by nDCG@K, the band as a chip."""
         self.model = ScoresTableModel(self)
         self.table = QTableView()
         self.table.setObjectName("review_table")
@@ -276,10 +187,12 @@ class ReviewView(LazyView[ReviewData]):
         self.table.activated.connect(self._on_activated)
         self.table.setToolTip("Double-click or press Enter for the per-rank breakdown")
 
+    def _build_lower(self, context: AppContext) -> None:
+        """Below the summary: the filtered table, and nDCG beside nDCG′ on a second tab."""
         table_box = QWidget()
         table_layout = QVBoxLayout(table_box)
         table_layout.setContentsMargins(0, 0, 0, 0)
-        table_layout.addLayout(filters)
+        table_layout.addWidget(self.filters)
         table_layout.addWidget(self.table, 1)
         self.splitter = QSplitter(Qt.Orientation.Vertical)
         self.splitter.addWidget(self.summary_splitter)
@@ -295,38 +208,12 @@ class ReviewView(LazyView[ReviewData]):
         self.splitter.setChildrenCollapsible(False)
         self.splitter.setSizes([280, 480])
 
-        content = QWidget()
-        content_layout = QVBoxLayout(content)
-        content_layout.setContentsMargins(0, 0, 0, 0)
-        content_layout.addLayout(header)
-        content_layout.addWidget(self.splitter, 1)
-        self._set_content(content)
-
-        for widget_signal in (
-            self.search.textChanged,
-            self.run_filter.currentIndexChanged,
-            self.band_filter.currentIndexChanged,
-            self.disputed_only.toggled,
-            self.low_coverage.toggled,
-            self.coverage.valueChanged,
-        ):
-            widget_signal.connect(self._apply_filter)
-        self.source_filter.currentIndexChanged.connect(self._schedule)
-        self.model.modelReset.connect(self._update_shown)
-        self.model.layoutChanged.connect(self._update_shown)
-        context.database_changed.connect(self._schedule)
-        context.judgments_changed.connect(self._schedule)
-        context.settings_changed.connect(self._on_settings_changed)
-        self.restore_state()
-        self._update_header()
-        self._show_empty_message()
-
     # ------------------------------------------------------------------ loading
     def _load_job(self, db: Database) -> TaskFn[ReviewData]:
         """Rescore with the current scoring settings (shown in the header)."""
         settings = scoring_settings_from(self.context)
         self._update_header(settings)
-        source = self.source_filter.currentData()
+        source = self.filters.source()
         return lambda progress, cancelled: load_review(db, settings, progress, cancelled, source)
 
     def _on_settings_changed(self, key: str) -> None:
@@ -337,7 +224,7 @@ class ReviewView(LazyView[ReviewData]):
     def _on_loaded(self, data: ReviewData) -> None:
         self.data = data
         report = data.report
-        self._fill_source_filter(data)
+        self.filters.set_sources(data.sources, data.source)
         if data.source is not None:
             self.settings_line.setText(
                 f"{headline(report.settings)} · grades of source {data.source} only"
@@ -358,30 +245,10 @@ class ReviewView(LazyView[ReviewData]):
         self.histogram.set_values(
             {run: report.table.ndcg[report.for_run(run)] for run in report.run_names}, k
         )
-        current_run = self.run_filter.currentData()
-        self.run_filter.blockSignals(True)
-        self.run_filter.clear()
-        self.run_filter.addItem("All runs", None)
-        for run in report.run_names:
-            self.run_filter.addItem(run, run)
-        self.run_filter.setCurrentIndex(max(0, self.run_filter.findData(current_run)))
-        self.run_filter.blockSignals(False)
+        self.filters.set_runs(report.run_names)
         self.model.set_rows(data.rows)
         self._apply_filter()
         self.data_loaded.emit()
-
-    def _fill_source_filter(self, data: ReviewData) -> None:
-        """The sources of the database, the one scored against selected; hidden without a
-        source besides the humans."""
-        combo = self.source_filter
-        combo.blockSignals(True)
-        combo.clear()
-        combo.addItem("All sources", None)
-        for name in data.sources:
-            combo.addItem(f"Source: {name}", name)
-        combo.setCurrentIndex(max(0, combo.findData(data.source)))
-        combo.blockSignals(False)
-        combo.setVisible(len(data.sources) > 1)
 
     def _fit_summary_table(self) -> None:
         """As tall as its rows (up to 6), so the note and the legend sit right below."""
@@ -412,21 +279,14 @@ class ReviewView(LazyView[ReviewData]):
 
     # ------------------------------------------------------------------ filters
     def current_filter(self) -> ReviewFilter:
-        return ReviewFilter(
-            band=self.band_filter.currentData(),
-            run=self.run_filter.currentData(),
-            text=self.search.text(),
-            disputed_only=self.disputed_only.isChecked(),
-            coverage_below=self.coverage.value() / 100 if self.low_coverage.isChecked() else None,
-        )
+        return self.filters.current_filter()
 
     def _apply_filter(self, *_: object) -> None:
-        self.model.set_coverage_threshold(self.coverage.value() / 100)
+        self.model.set_coverage_threshold(self.filters.coverage_threshold())
         self.model.set_filter(self.current_filter())
 
     def _update_shown(self) -> None:
-        n, total = self.model.rowCount(), self.model.source_count()
-        self.shown.setText(f"{n:,} of {total:,} rows" if n != total else f"{total:,} rows")
+        self.filters.set_shown(self.model.rowCount(), self.model.source_count())
 
     # ------------------------------------------------------------------ detail
     def _on_activated(self, index: QModelIndex) -> None:
