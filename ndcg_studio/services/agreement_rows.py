@@ -14,7 +14,6 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ndcg_studio.domain.disputed import most_disputed_first
-
 from ndcg_studio.services.agreement import (
     AgreementReport,
     AgreementService,
