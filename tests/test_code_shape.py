@@ -74,19 +74,8 @@ PENDING: frozenset[str] = frozenset(
         "ndcg_studio/services/stability.py::StabilityService.stability",
         "ndcg_studio/storage/bulk.py",
         "ndcg_studio/storage/bulk.py::bulk_insert",
-        "ndcg_studio/ui/main_window.py",
-        "ndcg_studio/ui/main_window.py::MainWindow._build_menus",
         "ndcg_studio/ui/models/agreement.py",
-        "ndcg_studio/ui/models/scores.py",
-        "ndcg_studio/ui/views/agreement.py",
-        "ndcg_studio/ui/views/agreement.py::AgreementView.__init__",
-        "ndcg_studio/ui/views/annotate.py",
-        "ndcg_studio/ui/views/annotate.py::AnnotateView._build_centre",
-        "ndcg_studio/ui/views/annotate.py::AnnotateView._build_queries",
         "ndcg_studio/ui/views/campaign_dialog.py::CampaignDialog.__init__",
-        "ndcg_studio/ui/views/compare.py::CompareView.__init__",
-        "ndcg_studio/ui/views/review.py",
-        "ndcg_studio/ui/views/review.py::ReviewView.__init__",
     }
 )
 
