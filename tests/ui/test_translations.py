@@ -49,7 +49,6 @@ NOT_YET_CONVERTED = {
     "ui/views/agreement.py",
     "ui/views/compare.py",
     "ui/views/base.py",
-    "ui/views/placeholder.py",
     "ui/views/campaign_dashboard.py",
     "ui/views/campaign_dialog.py",
     "ui/views/campaign_panel.py",
@@ -64,6 +63,15 @@ NOT_YET_CONVERTED = {
     "ui/models/scores.py",
     "ui/models/stability.py",
     "ui/models/table.py",
+    "ui/views/adjudication.py",
+    "ui/views/annotate_panels.py",
+    "ui/views/annotate_document.py",
+    "ui/views/annotate_keys.py",
+    "ui/views/annotate_loading.py",
+    "ui/views/annotate_grading.py",
+    "ui/views/review_filters.py",
+    "ui/window_databases.py",
+    "ui/window_status.py",
 }
 
 
@@ -428,7 +436,7 @@ def _run_in(lang: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> dict[
 
     from ndcg_studio.ui.application import run_gui
     from ndcg_studio.ui.main_window import MainWindow
-    from ndcg_studio.ui.views.annotate import GradeLegend
+    from ndcg_studio.ui.views.annotate_document import GradeLegend
 
     monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("dora", True))
     seen: dict[str, Any] = {}
