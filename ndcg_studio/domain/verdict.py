@@ -13,9 +13,10 @@ pooled documents may still receive any grade 0..``max_grade`` (default 4).
   every grade assignment of the unjudged documents, and its mean over the queries (queries are
   independent, so the mean of the per-query intervals is the interval of the mean).
 * :func:`expected_grades`, :func:`ndcg_matrix` — the current best estimate: unjudged documents
-  at the mean grade of judged documents at similar ranks.
+  at the mean known grade at similar ranks, or at 0 in queries whose judgments are taken as
+  complete (judged apart from this pool, read as trec_eval reads qrels).
 * :func:`probability_a_better` — an ESTIMATE (not a bound) of P(mean nDCG A > mean nDCG B):
-  unjudged grades drawn from the judged grades at similar ranks (Carterette, Allan &
+  unjudged grades drawn from the known grades at similar ranks (Carterette, Allan &
   Sitaraman, SIGIR 2006, doi:10.1145/1148170.1148219: the distribution of relevance at a rank
   estimated from judged documents), seeded Monte Carlo.
 """
@@ -370,19 +371,56 @@ def rank_buckets(pool: Pool) -> NDArray[np.int64]:
     return out
 
 
-def expected_grades(
-    pool: Pool, grades: NDArray[np.float64], buckets: NDArray[np.int64] | None = None
+def _known_grades(
+    pool: Pool, grades: NDArray[np.float64], complete: NDArray[np.bool_] | None
 ) -> NDArray[np.float64]:
-    """Grades with each unjudged document at the expected grade of its rank bucket.
+    """Grades with the unjudged documents of ``complete`` queries at 0 (trec_eval's reading of
+    qrels: a document they do not list is not relevant); NaN elsewhere where unjudged."""
+    g = np.asarray(grades, dtype=_F64).copy()
+    if complete is not None:
+        closed = np.asarray(complete, dtype=bool)[pool.query] & np.isnan(g)
+        g[closed] = 0.0
+    return g
 
-    Expected grade of a bucket = (sum of judged grades in it + m) / (n judged in it + 1), m =
-    the mean of all judged grades (one pseudo-observation of the overall mean); 0 when nothing
-    is judged yet (the usual "unjudged = not relevant"). Negative grades count as 0.
+
+def expected_grades(
+    pool: Pool,
+    grades: NDArray[np.float64],
+    buckets: NDArray[np.int64] | None = None,
+    *,
+    complete: NDArray[np.bool_] | None = None,
+) -> NDArray[np.float64]:
+    """ESTIMATE: grades with each unjudged document at the expected grade of its rank bucket.
+
+    The documents whose grade is known are the judged ones and, in the ``complete`` queries,
+    the unjudged ones at grade 0: those queries' judgments were made independently of this
+    pool (imported qrels of an exhaustive or deeper judging, such as Cranfield's), so, as
+    trec_eval reads qrels, a pooled document they leave out is not relevant (Buckley &
+    Voorhees, "Retrieval evaluation with incomplete information", SIGIR 2004,
+    doi:10.1145/1008992.1009000, on that convention). Their known zeros also enter the
+    rank-bucket statistics below: judged documents alone are a biased sample when the
+    judgments were not drawn from the pool (Cranfield judged mostly relevant documents,
+    so "the mean judged grade at this rank" was about 2 where the truth is about 0).
+
+    Expected grade of a bucket (:func:`rank_buckets`) = (sum of known grades in it + m) /
+    (n known in it + 1), m = the mean of all known grades: the rate of relevance at a rank
+    estimated over every query (Carterette, Allan & Sitaraman, SIGIR 2006,
+    doi:10.1145/1148170.1148219, estimate the probability of relevance of an unjudged
+    document from judged ones), shrunk by one pseudo-observation toward the overall mean. 0
+    when nothing is known yet (the usual "unjudged = not relevant"). Negative grades count
+    as 0.
+
+    Args:
+        grades: (P,) float64, NaN = not judged yet.
+        buckets: (P,) int64 rank buckets (default :func:`rank_buckets`).
+        complete: (n_queries,) bool queries whose judgments are taken as complete (default:
+            none, i.e. the judged documents are a fair sample of the pool, as when judging
+            follows the pool's own order).
 
     Returns:
         (P,) float64 without NaN.
     """
-    g = np.asarray(grades, dtype=_F64)
+    g = _known_grades(pool, grades, complete)
     b = rank_buckets(pool) if buckets is None else buckets
     known = ~np.isnan(g)
     out = g.copy()
@@ -409,15 +447,19 @@ def probability_a_better(
     samples: int = 200,
     seed: int = 0,
     evaluated: NDArray[np.bool_] | None = None,
+    complete: NDArray[np.bool_] | None = None,
 ) -> float:
     """ESTIMATE of P(mean nDCG@K of A > that of B) — not a bound.
 
-    Each unjudged document's grade is drawn from the judged grades of its rank bucket
-    (:func:`rank_buckets`; all judged grades when its bucket has none; 0 when nothing is
-    judged), ``samples`` times with ``numpy.random.default_rng(seed)``. Returns the fraction
-    of draws with a positive difference, in [0, 1].
+    The unjudged documents of ``complete`` queries are at grade 0 (see
+    :func:`expected_grades`); every other unjudged document's grade is drawn from the known
+    grades of its rank bucket (:func:`rank_buckets`; all known grades when its bucket has
+    none; 0 when nothing is known), ``samples`` times with
+    ``numpy.random.default_rng(seed)``. Returns the fraction of draws with a positive
+    difference, in [0, 1]. It measures the uncertainty of the missing grades only, not that
+    of the query sample (a significance test over queries answers that).
     """
-    g = np.asarray(grades, dtype=_F64)
+    g = _known_grades(pool, grades, complete)
     if evaluated is None:
         evaluated = np.bincount(pool.query, minlength=pool.n_queries) > 0
     rng = np.random.default_rng(seed)
@@ -425,6 +467,9 @@ def probability_a_better(
     known = ~np.isnan(g)
     unknown = np.flatnonzero(~known)
     judged = np.maximum(g[known], 0.0)
+    sources = {
+        int(bucket): np.maximum(g[known & (b == bucket)], 0.0) for bucket in np.unique(b[unknown])
+    }
     wins = 0
     for _ in range(samples):
         draw = g.copy()
@@ -432,12 +477,9 @@ def probability_a_better(
             if len(judged) == 0:
                 draw[unknown] = 0.0
             else:
-                for bucket in np.unique(b[unknown]):
+                for bucket, source in sources.items():
                     at = unknown[b[unknown] == bucket]
-                    source = np.maximum(g[known & (b == bucket)], 0.0)
-                    if len(source) == 0:
-                        source = judged
-                    draw[at] = rng.choice(source, size=len(at))
+                    draw[at] = rng.choice(source if len(source) else judged, size=len(at))
         nd = ndcg_matrix(pool, draw, k)
         delta = float((nd[run_a, evaluated] - nd[run_b, evaluated]).mean())
         wins += delta > 0
