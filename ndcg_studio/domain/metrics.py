@@ -68,6 +68,7 @@ __all__ = [
     "ScoringParams",
     "doc_order_key",
     "gains_of_grades",
+    "ideal_dcg",
     "score",
 ]
 
@@ -394,18 +395,32 @@ def _integer_levels(grade: NDArray[np.float64]) -> NDArray[np.int64] | None:
     return np.maximum(grade, -1.0).astype(_I64)
 
 
-def _ideal_dcg(
+def ideal_dcg(
     owner: NDArray[np.int64],
     gain: NDArray[np.float64],
     level: NDArray[np.int64] | None,
     n_owners: int,
     k: int | None,
 ) -> NDArray[np.float64]:
-    """IDCG@K per owner from the gains of its items (gains <= 0 are never in the ideal).
+    """IDCG@K per owner from the gains of its items (gains <= 0 are never in the ideal): the
+    one ideal-list implementation (scoring, the verdict's bounds and the pool's nDCG use it).
+
+    IDCG@K = sum over the K largest gains g_(1) >= g_(2) >= ... of g_(i) / log2(i + 1).
 
     SOURCE: trec_eval ``m_ndcg_cut.c`` (ideal from per-level counts ``rel_levels``). With
     integer ``level``s the ideal list is built from a (owner x level) count matrix, like
     trec_eval; otherwise by sorting (owner, -gain).
+
+    Args:
+        owner: (n,) int64 owner (query or group) of each item, 0..n_owners-1, any order.
+        gain: (n,) float64 gain of each item (any real; only positive gains count).
+        level: (n,) int64 integer grade level of each item when gain is a function of it
+            (enables the count-matrix path), or None.
+        n_owners: number of owners (owners without items get 0).
+        k: cutoff K >= 1, or None for the whole ideal list.
+
+    Returns:
+        (n_owners,) float64 IDCG@K >= 0.
     """
     out = np.zeros(n_owners, dtype=_F64)
     keep = gain > 0
@@ -626,14 +641,14 @@ def score(lists: RankedLists, qrels: Qrels, params: ScoringParams | None = None)
 
     # Ideal DCG.
     if params.ideal == "judged":
-        idcg_query = _ideal_dcg(qrels.query, judgments.gain, judgments.level, n_queries, k)
+        idcg_query = ideal_dcg(qrels.query, judgments.gain, judgments.level, n_queries, k)
         idcg = idcg_query[lists.group_query]
     else:  # every result was looked up
         level = None
         if judgments.level is not None:
             level = np.full(at.shape[0], -1, dtype=_I64)
             level[judged_at] = np.maximum(grade_at[judged_at], -1.0).astype(_I64)
-        idcg = _ideal_dcg(group_at, gain_at, level, n_groups, k)
+        idcg = ideal_dcg(group_at, gain_at, level, n_groups, k)
 
     n_judged_query = np.bincount(qrels.query, minlength=n_queries).astype(_I64)[lists.group_query]
     has_judgments = n_judged_query > 0

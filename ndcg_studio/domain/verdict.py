@@ -30,6 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from ndcg_studio.domain.metrics import ideal_dcg
 from ndcg_studio.domain.pooling import Pool, discounts
 
 __all__ = [
@@ -51,10 +52,6 @@ _MAX_ENUMERATION = 5000
 
 def _query_starts(pool: Pool) -> NDArray[np.intp]:
     return np.searchsorted(pool.query, np.arange(pool.n_queries + 1))
-
-
-def _ideal_discounts(k: int) -> NDArray[np.float64]:
-    return 1.0 / np.log2(np.arange(2, k + 2, dtype=_F64))
 
 
 def ndcg_matrix(pool: Pool, grades: NDArray[np.float64], k: int) -> NDArray[np.float64]:
@@ -82,29 +79,11 @@ def ndcg_matrix(pool: Pool, grades: NDArray[np.float64], k: int) -> NDArray[np.f
         if pool.n_runs
         else np.zeros((0, pool.n_queries))
     )
-    idcg = _ideal_per_query(pool.query, g, k, pool.n_queries)
+    idcg = ideal_dcg(pool.query, g, None, pool.n_queries, k)
     out = np.zeros(dcg.shape, dtype=_F64)
     ok = idcg > 0
     out[:, ok] = dcg[:, ok] / idcg[ok]
     return out
-
-
-def _ideal_per_query(
-    query: NDArray[np.int64], gain: NDArray[np.float64], k: int, n_queries: int
-) -> NDArray[np.float64]:
-    order = np.lexsort((-gain, query))
-    q, g = query[order], gain[order]
-    starts = np.searchsorted(q, np.arange(n_queries + 1))
-    pos = np.arange(len(q)) - starts[q]
-    keep = pos < k
-    d = _ideal_discounts(k)
-    ideal = np.bincount(q[keep], weights=g[keep] * d[pos[keep]], minlength=n_queries)
-    return np.asarray(ideal, dtype=_F64)
-
-
-def _ideal(gains: NDArray[np.float64], k: int) -> float:
-    top = np.sort(gains)[::-1][:k]
-    return float(np.dot(top, _ideal_discounts(k)[: len(top)]))
 
 
 def _ratio_under_assignment(
@@ -195,7 +174,7 @@ def _upper_exact(
     base = np.concatenate([np.sort(g_known)[::-1][:k], fixed])
     gains = np.concatenate([np.broadcast_to(base, (len(x), len(base))), x], axis=1)
     gains = -np.sort(-gains, axis=1)[:, :k]
-    ideal = gains @ _ideal_discounts(k)[: gains.shape[1]]
+    ideal = gains @ discounts(np.arange(1, gains.shape[1] + 1), k)
     ratio = np.where(ideal > 0, num / np.where(ideal > 0, ideal, 1.0), 0.0)
     return float(ratio.max())
 
@@ -213,11 +192,12 @@ def _upper_relaxed(
     if n_hi <= 0:
         # Every assignment has N <= n_hi <= 0 and I <= I_hi: N/I <= n_hi/I_hi. When the ideal
         # can be 0 (nothing relevant known), c = 0 = n_hi and Delta = 0 there.
-        i_hi = _ideal(np.concatenate([g_known, np.full(len(w_unknown), top)]), k)
+        gains = np.concatenate([g_known, np.full(len(w_unknown), top)])
+        i_hi = float(ideal_dcg(np.zeros(len(gains), dtype=np.int64), gains, None, 1, k)[0])
         return n_hi / i_hi if i_hi > 0 else 0.0
     # Positive case: documents with w <= 0 at grade 0 only help (N up, I down).
     w = w_unknown[w_unknown > 0]
-    d = _ideal_discounts(k)
+    d = discounts(np.arange(1, k + 1), k)
     best = math.inf
     x = np.zeros(len(w))
     seen: set[bytes] = set()
