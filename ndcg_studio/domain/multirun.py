@@ -35,7 +35,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.special import fdtrc
 
-from ndcg_studio.domain.stats import _chunks
+from ndcg_studio.domain.stats import resample_chunks
 
 __all__ = [
     "AnovaTable",
@@ -215,7 +215,7 @@ def bootstrap_pair_intervals(
     means = np.empty((n_resamples, r), dtype=np.float64)
     xt = np.ascontiguousarray(x.T)
     done = 0
-    for size in _chunks(n_resamples, n):
+    for size in resample_chunks(n_resamples, n):
         picks = rng.integers(0, n, size=(size, n))
         offsets = (np.arange(size, dtype=np.int64) * n)[:, None]
         counts = np.bincount((picks + offsets).ravel(), minlength=size * n).reshape(size, n)
@@ -267,7 +267,7 @@ def randomization_p_values(
         return np.asarray(hits / float(1 << n), dtype=np.float64)
     rng = np.random.default_rng(seed)
     count = np.zeros(a.shape[0], dtype=np.int64)
-    for size in _chunks(n_resamples, n):
+    for size in resample_chunks(n_resamples, n):
         signs = 1.0 - 2.0 * rng.integers(0, 2, size=(size, n))
         signed = (signs @ xt) / n
         stats = np.abs(signed[:, a] - signed[:, b])
