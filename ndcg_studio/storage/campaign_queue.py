@@ -307,4 +307,3 @@ def item_grades(session: Session, campaign: int) -> dict[Item, float]:
         .group_by(_ci.c.query_id, _ci.c.document_id)
     ).all()
     return {(int(q), int(d)): float(m) for q, d, m in rows}
-

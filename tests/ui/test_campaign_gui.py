@@ -92,6 +92,21 @@ def test_dashboard_model_and_dialog(
     dialog.create_campaign()
     assert dialog.created is not None and dialog.created.annotators == ("alice", "carol")
     assert [c.name for c in campaign.all()] == ["second", "study"]
+    # the order: a strategy; ab shows and passes its pair and cutoff
+    dialog = CampaignDialog(context)
+    qtbot.addWidget(dialog)
+    assert dialog.strategy.currentData() == "depth" and dialog.k_box.isHidden()
+    dialog.strategy.setCurrentIndex(dialog.strategy.findData("ab"))
+    assert not dialog.k_box.isHidden()
+    dialog.name.setText("third")
+    dialog.runs.item(0).setSelected(True)
+    dialog.runs.item(1).setSelected(True)
+    dialog.annotators.setText("alice")
+    dialog.k_box.setValue(5)
+    dialog.create_campaign()
+    created = dialog.created
+    assert created is not None, dialog.error.text()
+    assert (created.strategy, created.pair, created.k) == ("ab", tuple(RUN_NAMES[:2]), 5)
 
 
 def _shows_a_held_item(view: AnnotateView, campaign: CampaignService, ui_data: UiData) -> bool:
