@@ -129,8 +129,9 @@ def _read_classic(text: str, issues: Issues) -> list[tuple[int, dict[str, str]]]
     top_line, field, cursor = 0, "", 0
     outside = False  # the last tag was reported as outside a topic: its text is not reported
     for match in _TAG.finditer(text):
-        if current is None and not outside:
-            stray(cursor, match.start())
+        if current is None:
+            if not outside:
+                stray(cursor, match.start())
         elif field:
             current[field] += text[cursor : match.start()]
         cursor, field, outside = match.end(), "", False
