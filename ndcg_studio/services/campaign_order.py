@@ -4,7 +4,7 @@
 cited there: Cormack, Palmer & Clarke 1998; Losada, Parapar & Barreiro 2017; Carterette, Allan &
 Sitaraman 2006). The campaign's pool (its non-gold items, fixed at creation) becomes a
 :class:`~ndcg_studio.domain.pooling.Pool` whose ranks are the items' places in the campaign's runs;
-:func:`strategy_order` then drives the chooser with the grades known now:
+:func:`first_offered` then drives the chooser with the grades known now:
 
 - an item with at least one grade (any annotator, any route) is revealed with the mean of its
   grades (-1 counted as 0);
@@ -25,6 +25,7 @@ level by level in SQL (:func:`ndcg_studio.storage.campaign_queue.fewest_grades_f
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -32,14 +33,14 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ndcg_studio.domain.pooling import Pool, Strategy, judging_order, make_chooser
+from ndcg_studio.domain.pooling import Pool, Strategy, make_chooser
 from ndcg_studio.storage import campaign_queue as cq
 from ndcg_studio.storage import campaigns as cs
 
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session
 
-__all__ = ["campaign_pool", "ordered", "strategy_items", "strategy_order"]
+__all__ = ["campaign_pool", "first_offered", "strategy_items"]
 
 
 def campaign_pool(
@@ -62,65 +63,98 @@ def campaign_pool(
     )
 
 
-def strategy_order(
-    pool: Pool,
-    strategy: Strategy,
-    known: NDArray[np.float64],
-    *,
-    seed: int,
-    k: int = 10,
-    pairs: Sequence[tuple[int, int]] | None = None,
-) -> NDArray[np.int64]:
-    """The (P,) int64 order of the pool's indices under ``strategy``, revealing ``known[p]``
-    ((P,) float64, NaN for an item without a grade, which counts as 0 here) as the chooser
-    proposes each item; ``k`` and ``pairs`` (run row indices) are the ``ab`` strategy's.
-
-    Raises:
-        ValueError: unknown strategy.
-    """
-    chooser = make_chooser(strategy, pool, k=k, seed=seed, pairs=pairs)
-    return judging_order(chooser, lambda p: float(known[p]))
-
-
-def ordered(
+def first_offered(
     pool: Pool,
     strategy: Strategy,
     grades: Mapping[tuple[int, int], float],
     item_ids: tuple[NDArray[np.int64], NDArray[np.int64]],
+    offer: tuple[set[tuple[int, int]], set[tuple[int, int]]],
+    need: int,
     *,
     seed: int,
     k: int = 10,
     pairs: Sequence[tuple[int, int]] | None = None,
 ) -> list[tuple[int, int]]:
-    """Every item (query id, document id) of the pool in ``strategy``'s order, given the mean
-    grade of the graded items (``grades``); ``item_ids`` are the pool's (query, doc) ids."""
+    """The first ``need`` items to offer in ``strategy``'s order: the items in neither set of
+    ``offer`` = (blocked, put off "later"), then those put off, each in the order
+    the chooser gives when each proposed item is revealed with its mean grade in ``grades``
+    (an item without a grade as 0; ``item_ids``: the pool's (query, doc) ids; ``k`` and
+    ``pairs``, run row indices, are the ``ab`` strategy's). The chooser is driven only until
+    ``need`` open items are found (the whole pool when there are fewer)."""
     query, doc = item_ids
     items = list(zip(query.tolist(), doc.tolist(), strict=True))
-    known = np.array([grades.get(item, np.nan) for item in items], dtype=np.float64)
-    order = strategy_order(pool, strategy, known, seed=seed, k=k, pairs=pairs)
-    return [items[p] for p in order.tolist()]
+    blocked, later = offer
+    first: list[tuple[int, int]] = []
+    last: list[tuple[int, int]] = []
+    chooser = make_chooser(strategy, pool, k=k, seed=seed, pairs=pairs)
+    while (p := chooser.next()) is not None:
+        item = items[p]
+        if item in later:
+            last.append(item)
+        elif item not in blocked:
+            first.append(item)
+            if len(first) >= need:
+                return first
+        grade = grades.get(item, math.nan)
+        chooser.reveal(p, grade if math.isfinite(grade) else 0.0)
+    return (first + last)[:need]
 
 
 def strategy_items(
-    session: Session, row: Any, annotator_id: int, now: datetime
+    session: Session, row: Any, annotator_id: int, now: datetime, need: int
 ) -> list[tuple[int, int]]:
-    """Every item the annotator may be offered, in the strategy's order, put-off ones last."""
+    """The first ``need`` items the annotator may be offered, in the strategy's order, put-off
+    ones last (see :func:`first_offered`)."""
     runs = cs.campaign_runs(session, row.id)
-    run_ids = [i for _n, i, _s in runs]
-    query, doc, rank = cq.pool_ranks(session, row.id, run_ids)
+    query, doc, rank = cq.pool_ranks(session, row.id, [i for _n, i, _s in runs], row.created_at)
     pairs = None
     if row.pool_strategy == "ab":
         side = {s: r for r, (_n, _i, s) in enumerate(runs) if s is not None}
         pairs = [(side["a"], side["b"])] if len(side) == 2 else []
-    order = ordered(
+    judged, marks, leases = cq.offer_inputs(session, row.id, annotator_id, now)
+    grades, offer = _offer(judged, marks, leases, annotator_id, row.overlap)
+    return first_offered(
         campaign_pool(query, doc, rank, row.pool_depth),
         row.pool_strategy,
-        cq.item_grades(session, row.id),
+        grades,
         (query, doc),
+        offer,
+        need,
         seed=int(row.seed or 0),
         k=int(row.pool_k or 10),
         pairs=pairs,
     )
-    now_rows, put_off = cq.needing_grades(session, row.id, row.overlap, annotator_id, now)
-    first, last = set(now_rows), set(put_off)
-    return [i for i in order if i in first] + [i for i in order if i in last]
+
+
+Item = tuple[int, int]
+
+
+def _offer(
+    judged: list[tuple[int, int, int, int]],
+    marks: Mapping[Item, str],
+    leases: list[tuple[int, int, int]],
+    annotator_id: int,
+    overlap: int,
+) -> tuple[dict[Item, float], tuple[set[Item], set[Item]]]:
+    """(``{item: mean grade}`` of the graded items, -1 as 0; the items the annotator may be
+    offered: (still needing grades, put off "later")) under the queue's rules: load (grades +
+    other annotators' live holds) below ``overlap``, not graded, marked "can't judge" or held
+    by the annotator (only items with a grade, a mark or a lease can be blocked)."""
+    total: dict[Item, float] = {}
+    load: dict[Item, int] = {}
+    blocked: set[Item] = set()
+    for q, d, a, g in judged:
+        total[(q, d)] = total.get((q, d), 0.0) + max(g, 0)
+        load[(q, d)] = load.get((q, d), 0) + 1
+        if a == annotator_id:
+            blocked.add((q, d))
+    grades = {item: total[item] / load[item] for item in total}
+    for q, d, a in leases:
+        if a == annotator_id:
+            blocked.add((q, d))
+        else:
+            load[(q, d)] = load.get((q, d), 0) + 1
+    blocked |= {item for item, n in load.items() if n >= overlap}
+    blocked |= {item for item, state in marks.items() if state == "cant_judge"}
+    later = {item for item, state in marks.items() if state == "later"} - blocked
+    return grades, (blocked, later)

@@ -299,7 +299,7 @@ class CampaignService:
         if row.pool_strategy == "depth":
             regular = cq.fewest_grades_first(session, row.id, row.overlap, annotator_id, now, need)
         else:
-            regular = strategy_items(session, row, annotator_id, now)[:need]
+            regular = strategy_items(session, row, annotator_id, now, need)
         gold: list[tuple[int, int]] = []
         if row.gold_rate > 0:
             gold = cq.gold_candidates(session, row.id, annotator_id, now, need)

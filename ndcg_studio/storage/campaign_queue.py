@@ -135,22 +135,33 @@ def fewest_grades_first(
     return rows
 
 
-def needing_grades(
-    session: Session, campaign: int, overlap: int, annotator_id: int, now: datetime
-) -> tuple[list[Item], list[Item]]:
-    """Every non-gold item the annotator may be offered (load below ``overlap``), unordered:
-    (not put off, put off "later")."""
-    later = _state_of(annotator_id, "later")
-    stmt = (
-        _fresh(campaign, annotator_id, now)
-        .add_columns(later.label("later"))
-        .where(_ci.c.gold_grade.is_(None), _load(annotator_id, now) < overlap)
+def offer_inputs(
+    session: Session, campaign: int, annotator_id: int, now: datetime
+) -> tuple[list[tuple[int, int, int, int]], dict[Item, str], list[tuple[int, int, int]]]:
+    """What deciding the offer of every non-gold item needs, in three reads: (every judgment of
+    the campaign's non-gold items as (query id, document id, annotator id, grade), the
+    annotator's marks ``{item: state}``, the campaign's live leases as (query id, document
+    id, annotator id))."""
+    judged = session.execute(
+        select(_ci.c.query_id, _ci.c.document_id, _j.c.annotator_id, _j.c.grade)
+        .join(_j, _same_item())
+        .where(_ci.c.campaign_id == campaign, _ci.c.gold_grade.is_(None))
+    ).all()
+    marks = session.execute(
+        select(_st.c.query_id, _st.c.document_id, _st.c.state).where(
+            _st.c.campaign_id == campaign, _st.c.annotator_id == annotator_id
+        )
+    ).all()
+    leases = session.execute(
+        select(_le.c.query_id, _le.c.document_id, _le.c.annotator_id).where(
+            _le.c.campaign_id == campaign, _le.c.expires_at > now
+        )
+    ).all()
+    return (
+        [(int(q), int(d), int(a), int(g)) for q, d, a, g in judged],
+        {(int(q), int(d)): str(state) for q, d, state in marks},
+        [(int(q), int(d), int(a)) for q, d, a in leases],
     )
-    now_rows: list[Item] = []
-    put_off: list[Item] = []
-    for r in session.execute(stmt):
-        (put_off if r.later else now_rows).append((int(r.query_id), int(r.document_id)))
-    return now_rows, put_off
 
 
 def gold_candidates(
@@ -258,16 +269,38 @@ def release(session: Session, annotator_id: int, campaign: int | None) -> int:
 
 
 # ---------------------------------------------------------------------------- strategy inputs
+_POOLS: dict[tuple[str, int, str], tuple[NDArray[np.int64], ...]] = {}
+
+
 def pool_ranks(
-    session: Session, campaign: int, runs: Sequence[int]
+    session: Session, campaign: int, runs: Sequence[int], created: object
 ) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
-    """The campaign's non-gold items and their places in its runs.
+    """The campaign's non-gold items and their places in its runs, read once per process and
+    campaign (``created``: the campaign's creation time, part of the key): a campaign's items
+    are fixed at creation, and the strategy queue reads them on every call
+    (``benchmarks/bench_campaign_strategy.py``). A run re-imported later keeps the places it
+    had when this process first read them.
 
     Returns:
         query, doc: (P,) int64 ids of the items, sorted by (query id, document id);
         rank: (len(runs), P) int64 the item's ``results.position`` in each run of ``runs``
             (trec_eval order, whole list), 0 when the run did not return it.
     """
+    key = (str(session.get_bind().engine.url), campaign, f"{created}:{list(runs)}")
+    if key not in _POOLS:
+        if len(_POOLS) >= 8:
+            _POOLS.clear()
+        arrays = _read_pool_ranks(session, campaign, runs)
+        for array in arrays:
+            array.setflags(write=False)
+        _POOLS[key] = arrays
+    query, doc, rank = _POOLS[key]
+    return query, doc, rank
+
+
+def _read_pool_ranks(
+    session: Session, campaign: int, runs: Sequence[int]
+) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
     items = session.execute(
         select(_ci.c.query_id, _ci.c.document_id)
         .where(_ci.c.campaign_id == campaign, _ci.c.gold_grade.is_(None))
@@ -292,18 +325,3 @@ def pool_ranks(
         if p is not None:
             rank[row_of[int(run)], p] = int(position)
     return query, doc, rank
-
-
-def item_grades(session: Session, campaign: int) -> dict[Item, float]:
-    """``{item: mean grade}`` of the campaign's graded non-gold items (every annotator, every
-    route; -1, judged non-relevant, counts as 0)."""
-    # the two-argument max of SQLite is PostgreSQL's greatest
-    floor = func.max if session.get_bind().dialect.name == "sqlite" else func.greatest
-    grade = func.avg(floor(_j.c.grade, 0))
-    rows = session.execute(
-        select(_ci.c.query_id, _ci.c.document_id, grade)
-        .join(_j, _same_item())
-        .where(_ci.c.campaign_id == campaign, _ci.c.gold_grade.is_(None))
-        .group_by(_ci.c.query_id, _ci.c.document_id)
-    ).all()
-    return {(int(q), int(d)): float(m) for q, d, m in rows}

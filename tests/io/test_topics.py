@@ -145,17 +145,17 @@ def test_bad_topic_files_name_the_line_and_field(
 
 
 def test_import_topics_stores_title_description_and_narrative(
-    sqlite_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    db_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     good = tmp_path / "topics.txt"
     good.write_text(CLASSIC, encoding="utf-8")
-    assert main(["--db", sqlite_url, "import", "topics", str(good)]) == 0
+    assert main(["--db", db_url, "import", "topics", str(good)]) == 0
     bad = tmp_path / "bad.txt"
     bad.write_text("<top>\n<num> 999\n<title> new\n</top>\n<top>\n<num> 7\n</top>\n")
-    assert main(["--db", sqlite_url, "import", "topics", str(bad)]) == 2
+    assert main(["--db", db_url, "import", "topics", str(bad)]) == 2
     err = capsys.readouterr().err
     assert f"{bad}:5: title: topic 7 has no title" in err and "Traceback" not in err
-    db = open_database(sqlite_url)
+    db = open_database(db_url)
     try:
         q = models.queries
         with db.transaction() as s:

@@ -123,3 +123,16 @@ def test_depth_is_the_default_and_the_strategy_options_are_checked(db: Database)
         with pytest.raises(ValueError, match=message):
             service.create(spec(name="x", **bad))
     assert [c.name for c in service.all()] == ["study"]  # nothing written
+
+
+def test_the_campaign_lock_is_the_one_campaign_grades_take() -> None:
+    """Queue reads (storage.campaigns.lock_campaign) and campaign grades (the judgment writer)
+    must take the same advisory lock, or a grade could land between a queue's read and its
+    holds on PostgreSQL."""
+    from ndcg_studio.services import annotation
+    from ndcg_studio.storage.campaigns import campaign_lock_key
+
+    for campaign_id in (1, 7, 123456):
+        writer_key = annotation._item_lock_key("campaign", {"campaign_id": campaign_id})
+        assert campaign_lock_key(campaign_id) == writer_key
+    assert campaign_lock_key(1) != campaign_lock_key(2)
