@@ -35,7 +35,7 @@ and :mod:`~ndcg_studio.storage.campaign_reads`; the dashboard's statistics in
 from __future__ import annotations
 
 import random
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from ndcg_studio.services.annotation import (
@@ -69,7 +69,6 @@ from ndcg_studio.storage import campaign_queue as cq
 from ndcg_studio.storage import campaign_reads as cr
 from ndcg_studio.storage import campaigns as cs
 from ndcg_studio.storage.database import Database
-from ndcg_studio.storage.models import utcnow
 from ndcg_studio.storage.resilience import refusal_of
 
 if TYPE_CHECKING:
@@ -266,7 +265,7 @@ class CampaignService:
         """
         if limit < 1:
             raise ValueError(f"the limit is an integer ≥ 1, not {limit!r}")
-        now = now or utcnow()
+        now = now or datetime.now(UTC)
         try:
             with self.db.transaction() as session:
                 cs.take_write_lock(session)
@@ -438,7 +437,7 @@ class CampaignService:
         Every grade of an item counts, whoever wrote it (another campaign, an import). NaN marks
         a statistic that is undefined (no data, or one category only).
         """
-        now = now or utcnow()
+        now = now or datetime.now(UTC)
         with self.db.transaction() as session:
             row = cs.campaign_row(session, name)
             info = self._info(session, row)
