@@ -136,3 +136,25 @@ def test_the_campaign_lock_is_the_one_campaign_grades_take() -> None:
         writer_key = annotation._item_lock_key("campaign", {"campaign_id": campaign_id})
         assert campaign_lock_key(campaign_id) == writer_key
     assert campaign_lock_key(1) != campaign_lock_key(2)
+
+
+@pytest.mark.parametrize("strategy", ["mtf", "bandit", "ab"])
+def test_first_offered_is_the_choosers_order_less_blocked_then_later(strategy: str) -> None:
+    from ndcg_studio.services.campaign_order import campaign_pool, first_offered
+
+    rng = np.random.default_rng(4)
+    query = np.repeat(np.array([3, 8, 9]), 5)
+    doc = np.tile(np.arange(5), 3) + 100
+    rank = np.stack([np.tile(rng.permutation(5) + 1, 3), np.tile(rng.permutation(5) + 1, 3)])
+    pool = campaign_pool(query, doc, rank, depth=5)
+    items = list(zip(query.tolist(), doc.tolist(), strict=True))
+    grades = {items[i]: float(i % 5) for i in (0, 4, 7)}
+    known = [grades.get(item, 0.0) for item in items]
+    chooser = make_chooser(strategy, pool, k=3, seed=1, pairs=[(0, 1)])  # type: ignore[arg-type]
+    order = [items[p] for p in judging_order(chooser, lambda p: known[p]).tolist()]
+    blocked, later = {order[1], order[5]}, {order[0], order[9]}
+    args = (pool, strategy, grades, (query, doc), (blocked, later))
+    every = first_offered(*args, 15, seed=1, k=3, pairs=[(0, 1)])  # type: ignore[arg-type]
+    rest = [i for i in order if i not in blocked | later]
+    assert every == [*rest, order[0], order[9]]
+    assert first_offered(*args, 3, seed=1, k=3, pairs=[(0, 1)]) == rest[:3]  # type: ignore[arg-type]
