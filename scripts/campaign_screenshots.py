@@ -1,5 +1,6 @@
 """Render the judging-campaign pictures of the README offscreen (1280×800): the New campaign
-dialog, Annotate with the campaign panel and its guidelines, and the lead's dashboard.
+dialog (with the ``ab`` order; also at 1024×700), Annotate with the campaign panel and its
+guidelines, and the lead's dashboard.
 
 The database is the Cranfield demo (as ``scripts/screenshots.py`` builds it, with the sample
 annotator "alice") in a temporary folder, plus the second annotator "ada" and a campaign over the
