@@ -522,6 +522,19 @@ class ImportService:
         q = read_queries(path, progress=_stage(progress, 0, 50), cancelled=cancelled)
         return self._write_queries(str(path), q, progress, cancelled)
 
+    def import_topics(
+        self,
+        path: str | Path,
+        *,
+        progress: Progress | None = None,
+        cancelled: Cancelled | None = None,
+    ) -> ImportSummary:
+        """Import a TREC topic file (``<top>`` records or ``<topic number=…>`` XML): each
+        query's title as its text, with its description and narrative (io/topics.py)."""
+        from ndcg_studio.io.topics import read_topics
+
+        return self._write_queries(str(path), read_topics(path), progress, cancelled)
+
     def import_documents(
         self,
         path: str | Path,

@@ -37,6 +37,10 @@ IMPORT_KINDS = {
     "queries": ("Queries (TSV, CSV)", "Queries (*.tsv *.csv *.txt);;All files (*)"),
     "documents": ("Documents (CSV, JSONL)", "Documents (*.csv *.jsonl);;All files (*)"),
     "smart": ("A SMART collection file (Cranfield)", "All files (*)"),
+    "topics": (
+        "TREC topics (title, description, narrative)",
+        "TREC topics (*.txt *.xml *.topics);;All files (*)",
+    ),
 }
 EXPORT_KINDS = {
     "report": "NDCG report (CSV)",
