@@ -20,6 +20,7 @@ view shows no run names, ranks, scores or other annotators' grades (it only ever
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from typing import Any
 
 from PySide6 import QtGui
@@ -74,6 +75,7 @@ from ndcg_studio.ui.models.grades import GRADES, chip_icon, grade_name
 from ndcg_studio.ui.models.pool import PoolModel
 from ndcg_studio.ui.models.query_progress import (
     ProgressDelegate,
+    QueryColumns,
     QueryFilterProxy,
     QueryProgressModel,
 )
@@ -544,7 +546,9 @@ class AnnotateView(QWidget):
         self._set_status("Loading queries…")
         writes = self._writes
         self._rows_task = run_task(
-            lambda _progress, _cancelled: service.query_progress(annotator_id, depth),
+            lambda _progress, _cancelled: QueryColumns.from_progress(
+                service.query_progress(annotator_id, depth)
+            ),
             on_success=lambda rows: (
                 self._on_rows_loaded(rows) if writes == self._writes else self.reload()
             ),
@@ -576,7 +580,7 @@ class AnnotateView(QWidget):
         self.message.setText(text)
         self.centre_stack.setCurrentWidget(self.message)
 
-    def _on_rows_loaded(self, rows: list[QueryProgress]) -> None:
+    def _on_rows_loaded(self, rows: Sequence[QueryProgress]) -> None:
         keep = self._query.query_id if self._query is not None else self._remembered_query(rows)
         self.rows_model.set_rows(rows)
         self._update_totals()
@@ -596,7 +600,7 @@ class AnnotateView(QWidget):
         self._select_query(query_id, document_id)
         self.rows_loaded.emit()
 
-    def _remembered_query(self, rows: list[QueryProgress]) -> int | None:
+    def _remembered_query(self, rows: Sequence[QueryProgress]) -> int | None:
         db = self.context.database
         raw = self.context.settings.qsettings.value(_LAST_QUERY_KEY, "", type=str)
         label, _, external_id = str(raw).partition("\n")
