@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
@@ -309,6 +309,8 @@ class DisputedRows:
         range, mean, std: float64 spread of the grades (grade units).
         grades: per item ``{annotator: grade}``.
         adjudicated: float64 the lead's final grade, NaN when not adjudicated.
+        grades_text: str ``grades`` as the Grades column shows them ("ann1 2  ann2 4"),
+            made where the rows are made (a worker), not on the GUI thread.
     """
 
     query: NDArray[np.str_]
@@ -320,6 +322,14 @@ class DisputedRows:
     std: NDArray[np.float64]
     grades: list[dict[str, float]]
     adjudicated: NDArray[np.float64]
+    grades_text: NDArray[np.str_] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        text = np.asarray(
+            ["  ".join(f"{a} {g:g}" for a, g in sorted(gr.items())) for gr in self.grades] or [""],
+            dtype=str,
+        )[: len(self.grades)]
+        object.__setattr__(self, "grades_text", text)
 
     def __len__(self) -> int:
         return int(self.range.shape[0])
@@ -432,10 +442,7 @@ class DisputedItemsModel(NumpyTableModel):
     def set_rows(self, rows: DisputedRows) -> None:
         self.beginResetModel()
         self._d = rows
-        self._grades_text = np.asarray(
-            ["  ".join(f"{a} {g:g}" for a, g in sorted(gr.items())) for gr in rows.grades],
-            dtype=str,
-        )
+        self._grades_text = rows.grades_text
         self._reset_rows()
         self.endResetModel()
 
