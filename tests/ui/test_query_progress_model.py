@@ -11,9 +11,11 @@ from hypothesis import strategies as st
 from PySide6.QtCore import QPersistentModelIndex, Qt
 
 from ndcg_studio.services.annotation import QueryProgress
+from ndcg_studio.services.scoring import ScoreReport
 from ndcg_studio.ui.collation import fold
 from ndcg_studio.ui.models.query_progress import QueryColumns, QueryFilterProxy, QueryProgressModel
 from ndcg_studio.vocabulary import natural_key
+from tests.ui.test_models_compare import report, two_runs  # noqa: F401 - fixtures
 
 M = QueryProgressModel
 
@@ -153,3 +155,84 @@ def test_table_natural_key_matches_the_python_key(
     ranks = table_key(np.array(ids, dtype=object))
     expected = {t: i for i, t in enumerate(sorted(sorted(set(ids)), key=natural_key))}
     assert ranks.tolist() == [expected[t] for t in ids]
+
+
+def test_review_rows_keys_made_in_the_worker_sort_and_filter_as_the_model_would(
+    qapp: Any,
+    report: ScoreReport,  # noqa: F811 - the fixture imported above
+) -> None:
+    """ReviewRows.from_report precomputes the Text sort key and the search haystack; the
+    model given rows without them (computing its own) shows the same rows in the same order."""
+    from dataclasses import replace
+
+    from ndcg_studio.ui.models.scores import COL_TEXT, ReviewFilter, ReviewRows, ScoresTableModel
+
+    words = ["Ёлка", "елка", "Wing", "wing flow", "zeta", "Äpfel", "apple", ""]
+    texts = [words[i % len(words)] for i in range(len(report.query_external))]
+    rows = ReviewRows.from_report(report, texts)
+    assert rows.text_key is not None and rows.haystack is not None
+    ours, plain = ScoresTableModel(), ScoresTableModel()
+    ours.set_rows(rows)
+    plain.set_rows(replace(rows, text_key=None, haystack=None))
+    for order in (Qt.SortOrder.AscendingOrder, Qt.SortOrder.DescendingOrder):
+        ours.sort(COL_TEXT, order)
+        plain.sort(COL_TEXT, order)
+        assert ours.source_rows().tolist() == plain.source_rows().tolist()
+    for needle in ("ЕЛКА", "wing", "0", "zz"):
+        ours.set_filter(ReviewFilter(text=needle))
+        plain.set_filter(ReviewFilter(text=needle))
+        assert ours.source_rows().tolist() == plain.source_rows().tolist()
+
+
+def test_review_agreement_columns_arrive_without_a_reset(
+    qapp: Any,
+    qtmodeltester: Any,
+    report: ScoreReport,  # noqa: F811 - the fixture imported above
+) -> None:
+    """The second stage of a Review load fills alpha / disputed / spread in place: values as
+    from_report would give them, the selection kept, re-sorted and re-filtered by them."""
+    from ndcg_studio.services.agreement import QueryAgreement
+    from ndcg_studio.ui.models.scores import (
+        COL_ALPHA,
+        COL_QUERY,
+        ReviewFilter,
+        ReviewRows,
+        ScoresTableModel,
+    )
+
+    names = list(report.query_external)
+    rng = np.random.default_rng(3)
+    n = len(names)
+    agreement = QueryAgreement(
+        names,
+        rng.uniform(-0.2, 1, n),
+        np.full(n, 5, dtype=np.int64),
+        np.full(n, 3, dtype=np.int64),
+        rng.integers(0, 3, n).astype(np.int64),
+    )
+    spread = rng.uniform(0, 1, len(report))
+    texts = ["t"] * n
+    first = ReviewRows.from_report(report, texts)
+    full = ReviewRows.from_report(report, texts, agreement, spread)
+    model = ScoresTableModel()
+    qtmodeltester.check(model)
+    model.set_rows(first)
+    model.sort(COL_QUERY, Qt.SortOrder.AscendingOrder)
+    picked = QPersistentModelIndex(model.index(5, 0))
+    resets: list[int] = []
+    model.modelReset.connect(lambda: resets.append(1))
+    later = first.with_agreement(report, agreement, spread)
+    model.set_agreement_columns(later)
+    assert not resets and picked.row() == 5
+    np.testing.assert_array_equal(model.rows.alpha, full.alpha)
+    np.testing.assert_array_equal(model.rows.n_disputed, full.n_disputed)
+    np.testing.assert_array_equal(model.rows.spread_values(), spread)
+    # sorted by alpha, or showing disputed queries only: the rows follow the new columns
+    model.sort(COL_ALPHA, Qt.SortOrder.DescendingOrder)
+    model.set_filter(ReviewFilter(disputed_only=True))
+    model.set_rows(first)
+    model.set_agreement_columns(later)
+    shown = model.source_rows()
+    assert shown.tolist() == [
+        int(i) for i in np.argsort(-full.alpha, kind="stable") if full.n_disputed[i] > 0
+    ]

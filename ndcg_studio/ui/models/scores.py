@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -22,7 +22,7 @@ from ndcg_studio.domain.bands import NO_BAND, BandThresholds
 from ndcg_studio.services.agreement import QueryAgreement
 from ndcg_studio.services.scoring import RunSummary, ScoreReport
 from ndcg_studio.ui.bands import BAND_CODE_ROLE, band_name, band_range_text
-from ndcg_studio.ui.collation import fold
+from ndcg_studio.ui.collation import collation_ranks, fold
 from ndcg_studio.ui.models.table import (
     SORT_ROLE,
     Index,
@@ -71,6 +71,11 @@ class ReviewRows:
         spread: float64 max - min of nDCG@K over the annotators and sources
             (:meth:`ndcg_studio.services.stability.StabilityService.spread`); None: not
             computed (NaN everywhere).
+        text_key: int64 rank of the case-folded text in the locale's collation (the Text
+            column's sort key) and haystack: ``str`` ``fold(query + "\x1f" + text)`` (what the
+            search box matches); None: computed by the model when first needed.
+            :meth:`from_report` (the worker) computes both once per query, so the GUI thread
+            does not (``bench_gui_scale.py``, Review).
     """
 
     k: int
@@ -88,6 +93,8 @@ class ReviewRows:
     text: NDArray[np.str_]
     thresholds: BandThresholds = field(default_factory=BandThresholds)
     spread: NDArray[np.float64] | None = None
+    text_key: NDArray[np.int64] | None = None
+    haystack: NDArray[np.str_] | None = None
 
     def __len__(self) -> int:
         return int(self.ndcg.shape[0])
@@ -102,6 +109,18 @@ class ReviewRows:
         i = np.zeros(0, dtype=np.int64)
         s = np.zeros(0, dtype=str)
         return cls(10, s, i, s, f, f, f, np.zeros(0, np.int8), f, i, f, i, s)
+
+    def with_agreement(
+        self,
+        report: ScoreReport,
+        agreement: QueryAgreement | None,
+        spread: NDArray[np.float64] | None,
+    ) -> ReviewRows:
+        """These rows (of ``report``) with the per-query alpha, disputed counts and spread
+        filled in: the columns that arrive after the scores (see :meth:`from_report`)."""
+        alpha_q, disputed_q = _per_query_agreement(report, agreement)
+        gq = report.group_query
+        return replace(self, alpha=alpha_q[gq], n_disputed=disputed_q[gq], spread=spread)
 
     @classmethod
     def from_report(
@@ -122,16 +141,17 @@ class ReviewRows:
         t = report.table
         gq = report.group_query
         n_q = len(report.query_external)
-        alpha_q = np.full(n_q, np.nan)
-        disputed_q = np.zeros(n_q, dtype=np.int64)
-        if agreement is not None:
-            where = agreement.by_query()
-            for q, name in enumerate(report.query_external):
-                i = where.get(name)
-                if i is not None:
-                    alpha_q[q] = agreement.alpha[i]
-                    disputed_q[q] = agreement.n_disputed[i]
+        alpha_q, disputed_q = _per_query_agreement(report, agreement)
         has = t.has_judgments
+        text_q = [str(x) for x in texts]
+        text_key = collation_ranks([x.casefold() for x in text_q]) if n_q else None
+        haystack = (
+            np.array(
+                [fold(f"{q}\x1f{x}") for q, x in zip(report.query_external, text_q, strict=True)]
+            )
+            if n_q
+            else None
+        )
         return cls(
             k=report.settings.k,
             query=np.asarray(report.query_external, dtype=str)[gq]
@@ -152,7 +172,26 @@ class ReviewRows:
             text=np.asarray(list(texts), dtype=str)[gq] if n_q else np.zeros(0, dtype=str),
             thresholds=report.settings.bands,
             spread=spread,
+            text_key=None if text_key is None else text_key[gq],
+            haystack=None if haystack is None else haystack[gq],
         )
+
+
+def _per_query_agreement(
+    report: ScoreReport, agreement: QueryAgreement | None
+) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
+    """(n_queries,) alpha (NaN: unknown) and disputed counts in ``report.query_external`` order."""
+    n_q = len(report.query_external)
+    alpha_q = np.full(n_q, np.nan)
+    disputed_q = np.zeros(n_q, dtype=np.int64)
+    if agreement is not None:
+        where = agreement.by_query()
+        for q, name in enumerate(report.query_external):
+            i = where.get(name)
+            if i is not None:
+                alpha_q[q] = agreement.alpha[i]
+                disputed_q[q] = agreement.n_disputed[i]
+    return alpha_q, disputed_q
 
 
 @dataclass(frozen=True)
@@ -208,7 +247,7 @@ class ScoresTableModel(NumpyTableModel):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._data = ReviewRows.empty()
-        self._haystack: list[str] = []
+        self._haystack: NDArray[np.str_] = np.zeros(0, dtype=str)
         self._filter = ReviewFilter()
         self._coverage_threshold = DEFAULT_COVERAGE_THRESHOLD
         self._italic = QFont()
@@ -227,12 +266,37 @@ class ScoresTableModel(NumpyTableModel):
         """Replace every row (resets the model; keeps the sort column and the filter)."""
         self.beginResetModel()
         self._data = rows
-        self._haystack = [
-            fold(f"{q}\x1f{t}")
-            for q, t in zip(rows.query.tolist(), rows.text.tolist(), strict=True)
-        ]
+        self._haystack = (
+            rows.haystack
+            if rows.haystack is not None
+            else np.array(
+                [
+                    fold(f"{q}\x1f{t}")
+                    for q, t in zip(rows.query.tolist(), rows.text.tolist(), strict=True)
+                ]
+                or [""]
+            )[: len(rows)]
+        )
         self._reset_rows(self._filter_mask(self._filter))
         self.endResetModel()
+
+    def set_agreement_columns(self, rows: ReviewRows) -> None:
+        """The same rows with their alpha, disputed and spread columns filled in
+        (:meth:`ReviewRows.with_agreement`): no reset, the selection stays; the rows move only
+        when sorted or filtered by those columns."""
+        if len(rows) != len(self._data):
+            self.set_rows(rows)
+            return
+        self._data = replace(rows, text_key=self._data.text_key, haystack=self._data.haystack)
+        late = (COL_ALPHA, COL_DISPUTED, COL_SPREAD)
+        for column in late:
+            self._key_cache.pop(column, None)
+        if self._sort_column in late or self._filter.disputed_only:
+            self._mask = self._filter_mask(self._filter)
+            self.sort(self._sort_column, self._sort_order)
+        elif self.rowCount():
+            last = self.rowCount() - 1
+            self.dataChanged.emit(self.index(0, min(late)), self.index(last, max(late)))
 
     def set_filter(self, spec: ReviewFilter) -> None:
         """Show the rows matching ``spec``."""
@@ -262,9 +326,7 @@ class ScoresTableModel(NumpyTableModel):
             mask &= d.judged_at_k < spec.coverage_below  # NaN compares False: excluded
         needle = fold(spec.text.strip())
         if needle:
-            mask &= np.fromiter(
-                (needle in h for h in self._haystack), dtype=bool, count=len(self._haystack)
-            )
+            mask &= np.char.find(self._haystack, needle) >= 0
         return mask
 
     # ------------------------------------------------------------------ NumpyTableModel
@@ -312,7 +374,9 @@ class ScoresTableModel(NumpyTableModel):
             COL_ANNOTATORS: d.n_annotators,
             COL_ALPHA: d.alpha,
             COL_DISPUTED: d.n_disputed,
-            COL_TEXT: np.asarray([t.casefold() for t in d.text.tolist()], dtype=str),
+            COL_TEXT: d.text_key
+            if d.text_key is not None
+            else np.asarray([t.casefold() for t in d.text.tolist()], dtype=str),
             COL_SPREAD: d.spread_values(),
         }[column]
 

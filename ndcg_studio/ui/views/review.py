@@ -10,8 +10,11 @@ a hidden view reloads when shown).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
+import numpy as np
+from numpy.typing import NDArray
 from PySide6.QtCore import QModelIndex, Qt, Signal
 from PySide6.QtGui import QHideEvent
 from PySide6.QtWidgets import (
@@ -32,7 +35,7 @@ from PySide6.QtWidgets import (
 )
 
 from ndcg_studio.domain.bands import NO_BAND, Band
-from ndcg_studio.services.agreement import AgreementService
+from ndcg_studio.services.agreement import AgreementService, QueryAgreement
 from ndcg_studio.services.annotation import AnnotationService, DatabaseCounts
 from ndcg_studio.services.progress import Cancelled, Progress
 from ndcg_studio.services.scoring import (
@@ -65,7 +68,7 @@ from ndcg_studio.ui.views.scoring_settings import (
     headline,
     scoring_settings_from,
 )
-from ndcg_studio.ui.workers import TaskFn
+from ndcg_studio.ui.workers import Task, TaskFn, run_task
 
 
 @dataclass(frozen=True, eq=False)
@@ -81,6 +84,9 @@ class ReviewData:
     sources: tuple[str, ...] = ()
     #: the source whose grades the scores are against (None: every annotator's consensus)
     source: str | None = None
+    #: False: the per-query alpha, disputed and spread columns are still to come
+    #: (:func:`load_review_agreement`)
+    complete: bool = True
 
 
 #: the source filter's tooltip: what choosing a source means
@@ -97,8 +103,12 @@ def load_review(
     progress: Progress | None = None,
     cancelled: Cancelled | None = None,
     source: str | None = None,
+    agreement: bool = True,
 ) -> ReviewData:
     """Score every (query, run), summarise per run, read query texts and per-query agreement.
+
+    ``agreement=False``: leave the per-query alpha, disputed and spread columns for
+    :func:`load_review_agreement` (what the view shows first arrives first).
 
     ``source``: score against that judgment source's grades alone
     (:meth:`StabilityService.score_source`); a source the database no longer has scores with
@@ -126,23 +136,40 @@ def load_review(
 
         raise OperationCancelled("cancelled")
     texts = scoring.query_texts(report.query_ids.tolist())
-    agreement = AgreementService(db).query_overview()
+    if not agreement:
+        rows = ReviewRows.from_report(report, texts)
+        return ReviewData(report, summaries, rows, None, sources, source, complete=False)
+    overview, spread = load_review_agreement(db, settings, report, cancelled)
+    rows = ReviewRows.from_report(report, texts, overview, spread)
+    return ReviewData(report, summaries, rows, None, sources, source)
+
+
+def load_review_agreement(
+    db: Database, settings: ScoringSettings, report: ScoreReport, cancelled: Cancelled | None
+) -> tuple[QueryAgreement, NDArray[np.float64] | None]:
+    """The per-query agreement and the nDCG spread over annotators of ``report``'s rows (None:
+    one annotator, or the database changed meanwhile). Worker thread."""
+    from ndcg_studio.services.stability import StabilityService
+
+    overview = AgreementService(db).query_overview()
     spread = None
     if int(report.n_annotators.max(initial=0)) > 1:  # one annotator: no spread
-        sp = stability.spread(settings, cancelled=cancelled)
+        sp = StabilityService(db).spread(settings, cancelled=cancelled)
         same = sp.report.run_names == report.run_names and len(sp.report) == len(report)
         spread = sp.spread if same else None  # None: the database changed meanwhile
-    rows = ReviewRows.from_report(report, texts, agreement, spread)
-    return ReviewData(report, summaries, rows, None, sources, source)
+    return overview, spread
 
 
 class ReviewView(LazyView[ReviewData]):
     """The Review tab. Construct as ``ReviewView(context, parent)``.
 
     Signals:
-        data_loaded(): a load finished and the table, summary and charts show it.
+        rows_shown(): the scores are shown (table, summary, charts); the per-query alpha,
+            disputed and spread columns follow in a second worker.
+        data_loaded(): a load finished and the table, summary and charts show it, all columns.
     """
 
+    rows_shown = Signal()
     data_loaded = Signal()
     STATE_KEY = "review"
     LOADING_STATUS = "Scoring…"
@@ -153,6 +180,7 @@ class ReviewView(LazyView[ReviewData]):
     def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(context, parent)
         self.data: ReviewData | None = None
+        self._agreement_task: Task[Any] | None = None
         self.detail_dialog: QueryDetailDialog | None = None
         self.settings_dialog: ScoringSettingsDialog | None = None
 
@@ -327,7 +355,38 @@ class ReviewView(LazyView[ReviewData]):
         settings = scoring_settings_from(self.context)
         self._update_header(settings)
         source = self.source_filter.currentData()
-        return lambda progress, cancelled: load_review(db, settings, progress, cancelled, source)
+        return lambda progress, cancelled: load_review(
+            db, settings, progress, cancelled, source, agreement=False
+        )
+
+    def _tasks(self) -> tuple[Task[Any] | None, ...]:
+        return (self._task, self._agreement_task)
+
+    def _load_agreement(self, data: ReviewData) -> None:
+        """Second stage of a load: the per-query alpha, disputed and spread columns."""
+        db = self.context.database
+        if db is None:
+            return
+        settings = data.report.settings
+        self._agreement_task = run_task(
+            lambda _progress, cancelled: load_review_agreement(
+                db, settings, data.report, cancelled
+            ),
+            on_success=lambda result: self._on_agreement(data, *result),
+            on_failure=self._on_failed,
+            owner=self,
+            replaces=self._agreement_task,
+        )
+
+    def _on_agreement(
+        self, data: ReviewData, agreement: QueryAgreement, spread: NDArray[np.float64] | None
+    ) -> None:
+        if self.data is not data:  # a newer load replaced it meanwhile
+            return
+        rows = data.rows.with_agreement(data.report, agreement, spread)
+        self.data = replace(data, rows=rows, complete=True)
+        self.model.set_agreement_columns(rows)
+        self.data_loaded.emit()
 
     def _on_settings_changed(self, key: str) -> None:
         if key in SCORING_KEYS:
@@ -345,6 +404,7 @@ class ReviewView(LazyView[ReviewData]):
         if len(report) == 0:
             self.model.set_rows(ReviewRows.empty())
             self._show_empty_message(data.counts)
+            self.rows_shown.emit()
             self.data_loaded.emit()
             return
         self.pages.setCurrentIndex(1)
@@ -368,7 +428,11 @@ class ReviewView(LazyView[ReviewData]):
         self.run_filter.blockSignals(False)
         self.model.set_rows(data.rows)
         self._apply_filter()
-        self.data_loaded.emit()
+        self.rows_shown.emit()
+        if data.complete:
+            self.data_loaded.emit()
+        else:
+            self._load_agreement(data)
 
     def _fill_source_filter(self, data: ReviewData) -> None:
         """The sources of the database, the one scored against selected; hidden without a
