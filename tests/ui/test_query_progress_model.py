@@ -13,7 +13,8 @@ from PySide6.QtCore import QPersistentModelIndex, Qt
 from ndcg_studio.services.annotation import QueryProgress
 from ndcg_studio.services.scoring import ScoreReport
 from ndcg_studio.ui.collation import fold
-from ndcg_studio.ui.models.query_progress import QueryColumns, QueryFilterProxy, QueryProgressModel
+from ndcg_studio.ui.models.query_columns import QueryColumns
+from ndcg_studio.ui.models.query_progress import QueryFilterProxy, QueryProgressModel
 from ndcg_studio.vocabulary import natural_key
 from tests.ui.test_models_compare import report, two_runs  # noqa: F401 - fixtures
 

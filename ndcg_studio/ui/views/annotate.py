@@ -73,9 +73,9 @@ from ndcg_studio.ui.context import AppContext
 from ndcg_studio.ui.keys import layout_key
 from ndcg_studio.ui.models.grades import GRADES, chip_icon, grade_name
 from ndcg_studio.ui.models.pool import PoolModel
+from ndcg_studio.ui.models.query_columns import QueryColumns
 from ndcg_studio.ui.models.query_progress import (
     ProgressDelegate,
-    QueryColumns,
     QueryFilterProxy,
     QueryProgressModel,
 )
