@@ -144,7 +144,9 @@ def first():
     marks["CPU s at first rows"] = round(cpu.user + cpu.system, 2)
     if tab == "Compare":
         complete_when(lambda: not view.is_loading())
-    elif tab in ("Agreement", "Review"):
+    elif tab == "Review":  # its second stage ends with data_loaded
+        complete_when(lambda: loaded["all"], limit=240.0)
+    elif tab == "Agreement":
         complete_when(lambda: not view.is_loading(), limit=240.0)
     else:
         finish()
@@ -152,6 +154,8 @@ def first():
 if tab == "Annotate":
     view.rows_loaded.connect(first)
 elif tab == "Review":
+    loaded = {"all": False}
+    view.data_loaded.connect(lambda: loaded.update(all=True))
     getattr(view, "rows_shown", view.data_loaded).connect(first)
 elif tab == "Agreement":
     view.data_loaded.connect(first)
