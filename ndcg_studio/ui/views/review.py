@@ -367,23 +367,23 @@ class ReviewView(LazyView[ReviewData]):
         db = self.context.database
         if db is None:
             return
-        settings = data.report.settings
+        settings, report = data.report.settings, data.report
+
+        def work(_progress: Progress, cancelled: Cancelled) -> ReviewRows:
+            agreement, spread = load_review_agreement(db, settings, report, cancelled)
+            return data.rows.with_agreement(report, agreement, spread)
+
         self._agreement_task = run_task(
-            lambda _progress, cancelled: load_review_agreement(
-                db, settings, data.report, cancelled
-            ),
-            on_success=lambda result: self._on_agreement(data, *result),
+            work,
+            on_success=lambda rows: self._on_agreement(data, rows),
             on_failure=self._on_failed,
             owner=self,
             replaces=self._agreement_task,
         )
 
-    def _on_agreement(
-        self, data: ReviewData, agreement: QueryAgreement, spread: NDArray[np.float64] | None
-    ) -> None:
+    def _on_agreement(self, data: ReviewData, rows: ReviewRows) -> None:
         if self.data is not data:  # a newer load replaced it meanwhile
             return
-        rows = data.rows.with_agreement(data.report, agreement, spread)
         self.data = replace(data, rows=rows, complete=True)
         self.model.set_agreement_columns(rows)
         self.data_loaded.emit()
