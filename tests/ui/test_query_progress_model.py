@@ -162,15 +162,22 @@ def test_review_rows_keys_made_in_the_worker_sort_and_filter_as_the_model_would(
     qapp: Any,
     report: ScoreReport,  # noqa: F811 - the fixture imported above
 ) -> None:
-    """ReviewRows.from_report precomputes the Text sort key and the search haystack; the
-    model given rows without them (computing its own) shows the same rows in the same order."""
+    """with_text_keys (the Review worker) precomputes the Text sort key and the search haystack;
+    the model given rows without them (computing its own) shows the same rows in the same
+    order."""
     from dataclasses import replace
 
-    from ndcg_studio.ui.models.scores import COL_TEXT, ReviewFilter, ReviewRows, ScoresTableModel
+    from ndcg_studio.services.review_rows import ReviewRows
+    from ndcg_studio.ui.models.scores import (
+        COL_TEXT,
+        ReviewFilter,
+        ScoresTableModel,
+        with_text_keys,
+    )
 
     words = ["Ёлка", "елка", "Wing", "wing flow", "zeta", "Äpfel", "apple", ""]
     texts = [words[i % len(words)] for i in range(len(report.query_external))]
-    rows = ReviewRows.from_report(report, texts)
+    rows = with_text_keys(ReviewRows.from_report(report, texts))
     assert rows.text_key is not None and rows.haystack is not None
     ours, plain = ScoresTableModel(), ScoresTableModel()
     ours.set_rows(rows)
