@@ -389,7 +389,7 @@ def read_trec_run_chunks(
     Raises:
         InputFileError: the problems of the first piece that has any (nothing after it is
             read), or an empty file (after the last piece).
-        ImportCancelled, OSError: as :func:`read_trec_run`.
+        OperationCancelled, OSError: as :func:`read_trec_run`.
     """
     issues = Issues(path)
     rows = 0
@@ -419,7 +419,7 @@ def read_trec_qrels_chunks(
     ends only). A (query, document[, annotator]) judged in two pieces is left to the caller.
 
     Raises:
-        InputFileError, ImportCancelled, OSError: as :func:`read_trec_run_chunks`.
+        InputFileError, OperationCancelled, OSError: as :func:`read_trec_run_chunks`.
     """
     issues = Issues(path)
     rows = 0

@@ -533,7 +533,7 @@ def write_table(
     Raises:
         ValueError: both or neither of ``rows`` and ``columns``; an unknown format; see
             :func:`write_xlsx`.
-        ExportCancelled, OSError: as :func:`write_csv`.
+        OperationCancelled, OSError: as :func:`write_csv`.
     """
     if (rows is None) == (columns is None):
         raise ValueError("give rows or columns")
@@ -613,7 +613,7 @@ def write_xlsx(
     Raises:
         ValueError: ``path`` is ``"-"``; more rows than a worksheet holds
             (:data:`XLSX_MAX_ROWS`).
-        ExportCancelled, OSError: as :func:`write_csv` (old file intact, no temp file left).
+        OperationCancelled, OSError: as :func:`write_csv` (old file intact, no temp file left).
     """
     from openpyxl.utils.cell import get_column_letter
     from openpyxl.workbook.workbook import Workbook
