@@ -75,4 +75,3 @@ class InputFileError(InputError):
 
     def __str__(self) -> str:
         return self._render()
-
