@@ -13,7 +13,8 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from ndcg_studio.io._common import Issues, PathArg, Ticker, duplicate_string_pairs, empty_file
+from ndcg_studio.io._columns import duplicate_string_pairs
+from ndcg_studio.io._common import Issues, PathArg, Ticker, empty_file
 from ndcg_studio.io.spreadsheet import unguard, unguard_column
 
 TAB_EXTENSIONS = (".tsv", ".tab")
@@ -119,9 +120,9 @@ class Table:
         """The data rows' fields ``names`` (stripped; a column the header lacks is all ""),
         column by column, with each row's 1-based line — in C-speed bulk steps, when the file
         is plain: no quote character, no blank line, every line as wide as the header. None
-        otherwise: the caller then reads :meth:`rows`, which names every problem. The whole
-        judgments reader on 1,000,000 lines: 1.1 s instead of 3.0-4.7 s. Call it before
-        :meth:`rows`.
+        otherwise: the caller then reads :meth:`rows`, which names every problem (the bulk steps
+        are several times faster on a million lines; the measurement is in
+        ``benchmarks/README.md``). Call it before :meth:`rows`.
         """
         body = self._body.replace("\r\n", "\n")
         if '"' in body or "\r" in body:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from ndcg_studio.io._columns import parse_int_column
 from ndcg_studio.io._common import (
     Issues,
     PathArg,
@@ -19,7 +20,6 @@ from ndcg_studio.io._common import (
     check_ids,
     check_names,
     empty_file,
-    parse_int_column,
     read_text,
 )
 from ndcg_studio.io._table import Table, delimiter, optional, report_duplicates

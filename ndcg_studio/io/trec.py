@@ -31,17 +31,9 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from ndcg_studio.io._common import (
+from ndcg_studio.io._columns import (
     ASCII_INTEGER,
-    Issues,
-    PathArg,
-    Ticker,
-    canonical,
-    check_ids,
-    check_names,
-    clean_ascii,
     duplicate_string_pairs,
-    empty_file,
     hashed_duplicate_pairs,
     in_int64,
     mix_hash,
@@ -49,6 +41,16 @@ from ndcg_studio.io._common import (
     parse_int_column,
     plain_ascii,
     string_hashes,
+)
+from ndcg_studio.io._common import (
+    Issues,
+    PathArg,
+    Ticker,
+    canonical,
+    check_ids,
+    check_names,
+    clean_ascii,
+    empty_file,
     whitespace_columns,
 )
 from ndcg_studio.io._pieces import CHUNK_BYTES, pieces
