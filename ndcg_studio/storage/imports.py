@@ -19,17 +19,9 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.exc import DataError, IntegrityError
 
 from ndcg_studio.storage import models
-from ndcg_studio.storage.bulk import (
-    bulk_insert,
-    bulk_transaction,
-    column_by_id,
-    ids_of_inserted,
-    insert_distinct,
-    is_empty,
-    map_external_ids,
-    upsert,
-)
+from ndcg_studio.storage.bulk import bulk_insert, bulk_transaction, column_by_id, is_empty, upsert
 from ndcg_studio.storage.database import in_memory
+from ndcg_studio.storage.external_ids import ids_of_inserted, insert_distinct, map_external_ids
 
 if TYPE_CHECKING:
     from sqlalchemy import Connection, Engine
