@@ -1,7 +1,8 @@
-"""Database ids of external ids (queries, documents, annotators by their names in the files),
-creating the missing rows: the id/rowid tricks of the import paths behind one interface,
-:func:`map_external_ids`. SQLite joins a ``json_each`` array and numbers new rows by rowid
-arithmetic (checked); PostgreSQL goes through a temporary table filled by ``COPY``."""
+"""Rows by external id (queries, documents, annotators by their names in the files): their
+database ids, creating the missing rows (the id/rowid tricks of the import paths behind one
+interface, :func:`map_external_ids`), and :func:`upsert`. SQLite joins a ``json_each`` array
+and numbers new rows by rowid arithmetic (checked); PostgreSQL goes through a temporary table
+filled by ``COPY``."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ from ndcg_studio.storage.bulk import (
 if TYPE_CHECKING:
     from sqlalchemy import Connection
 
-__all__ = ["ids_of_inserted", "insert_distinct", "map_external_ids"]
+__all__ = ["ids_of_inserted", "insert_distinct", "map_external_ids", "upsert"]
 
 
 def _temp_table(conn: Connection, name: str) -> Table:
@@ -236,3 +237,63 @@ def _assign_new_rowids(
         return False
     ids[missing] = new_ids
     return True
+
+
+def upsert(conn: Connection, table: Table, key: str, columns: Mapping[str, Sequence[Any]]) -> int:
+    """Insert one row per value of ``columns[key]`` (unique, in ``table``'s unique column
+    ``key``), or, where that key exists, set its other columns to the given values; returns how
+    many rows were created. All of ``columns`` have one length.
+
+    One ``INSERT … ON CONFLICT (key) DO UPDATE`` for every row: on SQLite straight through the
+    driver's ``executemany`` (far faster than creating them empty and then updating each
+    through SQLAlchemy; ``benchmarks/bench_end_to_end.py``); on PostgreSQL from a
+    temporary table filled by ``COPY``, counting the created rows with ``xmax = 0``.
+
+    Raises:
+        ValueError: columns of different lengths, or ``key`` not among them.
+        sqlalchemy.exc.IntegrityError: a constraint violation (the transaction rolls back).
+    """
+    names = list(columns)
+    if key not in names:
+        raise ValueError(f"the key column {key!r} is not among the columns")
+    n = len(columns[key])
+    if any(len(columns[c]) != n for c in names):
+        raise ValueError("columns of different lengths")
+    if n == 0:
+        return 0
+    cols = ", ".join(f'"{c}"' for c in names)
+    updates = (
+        ", ".join(f'"{c}" = excluded."{c}"' for c in names if c != key) or f'"{key}" = "{key}"'
+    )
+    conflict = f'ON CONFLICT ("{key}") DO UPDATE SET {updates}'
+    rows = zip(*(columns[c] for c in names), strict=True)
+    if conn.dialect.name == "postgresql":
+        stage = Table(
+            f"stage_upsert_{table.name}",
+            MetaData(),
+            *(Column(c, table.c[c].type) for c in names),
+            prefixes=["TEMPORARY"],
+        )
+        stage.drop(conn, checkfirst=True)
+        stage.create(conn)
+        try:
+            bulk_insert(conn, stage, names, rows)
+            created = conn.exec_driver_sql(
+                f'WITH changed AS (INSERT INTO "{table.name}" ({cols}) '
+                f'SELECT {cols} FROM "{stage.name}" {conflict} RETURNING (xmax = 0) AS created) '
+                "SELECT count(*) FROM changed WHERE created"
+            ).scalar()
+        finally:
+            stage.drop(conn, checkfirst=True)
+        return int(created or 0)
+    before = largest_id(conn, table) or 0
+    statement = (
+        f'INSERT INTO "{table.name}" ({cols}) VALUES ({", ".join("?" for _ in names)}) {conflict}'
+    )
+    with _driver_cursor(conn, statement) as cursor:
+        cursor.executemany(statement, rows)
+    (id_column,) = table.primary_key.columns
+    # new rows, and only they, get rowids above the largest one before (SQLite's rule)
+    return int(
+        conn.execute(select(func.count()).select_from(table).where(id_column > before)).scalar_one()
+    )

@@ -19,9 +19,14 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.exc import DataError, IntegrityError
 
 from ndcg_studio.storage import models
-from ndcg_studio.storage.bulk import bulk_insert, bulk_transaction, column_by_id, is_empty, upsert
+from ndcg_studio.storage.bulk import bulk_insert, bulk_transaction, column_by_id, is_empty
 from ndcg_studio.storage.database import in_memory
-from ndcg_studio.storage.external_ids import ids_of_inserted, insert_distinct, map_external_ids
+from ndcg_studio.storage.external_ids import (
+    ids_of_inserted,
+    insert_distinct,
+    map_external_ids,
+    upsert,
+)
 
 if TYPE_CHECKING:
     from sqlalchemy import Connection, Engine
@@ -126,7 +131,7 @@ def upsert_catalogue(
     columns: Mapping[str, Sequence[Any]],
 ) -> int:
     """Create or update queries or documents by external id with the given columns; returns
-    how many were created (:func:`~ndcg_studio.storage.bulk.upsert`)."""
+    how many were created (:func:`~ndcg_studio.storage.external_ids.upsert`)."""
     table = models.queries if kind == "queries" else models.documents
     return upsert(conn, table, "external_id", {"external_id": external_ids, **columns})
 

@@ -422,7 +422,7 @@ def test_ids_with_a_nul_character_are_refused_not_cut(db: Any) -> None:
 def test_upsert_creates_new_rows_updates_known_ones_and_counts_them(db: Any) -> None:
     """upsert: new keys become rows, known keys get the new values (None included), the count
     is of the created rows only; bad input is refused before anything is written."""
-    from ndcg_studio.storage.bulk import upsert
+    from ndcg_studio.storage.external_ids import upsert
 
     q = models.queries
     with bulk_transaction(db.engine) as conn:
