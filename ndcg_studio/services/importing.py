@@ -163,6 +163,7 @@ class ImportService:
             name = name if name is not None else _one_tag(str(path), pieces.tags)
             cols = pieces.run_columns(str(path))
             problem = rank_problem(str(path), cols, pieces.rank_problems, pieces.query_names)
+            del cols["line"]  # checked: not written
             checkpoint(65, 100, progress, cancelled)
             run_id, replaced = replace_run(conn, name, description, problem)
             checkpoint(70, 100, progress, cancelled)
@@ -214,6 +215,7 @@ class ImportService:
                 del qrels
             by = pieces.annotator_names if annotator_column else None  # as the reader says it
             cols = pieces.qrels_columns(str(path), by)
+            del cols["line"]  # checked: not written
             summary = _write_judgment_ids(conn, "qrels", str(path), cols, None, progress, cancelled)
             summary.counts.update(pieces.created())
             names = list(pieces.annotator_names.values())

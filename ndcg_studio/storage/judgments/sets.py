@@ -64,6 +64,11 @@ def plan_judgments(
     the stored notes) against the stored judgments of the same annotators."""
     n = len(qid)
     existing = _existing_judgments(conn, np.unique(aid))
+    notes = list(note) if note is not None else None
+    if len(existing) == 0:  # these annotators' first import: every judgment is new
+        none = np.zeros(n, dtype=bool)
+        no_id = np.broadcast_to(np.int64(-1), (n,))  # no memory per row
+        return JudgmentPlan(qid, did, aid, grade, notes, ~none, none, no_id, {})
     old_key, new_key = item_keys(
         (existing["query"], existing["doc"], existing["annotator"]), (qid, did, aid)
     )
@@ -72,7 +77,7 @@ def plan_judgments(
     old_grade[found] = existing["grade"][match[found]]
     old_id = np.full(n, -1, dtype=np.int64)
     old_id[found] = existing["id"][match[found]]
-    notes = list(note) if note is not None else None
+    del old_key, new_key, match
     changed = found & (old_grade != grade)
     # old notes: of every existing judgment when the file has notes (to compare), else only of
     # those whose grade changes (their note is written back unchanged)
@@ -88,10 +93,14 @@ def plan_judgments(
 
 def apply_judgments(conn: Connection, plan: JudgmentPlan) -> None:
     """Insert the plan's new judgments and update its changed ones."""
-    idx_new = np.flatnonzero(plan.fresh)
     # insert in the order of the unique index (query, document, annotator)
-    idx_new = idx_new[np.lexsort((plan.aid[idx_new], plan.did[idx_new], plan.qid[idx_new]))]
+    if plan.fresh.all():  # no copies of the columns to sort
+        idx_new = np.lexsort((plan.aid, plan.did, plan.qid))
+    else:
+        idx_new = np.flatnonzero(plan.fresh)
+        idx_new = idx_new[np.lexsort((plan.aid[idx_new], plan.did[idx_new], plan.qid[idx_new]))]
     _insert_new(conn, plan, idx_new)
+    del idx_new
     idx_chg = np.flatnonzero(plan.changed)
     if not len(idx_chg):
         return
@@ -123,20 +132,18 @@ def _insert_new(conn: Connection, plan: JudgmentPlan, idx_new: NDArray[np.intp])
     # the columns to the server's default.
     now = models.utcnow().strftime("%Y-%m-%d %H:%M:%S")
     stamps = {"created_at": now, "updated_at": now} if conn.dialect.name == "sqlite" else None
-    fresh_rows = {
-        "query_id": plan.qid[idx_new],
-        "document_id": plan.did[idx_new],
-        "annotator_id": plan.aid[idx_new],
-        "grade": plan.grade[idx_new],
-    }
+    names = {"query_id": plan.qid, "document_id": plan.did, "annotator_id": plan.aid}
+    names["grade"] = plan.grade
     notes = plan.notes
     fresh_notes = [notes[i] for i in idx_new.tolist()] if notes is not None else []
     if not any(fresh_notes):  # integers only (qrels; a CSV without notes): SQLite packs them
-        for start in range(0, len(idx_new), INSERT_SLICE):  # bounded memory
-            part = slice(start, start + INSERT_SLICE)
-            sliced = {c: v[part] for c, v in fresh_rows.items()}
+        # a slice of rows at a time, each column gathered for the slice only (bounded memory)
+        for start in range(0, len(idx_new), INSERT_SLICE):
+            part = idx_new[start : start + INSERT_SLICE]
+            sliced = {c: v[part] for c, v in names.items()}
             bulk_insert_columns(conn, models.judgments, sliced, constants=stamps)
         return
+    fresh_rows = {c: v[idx_new] for c, v in names.items()}
     columns: list[list[Any]] = [a.tolist() for a in fresh_rows.values()]
     columns.append(fresh_notes)
     bulk_insert(
