@@ -9,7 +9,6 @@ Every function takes the caller's :class:`~sqlalchemy.orm.Session` (one transact
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -18,6 +17,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from ndcg_studio.storage import models
+from ndcg_studio.storage.judgments.locks import item_lock_key, lock_campaign
 
 __all__ = [
     "campaign_counts",
@@ -36,13 +36,10 @@ def dialect_insert(session: Session, table: Table) -> Any:
 
 
 def campaign_lock_key(campaign_id: int) -> int:
-    """The signed 64-bit advisory-lock key of one campaign: BLAKE2b-64 of
-    ``ndcg-studio:campaign:campaign_id=N``, the key the judgment writer takes for a campaign
-    grade (``services/annotation.py``'s ``_item_lock_key("campaign", ...)``), so queue reads and
-    campaign grades exclude each other."""
-    data = f"ndcg-studio:campaign:campaign_id={campaign_id}"
-    digest = hashlib.blake2b(data.encode(), digest_size=8).digest()
-    return int.from_bytes(digest, "big", signed=True)
+    """The signed 64-bit advisory-lock key of one campaign: the key the judgment writer takes
+    for a campaign grade (:func:`ndcg_studio.storage.judgments.locks.item_lock_key`), so queue
+    reads and campaign grades exclude each other."""
+    return item_lock_key("campaign", {"campaign_id": campaign_id})
 
 
 def take_write_lock(session: Session) -> None:
@@ -50,15 +47,6 @@ def take_write_lock(session: Session) -> None:
     and its holds are one serial step; PostgreSQL: nothing (the advisory lock serialises)."""
     if session.get_bind().dialect.name == "sqlite":
         session.execute(text("UPDATE campaign_leases SET expires_at = expires_at WHERE 1 = 0"))
-
-
-def lock_campaign(session: Session, campaign_id: int) -> None:
-    """Serialise the queue reads and campaign grades of one campaign (PostgreSQL: a
-    transaction-scoped advisory lock; SQLite: the caller holds the write lock,
-    :func:`take_write_lock`)."""
-    if session.get_bind().dialect.name == "postgresql":
-        key = campaign_lock_key(campaign_id)
-        session.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": key})
 
 
 # ---------------------------------------------------------------------------- creating

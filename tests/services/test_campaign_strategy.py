@@ -129,11 +129,13 @@ def test_the_campaign_lock_is_the_one_campaign_grades_take() -> None:
     """Queue reads (storage.campaigns.lock_campaign) and campaign grades (the judgment writer)
     must take the same advisory lock, or a grade could land between a queue's read and its
     holds on PostgreSQL."""
-    from ndcg_studio.services import annotation
+    from ndcg_studio.storage import campaigns, judgments
     from ndcg_studio.storage.campaigns import campaign_lock_key
+    from ndcg_studio.storage.judgments.locks import item_lock_key
 
+    assert campaigns.lock_campaign is judgments.lock_campaign  # one implementation
     for campaign_id in (1, 7, 123456):
-        writer_key = annotation._item_lock_key("campaign", {"campaign_id": campaign_id})
+        writer_key = item_lock_key("campaign", {"campaign_id": campaign_id})
         assert campaign_lock_key(campaign_id) == writer_key
     assert campaign_lock_key(1) != campaign_lock_key(2)
 
