@@ -12,7 +12,7 @@ Public entry points (all take a :class:`Ratings`, the judgments in long format):
 
 Undefined statistics are NaN with a human-readable ``undefined_reason``; they never raise. The
 formulas and their sources are in the docstrings of the modules ``agreement_alpha``,
-``agreement_kappa`` and ``agreement_spread``.
+``agreement_alpha_ci``, ``agreement_kappa`` and ``agreement_spread``.
 """
 
 from __future__ import annotations
@@ -27,13 +27,15 @@ from ndcg_studio.domain.agreement_alpha import (
     REASON_EMPTY,
     REASON_NO_PAIRABLE,
     REASON_ONE_VALUE,
-    AlphaInterval,
     AlphaResult,
     GroupAlphaResult,
     Level,
     alpha,
-    alpha_bootstrap,
     alpha_by_group,
+)
+from ndcg_studio.domain.agreement_alpha_ci import (
+    AlphaInterval,
+    alpha_bootstrap,
     alpha_leave_one_out,
 )
 from ndcg_studio.domain.agreement_kappa import (

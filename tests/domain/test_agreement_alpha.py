@@ -387,12 +387,12 @@ def test_chunked_paths_give_the_same_results(
     200 and 7 cells -> the per-feature bincount fallback of leave-one-out, and bootstrap chunks of
     a few resamples.
     """
-    from ndcg_studio.domain import agreement_alpha
+    from ndcg_studio.domain import agreement_alpha_ci
 
     ratings = _correlated(60, 9, seed=8)
     expected_loo = alpha_leave_one_out(ratings, "ordinal")
     expected_boot = alpha_bootstrap(ratings, "interval", n_resamples=50, seed=2)
-    monkeypatch.setattr(agreement_alpha, "_CHUNK_CELLS", chunk_cells)
+    monkeypatch.setattr(agreement_alpha_ci, "_CHUNK_CELLS", chunk_cells)
     loo = alpha_leave_one_out(ratings, "ordinal")
     np.testing.assert_allclose(loo.value, expected_loo.value, atol=TOL)
     np.testing.assert_array_equal(loo.n_pairable_values, expected_loo.n_pairable_values)
