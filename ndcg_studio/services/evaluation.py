@@ -24,24 +24,18 @@ refused (as by ``import``), not read.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
 
-from ndcg_studio.domain.incomplete import IncompleteTable, incomplete_measures
 from ndcg_studio.domain.kernels import stable_radix_argsort
-from ndcg_studio.domain.metrics import (
-    Qrels,
-    RankedLists,
-    ScoreTable,
-    ScoringParams,
-    score,
-)
+from ndcg_studio.domain.metrics import Qrels, RankedLists
 from ndcg_studio.io.errors import InputError
 from ndcg_studio.io.trec import read_trec_qrels, read_trec_run
 from ndcg_studio.io.trec_columns import QrelsColumns, RunColumns
+from ndcg_studio.services.evaluation_tables import MeasureTables
 from ndcg_studio.services.trec_measures import (
     COUNT_MEASURES,
     DEFAULT_CUTOFFS,
@@ -288,7 +282,7 @@ def evaluate(
     if relevance_level < 1:
         raise InputError(f"-l {relevance_level}: the relevance level must be >= 1")
     lists, judgments, evaluated = _scoring_input(run, qrels, complete, judged_only)
-    tables = _Tables(lists, judgments, float(relevance_level))
+    tables = MeasureTables(lists, judgments, float(relevance_level))
     any_k = next((k for s in measures for k in s.cutoffs if s.name == "ndcg_cut"), 10)
     values: dict[str, NDArray[np.float64]] = {}
     names: list[str] = []
@@ -393,67 +387,3 @@ def _sorted_judgments(joined: _Joined, doc_key: NDArray[np.int64]) -> Qrels:
             qrels_grade[order],
         )
     return Qrels(qrels_query, qrels_doc, qrels_grade)
-
-
-class _Tables:
-    """The score tables of one evaluation, each computed once per (cutoff, gains) and shared by
-    every measure that reads it."""
-
-    def __init__(self, lists: RankedLists, judgments: Qrels, threshold: float) -> None:
-        self.lists, self.judgments, self.threshold = lists, judgments, threshold
-        self._scores: dict[object, ScoreTable] = {}
-        self._extras: dict[object, IncompleteTable] = {}
-
-    def scored(self, k: int | None, gains: Mapping[int, float] | None = None) -> ScoreTable:
-        key = (k, tuple(sorted(gains.items())) if gains else None)
-        if key not in self._scores:
-            params = ScoringParams(
-                k=k, gain=gains if gains else "linear", relevance_threshold=self.threshold
-            )
-            self._scores[key] = score(self.lists, self.judgments, params)
-        return self._scores[key]
-
-    def incomplete(self, k: int | None, graded_rbp: bool = False) -> IncompleteTable:
-        key = (k, graded_rbp)
-        if key not in self._extras:
-            params = ScoringParams(k=k, relevance_threshold=self.threshold)
-            self._extras[key] = incomplete_measures(
-                self.lists,
-                self.judgments,
-                params,
-                persistence=0.9 if graded_rbp else 0.8,
-                rbp_gain="graded" if graded_rbp else "binary",
-                condensed=False,
-            )
-        return self._extras[key]
-
-    def columns(self, spec: MeasureSpec, any_k: int) -> dict[str, object]:
-        """``{printed name: per-query values}`` of one measure family (trec_eval's names)."""
-        name = spec.name
-        if name == "num_ret":
-            return {name: self.scored(any_k).n_returned.astype(np.float64)}
-        if name == "num_rel":
-            return {name: self.incomplete(None).n_relevant.astype(np.float64)}
-        if name == "num_rel_ret":
-            table = self.incomplete(None)
-            return {name: np.rint(table.recall * table.n_relevant)}
-        if name == "map":
-            return {name: self.incomplete(None).ap}
-        if name == "bpref":
-            return {name: self.incomplete(None).bpref}
-        if name == "recip_rank":
-            return {name: self.scored(any_k).rr}
-        if name == "P":
-            return {f"P_{k}": self.scored(k).precision for k in spec.cutoffs}
-        if name == "recall":
-            return {f"recall_{k}": self.incomplete(k).recall for k in spec.cutoffs}
-        if name == "ndcg":
-            return {spec.names()[0]: self.scored(None, spec.gains).ndcg}
-        if name == "ndcg_cut":
-            return {f"ndcg_cut_{k}": self.scored(k).ndcg for k in spec.cutoffs}
-        if name == "map_cut":
-            return {f"map_cut_{k}": self.incomplete(k).ap_at_k for k in spec.cutoffs}
-        if name == "rbp":
-            return {name: self.incomplete(None, graded_rbp=True).rbp}
-        # parse_measures only lets MEASURES through
-        raise MeasureError(f"measure {name!r} is not implemented")  # pragma: no cover

@@ -15,21 +15,24 @@ the same as for the app's writes.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-import numpy as np
-from numpy.typing import NDArray
-
-from ndcg_studio.io.errors import InputError, InputFileError, ParseIssue
+from ndcg_studio.io.errors import InputFileError, ParseIssue
 from ndcg_studio.services.import_pieces import (
     Pieces,
     check_name,
     rank_problem,
 )
+from ndcg_studio.services.import_steps import (
+    ImportSummary,
+    into_source,
+    one_tag,
+    stage,
+    write_judgment_ids,
+    write_results,
+)
 from ndcg_studio.services.progress import Cancelled, Progress, checkpoint
-from ndcg_studio.services.wording import count
 from ndcg_studio.storage.database import Database
 from ndcg_studio.storage.imports import (
     RowRefused,
@@ -37,17 +40,13 @@ from ndcg_studio.storage.imports import (
     documents_meanwhile,
     factorize,
     import_transaction,
-    insert_results,
     query_ids,
     replace_run,
     upsert_catalogue,
 )
-from ndcg_studio.storage.judgments import INSERT_SLICE, apply_judgments, plan_judgments
 from ndcg_studio.vocabulary import IMPORT_KINDS
 
 if TYPE_CHECKING:
-    from sqlalchemy import Connection
-
     from ndcg_studio.io.tabular import DocumentsFile, QueriesFile
 
 __all__ = ["ImportService", "ImportSummary", "factorize"]
@@ -55,37 +54,6 @@ __all__ = ["ImportService", "ImportSummary", "factorize"]
 #: Rows per upsert statement batch of a queries or documents import: the progress moves and
 #: Cancel is heard between batches.
 _UPSERT_SLICE = 50_000
-
-
-@dataclass
-class ImportSummary:
-    """What an import did. ``counts`` holds e.g. ``{"results": 1000, "documents created": 12}``."""
-
-    kind: str
-    path: str
-    rows: int
-    counts: dict[str, int] = field(default_factory=dict)
-    notes: list[str] = field(default_factory=list)
-
-    def message(self, *, name_only: bool = False) -> str:
-        """What was imported, e.g. ``run.txt: 3 run lines imported (3 results, 1 query
-        created); run 'bm25' created`` — led by the file's path, or by its name alone."""
-        parts = ", ".join(count(v, k) for k, v in self.counts.items() if v)
-        where = Path(self.path).name if name_only else self.path
-        lines = count(self.rows, f"{self.kind} lines", f"{self.kind} line")
-        text = f"{where}: {lines} imported" + (f" ({parts})" if parts else "")
-        return "; ".join([text, *self.notes])
-
-
-def _stage(progress: Progress | None, base: int, span: int) -> Progress | None:
-    """Map a reader's progress (0..total) into [base, base + span] of 100 steps."""
-    if progress is None:
-        return None
-
-    def report(done: int, total: int) -> None:
-        progress(base + (span * done) // max(total, 1), 100)
-
-    return report
 
 
 class ImportService:
@@ -153,21 +121,21 @@ class ImportService:
             pieces = Pieces(conn, documents)
             for run in read_trec_run_chunks(
                 path,
-                progress=_stage(progress, 0, 60),
+                progress=stage(progress, 0, 60),
                 cancelled=cancelled,
                 on_doc_ids=documents.start,
             ):
                 pieces.add_run(run)
                 del run
             checkpoint(60, 100, progress, cancelled)
-            name = name if name is not None else _one_tag(str(path), pieces.tags)
+            name = name if name is not None else one_tag(str(path), pieces.tags)
             cols = pieces.run_columns(str(path))
             problem = rank_problem(str(path), cols, pieces.rank_problems, pieces.query_names)
             del cols["line"]  # checked: not written
             checkpoint(65, 100, progress, cancelled)
             run_id, replaced = replace_run(conn, name, description, problem)
             checkpoint(70, 100, progress, cancelled)
-            n = _write_results(conn, run_id, cols, progress, cancelled)
+            n = write_results(conn, run_id, cols, progress, cancelled)
         summary = ImportSummary("run", str(path), len(cols["query"]))
         summary.counts = {
             "results": n,
@@ -207,7 +175,7 @@ class ImportService:
                 path,
                 grade_map=grade_map,
                 annotator_column=annotator_column,
-                progress=_stage(progress, 0, 40),
+                progress=stage(progress, 0, 40),
                 cancelled=cancelled,
                 on_doc_ids=documents.start,
             ):
@@ -216,10 +184,10 @@ class ImportService:
             by = pieces.annotator_names if annotator_column else None  # as the reader says it
             cols = pieces.qrels_columns(str(path), by)
             del cols["line"]  # checked: not written
-            summary = _write_judgment_ids(conn, "qrels", str(path), cols, None, progress, cancelled)
+            summary = write_judgment_ids(conn, "qrels", str(path), cols, None, progress, cancelled)
             summary.counts.update(pieces.created())
             names = list(pieces.annotator_names.values())
-            _into_source(conn, summary, names, source, source_kind)
+            into_source(conn, summary, names, source, source_kind)
             return summary
 
     def import_judgments(
@@ -237,7 +205,7 @@ class ImportService:
         from ndcg_studio.io.tabular import read_judgments_csv
 
         j = read_judgments_csv(
-            path, grade_map=grade_map, progress=_stage(progress, 0, 40), cancelled=cancelled
+            path, grade_map=grade_map, progress=stage(progress, 0, 40), cancelled=cancelled
         )
         with import_transaction(self.db.engine) as conn, documents_meanwhile(conn) as documents:
             documents.start(j.doc_id)
@@ -249,13 +217,13 @@ class ImportService:
             a_ids, a_new = annotator_ids(conn, a_ext)
             cols = {"query": q_ids[q_inv], "doc": did, "annotator": a_ids[a_inv], "grade": j.grade}
             notes = j.note if j.has_notes else None  # a wide file keeps the stored notes
-            summary = _write_judgment_ids(
+            summary = write_judgment_ids(
                 conn, "judgments", str(path), cols, notes, progress, cancelled
             )
             summary.counts.update(
                 {"queries created": q_new, "documents created": d_new, "annotators created": a_new}
             )
-            _into_source(conn, summary, j.annotator, source, source_kind)
+            into_source(conn, summary, j.annotator, source, source_kind)
             return summary
 
     # ------------------------------------------------------------ catalogue
@@ -269,7 +237,7 @@ class ImportService:
         """Import query texts: TREC topics TSV ``qid<TAB>text`` or CSV ``query_id,text,...``."""
         from ndcg_studio.io.tabular import read_queries
 
-        q = read_queries(path, progress=_stage(progress, 0, 50), cancelled=cancelled)
+        q = read_queries(path, progress=stage(progress, 0, 50), cancelled=cancelled)
         return self._write_queries(str(path), q, progress, cancelled)
 
     def import_topics(
@@ -295,7 +263,7 @@ class ImportService:
         """Import documents: CSV ``doc_id,title,text,url`` or JSONL with those keys."""
         from ndcg_studio.io.tabular import read_documents
 
-        d = read_documents(path, progress=_stage(progress, 0, 50), cancelled=cancelled)
+        d = read_documents(path, progress=stage(progress, 0, 50), cancelled=cancelled)
         return self._write_documents(str(path), d, progress, cancelled)
 
     def import_smart(
@@ -317,10 +285,10 @@ class ImportService:
             head = Path(path).read_bytes()[:65536]
             smart_kind = "documents" if b"\n.T" in head or head.startswith(b".T") else "queries"
         if smart_kind == "documents":
-            d = read_smart_documents(path, progress=_stage(progress, 0, 50), cancelled=cancelled)
+            d = read_smart_documents(path, progress=stage(progress, 0, 50), cancelled=cancelled)
             return self._write_documents(str(path), d, progress, cancelled)
         q = read_smart_queries(
-            path, renumber=renumber, progress=_stage(progress, 0, 50), cancelled=cancelled
+            path, renumber=renumber, progress=stage(progress, 0, 50), cancelled=cancelled
         )
         return self._write_queries(str(path), q, progress, cancelled)
 
@@ -369,88 +337,6 @@ class ImportService:
                 checkpoint(50 + 49 * min(n, start + _UPSERT_SLICE) // n, 100, progress, cancelled)
         summary.counts = {f"{kind} created": created, f"{kind} updated": n - created}
         return summary
-
-
-def _one_tag(path: str, tags: Mapping[str, None]) -> str:
-    """The run's name from its only tag.
-
-    Raises:
-        InputError: the file has several tags.
-    """
-    if len(tags) != 1:
-        tag_list = list(tags)
-        raise InputError(
-            f"{path}: the file has {len(tags)} run tags "
-            f"({', '.join(tag_list[:5])}); give the run's name with --name"
-        )
-    return next(iter(tags))
-
-
-def _write_results(
-    conn: Connection,
-    run_id: int,
-    cols: Mapping[str, NDArray[Any]],
-    progress: Progress | None,
-    cancelled: Cancelled | None,
-) -> int:
-    """Insert the run's results slice by slice (bounded memory; progress 70–99)."""
-    n_lines = len(cols["query"])
-    n = 0
-    for start in range(0, n_lines, INSERT_SLICE):
-        part = slice(start, start + INSERT_SLICE)
-        n += insert_results(conn, run_id, {c: v[part] for c, v in cols.items()})
-        done = 70 + 29 * min(n_lines, start + INSERT_SLICE) // n_lines
-        checkpoint(done, 100, progress, cancelled)
-    return n
-
-
-def _write_judgment_ids(
-    conn: Connection,
-    kind: str,
-    path: str,
-    cols: Mapping[str, NDArray[np.int64]],
-    note: Sequence[str | None] | None,
-    progress: Progress | None,
-    cancelled: Cancelled | None,
-) -> ImportSummary:
-    """Write judgments given by database ids (columns ``query``, ``doc``, ``annotator``,
-    ``grade``: ``(n,)`` int64 each; ``note`` None keeps the stored notes) inside the caller's
-    transaction; the summary's counts are the judgments'."""
-    n = len(cols["query"])
-    summary = ImportSummary(kind, path, n)
-    checkpoint(60, 100, progress, cancelled)
-    plan = plan_judgments(conn, cols["query"], cols["doc"], cols["annotator"], cols["grade"], note)
-    checkpoint(70, 100, progress, cancelled)
-    apply_judgments(conn, plan)
-    checkpoint(99, 100, progress, cancelled)
-    created, updated = plan.created, plan.updated
-    summary.counts = {
-        "judgments created": created,
-        "judgments updated": updated,
-        "unchanged": int(n - created - updated),
-    }
-    return summary
-
-
-def _into_source(
-    conn: Connection,
-    summary: ImportSummary,
-    names: Sequence[str],
-    source: str | None,
-    kind: str,
-) -> None:
-    """Put the imported annotators into ``source`` (nothing without one), in the import's
-    transaction; a note in the summary."""
-    if source is None:
-        return
-    from ndcg_studio.services.stability import assign_source
-
-    annotators = sorted(set(names))
-    try:
-        assign_source(conn, annotators, source, kind)
-    except ValueError as exc:
-        raise InputError(f"--source {source}: {exc}") from None
-    summary.notes.append(f"{', '.join(annotators)} in {kind} source {source!r}")
 
 
 def _text(values: Sequence[str | None]) -> list[str]:
