@@ -102,7 +102,11 @@ class LazyView(QWidget, Generic[T]):
         return self._task
 
     def is_loading(self) -> bool:
-        """Whether a load (or other work listed by :meth:`_tasks`) is still running."""
+        """Whether a load (or other work listed by :meth:`_tasks`) is still running.
+
+        Every stage counts (Review's agreement columns, Compare's verdict and matrix), which one
+        "loaded" signal would not say: ``benchmarks/bench_gui_scale.py`` times a tab until this
+        turns False, and the UI tests wait on it."""
         return any(t is not None and not t.done for t in self._tasks())
 
     def _tasks(self) -> Iterable[Task[Any] | None]:
