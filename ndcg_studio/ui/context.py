@@ -36,7 +36,8 @@ def database_target(database: Database) -> str:
     if database.is_sqlite:
         name = url.database or ""
         return str(Path(name).resolve()) if name and name != ":memory:" else name
-    return url.set(password=None).render_as_string(hide_password=False)
+    # URL.set(password=None) leaves the password as it is (None means "unchanged" there)
+    return url._replace(password=None).render_as_string(hide_password=False)
 
 
 class AppContext(QObject):

@@ -17,17 +17,8 @@ from ndcg_studio.services.annotation import AnnotationService, AnnotatorInfo
 from ndcg_studio.storage.database import Database, open_database, resolve_url
 from ndcg_studio.ui import errors
 from ndcg_studio.ui import settings as S
-from ndcg_studio.ui.context import AppContext
+from ndcg_studio.ui.context import AppContext, database_target
 from ndcg_studio.ui.workers import Task, run_task
-
-
-def storable_target(database: Database) -> str:
-    """What to remember in Open Recent: the file path, or the URL without its password
-    (passwords belong in ~/.pgpass or PGPASSWORD)."""
-    url = database.url
-    if database.is_sqlite:
-        return url.database or ""
-    return url.set(password=None).render_as_string(hide_password=False)
 
 
 class DatabaseActions:
@@ -127,7 +118,7 @@ class DatabaseActions:
             database, annotator, queries = result
             self.context.set_opening(False)
             self.context.set_database(database, annotator)
-            self.context.settings.add_recent_database(storable_target(database))
+            self.context.settings.add_recent_database(database_target(database))
             if annotator is None:
                 self.ask_annotator_name()
             if load_demo and queries == 0:
