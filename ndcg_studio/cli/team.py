@@ -68,7 +68,10 @@ def team_command(args: argparse.Namespace) -> int:
                 f"{member.login} --password', or in psql: \\password {member.login}",
                 file=sys.stderr,
             )
-        url = database.url.set(drivername="postgresql", username=member.login, password=None)
+        # URL.set(password=None) keeps the password (SQLAlchemy 2.1): _replace drops the admin's
+        url = database.url.set(drivername="postgresql", username=member.login)._replace(
+            password=None
+        )
         print(f"{member.login} connects with: ndcg-studio --db {url.render_as_string()}")
     finally:
         database.dispose()

@@ -381,3 +381,15 @@ def test_campaign_work_as_annotator_and_lead_logins(team: PostgresServer) -> Non
         "alice",
         f"INSERT INTO campaign_leases VALUES (1, 1, 1, {bob}, now() + interval '1 hour')",
     )
+
+
+def test_the_connect_hint_carries_no_password(
+    team: PostgresServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The printed hint for a new member names the member's login and never the admin's
+    password, not even masked (URL.set(password=None) kept it as '***')."""
+    url = f"postgresql://studio_owner:secret@127.0.0.1:{team.port}/relevance"
+    assert main(["--db", url, "team", "add-annotator", "dora"]) == 0
+    out, _ = capsys.readouterr()
+    assert f"dora connects with: ndcg-studio --db postgresql://dora@127.0.0.1:{team.port}" in out
+    assert "***" not in out and "secret" not in out
