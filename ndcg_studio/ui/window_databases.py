@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, cast
 
-from PySide6.QtCore import Slot
+from PySide6.QtCore import QCoreApplication, Slot
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QMainWindow, QMessageBox
 
 from ndcg_studio.services import demo
@@ -18,7 +18,13 @@ from ndcg_studio.storage.database import Database, open_database, resolve_url
 from ndcg_studio.ui import errors
 from ndcg_studio.ui import settings as S
 from ndcg_studio.ui.context import AppContext
+from ndcg_studio.ui.language import arg
 from ndcg_studio.ui.workers import Task, run_task
+
+
+def _t(text: str) -> str:
+    # a mixin: self.tr would look the text up under the window's class name
+    return QCoreApplication.translate("DatabaseActions", text)
 
 
 def storable_target(database: Database) -> str:
@@ -47,9 +53,9 @@ class DatabaseActions:
     def new_database(self) -> None:
         path, _ = QFileDialog.getSaveFileName(
             self._window(),
-            "New database",
+            _t("New database"),
             str(Path(self.context.last_folder()) / "judgments.sqlite"),
-            "SQLite database (*.sqlite *.db)",
+            _t("SQLite database (*.sqlite *.db)"),
             options=QFileDialog.Option.DontConfirmOverwrite,
         )
         if not path:
@@ -57,8 +63,8 @@ class DatabaseActions:
         if Path(path).exists():
             QMessageBox.information(
                 self._window(),
-                "New database",
-                f"{path} already exists; use File ▸ Open database… to open it.",
+                _t("New database"),
+                arg(_t("%1 already exists; use File ▸ Open database… to open it."), path),
             )
             return
         self.context.settings.set(S.LAST_FOLDER, str(Path(path).parent))
@@ -68,9 +74,9 @@ class DatabaseActions:
     def open_database_dialog(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
             self._window(),
-            "Open database",
+            _t("Open database"),
             self.context.last_folder(),
-            "SQLite database (*.sqlite *.db);;All files (*)",
+            _t("SQLite database (*.sqlite *.db);;All files (*)"),
         )
         if path:
             self.context.settings.set(S.LAST_FOLDER, str(Path(path).parent))
@@ -80,8 +86,8 @@ class DatabaseActions:
     def connect_server(self) -> None:
         url, ok = QInputDialog.getText(
             self._window(),
-            "Connect to a team server",
-            "PostgreSQL URL (password in ~/.pgpass or $PGPASSWORD, not here):",
+            _t("Connect to a team server"),
+            _t("PostgreSQL URL (password in ~/.pgpass or $PGPASSWORD, not here):"),
             text="postgresql://user@server/relevance",
         )
         if ok and url.strip():
@@ -121,7 +127,7 @@ class DatabaseActions:
 
         def failed(exc: BaseException) -> None:
             self.context.set_opening(False)
-            errors.show_error(exc, self._window(), action="Opening the database")
+            errors.show_error(exc, self._window(), action=_t("Opening the database"))
 
         def done(result: tuple[Database, AnnotatorInfo | None, int]) -> None:
             database, annotator, queries = result
@@ -141,7 +147,10 @@ class DatabaseActions:
             on_success=done,
             on_failure=failed,
             owner=self._window(),
-            label=f"Opening {url.database if url.get_backend_name() == 'sqlite' else url.host}…",
+            label=arg(
+                _t("Opening %1…"),
+                url.database if url.get_backend_name() == "sqlite" else url.host,
+            ),
             replaces=self._open_task,
         )
         return self._open_task
@@ -156,8 +165,8 @@ class DatabaseActions:
             return True
         answer = QMessageBox.question(
             self._window(),
-            "Open database",
-            f"There is no database at {path}.\n\nCreate a new, empty database there?",
+            _t("Open database"),
+            arg(_t("There is no database at %1.\n\nCreate a new, empty database there?"), path),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
             QMessageBox.StandardButton.No,
         )
@@ -167,7 +176,7 @@ class DatabaseActions:
     def load_demo_into_empty(self) -> None:
         """Help ▸ Load the Cranfield demo: into the open database when it is empty (the demo's
         query and document ids would mix with anything already there)."""
-        if not self._require_database("Load the demo"):
+        if not self._require_database(_t("Load the demo")):
             return
         database = self.context.require_database()
 
@@ -180,9 +189,12 @@ class DatabaseActions:
             else:
                 QMessageBox.information(
                     self._window(),
-                    "Load the demo",
-                    "The demo collection goes into an empty database, and this one already holds "
-                    "queries.\n\nCreate one with File ▸ New database…, then load the demo there.",
+                    _t("Load the demo"),
+                    _t(
+                        "The demo collection goes into an empty database, and this one already "
+                        "holds queries.\n\nCreate one with File ▸ New database…, then load the "
+                        "demo there."
+                    ),
                 )
 
         run_task(empty, on_success=checked, owner=self._window())
@@ -201,5 +213,5 @@ class DatabaseActions:
             ),
             on_success=done,
             owner=self._window(),
-            label="Loading the Cranfield demo collection…",
+            label=_t("Loading the Cranfield demo collection…"),
         )

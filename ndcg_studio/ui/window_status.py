@@ -9,14 +9,19 @@ import time
 from pathlib import Path
 from typing import Any, cast
 
-from PySide6.QtCore import Qt, Slot
+from PySide6.QtCore import QCoreApplication, Qt, Slot
 from PySide6.QtWidgets import QLabel, QMainWindow
 
 from ndcg_studio.services.annotation import AnnotationService, DatabaseCounts
-from ndcg_studio.services.wording import count
 from ndcg_studio.ui.context import AppContext
+from ndcg_studio.ui.language import arg, counted
 from ndcg_studio.ui.team import team_text
 from ndcg_studio.ui.workers import Task, run_task
+
+
+def _t(text: str) -> str:
+    # a mixin: self.tr would look the text up under the window's class name
+    return QCoreApplication.translate("StatusBar", text)
 
 
 class StatusBarMixin:
@@ -50,16 +55,16 @@ class StatusBarMixin:
     def _update_status(self) -> None:
         database = self.context.database
         if database is None:
-            self._window().setWindowTitle("NDCG Studio")
-            self._db_label.setText("No database")
+            self._window().setWindowTitle(_t("NDCG Studio"))
+            self._db_label.setText(_t("No database"))
         else:
             label = Path(database.label).name if database.is_sqlite else database.label
-            self._window().setWindowTitle(f"{label} — NDCG Studio")
-            self._db_label.setText(f"Database: {label}")
+            self._window().setWindowTitle(arg(_t("%1 — NDCG Studio"), label))
+            self._db_label.setText(arg(_t("Database: %1"), label))
             self._db_label.setToolTip(database.label)
         annotator = self.context.annotator
         self._annotator_label.setText(
-            f"Annotator: {annotator.name}" if annotator else "No annotator"
+            arg(_t("Annotator: %1"), annotator.name) if annotator else _t("No annotator")
         )
         self._refit_message()
 
@@ -73,7 +78,7 @@ class StatusBarMixin:
         self._counts_task = run_task(
             lambda _p, _c: service.counts(),
             on_success=self._show_counts,
-            on_failure=lambda exc: self._counts_label.setText("counts unavailable"),
+            on_failure=lambda exc: self._counts_label.setText(_t("counts unavailable")),
             owner=self._window(),
             replaces=self._counts_task,
         )
@@ -125,14 +130,14 @@ class StatusBarMixin:
 
     def _show_reachable(self, reachable: bool) -> None:
         if reachable:
-            self.show_message("The database answers again.", 5000)
+            self.show_message(_t("The database answers again."), 5000)
         else:
-            self.show_message("⚠ The database is not answering; retrying every few seconds…")
+            self.show_message(_t("⚠ The database is not answering; retrying every few seconds…"))
 
     def _show_counts(self, counts: DatabaseCounts) -> None:
         self._counts_label.setText(
             " · ".join(
-                count(n, noun)
+                counted(n, noun)
                 for n, noun in (
                     (counts.queries, "queries"),
                     (counts.documents, "documents"),
@@ -141,4 +146,5 @@ class StatusBarMixin:
                 )
             )
         )
+
         self._refit_message()

@@ -37,6 +37,7 @@ from ndcg_studio.services.annotation import PoolItem, QueryProgress
 from ndcg_studio.services.next_unjudged import next_in_pool, next_unfinished_query
 from ndcg_studio.ui import settings as S
 from ndcg_studio.ui.context import AppContext
+from ndcg_studio.ui.language import arg, number
 from ndcg_studio.ui.models.pool import PoolModel
 from ndcg_studio.ui.models.query_progress import QueryFilterProxy, QueryProgressModel
 from ndcg_studio.ui.views.annotate_document import DocumentPanel
@@ -107,7 +108,7 @@ class AnnotateView(LoadingMixin, GradingMixin, QWidget):
         self.side_tabs.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.side_tabs.setFocusProxy(None)  # type: ignore[arg-type]  # Qt takes nullptr
         self.side_tabs.tabBar().setFocusPolicy(Qt.FocusPolicy.TabFocus)
-        self.side_tabs.addTab(self.queries, "Queries")
+        self.side_tabs.addTab(self.queries, self.tr("Queries"))
         self.panel = DocumentPanel(self.handle_key, self)
         self.pool = PoolPanel(self.pool_model, self)
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
@@ -229,14 +230,15 @@ class AnnotateView(LoadingMixin, GradingMixin, QWidget):
 
     def _update_pool_title(self) -> None:
         total = self.pool_model.rowCount()
-        self.pool_title.setText(f"Pool · {self.pool_model.judged_count()} / {total} judged")
+        self.pool_title.setText(
+            arg(self.tr("Pool · %1 / %2 judged"), self.pool_model.judged_count(), total)
+        )
 
     def _update_totals(self) -> None:
         complete, judged, pooled = self.rows_model.totals()
         n = self.rows_model.rowCount()
-        self.totals_label.setText(
-            f"{complete:,} of {n:,} queries complete · {judged:,} / {pooled:,} documents judged"
-        )
+        text = self.tr("%1 of %2 queries complete · %3 / %4 documents judged")
+        self.totals_label.setText(arg(text, *map(number, (complete, n, judged, pooled))))
 
     def _set_status(self, text: str) -> None:
         self.status_label.setText(text)
@@ -325,7 +327,8 @@ class AnnotateView(LoadingMixin, GradingMixin, QWidget):
                 current = self.proxy.mapFromSource(self.rows_model.index(source_row, 0)).row()
         found = next_unfinished_query(self.proxy.rowCount(), self._listed, current, query_id)
         if found is None:
-            self._set_status("Everything in the list is judged.")
+            self._set_status(self.tr("Everything in the list is judged."))
+
             return
         self._select_query(found)
         self.panel.setFocus()

@@ -10,7 +10,7 @@ a hidden view reloads when shown).
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QModelIndex, QObject, Qt, Signal
 from PySide6.QtGui import QHideEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -31,11 +31,12 @@ from ndcg_studio.services.scoring import (
     RunSummary,
     ScoringSettings,
 )
-from ndcg_studio.services.wording import count
 from ndcg_studio.storage.database import Database
+from ndcg_studio.translatable import QT_TRANSLATE_NOOP
 from ndcg_studio.ui.bands import BandChipDelegate, BandLegend
 from ndcg_studio.ui.charts import BandCountsChart, ChartsPane, HistogramChart
 from ndcg_studio.ui.context import AppContext
+from ndcg_studio.ui.language import arg, number, plural
 from ndcg_studio.ui.models import scores as M
 from ndcg_studio.ui.models.scores import (
     ReviewFilter,
@@ -56,6 +57,33 @@ from ndcg_studio.ui.views.scoring_settings import (
 from ndcg_studio.ui.workers import TaskFn
 
 
+def _t(text: str) -> str:
+    return QCoreApplication.translate("ReviewView", text)
+
+
+class ReviewText(QObject):
+    """Review's ``%n`` plurals (lupdate collects a numerus only from ``self.tr``); the count
+    is ``%1`` to keep the language's digit grouping."""
+
+    def judgments_no_run(self, n: int) -> str:
+        text = self.tr(
+            "Nothing to score yet: %1 judgment(s), but no run.\n"
+            "Import a run (File ▸ Import… ▸ A run) to score it.",
+            "",
+            n,
+        )
+        return arg(plural(text, n), number(n))
+
+    def runs_no_judgments(self, n: int) -> str:
+        text = self.tr(
+            "Nothing to score yet: %1 run(s), but no judgments.\n"
+            "Judge documents in Annotate, or import judgments (File ▸ Import…).",
+            "",
+            n,
+        )
+        return arg(plural(text, n), number(n))
+
+
 class ReviewView(LazyView[ReviewData]):
     """The Review tab. Construct as ``ReviewView(context, parent)``.
 
@@ -65,10 +93,12 @@ class ReviewView(LazyView[ReviewData]):
 
     data_loaded = Signal()
     STATE_KEY = "review"
-    LOADING_STATUS = "Scoring…"
-    FAILED_STATUS = "Scoring failed"
-    FAILED_ACTION = "Scoring the runs"
-    NO_DATABASE_TEXT = "No database is open.\nUse File ▸ Open database… or start with the demo."
+    LOADING_STATUS = QT_TRANSLATE_NOOP("ReviewView", "Scoring…")
+    FAILED_STATUS = QT_TRANSLATE_NOOP("ReviewView", "Scoring failed")
+    FAILED_ACTION = QT_TRANSLATE_NOOP("ReviewView", "Scoring the runs")
+    NO_DATABASE_TEXT = QT_TRANSLATE_NOOP(
+        "ReviewView", "No database is open.\nUse File ▸ Open database… or start with the demo."
+    )
 
     def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(context, parent)
@@ -106,7 +136,7 @@ class ReviewView(LazyView[ReviewData]):
         """How the scores are computed, the settings button, the status."""
         self.settings_line = QLabel()
         self.settings_line.setWordWrap(True)
-        self.settings_button = QPushButton("Scoring settings…")
+        self.settings_button = QPushButton(self.tr("Scoring settings…"))
         self.settings_button.clicked.connect(self.open_settings)
         header = QHBoxLayout()
         header.addWidget(self.settings_line, 1)
@@ -138,7 +168,9 @@ class ReviewView(LazyView[ReviewData]):
         summary_layout.addStretch(1)
         self.band_chart = BandCountsChart()
         self.histogram = HistogramChart()
-        self.charts = ChartsPane([("Bands", self.band_chart), ("Distribution", self.histogram)])
+        self.charts = ChartsPane(
+            [(self.tr("Bands"), self.band_chart), (self.tr("Distribution"), self.histogram)]
+        )
         self.summary_splitter = QSplitter(Qt.Orientation.Horizontal)
         self.summary_splitter.addWidget(summary_box)
         self.summary_splitter.addWidget(self.charts)
@@ -185,7 +217,7 @@ class ReviewView(LazyView[ReviewData]):
         header_view.moveSection(M.COL_SPREAD, M.COL_TEXT)  # beside Disputed; text stays last
         header_view.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         self.table.activated.connect(self._on_activated)
-        self.table.setToolTip("Double-click or press Enter for the per-rank breakdown")
+        self.table.setToolTip(self.tr("Double-click or press Enter for the per-rank breakdown"))
 
     def _build_lower(self, context: AppContext) -> None:
         """Below the summary: the filtered table, and nDCG beside nDCG′ on a second tab."""
@@ -200,8 +232,8 @@ class ReviewView(LazyView[ReviewData]):
         self.condensed = CondensedPanel(context)
         self.lower_tabs = QTabWidget()
         self.lower_tabs.setDocumentMode(True)
-        self.lower_tabs.addTab(table_box, "Scores")
-        self.lower_tabs.addTab(self.condensed, "nDCG vs nDCG′ (unjudged documents)")
+        self.lower_tabs.addTab(table_box, self.tr("Scores"))
+        self.lower_tabs.addTab(self.condensed, self.tr("nDCG vs nDCG′ (unjudged documents)"))
         self.splitter.addWidget(self.lower_tabs)
         self.splitter.setStretchFactor(0, 2)
         self.splitter.setStretchFactor(1, 3)
@@ -227,7 +259,9 @@ class ReviewView(LazyView[ReviewData]):
         self.filters.set_sources(data.sources, data.source)
         if data.source is not None:
             self.settings_line.setText(
-                f"{headline(report.settings)} · grades of source {data.source} only"
+                arg(
+                    self.tr("%1 · grades of source %2 only"), headline(report.settings), data.source
+                )
             )
         if len(report) == 0:
             self.model.set_rows(ReviewRows.empty())
@@ -266,16 +300,16 @@ class ReviewView(LazyView[ReviewData]):
         for s in summaries:
             extra = []
             if s.n_without_judgments:
-                extra.append(f"{s.n_without_judgments} without judgments (no nDCG)")
+                extra.append(arg(_t("%1 without judgments (no nDCG)"), s.n_without_judgments))
             if s.n_missing_from_run:
-                extra.append(f"{s.n_missing_from_run} not returned (scored 0)")
+                extra.append(arg(_t("%1 not returned (scored 0)"), s.n_missing_from_run))
             if s.n_idcg_zero:
-                extra.append(f"{s.n_idcg_zero} with IDCG = 0")
+                extra.append(arg(_t("%1 with IDCG = 0"), s.n_idcg_zero))
             if extra:
-                parts.append(f"{s.run}: " + ", ".join(extra))
+                parts.append(arg(_t("%1: %2"), s.run, _t(", ").join(extra)))
         if not parts:
-            return "Every query has judgments and a result in every run."
-        return "; ".join(parts) + "."
+            return _t("Every query has judgments and a result in every run.")
+        return arg(_t("%1."), _t("; ").join(parts))
 
     # ------------------------------------------------------------------ filters
     def current_filter(self) -> ReviewFilter:
@@ -302,7 +336,7 @@ class ReviewView(LazyView[ReviewData]):
             self.detail_dialog = QueryDetailDialog(self.context, self)
         dialog = self.detail_dialog
         settings = self.data.report.settings if self.data else scoring_settings_from(self.context)
-        dialog.setWindowTitle(f"Query {query} · {run} — Query detail")
+        dialog.setWindowTitle(arg(self.tr("Query %1 · %2 — Query detail"), query, run))
         dialog.view.load(query, run, settings, str(rows.text[source]))
         _show_window(dialog)
         return dialog
@@ -322,7 +356,7 @@ class ReviewView(LazyView[ReviewData]):
 
     def _show_empty_message(self, counts: DatabaseCounts | None = None) -> None:
         if self.context.database is None:
-            self._show_empty(self.NO_DATABASE_TEXT)
+            self._show_empty(self._text(self.NO_DATABASE_TEXT))
         else:
             self._show_empty(self.nothing_to_score_text(counts))
 
@@ -333,26 +367,20 @@ class ReviewView(LazyView[ReviewData]):
         runs = counts is None or counts.runs > 0
         judgments = counts is None or counts.judgments > 0
         if counts is not None and not runs and judgments:
-            return (
-                f"Nothing to score yet: {count(counts.judgments, 'judgments')}, but no run.\n"
-                "Import a run (File ▸ Import… ▸ A run) to score it."
-            )
+            return ReviewText().judgments_no_run(counts.judgments)
         if counts is not None and runs and not judgments:
-            return (
-                f"Nothing to score yet: {count(counts.runs, 'runs')}, but no judgments.\n"
-                "Judge documents in Annotate, or import judgments (File ▸ Import…)."
-            )
+            return ReviewText().runs_no_judgments(counts.runs)
         if counts is not None and runs and judgments:
-            return (
+            return _t(
                 "Nothing to score yet: no query has both results in a run and judgments.\n"
                 "Judge the runs' documents in Annotate, or import judgments for their queries."
             )
         if counts is not None and not runs and not judgments:
-            return (
+            return _t(
                 "Nothing to score yet: no run and no judgments.\nImport a run and judgments "
                 "(File ▸ Import…), or judge a few documents in Annotate."
             )
-        return (
+        return _t(
             "Nothing to score yet.\nImport a run and judgments (File ▸ Import…), "
             "or judge a few documents in Annotate."
         )

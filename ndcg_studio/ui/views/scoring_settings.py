@@ -87,7 +87,8 @@ _CONSENSUS_NAMES = {
 }
 
 
-def _consensus_name(method: str) -> str:
+def consensus_name(method: str) -> str:
+    """The name of a consensus ``method`` ("median") in the interface language."""
     return _tr(_CONSENSUS_NAMES.get(method, method))
 
 
@@ -127,7 +128,7 @@ def describe_settings(settings: ScoringSettings) -> str:
             QCoreApplication.translate(
                 "ScoringSettings", "%1 of the annotators' grades (adjudicated grades win)"
             ),
-            _consensus_name(settings.consensus),
+            consensus_name(settings.consensus),
         )
     )
     text = QCoreApplication.translate(
@@ -157,7 +158,7 @@ def headline(settings: ScoringSettings) -> str:
         if s.annotator
         else arg(
             QCoreApplication.translate("ScoringSettings", "consensus: %1"),
-            _consensus_name(s.consensus),
+            consensus_name(s.consensus),
         )
     )
     order = (
