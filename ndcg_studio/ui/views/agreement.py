@@ -40,7 +40,7 @@ from ndcg_studio.services.annotation import GradeChange
 from ndcg_studio.storage.database import Database
 from ndcg_studio.translatable import QT_TRANSLATE_NOOP
 from ndcg_studio.ui.context import AppContext
-from ndcg_studio.ui.language import arg, counted, label, number
+from ndcg_studio.ui.language import arg, label, number
 from ndcg_studio.ui.models.agreement import (
     COL_D_RANGE,
     KAPPA_KINDS,
@@ -50,6 +50,7 @@ from ndcg_studio.ui.models.agreement import (
     PerQueryAlphaModel,
 )
 from ndcg_studio.ui.views.adjudication import AdjudicationPanel, grade_shortcuts, table
+from ndcg_studio.ui.views.agreement_text import alpha_html, fleiss_text, loo_note_text
 from ndcg_studio.ui.views.base import LazyView, StateWidget
 from ndcg_studio.ui.workers import Task, TaskFn
 
@@ -59,13 +60,6 @@ _LEVELS = (
     ("ratio", QT_TRANSLATE_NOOP("AgreementView", "Ratio (equal steps from a true 0)")),
     ("nominal", QT_TRANSLATE_NOOP("AgreementView", "Nominal (categories)")),
 )
-#: the α level's name inside the headline sentence
-_LEVEL_NAMES = {
-    "ordinal": QT_TRANSLATE_NOOP("AgreementView", "ordinal"),
-    "interval": QT_TRANSLATE_NOOP("AgreementView", "interval"),
-    "ratio": QT_TRANSLATE_NOOP("AgreementView", "ratio"),
-    "nominal": QT_TRANSLATE_NOOP("AgreementView", "nominal"),
-}
 
 
 def _t(text: str) -> str:
@@ -279,8 +273,8 @@ class AgreementView(LazyView[AgreementData]):
             self.data_loaded.emit()
             return
         self.pages.setCurrentIndex(1)
-        self.alpha_label.setText(self.alpha_html(report))
-        self.fleiss_label.setText(self.fleiss_text(report))
+        self.alpha_label.setText(alpha_html(report))
+        self.fleiss_label.setText(fleiss_text(report))
         self.kappa_model.set_report(report, self.kappa_kind.currentData())
         self.loo_model.set_report(report)
         self._show_loo_note(report)
@@ -344,75 +338,8 @@ class AgreementView(LazyView[AgreementData]):
         self.loo_note.setText(text)
         self.loo_note.setVisible(bool(text))
 
-    @staticmethod
-    def loo_note_text(report: AgreementReport) -> str:
-        """'' when every α-without is defined; else the reason(s) it is not."""
-        loo = report.summary.leave_one_out
-        names = list(report.annotators)
-        undefined = [
-            (names[i] if i < len(names) else str(i), reason or _t("undefined"))
-            for i, (value, reason) in enumerate(
-                zip(loo.value.tolist(), loo.undefined_reason, strict=False)
-            )
-            if math.isnan(value)
-        ]
-        if not undefined:
-            return ""
-        reasons = sorted({label("Agreement", reason) for _, reason in undefined})
-        if len(undefined) == len(names):
-            text = _t("α undefined for every annotator: %1.")
-            return arg(text, _t("; ").join(reasons))
-        text = _t("α undefined without %1: %2.")
-        return arg(text, _t(", ").join(name for name, _ in undefined), _t("; ").join(reasons))
-
-    @staticmethod
-    def alpha_html(report: AgreementReport) -> str:
-        """The headline: alpha, its interval, and what it is computed on."""
-        s = report.summary
-        a, ci = s.alpha, s.alpha_ci
-        level = _t(_LEVEL_NAMES.get(report.settings.level, report.settings.level))
-        if math.isnan(a.value):
-            text = _t("<b>Krippendorff's α (%1)</b>: undefined — %2. %3, %4.")
-            return arg(
-                text,
-                level,
-                label("Agreement", a.undefined_reason),
-                counted(s.n_annotators, "annotators"),
-                counted(s.n_ratings, "judgments"),
-            )
-        interval = (
-            arg(
-                _t("95% interval %1 – %2 (%3 bootstrap resamples of the documents)"),
-                f"{ci.low:.3f}",
-                f"{ci.high:.3f}",
-                number(ci.n_resamples),
-            )
-            if not math.isnan(ci.low)
-            else arg(_t("no interval: %1"), label("Agreement", ci.undefined_reason))
-        )
-        text = _t(
-            "<b>Krippendorff's α (%1) = %2</b> &nbsp; %3 &nbsp;·&nbsp; "
-            "%4 documents graded by two or more of %5 annotators, %6"
-        )
-        return arg(
-            text,
-            level,
-            f"{a.value:.3f}",
-            interval,
-            number(a.n_items),
-            s.n_annotators,
-            counted(s.n_ratings, "judgments"),
-        )
-
-    @staticmethod
-    def fleiss_text(report: AgreementReport) -> str:
-        f = report.summary.fleiss
-        if math.isnan(f.value):
-            return arg(
-                _t("Fleiss' κ: not applicable — %1."), label("Agreement", f.undefined_reason)
-            )
-        text = _t("Fleiss' κ = %1 (%2 documents, %3 grades each; nominal, chance-corrected)")
-        return arg(text, f"{f.value:.3f}", number(f.n_items), f.n_raters)
+    #: '' when every α-without is defined; else the reason(s) it is not (see agreement_text)
+    loo_note_text = staticmethod(loo_note_text)
 
     # ------------------------------------------------------------------ item selection
     def select_item(self, query_id: int, document_id: int) -> bool:
