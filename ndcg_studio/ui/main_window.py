@@ -60,10 +60,6 @@ _TAB_ACTIONS = {
 }
 
 
-def _t(text: str) -> str:
-    return QCoreApplication.translate("MainWindow", text)
-
-
 class MainWindow(DatabaseActions, StatusBarMixin, QMainWindow):
     """Tabs of views, the File/Edit/Annotator/Help menus and a status bar."""
 
@@ -77,7 +73,7 @@ class MainWindow(DatabaseActions, StatusBarMixin, QMainWindow):
         for title, view_class in VIEWS:
             view = view_class(context, self.tabs)
             self.views[title] = view
-            self.tabs.addTab(view, _t(title))
+            self.tabs.addTab(view, QCoreApplication.translate("MainWindow", title))
         self.setCentralWidget(self.tabs)
         self._open_task: Task[Any] | None = None
         self._counts_task: Task[Any] | None = None
@@ -155,7 +151,7 @@ class MainWindow(DatabaseActions, StatusBarMixin, QMainWindow):
         for i, (title, _view_class) in enumerate(VIEWS):
             action = self._add(
                 view_menu,
-                _t(_TAB_ACTIONS[title]),
+                QCoreApplication.translate("MainWindow", _TAB_ACTIONS[title]),
                 lambda i=i: self.tabs.setCurrentIndex(i),
                 QKeySequence(f"Ctrl+{i + 1}"),
             )
@@ -360,11 +356,12 @@ class MainWindow(DatabaseActions, StatusBarMixin, QMainWindow):
 
     @staticmethod
     def about_text() -> str:
-        text = _t(
+        text = QCoreApplication.translate(
+            "MainWindow",
             "<h3>NDCG Studio %1</h3>"
             "<p>Judge search results on a 0–4 scale and score runs with NDCG@K, "
             "every part visible; inter-annotator agreement built in.</p>"
-            "<p>Logs: %2</p>"
+            "<p>Logs: %2</p>",
         )
         return language.arg(text, __version__, errors.log_file())
 

@@ -71,10 +71,6 @@ EXPORT_KINDS = {
 }
 
 
-def _t(text: str) -> str:
-    return QCoreApplication.translate(CONTEXT, text)
-
-
 def ask_item(parent: QWidget, title: str, label: str, items: list[str]) -> tuple[str, bool]:
     """Like ``QInputDialog.getItem`` (not editable, first item current), but wide enough for
     its window title and every item: the static version opened too narrow on a window
@@ -103,16 +99,23 @@ def import_file(context: AppContext, parent: QWidget, show_message: ShowMessage)
     :mod:`ndcg_studio.services.importing` in a worker (progress dialog with Cancel; the import
     is one transaction, so a cancelled import writes nothing), then every view reloads.
     """
-    labels = [_t(label) for label, _ in IMPORT_KINDS.values()]
-    choice, ok = ask_item(parent, _t("Import"), _t("What does the file hold?"), labels)
+    labels = [QCoreApplication.translate("Transfer", label) for label, _ in IMPORT_KINDS.values()]
+    choice, ok = ask_item(
+        parent,
+        QCoreApplication.translate("Transfer", "Import"),
+        QCoreApplication.translate("Transfer", "What does the file hold?"),
+        labels,
+    )
     if not ok:
         return
     kind = list(IMPORT_KINDS)[labels.index(choice)]
     path, _ = QFileDialog.getOpenFileName(
         parent,
-        arg(_t("Import %1"), choice[:1].lower() + choice[1:]),  # "Import judgments as CSV"
+        arg(
+            QCoreApplication.translate("Transfer", "Import %1"), choice[:1].lower() + choice[1:]
+        ),  # "Import judgments as CSV"
         context.last_folder(),
-        _t(IMPORT_KINDS[kind][1]),
+        QCoreApplication.translate("Transfer", IMPORT_KINDS[kind][1]),
     )
     if not path:
         return
@@ -133,7 +136,7 @@ def import_file(context: AppContext, parent: QWidget, show_message: ShowMessage)
         ),
         on_success=done,
         owner=parent,
-        label=arg(_t("Importing %1…"), Path(path).name),
+        label=arg(QCoreApplication.translate("Transfer", "Importing %1…"), Path(path).name),
     )
 
 
@@ -151,15 +154,23 @@ def ask_source(parent: QWidget, path: Path) -> dict[str, str] | None:
     """For qrels and judgments: whether the file is a judgment source's (a vendor's, a
     model's, a team's) and its name; ``{}`` for none, the import options otherwise, None when
     cancelled."""
-    labels = [_t(label) for label in SOURCE_CHOICES]
-    choice, ok = ask_item(parent, _t("Import"), _t("Whose judgments are these?"), labels)
+    labels = [QCoreApplication.translate("Transfer", label) for label in SOURCE_CHOICES]
+    choice, ok = ask_item(
+        parent,
+        QCoreApplication.translate("Transfer", "Import"),
+        QCoreApplication.translate("Transfer", "Whose judgments are these?"),
+        labels,
+    )
     if not ok:
         return None
     kind = list(SOURCE_CHOICES.values())[labels.index(choice)] if choice in labels else None
     if kind is None:
         return {}
     name, ok = QInputDialog.getText(
-        parent, _t("Import"), _t("Name of the judgment source:"), text=path.stem
+        parent,
+        QCoreApplication.translate("Transfer", "Import"),
+        QCoreApplication.translate("Transfer", "Name of the judgment source:"),
+        text=path.stem,
     )
     if not ok or not name.strip():
         return None
@@ -170,8 +181,13 @@ def export_file(context: AppContext, parent: QWidget, show_message: ShowMessage)
     """File ▸ Export…: choose what, then where; runs ``ExportService(database).write(kind,
     path, settings=<the app's scoring settings>, ...)`` of
     :mod:`ndcg_studio.services.exporting` in a worker. A comparison asks for the two runs."""
-    labels = [_t(label) for label in EXPORT_KINDS.values()]
-    choice, ok = ask_item(parent, _t("Export"), _t("What to export?"), labels)
+    labels = [QCoreApplication.translate("Transfer", label) for label in EXPORT_KINDS.values()]
+    choice, ok = ask_item(
+        parent,
+        QCoreApplication.translate("Transfer", "Export"),
+        QCoreApplication.translate("Transfer", "What to export?"),
+        labels,
+    )
     if not ok:
         return
     kind = list(EXPORT_KINDS)[labels.index(choice)]
@@ -204,12 +220,22 @@ def _export_to(
 ) -> None:
     """Ask where, then write the export in a worker."""
     suffix = ".txt" if kind == "qrels" else ".csv"
-    plain = _t("TREC qrels (*.txt)") if kind == "qrels" else _t("CSV (*.csv)")
+    plain = (
+        QCoreApplication.translate("Transfer", "TREC qrels (*.txt)")
+        if kind == "qrels"
+        else QCoreApplication.translate("Transfer", "CSV (*.csv)")
+    )
     path, chosen = QFileDialog.getSaveFileName(
         parent,
-        arg(_t("Export %1"), choice),
+        arg(QCoreApplication.translate("Transfer", "Export %1"), choice),
         str(Path(context.last_folder()) / f"{kind}{suffix}"),
-        ";;".join((plain, _t(XLSX_FILTER), _t("All files (*)"))),
+        ";;".join(
+            (
+                plain,
+                QCoreApplication.translate("Transfer", XLSX_FILTER),
+                QCoreApplication.translate("Transfer", "All files (*)"),
+            )
+        ),
     )
     if not path:
         return
@@ -231,7 +257,7 @@ def _export_to(
         ),
         on_success=lambda n: show_message(_exported(n, path), 15000),
         owner=parent,
-        label=arg(_t("Exporting %1…"), Path(path).name),
+        label=arg(QCoreApplication.translate("Transfer", "Exporting %1…"), Path(path).name),
     )
 
 
@@ -256,7 +282,10 @@ XLSX_FILTER = QT_TRANSLATE_NOOP("Transfer", "Excel workbook (*.xlsx)")
 def export_format(path: str, chosen_filter: str) -> str | None:
     """The format of an export from its save dialog: ``"xlsx"`` when the workbook filter was
     chosen or the name ends in ``.xlsx``, else None (the kind's own: CSV, TREC qrels)."""
-    if chosen_filter in (XLSX_FILTER, _t(XLSX_FILTER)) or path.lower().endswith(".xlsx"):
+    if chosen_filter in (
+        XLSX_FILTER,
+        QCoreApplication.translate("Transfer", XLSX_FILTER),
+    ) or path.lower().endswith(".xlsx"):
         return "xlsx"
     return None
 
@@ -265,13 +294,25 @@ def _ask_two_runs(parent: QWidget, names: list[str]) -> list[str] | None:
     """Run A and run B among ``names`` (the database's runs, ascending); None if cancelled."""
     if len(names) < 2:
         QMessageBox.information(
-            parent, _t("Export"), _t("A comparison needs two runs in the database.")
+            parent,
+            QCoreApplication.translate("Transfer", "Export"),
+            QCoreApplication.translate("Transfer", "A comparison needs two runs in the database."),
         )
         return None
-    first, ok = ask_item(parent, _t("Compare runs"), _t("Run A:"), names)
+    first, ok = ask_item(
+        parent,
+        QCoreApplication.translate("Transfer", "Compare runs"),
+        QCoreApplication.translate("Transfer", "Run A:"),
+        names,
+    )
     if not ok:
         return None
     rest = [n for n in names if n != first]
-    second, ok = ask_item(parent, _t("Compare runs"), _t("Run B:"), rest)
+    second, ok = ask_item(
+        parent,
+        QCoreApplication.translate("Transfer", "Compare runs"),
+        QCoreApplication.translate("Transfer", "Run B:"),
+        rest,
+    )
 
     return [first, second] if ok else None

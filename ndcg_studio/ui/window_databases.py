@@ -22,11 +22,6 @@ from ndcg_studio.ui.language import arg
 from ndcg_studio.ui.workers import Task, run_task
 
 
-def _t(text: str) -> str:
-    # a mixin: self.tr would look the text up under the window's class name
-    return QCoreApplication.translate("DatabaseActions", text)
-
-
 def storable_target(database: Database) -> str:
     """What to remember in Open Recent: the file path, or the URL without its password
     (passwords belong in ~/.pgpass or PGPASSWORD)."""
@@ -53,9 +48,9 @@ class DatabaseActions:
     def new_database(self) -> None:
         path, _ = QFileDialog.getSaveFileName(
             self._window(),
-            _t("New database"),
+            QCoreApplication.translate("DatabaseActions", "New database"),
             str(Path(self.context.last_folder()) / "judgments.sqlite"),
-            _t("SQLite database (*.sqlite *.db)"),
+            QCoreApplication.translate("DatabaseActions", "SQLite database (*.sqlite *.db)"),
             options=QFileDialog.Option.DontConfirmOverwrite,
         )
         if not path:
@@ -63,8 +58,14 @@ class DatabaseActions:
         if Path(path).exists():
             QMessageBox.information(
                 self._window(),
-                _t("New database"),
-                arg(_t("%1 already exists; use File ▸ Open database… to open it."), path),
+                QCoreApplication.translate("DatabaseActions", "New database"),
+                arg(
+                    QCoreApplication.translate(
+                        "DatabaseActions",
+                        "%1 already exists; use File ▸ Open database… to open it.",
+                    ),
+                    path,
+                ),
             )
             return
         self.context.settings.set(S.LAST_FOLDER, str(Path(path).parent))
@@ -74,9 +75,11 @@ class DatabaseActions:
     def open_database_dialog(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
             self._window(),
-            _t("Open database"),
+            QCoreApplication.translate("DatabaseActions", "Open database"),
             self.context.last_folder(),
-            _t("SQLite database (*.sqlite *.db);;All files (*)"),
+            QCoreApplication.translate(
+                "DatabaseActions", "SQLite database (*.sqlite *.db);;All files (*)"
+            ),
         )
         if path:
             self.context.settings.set(S.LAST_FOLDER, str(Path(path).parent))
@@ -86,8 +89,11 @@ class DatabaseActions:
     def connect_server(self) -> None:
         url, ok = QInputDialog.getText(
             self._window(),
-            _t("Connect to a team server"),
-            _t("PostgreSQL URL (password in ~/.pgpass or $PGPASSWORD, not here):"),
+            QCoreApplication.translate("DatabaseActions", "Connect to a team server"),
+            QCoreApplication.translate(
+                "DatabaseActions",
+                "PostgreSQL URL (password in ~/.pgpass or $PGPASSWORD, not here):",
+            ),
             text="postgresql://user@server/relevance",
         )
         if ok and url.strip():
@@ -127,7 +133,11 @@ class DatabaseActions:
 
         def failed(exc: BaseException) -> None:
             self.context.set_opening(False)
-            errors.show_error(exc, self._window(), action=_t("Opening the database"))
+            errors.show_error(
+                exc,
+                self._window(),
+                action=QCoreApplication.translate("DatabaseActions", "Opening the database"),
+            )
 
         def done(result: tuple[Database, AnnotatorInfo | None, int]) -> None:
             database, annotator, queries = result
@@ -148,7 +158,7 @@ class DatabaseActions:
             on_failure=failed,
             owner=self._window(),
             label=arg(
-                _t("Opening %1…"),
+                QCoreApplication.translate("DatabaseActions", "Opening %1…"),
                 url.database if url.get_backend_name() == "sqlite" else url.host,
             ),
             replaces=self._open_task,
@@ -165,8 +175,14 @@ class DatabaseActions:
             return True
         answer = QMessageBox.question(
             self._window(),
-            _t("Open database"),
-            arg(_t("There is no database at %1.\n\nCreate a new, empty database there?"), path),
+            QCoreApplication.translate("DatabaseActions", "Open database"),
+            arg(
+                QCoreApplication.translate(
+                    "DatabaseActions",
+                    "There is no database at %1.\n\nCreate a new, empty database there?",
+                ),
+                path,
+            ),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
             QMessageBox.StandardButton.No,
         )
@@ -176,7 +192,9 @@ class DatabaseActions:
     def load_demo_into_empty(self) -> None:
         """Help ▸ Load the Cranfield demo: into the open database when it is empty (the demo's
         query and document ids would mix with anything already there)."""
-        if not self._require_database(_t("Load the demo")):
+        if not self._require_database(
+            QCoreApplication.translate("DatabaseActions", "Load the demo")
+        ):
             return
         database = self.context.require_database()
 
@@ -189,11 +207,12 @@ class DatabaseActions:
             else:
                 QMessageBox.information(
                     self._window(),
-                    _t("Load the demo"),
-                    _t(
+                    QCoreApplication.translate("DatabaseActions", "Load the demo"),
+                    QCoreApplication.translate(
+                        "DatabaseActions",
                         "The demo collection goes into an empty database, and this one already "
                         "holds queries.\n\nCreate one with File ▸ New database…, then load the "
-                        "demo there."
+                        "demo there.",
                     ),
                 )
 
@@ -213,5 +232,7 @@ class DatabaseActions:
             ),
             on_success=done,
             owner=self._window(),
-            label=_t("Loading the Cranfield demo collection…"),
+            label=QCoreApplication.translate(
+                "DatabaseActions", "Loading the Cranfield demo collection…"
+            ),
         )

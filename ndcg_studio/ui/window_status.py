@@ -19,11 +19,6 @@ from ndcg_studio.ui.team import team_text
 from ndcg_studio.ui.workers import Task, run_task
 
 
-def _t(text: str) -> str:
-    # a mixin: self.tr would look the text up under the window's class name
-    return QCoreApplication.translate("StatusBar", text)
-
-
 class StatusBarMixin:
     """The status bar of the main window (a mixin)."""
 
@@ -55,16 +50,22 @@ class StatusBarMixin:
     def _update_status(self) -> None:
         database = self.context.database
         if database is None:
-            self._window().setWindowTitle(_t("NDCG Studio"))
-            self._db_label.setText(_t("No database"))
+            self._window().setWindowTitle(QCoreApplication.translate("StatusBar", "NDCG Studio"))
+            self._db_label.setText(QCoreApplication.translate("StatusBar", "No database"))
         else:
             label = Path(database.label).name if database.is_sqlite else database.label
-            self._window().setWindowTitle(arg(_t("%1 — NDCG Studio"), label))
-            self._db_label.setText(arg(_t("Database: %1"), label))
+            self._window().setWindowTitle(
+                arg(QCoreApplication.translate("StatusBar", "%1 — NDCG Studio"), label)
+            )
+            self._db_label.setText(
+                arg(QCoreApplication.translate("StatusBar", "Database: %1"), label)
+            )
             self._db_label.setToolTip(database.label)
         annotator = self.context.annotator
         self._annotator_label.setText(
-            arg(_t("Annotator: %1"), annotator.name) if annotator else _t("No annotator")
+            arg(QCoreApplication.translate("StatusBar", "Annotator: %1"), annotator.name)
+            if annotator
+            else QCoreApplication.translate("StatusBar", "No annotator")
         )
         self._refit_message()
 
@@ -78,7 +79,9 @@ class StatusBarMixin:
         self._counts_task = run_task(
             lambda _p, _c: service.counts(),
             on_success=self._show_counts,
-            on_failure=lambda exc: self._counts_label.setText(_t("counts unavailable")),
+            on_failure=lambda exc: self._counts_label.setText(
+                QCoreApplication.translate("StatusBar", "counts unavailable")
+            ),
             owner=self._window(),
             replaces=self._counts_task,
         )
@@ -130,9 +133,15 @@ class StatusBarMixin:
 
     def _show_reachable(self, reachable: bool) -> None:
         if reachable:
-            self.show_message(_t("The database answers again."), 5000)
+            self.show_message(
+                QCoreApplication.translate("StatusBar", "The database answers again."), 5000
+            )
         else:
-            self.show_message(_t("⚠ The database is not answering; retrying every few seconds…"))
+            self.show_message(
+                QCoreApplication.translate(
+                    "StatusBar", "⚠ The database is not answering; retrying every few seconds…"
+                )
+            )
 
     def _show_counts(self, counts: DatabaseCounts) -> None:
         self._counts_label.setText(

@@ -2,6 +2,291 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="ru" sourcelanguage="en">
 <context>
+    <name>AdjudicationPanel</name>
+    <message>
+        <source>Adjudication</source>
+        <translation>Решение арбитра</translation>
+    </message>
+    <message>
+        <source>Select a disputed document.</source>
+        <translation>Выберите спорный документ.</translation>
+    </message>
+    <message>
+        <source>Final grade:</source>
+        <translation>Итоговая оценка:</translation>
+    </message>
+    <message>
+        <source>Set the final grade to %1 (%2) — key %1</source>
+        <translation>Поставить итоговую оценку %1 (%2) — клавиша %1</translation>
+    </message>
+    <message>
+        <source>Clear</source>
+        <translation>Очистить</translation>
+    </message>
+    <message>
+        <source>Remove the final grade (the consensus applies again) — key Backspace</source>
+        <translation>Убрать итоговую оценку (снова действует согласование) — клавиша Backspace</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Query %1 · document %2&lt;/b&gt;</source>
+        <translation>&lt;b&gt;Запрос %1 · документ %2&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Query %1&lt;/b&gt;: %2&lt;br&gt;&lt;b&gt;Document %3&lt;/b&gt;: %4</source>
+        <translation>&lt;b&gt;Запрос %1&lt;/b&gt;: %2&lt;br&gt;&lt;b&gt;Документ %3&lt;/b&gt;: %4</translation>
+    </message>
+    <message numerus="yes">
+        <source>History: %1 recorded change(s), newest first.</source>
+        <translation>
+            <numerusform>История: %1 записанное изменение, новые сверху.</numerusform>
+            <numerusform>История: %1 записанных изменения, новые сверху.</numerusform>
+            <numerusform>История: %1 записанных изменений, новые сверху.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>History: no recorded change.</source>
+        <translation>История: записанных изменений нет.</translation>
+    </message>
+    <message>
+        <source>Choose who you are (Annotator ▸ Switch annotator…) to set final grades.</source>
+        <translation>Укажите, кто вы (Асессор ▸ Сменить асессора…), чтобы ставить итоговые оценки.</translation>
+    </message>
+    <message>
+        <source>Final grades are recorded as set by %1; they win over the consensus in scoring. Keys 0–4 set, Backspace clears.</source>
+        <translation>Итоговые оценки записываются от имени %1; при расчёте они важнее согласования. Клавиши 0–4 ставят, Backspace очищает.</translation>
+    </message>
+    <message>
+        <source>Saving…</source>
+        <translation>Сохранение…</translation>
+    </message>
+    <message>
+        <source>Saved</source>
+        <translation>Сохранено</translation>
+    </message>
+    <message>
+        <source>Final grade cleared</source>
+        <translation>Итоговая оценка убрана</translation>
+    </message>
+    <message>
+        <source>Final grade → %1</source>
+        <translation>Итоговая оценка → %1</translation>
+    </message>
+    <message>
+        <source>Undoing the final grade</source>
+        <translation>Отмена итоговой оценки</translation>
+    </message>
+</context>
+<context>
+    <name>Agreement</name>
+    <message>
+        <source>empty: no grades</source>
+        <translation>пусто: нет оценок</translation>
+    </message>
+    <message>
+        <source>no item has two or more grades</source>
+        <translation>ни у одного элемента нет двух и более оценок</translation>
+    </message>
+    <message>
+        <source>only one distinct grade: expected disagreement is 0</source>
+        <translation>только одна различная оценка: ожидаемое расхождение равно 0</translation>
+    </message>
+    <message>
+        <source>no resample had a defined alpha</source>
+        <translation>ни в одной повторной выборке α не определена</translation>
+    </message>
+    <message>
+        <source>no shared items</source>
+        <translation>нет общих элементов</translation>
+    </message>
+    <message>
+        <source>chance agreement is 1: both annotators gave every shared item one and the same grade</source>
+        <translation>случайное согласие равно 1: оба асессора поставили всем общим элементам одну и ту же оценку</translation>
+    </message>
+    <message>
+        <source>every item has one grade; Fleiss&apos; kappa needs at least two per item</source>
+        <translation>у каждого элемента одна оценка; для каппы Флейса нужно не меньше двух на элемент</translation>
+    </message>
+    <message>
+        <source>only one distinct grade: chance agreement is 1</source>
+        <translation>только одна различная оценка: случайное согласие равно 1</translation>
+    </message>
+</context>
+<context>
+    <name>AgreementView</name>
+    <message>
+        <source>Ordinal (grades are ordered)</source>
+        <translation>Порядковая (оценки упорядочены)</translation>
+    </message>
+    <message>
+        <source>Interval (equal steps)</source>
+        <translation>Интервальная (равные шаги)</translation>
+    </message>
+    <message>
+        <source>Ratio (equal steps from a true 0)</source>
+        <translation>Отношений (равные шаги от истинного нуля)</translation>
+    </message>
+    <message>
+        <source>Nominal (categories)</source>
+        <translation>Номинальная (категории)</translation>
+    </message>
+    <message>
+        <source>Computing agreement…</source>
+        <translation>Расчёт согласия…</translation>
+    </message>
+    <message>
+        <source>Agreement failed</source>
+        <translation>Ошибка расчёта согласия</translation>
+    </message>
+    <message>
+        <source>Computing agreement</source>
+        <translation>Расчёт согласия</translation>
+    </message>
+    <message>
+        <source>α level:</source>
+        <translation>Шкала α:</translation>
+    </message>
+    <message>
+        <source>Pairwise:</source>
+        <translation>Попарно:</translation>
+    </message>
+    <message>
+        <source>Pairwise agreement</source>
+        <translation>Попарное согласие</translation>
+    </message>
+    <message>
+        <source>Cohen&apos;s κ of each pair of annotators, on the documents both graded</source>
+        <translation>Каппа Коэна для каждой пары асессоров по документам, оценённым обоими</translation>
+    </message>
+    <message>
+        <source>α without each annotator</source>
+        <translation>α без каждого асессора</translation>
+    </message>
+    <message>
+        <source>Δ &gt; 0: agreement rises without that annotator</source>
+        <translation>Δ &gt; 0: без этого асессора согласие растёт</translation>
+    </message>
+    <message>
+        <source>α per query</source>
+        <translation>α по запросам</translation>
+    </message>
+    <message>
+        <source>All annotators&apos; disputed documents, or the items where two judgment sources differ by two grades or more (the correction queue)</source>
+        <translation>Спорные документы всех асессоров или элементы, где два источника оценок расходятся на две оценки и больше (очередь исправлений)</translation>
+    </message>
+    <message>
+        <source>Disputed documents</source>
+        <translation>Спорные документы</translation>
+    </message>
+    <message>
+        <source>No judgments yet: grade documents in Annotate or import qrels to see agreement.</source>
+        <translation>Оценок пока нет: оцените документы в «Разметке» или импортируйте qrels, чтобы увидеть согласие.</translation>
+    </message>
+    <message>
+        <source>All annotators</source>
+        <translation>Все асессоры</translation>
+    </message>
+    <message>
+        <source>Sources %1 vs %2</source>
+        <translation>Источники %1 и %2</translation>
+    </message>
+    <message>
+        <source>grades differ by %1 or more</source>
+        <translation>оценки расходятся на %1 и больше</translation>
+    </message>
+    <message>
+        <source>%1 and %2 differ by 2 grades or more</source>
+        <translation>%1 и %2 расходятся на 2 оценки и больше</translation>
+    </message>
+    <message>
+        <source>Disputed documents: %1 (%2), %3 adjudicated</source>
+        <translation>Спорные документы: %1 (%2), решено арбитром: %3</translation>
+    </message>
+    <message>
+        <source>ordinal</source>
+        <extracomment>the α level&apos;s name inside the headline sentence</extracomment>
+        <translation>порядковая</translation>
+    </message>
+    <message>
+        <source>interval</source>
+        <translation>интервальная</translation>
+    </message>
+    <message>
+        <source>ratio</source>
+        <translation>отношений</translation>
+    </message>
+    <message>
+        <source>nominal</source>
+        <translation>номинальная</translation>
+    </message>
+    <message>
+        <source>undefined</source>
+        <translation>не определено</translation>
+    </message>
+    <message>
+        <source>α undefined for every annotator: %1.</source>
+        <translation>α не определена ни для одного асессора: %1.</translation>
+    </message>
+    <message>
+        <source>; </source>
+        <translation>; </translation>
+    </message>
+    <message>
+        <source>α undefined without %1: %2.</source>
+        <translation>α без %1 не определена: %2.</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>, </translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Krippendorff&apos;s α (%1)&lt;/b&gt;: undefined — %2. %3, %4.</source>
+        <translation>&lt;b&gt;α Криппендорфа (%1)&lt;/b&gt;: не определена — %2. %3, %4.</translation>
+    </message>
+    <message>
+        <source>95% interval %1 – %2 (%3 bootstrap resamples of the documents)</source>
+        <translation>95% интервал %1 – %2 (%3 бутстреп-выборок документов)</translation>
+    </message>
+    <message>
+        <source>no interval: %1</source>
+        <translation>интервала нет: %1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Krippendorff&apos;s α (%1) = %2&lt;/b&gt; &amp;nbsp; %3 &amp;nbsp;·&amp;nbsp; %4 documents graded by two or more of %5 annotators, %6</source>
+        <translation>&lt;b&gt;α Криппендорфа (%1) = %2&lt;/b&gt; &amp;nbsp; %3 &amp;nbsp;·&amp;nbsp; документов с оценками двух и более из %5 асессоров: %4, %6</translation>
+    </message>
+    <message>
+        <source>items have between %1 and %2 grades; Fleiss&apos; kappa needs the same number for every item</source>
+        <translation>у элементов от %1 до %2 оценок; для каппы Флейса нужно одинаковое число у каждого элемента</translation>
+    </message>
+    <message>
+        <source>Fleiss&apos; κ: not applicable — %1.</source>
+        <translation>Каппа Флейса: неприменима — %1.</translation>
+    </message>
+    <message>
+        <source>Fleiss&apos; κ = %1 (%2 documents, %3 grades each; nominal, chance-corrected)</source>
+        <translation>Каппа Флейса = %1 (документов: %2, по %3 оценки у каждого; номинальная, с поправкой на случайность)</translation>
+    </message>
+</context>
+<context>
+    <name>AnnotateView</name>
+    <message>
+        <source>Queries</source>
+        <translation>Запросы</translation>
+    </message>
+    <message>
+        <source>Pool · %1 / %2 judged</source>
+        <translation>Пул · оценено %1 / %2</translation>
+    </message>
+    <message>
+        <source>%1 of %2 queries complete · %3 / %4 documents judged</source>
+        <translation>завершено запросов: %1 из %2 · оценено документов: %3 / %4</translation>
+    </message>
+    <message>
+        <source>Everything in the list is judged.</source>
+        <translation>Всё в списке оценено.</translation>
+    </message>
+</context>
+<context>
     <name>BandCountsChart</name>
     <message>
         <source>Queries per quality band</source>
@@ -105,6 +390,134 @@
     </message>
 </context>
 <context>
+    <name>CompareText</name>
+    <message>
+        <source>Δ mean nDCG@%1 (A − B) ∈ [%2, %3] whatever grades the unjudged documents get</source>
+        <translation>Δ среднего nDCG@%1 (A − B) ∈ [%2, %3] при любых оценках неоценённых документов</translation>
+    </message>
+    <message>
+        <source>P(A better) ≈ %1 (estimate)</source>
+        <translation>P(A лучше) ≈ %1 (оценка)</translation>
+    </message>
+    <message>
+        <source>%1 better than %2 — decided after %3 of %4 pooled documents (depth %5). %6. %7.</source>
+        <translation>%1 лучше, чем %2, — решено после %3 из %4 документов пула (глубина %5). %6. %7.</translation>
+    </message>
+    <message>
+        <source>even every pooled document judged at its expected grade would not settle it (estimate)</source>
+        <translation>даже оценка всех документов пула ожидаемыми оценками этого не решит (оценка)</translation>
+    </message>
+    <message numerus="yes">
+        <source>about %1 more judgment(s) would settle it at the current rate (estimate)</source>
+        <translation>
+            <numerusform>при текущем темпе это решит ещё примерно %1 оценка (приблизительно)</numerusform>
+            <numerusform>при текущем темпе это решат ещё примерно %1 оценки (приблизительно)</numerusform>
+            <numerusform>при текущем темпе это решат ещё примерно %1 оценок (приблизительно)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Not yet decided (%1 of %2 pooled documents judged, depth %3): %4. %5. %6.</source>
+        <translation>Ещё не решено (оценено %1 из %2 документов пула, глубина %3): %4. %5. %6.</translation>
+    </message>
+</context>
+<context>
+    <name>CompareView</name>
+    <message>
+        <source>Scoring…</source>
+        <translation>Расчёт…</translation>
+    </message>
+    <message>
+        <source>Comparing runs</source>
+        <translation>Сравнение прогонов</translation>
+    </message>
+    <message>
+        <source>⇄ Swap</source>
+        <translation>⇄ Поменять</translation>
+    </message>
+    <message>
+        <source>Exchange run A and run B</source>
+        <translation>Поменять местами прогоны A и B</translation>
+    </message>
+    <message>
+        <source>vs</source>
+        <translation>и</translation>
+    </message>
+    <message>
+        <source>Decided: the interval of Δ mean nDCG@K over every grade (0–4) the unjudged documents of the Annotate pool (depth D) could still get excludes 0 — no judgment can flip it.
+Not decided: the number of judgments is an estimate (the documents that decide A vs B first, each at the mean judged grade of its rank), and so is P(A better) (unjudged grades drawn from the judged grades at similar ranks; Carterette et al. 2006).</source>
+        <translation>Решено: интервал Δ среднего nDCG@K по всем оценкам (0–4), которые ещё могут получить неоценённые документы пула разметки (глубина D), не содержит 0 — никакая оценка не изменит результат.
+Не решено: число оценок — приблизительное (сначала документы, решающие спор A и B, каждый со средней оценкой своей позиции), как и P(A лучше) (оценки неоценённых берутся из оценённых на близких позициях; Carterette и др., 2006).</translation>
+    </message>
+    <message>
+        <source>Judge what decides A vs B</source>
+        <translation>Оценить то, что решает A и B</translation>
+    </message>
+    <message>
+        <source>Annotate shows first the documents whose grade can change which run is better (Annotator ▸ Pool order); annotators still see no run, rank or score</source>
+        <translation>Разметка сначала показывает документы, оценка которых может изменить, какой прогон лучше (Асессор ▸ Порядок пула); асессоры по-прежнему не видят ни прогонов, ни позиций, ни баллов</translation>
+    </message>
+    <message>
+        <source>Comparing needs two runs: import another run (File ▸ Import…).</source>
+        <translation>Для сравнения нужны два прогона: импортируйте ещё один (Файл ▸ Импорт…).</translation>
+    </message>
+    <message>
+        <source>No runs yet: import runs (File ▸ Import…).</source>
+        <translation>Прогонов пока нет: импортируйте их (Файл ▸ Импорт…).</translation>
+    </message>
+    <message>
+        <source>Pick two different runs.</source>
+        <translation>Выберите два разных прогона.</translation>
+    </message>
+    <message>
+        <source>Comparing…</source>
+        <translation>Сравнение…</translation>
+    </message>
+    <message>
+        <source>Verdict over the depth-%1 pool: computing…</source>
+        <translation>Вывод по пулу глубины %1: вычисляется…</translation>
+    </message>
+    <message>
+        <source>No verdict: %1</source>
+        <translation>Вывода нет: %1</translation>
+    </message>
+    <message>
+        <source>Annotate now shows first what decides A vs B</source>
+        <translation>Разметка теперь сначала показывает то, что решает A и B</translation>
+    </message>
+    <message>
+        <source>no judged queries</source>
+        <translation>нет оценённых запросов</translation>
+    </message>
+    <message>
+        <source>mean nDCG@%1 &lt;b&gt;%2&lt;/b&gt;</source>
+        <translation>среднее nDCG@%1 &lt;b&gt;%2&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>95% CI %1 – %2</source>
+        <translation>95% ДИ %1 – %2</translation>
+    </message>
+    <message>
+        <source>%1 judged queries</source>
+        <translation>оценённых запросов: %1</translation>
+    </message>
+    <message>
+        <source>No query has an nDCG in both runs.</source>
+        <translation>Ни у одного запроса нет nDCG в обоих прогонах.</translation>
+    </message>
+    <message>
+        <source>Over the %1 queries scored in both runs: mean Δ (A − B) = &lt;b&gt;%2&lt;/b&gt; &amp;nbsp;·&amp;nbsp; A better on &lt;b&gt;%3&lt;/b&gt; &amp;nbsp;·&amp;nbsp; B better on &lt;b&gt;%4&lt;/b&gt; &amp;nbsp;·&amp;nbsp; ties %5</source>
+        <translation>По запросам, рассчитанным в обоих прогонах (%1): среднее Δ (A − B) = &lt;b&gt;%2&lt;/b&gt; &amp;nbsp;·&amp;nbsp; A лучше: &lt;b&gt;%3&lt;/b&gt; &amp;nbsp;·&amp;nbsp; B лучше: &lt;b&gt;%4&lt;/b&gt; &amp;nbsp;·&amp;nbsp; ничьих: %5</translation>
+    </message>
+    <message>
+        <source>Paired randomization test (two-sided, random sign flips of the per-query deltas): %1 — the difference is significant at the 0.05 level.</source>
+        <translation>Парный рандомизационный тест (двусторонний, случайная смена знаков разностей по запросам): %1 — различие значимо на уровне 0,05.</translation>
+    </message>
+    <message>
+        <source>Paired randomization test (two-sided, random sign flips of the per-query deltas): %1 — the difference is not significant at the 0.05 level.</source>
+        <translation>Парный рандомизационный тест (двусторонний, случайная смена знаков разностей по запросам): %1 — различие не значимо на уровне 0,05.</translation>
+    </message>
+</context>
+<context>
     <name>CondensedPanel</name>
     <message>
         <source>Scoring nDCG′…</source>
@@ -136,6 +549,66 @@
     </message>
 </context>
 <context>
+    <name>Counts</name>
+    <message numerus="yes">
+        <source>%1 annotator(s)</source>
+        <extracomment>the language the running application shows (set by :func:`apply_language`)</extracomment>
+        <translation>
+            <numerusform>%1 асессор</numerusform>
+            <numerusform>%1 асессора</numerusform>
+            <numerusform>%1 асессоров</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 document(s)</source>
+        <translation>
+            <numerusform>%1 документ</numerusform>
+            <numerusform>%1 документа</numerusform>
+            <numerusform>%1 документов</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 item(s)</source>
+        <translation>
+            <numerusform>%1 элемент</numerusform>
+            <numerusform>%1 элемента</numerusform>
+            <numerusform>%1 элементов</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 judgment(s)</source>
+        <translation>
+            <numerusform>%1 оценка</numerusform>
+            <numerusform>%1 оценки</numerusform>
+            <numerusform>%1 оценок</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 query(ies)</source>
+        <translation>
+            <numerusform>%1 запрос</numerusform>
+            <numerusform>%1 запроса</numerusform>
+            <numerusform>%1 запросов</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 row(s)</source>
+        <translation>
+            <numerusform>%1 строка</numerusform>
+            <numerusform>%1 строки</numerusform>
+            <numerusform>%1 строк</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 run(s)</source>
+        <translation>
+            <numerusform>%1 прогон</numerusform>
+            <numerusform>%1 прогона</numerusform>
+            <numerusform>%1 прогонов</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>CumulativeDcgChart</name>
     <message>
         <source>Cumulative DCG by rank</source>
@@ -152,6 +625,69 @@
     <message>
         <source>%1 (DCG)</source>
         <translation>%1 (DCG)</translation>
+    </message>
+</context>
+<context>
+    <name>DatabaseActions</name>
+    <message>
+        <source>New database</source>
+        <translation>Новая база данных</translation>
+    </message>
+    <message>
+        <source>SQLite database (*.sqlite *.db)</source>
+        <translation>База данных SQLite (*.sqlite *.db)</translation>
+    </message>
+    <message>
+        <source>%1 already exists; use File ▸ Open database… to open it.</source>
+        <translation>%1 уже существует; откройте её через Файл ▸ Открыть базу данных….</translation>
+    </message>
+    <message>
+        <source>Open database</source>
+        <translation>Открыть базу данных</translation>
+    </message>
+    <message>
+        <source>SQLite database (*.sqlite *.db);;All files (*)</source>
+        <translation>База данных SQLite (*.sqlite *.db);;Все файлы (*)</translation>
+    </message>
+    <message>
+        <source>Connect to a team server</source>
+        <translation>Подключение к серверу команды</translation>
+    </message>
+    <message>
+        <source>PostgreSQL URL (password in ~/.pgpass or $PGPASSWORD, not here):</source>
+        <translation>URL PostgreSQL (пароль — в ~/.pgpass или $PGPASSWORD, не здесь):</translation>
+    </message>
+    <message>
+        <source>Opening the database</source>
+        <translation>Открытие базы данных</translation>
+    </message>
+    <message>
+        <source>Opening %1…</source>
+        <translation>Открытие %1…</translation>
+    </message>
+    <message>
+        <source>There is no database at %1.
+
+Create a new, empty database there?</source>
+        <translation>По адресу %1 базы данных нет.
+
+Создать там новую пустую базу?</translation>
+    </message>
+    <message>
+        <source>Load the demo</source>
+        <translation>Загрузка демо</translation>
+    </message>
+    <message>
+        <source>The demo collection goes into an empty database, and this one already holds queries.
+
+Create one with File ▸ New database…, then load the demo there.</source>
+        <translation>Демо-коллекция загружается в пустую базу, а в этой уже есть запросы.
+
+Создайте базу через Файл ▸ Новая база данных… и загрузите демо туда.</translation>
+    </message>
+    <message>
+        <source>Loading the Cranfield demo collection…</source>
+        <translation>Загрузка демо-коллекции Cranfield…</translation>
     </message>
 </context>
 <context>
@@ -183,6 +719,34 @@
     <message>
         <source>Δ nDCG@%1 (A − B)</source>
         <translation>Δ nDCG@%1 (A − B)</translation>
+    </message>
+</context>
+<context>
+    <name>DocumentPanel</name>
+    <message>
+        <source>%1 · Home/End first/last · Ctrl+Z undo</source>
+        <translation>%1 · Home/End первый/последний · Ctrl+Z отмена</translation>
+    </message>
+    <message>
+        <source>QUERY %1</source>
+        <translation>ЗАПРОС %1</translation>
+    </message>
+    <message>
+        <source>Document %1 / %2</source>
+        <translation>Документ %1 / %2</translation>
+    </message>
+    <message>
+        <source>(untitled)</source>
+        <translation>(без названия)</translation>
+    </message>
+    <message>
+        <source>Note: %1</source>
+        <translation>Заметка: %1</translation>
+    </message>
+    <message>
+        <source>Keys: 0–4 grade · ←/→ move · ⌫ clear · N note · U next unjudged</source>
+        <extracomment>the digit keys and the grade each gives the keys the document panel shows as a hint (the tooltip adds the rest); translated in context &quot;DocumentPanel&quot;</extracomment>
+        <translation>Клавиши: 0–4 оценка · ←/→ переход · ⌫ очистить · N заметка · U следующий неоценённый</translation>
     </message>
 </context>
 <context>
@@ -286,6 +850,13 @@
     </message>
 </context>
 <context>
+    <name>GradeLegend</name>
+    <message>
+        <source>Press %1: %2</source>
+        <translation>Нажмите %1: %2</translation>
+    </message>
+</context>
+<context>
     <name>Grades</name>
     <message>
         <source>irrelevant</source>
@@ -307,6 +878,57 @@
     <message>
         <source>perfect</source>
         <translation>идеальный</translation>
+    </message>
+</context>
+<context>
+    <name>GradingMixin</name>
+    <message>
+        <source>Grade %1 “%2”</source>
+        <translation>Оценка %1 «%2»</translation>
+    </message>
+    <message>
+        <source>%1 · query complete (U: next unjudged)</source>
+        <translation>%1 · запрос завершён (U: следующий неоценённый)</translation>
+    </message>
+    <message>
+        <source>Clear grade “%1”</source>
+        <translation>Очистить оценку «%1»</translation>
+    </message>
+    <message>
+        <source>Grade the document first: a note belongs to a grade.</source>
+        <translation>Сначала оцените документ: заметка относится к оценке.</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>Заметка</translation>
+    </message>
+    <message>
+        <source>Note on “%1”:</source>
+        <translation>Заметка к «%1»:</translation>
+    </message>
+    <message>
+        <source>Edit note “%1”</source>
+        <translation>Изменить заметку «%1»</translation>
+    </message>
+    <message>
+        <source>Saving…</source>
+        <translation>Сохранение…</translation>
+    </message>
+    <message>
+        <source>Not saved</source>
+        <translation>Не сохранено</translation>
+    </message>
+    <message>
+        <source>Saving the grade</source>
+        <translation>Сохранение оценки</translation>
+    </message>
+    <message>
+        <source>Undoing</source>
+        <translation>Отмена</translation>
+    </message>
+    <message>
+        <source>Saved ✓ %1</source>
+        <translation>Сохранено ✓ %1</translation>
     </message>
 </context>
 <context>
@@ -333,8 +955,309 @@
     </message>
     <message>
         <source>&amp;Language</source>
-        <extracomment>the language the running application shows (set by :func:`apply_language`)</extracomment>
+        <extracomment>the nouns :func:`counted` knows</extracomment>
         <translation>&amp;Язык</translation>
+    </message>
+</context>
+<context>
+    <name>LazyView</name>
+    <message>
+        <source>Loading…</source>
+        <extracomment>changes within this many milliseconds of each other cause one reload what :meth:`LazyView.save_state` saves the ``saveState()`` of</extracomment>
+        <translation>Загрузка…</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>Ошибка</translation>
+    </message>
+    <message>
+        <source>Loading</source>
+        <translation>Загрузка</translation>
+    </message>
+    <message>
+        <source>No database is open.</source>
+        <translation>База данных не открыта.</translation>
+    </message>
+</context>
+<context>
+    <name>LoadingMixin</name>
+    <message>
+        <source>Loading…</source>
+        <extracomment>where the last opened query is remembered (&quot;database label
+query external id&quot;)</extracomment>
+        <translation>Загрузка…</translation>
+    </message>
+    <message>
+        <source>No database is open.
+
+Use File ▸ New database… (Ctrl+N) or File ▸ Open database… (Ctrl+O).</source>
+        <translation>База данных не открыта.
+
+Выберите Файл ▸ Новая база данных… (Ctrl+N) или Файл ▸ Открыть базу данных… (Ctrl+O).</translation>
+    </message>
+    <message>
+        <source>Who is annotating?
+
+Choose your name with Annotator ▸ Switch annotator… (Ctrl+Shift+A).</source>
+        <translation>Кто размечает?
+
+Выберите своё имя: Асессор ▸ Сменить асессора… (Ctrl+Shift+A).</translation>
+    </message>
+    <message>
+        <source>Loading queries…</source>
+        <translation>Загрузка запросов…</translation>
+    </message>
+    <message>
+        <source>Pool</source>
+        <translation>Пул</translation>
+    </message>
+    <message>
+        <source>This database has no queries yet.
+
+Import queries, documents and runs with File ▸ Import…, or start the app with --demo for the Cranfield collection.</source>
+        <translation>В этой базе пока нет запросов.
+
+Импортируйте запросы, документы и прогоны через Файл ▸ Импорт… или запустите программу с --demo для коллекции Cranfield.</translation>
+    </message>
+    <message>
+        <source>Loading the pool</source>
+        <translation>Загрузка пула</translation>
+    </message>
+    <message>
+        <source>(no text)</source>
+        <translation>(нет текста)</translation>
+    </message>
+    <message>
+        <source>Nothing to judge for this query: no run returned a document for it.</source>
+        <translation>Для этого запроса нечего оценивать: ни один прогон не вернул по нему документов.</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>Annotate</source>
+        <extracomment>the tabs, in order: (title, view class built as ``View(context, parent)``); the title is the English key of :meth:`MainWindow.view`, the tab shows it translated in context &quot;MainWindow&quot;</extracomment>
+        <translation>Разметка</translation>
+    </message>
+    <message>
+        <source>Review</source>
+        <translation>Обзор</translation>
+    </message>
+    <message>
+        <source>Agreement</source>
+        <translation>Согласие</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>Сравнение</translation>
+    </message>
+    <message>
+        <source>Stability</source>
+        <translation>Устойчивость</translation>
+    </message>
+    <message>
+        <source>&amp;Annotate</source>
+        <extracomment>View ▸ &lt;tab&gt; menu entries, with their mnemonics</extracomment>
+        <translation>&amp;Разметка</translation>
+    </message>
+    <message>
+        <source>&amp;Review</source>
+        <translation>&amp;Обзор</translation>
+    </message>
+    <message>
+        <source>&amp;Agreement</source>
+        <translation>&amp;Согласие</translation>
+    </message>
+    <message>
+        <source>&amp;Compare</source>
+        <translation>С&amp;равнение</translation>
+    </message>
+    <message>
+        <source>&amp;Stability</source>
+        <translation>&amp;Устойчивость</translation>
+    </message>
+    <message>
+        <source>NDCG Studio</source>
+        <translation>NDCG Studio</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;Файл</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>&amp;Правка</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>&amp;Вид</translation>
+    </message>
+    <message>
+        <source>&amp;Annotator</source>
+        <translation>&amp;Асессор</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>&amp;Справка</translation>
+    </message>
+    <message>
+        <source>&amp;New database…</source>
+        <translation>&amp;Новая база данных…</translation>
+    </message>
+    <message>
+        <source>&amp;Open database…</source>
+        <translation>&amp;Открыть базу данных…</translation>
+    </message>
+    <message>
+        <source>Connect to &amp;server…</source>
+        <translation>Подключиться к &amp;серверу…</translation>
+    </message>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation>Н&amp;едавние</translation>
+    </message>
+    <message>
+        <source>&amp;Import…</source>
+        <translation>&amp;Импорт…</translation>
+    </message>
+    <message>
+        <source>&amp;Export…</source>
+        <translation>&amp;Экспорт…</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>&amp;Выход</translation>
+    </message>
+    <message>
+        <source>&amp;Undo</source>
+        <translation>&amp;Отменить</translation>
+    </message>
+    <message>
+        <source>&amp;Redo</source>
+        <translation>&amp;Повторить</translation>
+    </message>
+    <message>
+        <source>Scoring &amp;settings…</source>
+        <translation>&amp;Настройки расчёта…</translation>
+    </message>
+    <message>
+        <source>&amp;Next tab</source>
+        <translation>&amp;Следующая вкладка</translation>
+    </message>
+    <message>
+        <source>&amp;Previous tab</source>
+        <translation>&amp;Предыдущая вкладка</translation>
+    </message>
+    <message>
+        <source>&amp;Switch annotator…</source>
+        <translation>&amp;Сменить асессора…</translation>
+    </message>
+    <message>
+        <source>&amp;Pool depth…</source>
+        <translation>&amp;Глубина пула…</translation>
+    </message>
+    <message>
+        <source>Pool &amp;order</source>
+        <translation>&amp;Порядок пула</translation>
+    </message>
+    <message>
+        <source>&amp;Shuffled</source>
+        <translation>&amp;Случайный</translation>
+    </message>
+    <message>
+        <source>&amp;What decides the Compare pair first</source>
+        <translation>&amp;Сначала то, что решает пару из «Сравнения»</translation>
+    </message>
+    <message>
+        <source>Judge first the documents whose grade can change which of Compare&apos;s runs A and B is better (ab pooling); the runs are not shown in Annotate</source>
+        <translation>Сначала оценивать документы, оценка которых может изменить, какой из прогонов A и B в «Сравнении» лучше (ab-пулинг); в Разметке прогоны не показываются</translation>
+    </message>
+    <message>
+        <source>Load the Cranfield &amp;demo</source>
+        <translation>Загрузить &amp;демо Cranfield</translation>
+    </message>
+    <message>
+        <source>&amp;About NDCG Studio</source>
+        <translation>&amp;О программе NDCG Studio</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>(нет)</translation>
+    </message>
+    <message>
+        <source>Clear list</source>
+        <translation>Очистить список</translation>
+    </message>
+    <message>
+        <source>Import</source>
+        <translation>Импорт</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>Экспорт</translation>
+    </message>
+    <message>
+        <source>Open a database first (File ▸ Open database…).</source>
+        <translation>Сначала откройте базу данных (Файл ▸ Открыть базу данных…).</translation>
+    </message>
+    <message>
+        <source>Welcome to NDCG Studio</source>
+        <translation>Добро пожаловать в NDCG Studio</translation>
+    </message>
+    <message>
+        <source>Your name as an annotator (your grades are stored under it):</source>
+        <translation>Ваше имя как асессора (под ним сохраняются ваши оценки):</translation>
+    </message>
+    <message>
+        <source>Annotator</source>
+        <translation>Асессор</translation>
+    </message>
+    <message>
+        <source>Open a database first.</source>
+        <translation>Сначала откройте базу данных.</translation>
+    </message>
+    <message>
+        <source>Switch annotator</source>
+        <translation>Сменить асессора</translation>
+    </message>
+    <message>
+        <source>Annotate as (pick or type a new name):</source>
+        <translation>Размечать как (выберите или введите новое имя):</translation>
+    </message>
+    <message>
+        <source>Choosing the annotator</source>
+        <translation>Выбор асессора</translation>
+    </message>
+    <message>
+        <source>Pool depth</source>
+        <translation>Глубина пула</translation>
+    </message>
+    <message>
+        <source>Judge every run&apos;s top D documents of each query, D =</source>
+        <translation>Оценивать первые D документов каждого прогона для каждого запроса, D =</translation>
+    </message>
+    <message>
+        <source>Annotate pool order: shuffled</source>
+        <translation>Порядок пула разметки: случайный</translation>
+    </message>
+    <message>
+        <source>Pick runs A and B in Compare first</source>
+        <translation>Сначала выберите прогоны A и B в «Сравнении»</translation>
+    </message>
+    <message>
+        <source>About NDCG Studio</source>
+        <translation>О программе NDCG Studio</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;NDCG Studio %1&lt;/h3&gt;&lt;p&gt;Judge search results on a 0–4 scale and score runs with NDCG@K, every part visible; inter-annotator agreement built in.&lt;/p&gt;&lt;p&gt;Logs: %2&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;NDCG Studio %1&lt;/h3&gt;&lt;p&gt;Оценка результатов поиска по шкале 0–4 и расчёт NDCG@K прогонов, каждая часть на виду; встроенное согласие асессоров.&lt;/p&gt;&lt;p&gt;Журналы: %2&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>PoolPanel</name>
+    <message>
+        <source>Pool</source>
+        <translation>Пул</translation>
     </message>
 </context>
 <context>
@@ -418,6 +1341,220 @@
     <message>
         <source>Double-click a row of the Review table to see its breakdown.</source>
         <translation>Дважды щёлкните строку таблицы «Обзор», чтобы увидеть её разбор.</translation>
+    </message>
+</context>
+<context>
+    <name>QueryListPanel</name>
+    <message>
+        <source>Queries</source>
+        <extracomment>milliseconds of typing in the filter coalesced into one filtering of the list</extracomment>
+        <translation>Запросы</translation>
+    </message>
+    <message>
+        <source>Filter by id or text…</source>
+        <translation>Фильтр по id или тексту…</translation>
+    </message>
+    <message>
+        <source>Hide complete queries</source>
+        <translation>Скрыть завершённые запросы</translation>
+    </message>
+    <message>
+        <source>Next unjudged</source>
+        <translation>Следующий неоценённый</translation>
+    </message>
+    <message>
+        <source>Go to the next document you have not judged (U, Ctrl+U)</source>
+        <translation>Перейти к следующему документу, который вы ещё не оценили (U, Ctrl+U)</translation>
+    </message>
+</context>
+<context>
+    <name>ReviewFilterBar</name>
+    <message>
+        <source>Score against one judgment source&apos;s grades only: its annotators&apos; grades combined by the consensus rule, no adjudication (like `score --source`); &apos;humans&apos; are the annotators of no source. All sources: the usual consensus of every annotator.</source>
+        <extracomment>the source filter&apos;s tooltip: what choosing a source means</extracomment>
+        <translation>Расчёт только по оценкам одного источника: оценки его асессоров объединяются правилом согласования, без решений арбитра (как `score --source`); «humans» — асессоры без источника. Все источники: обычное согласование всех асессоров.</translation>
+    </message>
+    <message>
+        <source>Filter by query id or text…</source>
+        <translation>Фильтр по id или тексту запроса…</translation>
+    </message>
+    <message>
+        <source>All runs</source>
+        <translation>Все прогоны</translation>
+    </message>
+    <message>
+        <source>All bands</source>
+        <translation>Все уровни</translation>
+    </message>
+    <message>
+        <source>No band (no judgments)</source>
+        <translation>Без уровня (нет оценок)</translation>
+    </message>
+    <message>
+        <source>All sources</source>
+        <translation>Все источники</translation>
+    </message>
+    <message>
+        <source>Disputed only</source>
+        <translation>Только спорные</translation>
+    </message>
+    <message>
+        <source>Queries with a document whose grades differ by 2 or more</source>
+        <translation>Запросы с документом, оценки которого расходятся на 2 и больше</translation>
+    </message>
+    <message>
+        <source>Judged@K below</source>
+        <translation>Judged@K ниже</translation>
+    </message>
+    <message>
+        <source>Source: %1</source>
+        <translation>Источник: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %2 row(s)</source>
+        <translation>
+            <numerusform>%1 из %2 строки</numerusform>
+            <numerusform>%1 из %2 строк</numerusform>
+            <numerusform>%1 из %2 строк</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 row(s)</source>
+        <translation>
+            <numerusform>%1 строка</numerusform>
+            <numerusform>%1 строки</numerusform>
+            <numerusform>%1 строк</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ReviewText</name>
+    <message numerus="yes">
+        <source>Nothing to score yet: %1 judgment(s), but no run.
+Import a run (File ▸ Import… ▸ A run) to score it.</source>
+        <translation>
+            <numerusform>Пока нечего рассчитывать: есть %1 оценка, но нет прогона.
+Импортируйте прогон (Файл ▸ Импорт… ▸ Прогон), чтобы рассчитать его.</numerusform>
+            <numerusform>Пока нечего рассчитывать: есть %1 оценки, но нет прогона.
+Импортируйте прогон (Файл ▸ Импорт… ▸ Прогон), чтобы рассчитать его.</numerusform>
+            <numerusform>Пока нечего рассчитывать: есть %1 оценок, но нет прогона.
+Импортируйте прогон (Файл ▸ Импорт… ▸ Прогон), чтобы рассчитать его.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Nothing to score yet: %1 run(s), but no judgments.
+Judge documents in Annotate, or import judgments (File ▸ Import…).</source>
+        <translation>
+            <numerusform>Пока нечего рассчитывать: есть %1 прогон, но нет оценок.
+Оцените документы в Разметке или импортируйте оценки (Файл ▸ Импорт…).</numerusform>
+            <numerusform>Пока нечего рассчитывать: есть %1 прогона, но нет оценок.
+Оцените документы в Разметке или импортируйте оценки (Файл ▸ Импорт…).</numerusform>
+            <numerusform>Пока нечего рассчитывать: есть %1 прогонов, но нет оценок.
+Оцените документы в Разметке или импортируйте оценки (Файл ▸ Импорт…).</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ReviewView</name>
+    <message>
+        <source>Scoring…</source>
+        <translation>Расчёт…</translation>
+    </message>
+    <message>
+        <source>Scoring failed</source>
+        <translation>Ошибка расчёта</translation>
+    </message>
+    <message>
+        <source>Scoring the runs</source>
+        <translation>Расчёт прогонов</translation>
+    </message>
+    <message>
+        <source>No database is open.
+Use File ▸ Open database… or start with the demo.</source>
+        <translation>База данных не открыта.
+Выберите Файл ▸ Открыть базу данных… или начните с демо.</translation>
+    </message>
+    <message>
+        <source>Scoring settings…</source>
+        <translation>Настройки расчёта…</translation>
+    </message>
+    <message>
+        <source>Bands</source>
+        <translation>Уровни</translation>
+    </message>
+    <message>
+        <source>Distribution</source>
+        <translation>Распределение</translation>
+    </message>
+    <message>
+        <source>Double-click or press Enter for the per-rank breakdown</source>
+        <translation>Двойной щелчок или Enter — разбор по позициям</translation>
+    </message>
+    <message>
+        <source>Scores</source>
+        <translation>Баллы</translation>
+    </message>
+    <message>
+        <source>nDCG vs nDCG′ (unjudged documents)</source>
+        <translation>nDCG и nDCG′ (неоценённые документы)</translation>
+    </message>
+    <message>
+        <source>%1 · grades of source %2 only</source>
+        <translation>%1 · только оценки источника %2</translation>
+    </message>
+    <message>
+        <source>%1 without judgments (no nDCG)</source>
+        <translation>без оценок (нет nDCG): %1</translation>
+    </message>
+    <message>
+        <source>%1 not returned (scored 0)</source>
+        <translation>не возвращено (0 баллов): %1</translation>
+    </message>
+    <message>
+        <source>%1 with IDCG = 0</source>
+        <translation>с IDCG = 0: %1</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>, </translation>
+    </message>
+    <message>
+        <source>Every query has judgments and a result in every run.</source>
+        <translation>У каждого запроса есть оценки и результат в каждом прогоне.</translation>
+    </message>
+    <message>
+        <source>%1.</source>
+        <translation>%1.</translation>
+    </message>
+    <message>
+        <source>; </source>
+        <translation>; </translation>
+    </message>
+    <message>
+        <source>Query %1 · %2 — Query detail</source>
+        <translation>Запрос %1 · %2 — Подробности запроса</translation>
+    </message>
+    <message>
+        <source>Nothing to score yet: no query has both results in a run and judgments.
+Judge the runs&apos; documents in Annotate, or import judgments for their queries.</source>
+        <translation>Пока нечего рассчитывать: ни у одного запроса нет одновременно результатов прогона и оценок.
+Оцените документы прогонов в Разметке или импортируйте оценки для их запросов.</translation>
+    </message>
+    <message>
+        <source>Nothing to score yet: no run and no judgments.
+Import a run and judgments (File ▸ Import…), or judge a few documents in Annotate.</source>
+        <translation>Пока нечего рассчитывать: нет ни прогона, ни оценок.
+Импортируйте прогон и оценки (Файл ▸ Импорт…) или оцените несколько документов в Разметке.</translation>
+    </message>
+    <message>
+        <source>Nothing to score yet.
+Import a run and judgments (File ▸ Import…), or judge a few documents in Annotate.</source>
+        <translation>Пока нечего рассчитывать.
+Импортируйте прогон и оценки (Файл ▸ Импорт…) или оцените несколько документов в Разметке.</translation>
     </message>
 </context>
 <context>
@@ -686,12 +1823,91 @@
         <translation>значимость меняется</translation>
     </message>
     <message>
+        <source>%1 better than %2 under %3 of %4 grade sets</source>
+        <translation>%1 лучше, чем %2, по %3 из %4 наборов оценок</translation>
+    </message>
+    <message>
+        <source>; flips under %1</source>
+        <translation>; меняется местами по %1</translation>
+    </message>
+    <message>
+        <source>; never flips</source>
+        <translation>; никогда не меняется местами</translation>
+    </message>
+    <message>
+        <source>; tied under %1</source>
+        <translation>; ничья по %1</translation>
+    </message>
+    <message>
+        <source>the %1 consensus</source>
+        <translation>согласованию «%1»</translation>
+    </message>
+    <message>
+        <source>%1&apos; grades</source>
+        <translation>оценкам %1</translation>
+    </message>
+    <message>
+        <source>%1&apos;s grades</source>
+        <translation>оценкам %1</translation>
+    </message>
+    <message>
+        <source> and </source>
+        <translation> и </translation>
+    </message>
+    <message>
+        <source>%1 and %2</source>
+        <translation>%1 и %2</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>, </translation>
+    </message>
+    <message>
         <source>&lt;b&gt;%1&lt;/b&gt; vs &lt;b&gt;%2&lt;/b&gt;: Cohen&apos;s κ (linear) %3, Krippendorff&apos;s α (ordinal) %4&lt;br&gt;%5 items, %6 two grades or more apart (Agreement tab: disputed list)</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; и &lt;b&gt;%2&lt;/b&gt;: κ Коэна (линейная) %3, α Криппендорфа (порядковая) %4&lt;br&gt;элементов: %5, различаются на две оценки и более: %6 (вкладка «Согласие»: спорные)</translation>
     </message>
     <message>
         <source>Label agreement between sources</source>
         <translation>Согласие оценок между источниками</translation>
+    </message>
+</context>
+<context>
+    <name>StatusBar</name>
+    <message>
+        <source>NDCG Studio</source>
+        <translation>NDCG Studio</translation>
+    </message>
+    <message>
+        <source>No database</source>
+        <translation>Нет базы данных</translation>
+    </message>
+    <message>
+        <source>%1 — NDCG Studio</source>
+        <translation>%1 — NDCG Studio</translation>
+    </message>
+    <message>
+        <source>Database: %1</source>
+        <translation>База данных: %1</translation>
+    </message>
+    <message>
+        <source>Annotator: %1</source>
+        <translation>Асессор: %1</translation>
+    </message>
+    <message>
+        <source>No annotator</source>
+        <translation>Нет асессора</translation>
+    </message>
+    <message>
+        <source>counts unavailable</source>
+        <translation>счётчики недоступны</translation>
+    </message>
+    <message>
+        <source>The database answers again.</source>
+        <translation>База данных снова отвечает.</translation>
+    </message>
+    <message>
+        <source>⚠ The database is not answering; retrying every few seconds…</source>
+        <translation>⚠ База данных не отвечает; повтор каждые несколько секунд…</translation>
     </message>
 </context>
 <context>
@@ -715,6 +1931,176 @@
     <message>
         <source>Team: %1</source>
         <translation>Команда: %1</translation>
+    </message>
+</context>
+<context>
+    <name>Transfer</name>
+    <message>
+        <source>A run (TREC run file)</source>
+        <extracomment>shows a one-line result for some milliseconds (``MainWindow.show_message``) the context of this module&apos;s messages import kinds: (label, file-dialog filter), both translated in context &quot;Transfer&quot;</extracomment>
+        <translation>Прогон (файл TREC run)</translation>
+    </message>
+    <message>
+        <source>TREC run (*.txt *.run *.trec);;All files (*)</source>
+        <translation>TREC run (*.txt *.run *.trec);;Все файлы (*)</translation>
+    </message>
+    <message>
+        <source>Judgments as TREC qrels</source>
+        <translation>Оценки в формате TREC qrels</translation>
+    </message>
+    <message>
+        <source>TREC qrels (*.txt *.qrels);;All files (*)</source>
+        <translation>TREC qrels (*.txt *.qrels);;Все файлы (*)</translation>
+    </message>
+    <message>
+        <source>Judgments as CSV</source>
+        <translation>Оценки в формате CSV</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv);;All files (*)</source>
+        <translation>CSV (*.csv);;Все файлы (*)</translation>
+    </message>
+    <message>
+        <source>Queries (TSV, CSV)</source>
+        <translation>Запросы (TSV, CSV)</translation>
+    </message>
+    <message>
+        <source>Queries (*.tsv *.csv *.txt);;All files (*)</source>
+        <translation>Запросы (*.tsv *.csv *.txt);;Все файлы (*)</translation>
+    </message>
+    <message>
+        <source>Documents (CSV, JSONL)</source>
+        <translation>Документы (CSV, JSONL)</translation>
+    </message>
+    <message>
+        <source>Documents (*.csv *.jsonl);;All files (*)</source>
+        <translation>Документы (*.csv *.jsonl);;Все файлы (*)</translation>
+    </message>
+    <message>
+        <source>A SMART collection file (Cranfield)</source>
+        <translation>Файл коллекции SMART (Cranfield)</translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation>Все файлы (*)</translation>
+    </message>
+    <message>
+        <source>NDCG report (CSV)</source>
+        <extracomment>export kinds and their labels (translated in context &quot;Transfer&quot;)</extracomment>
+        <translation>Отчёт NDCG (CSV)</translation>
+    </message>
+    <message>
+        <source>Judgments (CSV)</source>
+        <translation>Оценки (CSV)</translation>
+    </message>
+    <message>
+        <source>Consensus qrels (TREC)</source>
+        <translation>Согласованные qrels (TREC)</translation>
+    </message>
+    <message>
+        <source>Agreement (CSV)</source>
+        <translation>Согласие (CSV)</translation>
+    </message>
+    <message>
+        <source>Run comparison (CSV)</source>
+        <translation>Сравнение прогонов (CSV)</translation>
+    </message>
+    <message>
+        <source>Import</source>
+        <translation>Импорт</translation>
+    </message>
+    <message>
+        <source>What does the file hold?</source>
+        <translation>Что содержит файл?</translation>
+    </message>
+    <message>
+        <source>Import %1</source>
+        <translation>Импорт: %1</translation>
+    </message>
+    <message>
+        <source>Importing %1…</source>
+        <translation>Импорт %1…</translation>
+    </message>
+    <message>
+        <source>Annotators (no judgment source)</source>
+        <extracomment>Who made the judgments of an imported file: no source (a human annotator), or a source kind (labels translated in context &quot;Transfer&quot;).</extracomment>
+        <translation>Асессоры (без источника оценок)</translation>
+    </message>
+    <message>
+        <source>A vendor&apos;s judgments</source>
+        <translation>Оценки подрядчика</translation>
+    </message>
+    <message>
+        <source>A model&apos;s (LLM) judgments</source>
+        <translation>Оценки модели (LLM)</translation>
+    </message>
+    <message>
+        <source>A team of human assessors</source>
+        <translation>Команда асессоров-людей</translation>
+    </message>
+    <message>
+        <source>Whose judgments are these?</source>
+        <translation>Чьи это оценки?</translation>
+    </message>
+    <message>
+        <source>Name of the judgment source:</source>
+        <translation>Название источника оценок:</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>Экспорт</translation>
+    </message>
+    <message>
+        <source>What to export?</source>
+        <translation>Что экспортировать?</translation>
+    </message>
+    <message>
+        <source>TREC qrels (*.txt)</source>
+        <translation>TREC qrels (*.txt)</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>Export %1</source>
+        <translation>Экспорт: %1</translation>
+    </message>
+    <message>
+        <source>Exporting %1…</source>
+        <translation>Экспорт %1…</translation>
+    </message>
+    <message>
+        <source>Excel workbook (*.xlsx)</source>
+        <extracomment>The Export dialog&apos;s filter for an Excel workbook (untranslated; the dialog shows it translated in context &quot;Transfer&quot;).</extracomment>
+        <translation>Книга Excel (*.xlsx)</translation>
+    </message>
+    <message>
+        <source>A comparison needs two runs in the database.</source>
+        <translation>Для сравнения в базе нужны два прогона.</translation>
+    </message>
+    <message>
+        <source>Compare runs</source>
+        <translation>Сравнение прогонов</translation>
+    </message>
+    <message>
+        <source>Run A:</source>
+        <translation>Прогон A:</translation>
+    </message>
+    <message>
+        <source>Run B:</source>
+        <translation>Прогон B:</translation>
+    </message>
+</context>
+<context>
+    <name>TransferText</name>
+    <message numerus="yes">
+        <source>Exported %n row(s) to %1</source>
+        <translation>
+            <numerusform>Экспортирована %n строка в %1</numerusform>
+            <numerusform>Экспортированы %n строки в %1</numerusform>
+            <numerusform>Экспортировано %n строк в %1</numerusform>
+        </translation>
     </message>
 </context>
 </TS>

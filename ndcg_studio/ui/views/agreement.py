@@ -62,10 +62,6 @@ _LEVELS = (
 )
 
 
-def _t(text: str) -> str:
-    return QCoreApplication.translate("AgreementView", text)
-
-
 def _boxed(title: str, *widgets: QWidget) -> QGroupBox:
     box = QGroupBox(title)
     layout = QVBoxLayout(box)
@@ -125,7 +121,7 @@ class AgreementView(LazyView[AgreementData]):
         """The α level and pairwise-κ pickers, the status; the headline labels."""
         self.level = QComboBox()
         for value, text in _LEVELS:
-            self.level.addItem(_t(text), value)
+            self.level.addItem(QCoreApplication.translate("AgreementView", text), value)
         self.kappa_kind = QComboBox()
         for value, text in KAPPA_KINDS.items():
             self.kappa_kind.addItem(label("Agreement", text), value)

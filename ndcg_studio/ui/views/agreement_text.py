@@ -25,10 +25,6 @@ _LEVEL_NAMES = {
 }
 
 
-def _t(text: str) -> str:
-    return QCoreApplication.translate("AgreementView", text)
-
-
 def _reason(text: str | None) -> str:
     return label("Agreement", text or "")
 
@@ -38,7 +34,10 @@ def loo_note_text(report: AgreementReport) -> str:
     loo = report.summary.leave_one_out
     names = list(report.annotators)
     undefined = [
-        (names[i] if i < len(names) else str(i), reason or _t("undefined"))
+        (
+            names[i] if i < len(names) else str(i),
+            reason or QCoreApplication.translate("AgreementView", "undefined"),
+        )
         for i, (value, reason) in enumerate(
             zip(loo.value.tolist(), loo.undefined_reason, strict=False)
         )
@@ -48,19 +47,27 @@ def loo_note_text(report: AgreementReport) -> str:
         return ""
     reasons = sorted({_reason(reason) for _, reason in undefined})
     if len(undefined) == len(names):
-        text = _t("α undefined for every annotator: %1.")
-        return arg(text, _t("; ").join(reasons))
-    text = _t("α undefined without %1: %2.")
-    return arg(text, _t(", ").join(name for name, _ in undefined), _t("; ").join(reasons))
+        text = QCoreApplication.translate("AgreementView", "α undefined for every annotator: %1.")
+        return arg(text, QCoreApplication.translate("AgreementView", "; ").join(reasons))
+    text = QCoreApplication.translate("AgreementView", "α undefined without %1: %2.")
+    return arg(
+        text,
+        QCoreApplication.translate("AgreementView", ", ").join(name for name, _ in undefined),
+        QCoreApplication.translate("AgreementView", "; ").join(reasons),
+    )
 
 
 def alpha_html(report: AgreementReport) -> str:
     """The headline: alpha, its interval, and what it is computed on."""
     s = report.summary
     a, ci = s.alpha, s.alpha_ci
-    level = _t(_LEVEL_NAMES.get(report.settings.level, report.settings.level))
+    level = QCoreApplication.translate(
+        "AgreementView", _LEVEL_NAMES.get(report.settings.level, report.settings.level)
+    )
     if math.isnan(a.value):
-        text = _t("<b>Krippendorff's α (%1)</b>: undefined — %2. %3, %4.")
+        text = QCoreApplication.translate(
+            "AgreementView", "<b>Krippendorff's α (%1)</b>: undefined — %2. %3, %4."
+        )
         return arg(
             text,
             level,
@@ -70,17 +77,23 @@ def alpha_html(report: AgreementReport) -> str:
         )
     interval = (
         arg(
-            _t("95% interval %1 – %2 (%3 bootstrap resamples of the documents)"),
+            QCoreApplication.translate(
+                "AgreementView", "95% interval %1 – %2 (%3 bootstrap resamples of the documents)"
+            ),
             f"{ci.low:.3f}",
             f"{ci.high:.3f}",
             number(ci.n_resamples),
         )
         if not math.isnan(ci.low)
-        else arg(_t("no interval: %1"), _reason(ci.undefined_reason))
+        else arg(
+            QCoreApplication.translate("AgreementView", "no interval: %1"),
+            _reason(ci.undefined_reason),
+        )
     )
-    text = _t(
+    text = QCoreApplication.translate(
+        "AgreementView",
         "<b>Krippendorff's α (%1) = %2</b> &nbsp; %3 &nbsp;·&nbsp; "
-        "%4 documents graded by two or more of %5 annotators, %6"
+        "%4 documents graded by two or more of %5 annotators, %6",
     )
     return arg(
         text,
@@ -98,15 +111,20 @@ def fleiss_text(report: AgreementReport) -> str:
     if math.isnan(f.value):
         if f.n_items and f.min_grades != f.max_grades:
             reason = arg(
-                _t(
+                QCoreApplication.translate(
+                    "AgreementView",
                     "items have between %1 and %2 grades; Fleiss' kappa needs the same "
-                    "number for every item"
+                    "number for every item",
                 ),
                 f.min_grades,
                 f.max_grades,
             )
         else:
             reason = _reason(f.undefined_reason)
-        return arg(_t("Fleiss' κ: not applicable — %1."), reason)
-    text = _t("Fleiss' κ = %1 (%2 documents, %3 grades each; nominal, chance-corrected)")
+        return arg(
+            QCoreApplication.translate("AgreementView", "Fleiss' κ: not applicable — %1."), reason
+        )
+    text = QCoreApplication.translate(
+        "AgreementView", "Fleiss' κ = %1 (%2 documents, %3 grades each; nominal, chance-corrected)"
+    )
     return arg(text, f"{f.value:.3f}", number(f.n_items), f.n_raters)

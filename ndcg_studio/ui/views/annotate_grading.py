@@ -28,11 +28,6 @@ from ndcg_studio.ui.undo import EditCommand
 from ndcg_studio.ui.views.annotate_document import DocumentPanel
 
 
-def _t(text: str) -> str:
-    # a mixin: self.tr would look the text up under the view's class name
-    return QCoreApplication.translate("GradingMixin", text)
-
-
 class GradingMixin:
     """The grading half of :class:`~ndcg_studio.ui.views.annotate.AnnotateView` (a mixin: the
     view holds the state declared below)."""
@@ -67,13 +62,25 @@ class GradingMixin:
         if item is None or self._query is None or self.context.annotator is None:
             return
         edit = GradeEdit(self.context.annotator.id, self._query.query_id, item.document_id, grade)
-        if not self._write(edit, arg(_t("Grade %1 “%2”"), grade, _short(item.title))):
+        if not self._write(
+            edit,
+            arg(
+                QCoreApplication.translate("GradingMixin", "Grade %1 “%2”"),
+                grade,
+                _short(item.title),
+            ),
+        ):
             return
         if self._position + 1 < self.pool_model.rowCount():
             self._show_position(self._position + 1)
         elif self.pool_model.judged_count() == self.pool_model.rowCount():
             self._set_status(
-                arg(_t("%1 · query complete (U: next unjudged)"), self.panel.status_label.text())
+                arg(
+                    QCoreApplication.translate(
+                        "GradingMixin", "%1 · query complete (U: next unjudged)"
+                    ),
+                    self.panel.status_label.text(),
+                )
             )
 
     @Slot()
@@ -85,7 +92,10 @@ class GradingMixin:
         if item.grade is None:
             return
         edit = GradeEdit(self.context.annotator.id, self._query.query_id, item.document_id, None)
-        self._write(edit, arg(_t("Clear grade “%1”"), _short(item.title)))
+        self._write(
+            edit,
+            arg(QCoreApplication.translate("GradingMixin", "Clear grade “%1”"), _short(item.title)),
+        )
 
     @Slot()
     def edit_note(self) -> None:
@@ -94,12 +104,18 @@ class GradingMixin:
         if item is None or self._query is None or self.context.annotator is None:
             return
         if item.grade is None:
-            self._set_status(_t("Grade the document first: a note belongs to a grade."))
+            self._set_status(
+                QCoreApplication.translate(
+                    "GradingMixin", "Grade the document first: a note belongs to a grade."
+                )
+            )
             return
         text, ok = QInputDialog.getMultiLineText(
             self._parent(),
-            _t("Note"),
-            arg(_t("Note on “%1”:"), _short(item.title, 60)),
+            QCoreApplication.translate("GradingMixin", "Note"),
+            arg(
+                QCoreApplication.translate("GradingMixin", "Note on “%1”:"), _short(item.title, 60)
+            ),
             item.note or "",
         )
         if not ok:
@@ -107,17 +123,24 @@ class GradingMixin:
         edit = GradeEdit(
             self.context.annotator.id, self._query.query_id, item.document_id, item.grade, text
         )
-        self._write(edit, arg(_t("Edit note “%1”"), _short(item.title)))
+        self._write(
+            edit,
+            arg(QCoreApplication.translate("GradingMixin", "Edit note “%1”"), _short(item.title)),
+        )
 
     def _write(self, edit: GradeEdit, text: str) -> bool:
         """Apply ``edit`` now (one transaction) and put it on the undo stack; False if it
         failed (the error is shown, nothing is pushed)."""
-        self._set_status(_t("Saving…"))
+        self._set_status(QCoreApplication.translate("GradingMixin", "Saving…"))
         try:
             change, inverse = self._apply(edit)
         except Exception as exc:
-            self._set_status(_t("Not saved"))
-            errors.show_error(exc, self._parent(), action=_t("Saving the grade"))
+            self._set_status(QCoreApplication.translate("GradingMixin", "Not saved"))
+            errors.show_error(
+                exc,
+                self._parent(),
+                action=QCoreApplication.translate("GradingMixin", "Saving the grade"),
+            )
             return False
         if change.changed:
             command = EditCommand(
@@ -145,8 +168,10 @@ class GradingMixin:
         return result
 
     def _on_undo_failed(self, exc: BaseException) -> None:
-        self._set_status(_t("Not saved"))
-        errors.show_error(exc, self._parent(), action=_t("Undoing"))
+        self._set_status(QCoreApplication.translate("GradingMixin", "Not saved"))
+        errors.show_error(
+            exc, self._parent(), action=QCoreApplication.translate("GradingMixin", "Undoing")
+        )
 
     def _on_change(self, change: GradeChange) -> None:
         """Show a committed change: the pool row, the card, the query's progress, "Saved"."""
@@ -162,7 +187,9 @@ class GradingMixin:
             self.rows_model.adjust_judged(change.query_id, delta)
         self._update_totals()
         self._writes += 1
-        self._set_status(arg(_t("Saved ✓ %1"), time.strftime("%H:%M:%S")))
+        self._set_status(
+            arg(QCoreApplication.translate("GradingMixin", "Saved ✓ %1"), time.strftime("%H:%M:%S"))
+        )
 
         self._emitting = True
         try:

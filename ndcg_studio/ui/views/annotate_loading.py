@@ -30,12 +30,6 @@ from ndcg_studio.ui.views.annotate_document import DocumentPanel
 from ndcg_studio.ui.views.annotate_panels import PoolPanel, QueryListPanel
 from ndcg_studio.ui.workers import Task, run_task
 
-
-def _t(text: str) -> str:
-    # a mixin: self.tr would look the text up under the view's class name
-    return QCoreApplication.translate("LoadingMixin", text)
-
-
 #: where the last opened query is remembered ("database label\nquery external id")
 LAST_QUERY_KEY = "annotate/last_query"
 
@@ -85,25 +79,29 @@ class LoadingMixin:
         db = self.context.database
         if db is None:
             self._clear(
-                _t("Loading…")  # the database is being opened in a worker
+                QCoreApplication.translate(
+                    "LoadingMixin", "Loading…"
+                )  # the database is being opened in a worker
                 if self.context.opening
-                else _t(
+                else QCoreApplication.translate(
+                    "LoadingMixin",
                     "No database is open.\n\nUse File ▸ New database… (Ctrl+N) or "
-                    "File ▸ Open database… (Ctrl+O)."
+                    "File ▸ Open database… (Ctrl+O).",
                 )
             )
             return
         if self.context.annotator is None:
             self._clear(
-                _t(
+                QCoreApplication.translate(
+                    "LoadingMixin",
                     "Who is annotating?\n\nChoose your name with Annotator ▸ Switch annotator… "
-                    "(Ctrl+Shift+A)."
+                    "(Ctrl+Shift+A).",
                 )
             )
             return
         annotator_id, depth = self._annotator_id(), self.context.pool_depth
         service = self.context.annotation_service()
-        self._set_status(_t("Loading queries…"))
+        self._set_status(QCoreApplication.translate("LoadingMixin", "Loading queries…"))
         writes = self._writes
         self._rows_task = run_task(
             lambda _progress, _cancelled: service.query_progress(annotator_id, depth),
@@ -127,7 +125,7 @@ class LoadingMixin:
         self.panel.show_message(message)
         self.panel.show_query("", "")
         self.queries.totals_label.setText("")
-        self.pool.pool_title.setText(_t("Pool"))
+        self.pool.pool_title.setText(QCoreApplication.translate("LoadingMixin", "Pool"))
         self._set_status("")
 
     def _on_rows_loaded(self, rows: list[QueryProgress]) -> None:
@@ -137,10 +135,11 @@ class LoadingMixin:
         self._set_status("")
         if not rows:
             self._clear(
-                _t(
+                QCoreApplication.translate(
+                    "LoadingMixin",
                     "This database has no queries yet.\n\nImport queries, documents and runs "
                     "with File ▸ Import…, or start the app with --demo for the Cranfield "
-                    "collection."
+                    "collection.",
                 )
             )
             self.rows_loaded.emit()
@@ -209,7 +208,7 @@ class LoadingMixin:
         service = self.context.annotation_service()
         self._loading_query = query_id
         self._pending_document = document_id
-        self._set_status(_t("Loading…"))
+        self._set_status(QCoreApplication.translate("LoadingMixin", "Loading…"))
         writes = self._writes
         self._pool_task = run_task(
             lambda _progress, _cancelled: service.pool(query_id, annotator_id, depth, order),
@@ -230,7 +229,11 @@ class LoadingMixin:
 
     def _on_pool_failed(self, exc: BaseException) -> None:
         self._loading_query = None
-        errors.show_error(exc, self._widget(), action=_t("Loading the pool"))
+        errors.show_error(
+            exc,
+            self._widget(),
+            action=QCoreApplication.translate("LoadingMixin", "Loading the pool"),
+        )
 
     def _on_pool_loaded(
         self, query_id: int, items: list[PoolItem], writes: int | None = None
@@ -249,13 +252,19 @@ class LoadingMixin:
         self.pool_model.set_items(items)
         self.rows_model.set_judged(query_id, self.pool_model.judged_count())
         self._update_totals()
-        self.panel.show_query(progress.external_id, progress.text or _t("(no text)"))
+        self.panel.show_query(
+            progress.external_id,
+            progress.text or QCoreApplication.translate("LoadingMixin", "(no text)"),
+        )
         self._remember_query(progress)
         self._set_status("")
         if not items:
             self._position = -1
             self.panel.show_message(
-                _t("Nothing to judge for this query: no run returned a document for it.")
+                QCoreApplication.translate(
+                    "LoadingMixin",
+                    "Nothing to judge for this query: no run returned a document for it.",
+                )
             )
 
             self._update_pool_title()

@@ -18,10 +18,6 @@ from ndcg_studio.ui.language import arg, number, plural
 from ndcg_studio.ui.models.table import signed
 
 
-def _t(text: str) -> str:
-    return QCoreApplication.translate("CompareView", text)
-
-
 class CompareText(QObject):
     """The verdict sentence (a class: lupdate collects the ``%n`` plural only from
     ``self.tr``)."""
@@ -67,11 +63,12 @@ def verdict_html(rows: CompareRows) -> str:
     """Mean delta and wins / losses / ties over the paired queries."""
     c = rows.comparison
     if c is None or c.n == 0:
-        return _t("No query has an nDCG in both runs.")
-    text = _t(
+        return QCoreApplication.translate("CompareView", "No query has an nDCG in both runs.")
+    text = QCoreApplication.translate(
+        "CompareView",
         "Over the %1 queries scored in both runs: mean Δ (A − B) = "
         "<b>%2</b> &nbsp;·&nbsp; A better on <b>%3</b> "
-        "&nbsp;·&nbsp; B better on <b>%4</b> &nbsp;·&nbsp; ties %5"
+        "&nbsp;·&nbsp; B better on <b>%4</b> &nbsp;·&nbsp; ties %5",
     )
     return arg(
         text,
@@ -91,13 +88,15 @@ def significance_text(rows: CompareRows) -> str:
     p = c.p_value
     p_text = "p < 0.0001" if p < 1e-4 else f"p = {p:.4f}"
     if p < 0.05:
-        text = _t(
+        text = QCoreApplication.translate(
+            "CompareView",
             "Paired randomization test (two-sided, random sign flips of the per-query "
-            "deltas): %1 — the difference is significant at the 0.05 level."
+            "deltas): %1 — the difference is significant at the 0.05 level.",
         )
     else:
-        text = _t(
+        text = QCoreApplication.translate(
+            "CompareView",
             "Paired randomization test (two-sided, random sign flips of the per-query "
-            "deltas): %1 — the difference is not significant at the 0.05 level."
+            "deltas): %1 — the difference is not significant at the 0.05 level.",
         )
     return arg(text, p_text)

@@ -57,10 +57,6 @@ from ndcg_studio.ui.views.scoring_settings import (
 from ndcg_studio.ui.workers import TaskFn
 
 
-def _t(text: str) -> str:
-    return QCoreApplication.translate("ReviewView", text)
-
-
 class ReviewText(QObject):
     """Review's ``%n`` plurals (lupdate collects a numerus only from ``self.tr``); the count
     is ``%1`` to keep the language's digit grouping."""
@@ -300,16 +296,39 @@ class ReviewView(LazyView[ReviewData]):
         for s in summaries:
             extra = []
             if s.n_without_judgments:
-                extra.append(arg(_t("%1 without judgments (no nDCG)"), s.n_without_judgments))
+                extra.append(
+                    arg(
+                        QCoreApplication.translate("ReviewView", "%1 without judgments (no nDCG)"),
+                        s.n_without_judgments,
+                    )
+                )
             if s.n_missing_from_run:
-                extra.append(arg(_t("%1 not returned (scored 0)"), s.n_missing_from_run))
+                extra.append(
+                    arg(
+                        QCoreApplication.translate("ReviewView", "%1 not returned (scored 0)"),
+                        s.n_missing_from_run,
+                    )
+                )
             if s.n_idcg_zero:
-                extra.append(arg(_t("%1 with IDCG = 0"), s.n_idcg_zero))
+                extra.append(
+                    arg(QCoreApplication.translate("ReviewView", "%1 with IDCG = 0"), s.n_idcg_zero)
+                )
             if extra:
-                parts.append(arg(_t("%1: %2"), s.run, _t(", ").join(extra)))
+                parts.append(
+                    arg(
+                        QCoreApplication.translate("ReviewView", "%1: %2"),
+                        s.run,
+                        QCoreApplication.translate("ReviewView", ", ").join(extra),
+                    )
+                )
         if not parts:
-            return _t("Every query has judgments and a result in every run.")
-        return arg(_t("%1."), _t("; ").join(parts))
+            return QCoreApplication.translate(
+                "ReviewView", "Every query has judgments and a result in every run."
+            )
+        return arg(
+            QCoreApplication.translate("ReviewView", "%1."),
+            QCoreApplication.translate("ReviewView", "; ").join(parts),
+        )
 
     # ------------------------------------------------------------------ filters
     def current_filter(self) -> ReviewFilter:
@@ -371,18 +390,21 @@ class ReviewView(LazyView[ReviewData]):
         if counts is not None and runs and not judgments:
             return ReviewText().runs_no_judgments(counts.runs)
         if counts is not None and runs and judgments:
-            return _t(
+            return QCoreApplication.translate(
+                "ReviewView",
                 "Nothing to score yet: no query has both results in a run and judgments.\n"
-                "Judge the runs' documents in Annotate, or import judgments for their queries."
+                "Judge the runs' documents in Annotate, or import judgments for their queries.",
             )
         if counts is not None and not runs and not judgments:
-            return _t(
+            return QCoreApplication.translate(
+                "ReviewView",
                 "Nothing to score yet: no run and no judgments.\nImport a run and judgments "
-                "(File ▸ Import…), or judge a few documents in Annotate."
+                "(File ▸ Import…), or judge a few documents in Annotate.",
             )
-        return _t(
+        return QCoreApplication.translate(
+            "ReviewView",
             "Nothing to score yet.\nImport a run and judgments (File ▸ Import…), "
-            "or judge a few documents in Annotate."
+            "or judge a few documents in Annotate.",
         )
 
     def hideEvent(self, event: QHideEvent) -> None:
