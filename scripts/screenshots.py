@@ -184,7 +184,7 @@ def main() -> int:
         settle(app)
         written: list[Path] = []
         for index in range(window.tabs.count()):
-            title = window.tabs.tabText(index)
+            title = list(window.views)[index]  # the English key: tab texts are translated
             if args.only and title not in args.only:
                 continue
             window.tabs.setCurrentIndex(index)

@@ -34,6 +34,18 @@ from ndcg_studio.ui.views.annotate_keys import HINT
 from ndcg_studio.ui.views.annotate_panels import scaled_font, secondary
 
 
+def _bold_width(button: QToolButton) -> int:
+    """The width ``button`` asks for with its text in bold (the widest it gets)."""
+    font = button.font()
+    normal = button.sizeHint().width()
+    font.setBold(True)
+    button.setFont(font)
+    bold = button.sizeHint().width()
+    font.setBold(False)
+    button.setFont(font)
+    return max(normal, bold)
+
+
 class GradeLegend(QWidget):
     """The 0–4 scale, always visible: a chip, the digit and the name per grade; the current
     document's grade is checked and bold. Clicking a grade grades the document."""
@@ -63,6 +75,10 @@ class GradeLegend(QWidget):
             button.setToolTip(arg(self.tr("Press %1: %2"), grade, grade_name(grade).lower()))
             self._group.addButton(button, grade)
             self.buttons[grade] = button
+        for button in self.buttons.values():
+            # the full name, also in bold (the current grade): Russian "Нерелевантный" was cut
+            # in a column narrower than the button asked for
+            button.setMinimumWidth(_bold_width(button))
         self._place(len(GRADES))
         self._group.idClicked.connect(self._on_clicked)
         self._current: int | None = None
@@ -87,8 +103,10 @@ class GradeLegend(QWidget):
 
     def minimumSizeHint(self) -> QSize:
         hint = super().minimumSizeHint()
-        widths = sorted((b.sizeHint().width() for b in self.buttons.values()), reverse=True)
-        return QSize(sum(widths[:3]) + 2 * self._grid.spacing(), hint.height())
+        # two rows of three columns: each column as wide as its widest button
+        widths = [b.minimumWidth() for b in self.buttons.values()]
+        columns = [max(widths[c::3]) for c in range(3)]
+        return QSize(sum(columns) + 2 * self._grid.spacing(), hint.height())
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         fits = event.size().width() >= self.one_row_width()
