@@ -287,6 +287,62 @@
     </message>
 </context>
 <context>
+    <name>AnnotatorStatusModel</name>
+    <message>
+        <source>Annotator</source>
+        <extracomment>(header, field of AnnotatorStatus); headers translated in context &quot;AnnotatorStatusModel&quot;</extracomment>
+        <translation>Асессор</translation>
+    </message>
+    <message>
+        <source>Assigned</source>
+        <translation>Назначено</translation>
+    </message>
+    <message>
+        <source>Done</source>
+        <translation>Готово</translation>
+    </message>
+    <message>
+        <source>Can&apos;t judge</source>
+        <translation>Не могу оценить</translation>
+    </message>
+    <message>
+        <source>Later</source>
+        <translation>Позже</translation>
+    </message>
+    <message>
+        <source>Median s</source>
+        <translation>Медиана, с</translation>
+    </message>
+    <message>
+        <source>Leniency</source>
+        <translation>Мягкость</translation>
+    </message>
+    <message>
+        <source>κ vs others</source>
+        <translation>κ с другими</translation>
+    </message>
+    <message>
+        <source>α without</source>
+        <translation>α без</translation>
+    </message>
+    <message>
+        <source>Gold exact</source>
+        <translation>Эталон точно</translation>
+    </message>
+    <message>
+        <source>Gold ±1</source>
+        <translation>Эталон ±1</translation>
+    </message>
+    <message>
+        <source>Grades 0–4</source>
+        <translation>Оценки 0–4</translation>
+    </message>
+    <message>
+        <source>Gold accuracy below the campaign&apos;s threshold</source>
+        <translation>Точность по эталону ниже порога кампании</translation>
+    </message>
+</context>
+<context>
     <name>BandCountsChart</name>
     <message>
         <source>Queries per quality band</source>
@@ -327,6 +383,148 @@
     <message>
         <source>%1: %2</source>
         <translation>%1: %2</translation>
+    </message>
+</context>
+<context>
+    <name>BreakdownTableModel</name>
+    <message>
+        <source>Cumulative DCG</source>
+        <extracomment>background of a disputed row: translucent Okabe–Ito orange, visible on light and dark bases</extracomment>
+        <translation>Накопленный DCG</translation>
+    </message>
+    <message>
+        <source>Cumulative IDCG</source>
+        <translation>Накопленный IDCG</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>Позиция</translation>
+    </message>
+    <message>
+        <source>Document</source>
+        <translation>Документ</translation>
+    </message>
+    <message>
+        <source>Title</source>
+        <translation>Заголовок</translation>
+    </message>
+    <message>
+        <source>Consensus</source>
+        <translation>Согласование</translation>
+    </message>
+    <message>
+        <source>Gain</source>
+        <translation>Выигрыш</translation>
+    </message>
+    <message>
+        <source>Discount</source>
+        <translation>Дисконт</translation>
+    </message>
+    <message>
+        <source>Disc. gain</source>
+        <translation>Дисконт. выигрыш</translation>
+    </message>
+    <message>
+        <source>Grade given by %1 (0–4)</source>
+        <translation>Оценка асессора %1 (0–4)</translation>
+    </message>
+    <message>
+        <source>Position in the run&apos;s order (score descending, ties by document id descending)</source>
+        <translation>Позиция в порядке прогона (по убыванию балла, при равенстве — по убыванию id документа)</translation>
+    </message>
+    <message>
+        <source>Position in the ideal order (gain descending)</source>
+        <translation>Позиция в идеальном ранжировании (по убыванию выигрыша)</translation>
+    </message>
+    <message>
+        <source>One grade per document: the %1 of the annotators&apos; grades (an adjudicated grade wins)</source>
+        <translation>Одна оценка на документ: %1 оценок асессоров (решение арбитра приоритетно)</translation>
+    </message>
+    <message>
+        <source>gain = grade</source>
+        <translation>выигрыш = оценка</translation>
+    </message>
+    <message>
+        <source>gain = 2^grade − 1</source>
+        <translation>выигрыш = 2^оценка − 1</translation>
+    </message>
+    <message>
+        <source>discount = 1 / log2(rank + 1)</source>
+        <translation>дисконт = 1 / log2(позиция + 1)</translation>
+    </message>
+    <message>
+        <source>discounted gain = gain × discount</source>
+        <translation>дисконтированный выигрыш = выигрыш × дисконт</translation>
+    </message>
+    <message>
+        <source>running sum of the discounted gains</source>
+        <translation>накопленная сумма дисконтированных выигрышей</translation>
+    </message>
+    <message>
+        <source>%1
+Disputed: grades differ by %2 (≥ %3) — %4</source>
+        <translation>%1
+Спорный: оценки расходятся на %2 (≥ %3) — %4</translation>
+    </message>
+    <message>
+        <source>Nobody judged this document for this query: it counts as gain 0.</source>
+        <translation>Никто не оценил этот документ для этого запроса: он считается с выигрышем 0.</translation>
+    </message>
+</context>
+<context>
+    <name>CampaignDashboard</name>
+    <message>
+        <source>open</source>
+        <extracomment>a campaign&apos;s status as the dashboard names it</extracomment>
+        <translation>открыта</translation>
+    </message>
+    <message>
+        <source>closed</source>
+        <translation>закрыта</translation>
+    </message>
+    <message>
+        <source>Campaign dashboard</source>
+        <translation>Панель кампании</translation>
+    </message>
+    <message>
+        <source>No campaign yet: Campaign ▸ New campaign…</source>
+        <translation>Кампаний пока нет: Кампания ▸ Новая кампания…</translation>
+    </message>
+    <message>
+        <source>Computing the statistics of %1…</source>
+        <translation>Расчёт статистики кампании %1…</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;%1&lt;/b&gt; (%2) · %3 / %4 items complete with %5 grade(s) each · %6 gold at %7 · %8 / %9 queries complete · runs %10 at depth %11</source>
+        <translation>
+            <numerusform>&lt;b&gt;%1&lt;/b&gt; (%2) · завершено %3 / %4 элементов, по %5 оценке на каждый · эталонных %6 (доля %7) · завершено запросов %8 / %9 · прогоны %10 на глубине %11</numerusform>
+            <numerusform>&lt;b&gt;%1&lt;/b&gt; (%2) · завершено %3 / %4 элементов, по %5 оценки на каждый · эталонных %6 (доля %7) · завершено запросов %8 / %9 · прогоны %10 на глубине %11</numerusform>
+            <numerusform>&lt;b&gt;%1&lt;/b&gt; (%2) · завершено %3 / %4 элементов, по %5 оценок на каждый · эталонных %6 (доля %7) · завершено запросов %8 / %9 · прогоны %10 на глубине %11</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 later</source>
+        <translation>%1 позже</translation>
+    </message>
+    <message>
+        <source>%1 can&apos;t judge (%2)</source>
+        <translation>%1 не может оценить (%2)</translation>
+    </message>
+    <message>
+        <source>%1 can&apos;t judge</source>
+        <translation>%1 не может оценить</translation>
+    </message>
+    <message>
+        <source>No marks.</source>
+        <translation>Отметок нет.</translation>
+    </message>
+    <message>
+        <source>Marks: %1</source>
+        <translation>Отметки: %1</translation>
+    </message>
+    <message>
+        <source>; </source>
+        <translation>; </translation>
     </message>
 </context>
 <context>
@@ -373,8 +571,12 @@
         <translation>; * p &lt; 0.05, ** p &lt; 0.01, *** p &lt; 0.001, поправка: %1.</translation>
     </message>
     <message>
-        <source> (paired t-test, α = 0.05, residual variance of the two-way ANOVA; Sakai 2016).</source>
-        <translation> (парный t-критерий, α = 0,05, остаточная дисперсия двухфакторного дисперсионного анализа; Sakai 2016).</translation>
+        <source>With %1 queries you can detect Δ ≥ %2 at 80% power (paired t-test, α = 0.05, residual variance of the two-way ANOVA; Sakai 2016).</source>
+        <translation>С %1 запросами можно обнаружить Δ ≥ %2 при мощности 80% (парный t-тест, α = 0,05, остаточная дисперсия двухфакторного дисперсионного анализа; Sakai 2016).</translation>
+    </message>
+    <message>
+        <source>With %1 queries: the residual variance is 0 (every query moves the runs alike), so no smallest detectable Δ can be stated (paired t-test, α = 0.05, residual variance of the two-way ANOVA; Sakai 2016).</source>
+        <translation>С %1 запросами: остаточная дисперсия равна 0 (каждый запрос сдвигает прогоны одинаково), поэтому наименьшую обнаружимую Δ указать нельзя (парный t-тест, α = 0,05, остаточная дисперсия двухфакторного дисперсионного анализа; Sakai 2016).</translation>
     </message>
     <message>
         <source>No comparison: %1.</source>
@@ -546,6 +748,22 @@ Not decided: the number of judgments is an estimate (the documents that decide A
     <message>
         <source>&lt;b&gt;%1&lt;/b&gt; of %2 judged (query, run) rows differ by more than %3: there, holes in the judgments move the score (%4). nDCG′@%5 removes the unjudged documents before scoring (Sakai 2007).</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; из %2 оценённых строк (запрос, прогон) различаются больше чем на %3: там пробелы в оценках сдвигают результат (%4). nDCG′@%5 убирает неоценённые документы перед расчётом (Sakai 2007).</translation>
+    </message>
+</context>
+<context>
+    <name>CondensedTableModel</name>
+    <message>
+        <source>Query</source>
+        <extracomment>|nDCG′ − nDCG| above this flags a row by default</extracomment>
+        <translation>Запрос</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>Прогон</translation>
+    </message>
+    <message>
+        <source>nDCG and nDCG′ differ by more than %1: the unjudged documents of this list move the score; judge them (Annotate) to settle it</source>
+        <translation>nDCG и nDCG′ расходятся больше чем на %1: неоценённые документы этого списка меняют балл; оцените их (Разметка), чтобы это решить</translation>
     </message>
 </context>
 <context>
@@ -722,6 +940,37 @@ Create one with File ▸ New database…, then load the demo there.</source>
     </message>
 </context>
 <context>
+    <name>DeltaTableModel</name>
+    <message>
+        <source>Query</source>
+        <translation>Запрос</translation>
+    </message>
+    <message>
+        <source>Better</source>
+        <translation>Лучше</translation>
+    </message>
+    <message>
+        <source>nDCG@%1 of %2</source>
+        <translation>nDCG@%1 прогона %2</translation>
+    </message>
+    <message>
+        <source>nDCG of A minus nDCG of B: positive when A ranks this query better</source>
+        <translation>nDCG A минус nDCG B: положительно, когда A ранжирует этот запрос лучше</translation>
+    </message>
+    <message>
+        <source>tie</source>
+        <translation>ничья</translation>
+    </message>
+    <message>
+        <source>Same nDCG in both runs</source>
+        <translation>Одинаковый nDCG в обоих прогонах</translation>
+    </message>
+    <message>
+        <source>%1 ranks this query better</source>
+        <translation>%1 ранжирует этот запрос лучше</translation>
+    </message>
+</context>
+<context>
     <name>DocumentPanel</name>
     <message>
         <source>%1 · Home/End first/last · Ctrl+Z undo</source>
@@ -878,6 +1127,15 @@ Create one with File ▸ New database…, then load the demo there.</source>
     <message>
         <source>perfect</source>
         <translation>идеальный</translation>
+    </message>
+    <message>
+        <source>Not judged</source>
+        <extracomment>fill colour of each grade&apos;s chip: grey, then yellow to dark green (ColorBrewer RdYlGn / Greens) digit colour on each chip (contrast with the fill ≥ 4.5) a hollow chip for &quot;not judged&quot;</extracomment>
+        <translation>Не оценено</translation>
+    </message>
+    <message>
+        <source>Judged non-relevant (−1)</source>
+        <translation>Признан нерелевантным (−1)</translation>
     </message>
 </context>
 <context>
@@ -1251,6 +1509,94 @@ Import queries, documents and runs with File ▸ Import…, or start the app wit
     <message>
         <source>&lt;h3&gt;NDCG Studio %1&lt;/h3&gt;&lt;p&gt;Judge search results on a 0–4 scale and score runs with NDCG@K, every part visible; inter-annotator agreement built in.&lt;/p&gt;&lt;p&gt;Logs: %2&lt;/p&gt;</source>
         <translation>&lt;h3&gt;NDCG Studio %1&lt;/h3&gt;&lt;p&gt;Оценка результатов поиска по шкале 0–4 и расчёт NDCG@K прогонов, каждая часть на виду; встроенное согласие асессоров.&lt;/p&gt;&lt;p&gt;Журналы: %2&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>MeansTableModel</name>
+    <message>
+        <source>Run</source>
+        <translation>Прогон</translation>
+    </message>
+    <message>
+        <source>mean nDCG@%1 under %2 (rank among the runs)</source>
+        <translation>среднее nDCG@%1 по %2 (место среди прогонов)</translation>
+    </message>
+</context>
+<context>
+    <name>PairMatrix</name>
+    <message>
+        <source>Holm–Bonferroni over the pairs with %1</source>
+        <extracomment>role returning the (row run, column run) names of a cell role returning the corrected p-value of a cell (NaN on the diagonal and unfilled cells) the smallest Δ the paired t-test detects (NaN: none can be stated); the view words it</extracomment>
+        <translation>Холм–Бонферрони по парам с %1</translation>
+    </message>
+    <message>
+        <source>randomised Tukey HSD over all %1 pairs</source>
+        <translation>рандомизированный критерий Тьюки (HSD) по всем %1 парам</translation>
+    </message>
+    <message>
+        <source>one pair: none needed</source>
+        <translation>одна пара: поправка не нужна</translation>
+    </message>
+</context>
+<context>
+    <name>PairMatrixModel</name>
+    <message>
+        <source>%1: mean nDCG@%2 %3</source>
+        <translation>%1: среднее nDCG@%2 %3</translation>
+    </message>
+    <message>
+        <source>%1: mean nDCG@%2 %3 over %4 queries</source>
+        <translation>%1: среднее nDCG@%2 %3 по %4 запросам</translation>
+    </message>
+    <message>
+        <source>Not compared: choose no baseline, or one of these runs as the baseline</source>
+        <translation>Не сравнивались: выберите без базовой линии или один из этих прогонов как базовую</translation>
+    </message>
+    <message>
+        <source>%1 − %2: Δ = %3 (95% CI %4 to %5), effect size %6
+p = %7 (paired randomization test), corrected p = %8 (%9)
+Click to see the per-query deltas of this pair</source>
+        <translation>%1 − %2: Δ = %3 (95% ДИ от %4 до %5), размер эффекта %6
+p = %7 (парный рандомизационный тест), с поправкой p = %8 (%9)
+Щёлкните, чтобы увидеть разности по запросам для этой пары</translation>
+    </message>
+</context>
+<context>
+    <name>PairsTableModel</name>
+    <message>
+        <source>Set A</source>
+        <translation>Набор A</translation>
+    </message>
+    <message>
+        <source>Set B</source>
+        <translation>Набор B</translation>
+    </message>
+    <message>
+        <source>Runs</source>
+        <translation>Прогоны</translation>
+    </message>
+    <message>
+        <source>Order flips</source>
+        <translation>Перестановки</translation>
+    </message>
+    <message>
+        <source>Significance flips</source>
+        <translation>Смена значимости</translation>
+    </message>
+    <message>
+        <source>Run pairs whose paired randomization test says different things under the two grade sets (significant under one, not under the other, or opposite)</source>
+        <translation>Пары прогонов, для которых парный рандомизационный тест даёт разное при двух наборах оценок (значимо при одном и нет при другом или наоборот по знаку)</translation>
+    </message>
+</context>
+<context>
+    <name>PoolModel</name>
+    <message>
+        <source>Document</source>
+        <translation>Документ</translation>
+    </message>
+    <message>
+        <source>Grade</source>
+        <translation>Оценка</translation>
     </message>
 </context>
 <context>
@@ -1908,6 +2254,37 @@ Import a run and judgments (File ▸ Import…), or judge a few documents in Ann
     <message>
         <source>⚠ The database is not answering; retrying every few seconds…</source>
         <translation>⚠ База данных не отвечает; повтор каждые несколько секунд…</translation>
+    </message>
+</context>
+<context>
+    <name>Task</name>
+    <message>
+        <source>Working…</source>
+        <extracomment>a task still running after this many milliseconds shows its progress dialog</extracomment>
+        <translation>Выполняется…</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Отмена</translation>
+    </message>
+    <message>
+        <source>NDCG Studio</source>
+        <translation>NDCG Studio</translation>
+    </message>
+</context>
+<context>
+    <name>TauMatrixModel</name>
+    <message>
+        <source>Kendall&apos;s τ-b above the diagonal, τ_AP (top-weighted) below</source>
+        <translation>τ-b Кендалла выше диагонали, τ_AP (с весом верхних позиций) ниже</translation>
+    </message>
+    <message>
+        <source>same grade set</source>
+        <translation>тот же набор оценок</translation>
+    </message>
+    <message>
+        <source>%1 vs %2: %3</source>
+        <translation>%1 и %2: %3</translation>
     </message>
 </context>
 <context>

@@ -285,6 +285,62 @@
     </message>
 </context>
 <context>
+    <name>AnnotatorStatusModel</name>
+    <message>
+        <source>Annotator</source>
+        <extracomment>(header, field of AnnotatorStatus); headers translated in context &quot;AnnotatorStatusModel&quot;</extracomment>
+        <translation>标注者</translation>
+    </message>
+    <message>
+        <source>Assigned</source>
+        <translation>已分配</translation>
+    </message>
+    <message>
+        <source>Done</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>Can&apos;t judge</source>
+        <translation>无法判断</translation>
+    </message>
+    <message>
+        <source>Later</source>
+        <translation>稍后</translation>
+    </message>
+    <message>
+        <source>Median s</source>
+        <translation>中位秒数</translation>
+    </message>
+    <message>
+        <source>Leniency</source>
+        <translation>宽松度</translation>
+    </message>
+    <message>
+        <source>κ vs others</source>
+        <translation>与他人的 κ</translation>
+    </message>
+    <message>
+        <source>α without</source>
+        <translation>去掉后的 α</translation>
+    </message>
+    <message>
+        <source>Gold exact</source>
+        <translation>金标准完全一致</translation>
+    </message>
+    <message>
+        <source>Gold ±1</source>
+        <translation>金标准 ±1</translation>
+    </message>
+    <message>
+        <source>Grades 0–4</source>
+        <translation>等级 0–4</translation>
+    </message>
+    <message>
+        <source>Gold accuracy below the campaign&apos;s threshold</source>
+        <translation>金标准准确率低于该项目的阈值</translation>
+    </message>
+</context>
+<context>
     <name>BandCountsChart</name>
     <message>
         <source>Queries per quality band</source>
@@ -325,6 +381,146 @@
     <message>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>BreakdownTableModel</name>
+    <message>
+        <source>Cumulative DCG</source>
+        <extracomment>background of a disputed row: translucent Okabe–Ito orange, visible on light and dark bases</extracomment>
+        <translation>累积 DCG</translation>
+    </message>
+    <message>
+        <source>Cumulative IDCG</source>
+        <translation>累积 IDCG</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>名次</translation>
+    </message>
+    <message>
+        <source>Document</source>
+        <translation>文档</translation>
+    </message>
+    <message>
+        <source>Title</source>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <source>Consensus</source>
+        <translation>共识</translation>
+    </message>
+    <message>
+        <source>Gain</source>
+        <translation>增益</translation>
+    </message>
+    <message>
+        <source>Discount</source>
+        <translation>折损</translation>
+    </message>
+    <message>
+        <source>Disc. gain</source>
+        <translation>折损增益</translation>
+    </message>
+    <message>
+        <source>Grade given by %1 (0–4)</source>
+        <translation>%1 给出的等级（0–4）</translation>
+    </message>
+    <message>
+        <source>Position in the run&apos;s order (score descending, ties by document id descending)</source>
+        <translation>在运行顺序中的位置（按得分降序，得分相同按文档编号降序）</translation>
+    </message>
+    <message>
+        <source>Position in the ideal order (gain descending)</source>
+        <translation>在理想排序中的位置（按增益降序）</translation>
+    </message>
+    <message>
+        <source>One grade per document: the %1 of the annotators&apos; grades (an adjudicated grade wins)</source>
+        <translation>每个文档一个等级：标注者等级的%1（裁定的等级优先）</translation>
+    </message>
+    <message>
+        <source>gain = grade</source>
+        <translation>增益 = 等级</translation>
+    </message>
+    <message>
+        <source>gain = 2^grade − 1</source>
+        <translation>增益 = 2^等级 − 1</translation>
+    </message>
+    <message>
+        <source>discount = 1 / log2(rank + 1)</source>
+        <translation>折损 = 1 / log2(名次 + 1)</translation>
+    </message>
+    <message>
+        <source>discounted gain = gain × discount</source>
+        <translation>折损增益 = 增益 × 折损</translation>
+    </message>
+    <message>
+        <source>running sum of the discounted gains</source>
+        <translation>折损增益的累计和</translation>
+    </message>
+    <message>
+        <source>%1
+Disputed: grades differ by %2 (≥ %3) — %4</source>
+        <translation>%1
+有争议：等级相差 %2（≥ %3）— %4</translation>
+    </message>
+    <message>
+        <source>Nobody judged this document for this query: it counts as gain 0.</source>
+        <translation>没有人为此查询标注过这个文档：按增益 0 计。</translation>
+    </message>
+</context>
+<context>
+    <name>CampaignDashboard</name>
+    <message>
+        <source>open</source>
+        <extracomment>a campaign&apos;s status as the dashboard names it</extracomment>
+        <translation>进行中</translation>
+    </message>
+    <message>
+        <source>closed</source>
+        <translation>已关闭</translation>
+    </message>
+    <message>
+        <source>Campaign dashboard</source>
+        <translation>标注项目看板</translation>
+    </message>
+    <message>
+        <source>No campaign yet: Campaign ▸ New campaign…</source>
+        <translation>尚无标注项目：标注项目 ▸ 新建标注项目…</translation>
+    </message>
+    <message>
+        <source>Computing the statistics of %1…</source>
+        <translation>正在计算 %1 的统计数据…</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;%1&lt;/b&gt; (%2) · %3 / %4 items complete with %5 grade(s) each · %6 gold at %7 · %8 / %9 queries complete · runs %10 at depth %11</source>
+        <translation>
+            <numerusform>&lt;b&gt;%1&lt;/b&gt;（%2）· 已完成 %3 / %4 个条目，每个 %5 个等级 · 金标准 %6 个，比例 %7 · 已完成 %8 / %9 个查询 · 运行 %10，深度 %11</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 later</source>
+        <translation>%1 稍后</translation>
+    </message>
+    <message>
+        <source>%1 can&apos;t judge (%2)</source>
+        <translation>%1 无法判断（%2）</translation>
+    </message>
+    <message>
+        <source>%1 can&apos;t judge</source>
+        <translation>%1 无法判断</translation>
+    </message>
+    <message>
+        <source>No marks.</source>
+        <translation>没有标记。</translation>
+    </message>
+    <message>
+        <source>Marks: %1</source>
+        <translation>标记：%1</translation>
+    </message>
+    <message>
+        <source>; </source>
+        <translation>；</translation>
     </message>
 </context>
 <context>
@@ -371,8 +567,12 @@
         <translation>；* p &lt; 0.05，** p &lt; 0.01，*** p &lt; 0.001，校正方法：%1。</translation>
     </message>
     <message>
-        <source> (paired t-test, α = 0.05, residual variance of the two-way ANOVA; Sakai 2016).</source>
-        <translation>（配对 t 检验，α = 0.05，双因素方差分析的残差方差；Sakai 2016）。</translation>
+        <source>With %1 queries you can detect Δ ≥ %2 at 80% power (paired t-test, α = 0.05, residual variance of the two-way ANOVA; Sakai 2016).</source>
+        <translation>用 %1 个查询，可以在 80% 检验功效下检出 Δ ≥ %2（配对 t 检验，α = 0.05，双因素方差分析的残差方差；Sakai 2016）。</translation>
+    </message>
+    <message>
+        <source>With %1 queries: the residual variance is 0 (every query moves the runs alike), so no smallest detectable Δ can be stated (paired t-test, α = 0.05, residual variance of the two-way ANOVA; Sakai 2016).</source>
+        <translation>用 %1 个查询：残差方差为 0（每个查询对各运行的影响相同），因此无法给出最小可检出的 Δ（配对 t 检验，α = 0.05，双因素方差分析的残差方差；Sakai 2016）。</translation>
     </message>
     <message>
         <source>No comparison: %1.</source>
@@ -545,6 +745,22 @@ Not decided: the number of judgments is an estimate (the documents that decide A
     </message>
 </context>
 <context>
+    <name>CondensedTableModel</name>
+    <message>
+        <source>Query</source>
+        <extracomment>|nDCG′ − nDCG| above this flags a row by default</extracomment>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>nDCG and nDCG′ differ by more than %1: the unjudged documents of this list move the score; judge them (Annotate) to settle it</source>
+        <translation>nDCG 与 nDCG′ 相差超过 %1：此列表中未标注的文档会影响得分；请标注它们（“标注”）以确定</translation>
+    </message>
+</context>
+<context>
     <name>Counts</name>
     <message numerus="yes">
         <source>%1 annotator(s)</source>
@@ -697,6 +913,37 @@ Create one with File ▸ New database…, then load the demo there.</source>
     <message>
         <source>Δ nDCG@%1 (A − B)</source>
         <translation>Δ nDCG@%1（A − B）</translation>
+    </message>
+</context>
+<context>
+    <name>DeltaTableModel</name>
+    <message>
+        <source>Query</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>Better</source>
+        <translation>更好</translation>
+    </message>
+    <message>
+        <source>nDCG@%1 of %2</source>
+        <translation>%2 的 nDCG@%1</translation>
+    </message>
+    <message>
+        <source>nDCG of A minus nDCG of B: positive when A ranks this query better</source>
+        <translation>A 的 nDCG 减去 B 的 nDCG：A 对该查询排序更好时为正</translation>
+    </message>
+    <message>
+        <source>tie</source>
+        <translation>持平</translation>
+    </message>
+    <message>
+        <source>Same nDCG in both runs</source>
+        <translation>两个运行的 nDCG 相同</translation>
+    </message>
+    <message>
+        <source>%1 ranks this query better</source>
+        <translation>%1 对该查询排序更好</translation>
     </message>
 </context>
 <context>
@@ -856,6 +1103,15 @@ Create one with File ▸ New database…, then load the demo there.</source>
     <message>
         <source>perfect</source>
         <translation>完美匹配</translation>
+    </message>
+    <message>
+        <source>Not judged</source>
+        <extracomment>fill colour of each grade&apos;s chip: grey, then yellow to dark green (ColorBrewer RdYlGn / Greens) digit colour on each chip (contrast with the fill ≥ 4.5) a hollow chip for &quot;not judged&quot;</extracomment>
+        <translation>未标注</translation>
+    </message>
+    <message>
+        <source>Judged non-relevant (−1)</source>
+        <translation>判定为不相关（−1）</translation>
     </message>
 </context>
 <context>
@@ -1229,6 +1485,94 @@ Import queries, documents and runs with File ▸ Import…, or start the app wit
     <message>
         <source>&lt;h3&gt;NDCG Studio %1&lt;/h3&gt;&lt;p&gt;Judge search results on a 0–4 scale and score runs with NDCG@K, every part visible; inter-annotator agreement built in.&lt;/p&gt;&lt;p&gt;Logs: %2&lt;/p&gt;</source>
         <translation>&lt;h3&gt;NDCG Studio %1&lt;/h3&gt;&lt;p&gt;以 0–4 等级标注搜索结果，并用 NDCG@K 为运行计分，每一步都清晰可见；内置标注者间一致性。&lt;/p&gt;&lt;p&gt;日志：%2&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>MeansTableModel</name>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>mean nDCG@%1 under %2 (rank among the runs)</source>
+        <translation>按 %2 的平均 nDCG@%1（在各运行中的名次）</translation>
+    </message>
+</context>
+<context>
+    <name>PairMatrix</name>
+    <message>
+        <source>Holm–Bonferroni over the pairs with %1</source>
+        <extracomment>role returning the (row run, column run) names of a cell role returning the corrected p-value of a cell (NaN on the diagonal and unfilled cells) the smallest Δ the paired t-test detects (NaN: none can be stated); the view words it</extracomment>
+        <translation>对含 %1 的各对做 Holm–Bonferroni 校正</translation>
+    </message>
+    <message>
+        <source>randomised Tukey HSD over all %1 pairs</source>
+        <translation>对全部 %1 对做随机化 Tukey HSD</translation>
+    </message>
+    <message>
+        <source>one pair: none needed</source>
+        <translation>只有一对：无需校正</translation>
+    </message>
+</context>
+<context>
+    <name>PairMatrixModel</name>
+    <message>
+        <source>%1: mean nDCG@%2 %3</source>
+        <translation>%1：平均 nDCG@%2 %3</translation>
+    </message>
+    <message>
+        <source>%1: mean nDCG@%2 %3 over %4 queries</source>
+        <translation>%1：%4 个查询上的平均 nDCG@%2 %3</translation>
+    </message>
+    <message>
+        <source>Not compared: choose no baseline, or one of these runs as the baseline</source>
+        <translation>未比较：请不选基线，或选择这两个运行之一作为基线</translation>
+    </message>
+    <message>
+        <source>%1 − %2: Δ = %3 (95% CI %4 to %5), effect size %6
+p = %7 (paired randomization test), corrected p = %8 (%9)
+Click to see the per-query deltas of this pair</source>
+        <translation>%1 − %2：Δ = %3（95% 置信区间 %4 至 %5），效应量 %6
+p = %7（配对随机化检验），校正后 p = %8（%9）
+点击查看这一对的逐查询差值</translation>
+    </message>
+</context>
+<context>
+    <name>PairsTableModel</name>
+    <message>
+        <source>Set A</source>
+        <translation>等级组 A</translation>
+    </message>
+    <message>
+        <source>Set B</source>
+        <translation>等级组 B</translation>
+    </message>
+    <message>
+        <source>Runs</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Order flips</source>
+        <translation>顺序反转</translation>
+    </message>
+    <message>
+        <source>Significance flips</source>
+        <translation>显著性反转</translation>
+    </message>
+    <message>
+        <source>Run pairs whose paired randomization test says different things under the two grade sets (significant under one, not under the other, or opposite)</source>
+        <translation>在两组等级下配对随机化检验结论不同的运行对（一组下显著、另一组下不显著，或方向相反）</translation>
+    </message>
+</context>
+<context>
+    <name>PoolModel</name>
+    <message>
+        <source>Document</source>
+        <translation>文档</translation>
+    </message>
+    <message>
+        <source>Grade</source>
+        <translation>等级</translation>
     </message>
 </context>
 <context>
@@ -1868,6 +2212,37 @@ Import a run and judgments (File ▸ Import…), or judge a few documents in Ann
     <message>
         <source>⚠ The database is not answering; retrying every few seconds…</source>
         <translation>⚠ 数据库无响应；每隔几秒重试…</translation>
+    </message>
+</context>
+<context>
+    <name>Task</name>
+    <message>
+        <source>Working…</source>
+        <extracomment>a task still running after this many milliseconds shows its progress dialog</extracomment>
+        <translation>处理中…</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>NDCG Studio</source>
+        <translation>NDCG Studio</translation>
+    </message>
+</context>
+<context>
+    <name>TauMatrixModel</name>
+    <message>
+        <source>Kendall&apos;s τ-b above the diagonal, τ_AP (top-weighted) below</source>
+        <translation>对角线以上为 Kendall τ-b，以下为 τ_AP（头部加权）</translation>
+    </message>
+    <message>
+        <source>same grade set</source>
+        <translation>同一组等级</translation>
+    </message>
+    <message>
+        <source>%1 vs %2: %3</source>
+        <translation>%1 对 %2：%3</translation>
     </message>
 </context>
 <context>
