@@ -31,6 +31,12 @@ def storable_target(database: Database) -> str:
     return url.set(password=None).render_as_string(hide_password=False)
 
 
+def _opening(url: Any) -> str:
+    """'Opening judgments.sqlite…' (a file) or 'Opening server…' (a server)."""
+    where = url.database if url.get_backend_name() == "sqlite" else url.host
+    return arg(QCoreApplication.translate("DatabaseActions", "Opening %1…"), where)
+
+
 class DatabaseActions:
     """Opening databases and loading the demo (a mixin of the main window)."""
 
@@ -133,11 +139,8 @@ class DatabaseActions:
 
         def failed(exc: BaseException) -> None:
             self.context.set_opening(False)
-            errors.show_error(
-                exc,
-                self._window(),
-                action=QCoreApplication.translate("DatabaseActions", "Opening the database"),
-            )
+            action = QCoreApplication.translate("DatabaseActions", "Opening the database")
+            errors.show_error(exc, self._window(), action=action)
 
         def done(result: tuple[Database, AnnotatorInfo | None, int]) -> None:
             database, annotator, queries = result
@@ -157,10 +160,7 @@ class DatabaseActions:
             on_success=done,
             on_failure=failed,
             owner=self._window(),
-            label=arg(
-                QCoreApplication.translate("DatabaseActions", "Opening %1…"),
-                url.database if url.get_backend_name() == "sqlite" else url.host,
-            ),
+            label=_opening(url),
             replaces=self._open_task,
         )
         return self._open_task

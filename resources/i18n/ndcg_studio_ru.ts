@@ -110,6 +110,18 @@
         <source>only one distinct grade: chance agreement is 1</source>
         <translation>только одна различная оценка: случайное согласие равно 1</translation>
     </message>
+    <message>
+        <source>Cohen&apos;s kappa (unweighted)</source>
+        <translation>Каппа Коэна (без весов)</translation>
+    </message>
+    <message>
+        <source>Cohen&apos;s kappa, linear weights</source>
+        <translation>Каппа Коэна, линейные веса</translation>
+    </message>
+    <message>
+        <source>Cohen&apos;s kappa, quadratic weights</source>
+        <translation>Каппа Коэна, квадратичные веса</translation>
+    </message>
 </context>
 <context>
     <name>AgreementView</name>
@@ -971,6 +983,41 @@ Create one with File ▸ New database…, then load the demo there.</source>
     </message>
 </context>
 <context>
+    <name>DisputedItemsModel</name>
+    <message>
+        <source>Query</source>
+        <translation>Запрос</translation>
+    </message>
+    <message>
+        <source>Document</source>
+        <translation>Документ</translation>
+    </message>
+    <message>
+        <source>Range</source>
+        <translation>Размах</translation>
+    </message>
+    <message>
+        <source>Mean</source>
+        <translation>Среднее</translation>
+    </message>
+    <message>
+        <source>Final</source>
+        <translation>Итог</translation>
+    </message>
+    <message>
+        <source>Grades</source>
+        <translation>Оценки</translation>
+    </message>
+    <message>
+        <source>Not adjudicated yet</source>
+        <translation>Решения арбитра ещё нет</translation>
+    </message>
+    <message>
+        <source>Adjudicated final grade</source>
+        <translation>Итоговая оценка арбитра</translation>
+    </message>
+</context>
+<context>
     <name>DocumentPanel</name>
     <message>
         <source>%1 · Home/End first/last · Ctrl+Z undo</source>
@@ -1205,6 +1252,52 @@ Create one with File ▸ New database…, then load the demo there.</source>
     </message>
 </context>
 <context>
+    <name>HistoryModel</name>
+    <message>
+        <source>When (UTC)</source>
+        <translation>Когда (UTC)</translation>
+    </message>
+    <message>
+        <source>What</source>
+        <translation>Что</translation>
+    </message>
+    <message>
+        <source>By</source>
+        <translation>Кто</translation>
+    </message>
+    <message>
+        <source>Change</source>
+        <translation>Изменение</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>Заметка</translation>
+    </message>
+    <message>
+        <source>adjudication</source>
+        <translation>решение арбитра</translation>
+    </message>
+    <message>
+        <source>grade of %1</source>
+        <translation>оценка %1</translation>
+    </message>
+</context>
+<context>
+    <name>ItemGradesModel</name>
+    <message>
+        <source>Annotator</source>
+        <translation>Асессор</translation>
+    </message>
+    <message>
+        <source>Grade</source>
+        <translation>Оценка</translation>
+    </message>
+    <message>
+        <source>Final (adjudicated)</source>
+        <translation>Итог (решение арбитра)</translation>
+    </message>
+</context>
+<context>
     <name>Language</name>
     <message>
         <source>The language changes when NDCG Studio is started again.</source>
@@ -1235,6 +1328,41 @@ Create one with File ▸ New database…, then load the demo there.</source>
     <message>
         <source>No database is open.</source>
         <translation>База данных не открыта.</translation>
+    </message>
+</context>
+<context>
+    <name>LeaveOneOutModel</name>
+    <message>
+        <source>Annotator</source>
+        <translation>Асессор</translation>
+    </message>
+    <message>
+        <source>α without</source>
+        <translation>α без</translation>
+    </message>
+    <message>
+        <source>Δ vs all</source>
+        <translation>Δ от всех</translation>
+    </message>
+    <message>
+        <source>Items left</source>
+        <translation>Осталось элементов</translation>
+    </message>
+    <message>
+        <source>Judgments</source>
+        <translation>Оценки</translation>
+    </message>
+    <message>
+        <source>Documents still graded by two or more annotators without this one</source>
+        <translation>Документы, которые и без этого асессора оценены двумя и более асессорами</translation>
+    </message>
+    <message>
+        <source>Grades this annotator gave</source>
+        <translation>Оценки, поставленные этим асессором</translation>
+    </message>
+    <message>
+        <source>Positive Δ: agreement rises without this annotator</source>
+        <translation>Положительное Δ: без этого асессора согласие растёт</translation>
     </message>
 </context>
 <context>
@@ -1589,6 +1717,41 @@ p = %7 (парный рандомизационный тест), с поправ
     </message>
 </context>
 <context>
+    <name>PairwiseKappaModel</name>
+    <message>
+        <source>undefined</source>
+        <extracomment>more annotators than this: cells show the value only (no item count)</extracomment>
+        <translation>не определено</translation>
+    </message>
+    <message>
+        <source>%1 vs %2: %3 = %4 on %5 both graded</source>
+        <translation>%1 и %2: %3 = %4 по %5, оценённым обоими</translation>
+    </message>
+</context>
+<context>
+    <name>PerQueryAlphaModel</name>
+    <message>
+        <source>Query</source>
+        <translation>Запрос</translation>
+    </message>
+    <message>
+        <source>Documents</source>
+        <translation>Документы</translation>
+    </message>
+    <message>
+        <source>Graded 2+</source>
+        <translation>Оценено 2+</translation>
+    </message>
+    <message>
+        <source>Judgments</source>
+        <translation>Оценки</translation>
+    </message>
+    <message>
+        <source>Disputed</source>
+        <translation>Спорные</translation>
+    </message>
+</context>
+<context>
     <name>PoolModel</name>
     <message>
         <source>Document</source>
@@ -1901,6 +2064,155 @@ Import a run and judgments (File ▸ Import…), or judge a few documents in Ann
 Import a run and judgments (File ▸ Import…), or judge a few documents in Annotate.</source>
         <translation>Пока нечего рассчитывать.
 Импортируйте прогон и оценки (Файл ▸ Импорт…) или оцените несколько документов в Разметке.</translation>
+    </message>
+</context>
+<context>
+    <name>RunSummaryModel</name>
+    <message>
+        <source>Run</source>
+        <translation>Прогон</translation>
+    </message>
+    <message>
+        <source>Mean nDCG</source>
+        <translation>Среднее nDCG</translation>
+    </message>
+    <message>
+        <source>95% CI</source>
+        <translation>95% ДИ</translation>
+    </message>
+    <message>
+        <source>Queries</source>
+        <translation>Запросы</translation>
+    </message>
+    <message>
+        <source>Unjudged</source>
+        <translation>Без оценок</translation>
+    </message>
+    <message>
+        <source>Not returned</source>
+        <translation>Не возвращено</translation>
+    </message>
+    <message>
+        <source>Mean nDCG@%1</source>
+        <translation>Среднее nDCG@%1</translation>
+    </message>
+    <message>
+        <source>95% percentile bootstrap interval of the mean (queries resampled 10,000 times)</source>
+        <translation>95% перцентильный бутстреп-интервал среднего (запросы пересэмплированы 10 000 раз)</translation>
+    </message>
+    <message>
+        <source>Queries with judgments: the ones the mean covers</source>
+        <translation>Запросы с оценками: те, по которым считается среднее</translation>
+    </message>
+    <message>
+        <source>Queries without any judgment: no nDCG, left out of the mean</source>
+        <translation>Запросы без единой оценки: nDCG нет, в среднее не входят</translation>
+    </message>
+    <message>
+        <source>Judged queries the run returned nothing for: they score 0</source>
+        <translation>Оценённые запросы, по которым прогон ничего не вернул: балл 0</translation>
+    </message>
+    <message>
+        <source>Mean over %1 judged queries; 95% interval [%2, %3]</source>
+        <translation>Среднее по %1 оценённым запросам; 95% интервал [%2, %3]</translation>
+    </message>
+</context>
+<context>
+    <name>ScoresTableModel</name>
+    <message>
+        <source>Query</source>
+        <extracomment>judged@K below this counts as low coverage by default</extracomment>
+        <translation>Запрос</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>Прогон</translation>
+    </message>
+    <message>
+        <source>Band</source>
+        <translation>Уровень</translation>
+    </message>
+    <message>
+        <source>Annotators</source>
+        <translation>Асессоры</translation>
+    </message>
+    <message>
+        <source>α (query)</source>
+        <translation>α (запрос)</translation>
+    </message>
+    <message>
+        <source>Disputed</source>
+        <translation>Спорные</translation>
+    </message>
+    <message>
+        <source>Query text</source>
+        <translation>Текст запроса</translation>
+    </message>
+    <message>
+        <source>Spread</source>
+        <translation>Разброс</translation>
+    </message>
+    <message>
+        <source>DCG@K / IDCG@K; empty when the query has no judgments</source>
+        <translation>DCG@K / IDCG@K; пусто, если у запроса нет оценок</translation>
+    </message>
+    <message>
+        <source>Quality band of nDCG (thresholds in Scoring settings)</source>
+        <translation>Уровень качества nDCG (пороги — в настройках расчёта)</translation>
+    </message>
+    <message>
+        <source>Discounted cumulative gain of the run&apos;s top K (gain units)</source>
+        <translation>Дисконтированный накопленный выигрыш первых K результатов прогона (единицы выигрыша)</translation>
+    </message>
+    <message>
+        <source>DCG of the ideal ordering of the judged documents, top K (gain units)</source>
+        <translation>DCG идеального ранжирования оценённых документов, первые K (единицы выигрыша)</translation>
+    </message>
+    <message>
+        <source>Share of the run&apos;s top K documents that have a judgment</source>
+        <translation>Доля первых K документов прогона, у которых есть оценка</translation>
+    </message>
+    <message>
+        <source>Annotators who judged this query</source>
+        <translation>Асессоры, оценившие этот запрос</translation>
+    </message>
+    <message>
+        <source>Krippendorff&apos;s alpha over this query&apos;s documents; empty when undefined</source>
+        <translation>α Криппендорфа по документам этого запроса; пусто, если не определена</translation>
+    </message>
+    <message>
+        <source>Documents whose annotators&apos; grades differ by 2 or more</source>
+        <translation>Документы, оценки асессоров которых расходятся на 2 и больше</translation>
+    </message>
+    <message>
+        <source>Max − min of nDCG@K under each annotator&apos;s own grades and each source&apos;s: the queries whose score depends most on who judged</source>
+        <translation>Максимум − минимум nDCG@K по собственным оценкам каждого асессора и каждого источника: запросы, балл которых больше всего зависит от того, кто оценивал</translation>
+    </message>
+    <message>
+        <source>No judgments for this query: nDCG is undefined and left out of means.</source>
+        <translation>У этого запроса нет оценок: nDCG не определён и в средние не входит.</translation>
+    </message>
+    <message>
+        <source>IDCG = 0 (no judged document has a gain): nDCG reported as 0.</source>
+        <translation>IDCG = 0 (ни у одного оценённого документа нет выигрыша): nDCG записан как 0.</translation>
+    </message>
+    <message>
+        <source>nDCG@%1 = DCG %2 / IDCG %3 = %4
+Double-click for the per-rank breakdown.</source>
+        <translation>nDCG@%1 = DCG %2 / IDCG %3 = %4
+Двойной щелчок — разбор по позициям.</translation>
+    </message>
+    <message>
+        <source>The run returned no document for this query.</source>
+        <translation>Прогон не вернул по этому запросу ни одного документа.</translation>
+    </message>
+    <message>
+        <source>%1 of the top %2 documents are judged</source>
+        <translation>Оценено %1 из первых %2 документов</translation>
+    </message>
+    <message>
+        <source>Undefined: fewer than two annotators graded the same documents of this query.</source>
+        <translation>Не определена: одни и те же документы этого запроса оценили меньше двух асессоров.</translation>
     </message>
 </context>
 <context>

@@ -108,6 +108,18 @@
         <source>only one distinct grade: chance agreement is 1</source>
         <translation>只有一种等级：随机一致性为 1</translation>
     </message>
+    <message>
+        <source>Cohen&apos;s kappa (unweighted)</source>
+        <translation>Cohen&apos;s κ（不加权）</translation>
+    </message>
+    <message>
+        <source>Cohen&apos;s kappa, linear weights</source>
+        <translation>Cohen&apos;s κ，线性加权</translation>
+    </message>
+    <message>
+        <source>Cohen&apos;s kappa, quadratic weights</source>
+        <translation>Cohen&apos;s κ，二次加权</translation>
+    </message>
 </context>
 <context>
     <name>AgreementView</name>
@@ -947,6 +959,41 @@ Create one with File ▸ New database…, then load the demo there.</source>
     </message>
 </context>
 <context>
+    <name>DisputedItemsModel</name>
+    <message>
+        <source>Query</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>Document</source>
+        <translation>文档</translation>
+    </message>
+    <message>
+        <source>Range</source>
+        <translation>极差</translation>
+    </message>
+    <message>
+        <source>Mean</source>
+        <translation>平均值</translation>
+    </message>
+    <message>
+        <source>Final</source>
+        <translation>最终</translation>
+    </message>
+    <message>
+        <source>Grades</source>
+        <translation>等级</translation>
+    </message>
+    <message>
+        <source>Not adjudicated yet</source>
+        <translation>尚未裁定</translation>
+    </message>
+    <message>
+        <source>Adjudicated final grade</source>
+        <translation>裁定的最终等级</translation>
+    </message>
+</context>
+<context>
     <name>DocumentPanel</name>
     <message>
         <source>%1 · Home/End first/last · Ctrl+Z undo</source>
@@ -1181,6 +1228,52 @@ Create one with File ▸ New database…, then load the demo there.</source>
     </message>
 </context>
 <context>
+    <name>HistoryModel</name>
+    <message>
+        <source>When (UTC)</source>
+        <translation>时间（UTC）</translation>
+    </message>
+    <message>
+        <source>What</source>
+        <translation>内容</translation>
+    </message>
+    <message>
+        <source>By</source>
+        <translation>操作者</translation>
+    </message>
+    <message>
+        <source>Change</source>
+        <translation>变更</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>备注</translation>
+    </message>
+    <message>
+        <source>adjudication</source>
+        <translation>裁定</translation>
+    </message>
+    <message>
+        <source>grade of %1</source>
+        <translation>%1 的等级</translation>
+    </message>
+</context>
+<context>
+    <name>ItemGradesModel</name>
+    <message>
+        <source>Annotator</source>
+        <translation>标注者</translation>
+    </message>
+    <message>
+        <source>Grade</source>
+        <translation>等级</translation>
+    </message>
+    <message>
+        <source>Final (adjudicated)</source>
+        <translation>最终（已裁定）</translation>
+    </message>
+</context>
+<context>
     <name>Language</name>
     <message>
         <source>The language changes when NDCG Studio is started again.</source>
@@ -1211,6 +1304,41 @@ Create one with File ▸ New database…, then load the demo there.</source>
     <message>
         <source>No database is open.</source>
         <translation>没有打开的数据库。</translation>
+    </message>
+</context>
+<context>
+    <name>LeaveOneOutModel</name>
+    <message>
+        <source>Annotator</source>
+        <translation>标注者</translation>
+    </message>
+    <message>
+        <source>α without</source>
+        <translation>去掉后的 α</translation>
+    </message>
+    <message>
+        <source>Δ vs all</source>
+        <translation>与全体之差 Δ</translation>
+    </message>
+    <message>
+        <source>Items left</source>
+        <translation>剩余条目</translation>
+    </message>
+    <message>
+        <source>Judgments</source>
+        <translation>标注</translation>
+    </message>
+    <message>
+        <source>Documents still graded by two or more annotators without this one</source>
+        <translation>去掉此标注者后仍有两位或以上标注者评过的文档</translation>
+    </message>
+    <message>
+        <source>Grades this annotator gave</source>
+        <translation>此标注者给出的等级</translation>
+    </message>
+    <message>
+        <source>Positive Δ: agreement rises without this annotator</source>
+        <translation>Δ 为正：去掉此标注者后一致性上升</translation>
     </message>
 </context>
 <context>
@@ -1565,6 +1693,41 @@ p = %7（配对随机化检验），校正后 p = %8（%9）
     </message>
 </context>
 <context>
+    <name>PairwiseKappaModel</name>
+    <message>
+        <source>undefined</source>
+        <extracomment>more annotators than this: cells show the value only (no item count)</extracomment>
+        <translation>无定义</translation>
+    </message>
+    <message>
+        <source>%1 vs %2: %3 = %4 on %5 both graded</source>
+        <translation>%1 对 %2：%3 = %4，基于双方都评过的 %5</translation>
+    </message>
+</context>
+<context>
+    <name>PerQueryAlphaModel</name>
+    <message>
+        <source>Query</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>Documents</source>
+        <translation>文档</translation>
+    </message>
+    <message>
+        <source>Graded 2+</source>
+        <translation>评过 2 次以上</translation>
+    </message>
+    <message>
+        <source>Judgments</source>
+        <translation>标注</translation>
+    </message>
+    <message>
+        <source>Disputed</source>
+        <translation>有争议</translation>
+    </message>
+</context>
+<context>
     <name>PoolModel</name>
     <message>
         <source>Document</source>
@@ -1861,6 +2024,155 @@ Import a run and judgments (File ▸ Import…), or judge a few documents in Ann
 Import a run and judgments (File ▸ Import…), or judge a few documents in Annotate.</source>
         <translation>尚无可计分内容。
 请导入运行和标注（文件 ▸ 导入…），或在“标注”中标注几个文档。</translation>
+    </message>
+</context>
+<context>
+    <name>RunSummaryModel</name>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Mean nDCG</source>
+        <translation>平均 nDCG</translation>
+    </message>
+    <message>
+        <source>95% CI</source>
+        <translation>95% 置信区间</translation>
+    </message>
+    <message>
+        <source>Queries</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>Unjudged</source>
+        <translation>未标注</translation>
+    </message>
+    <message>
+        <source>Not returned</source>
+        <translation>未返回</translation>
+    </message>
+    <message>
+        <source>Mean nDCG@%1</source>
+        <translation>平均 nDCG@%1</translation>
+    </message>
+    <message>
+        <source>95% percentile bootstrap interval of the mean (queries resampled 10,000 times)</source>
+        <translation>平均值的 95% 百分位 bootstrap 区间（对查询重抽样 10,000 次）</translation>
+    </message>
+    <message>
+        <source>Queries with judgments: the ones the mean covers</source>
+        <translation>有标注的查询：平均值所涵盖的查询</translation>
+    </message>
+    <message>
+        <source>Queries without any judgment: no nDCG, left out of the mean</source>
+        <translation>没有任何标注的查询：无 nDCG，不计入平均值</translation>
+    </message>
+    <message>
+        <source>Judged queries the run returned nothing for: they score 0</source>
+        <translation>已标注但运行未返回任何结果的查询：计 0 分</translation>
+    </message>
+    <message>
+        <source>Mean over %1 judged queries; 95% interval [%2, %3]</source>
+        <translation>%1 个已标注查询上的平均值；95% 区间 [%2, %3]</translation>
+    </message>
+</context>
+<context>
+    <name>ScoresTableModel</name>
+    <message>
+        <source>Query</source>
+        <extracomment>judged@K below this counts as low coverage by default</extracomment>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Band</source>
+        <translation>等级</translation>
+    </message>
+    <message>
+        <source>Annotators</source>
+        <translation>标注者</translation>
+    </message>
+    <message>
+        <source>α (query)</source>
+        <translation>α（查询）</translation>
+    </message>
+    <message>
+        <source>Disputed</source>
+        <translation>有争议</translation>
+    </message>
+    <message>
+        <source>Query text</source>
+        <translation>查询文本</translation>
+    </message>
+    <message>
+        <source>Spread</source>
+        <translation>极差</translation>
+    </message>
+    <message>
+        <source>DCG@K / IDCG@K; empty when the query has no judgments</source>
+        <translation>DCG@K / IDCG@K；查询没有标注时为空</translation>
+    </message>
+    <message>
+        <source>Quality band of nDCG (thresholds in Scoring settings)</source>
+        <translation>nDCG 的质量等级（阈值见计分设置）</translation>
+    </message>
+    <message>
+        <source>Discounted cumulative gain of the run&apos;s top K (gain units)</source>
+        <translation>运行前 K 个结果的折损累积增益（增益单位）</translation>
+    </message>
+    <message>
+        <source>DCG of the ideal ordering of the judged documents, top K (gain units)</source>
+        <translation>已标注文档理想排序的前 K 个的 DCG（增益单位）</translation>
+    </message>
+    <message>
+        <source>Share of the run&apos;s top K documents that have a judgment</source>
+        <translation>运行前 K 个文档中已有标注的比例</translation>
+    </message>
+    <message>
+        <source>Annotators who judged this query</source>
+        <translation>标注过此查询的标注者</translation>
+    </message>
+    <message>
+        <source>Krippendorff&apos;s alpha over this query&apos;s documents; empty when undefined</source>
+        <translation>此查询文档上的 Krippendorff&apos;s α；无定义时为空</translation>
+    </message>
+    <message>
+        <source>Documents whose annotators&apos; grades differ by 2 or more</source>
+        <translation>标注者等级相差 2 或更多的文档</translation>
+    </message>
+    <message>
+        <source>Max − min of nDCG@K under each annotator&apos;s own grades and each source&apos;s: the queries whose score depends most on who judged</source>
+        <translation>按各标注者自己的等级和各来源的等级计算的 nDCG@K 的最大值 − 最小值：得分最取决于由谁标注的查询</translation>
+    </message>
+    <message>
+        <source>No judgments for this query: nDCG is undefined and left out of means.</source>
+        <translation>此查询没有标注：nDCG 无定义，不计入平均值。</translation>
+    </message>
+    <message>
+        <source>IDCG = 0 (no judged document has a gain): nDCG reported as 0.</source>
+        <translation>IDCG = 0（没有已标注文档有增益）：nDCG 记为 0。</translation>
+    </message>
+    <message>
+        <source>nDCG@%1 = DCG %2 / IDCG %3 = %4
+Double-click for the per-rank breakdown.</source>
+        <translation>nDCG@%1 = DCG %2 / IDCG %3 = %4
+双击查看逐名次明细。</translation>
+    </message>
+    <message>
+        <source>The run returned no document for this query.</source>
+        <translation>该运行没有为此查询返回文档。</translation>
+    </message>
+    <message>
+        <source>%1 of the top %2 documents are judged</source>
+        <translation>前 %2 个文档中已标注 %1</translation>
+    </message>
+    <message>
+        <source>Undefined: fewer than two annotators graded the same documents of this query.</source>
+        <translation>无定义：为此查询的相同文档评级的标注者少于两位。</translation>
     </message>
 </context>
 <context>
