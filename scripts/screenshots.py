@@ -31,7 +31,7 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from PySide6.QtCore import QSettings, QThreadPool  # noqa: E402
+from PySide6.QtCore import QCoreApplication, QSettings, QThreadPool  # noqa: E402
 from PySide6.QtGui import QColor, QPalette  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
@@ -144,7 +144,8 @@ def prepare_annotate(window: MainWindow, app: QApplication) -> None:
         if judged:
             view._show_position(judged[-1])
     view.panel.setFocus()
-    view.status_label.setText("Saved ✓ 10:42:07")
+    saved = QCoreApplication.translate("GradingMixin", "Saved ✓ %1")  # as after a grade
+    view.status_label.setText(saved.replace("%1", "10:42:07"))
 
 
 PREPARE: dict[str, Callable[[MainWindow, QApplication], None]] = {

@@ -378,15 +378,15 @@
     </message>
     <message>
         <source>Fair</source>
-        <translation>Удовлетворительно</translation>
+        <translation>Средне</translation>
     </message>
     <message>
         <source>Poor</source>
-        <translation>Плохо</translation>
+        <translation>Слабо</translation>
     </message>
     <message>
         <source>Bad</source>
-        <translation>Очень плохо</translation>
+        <translation>Плохо</translation>
     </message>
     <message>
         <source>no band: the query has no judgments, so nDCG is undefined</source>
@@ -2090,11 +2090,11 @@ Import a run and judgments (File ▸ Import…), or judge a few documents in Ann
     </message>
     <message>
         <source>Not returned</source>
-        <translation>Не возвращено</translation>
+        <translation>Нет в выдаче</translation>
     </message>
     <message>
         <source>Mean nDCG@%1</source>
-        <translation>Среднее nDCG@%1</translation>
+        <translation>Ср. nDCG@%1</translation>
     </message>
     <message>
         <source>95% percentile bootstrap interval of the mean (queries resampled 10,000 times)</source>

@@ -10,7 +10,7 @@ a hidden view reloads when shown).
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, QModelIndex, QObject, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QModelIndex, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QHideEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -271,6 +271,7 @@ class ReviewView(LazyView[ReviewData]):
         self.summary_note.setText(self._coverage_note(data.summaries))
         self.band_legend.set_thresholds(report.settings.bands)
         self._fit_summary_table()
+        QTimer.singleShot(0, self._fit_summary_table)  # again once laid out (CJK rows are taller)
         self.band_chart.set_counts(report.run_names, {s.run: s.band_counts for s in data.summaries})
         self.histogram.set_values(
             {run: report.table.ndcg[report.for_run(run)] for run in report.run_names}, k
@@ -284,11 +285,14 @@ class ReviewView(LazyView[ReviewData]):
         """As tall as its rows (up to 6), so the note and the legend sit right below."""
         t = self.summary_table
         rows = min(self.summary_model.rowCount(), 6)
-        height = t.horizontalHeader().height() + 2 * t.frameWidth() + 2
+        header = t.horizontalHeader()
+        # sizeHint: the header's height follows its (e.g. CJK, taller) text only after a layout
+        height = max(header.height(), header.sizeHint().height()) + 2 * t.frameWidth() + 2
         height += sum(t.rowHeight(r) for r in range(rows))
-        if self.summary_model.rowCount() > rows:
+        wide = header.length() > t.width() - 2 * t.frameWidth()  # a horizontal scroll bar
+        if self.summary_model.rowCount() > rows or wide:
             height += t.horizontalScrollBar().sizeHint().height()
-        t.setMaximumHeight(height)
+        t.setFixedHeight(height)  # not squeezed under the legend (taller CJK lines)
 
     @staticmethod
     def _coverage_note(summaries: list[RunSummary]) -> str:
