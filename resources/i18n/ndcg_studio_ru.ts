@@ -611,7 +611,7 @@ Disputed: grades differ by %2 (≥ %3) — %4</source>
     </message>
     <message>
         <source>P(A better) ≈ %1 (estimate)</source>
-        <translation>P(A лучше) ≈ %1 (оценка)</translation>
+        <translation>P(A лучше) ≈ %1 (приблизительно)</translation>
     </message>
     <message>
         <source>%1 better than %2 — decided after %3 of %4 pooled documents (depth %5). %6. %7.</source>
@@ -619,7 +619,7 @@ Disputed: grades differ by %2 (≥ %3) — %4</source>
     </message>
     <message>
         <source>even every pooled document judged at its expected grade would not settle it (estimate)</source>
-        <translation>даже оценка всех документов пула ожидаемыми оценками этого не решит (оценка)</translation>
+        <translation>даже оценка всех документов пула ожидаемыми оценками этого не решит (приблизительно)</translation>
     </message>
     <message numerus="yes">
         <source>about %1 more judgment(s) would settle it at the current rate (estimate)</source>
@@ -2285,7 +2285,7 @@ Double-click for the per-rank breakdown.</source>
     </message>
     <message>
         <source>run order by score descending, ties by document id descending (trec_eval)</source>
-        <translation>порядок прогона: по убыванию score, при равенстве — по убыванию id документа (trec_eval)</translation>
+        <translation>порядок прогона: по убыванию балла, при равенстве — по убыванию id документа (trec_eval)</translation>
     </message>
     <message>
         <source>run order by the file&apos;s rank column</source>
@@ -2325,7 +2325,7 @@ Double-click for the per-rank breakdown.</source>
     </message>
     <message>
         <source>order: score, ties by document id</source>
-        <translation>порядок: score, при равенстве — id документа</translation>
+        <translation>порядок: по баллу, при равенстве — по id документа</translation>
     </message>
     <message>
         <source>order: rank column</source>
@@ -2459,6 +2459,10 @@ Double-click for the per-rank breakdown.</source>
     <message>
         <source>Ranking stability needs two runs: import another run (File ▸ Import…).</source>
         <translation>Для устойчивости ранжирования нужны два прогона: импортируйте ещё один (Файл ▸ Импорт…).</translation>
+    </message>
+    <message>
+        <source>annotators below %1 coverage of every run&apos;s top %2 left out: %3</source>
+        <translation>не учтены асессоры с покрытием первых %2 результатов каждого прогона ниже %1: %3</translation>
     </message>
     <message numerus="yes">
         <source>%n grade set(s): nothing to compare.</source>

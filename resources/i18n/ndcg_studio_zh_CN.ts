@@ -924,7 +924,7 @@ Create one with File ▸ New database…, then load the demo there.</source>
     </message>
     <message>
         <source>Δ nDCG@%1 (A − B)</source>
-        <translation>Δ nDCG@%1（A − B）</translation>
+        <translation>Δ nDCG@%1 (A − B)</translation>
     </message>
 </context>
 <context>
@@ -2420,6 +2420,10 @@ Double-click for the per-rank breakdown.</source>
         <source>Ranking stability needs two runs: import another run (File ▸ Import…).</source>
         <translation>排序稳定性需要两个运行：请再导入一个运行（文件 ▸ 导入…）。</translation>
     </message>
+    <message>
+        <source>annotators below %1 coverage of every run&apos;s top %2 left out: %3</source>
+        <translation>覆盖率低于各运行前 %2 个结果的 %1 的标注者未计入：%3</translation>
+    </message>
     <message numerus="yes">
         <source>%n grade set(s): nothing to compare.</source>
         <translation>
@@ -2444,7 +2448,7 @@ Double-click for the per-rank breakdown.</source>
     </message>
     <message>
         <source>; flips under %1</source>
-        <translation>；在%1下反转</translation>
+        <translation>；在 %1下反转</translation>
     </message>
     <message>
         <source>; never flips</source>
@@ -2452,7 +2456,7 @@ Double-click for the per-rank breakdown.</source>
     </message>
     <message>
         <source>; tied under %1</source>
-        <translation>；在%1下持平</translation>
+        <translation>；在 %1下持平</translation>
     </message>
     <message>
         <source>the %1 consensus</source>

@@ -30,7 +30,7 @@ from PySide6.QtCore import (
     Signal,
     Slot,
 )
-from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut, QShowEvent
+from PySide6.QtGui import QKeyEvent, QKeySequence, QResizeEvent, QShortcut, QShowEvent
 from PySide6.QtWidgets import QSplitter, QTabWidget, QVBoxLayout, QWidget
 
 from ndcg_studio.services.annotation import PoolItem, QueryProgress
@@ -192,8 +192,32 @@ class AnnotateView(LoadingMixin, GradingMixin, QWidget):
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
+        QTimer.singleShot(0, self._fit_centre)  # once laid out: sizes are final then
         if not event.spontaneous():  # not a window coming back from minimised
             self.activated()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        QTimer.singleShot(0, self._fit_centre)
+
+    def _fit_centre(self) -> None:
+        """Give the document panel at least the width it needs (the grade buttons with their
+        full names: Russian ones are longer), taken from the side panels down to their own
+        minimums; the splitter would otherwise keep the sides at their 300 px."""
+        sizes = self.splitter.sizes()
+        if not self.isVisible():
+            return
+        need = self.panel.minimumSizeHint().width() - sizes[1]
+        if need <= 0 or sum(sizes) == 0:
+            return
+        for i in (2, 0):  # the pool first, then the query list
+            widget = self.splitter.widget(i)
+            spare = sizes[i] - widget.minimumSizeHint().width()
+            take = max(0, min(spare, need))
+            sizes[i] -= take
+            sizes[1] += take
+            need -= take
+        self.splitter.setSizes(sizes)
 
     # ================================================================== state save/restore
     def save_state(self) -> None:

@@ -236,7 +236,11 @@ class StabilityView(LazyView[StabilityReport]):
         self.run_a.setCurrentIndex(self.run_a.findText(a))
         self.run_b.setCurrentIndex(self.run_b.findText(b))
         self._show_sentence()
-        notes = [n for n in report.notes() if n.startswith("annotators below")]
+        notes = []
+        if report.excluded:  # as StabilityReport.notes() says it, in the interface language
+            cov = ", ".join(f"{a} {report.coverage[a]:.0%}" for a in report.excluded)
+            text = self.tr("annotators below %1 coverage of every run's top %2 left out: %3")
+            notes.append(arg(text, f"{report.min_coverage:.0%}", report.settings.k, cov))
         if len(r.sets) < 2:
             nothing = self.tr("%n grade set(s): nothing to compare.", "", len(r.sets))
             notes.insert(0, plural(nothing, len(r.sets)))
