@@ -212,6 +212,7 @@ class AnnotateView(LoadingMixin, GradingMixin, QWidget):
             return
         for i in (2, 0):  # the pool first, then the query list
             widget = self.splitter.widget(i)
+            assert widget is not None
             spare = sizes[i] - widget.minimumSizeHint().width()
             take = max(0, min(spare, need))
             sizes[i] -= take
