@@ -355,6 +355,13 @@
     </message>
 </context>
 <context>
+    <name>AppContext</name>
+    <message>
+        <source>no database is open: use File ▸ Open database… first</source>
+        <translation>база данных не открыта: сначала выберите Файл ▸ Открыть базу данных…</translation>
+    </message>
+</context>
+<context>
     <name>BandCountsChart</name>
     <message>
         <source>Queries per quality band</source>
@@ -400,8 +407,12 @@
 <context>
     <name>BreakdownTableModel</name>
     <message>
-        <source>Cumulative DCG</source>
+        <source>unjudged</source>
         <extracomment>background of a disputed row: translucent Okabe–Ito orange, visible on light and dark bases</extracomment>
+        <translation>без оценки</translation>
+    </message>
+    <message>
+        <source>Cumulative DCG</source>
         <translation>Накопленный DCG</translation>
     </message>
     <message>
@@ -2274,6 +2285,14 @@ Double-click for the per-rank breakdown.</source>
     <message>
         <source>min</source>
         <translation>минимум</translation>
+    </message>
+    <message>
+        <source>gain = grade</source>
+        <translation>выигрыш = оценка</translation>
+    </message>
+    <message>
+        <source>gain = 2^grade − 1</source>
+        <translation>выигрыш = 2^оценка − 1</translation>
     </message>
     <message>
         <source>IDCG from all judged documents of the query</source>

@@ -353,6 +353,13 @@
     </message>
 </context>
 <context>
+    <name>AppContext</name>
+    <message>
+        <source>no database is open: use File ▸ Open database… first</source>
+        <translation>没有打开的数据库：请先使用 文件 ▸ 打开数据库…</translation>
+    </message>
+</context>
+<context>
     <name>BandCountsChart</name>
     <message>
         <source>Queries per quality band</source>
@@ -398,8 +405,12 @@
 <context>
     <name>BreakdownTableModel</name>
     <message>
-        <source>Cumulative DCG</source>
+        <source>unjudged</source>
         <extracomment>background of a disputed row: translucent Okabe–Ito orange, visible on light and dark bases</extracomment>
+        <translation>未标注</translation>
+    </message>
+    <message>
+        <source>Cumulative DCG</source>
         <translation>累积 DCG</translation>
     </message>
     <message>
@@ -2234,6 +2245,14 @@ Double-click for the per-rank breakdown.</source>
     <message>
         <source>min</source>
         <translation>最小值</translation>
+    </message>
+    <message>
+        <source>gain = grade</source>
+        <translation>增益 = 等级</translation>
+    </message>
+    <message>
+        <source>gain = 2^grade − 1</source>
+        <translation>增益 = 2^等级 − 1</translation>
     </message>
     <message>
         <source>IDCG from all judged documents of the query</source>

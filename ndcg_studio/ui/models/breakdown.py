@@ -29,7 +29,7 @@ Side = Literal["run", "ideal"]
 
 #: background of a disputed row: translucent Okabe–Ito orange, visible on light and dark bases
 DISPUTED_BACKGROUND = QColor(230, 159, 0, 80)
-UNJUDGED = "unjudged"
+UNJUDGED = QT_TRANSLATE_NOOP("BreakdownTableModel", "unjudged")
 
 
 def number_text(value: float) -> str:
@@ -43,7 +43,7 @@ def grade_text(grade: float) -> str:
     """'3' for an integer grade, '2.5' / '3.33' for a fractional consensus, 'unjudged' for
     NaN."""
     if math.isnan(grade):
-        return UNJUDGED
+        return QCoreApplication.translate("BreakdownTableModel", UNJUDGED)
     return number_text(grade)
 
 

@@ -105,7 +105,11 @@ def scoring_settings_from(ctx: AppContext) -> ScoringSettings:
 
 def describe_settings(settings: ScoringSettings) -> str:
     """One sentence saying how nDCG is computed, e.g. for the Review header and Query detail."""
-    gain = "gain = grade" if settings.gain == "linear" else "gain = 2^grade − 1"
+    gain = (
+        QCoreApplication.translate("ScoringSettings", "gain = grade")
+        if settings.gain == "linear"
+        else QCoreApplication.translate("ScoringSettings", "gain = 2^grade − 1")
+    )
     ideal = (
         QCoreApplication.translate("ScoringSettings", "IDCG from all judged documents of the query")
         if settings.ideal == "judged"
