@@ -935,7 +935,7 @@ Create one with File ▸ New database…, then load the demo there.</source>
     </message>
     <message>
         <source>Δ nDCG@%1 (A − B)</source>
-        <translation>Δ nDCG@%1 (A − B)</translation>
+        <translation>ΔnDCG@%1 (A−B)</translation>
     </message>
 </context>
 <context>
