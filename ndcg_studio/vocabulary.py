@@ -70,7 +70,7 @@ SCOPES: Final[tuple[Scope, ...]] = get_args(Scope)
 DEFAULT_SCOPE: Final[Scope] = "all"
 
 # --------------------------------------------------------------------------- import and export
-ImportKind = Literal["run", "qrels", "judgments", "queries", "documents", "smart"]
+ImportKind = Literal["run", "qrels", "judgments", "queries", "documents", "smart", "topics"]
 IMPORT_KINDS: Final[tuple[ImportKind, ...]] = get_args(ImportKind)
 
 ExportKind = Literal["report", "judgments", "qrels", "agreement", "compare"]

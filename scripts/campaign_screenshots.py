@@ -1,5 +1,6 @@
 """Render the judging-campaign pictures of the README offscreen (1280×800): the New campaign
-dialog, Annotate with the campaign panel and its guidelines, and the lead's dashboard.
+dialog (with the ``ab`` order; also at 1024×700), Annotate with the campaign panel and its
+guidelines, and the lead's dashboard.
 
 The database is the Cranfield demo (as ``scripts/screenshots.py`` builds it, with the sample
 annotator "alice") in a temporary folder, plus the second annotator "ada" and a campaign over the
@@ -98,11 +99,16 @@ def main() -> int:
             dialog.runs.item(i).setSelected(True)
         dialog.annotators.setText("alice, ada, ben")
         dialog.sample.setValue(50)
+        dialog.strategy.setCurrentIndex(dialog.strategy.findData("ab"))
         dialog.guidelines.setPlainText(GUIDELINES)
         dialog.show()
         settle(app)
         dialog.grab().save(str(args.out / "campaign-dialog.png"))
         written.append(args.out / "campaign-dialog.png")
+        dialog.resize(1024, 700)  # the smallest screen the app is laid out for
+        settle(app)
+        dialog.grab().save(str(args.out / "campaign-dialog-1024x700.png"))
+        written.append(args.out / "campaign-dialog-1024x700.png")
         dialog.close()
         board = CampaignDashboard(context, window)
         board.resize(SIZE[0], 460)

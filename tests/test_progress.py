@@ -22,9 +22,8 @@ def test_every_layer_uses_the_same_protocol() -> None:
     from ndcg_studio.services import progress as services_progress
 
     assert errors.OperationCancelled is progress.OperationCancelled
-    # the former reader/writer subclasses are now plain aliases (one exception type)
-    assert errors.ImportCancelled is progress.OperationCancelled
-    assert errors.ExportCancelled is progress.OperationCancelled
+    # one exception type: the former reader/writer subclasses are gone
+    assert not hasattr(errors, "ImportCancelled") and not hasattr(errors, "ExportCancelled")
     assert services_progress.OperationCancelled is progress.OperationCancelled
     assert services_progress.checkpoint is progress.checkpoint
     assert _common.Progress is progress.Progress and _common.Cancelled is progress.Cancelled

@@ -10,10 +10,18 @@ import argparse
 import csv
 import math
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ndcg_studio.cli.common import UsageError, open_db, positive_int, run_names
+
+if TYPE_CHECKING:
+    from ndcg_studio.services.campaigns import CampaignService
+
+#: The ``--strategy`` choices (services/campaign_types.POOL_STRATEGIES; the CLI's parser must
+#: not import the services, tests/cli checks they are equal).
+POOL_STRATEGIES = ("depth", "mtf", "bandit", "ab")
 
 STATUS_COLUMNS = (
     "annotator",
@@ -59,6 +67,49 @@ def add_parser(sub: Any, add_db: Any) -> None:
         "lead's statistics, list and close campaigns.",
     )
     actions = p.add_subparsers(dest="campaign_action", metavar="ACTION", required=True)
+    _add_create(actions, add_db)
+    q = actions.add_parser(
+        "queue",
+        help="what an annotator is offered next (held for them)",
+        description="The items ANNOTATOR is offered next, gold included; they are held for "
+        "them (--hold-minutes) as the app does.",
+    )
+    add_db(q)
+    q.add_argument("name", help="the campaign")
+    q.add_argument("--annotator", required=True, metavar="NAME", help="whose queue")
+    q.add_argument("--limit", type=positive_int, default=10, metavar="K", help="at most K items")
+    q.add_argument(
+        "--hold-minutes", type=float, default=30.0, metavar="M", help="hold them M minutes"
+    )
+    q.add_argument("--format", choices=("table", "csv"), default="table", help=_FORMAT)
+    for action, help_text, description, fmt in (
+        (
+            "status",
+            "the lead's statistics, one row per annotator",
+            "One row per annotator: " + ",".join(STATUS_COLUMNS) + ".",
+            "table",
+        ),
+        (
+            "grades",
+            "every grade and mark of a campaign",
+            "Every grade of the campaign's items with its state, explanation, seconds "
+            "and campaign, and every can't judge / later mark.",
+            "csv",
+        ),
+    ):
+        s = actions.add_parser(action, help=help_text, description=description)
+        add_db(s)
+        s.add_argument("name", help="the campaign")
+        s.add_argument("--format", choices=("table", "csv"), default=fmt, help=_FORMAT)
+    ls = actions.add_parser("list", help="every campaign", description="Every campaign.")
+    add_db(ls)
+    ls.add_argument("--format", choices=("table", "csv"), default="table", help=_FORMAT)
+    cl = actions.add_parser("close", help="close a campaign", description="Close a campaign.")
+    add_db(cl)
+    cl.add_argument("name", help="the campaign")
+
+
+def _add_create(actions: Any, add_db: Any) -> None:
     c = actions.add_parser("create", help="create a campaign", description="Create a campaign.")
     add_db(c)
     c.add_argument("name", help="the campaign's name (unique)")
@@ -79,43 +130,15 @@ def add_parser(sub: Any, add_db: Any) -> None:
         help="warn when an annotator's exact gold accuracy is below this (default 0.7)",
     )
     c.add_argument("--guidelines", metavar="FILE", help="guidelines (Markdown)")
-    q = actions.add_parser(
-        "queue",
-        help="what an annotator is offered next (held for them)",
-        description="The items ANNOTATOR is offered next, gold included; they are held for "
-        "them (--hold-minutes) as the app does.",
+    c.add_argument(
+        "--strategy",
+        choices=POOL_STRATEGIES,
+        default="depth",
+        help="the order the queue offers the pool in: depth (fewest grades first, shuffled; "
+        "default), mtf (move-to-front), bandit (MaxMean), ab (what decides --pair at --k)",
     )
-    add_db(q)
-    q.add_argument("name", help="the campaign")
-    q.add_argument("--annotator", required=True, metavar="NAME", help="whose queue")
-    q.add_argument("--limit", type=positive_int, default=10, metavar="K", help="at most K items")
-    q.add_argument(
-        "--hold-minutes", type=float, default=30.0, metavar="M", help="hold them M minutes"
-    )
-    q.add_argument("--format", choices=("table", "csv"), default="table", help=_FORMAT)
-    s = actions.add_parser(
-        "status",
-        help="the lead's statistics, one row per annotator",
-        description="One row per annotator: " + ",".join(STATUS_COLUMNS) + ".",
-    )
-    add_db(s)
-    s.add_argument("name", help="the campaign")
-    s.add_argument("--format", choices=("table", "csv"), default="table", help=_FORMAT)
-    g = actions.add_parser(
-        "grades",
-        help="every grade and mark of a campaign",
-        description="Every grade of the campaign's items with its state, explanation, seconds "
-        "and campaign, and every can't judge / later mark.",
-    )
-    add_db(g)
-    g.add_argument("name", help="the campaign")
-    g.add_argument("--format", choices=("table", "csv"), default="csv", help=_FORMAT)
-    ls = actions.add_parser("list", help="every campaign", description="Every campaign.")
-    add_db(ls)
-    ls.add_argument("--format", choices=("table", "csv"), default="table", help=_FORMAT)
-    cl = actions.add_parser("close", help="close a campaign", description="Close a campaign.")
-    add_db(cl)
-    cl.add_argument("name", help="the campaign")
+    c.add_argument("--pair", nargs=2, metavar=("A", "B"), help="ab: the two runs compared")
+    c.add_argument("--k", type=positive_int, metavar="K", help="ab: the cutoff K")
 
 
 def _cell(value: Any) -> str:
@@ -152,96 +175,110 @@ def _read_file(option: str, path: str | None) -> str | None:
 def campaign_command(args: argparse.Namespace) -> int:
     from ndcg_studio.services.campaigns import CampaignService
 
-    action = args.campaign_action
-    if action == "create":
+    if args.campaign_action == "create":
         return _create(args)
     database = open_db(args)
     try:
         service = CampaignService(database)
         try:
-            if action == "list":
-                rows = [
-                    [c.name, c.status, c.overlap, c.items, c.complete, c.gold, " ".join(c.runs)]
-                    for c in service.all()
-                ]
-                _emit(
-                    args.format,
-                    ["name", "status", "overlap", "items", "complete", "gold", "runs"],
-                    rows,
-                )
-            elif action == "close":
-                info = service.close(args.name)
-                print(f"campaign {info.name!r} closed: {info.complete}/{info.items} complete")
-            elif action == "queue":
-                who = service.annotation.ensure_annotator(args.annotator)
-                items = service.queue(
-                    args.name, who.id, args.limit, hold_seconds=args.hold_minutes * 60
-                )
-                _emit(args.format, ["query_id", "doc_id"], [[i.query, i.document] for i in items])
-            elif action == "status":
-                status = service.status(args.name)
-                rows = [
-                    [
-                        r.annotator,
-                        r.assigned,
-                        r.done,
-                        r.cant_judge,
-                        r.median_seconds,
-                        r.leniency,
-                        r.kappa_vs_others,
-                        r.alpha_without,
-                        r.gold_exact,
-                        r.gold_within_one,
-                        r.later,
-                        r.gold_n,
-                        r.gold_warning,
-                        *r.grades,
-                    ]
-                    for r in status.annotators
-                ]
-                _emit(args.format, list(STATUS_COLUMNS), rows)
-                info = status.campaign
-                print(
-                    f"note: {info.name}: {info.complete}/{info.items} items complete "
-                    f"({info.overlap} grades each), {info.gold} gold",
-                    file=sys.stderr,
-                )
-            elif action == "grades":
-                header = [
-                    "campaign",
-                    "query_id",
-                    "doc_id",
-                    "annotator",
-                    "state",
-                    "grade",
-                    "explanation",
-                    "seconds",
-                    "reason",
-                    "gold",
-                ]
-                rows = [
-                    [
-                        g.campaign,
-                        g.query,
-                        g.document,
-                        g.annotator,
-                        g.state,
-                        g.grade,
-                        g.explanation,
-                        g.seconds,
-                        g.reason,
-                        g.gold,
-                    ]
-                    for g in service.grades(args.name)
-                ]
-                _emit(args.format, header, rows)
-        except LookupError as exc:
-            raise UsageError(str(exc)) from exc
-        except ValueError as exc:
+            _ACTIONS[args.campaign_action](service, args)
+        except (LookupError, ValueError) as exc:
             raise UsageError(str(exc)) from exc
     finally:
         database.dispose()
     return 0
+
+
+def _list(service: CampaignService, args: argparse.Namespace) -> None:
+    header = ["name", "status", "overlap", "items", "complete", "gold", "runs", "strategy"]
+    rows = [
+        [c.name, c.status, c.overlap, c.items, c.complete, c.gold, " ".join(c.runs), c.strategy]
+        for c in service.all()
+    ]
+    _emit(args.format, header, rows)
+
+
+def _close(service: CampaignService, args: argparse.Namespace) -> None:
+    info = service.close(args.name)
+    print(f"campaign {info.name!r} closed: {info.complete}/{info.items} complete")
+
+
+def _queue(service: CampaignService, args: argparse.Namespace) -> None:
+    who = service.annotation.ensure_annotator(args.annotator)
+    items = service.queue(args.name, who.id, args.limit, hold_seconds=args.hold_minutes * 60)
+    _emit(args.format, ["query_id", "doc_id"], [[i.query, i.document] for i in items])
+
+
+def _status(service: CampaignService, args: argparse.Namespace) -> None:
+    status = service.status(args.name)
+    rows = [
+        [
+            r.annotator,
+            r.assigned,
+            r.done,
+            r.cant_judge,
+            r.median_seconds,
+            r.leniency,
+            r.kappa_vs_others,
+            r.alpha_without,
+            r.gold_exact,
+            r.gold_within_one,
+            r.later,
+            r.gold_n,
+            r.gold_warning,
+            *r.grades,
+        ]
+        for r in status.annotators
+    ]
+    _emit(args.format, list(STATUS_COLUMNS), rows)
+    info = status.campaign
+    print(
+        f"note: {info.name}: {info.complete}/{info.items} items complete "
+        f"({info.overlap} grades each), {info.gold} gold",
+        file=sys.stderr,
+    )
+
+
+GRADES_COLUMNS = (
+    "campaign",
+    "query_id",
+    "doc_id",
+    "annotator",
+    "state",
+    "grade",
+    "explanation",
+    "seconds",
+    "reason",
+    "gold",
+)
+
+
+def _grades(service: CampaignService, args: argparse.Namespace) -> None:
+    rows = [
+        [
+            g.campaign,
+            g.query,
+            g.document,
+            g.annotator,
+            g.state,
+            g.grade,
+            g.explanation,
+            g.seconds,
+            g.reason,
+            g.gold,
+        ]
+        for g in service.grades(args.name)
+    ]
+    _emit(args.format, list(GRADES_COLUMNS), rows)
+
+
+_ACTIONS: dict[str, Callable[[CampaignService, argparse.Namespace], None]] = {
+    "list": _list,
+    "close": _close,
+    "queue": _queue,
+    "status": _status,
+    "grades": _grades,
+}
 
 
 def _create(args: argparse.Namespace) -> int:
@@ -273,6 +310,9 @@ def _create(args: argparse.Namespace) -> int:
                     gold_rate=args.gold_rate,
                     gold_threshold=args.gold_threshold,
                     guidelines=guidelines or "",
+                    strategy=args.strategy,
+                    pair=tuple(args.pair) if args.pair else None,
+                    k=args.k,
                 )
             )
         except (LookupError, ValueError) as exc:
@@ -282,6 +322,6 @@ def _create(args: argparse.Namespace) -> int:
     print(
         f"campaign {info.name!r}: {info.items} items from {len(info.runs)} run(s) at depth "
         f"{info.pool_depth}, {info.overlap} grade(s) each, {info.gold} gold, "
-        f"{len(info.annotators)} annotator(s)"
+        f"{len(info.annotators)} annotator(s), offered in {info.strategy} order"
     )
     return 0

@@ -71,7 +71,8 @@ def eval_command(args: argparse.Namespace) -> int:
     """Print trec_eval's lines for ``args.run`` against ``args.qrels``."""
     # numpy's documented switch, read when numpy is first imported: no transparent huge pages
     # for its arrays. This command allocates and frees many large arrays once each, and asking
-    # the kernel to assemble huge pages for them cost more system time than it saved here.
+    # the kernel to assemble huge pages for them cost more system time than it saved
+    # (guarded by benchmarks/bench_eval.py; its numbers are in benchmarks/README.md).
     if "numpy" not in sys.modules:
         os.environ.setdefault("NUMPY_MADVISE_HUGEPAGE", "0")
     from ndcg_studio.io.trec_columns import read_qrels_columns, read_run_columns

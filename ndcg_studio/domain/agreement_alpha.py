@@ -64,6 +64,8 @@ _REASON_ARRAY = np.array(_REASONS, dtype=object)
 
 # Work arrays of the vectorised paths are processed in chunks of about this many float64 cells.
 _CHUNK_CELLS = 1 << 22
+#: draw kind counts (multinomial) when the items are at least this many times more than their kinds
+_KINDS_PER_ITEM_DRAW = 8
 
 
 @dataclass(frozen=True, eq=False)
@@ -430,6 +432,57 @@ def alpha_by_group(
     return _group_result(checked, result, n_pairable_items)
 
 
+def _count_kinds(counts: NDArray[np.float64]) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+    """Group items by their value counts.
+
+    Args:
+        counts: ``(V, P)`` value counts of P items (whole numbers as float64).
+
+    Returns:
+        ``(kind_of, first)``: ``(P,)`` kind of each item (0 .. K-1) and ``(K,)`` one item of each
+        kind. Items of one kind have the same coincidence contribution, so a resample's sum over
+        items is a sum over the K kinds weighted by how often each kind was drawn: with a few
+        annotators and grades K is small (3 annotators, 5 grades: at most 35 pairable kinds)
+        and the resamples cost a (B, K) instead of a (B, P) matrix product.
+    """
+    n_values, n_items = counts.shape
+    if n_items == 0:
+        return np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.intp)
+    whole = counts.astype(np.int64)
+    base = int(whole.max()) + 1
+    if n_values * np.log2(base) < 62:  # one integer key per item
+        key = np.zeros(n_items, dtype=np.int64)
+        for row in whole:
+            key *= base
+            key += row
+        _, first, kind_of = np.unique(key, return_index=True, return_inverse=True)
+    else:
+        _, first, kind_of = np.unique(whole.T, axis=0, return_index=True, return_inverse=True)
+    return kind_of.reshape(-1).astype(np.intp), first.astype(np.intp)
+
+
+def _kind_draws(
+    rng: np.random.Generator, kind_of: NDArray[np.intp], share: NDArray[np.float64], size: int
+) -> NDArray[np.float64]:
+    """``(size, K)`` how many items of each kind ``size`` resamples of P items drew: one
+    multinomial(P, share) draw per resample — the law of the kind counts of P uniform draws with
+    replacement, at the cost of K instead of P draws."""
+    counts = rng.multinomial(kind_of.size, share, size=size)
+    return np.asarray(counts, dtype=np.float64)
+
+
+def _item_draws(
+    rng: np.random.Generator, kind_of: NDArray[np.intp], n_kinds: int, size: int
+) -> NDArray[np.float64]:
+    """``(size, K)`` the same counts from P uniform item draws per resample (when the items are
+    of so many kinds that K binomial draws would cost more than P integer draws)."""
+    n_items = kind_of.size
+    drawn = kind_of[rng.integers(0, n_items, size=(size, n_items))]
+    drawn += (np.arange(size) * n_kinds)[:, None]
+    counts = np.bincount(drawn.ravel(), minlength=size * n_kinds)
+    return counts.reshape(size, n_kinds).astype(np.float64)
+
+
 def alpha_bootstrap(
     ratings: Ratings,
     level: Level,
@@ -441,12 +494,18 @@ def alpha_bootstrap(
 ) -> AlphaInterval:
     """Percentile bootstrap confidence interval of Krippendorff's alpha, resampling ITEMS.
 
-    Every resample draws the P pairable items with replacement (a multinomial count of each item)
-    and recomputes alpha from the weighted sum of per-item coincidence contributions:
-    ``O_b = M_b @ C`` with ``M`` the ``(n_resamples, P)`` count matrix and ``C`` the ``(P, V*V+V)``
-    contributions [o_u | n_u]; marginals and (ordinal) metric differences are recomputed per
-    resample. The interval is the ``(1-confidence)/2`` and ``(1+confidence)/2`` quantiles (numpy's
-    default linear interpolation) of the defined resampled alphas.
+    Every resample draws the P pairable items with replacement and recomputes alpha from the
+    weighted sum of per-item coincidence contributions: ``O_b = M_b @ C`` with ``M`` the
+    ``(n_resamples, P)`` count matrix and ``C`` the ``(P, V*V+V)`` contributions [o_u | n_u];
+    marginals and (ordinal) metric differences are recomputed per resample. Items with the same
+    value counts (a "kind") have the same contribution, so only how many items of each of the K
+    kinds a resample holds matters. Those counts are drawn directly, one
+    ``rng.multinomial(P, share of each kind)`` per resample — exactly their law under P uniform
+    draws with replacement — when the items are at least 8 times more than their kinds (3
+    annotators, 5 grades: K <= 35); otherwise P uniform item draws per resample
+    (``rng.integers(0, P)``) are counted per kind. The interval is the ``(1-confidence)/2`` and
+    ``(1+confidence)/2`` quantiles (numpy's default linear interpolation) of the defined
+    resampled alphas.
 
     Resampling items keeps each item's grades together (the judgments of one item are dependent),
     the common choice for agreement studies. Krippendorff's own bootstrap (Hayes & Krippendorff
@@ -469,7 +528,9 @@ def alpha_bootstrap(
     Raises:
         ValueError: ``n_resamples < 1``, ``confidence`` outside (0, 1), or as for :func:`alpha`.
 
-    Cost: O(B * P * V^2) flops in chunks of about 4M cells (B = 1000, P = 100,000 items: ~1-2 s).
+    Cost: B * K binomial draws (or B * P integer draws) and O(B * K * V^2) flops, in chunks of
+    about 4M cells; ``benchmarks/bench_agreement.py`` and ``bench_gui_scale.py`` (Agreement)
+    measure it.
     """
     if n_resamples < 1:
         raise ValueError("n_resamples must be >= 1")
@@ -497,19 +558,24 @@ def alpha_bootstrap(
     codes, domain = encode_grades(ratings.grade, values)
     n_values = domain.size
     counts = _item_counts(ratings.item, codes, ratings.n_items, n_values)
-    _, table = _pairable_contributions(counts)
-    contributions = table[:-1].T  # (P, V*V + V), a view: the matmul below reads it transposed
-    n_pairable = contributions.shape[0]
+    rows, table = _pairable_contributions(counts)
+    kind_of, kinds = _count_kinds(counts[:, rows])
+    # (K, V*V + V): one contribution per kind of item (same value counts, same contribution)
+    contributions = np.ascontiguousarray(table[:-1, kinds].T)
+    n_pairable, n_kinds = rows.size, kinds.size
     square = n_values * n_values
     rng = np.random.default_rng(seed)
-    chunk = max(1, min(n_resamples, _CHUNK_CELLS // n_pairable))
+    by_kind = n_kinds * _KINDS_PER_ITEM_DRAW <= n_pairable
+    share = np.bincount(kind_of, minlength=n_kinds) / n_pairable
+    chunk = max(1, min(n_resamples, _CHUNK_CELLS // (n_kinds if by_kind else n_pairable)))
     has_ratings = np.ones(chunk, dtype=np.bool_)
     for start in range(0, n_resamples, chunk):  # loop over chunks of resamples
         size = min(chunk, n_resamples - start)
-        draws = rng.integers(0, n_pairable, size=(size, n_pairable))
-        draws += (np.arange(size) * n_pairable)[:, None]
-        multiplicity = np.bincount(draws.ravel(), minlength=size * n_pairable)
-        weights = multiplicity.reshape(size, n_pairable).astype(np.float64)
+        weights = (
+            _kind_draws(rng, kind_of, share, size)
+            if by_kind
+            else _item_draws(rng, kind_of, n_kinds, size)
+        )
         summed = weights @ contributions
         result = _alpha_from_sums(
             summed[:, :square].reshape(size, n_values, n_values),

@@ -69,6 +69,7 @@ __all__ = [
     "ScoringParams",
     "doc_order_key",
     "gains_of_grades",
+    "ideal_dcg",
     "score",
 ]
 
@@ -395,18 +396,32 @@ def _integer_levels(grade: NDArray[np.float64]) -> NDArray[np.int64] | None:
     return np.maximum(grade, -1.0).astype(_I64)
 
 
-def _ideal_dcg(
+def ideal_dcg(
     owner: NDArray[np.int64],
     gain: NDArray[np.float64],
     level: NDArray[np.int64] | None,
     n_owners: int,
     k: int | None,
 ) -> NDArray[np.float64]:
-    """IDCG@K per owner from the gains of its items (gains <= 0 are never in the ideal).
+    """IDCG@K per owner from the gains of its items (gains <= 0 are never in the ideal): the
+    one ideal-list implementation (scoring, the verdict's bounds and the pool's nDCG use it).
+
+    IDCG@K = sum over the K largest gains g_(1) >= g_(2) >= ... of g_(i) / log2(i + 1).
 
     SOURCE: trec_eval ``m_ndcg_cut.c`` (ideal from per-level counts ``rel_levels``). With
     integer ``level``s the ideal list is built from a (owner x level) count matrix, like
     trec_eval; otherwise by sorting (owner, -gain).
+
+    Args:
+        owner: (n,) int64 owner (query or group) of each item, 0..n_owners-1, any order.
+        gain: (n,) float64 gain of each item (any real; only positive gains count).
+        level: (n,) int64 integer grade level of each item when gain is a function of it
+            (enables the count-matrix path), or None.
+        n_owners: number of owners (owners without items get 0).
+        k: cutoff K >= 1, or None for the whole ideal list.
+
+    Returns:
+        (n_owners,) float64 IDCG@K >= 0.
     """
     out = np.zeros(n_owners, dtype=_F64)
     keep = gain > 0
@@ -705,13 +720,13 @@ def _ideal_of(
 ) -> NDArray[np.float64]:
     """(n_groups,) IDCG@K: from all judged documents of the query, or from the returned list."""
     if params.ideal == "judged":
-        idcg_query = _ideal_dcg(qrels.query, judgments.gain, judgments.level, n_queries, params.k)
+        idcg_query = ideal_dcg(qrels.query, judgments.gain, judgments.level, n_queries, params.k)
         return idcg_query[lists.group_query]
     level = None  # every result was looked up
     if judgments.level is not None:
         level = np.full(seen.at.shape[0], -1, dtype=_I64)
         level[seen.judged] = np.maximum(seen.grade[seen.judged], -1.0).astype(_I64)
-    return _ideal_dcg(seen.group, seen.gain, level, lists.n_groups, params.k)
+    return ideal_dcg(seen.group, seen.gain, level, lists.n_groups, params.k)
 
 
 def _precision_and_rr(

@@ -10,9 +10,10 @@ product over runs) and is deterministic for a given seed (``numpy.random.default
 
 Sources:
 
-* Two-way ANOVA without replication (runs x queries): Sakai (2014), "Statistical reform in
-  information retrieval?", SIGIR Forum 48(1); any textbook (e.g. Montgomery, "Design and
-  Analysis of Experiments", randomized complete block design).
+* Two-way ANOVA without replication (runs x queries; :mod:`ndcg_studio.domain.anova`,
+  re-exported here): Sakai (2014), "Statistical reform in information retrieval?", SIGIR
+  Forum 48(1); any textbook (e.g. Montgomery, "Design and Analysis of Experiments",
+  randomized complete block design).
 * Effect size: standardized mean difference Δ / sqrt(V_E), V_E the residual mean square of
   that ANOVA (Sakai 2014, section on effect sizes).
 * Paired randomization test: Smucker, Allan & Carterette (2007), CIKM; the same sign-flip test
@@ -33,9 +34,9 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy.special import fdtrc
 
-from ndcg_studio.domain.stats import _chunks
+from ndcg_studio.domain.anova import AnovaTable, score_matrix, two_way_anova
+from ndcg_studio.domain.stats import resample_chunks
 
 __all__ = [
     "AnovaTable",
@@ -58,19 +59,6 @@ _TUKEY_CHUNK_ELEMENTS = 1 << 17
 _TIE = 1e-12
 
 
-def _matrix(scores: ArrayLike, min_runs: int = 2) -> NDArray[np.float64]:
-    array = np.asarray(scores, dtype=np.float64)
-    if array.ndim != 2:
-        raise ValueError(f"scores must be 2-D (n_runs, n_queries), got shape {array.shape}")
-    if array.shape[0] < min_runs:
-        raise ValueError(f"scores must hold at least {min_runs} runs, got {array.shape[0]}")
-    if array.shape[1] < 2:
-        raise ValueError(f"scores must hold at least 2 queries, got {array.shape[1]}")
-    if not np.isfinite(array).all():
-        raise ValueError("scores must be finite (no NaN): keep only queries every run has")
-    return array
-
-
 def pair_indices(n_runs: int) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
     """All unordered pairs (a, b) with a < b, in row-major order ((0,1), (0,2), ..., (1,2), ...).
 
@@ -79,98 +67,6 @@ def pair_indices(n_runs: int) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
     """
     first, second = np.triu_indices(n_runs, k=1)
     return first.astype(np.intp), second.astype(np.intp)
-
-
-# --------------------------------------------------------------------------------------------
-# Two-way ANOVA without replication
-# --------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class AnovaTable:
-    """Two-way ANOVA without replication, factors run and query (randomized complete blocks).
-
-    Attributes:
-        ss_run, ss_query, ss_residual, ss_total: sums of squares (ss_total = the other three).
-        df_run, df_query, df_residual: degrees of freedom r-1, n-1, (r-1)(n-1).
-        ms_run, ms_query, ms_residual: mean squares SS / df (ms_residual = V_E of Sakai 2014).
-        f_run, f_query: F statistics MS / ms_residual (inf when ms_residual = 0 < MS; NaN
-            when both are 0).
-        p_run, p_query: upper-tail F probabilities (scipy.special.fdtrc); NaN with the F.
-    """
-
-    ss_run: float
-    ss_query: float
-    ss_residual: float
-    ss_total: float
-    df_run: int
-    df_query: int
-    df_residual: int
-    ms_run: float
-    ms_query: float
-    ms_residual: float
-    f_run: float
-    f_query: float
-    p_run: float
-    p_query: float
-
-
-def _f_test(ms: float, ms_residual: float, df: int, df_residual: int) -> tuple[float, float]:
-    if ms_residual > 0:
-        f = ms / ms_residual
-        return f, float(fdtrc(df, df_residual, f))
-    if ms > 0:
-        return math.inf, 0.0
-    return math.nan, math.nan
-
-
-def two_way_anova(scores: ArrayLike) -> AnovaTable:
-    """Two-way ANOVA without replication of an (n_runs, n_queries) score matrix.
-
-    SOURCE: Sakai (2014), SIGIR Forum 48(1), "Statistical reform in information retrieval?";
-    model x_ij = mu + run_i + query_j + e_ij. SS_run = n sum_i (mean_i. - mean)^2,
-    SS_query = r sum_j (mean_.j - mean)^2, SS_residual = sum_ij (x_ij - mean_i. - mean_.j +
-    mean)^2. Equal to statsmodels ``anova_lm(ols('y ~ C(run) + C(query)'))`` (tested).
-
-    Args:
-        scores: (n_runs >= 2, n_queries >= 2) float, finite.
-
-    Returns:
-        An :class:`AnovaTable`.
-
-    Raises:
-        ValueError: not 2-D, fewer than 2 runs or queries, or a NaN/inf value.
-    """
-    x = _matrix(scores)
-    r, n = x.shape
-    grand = float(x.mean())
-    run_means = x.mean(axis=1)
-    query_means = x.mean(axis=0)
-    ss_run = float(n * np.sum((run_means - grand) ** 2))
-    ss_query = float(r * np.sum((query_means - grand) ** 2))
-    residual = x - run_means[:, None] - query_means[None, :] + grand
-    ss_residual = float(np.sum(residual**2))
-    df_run, df_query, df_residual = r - 1, n - 1, (r - 1) * (n - 1)
-    ms_run, ms_query = ss_run / df_run, ss_query / df_query
-    ms_residual = ss_residual / df_residual
-    f_run, p_run = _f_test(ms_run, ms_residual, df_run, df_residual)
-    f_query, p_query = _f_test(ms_query, ms_residual, df_query, df_residual)
-    return AnovaTable(
-        ss_run=ss_run,
-        ss_query=ss_query,
-        ss_residual=ss_residual,
-        ss_total=float(np.sum((x - grand) ** 2)),
-        df_run=df_run,
-        df_query=df_query,
-        df_residual=df_residual,
-        ms_run=ms_run,
-        ms_query=ms_query,
-        ms_residual=ms_residual,
-        f_run=f_run,
-        f_query=f_query,
-        p_run=p_run,
-        p_query=p_query,
-    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -205,7 +101,7 @@ def bootstrap_pair_intervals(
         ValueError: bad matrix (see :func:`two_way_anova`), n_resamples < 1 or confidence
             outside (0, 1).
     """
-    x = _matrix(scores)
+    x = score_matrix(scores)
     if n_resamples < 1:
         raise ValueError(f"n_resamples must be >= 1, got {n_resamples}")
     if not 0 < confidence < 1:
@@ -215,7 +111,7 @@ def bootstrap_pair_intervals(
     means = np.empty((n_resamples, r), dtype=np.float64)
     xt = np.ascontiguousarray(x.T)
     done = 0
-    for size in _chunks(n_resamples, n):
+    for size in resample_chunks(n_resamples, n):
         picks = rng.integers(0, n, size=(size, n))
         offsets = (np.arange(size, dtype=np.int64) * n)[:, None]
         counts = np.bincount((picks + offsets).ravel(), minlength=size * n).reshape(size, n)
@@ -251,7 +147,7 @@ def randomization_p_values(
     Raises:
         ValueError: bad matrix or n_resamples < 1.
     """
-    x = _matrix(scores)
+    x = score_matrix(scores)
     if n_resamples < 1:
         raise ValueError(f"n_resamples must be >= 1, got {n_resamples}")
     r, n = x.shape
@@ -267,7 +163,7 @@ def randomization_p_values(
         return np.asarray(hits / float(1 << n), dtype=np.float64)
     rng = np.random.default_rng(seed)
     count = np.zeros(a.shape[0], dtype=np.int64)
-    for size in _chunks(n_resamples, n):
+    for size in resample_chunks(n_resamples, n):
         signs = 1.0 - 2.0 * rng.integers(0, 2, size=(size, n))
         signed = (signs @ xt) / n
         stats = np.abs(signed[:, a] - signed[:, b])
@@ -309,7 +205,7 @@ def permuted_run_ranges(
     Raises:
         ValueError: bad matrix or n_permutations < 1.
     """
-    x = _matrix(scores)
+    x = score_matrix(scores)
     if n_permutations < 1:
         raise ValueError(f"n_permutations must be >= 1, got {n_permutations}")
     r, n = x.shape
@@ -369,7 +265,7 @@ def randomised_tukey_hsd(
     Raises:
         ValueError: bad matrix or n_permutations < 1.
     """
-    x = _matrix(scores)
+    x = score_matrix(scores)
     ranges = np.sort(permuted_run_ranges(x, n_permutations, seed))
     a, b = pair_indices(x.shape[0])
     observed = np.abs(x[a].mean(axis=1) - x[b].mean(axis=1))
@@ -486,12 +382,9 @@ def compare_many(
     Raises:
         ValueError: bad matrix or parameters, or a baseline index outside [0, n_runs).
     """
-    x = _matrix(scores)
+    x = score_matrix(scores)
     r, n = x.shape
-    chosen = tuple(sorted({int(i) for i in baselines}))
-    for index in chosen:
-        if not 0 <= index < r:
-            raise ValueError(f"baseline run index {index} out of range [0, {r})")
+    chosen = _baselines(baselines, r)
     anova = two_way_anova(x)
     a, b = pair_indices(r)
     means = x.mean(axis=1)
@@ -519,3 +412,16 @@ def compare_many(
         baselines=chosen,
         n_queries=n,
     )
+
+
+def _baselines(baselines: Sequence[int], n_runs: int) -> tuple[int, ...]:
+    """The baseline run indices, sorted and distinct.
+
+    Raises:
+        ValueError: an index outside [0, n_runs).
+    """
+    chosen = tuple(sorted({int(i) for i in baselines}))
+    for index in chosen:
+        if not 0 <= index < n_runs:
+            raise ValueError(f"baseline run index {index} out of range [0, {n_runs})")
+    return chosen

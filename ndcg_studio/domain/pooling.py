@@ -276,20 +276,39 @@ class MoveToFrontChooser(_RoundRobin):
 
 
 class MaxMeanChooser(_RoundRobin):
-    """MaxMean bandit, non-stationary variant (Losada, Parapar & Barreiro, IP&M 2017,
-    doi:10.1016/j.ipm.2017.04.005).
+    """MaxMean bandit, non-stationary variant (Losada, Parapar & Barreiro, "Multi-armed bandits
+    for adjudicating documents in pooling-based evaluation of information retrieval systems",
+    IP&M 53(5) 2017, doi:10.1016/j.ipm.2017.04.005; first in "Feeling lucky? Multi-armed
+    bandits for ordering judgements in pooling-based evaluation", SAC 2016).
 
-    Per query each run is an arm with a Beta(1, 1) prior on the probability that its next
-    document is relevant; the arm with the highest posterior mean
-    ``(1 + rel) / (2 + rel + nonrel)`` is pulled (ties: lowest run index), i.e. its
-    highest-ranked unjudged document is judged. Non-stationary: relevance thins out down a
-    ranking, so older rewards of an arm are discounted: on every reward ``rel <- lam * rel + r``
-    and ``nonrel <- lam * nonrel + (1 - r)`` (``lam`` = ``discount``; ``lam = 1`` is the
-    stationary MaxMean). The default 0.9 is our choice: the paper's text was not at hand when
-    this was written, so the discounting rule and value follow its description as recalled
-    and should be checked against the paper. A run's documents already judged through another
-    run are passed over and count as rewards of that run at no cost (their grade is known).
-    Relevant: grade >= ``relevant_from`` (default 1).
+    The rule as implemented, per query (each query's pool is adjudicated separately; the
+    queries take turns, :class:`_RoundRobin`):
+
+    * every run is an arm with a Beta(1, 1) prior on the probability that its next document is
+      relevant (relevant: grade >= ``relevant_from``, default 1);
+    * the arm of highest posterior mean ``(1 + rel) / (2 + rel + nonrel)`` is pulled: its
+      highest-ranked unjudged document (ranks <= the pool depth) is judged next; ties go to the
+      lowest run index;
+    * non-stationary: relevance thins out down a ranking, so older rewards of an arm are
+      discounted: on each reward ``rel <- lam * rel + r`` and ``nonrel <- lam * nonrel +
+      (1 - r)`` with ``lam = discount`` (default 0.9; ``lam = 1`` is the stationary MaxMean);
+    * a run's document already judged through another run is not judged again: its known
+      grade is that run's reward at no cost, and the arm is chosen again;
+    * a run whose pooled documents are all judged drops out; the query is done when every run
+      has.
+
+    What could NOT be verified, and why: only the abstracts of both papers (and of Voorhees,
+    "On building fair and reusable test collections using bandit techniques", CIKM 2018, on
+    NIST's use in TREC 2017 Common Core) were reachable when this was checked (2026-11-23:
+    the search tool's page store holds each paper's first page only, and no public
+    implementation of MM-NS was found in its code index). The abstract of the IP&M paper
+    confirms five stationary and two non-stationary bandit methods, not their formulas. So the
+    prior, the exact form and value of the non-stationary discount, the tie-breaking, the
+    treatment of documents judged through another run, and what happens to an exhausted run
+    follow the description above (our reading of MaxMean as the Bayesian posterior mean of a
+    Bernoulli arm) and are unverified against the paper's section and equation; the tests
+    (tests/domain/test_pooling.py) check this rule on hand-worked examples, not the paper's
+    numbers.
     """
 
     def __init__(self, pool: Pool, *, discount: float = 0.9, relevant_from: float = 1.0) -> None:

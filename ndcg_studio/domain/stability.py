@@ -30,7 +30,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ndcg_studio.domain.rank_correlation import discordant_pairs, kendall_tau_b, tau_ap_symmetric
-from ndcg_studio.domain.stats import _chunks, paired_randomization_test
+from ndcg_studio.domain.stats import paired_randomization_test, resample_chunks
 
 __all__ = [
     "GradeSet",
@@ -264,7 +264,7 @@ class _RandomizationTests:
                 rng = np.random.default_rng(self.seed)
                 signs = [
                     np.asarray(1.0 - 2.0 * rng.integers(0, 2, size=(size, n)), dtype=np.float64)
-                    for size in _chunks(self.n_resamples, n)
+                    for size in resample_chunks(self.n_resamples, n)
                 ]
             self._signs[n] = signs
         return signs
@@ -328,39 +328,11 @@ def stability(
     if not 0.0 < alpha < 1.0:
         raise ValueError(f"alpha must lie in (0, 1), got {alpha}")
     means = np.stack([run_means(m) for m in values]) if len(sets) else np.zeros((0, len(runs)))
-    pairs = []
-    for a, b in combinations(range(len(sets)), 2):
-        both = ~(np.isnan(means[a]) | np.isnan(means[b]))
-        idx = np.flatnonzero(both)
-        x, y = means[a, idx], means[b, idx]
-        n = int(idx.size)
-        pairs.append(
-            PairStability(
-                set_a=a,
-                set_b=b,
-                kendall_tau=kendall_tau_b(x, y) if n >= 2 else math.nan,
-                tau_ap=tau_ap_symmetric(x, y) if n >= 2 else math.nan,
-                n_runs=n,
-                flipped=tuple((int(idx[i]), int(idx[j])) for i, j in discordant_pairs(x, y)),
-            )
-        )
-    verdicts = []
-    tests = _RandomizationTests(n_resamples, seed)
-    for i, j in combinations(range(len(runs)), 2):
-        delta = np.full(len(sets), np.nan)
-        p = np.full(len(sets), np.nan)
-        for s in range(len(sets)):
-            a, b = values[s, i], values[s, j]
-            paired = ~(np.isnan(a) | np.isnan(b))
-            if paired.any():
-                delta[s] = float(np.mean(a[paired] - b[paired]))
-                if test:
-                    p[s] = tests.p_value(a[paired], b[paired])
-        direction = np.where(
-            np.isnan(delta), 0, np.where(np.abs(delta) <= TIE_TOLERANCE, 0, np.sign(delta))
-        ).astype(np.int8)
-        significant = np.where(p < alpha, direction, 0).astype(np.int8)
-        verdicts.append(RunPairVerdict(i, j, delta, p, direction, significant))
+    pairs = [_pair_stability(means, a, b) for a, b in combinations(range(len(sets)), 2)]
+    tests = _RandomizationTests(n_resamples, seed) if test else None
+    verdicts = [
+        _run_pair_verdict(values, i, j, alpha, tests) for i, j in combinations(range(len(runs)), 2)
+    ]
     return StabilityResult(
         sets=tuple(sets),
         runs=tuple(runs),
@@ -370,3 +342,46 @@ def stability(
         alpha=alpha,
         n_resamples=n_resamples,
     )
+
+
+def _pair_stability(means: NDArray[np.float64], a: int, b: int) -> PairStability:
+    """tau-b, tau_AP and the flipped run pairs of grade sets a and b, over the runs with a mean
+    under both."""
+    both = ~(np.isnan(means[a]) | np.isnan(means[b]))
+    idx = np.flatnonzero(both)
+    x, y = means[a, idx], means[b, idx]
+    n = int(idx.size)
+    return PairStability(
+        set_a=a,
+        set_b=b,
+        kendall_tau=kendall_tau_b(x, y) if n >= 2 else math.nan,
+        tau_ap=tau_ap_symmetric(x, y) if n >= 2 else math.nan,
+        n_runs=n,
+        flipped=tuple((int(idx[i]), int(idx[j])) for i, j in discordant_pairs(x, y)),
+    )
+
+
+def _run_pair_verdict(
+    values: NDArray[np.float64],
+    i: int,
+    j: int,
+    alpha: float,
+    tests: _RandomizationTests | None,
+) -> RunPairVerdict:
+    """Runs i vs j under every grade set: mean difference over the paired queries, its
+    direction, and (with ``tests``) the randomization p-value and the significant direction."""
+    n_sets = values.shape[0]
+    delta = np.full(n_sets, np.nan)
+    p = np.full(n_sets, np.nan)
+    for s in range(n_sets):
+        a, b = values[s, i], values[s, j]
+        paired = ~(np.isnan(a) | np.isnan(b))
+        if paired.any():
+            delta[s] = float(np.mean(a[paired] - b[paired]))
+            if tests is not None:
+                p[s] = tests.p_value(a[paired], b[paired])
+    direction = np.where(
+        np.isnan(delta), 0, np.where(np.abs(delta) <= TIE_TOLERANCE, 0, np.sign(delta))
+    ).astype(np.int8)
+    significant = np.where(p < alpha, direction, 0).astype(np.int8)
+    return RunPairVerdict(i, j, delta, p, direction, significant)

@@ -44,7 +44,10 @@ def _clean(values: ArrayLike, name: str) -> NDArray[np.float64]:
     return array
 
 
-def _chunks(total: int, width: int) -> list[int]:
+def resample_chunks(total: int, width: int) -> list[int]:
+    """Sizes of the resampling chunks: ``total`` resamples of ``width`` queries, each chunk a
+    matrix of at most ``_CHUNK_ELEMENTS`` cells (one home: stability and multirun draw the same
+    chunks, so their p-values equal this module's tests)."""
     size = max(1, _CHUNK_ELEMENTS // max(width, 1))
     return [min(size, total - start) for start in range(0, total, size)]
 
@@ -90,7 +93,7 @@ def bootstrap_mean_ci(
     rng = np.random.default_rng(seed)
     means = np.empty(n_resamples, dtype=np.float64)
     done = 0
-    for size in _chunks(n_resamples, n):
+    for size in resample_chunks(n_resamples, n):
         picks = rng.integers(0, n, size=(size, n))
         means[done : done + size] = data[picks].mean(axis=1)
         done += size
@@ -142,7 +145,7 @@ def paired_randomization_test(
         return float(np.count_nonzero(stats >= threshold) / (1 << n))
     rng = np.random.default_rng(seed)
     count = 0
-    for size in _chunks(n_resamples, n):
+    for size in resample_chunks(n_resamples, n):
         signs = 1.0 - 2.0 * rng.integers(0, 2, size=(size, n))
         stats = np.abs((signs * deltas).mean(axis=1))
         count += int(np.count_nonzero(stats >= threshold))

@@ -22,6 +22,7 @@ paired t-test needs (Sakai 2016 uses the same relation to estimate sigma_t^2).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -162,8 +163,19 @@ def topic_set_size(
 
     if start > _MAX_QUERIES:
         raise ValueError(f"more than {_MAX_QUERIES} queries needed")
-    # Power grows with n: walk down from the start while still enough, else double up and bisect.
-    n = min(start, _MAX_QUERIES)
+    high = _smallest_enough(min(start, _MAX_QUERIES), enough)
+    high = max(high, 2)
+    achieved = power(high, delta, variance, alpha=alpha, design=design, n_runs=n_runs)
+    return TopicSetSize(n_queries=high, achieved_power=achieved, normal_approximation=start)
+
+
+def _smallest_enough(n: int, enough: Callable[[int], bool]) -> int:
+    """The smallest n' >= 1 with ``enough(n')``, for ``enough`` monotone in n (power grows with
+    n): walk down from ``n`` while still enough, else double up; then bisect.
+
+    Raises:
+        ValueError: not enough even at :data:`_MAX_QUERIES`.
+    """
     if enough(n):
         high = n
         low = max(1, n // 2)
@@ -183,9 +195,7 @@ def topic_set_size(
             high = middle
         else:
             low = middle
-    high = max(high, 2)
-    achieved = power(high, delta, variance, alpha=alpha, design=design, n_runs=n_runs)
-    return TopicSetSize(n_queries=high, achieved_power=achieved, normal_approximation=start)
+    return high
 
 
 def min_detectable_delta(

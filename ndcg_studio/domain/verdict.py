@@ -9,15 +9,31 @@ normal scoring (:func:`ndcg_studio.domain.metrics.score`) with qrels restricted 
 Grades are a (P,) float64 array over the pool, NaN for a document not judged yet. Unjudged
 pooled documents may still receive any grade 0..``max_grade`` (default 4).
 
-* :func:`delta_bounds` — a SOUND interval of Delta nDCG@K = nDCG(A) - nDCG(B) per query over
-  every grade assignment of the unjudged documents, and its mean over the queries (queries are
-  independent, so the mean of the per-query intervals is the interval of the mean).
-* :func:`expected_grades`, :func:`ndcg_matrix` — the current best estimate: unjudged documents
-  at the mean grade of judged documents at similar ranks.
-* :func:`probability_a_better` — an ESTIMATE (not a bound) of P(mean nDCG A > mean nDCG B):
-  unjudged grades drawn from the judged grades at similar ranks (Carterette, Allan &
-  Sitaraman, SIGIR 2006, doi:10.1145/1148170.1148219: the distribution of relevance at a rank
-  estimated from judged documents), seeded Monte Carlo.
+:func:`delta_bounds` gives a SOUND interval of Delta nDCG@K = nDCG(A) - nDCG(B) per query over
+every grade assignment of the unjudged documents, and its mean over the queries (queries are
+independent, so the mean of the per-query intervals is the interval of the mean). The estimates
+(:func:`expected_grades`, :func:`probability_a_better`, :func:`ndcg_matrix`) live in
+:mod:`ndcg_studio.domain.verdict_estimates` and are re-exported here.
+
+How the bound is found. For one query write w_p = disc_A(p) - disc_B(p) (discounts 0 beyond K
+or when not returned), N(x) = sum_p w_p gain_p (Delta DCG) and I(x) the ideal DCG of all pooled
+gains (judged ones fixed, unjudged ones x); Delta nDCG = N/I (0 when I = 0). The upper bound
+(the lower one is minus the upper bound of B - A) is
+
+* EXACT for integer grades 0..max_grade when at most 16 documents vary (:func:`_upper_exact`):
+  exchange arguments show a maximiser sets the documents of one sign of w to a fixed grade and
+  is non-increasing in w on the others, leaving C(n + 4, 4) assignments to score. Only
+  documents within the top K of A or B have w != 0, so with K <= 16 this always applies.
+* otherwise a sound relaxation over x in [0, max_grade] (:func:`_upper_relaxed`): if no
+  assignment makes N positive, N/I <= N_hi / I_hi (every N <= N_hi <= 0, every I <= I_hi);
+  else, for ANY assignment pi of the K ideal discounts to distinct documents, L_pi(x) = sum of
+  discount_pi(p) gain_p <= I(x) (the ideal order is the best one), so N/I <= N/L_pi where
+  N > 0, and max (c + w.x)/(a + e.x) over the box is a linear-fractional program solved
+  exactly by trying the prefixes in w/e order (Dinkelbach); the smallest over a few pi (the
+  ideal order of the judged gains, then of each maximiser found) is kept, capped at 1.
+
+Both are checked against every assignment of small random pools
+(tests/domain/test_verdict.py): the exact one for equality, the relaxation for containment.
 """
 
 from __future__ import annotations
@@ -29,7 +45,14 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from ndcg_studio.domain.metrics import ideal_dcg
 from ndcg_studio.domain.pooling import Pool, discounts
+from ndcg_studio.domain.verdict_estimates import (
+    expected_grades,
+    ndcg_matrix,
+    probability_a_better,
+    rank_buckets,
+)
 
 __all__ = [
     "DeltaBounds",
@@ -50,60 +73,6 @@ _MAX_ENUMERATION = 5000
 
 def _query_starts(pool: Pool) -> NDArray[np.intp]:
     return np.searchsorted(pool.query, np.arange(pool.n_queries + 1))
-
-
-def _ideal_discounts(k: int) -> NDArray[np.float64]:
-    return 1.0 / np.log2(np.arange(2, k + 2, dtype=_F64))
-
-
-def ndcg_matrix(pool: Pool, grades: NDArray[np.float64], k: int) -> NDArray[np.float64]:
-    """nDCG@K of every run on every query for COMPLETE grades.
-
-    Args:
-        grades: (P,) float64 finite grade of every pooled document (fractional allowed).
-        k: cutoff K >= 1.
-
-    Returns:
-        (n_runs, n_queries) float64; 0 where the ideal DCG is 0 (queries without pooled
-        documents included).
-    """
-    g = np.maximum(np.asarray(grades, dtype=_F64), 0.0)
-    if not np.isfinite(g).all():
-        raise ValueError("ndcg_matrix needs a grade for every pooled document (no NaN)")
-    disc = discounts(pool.rank, k)
-    dcg = (
-        np.stack(
-            [
-                np.bincount(pool.query, weights=disc[r] * g, minlength=pool.n_queries)
-                for r in range(pool.n_runs)
-            ]
-        )
-        if pool.n_runs
-        else np.zeros((0, pool.n_queries))
-    )
-    idcg = _ideal_per_query(pool.query, g, k, pool.n_queries)
-    out = np.zeros(dcg.shape, dtype=_F64)
-    ok = idcg > 0
-    out[:, ok] = dcg[:, ok] / idcg[ok]
-    return out
-
-
-def _ideal_per_query(
-    query: NDArray[np.int64], gain: NDArray[np.float64], k: int, n_queries: int
-) -> NDArray[np.float64]:
-    order = np.lexsort((-gain, query))
-    q, g = query[order], gain[order]
-    starts = np.searchsorted(q, np.arange(n_queries + 1))
-    pos = np.arange(len(q)) - starts[q]
-    keep = pos < k
-    d = _ideal_discounts(k)
-    ideal = np.bincount(q[keep], weights=g[keep] * d[pos[keep]], minlength=n_queries)
-    return np.asarray(ideal, dtype=_F64)
-
-
-def _ideal(gains: NDArray[np.float64], k: int) -> float:
-    top = np.sort(gains)[::-1][:k]
-    return float(np.dot(top, _ideal_discounts(k)[: len(top)]))
 
 
 def _ratio_under_assignment(
@@ -194,7 +163,7 @@ def _upper_exact(
     base = np.concatenate([np.sort(g_known)[::-1][:k], fixed])
     gains = np.concatenate([np.broadcast_to(base, (len(x), len(base))), x], axis=1)
     gains = -np.sort(-gains, axis=1)[:, :k]
-    ideal = gains @ _ideal_discounts(k)[: gains.shape[1]]
+    ideal = gains @ discounts(np.arange(1, gains.shape[1] + 1), k)
     ratio = np.where(ideal > 0, num / np.where(ideal > 0, ideal, 1.0), 0.0)
     return float(ratio.max())
 
@@ -212,11 +181,12 @@ def _upper_relaxed(
     if n_hi <= 0:
         # Every assignment has N <= n_hi <= 0 and I <= I_hi: N/I <= n_hi/I_hi. When the ideal
         # can be 0 (nothing relevant known), c = 0 = n_hi and Delta = 0 there.
-        i_hi = _ideal(np.concatenate([g_known, np.full(len(w_unknown), top)]), k)
+        gains = np.concatenate([g_known, np.full(len(w_unknown), top)])
+        i_hi = float(ideal_dcg(np.zeros(len(gains), dtype=np.int64), gains, None, 1, k)[0])
         return n_hi / i_hi if i_hi > 0 else 0.0
     # Positive case: documents with w <= 0 at grade 0 only help (N up, I down).
     w = w_unknown[w_unknown > 0]
-    d = _ideal_discounts(k)
+    d = discounts(np.arange(1, k + 1), k)
     best = math.inf
     x = np.zeros(len(w))
     seen: set[bytes] = set()
@@ -297,28 +267,8 @@ def delta_bounds(
 ) -> DeltaBounds:
     """Interval of Delta nDCG@K (A - B) over EVERY grade 0..max_grade of the unjudged documents.
 
-    For one query write w_p = disc_A(p) - disc_B(p) (discounts 0 beyond K or when not
-    returned), N(x) = sum_p w_p gain_p (Delta DCG) and I(x) the ideal DCG of all pooled gains
-    (judged ones fixed, unjudged ones x); Delta nDCG = N/I (0 when I = 0). The upper bound
-    (the lower one is minus the upper bound of B - A) is
-
-    * EXACT for integer grades 0..max_grade (``integer_grades``) when at most 16 documents vary
-      (:func:`_upper_exact`): exchange arguments show a maximiser sets the documents of one
-      sign of w to a fixed grade and is non-increasing in w on the others, leaving
-      C(n + 4, 4) assignments to score. Only documents within the top K of A or B have
-      w != 0, so with K <= 16 this always applies.
-    * otherwise a sound relaxation over x in [0, max_grade] (:func:`_upper_relaxed`):
-      if no assignment makes N positive, N/I <= N_hi / I_hi (every N <= N_hi <= 0, every
-      I <= I_hi); else, for ANY assignment pi of the K ideal discounts to distinct documents,
-      L_pi(x) = sum of discount_pi(p) gain_p <= I(x) (the ideal order is the best one), so
-      N/I <= N/L_pi where N > 0, and max (c + w.x)/(a + e.x) over the box is a
-      linear-fractional program solved exactly by trying the prefixes in w/e order
-      (Dinkelbach); the smallest over a few pi (the ideal order of the judged gains, then of
-      each maximiser found) is kept, capped at 1.
-
-    Both are checked against every assignment of small random pools
-    (tests/domain/test_verdict.py): the exact one for equality, the relaxation for
-    containment.
+    Exact per query for integer grades and at most 16 varying documents, else a sound
+    relaxation (the method and its proof are in the module docstring).
 
     Args:
         grades: (P,) float64 grades, NaN = not judged yet.
@@ -357,88 +307,3 @@ def delta_bounds(
         mean_low=float(low[evaluated].mean()),
         mean_high=float(high[evaluated].mean()),
     )
-
-
-def rank_buckets(pool: Pool) -> NDArray[np.int64]:
-    """(P,) int64 bucket of each pooled document by its best rank over the runs:
-    ceil(log2(rank)): 0 for rank 1, 1 for 2, 2 for 3-4, 3 for 5-8, ... (a document no run
-    returned within the pool cannot occur: every pooled document has a rank)."""
-    rank = np.where(pool.rank > 0, pool.rank, np.iinfo(np.int64).max)
-    best = rank.min(axis=0) if pool.n_runs else np.ones(pool.size, dtype=np.int64)
-    best = np.minimum(best, 1 << 40)
-    out: NDArray[np.int64] = np.ceil(np.log2(best.astype(_F64))).astype(np.int64)
-    return out
-
-
-def expected_grades(
-    pool: Pool, grades: NDArray[np.float64], buckets: NDArray[np.int64] | None = None
-) -> NDArray[np.float64]:
-    """Grades with each unjudged document at the expected grade of its rank bucket.
-
-    Expected grade of a bucket = (sum of judged grades in it + m) / (n judged in it + 1), m =
-    the mean of all judged grades (one pseudo-observation of the overall mean); 0 when nothing
-    is judged yet (the usual "unjudged = not relevant"). Negative grades count as 0.
-
-    Returns:
-        (P,) float64 without NaN.
-    """
-    g = np.asarray(grades, dtype=_F64)
-    b = rank_buckets(pool) if buckets is None else buckets
-    known = ~np.isnan(g)
-    out = g.copy()
-    if not known.any():
-        out[~known] = 0.0
-        return out
-    gk = np.maximum(g[known], 0.0)
-    overall = float(gk.mean())
-    n_b = int(b.max(initial=0)) + 1
-    s = np.bincount(b[known], weights=gk, minlength=n_b)
-    n = np.bincount(b[known], minlength=n_b)
-    mean = (s + overall) / (n + 1.0)
-    out[~known] = mean[b[~known]]
-    return out
-
-
-def probability_a_better(
-    pool: Pool,
-    grades: NDArray[np.float64],
-    run_a: int,
-    run_b: int,
-    k: int,
-    *,
-    samples: int = 200,
-    seed: int = 0,
-    evaluated: NDArray[np.bool_] | None = None,
-) -> float:
-    """ESTIMATE of P(mean nDCG@K of A > that of B) — not a bound.
-
-    Each unjudged document's grade is drawn from the judged grades of its rank bucket
-    (:func:`rank_buckets`; all judged grades when its bucket has none; 0 when nothing is
-    judged), ``samples`` times with ``numpy.random.default_rng(seed)``. Returns the fraction
-    of draws with a positive difference, in [0, 1].
-    """
-    g = np.asarray(grades, dtype=_F64)
-    if evaluated is None:
-        evaluated = np.bincount(pool.query, minlength=pool.n_queries) > 0
-    rng = np.random.default_rng(seed)
-    b = rank_buckets(pool)
-    known = ~np.isnan(g)
-    unknown = np.flatnonzero(~known)
-    judged = np.maximum(g[known], 0.0)
-    wins = 0
-    for _ in range(samples):
-        draw = g.copy()
-        if len(unknown):
-            if len(judged) == 0:
-                draw[unknown] = 0.0
-            else:
-                for bucket in np.unique(b[unknown]):
-                    at = unknown[b[unknown] == bucket]
-                    source = np.maximum(g[known & (b == bucket)], 0.0)
-                    if len(source) == 0:
-                        source = judged
-                    draw[at] = rng.choice(source, size=len(at))
-        nd = ndcg_matrix(pool, draw, k)
-        delta = float((nd[run_a, evaluated] - nd[run_b, evaluated]).mean())
-        wins += delta > 0
-    return wins / samples

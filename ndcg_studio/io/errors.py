@@ -14,8 +14,6 @@ from ndcg_studio.progress import OperationCancelled
 
 __all__ = [
     "MAX_ISSUES",
-    "ExportCancelled",
-    "ImportCancelled",
     "InputError",
     "InputFileError",
     "OperationCancelled",
@@ -77,10 +75,3 @@ class InputFileError(InputError):
 
     def __str__(self) -> str:
         return self._render()
-
-
-# A cancelled reader or writer raises the one OperationCancelled of ndcg_studio.progress. The
-# two former subclasses' names stay as aliases of it until the branches that still raise them
-# are merged (#15 point 3); new code raises OperationCancelled.
-ImportCancelled = OperationCancelled
-ExportCancelled = OperationCancelled

@@ -79,6 +79,7 @@ def _records(
     cancelled: Cancelled | None,
     issues: Issues,
 ) -> list[_Record]:
+    """The file's records (``.I`` blocks with their fields), ids checked."""
     ticker = Ticker(progress, cancelled)
     text = read_text(path, issues, ticker)
     lone_cr = text.replace("\r\n", "\n").find("\r")
@@ -91,6 +92,16 @@ def _records(
         )
     lines = split_lines(text)
     del text
+    records = _parse(lines, issues, ticker)
+    if not records and not issues:
+        empty_file(issues)
+    _check_idents(records, issues)
+    return records
+
+
+def _parse(lines: list[str], issues: Issues, ticker: Ticker) -> list[_Record]:
+    """Records from the lines: a ``.X`` marker opens field X of the current ``.I`` record;
+    other lines continue the open field."""
     ticker.total = len(lines)
     step = ticker.chunk_size()
     ticker.tick(0)
@@ -134,8 +145,11 @@ def _records(
         else:
             current.fields[field_name].append(raw)
     ticker.tick(len(lines))
-    if not records and not issues:
-        empty_file(issues)
+    return records
+
+
+def _check_idents(records: list[_Record], issues: Issues) -> None:
+    """Issues for bad ids and for an id on two ``.I`` lines (naming the first)."""
     named = [record for record in records if record.ident]
     check_ids(
         [record.ident for record in named],
@@ -152,7 +166,6 @@ def _records(
             issues.add(
                 record.line, "I", f"id {record.ident!r} appears twice (duplicate of line {first})"
             )
-    return records
 
 
 def read_smart_documents(

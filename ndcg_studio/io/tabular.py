@@ -17,11 +17,7 @@ problems at once in one :class:`~ndcg_studio.io.errors.InputFileError`.
 
 from __future__ import annotations
 
-import csv
-import io
-import itertools
 import json
-from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,19 +28,15 @@ from ndcg_studio.io._common import (
     Issues,
     PathArg,
     Ticker,
-    canonical,
     check_ids,
-    check_names,
     check_text,
-    duplicate_string_pairs,
     empty_file,
     is_skipped,
-    parse_int_column,
     read_text,
     split_lines,
 )
-from ndcg_studio.io.grades import apply_grade_map, check_grade_range
-from ndcg_studio.io.spreadsheet import unguard, unguard_column
+from ndcg_studio.io._table import Table, optional, report_duplicates
+from ndcg_studio.io.judgments_csv import JudgmentsFile, read_judgments_csv
 from ndcg_studio.progress import Cancelled, Progress
 
 __all__ = [
@@ -56,35 +48,7 @@ __all__ = [
     "read_queries",
 ]
 
-TAB_EXTENSIONS = (".tsv", ".tab")
 JSONL_EXTENSIONS = (".jsonl", ".ndjson")
-
-
-@dataclass(frozen=True, eq=False)
-class JudgmentsFile:
-    """Judgments of several annotators, column by column (row i = line ``line[i]``).
-
-    Attributes:
-        query_id, doc_id, annotator: per row, non-empty strings.
-        grade: int64, shape (n,): grade in 0-4 after the grade map.
-        note: per row, the free-text note or None when empty/absent.
-        line: int64, shape (n,): 1-based line where the row starts in the file.
-        has_notes: False for a wide file, which has no note column (an import then keeps
-            the notes already stored instead of clearing them).
-
-    (query_id, doc_id, annotator) is unique.
-    """
-
-    query_id: list[str]
-    doc_id: list[str]
-    annotator: list[str]
-    grade: NDArray[np.int64]
-    note: list[str | None]
-    line: NDArray[np.int64]
-    has_notes: bool = True
-
-    def __len__(self) -> int:
-        return len(self.query_id)
 
 
 @dataclass(frozen=True, eq=False)
@@ -128,347 +92,6 @@ class DocumentsFile:
         return len(self.doc_id)
 
 
-# --------------------------------------------------------------------------- CSV machinery
-
-
-def _delimiter(path: PathArg, header_line: str) -> str:
-    if Path(path).suffix.lower() in TAB_EXTENSIONS:
-        return "\t"
-    if "\t" in header_line and "," not in header_line:
-        return "\t"
-    return ","
-
-
-class _Table:
-    """A CSV/TSV file after its header: column positions and an iterator over data rows."""
-
-    def __init__(
-        self,
-        path: PathArg,
-        text: str,
-        required: Sequence[str],
-        optional: Sequence[str],
-        issues: Issues,
-        ticker: Ticker,
-    ) -> None:
-        self.issues = issues
-        self.ticker = ticker
-        lines = text.split("\n")
-        skip = 0
-        while skip < len(lines) and lines[skip].lstrip().startswith("#"):
-            skip += 1
-        while skip < len(lines) and not lines[skip].strip():
-            skip += 1
-        if skip >= len(lines):
-            empty_file(issues)
-        self.first_line = skip  # lines before the header (0-based index of the header line)
-        self.delimiter = _delimiter(path, lines[skip])
-        ticker.total = len(lines)
-        body = "\n".join(lines[skip:])
-        self._body = body
-        self.reader = csv.reader(
-            io.StringIO(body, newline=""), delimiter=self.delimiter, strict=True
-        )
-        header = self._next_row()
-        assert header is not None
-        header_number, names = header
-        self.names = names  # as written (annotator names of a wide judgments file)
-        normalised = [name.strip().lower() for name in names]
-        self.width = len(normalised)
-        self.index: dict[str, int] = {}
-        for position, name in enumerate(normalised):
-            if name in self.index and name in (*required, *optional):
-                issues.add(header_number, name, "column appears twice in the header")
-            self.index.setdefault(name, position)
-        for name in required:
-            if name not in self.index:
-                shown = ", ".join(repr(n) for n in names)
-                issues.add(
-                    header_number,
-                    name,
-                    f"required column is missing (header: {shown}; "
-                    f"delimiter {'TAB' if self.delimiter == chr(9) else repr(self.delimiter)})",
-                )
-        issues.raise_if_any()
-
-    def _next_row(self) -> tuple[int, list[str]] | None:
-        start = self.reader.line_num + 1
-        try:
-            row = next(self.reader)
-        except StopIteration:
-            return None
-        except csv.Error as exc:
-            # the line where the faulty row starts (an unclosed quote may run to the end)
-            self.issues.fail(self.first_line + start, "csv", str(exc))
-        return self.first_line + start, row
-
-    def rows(self) -> Iterator[tuple[int, list[str]]]:
-        """Data rows with the right number of fields, as (1-based line, stripped fields)."""
-        step = self.ticker.chunk_size()
-        next_tick = step
-        self.ticker.tick(0)
-        while (item := self._next_row()) is not None:
-            number, row = item
-            if number >= next_tick:
-                self.ticker.tick(number)
-                next_tick = number + step
-            if not any(field.strip() for field in row):
-                continue
-            if len(row) != self.width:
-                self.issues.add(
-                    number,
-                    "columns",
-                    f"expected {self.width} fields like the header, found {len(row)}",
-                )
-                continue
-            yield number, [unguard(field.strip()) for field in row]
-        self.ticker.tick(self.ticker.total)
-
-    def plain_columns(
-        self, names: Sequence[str]
-    ) -> tuple[list[list[str]], NDArray[np.int64]] | None:
-        """The data rows' fields ``names`` (stripped; a column the header lacks is all ""),
-        column by column, with each row's 1-based line — in C-speed bulk steps, when the file
-        is plain: no quote character, no blank line, every line as wide as the header. None
-        otherwise: the caller then reads :meth:`rows`, which names every problem. The whole
-        judgments reader on 1,000,000 lines: 1.1 s instead of 3.0-4.7 s. Call it before
-        :meth:`rows`.
-        """
-        body = self._body.replace("\r\n", "\n")
-        if '"' in body or "\r" in body:
-            return None
-        lines = body.split("\n")
-        if lines and lines[-1] == "":
-            lines.pop()
-        data = lines[1:]
-        if "" in data:
-            return None
-        positions = [self.index.get(name) for name in names]
-        columns: list[list[str]] = [[] for _ in names]
-        sep, width = self.delimiter, self.width
-        step = self.ticker.chunk_size()
-        for start in range(0, len(data), step):  # a chunk at a time: progress and Cancel
-            self.ticker.tick(self.first_line + 1 + start)
-            chunk = data[start : start + step]
-            # Every line has width - 1 separators (no quotes, so each is a field boundary):
-            # then one split of the joined chunk gives all its fields in row order. No list per
-            # row, which would make the garbage collector walk a million of them.
-            if set(map(str.count, chunk, itertools.repeat(sep))) != {width - 1}:
-                return None
-            fields = sep.join(chunk).replace("\n", sep).split(sep)
-            for column, position in zip(columns, positions, strict=True):
-                if position is None:
-                    column.extend([""] * len(chunk))
-                else:
-                    column.extend(unguard_column(list(map(str.strip, fields[position::width]))))
-        first = self.first_line + 2  # 1-based line of the first data row
-        self.ticker.tick(self.ticker.total)
-        return columns, np.arange(first, first + len(data), dtype=np.int64)
-
-    def column(self, row: list[str], name: str) -> str | None:
-        position = self.index.get(name)
-        return None if position is None else row[position]
-
-
-def _optional(value: str | None) -> str | None:
-    return value if value else None
-
-
-def _report_duplicates(
-    issues: Issues,
-    key: Sequence[Sequence[str]],
-    line: NDArray[np.int64],
-    field: str,
-    describe: str,
-) -> None:
-    for row, first in duplicate_string_pairs(key):
-        values = ", ".join(repr(column[row]) for column in key)
-        issues.add(
-            int(line[row]),
-            field,
-            f"{describe} {values} appears twice (duplicate of line {line[first]})",
-        )
-
-
-# --------------------------------------------------------------------------- judgments
-
-
-def read_judgments_csv(
-    path: PathArg,
-    grade_map: Mapping[int, int] | None = None,
-    *,
-    progress: Progress | None = None,
-    cancelled: Cancelled | None = None,
-) -> JudgmentsFile:
-    """Read judgments ``query_id,doc_id,annotator,grade[,note]`` (CSV or TSV with a header;
-    a model's ``explanation`` column is read as the note when there is no ``note`` column),
-    or the wide form ``query_id,doc_id,NAME,...`` (one grade column per annotator, as
-    ``export judgments --wide`` writes; empty cell = not judged): a header without
-    ``annotator`` and ``grade`` columns.
-
-    Args:
-        path: the file; TSV when named ``.tsv``/``.tab`` or when the header has a tab and no
-            comma. Other columns are ignored.
-        grade_map: ``{file grade: stored grade}`` applied before the 0-4 check.
-        progress: ``progress(lines_done, lines_total)``, at most ~100 calls.
-        cancelled: polled at the same points; True makes the reader raise.
-
-    Returns:
-        A :class:`JudgmentsFile`.
-
-    Raises:
-        InputFileError: missing required header column (line of the header, field = the
-            column), wrong number of fields, empty query_id/doc_id/annotator, grade not an
-            integer or outside 0-4 after the map, the same (query, document, annotator) twice,
-            CSV syntax error, empty file, not UTF-8 (up to 20 problems).
-        OperationCancelled: ``cancelled()`` returned True.
-        OSError: the file cannot be read.
-    """
-    issues = Issues(path)
-    ticker = Ticker(progress, cancelled)
-    text = read_text(path, issues, ticker)
-    if _is_wide(path, text):
-        return _read_judgments_wide(path, text, grade_map, issues, ticker)
-    table = _Table(
-        path, text, ("query_id", "doc_id", "annotator", "grade"), ("note",), issues, ticker
-    )
-    if "note" not in table.index and "explanation" in table.index:
-        table.index["note"] = table.index["explanation"]  # a model's judgments
-    query_id: list[str] = []
-    doc_id: list[str] = []
-    annotator: list[str] = []
-    grade_text: list[str] = []
-    note: list[str | None] = []
-    numbers: list[int] = []
-    plain = table.plain_columns(("query_id", "doc_id", "annotator", "grade", "note"))
-    if plain is not None and not any("" in column for column in plain[0][:4]):
-        query_id, doc_id, annotator, grade_text, notes = plain[0]
-        note = [text or None for text in notes]
-        line = plain[1]
-    else:  # row by row, naming each empty field
-        for number, row in table.rows():
-            values = {
-                name: table.column(row, name) or ""
-                for name in ("query_id", "doc_id", "annotator", "grade")
-            }
-            missing = [name for name, value in values.items() if not value]
-            for name in missing:
-                issues.add(number, name, "is empty")
-            if missing:
-                continue
-            query_id.append(values["query_id"])
-            doc_id.append(values["doc_id"])
-            annotator.append(values["annotator"])
-            grade_text.append(values["grade"])
-            note.append(_optional(table.column(row, "note")))
-            numbers.append(number)
-        line = np.asarray(numbers, dtype=np.int64)
-    if not query_id and not issues:
-        empty_file(issues)
-    raw_grade = parse_int_column(grade_text, line, "grade", issues)
-    grade: NDArray[np.int64] | None = None
-    if raw_grade is not None:
-        grade = apply_grade_map(raw_grade, grade_map)
-        check_grade_range(raw_grade, grade, line, grade_map, issues.add)
-    annotator = canonical(annotator)
-    check_ids(query_id, line, "query_id", issues)
-    check_ids(doc_id, line, "doc_id", issues)
-    check_names(annotator, line, "annotator", issues)
-    _report_duplicates(
-        issues,
-        (query_id, doc_id, annotator),
-        line,
-        "doc_id",
-        "judgment (query, document, annotator)",
-    )
-    issues.raise_if_any()
-    assert grade is not None
-    return JudgmentsFile(query_id, doc_id, annotator, grade, note, line)
-
-
-def _is_wide(path: PathArg, text: str) -> bool:
-    """Whether the header is ``query_id,doc_id,NAME,...`` (the wide export: one grade column
-    per annotator) rather than the long ``query_id,doc_id,annotator,grade``."""
-    for raw in text.split("\n", 1000)[:1000]:
-        if raw.lstrip().startswith("#") or not raw.strip():
-            continue
-        try:
-            names = next(csv.reader([raw], delimiter=_delimiter(path, raw)))
-        except csv.Error:
-            return False
-        lowered = {name.strip().lower() for name in names}
-        return (
-            {"query_id", "doc_id"} <= lowered
-            and not {"annotator", "grade"} & lowered
-            and len(names) > 2
-        )
-    return False
-
-
-def _read_judgments_wide(
-    path: PathArg,
-    text: str,
-    grade_map: Mapping[int, int] | None,
-    issues: Issues,
-    ticker: Ticker,
-) -> JudgmentsFile:
-    """:func:`read_judgments_csv` of a wide file ``query_id,doc_id,NAME,...``: each non-empty
-    cell of column NAME is NAME's grade (no notes). Same checks and errors as the long form."""
-    table = _Table(path, text, ("query_id", "doc_id"), (), issues, ticker)
-    header_line = table.first_line + 1
-    columns: list[tuple[int, str]] = []
-    for position, raw in enumerate(table.names):
-        name = unguard(raw.strip())
-        if raw.strip().lower() in ("query_id", "doc_id"):
-            continue
-        if not name:
-            issues.add(header_line, "annotator", f"column {position + 1} has no name")
-        elif name in {n for _, n in columns}:
-            issues.add(header_line, name, "column appears twice in the header")
-        columns.append((position, name))
-    issues.raise_if_any()
-    query_id: list[str] = []
-    doc_id: list[str] = []
-    annotator: list[str] = []
-    grade_text: list[str] = []
-    numbers: list[int] = []
-    qpos, dpos = table.index["query_id"], table.index["doc_id"]
-    for number, row in table.rows():
-        qid, did = row[qpos], row[dpos]
-        for field, value in (("query_id", qid), ("doc_id", did)):
-            if not value:
-                issues.add(number, field, "is empty")
-        if not qid or not did:
-            continue
-        for position, name in columns:
-            if row[position]:
-                query_id.append(qid)
-                doc_id.append(did)
-                annotator.append(name)
-                grade_text.append(row[position])
-                numbers.append(number)
-    line = np.asarray(numbers, dtype=np.int64)
-    if not query_id and not issues:
-        empty_file(issues)
-    raw_grade = parse_int_column(grade_text, line, "grade", issues)
-    grade: NDArray[np.int64] | None = None
-    if raw_grade is not None:
-        grade = apply_grade_map(raw_grade, grade_map)
-        check_grade_range(raw_grade, grade, line, grade_map, issues.add)
-    annotator = canonical(annotator)
-    _report_duplicates(
-        issues,
-        (query_id, doc_id, annotator),
-        line,
-        "doc_id",
-        "judgment (query, document, annotator)",
-    )
-    issues.raise_if_any()
-    assert grade is not None
-    notes: list[str | None] = [None] * len(query_id)
-    return JudgmentsFile(query_id, doc_id, annotator, grade, notes, line, has_notes=False)
-
-
 # --------------------------------------------------------------------------- queries
 
 
@@ -503,69 +126,88 @@ def read_queries(
     issues = Issues(path)
     ticker = Ticker(progress, cancelled)
     text = read_text(path, issues, ticker)
-    query_id: list[str] = []
-    texts: list[str] = []
-    description: list[str | None] = []
-    narrative: list[str | None] = []
-    numbers: list[int] = []
     if Path(path).suffix.lower() == ".csv" or _has_query_header(text):
-        table = _Table(
+        table = Table(
             path, text, ("query_id", "text"), ("description", "narrative"), issues, ticker
         )
-        for number, row in table.rows():
-            qid = table.column(row, "query_id") or ""
-            body = table.column(row, "text") or ""
-            if not qid:
-                issues.add(number, "query_id", "is empty")
-            if not body:
-                issues.add(number, "text", "is empty")
-            if not qid or not body:
-                continue
-            query_id.append(qid)
-            texts.append(body)
-            description.append(_optional(table.column(row, "description")))
-            narrative.append(_optional(table.column(row, "narrative")))
-            numbers.append(number)
+        query_id, texts, description, narrative, numbers = _queries_from_table(table, issues)
     else:
-        lines = split_lines(text)
-        ticker.total = len(lines)
-        step = ticker.chunk_size()
-        ticker.tick(0)
-        for index, raw in enumerate(lines):
-            if index and index % step == 0:
-                ticker.tick(index)
-            if is_skipped(raw):
-                continue
-            number = index + 1
-            fields = raw.split("\t")
-            if len(fields) != 2:
-                hint = " (is the file tab-separated?)" if len(fields) == 1 else ""
-                issues.add(
-                    number,
-                    "columns",
-                    f"expected 2 tab-separated fields (qid<TAB>text), found {len(fields)}{hint}",
-                )
-                continue
-            qid, body = fields[0].strip(), fields[1].strip()
-            if not qid:
-                issues.add(number, "query_id", "is empty")
-            if not body:
-                issues.add(number, "text", "is empty")
-            if not qid or not body:
-                continue
-            query_id.append(qid)
-            texts.append(body)
-            numbers.append(number)
-        ticker.tick(len(lines))
+        query_id, texts, numbers = _queries_from_tsv(text, issues, ticker)
         description = [None] * len(query_id)
         narrative = [None] * len(query_id)
     line = np.asarray(numbers, dtype=np.int64)
     if not query_id and not issues:
         empty_file(issues)
     check_ids(query_id, line, "query_id", issues)
-    _report_duplicates(issues, (query_id,), line, "query_id", "query id")
+    report_duplicates(issues, (query_id,), line, "query_id", "query id")
     issues.raise_if_any()
     return QueriesFile(query_id, texts, description, narrative, line)
+
+
+def _queries_from_table(
+    table: Table, issues: Issues
+) -> tuple[list[str], list[str], list[str | None], list[str | None], list[int]]:
+    """``(query_id, text, description, narrative, line)`` of a queries CSV."""
+    query_id: list[str] = []
+    texts: list[str] = []
+    description: list[str | None] = []
+    narrative: list[str | None] = []
+    numbers: list[int] = []
+    for number, row in table.rows():
+        qid = table.column(row, "query_id") or ""
+        body = table.column(row, "text") or ""
+        if not qid:
+            issues.add(number, "query_id", "is empty")
+        if not body:
+            issues.add(number, "text", "is empty")
+        if not qid or not body:
+            continue
+        query_id.append(qid)
+        texts.append(body)
+        description.append(optional(table.column(row, "description")))
+        narrative.append(optional(table.column(row, "narrative")))
+        numbers.append(number)
+    return query_id, texts, description, narrative, numbers
+
+
+def _queries_from_tsv(
+    text: str, issues: Issues, ticker: Ticker
+) -> tuple[list[str], list[str], list[int]]:
+    """``(query_id, text, line)`` of a headerless ``qid<TAB>text`` topics file."""
+    query_id: list[str] = []
+    texts: list[str] = []
+    numbers: list[int] = []
+    lines = split_lines(text)
+    ticker.total = len(lines)
+    step = ticker.chunk_size()
+    ticker.tick(0)
+    for index, raw in enumerate(lines):
+        if index and index % step == 0:
+            ticker.tick(index)
+        if is_skipped(raw):
+            continue
+        number = index + 1
+        fields = raw.split("\t")
+        if len(fields) != 2:
+            hint = " (is the file tab-separated?)" if len(fields) == 1 else ""
+            issues.add(
+                number,
+                "columns",
+                f"expected 2 tab-separated fields (qid<TAB>text), found {len(fields)}{hint}",
+            )
+            continue
+        qid, body = fields[0].strip(), fields[1].strip()
+        if not qid:
+            issues.add(number, "query_id", "is empty")
+        if not body:
+            issues.add(number, "text", "is empty")
+        if not qid or not body:
+            continue
+        query_id.append(qid)
+        texts.append(body)
+        numbers.append(number)
+    ticker.tick(len(lines))
+    return query_id, texts, numbers
 
 
 def _has_query_header(text: str) -> bool:
@@ -611,55 +253,68 @@ def read_documents(
     issues = Issues(path)
     ticker = Ticker(progress, cancelled)
     text = read_text(path, issues, ticker)
-    doc_id: list[str] = []
-    title: list[str | None] = []
-    body: list[str | None] = []
-    url: list[str | None] = []
-    numbers: list[int] = []
     if Path(path).suffix.lower() in JSONL_EXTENSIONS:
-        lines = split_lines(text)
-        ticker.total = len(lines)
-        step = ticker.chunk_size()
-        ticker.tick(0)
-        for index, raw in enumerate(lines):
-            if index and index % step == 0:
-                ticker.tick(index)
-            if not raw.strip():
-                continue
-            number = index + 1
-            record = _json_record(raw, number, issues)
-            if record is None:
-                continue
-            doc_id.append(record[0])
-            title.append(record[1])
-            body.append(record[2])
-            url.append(record[3])
-            numbers.append(number)
-        ticker.tick(len(lines))
+        records, numbers = _documents_from_jsonl(text, issues, ticker)
     else:
-        table = _Table(path, text, ("doc_id",), ("title", "text", "url"), issues, ticker)
-        for number, row in table.rows():
-            did = table.column(row, "doc_id") or ""
-            if not did:
-                issues.add(number, "doc_id", "is empty")
-                continue
-            doc_id.append(did)
-            title.append(_optional(table.column(row, "title")))
-            body.append(_optional(table.column(row, "text")))
-            url.append(_optional(table.column(row, "url")))
-            numbers.append(number)
+        table = Table(path, text, ("doc_id",), ("title", "text", "url"), issues, ticker)
+        records, numbers = _documents_from_table(table, issues)
+    doc_id = [r[0] for r in records]
+    title = [r[1] for r in records]
+    body = [r[2] for r in records]
+    url = [r[3] for r in records]
     line = np.asarray(numbers, dtype=np.int64)
     if not doc_id and not issues:
         empty_file(issues)
     check_ids(doc_id, line, "doc_id", issues)
-    _report_duplicates(issues, (doc_id,), line, "doc_id", "document id")
+    report_duplicates(issues, (doc_id,), line, "doc_id", "document id")
     issues.raise_if_any()
     return DocumentsFile(doc_id, title, body, url, line)
 
 
-def _json_record(
-    raw: str, number: int, issues: Issues
-) -> tuple[str, str | None, str | None, str | None] | None:
+_Document = tuple[str, str | None, str | None, str | None]
+
+
+def _documents_from_jsonl(
+    text: str, issues: Issues, ticker: Ticker
+) -> tuple[list[_Document], list[int]]:
+    """``(doc_id, title, text, url)`` records and their lines of a JSONL file."""
+    records: list[_Document] = []
+    numbers: list[int] = []
+    lines = split_lines(text)
+    ticker.total = len(lines)
+    step = ticker.chunk_size()
+    ticker.tick(0)
+    for index, raw in enumerate(lines):
+        if index and index % step == 0:
+            ticker.tick(index)
+        if not raw.strip():
+            continue
+        number = index + 1
+        record = _json_record(raw, number, issues)
+        if record is None:
+            continue
+        records.append(record)
+        numbers.append(number)
+    ticker.tick(len(lines))
+    return records, numbers
+
+
+def _documents_from_table(table: Table, issues: Issues) -> tuple[list[_Document], list[int]]:
+    """``(doc_id, title, text, url)`` records and their lines of a documents CSV/TSV."""
+    records: list[_Document] = []
+    numbers: list[int] = []
+    for number, row in table.rows():
+        did = table.column(row, "doc_id") or ""
+        if not did:
+            issues.add(number, "doc_id", "is empty")
+            continue
+        title, body, url = (optional(table.column(row, c)) for c in ("title", "text", "url"))
+        records.append((did, title, body, url))
+        numbers.append(number)
+    return records, numbers
+
+
+def _json_record(raw: str, number: int, issues: Issues) -> _Document | None:
     """(doc_id, title, text, url) of one JSONL line, or None after recording its issues."""
     try:
         value = json.loads(raw)
@@ -685,17 +340,17 @@ def _json_record(
     elif not did.strip():
         issues.add(number, "doc_id", "is empty")
         ok = False
-    optional: list[str | None] = []
+    parts: list[str | None] = []
     for key in ("title", "text", "url"):
         item = value.get(key)
         if item is not None and not isinstance(item, str):
             issues.add(number, key, f"expected a string or null, found {type(item).__name__}")
             ok = False
             item = None
-        optional.append(_optional(item.strip()) if item is not None else None)
+        parts.append(optional(item.strip()) if item is not None else None)
     if ok and "\\u" in raw:  # a JSON escape may spell NUL or a lone surrogate (the doc_id's
         # are refused with the other ids' checks)
-        for key, text in zip(("title", "text", "url"), optional, strict=True):
+        for key, text in zip(("title", "text", "url"), parts, strict=True):
             if text is not None:
                 before = len(issues)
                 check_text(text, number, key, issues)
@@ -703,4 +358,4 @@ def _json_record(
     if not ok:
         return None
     assert isinstance(did, str)
-    return did.strip(), optional[0], optional[1], optional[2]
+    return did.strip(), parts[0], parts[1], parts[2]

@@ -25,15 +25,24 @@ after the grade map, empty file).
 from __future__ import annotations
 
 import functools
-import os
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
 
-from ndcg_studio.io._common import (
+from ndcg_studio.io._columns import (
     ASCII_INTEGER,
+    duplicate_string_pairs,
+    hashed_duplicate_pairs,
+    in_int64,
+    mix_hash,
+    parse_float_column,
+    parse_int_column,
+    plain_ascii,
+    string_hashes,
+)
+from ndcg_studio.io._common import (
     Issues,
     PathArg,
     Ticker,
@@ -41,18 +50,10 @@ from ndcg_studio.io._common import (
     check_ids,
     check_names,
     clean_ascii,
-    duplicate_string_pairs,
     empty_file,
-    hashed_duplicate_pairs,
-    in_int64,
-    mix_hash,
-    parse_float_column,
-    parse_int_column,
-    plain_ascii,
-    read_text,
-    string_hashes,
     whitespace_columns,
 )
+from ndcg_studio.io._pieces import CHUNK_BYTES, pieces
 from ndcg_studio.io.grades import apply_grade_map, check_grade_range
 from ndcg_studio.progress import Cancelled, Progress
 
@@ -164,14 +165,10 @@ def read_trec_run(
         OperationCancelled: ``cancelled()`` returned True.
         OSError: the file cannot be read.
 
-    Speed: ~1 s per million lines on a 2-core VM (``benchmarks/bench_io_parse.py``).
+    The whole file is one piece of :func:`read_trec_run_chunks` (so the two read alike);
+    ``benchmarks/bench_io_parse.py`` measures its speed.
     """
-    issues = Issues(path)
-    ticker = Ticker(progress, cancelled)
-    text = read_text(path, issues, ticker)
-    run = _run_from_text(text, issues, ticker, 0, on_doc_ids)
-    if not len(run):
-        empty_file(issues)
+    (run,) = _run_pieces(path, None, progress, cancelled, on_doc_ids)
     return run
 
 
@@ -302,13 +299,12 @@ def read_trec_qrels(
             twice (naming the first line), empty file, not UTF-8.
         OperationCancelled: ``cancelled()`` returned True.
         OSError: the file cannot be read.
+
+    The whole file is one piece of :func:`read_trec_qrels_chunks`.
     """
-    issues = Issues(path)
-    ticker = Ticker(progress, cancelled)
-    text = read_text(path, issues, ticker)
-    qrels = _qrels_from_text(text, issues, ticker, 0, grade_map, annotator_column, on_doc_ids)
-    if not len(qrels):
-        empty_file(issues)
+    (qrels,) = _qrels_pieces(
+        path, None, grade_map, annotator_column, progress, cancelled, on_doc_ids
+    )
     return qrels
 
 
@@ -363,12 +359,6 @@ def _qrels_from_text(
     return QrelsFile(query_id, doc_id, grade, annotator, line)
 
 
-#: Bytes read per piece by the chunked readers: ~900,000 lines of a typical qrels file, ~500,000
-#: of a run, so a 10M-line file is never held whole (its text and one Python str per field would
-#: take ~6 GB).
-CHUNK_BYTES = 16 << 20
-
-
 def read_trec_run_chunks(
     path: PathArg,
     *,
@@ -389,13 +379,22 @@ def read_trec_run_chunks(
     Raises:
         InputFileError: the problems of the first piece that has any (nothing after it is
             read), or an empty file (after the last piece).
-        ImportCancelled, OSError: as :func:`read_trec_run`.
+        OperationCancelled, OSError: as :func:`read_trec_run`.
     """
+    return _run_pieces(path, chunk_bytes or CHUNK_BYTES, progress, cancelled, on_doc_ids)
+
+
+def _run_pieces(
+    path: PathArg,
+    chunk_bytes: int | None,
+    progress: Progress | None,
+    cancelled: Cancelled | None,
+    on_doc_ids: Callable[[list[str]], object] | None,
+) -> Iterator[RunFile]:
+    """The run's pieces (``chunk_bytes`` None: the whole file as one piece)."""
     issues = Issues(path)
     rows = 0
-    for text, first_line, ticker in _pieces(
-        path, chunk_bytes or CHUNK_BYTES, True, issues, progress, cancelled
-    ):
+    for text, first_line, ticker in pieces(path, chunk_bytes, True, issues, progress, cancelled):
         run = _run_from_text(text, issues, ticker, first_line, on_doc_ids)
         del text
         rows += len(run)
@@ -419,13 +418,32 @@ def read_trec_qrels_chunks(
     ends only). A (query, document[, annotator]) judged in two pieces is left to the caller.
 
     Raises:
-        InputFileError, ImportCancelled, OSError: as :func:`read_trec_run_chunks`.
+        InputFileError, OperationCancelled, OSError: as :func:`read_trec_run_chunks`.
     """
+    return _qrels_pieces(
+        path,
+        chunk_bytes or CHUNK_BYTES,
+        grade_map,
+        annotator_column,
+        progress,
+        cancelled,
+        on_doc_ids,
+    )
+
+
+def _qrels_pieces(
+    path: PathArg,
+    chunk_bytes: int | None,
+    grade_map: Mapping[int, int] | None,
+    annotator_column: bool,
+    progress: Progress | None,
+    cancelled: Cancelled | None,
+    on_doc_ids: Callable[[list[str]], object] | None,
+) -> Iterator[QrelsFile]:
+    """The qrels' pieces (``chunk_bytes`` None: the whole file as one piece)."""
     issues = Issues(path)
     rows = 0
-    for text, first_line, ticker in _pieces(
-        path, chunk_bytes or CHUNK_BYTES, False, issues, progress, cancelled
-    ):
+    for text, first_line, ticker in pieces(path, chunk_bytes, False, issues, progress, cancelled):
         qrels = _qrels_from_text(
             text, issues, ticker, first_line, grade_map, annotator_column, on_doc_ids
         )
@@ -435,111 +453,3 @@ def read_trec_qrels_chunks(
             yield qrels
     if not rows:
         empty_file(issues)
-
-
-def _pieces(
-    path: PathArg,
-    chunk_bytes: int,
-    by_query: bool,
-    issues: Issues,
-    progress: Progress | None,
-    cancelled: Cancelled | None,
-) -> Iterator[tuple[str, int, Ticker]]:
-    """The file as ``(text, lines before it, ticker)`` pieces of whole lines, decoded and
-    checked as :func:`~ndcg_studio.io._common.read_text` checks a whole file (a BOM only at
-    the very start). ``by_query``: a piece ends before the lines that share the first field of
-    its last line (unless they fill it). Each piece's ticker reports progress in the file's
-    bytes, as ``progress(bytes done, file size)``."""
-    size = max(os.path.getsize(path), 1)
-    lines_before = 0
-    done = 0  # bytes before the current piece
-    rest = b""
-    with open(path, "rb") as f:
-        while True:
-            Ticker(None, cancelled).check()
-            data = f.read(chunk_bytes)
-            at_end = not data
-            buf = rest + data if rest else data
-            if not at_end:
-                cut = buf.rfind(b"\n")
-                if cut < 0:  # one line longer than a piece: read on
-                    rest = buf
-                    continue
-                if by_query:
-                    cut = _query_start(buf, cut)
-                piece, rest = buf[: cut + 1], buf[cut + 1 :]
-            else:
-                piece, rest = buf, b""
-            del buf, data
-            if piece:
-                text = _decode(piece, issues, lines_before, done)
-                n_lines = piece.count(b"\n") + (0 if piece.endswith(b"\n") else 1)
-                base, span = done, len(piece)
-                report: Progress | None = None
-                if progress is not None:
-                    report = functools.partial(_in_bytes, progress, size, base, span)
-                done += len(piece)
-                del piece
-                yield text, lines_before, Ticker(report, cancelled)
-                del text
-                lines_before += n_lines
-            if at_end:
-                return
-
-
-def _in_bytes(progress: Progress, size: int, base: int, span: int, done: int, total: int) -> None:
-    """A piece's progress in lines (``done`` of ``total``) as the file's, in bytes."""
-    progress(base + span * done // max(total, 1), size)
-
-
-def _query_start(buf: bytes, cut: int) -> int:
-    """The end (index of its ``\\n``) of the last line in ``buf[: cut + 1]`` whose first
-    field differs from that of the line ending at ``cut`` — or ``cut`` when every line back to
-    the start shares it (the query then goes on in the next piece)."""
-    start = buf.rfind(b"\n", 0, cut) + 1
-    fields = buf[start:cut].split(None, 1)
-    if not fields:
-        return cut
-    key = fields[0]
-    end = start - 1
-    while end >= 0:
-        start = buf.rfind(b"\n", 0, end) + 1
-        fields = buf[start:end].split(None, 1)
-        if not fields or fields[0] != key:
-            return end
-        end = start - 1
-    return cut
-
-
-def _decode(piece: bytes, issues: Issues, lines_before: int, bytes_before: int) -> str:
-    """A piece of a file as text; problems name lines and byte offsets counted from the
-    file's start (``lines_before`` and ``bytes_before`` lie before the piece)."""
-    nul = piece.find(b"\x00")
-    if nul >= 0:
-        issues.fail(
-            lines_before + piece.count(b"\n", 0, nul) + 1,
-            "encoding",
-            f"NUL byte at offset {bytes_before + nul} (a UTF-16 file?); save the file as UTF-8 "
-            "text",
-        )
-    try:
-        text = piece.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        offset = exc.start
-        issues.fail(
-            lines_before + piece.count(b"\n", 0, offset) + 1,
-            "encoding",
-            f"not UTF-8 (byte 0x{piece[offset]:02X} at offset {bytes_before + offset}); save "
-            "the file as UTF-8",
-        )
-    if bytes_before == 0 and text.startswith("\ufeff"):
-        text = text[1:]
-    bom = text.find("\ufeff")
-    if bom >= 0:
-        issues.fail(
-            lines_before + text.count("\n", 0, bom) + 1,
-            "encoding",
-            "a byte order mark (U+FEFF) inside the file (files joined together?); it may only "
-            "open the file — remove it",
-        )
-    return text

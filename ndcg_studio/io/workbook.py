@@ -95,7 +95,7 @@ def write_xlsx(
     Raises:
         ValueError: ``path`` is ``"-"``; more rows than a worksheet holds
             (:data:`XLSX_MAX_ROWS`).
-        ExportCancelled, OSError: as :func:`write_csv` (old file intact, no temp file left).
+        OperationCancelled, OSError: as :func:`write_csv` (old file intact, no temp file left).
     """
     from openpyxl.workbook.workbook import Workbook
 

@@ -418,7 +418,7 @@ def write_table(
     Raises:
         ValueError: both or neither of ``rows`` and ``columns``; an unknown format; see
             :func:`write_xlsx`.
-        ExportCancelled, OSError: as :func:`write_csv`.
+        OperationCancelled, OSError: as :func:`write_csv`.
     """
     if (rows is None) == (columns is None):
         raise ValueError("give rows or columns")

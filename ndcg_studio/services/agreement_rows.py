@@ -36,6 +36,8 @@ class DisputedRows:
         range, mean, std: float64 spread of the grades (grade units).
         grades: per item ``{annotator: grade}``.
         adjudicated: float64 the lead's final grade, NaN when not adjudicated.
+        grades_text: str ``grades`` as the Grades column shows them ("ann1 2  ann2 4"),
+            made where the rows are made (a worker), not on the GUI thread.
     """
 
     query: NDArray[np.str_]
@@ -47,6 +49,14 @@ class DisputedRows:
     std: NDArray[np.float64]
     grades: list[dict[str, float]]
     adjudicated: NDArray[np.float64]
+    grades_text: NDArray[np.str_] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        text = np.asarray(
+            ["  ".join(f"{a} {g:g}" for a, g in sorted(gr.items())) for gr in self.grades] or [""],
+            dtype=str,
+        )[: len(self.grades)]
+        object.__setattr__(self, "grades_text", text)
 
     def __len__(self) -> int:
         return int(self.range.shape[0])

@@ -24,9 +24,7 @@ refused (as by ``import``), not read.
 
 from __future__ import annotations
 
-import math
-import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -44,9 +42,20 @@ from ndcg_studio.domain.metrics import (
 from ndcg_studio.io.errors import InputError
 from ndcg_studio.io.trec import read_trec_qrels, read_trec_run
 from ndcg_studio.io.trec_columns import QrelsColumns, RunColumns
+from ndcg_studio.services.trec_measures import (
+    COUNT_MEASURES,
+    DEFAULT_CUTOFFS,
+    DEFAULT_MEASURES,
+    MEASURES,
+    Evaluation,
+    MeasureError,
+    MeasureSpec,
+    parse_measures,
+)
 
 __all__ = [
     "DEFAULT_CUTOFFS",
+    "DEFAULT_MEASURES",
     "MEASURES",
     "Evaluation",
     "MeasureError",
@@ -54,179 +63,6 @@ __all__ = [
     "evaluate",
     "parse_measures",
 ]
-
-#: trec_eval's default cutoffs of P, recall, ndcg_cut and map_cut.
-DEFAULT_CUTOFFS: tuple[int, ...] = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
-
-#: Implemented trec_eval measures, in trec_eval's order of output (``measures.c``); the value
-#: says whether it takes cutoffs.
-MEASURES: Mapping[str, bool] = {
-    "runid": False,
-    "num_q": False,
-    "num_ret": False,
-    "num_rel": False,
-    "num_rel_ret": False,
-    "map": False,
-    "bpref": False,
-    "recip_rank": False,
-    "P": True,
-    "recall": True,
-    "ndcg": False,
-    "ndcg_cut": True,
-    "map_cut": True,
-    "rbp": False,
-}
-_COUNTS = ("num_ret", "num_rel", "num_rel_ret")
-
-#: trec_eval's default measures ("official") that are implemented here.
-DEFAULT_MEASURES: tuple[str, ...] = (
-    "runid",
-    "num_q",
-    "num_ret",
-    "num_rel",
-    "num_rel_ret",
-    "map",
-    "bpref",
-    "recip_rank",
-    "P",
-)
-
-
-class MeasureError(InputError):
-    """A ``-m`` measure that is not implemented, or parameters it cannot take."""
-
-
-@dataclass(frozen=True)
-class MeasureSpec:
-    """One requested measure family: ``name`` (trec_eval's) with its cutoffs or gains.
-
-    Attributes:
-        name: a key of :data:`MEASURES`.
-        cutoffs: sorted distinct cutoffs >= 1 for measures that take them, else ().
-        gains: ``ndcg`` with per-grade gains (``ndcg.0=0,1=1,2=3``), as given; None otherwise.
-        label: the printed name stem (``ndcg_0=0,1=1,2=3`` for custom gains).
-    """
-
-    name: str
-    cutoffs: tuple[int, ...] = ()
-    gains: Mapping[int, float] | None = None
-    label: str = ""
-
-    def names(self) -> list[str]:
-        """The printed measure names (``P_5``, ``P_10``, ``map``...)."""
-        if self.cutoffs:
-            return [f"{self.name}_{k}" for k in self.cutoffs]
-        return [self.label or self.name]
-
-
-_NUMBER = re.compile(r"^\d+(\.\d*)?$")
-
-
-def parse_measures(words: Sequence[str]) -> list[MeasureSpec]:
-    """Parse trec_eval ``-m`` words (``ndcg_cut.5,10``, ``P.5``, ``map``, ``ndcg.1=3,2=9``).
-
-    As in trec_eval, a measure's first parameters win (``-m P.5 -m P.10`` gives P_5 only) and
-    cutoffs are read as integers (``23.4`` is 23). Without words, :data:`DEFAULT_MEASURES`.
-
-    Returns:
-        The specs in trec_eval's order of output.
-
-    Raises:
-        MeasureError: an unknown or unimplemented measure, or bad parameters (one line,
-            naming the measure and listing the implemented ones).
-    """
-    # trec_eval: the first parameters given to a measure win; a bare name only asks for it
-    chosen: dict[str, MeasureSpec] = {}
-    explicit: set[str] = set()
-    for word in words or DEFAULT_MEASURES:
-        name, dot, params = word.partition(".")
-        if name not in MEASURES:
-            raise MeasureError(
-                f"measure {word!r} is not implemented; implemented: {', '.join(MEASURES)}"
-            )
-        if dot and not MEASURES[name] and name != "ndcg":
-            raise MeasureError(f"{word!r}: {name} takes no parameters here")
-        if name in explicit or (name in chosen and not dot):
-            continue
-        if MEASURES[name]:
-            cutoffs = DEFAULT_CUTOFFS
-            if dot:
-                parts = params.split(",")
-                if not params or not all(_NUMBER.match(p) for p in parts):
-                    raise MeasureError(f"{word!r}: cutoffs must be numbers >= 1, e.g. {name}.5,10")
-                cutoffs = tuple(sorted({int(float(p)) for p in parts}))
-                if cutoffs[0] < 1:
-                    raise MeasureError(f"{word!r}: cutoffs must be >= 1")
-            chosen[name] = MeasureSpec(name, cutoffs)
-        elif dot:  # ndcg with per-grade gains
-            chosen[name] = MeasureSpec(name, gains=_gains(word, params), label=f"ndcg_{params}")
-        else:
-            chosen[name] = MeasureSpec(name)
-        if dot:
-            explicit.add(name)
-    order = list(MEASURES)
-    return sorted(chosen.values(), key=lambda s: order.index(s.name))
-
-
-def _gains(word: str, params: str) -> dict[int, float]:
-    gains: dict[int, float] = {}
-    for part in params.split(","):
-        grade, eq, gain = part.partition("=")
-        try:
-            gains[int(grade)] = float(gain)
-        except ValueError:
-            raise MeasureError(f"{word!r}: gains are GRADE=GAIN, e.g. ndcg.1=1,2=3") from None
-        if not eq or not math.isfinite(gains[int(grade)]) or int(grade) < 0:
-            raise MeasureError(f"{word!r}: gains are GRADE=GAIN with GRADE >= 0")
-    return gains
-
-
-@dataclass(frozen=True, eq=False)
-class Evaluation:
-    """Per-query values of the requested measures, and their summary (trec_eval's ``all``).
-
-    Attributes:
-        query_ids: the evaluated queries, in byte order of their ids.
-        names: printed measure names, in trec_eval's order.
-        values: per name, float64 (n_queries,) values.
-        integer: the names printed as integers (``num_*``).
-        runid: the run's tag (trec_eval prints the last query's).
-        summary: per name, the ``all`` value (mean, or sum for ``num_*``).
-        show_runid, show_num_q: whether ``runid`` / ``num_q`` were asked for.
-    """
-
-    query_ids: list[str]
-    names: list[str]
-    values: dict[str, NDArray[np.float64]]
-    integer: frozenset[str]
-    runid: str
-    summary: dict[str, float]
-    show_runid: bool = False
-    show_num_q: bool = False
-
-    def lines(self, per_query: bool) -> Iterator[str]:
-        """trec_eval's output lines (no newline), per query first when ``per_query``."""
-        if per_query:
-            by_name = {
-                name: (
-                    [f"{int(v)}" for v in self.values[name].tolist()]
-                    if name in self.integer
-                    else [f"{v:6.4f}" for v in self.values[name].tolist()]
-                )
-                for name in self.names
-            }
-            heads = {name: f"{name:<22}\t" for name in self.names}
-            for i, qid in enumerate(self.query_ids):
-                for name in self.names:
-                    yield f"{heads[name]}{qid}\t{by_name[name][i]}"
-        if self.show_runid:
-            yield f"{'runid':<22}\tall\t{self.runid}"
-        if self.show_num_q:
-            yield f"{'num_q':<22}\tall\t{len(self.query_ids)}"
-        for name in self.names:
-            value = self.summary[name]
-            text = f"{int(value)}" if name in self.integer else f"{value:6.4f}"
-            yield f"{name:<22}\tall\t{text}"
 
 
 def _hash_rows(doc: NDArray[np.bytes_], query: NDArray[np.int64]) -> NDArray[np.uint64]:
@@ -451,7 +287,36 @@ def evaluate(
     """
     if relevance_level < 1:
         raise InputError(f"-l {relevance_level}: the relevance level must be >= 1")
-    # Joint query space: the qrels' queries first (their order), then the run's others.
+    lists, judgments, evaluated = _scoring_input(run, qrels, complete, judged_only)
+    tables = _Tables(lists, judgments, float(relevance_level))
+    any_k = next((k for s in measures for k in s.cutoffs if s.name == "ndcg_cut"), 10)
+    values: dict[str, NDArray[np.float64]] = {}
+    names: list[str] = []
+    for spec in measures:
+        if spec.name in ("runid", "num_q"):
+            continue
+        for label, column in tables.columns(spec, any_k).items():
+            values[label] = np.nan_to_num(np.asarray(column, dtype=np.float64), nan=0.0)
+            names.append(label)
+    integer = frozenset(n for n in names if n in COUNT_MEASURES)
+    summary = {
+        n: float(values[n].sum()) if n in integer else float(values[n].mean()) for n in names
+    }
+    return Evaluation(
+        query_ids=[qrels.query_ids[i] for i in evaluated.tolist()],
+        names=names,
+        values=values,
+        integer=integer,
+        runid=run.tag,
+        summary=summary,
+        show_runid=any(s.name == "runid" for s in measures),
+        show_num_q=any(s.name == "num_q" for s in measures),
+    )
+
+
+def _joint_queries(run: RunColumns, qrels: QrelsColumns) -> NDArray[np.int64]:
+    """(n,) int64 joint query index of each run row: the qrels' queries first (their order),
+    then the run's others."""
     lookup = {q: i for i, q in enumerate(qrels.query_ids)}
     n_qrels_q = len(qrels.query_ids)
     run_to_joint = np.empty(len(run.query_ids), dtype=np.int64)
@@ -462,7 +327,21 @@ def evaluate(
             j = n_qrels_q + extra
             extra += 1
         run_to_joint[i] = j
-    run_q = run_to_joint[run.query]
+    out: NDArray[np.int64] = run_to_joint[run.query]
+    return out
+
+
+def _scoring_input(
+    run: RunColumns, qrels: QrelsColumns, complete: bool, judged_only: bool
+) -> tuple[RankedLists, Qrels, NDArray[np.int64]]:
+    """The ranked lists (one group per evaluated query, rows in run order), the judgments
+    sorted by (query, document), and the evaluated qrels query indices (see :func:`evaluate`).
+
+    Raises:
+        InputError: no query has both results and judgments.
+    """
+    run_q = _joint_queries(run, qrels)
+    n_qrels_q = len(qrels.query_ids)
     joined = _join(run, qrels, run_q)
     exact_doc_order = joined is None
     if joined is None:
@@ -490,7 +369,6 @@ def evaluate(
         rows = None
     if rows is not None:
         run_query, run_doc, run_score = run_query[rows], run_doc[rows], run_score[rows]
-    del perm, rows
     lists = RankedLists(
         group=group_of_query[run_query],
         doc=run_doc,
@@ -499,7 +377,11 @@ def evaluate(
         group_query=evaluated,
         doc_key=doc_key,
     )
-    # Judgments sorted by (query, document) once, for the same reason.
+    return lists, _sorted_judgments(joined, doc_key), evaluated
+
+
+def _sorted_judgments(joined: _Joined, doc_key: NDArray[np.int64]) -> Qrels:
+    """The joined qrels sorted by (query, document) once, so every measure finds them so."""
     qrels_query, qrels_doc, qrels_grade = joined.qrels_query, joined.qrels_doc, joined.qrels_grade
     n_docs = max(int(doc_key.shape[0]), int(qrels_doc.max()) + 1)
     qrels_key = qrels_query * n_docs + qrels_doc
@@ -510,83 +392,68 @@ def evaluate(
             qrels_doc[order],
             qrels_grade[order],
         )
-    del qrels_key, joined
-    judgments = Qrels(qrels_query, qrels_doc, qrels_grade)
-    threshold = float(relevance_level)
-    scores: dict[object, ScoreTable] = {}
-    extras: dict[object, IncompleteTable] = {}
+    return Qrels(qrels_query, qrels_doc, qrels_grade)
 
-    def scored(k: int | None, gains: Mapping[int, float] | None = None) -> ScoreTable:
+
+class _Tables:
+    """The score tables of one evaluation, each computed once per (cutoff, gains) and shared by
+    every measure that reads it."""
+
+    def __init__(self, lists: RankedLists, judgments: Qrels, threshold: float) -> None:
+        self.lists, self.judgments, self.threshold = lists, judgments, threshold
+        self._scores: dict[object, ScoreTable] = {}
+        self._extras: dict[object, IncompleteTable] = {}
+
+    def scored(self, k: int | None, gains: Mapping[int, float] | None = None) -> ScoreTable:
         key = (k, tuple(sorted(gains.items())) if gains else None)
-        if key not in scores:
+        if key not in self._scores:
             params = ScoringParams(
-                k=k, gain=gains if gains else "linear", relevance_threshold=threshold
+                k=k, gain=gains if gains else "linear", relevance_threshold=self.threshold
             )
-            scores[key] = score(lists, judgments, params)
-        return scores[key]
+            self._scores[key] = score(self.lists, self.judgments, params)
+        return self._scores[key]
 
-    def incomplete(k: int | None, graded_rbp: bool = False) -> IncompleteTable:
+    def incomplete(self, k: int | None, graded_rbp: bool = False) -> IncompleteTable:
         key = (k, graded_rbp)
-        if key not in extras:
-            params = ScoringParams(k=k, relevance_threshold=threshold)
-            extras[key] = incomplete_measures(
-                lists,
-                judgments,
+        if key not in self._extras:
+            params = ScoringParams(k=k, relevance_threshold=self.threshold)
+            self._extras[key] = incomplete_measures(
+                self.lists,
+                self.judgments,
                 params,
                 persistence=0.9 if graded_rbp else 0.8,
                 rbp_gain="graded" if graded_rbp else "binary",
                 condensed=False,
             )
-        return extras[key]
+        return self._extras[key]
 
-    any_k = next((k for s in measures for k in s.cutoffs if s.name == "ndcg_cut"), 10)
-    values: dict[str, NDArray[np.float64]] = {}
-    names: list[str] = []
-    for spec in measures:
+    def columns(self, spec: MeasureSpec, any_k: int) -> dict[str, object]:
+        """``{printed name: per-query values}`` of one measure family (trec_eval's names)."""
         name = spec.name
-        if name in ("runid", "num_q"):
-            continue
         if name == "num_ret":
-            out = {name: scored(any_k).n_returned.astype(np.float64)}
-        elif name == "num_rel":
-            out = {name: incomplete(None).n_relevant.astype(np.float64)}
-        elif name == "num_rel_ret":
-            table = incomplete(None)
-            out = {name: np.rint(table.recall * table.n_relevant)}
-        elif name == "map":
-            out = {name: incomplete(None).ap}
-        elif name == "bpref":
-            out = {name: incomplete(None).bpref}
-        elif name == "recip_rank":
-            out = {name: scored(any_k).rr}
-        elif name == "P":
-            out = {f"P_{k}": scored(k).precision for k in spec.cutoffs}
-        elif name == "recall":
-            out = {f"recall_{k}": incomplete(k).recall for k in spec.cutoffs}
-        elif name == "ndcg":
-            out = {spec.names()[0]: scored(None, spec.gains).ndcg}
-        elif name == "ndcg_cut":
-            out = {f"ndcg_cut_{k}": scored(k).ndcg for k in spec.cutoffs}
-        elif name == "map_cut":
-            out = {f"map_cut_{k}": incomplete(k).ap_at_k for k in spec.cutoffs}
-        elif name == "rbp":
-            out = {name: incomplete(None, graded_rbp=True).rbp}
-        else:  # pragma: no cover - parse_measures only lets MEASURES through
-            raise MeasureError(f"measure {name!r} is not implemented")
-        for label, column in out.items():
-            values[label] = np.nan_to_num(np.asarray(column, dtype=np.float64), nan=0.0)
-            names.append(label)
-    integer = frozenset(n for n in names if n in _COUNTS)
-    summary = {
-        n: float(values[n].sum()) if n in integer else float(values[n].mean()) for n in names
-    }
-    return Evaluation(
-        query_ids=[qrels.query_ids[i] for i in evaluated.tolist()],
-        names=names,
-        values=values,
-        integer=integer,
-        runid=run.tag,
-        summary=summary,
-        show_runid=any(s.name == "runid" for s in measures),
-        show_num_q=any(s.name == "num_q" for s in measures),
-    )
+            return {name: self.scored(any_k).n_returned.astype(np.float64)}
+        if name == "num_rel":
+            return {name: self.incomplete(None).n_relevant.astype(np.float64)}
+        if name == "num_rel_ret":
+            table = self.incomplete(None)
+            return {name: np.rint(table.recall * table.n_relevant)}
+        if name == "map":
+            return {name: self.incomplete(None).ap}
+        if name == "bpref":
+            return {name: self.incomplete(None).bpref}
+        if name == "recip_rank":
+            return {name: self.scored(any_k).rr}
+        if name == "P":
+            return {f"P_{k}": self.scored(k).precision for k in spec.cutoffs}
+        if name == "recall":
+            return {f"recall_{k}": self.incomplete(k).recall for k in spec.cutoffs}
+        if name == "ndcg":
+            return {spec.names()[0]: self.scored(None, spec.gains).ndcg}
+        if name == "ndcg_cut":
+            return {f"ndcg_cut_{k}": self.scored(k).ndcg for k in spec.cutoffs}
+        if name == "map_cut":
+            return {f"map_cut_{k}": self.incomplete(k).ap_at_k for k in spec.cutoffs}
+        if name == "rbp":
+            return {name: self.incomplete(None, graded_rbp=True).rbp}
+        # parse_measures only lets MEASURES through
+        raise MeasureError(f"measure {name!r} is not implemented")  # pragma: no cover

@@ -8,7 +8,7 @@ per-query agreement and nDCG spread into a :class:`ReviewData` (it runs on a wor
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 from numpy.typing import NDArray
@@ -49,6 +49,11 @@ class ReviewRows:
         spread: float64 max - min of nDCG@K over the annotators and sources
             (:meth:`ndcg_studio.services.stability.StabilityService.spread`); None: not
             computed (NaN everywhere).
+        text_key: int64 rank of the case-folded text in the locale's collation (the Text
+            column's sort key) and haystack: ``str`` folded ``query + "\x1f" + text`` (what the
+            search box matches); None: computed by the table model when first needed. The GUI
+            fills both in its worker (``ui.models.scores.with_text_keys``: the collation is
+            Qt's), so the GUI thread does not (``bench_gui_scale.py``, Review).
     """
 
     k: int
@@ -66,6 +71,8 @@ class ReviewRows:
     text: NDArray[np.str_]
     thresholds: BandThresholds = field(default_factory=BandThresholds)
     spread: NDArray[np.float64] | None = None
+    text_key: NDArray[np.int64] | None = None
+    haystack: NDArray[np.str_] | None = None
 
     def __len__(self) -> int:
         return int(self.ndcg.shape[0])
@@ -80,6 +87,18 @@ class ReviewRows:
         i = np.zeros(0, dtype=np.int64)
         s = np.zeros(0, dtype=str)
         return cls(10, s, i, s, f, f, f, np.zeros(0, np.int8), f, i, f, i, s)
+
+    def with_agreement(
+        self,
+        report: ScoreReport,
+        agreement: QueryAgreement | None,
+        spread: NDArray[np.float64] | None,
+    ) -> ReviewRows:
+        """These rows (of ``report``) with the per-query alpha, disputed counts and spread
+        filled in: the columns that arrive after the scores (:func:`load_review_agreement`)."""
+        alpha_q, disputed_q = _per_query_agreement(report, agreement)
+        gq = report.group_query
+        return replace(self, alpha=alpha_q[gq], n_disputed=disputed_q[gq], spread=spread)
 
     @classmethod
     def from_report(
@@ -100,15 +119,7 @@ class ReviewRows:
         t = report.table
         gq = report.group_query
         n_q = len(report.query_external)
-        alpha_q = np.full(n_q, np.nan)
-        disputed_q = np.zeros(n_q, dtype=np.int64)
-        if agreement is not None:
-            where = agreement.by_query()
-            for q, name in enumerate(report.query_external):
-                i = where.get(name)
-                if i is not None:
-                    alpha_q[q] = agreement.alpha[i]
-                    disputed_q[q] = agreement.n_disputed[i]
+        alpha_q, disputed_q = _per_query_agreement(report, agreement)
         has = t.has_judgments
         return cls(
             k=report.settings.k,
@@ -133,6 +144,23 @@ class ReviewRows:
         )
 
 
+def _per_query_agreement(
+    report: ScoreReport, agreement: QueryAgreement | None
+) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
+    """(n_queries,) alpha (NaN: unknown) and disputed counts in ``report.query_external`` order."""
+    n_q = len(report.query_external)
+    alpha_q = np.full(n_q, np.nan)
+    disputed_q = np.zeros(n_q, dtype=np.int64)
+    if agreement is not None:
+        where = agreement.by_query()
+        for q, name in enumerate(report.query_external):
+            i = where.get(name)
+            if i is not None:
+                alpha_q[q] = agreement.alpha[i]
+                disputed_q[q] = agreement.n_disputed[i]
+    return alpha_q, disputed_q
+
+
 @dataclass(frozen=True, eq=False)
 class ReviewData:
     """What one Review load produces (crosses from the worker to the GUI thread)."""
@@ -146,6 +174,9 @@ class ReviewData:
     sources: tuple[str, ...] = ()
     #: the source whose grades the scores are against (None: every annotator's consensus)
     source: str | None = None
+    #: False: the per-query alpha, disputed and spread columns are still to come
+    #: (:func:`load_review_agreement`)
+    complete: bool = True
 
 
 def load_review(
@@ -154,8 +185,12 @@ def load_review(
     progress: Progress | None = None,
     cancelled: Cancelled | None = None,
     source: str | None = None,
+    agreement: bool = True,
 ) -> ReviewData:
     """Score every (query, run), summarise per run, read query texts and per-query agreement.
+
+    ``agreement=False``: leave the per-query alpha, disputed and spread columns for
+    :func:`load_review_agreement` (what the view shows first arrives first).
 
     ``source``: score against that judgment source's grades alone
     (:meth:`StabilityService.score_source`); a source the database no longer has scores with
@@ -183,11 +218,25 @@ def load_review(
 
         raise OperationCancelled("cancelled")
     texts = scoring.query_texts(report.query_ids.tolist())
-    agreement = AgreementService(db).query_overview()
+    if not agreement:
+        rows = ReviewRows.from_report(report, texts)
+        return ReviewData(report, summaries, rows, None, sources, source, complete=False)
+    overview, spread = load_review_agreement(db, settings, report, cancelled)
+    rows = ReviewRows.from_report(report, texts, overview, spread)
+    return ReviewData(report, summaries, rows, None, sources, source)
+
+
+def load_review_agreement(
+    db: Database, settings: ScoringSettings, report: ScoreReport, cancelled: Cancelled | None
+) -> tuple[QueryAgreement, NDArray[np.float64] | None]:
+    """The per-query agreement and the nDCG spread over annotators of ``report``'s rows (None:
+    one annotator, or the database changed meanwhile). Worker thread."""
+    from ndcg_studio.services.stability import StabilityService
+
+    overview = AgreementService(db).query_overview()
     spread = None
     if int(report.n_annotators.max(initial=0)) > 1:  # one annotator: no spread
-        sp = stability.spread(settings, cancelled=cancelled)
+        sp = StabilityService(db).spread(settings, cancelled=cancelled)
         same = sp.report.run_names == report.run_names and len(sp.report) == len(report)
         spread = sp.spread if same else None  # None: the database changed meanwhile
-    rows = ReviewRows.from_report(report, texts, agreement, spread)
-    return ReviewData(report, summaries, rows, None, sources, source)
+    return overview, spread

@@ -186,82 +186,96 @@ def simulate(
     Raises:
         ValueError: unknown strategy or step < 1.
     """
-    from scipy.stats import kendalltau
-
     if strategy not in STRATEGIES:
         raise ValueError(f"unknown strategy {strategy!r}; expected one of {', '.join(STRATEGIES)}")
     if step < 1:
         raise ValueError(f"--step must be at least 1, got {step}")
-    pool, k = problem.pool, problem.k
-    n_runs = pool.n_runs
-    pairs = [(a, b) for a in range(n_runs) for b in range(a + 1, n_runs)]
-    truth_means = _means(problem, problem.truth)
-    truth_sign = np.array([np.sign(truth_means[a] - truth_means[b]) for a, b in pairs])
-    buckets = rank_buckets(pool)
-    # The grade scale, not the hidden grades themselves: 0..4 (or the largest grade found),
-    # integers unless the consensus of several annotators made fractional grades.
-    max_grade = max(4.0, float(np.ceil(problem.truth.max(initial=0.0))))
-    integer_grades = bool(np.all(problem.truth == np.round(problem.truth)))
+    pool = problem.pool
+    track = _Tracker(problem)
+    chooser = make_chooser(strategy, pool, k=problem.k, seed=seed)
     grades = np.full(pool.size, np.nan)
-    evaluated_q = np.flatnonzero(problem.evaluated)
-    n_eval = len(evaluated_q)
-    low = np.zeros((len(pairs), pool.n_queries))
-    high = np.zeros((len(pairs), pool.n_queries))
-    dirty = set(evaluated_q.tolist())
-    chooser = make_chooser(strategy, pool, k=k, seed=seed)
-    rows: list[tuple[Any, ...]] = []
     order: list[int] = []
-    decided_wrong = 0
-    means = truth_means
-    correct_rows: list[NDArray[np.bool_]] = []
-    decided_rows: list[NDArray[np.bool_]] = []
-
-    def row() -> None:
-        nonlocal decided_wrong, means
-        for q in dirty:
-            for i, (a, b) in enumerate(pairs):
-                low[i, q], high[i, q] = query_delta_bounds(
-                    pool, grades, a, b, k, q, max_grade=max_grade, integer_grades=integer_grades
-                )
-        dirty.clear()
-        mean_low = low[:, evaluated_q].sum(axis=1) / n_eval
-        mean_high = high[:, evaluated_q].sum(axis=1) / n_eval
-        decided = (mean_low > 0) | (mean_high < 0)
-        decided_wrong += int((decided & (np.sign(mean_low + mean_high) != truth_sign)).sum())
-        means = _means(problem, expected_grades(pool, grades, buckets))
-        sign = np.array([np.sign(means[a] - means[b]) for a, b in pairs])
-        tau = float(kendalltau(means, truth_means).statistic)
-        correct_rows.append(sign == truth_sign)
-        decided_rows.append(decided)
-        rows.append(
-            (
-                strategy,
-                len(order),
-                int(decided.sum()),
-                int((sign == truth_sign).sum()),
-                tau,
-                float(np.abs(means - truth_means).mean()),
-            )
-        )
-
-    row()
+    rows = [(strategy, 0, *track.row(grades))]
     while (p := chooser.next()) is not None:
         grade = float(problem.truth[p])
         grades[p] = grade
         chooser.reveal(p, grade)
         order.append(p)
-        dirty.add(int(pool.query[p]))
+        track.dirty.add(int(pool.query[p]))
         if len(order) % step == 0:
-            row()
+            rows.append((strategy, len(order), *track.row(grades)))
     if len(order) % step:
-        row()
+        rows.append((strategy, len(order), *track.row(grades)))
+    n_pairs = len(track.pairs)
     return SimulationResult(
         rows=rows,
-        final_means=means,
-        truth_means=truth_means,
+        final_means=track.means,
+        truth_means=track.truth_means,
         order=np.asarray(order, dtype=np.int64),
-        decided_wrong=decided_wrong,
-        pairs=pairs,
-        pair_correct=np.array(correct_rows, dtype=bool).reshape(len(rows), len(pairs)),
-        pair_decided=np.array(decided_rows, dtype=bool).reshape(len(rows), len(pairs)),
+        decided_wrong=track.decided_wrong,
+        pairs=track.pairs,
+        pair_correct=np.array(track.correct, dtype=bool).reshape(len(rows), n_pairs),
+        pair_decided=np.array(track.decided, dtype=bool).reshape(len(rows), n_pairs),
     )
+
+
+class _Tracker:
+    """What one simulation measures after each step: the sound intervals of every run pair
+    (recomputed only for the queries that changed), the current verdicts and means."""
+
+    def __init__(self, problem: SimulationProblem) -> None:
+        self.problem = problem
+        pool = problem.pool
+        n_runs = pool.n_runs
+        self.pairs = [(a, b) for a in range(n_runs) for b in range(a + 1, n_runs)]
+        self.truth_means = _means(problem, problem.truth)
+        self.truth_sign = np.array([np.sign(self._delta(self.truth_means, p)) for p in self.pairs])
+        self.buckets = rank_buckets(pool)
+        # The grade scale, not the hidden grades themselves: 0..4 (or the largest grade found),
+        # integers unless the consensus of several annotators made fractional grades.
+        self.max_grade = max(4.0, float(np.ceil(problem.truth.max(initial=0.0))))
+        self.integer_grades = bool(np.all(problem.truth == np.round(problem.truth)))
+        self.evaluated_q = np.flatnonzero(problem.evaluated)
+        self.low = np.zeros((len(self.pairs), pool.n_queries))
+        self.high = np.zeros((len(self.pairs), pool.n_queries))
+        self.dirty = set(self.evaluated_q.tolist())
+        self.decided_wrong = 0
+        self.means = self.truth_means
+        self.correct: list[NDArray[np.bool_]] = []
+        self.decided: list[NDArray[np.bool_]] = []
+
+    @staticmethod
+    def _delta(means: NDArray[np.float64], pair: tuple[int, int]) -> float:
+        return float(means[pair[0]] - means[pair[1]])
+
+    def row(self, grades: NDArray[np.float64]) -> tuple[int, int, float, float]:
+        """``(pairs_decided, pairs_correct, kendall_tau, mae)`` for the grades revealed."""
+        from scipy.stats import kendalltau
+
+        pool, k = self.problem.pool, self.problem.k
+        for q in self.dirty:
+            for i, (a, b) in enumerate(self.pairs):
+                self.low[i, q], self.high[i, q] = query_delta_bounds(
+                    pool,
+                    grades,
+                    a,
+                    b,
+                    k,
+                    q,
+                    max_grade=self.max_grade,
+                    integer_grades=self.integer_grades,
+                )
+        self.dirty.clear()
+        n_eval = len(self.evaluated_q)
+        mean_low = self.low[:, self.evaluated_q].sum(axis=1) / n_eval
+        mean_high = self.high[:, self.evaluated_q].sum(axis=1) / n_eval
+        decided = (mean_low > 0) | (mean_high < 0)
+        wrong = decided & (np.sign(mean_low + mean_high) != self.truth_sign)
+        self.decided_wrong += int(wrong.sum())
+        self.means = _means(self.problem, expected_grades(pool, grades, self.buckets))
+        sign = np.array([np.sign(self._delta(self.means, p)) for p in self.pairs])
+        tau = float(kendalltau(self.means, self.truth_means).statistic)
+        self.correct.append(sign == self.truth_sign)
+        self.decided.append(decided)
+        mae = float(np.abs(self.means - self.truth_means).mean())
+        return int(decided.sum()), int((sign == self.truth_sign).sum()), tau, mae

@@ -38,9 +38,35 @@ def natural_key(ids: NDArray[Any]) -> NDArray[Any]:
         and int(np.char.str_len(text).max()) < 18
     ):
         return text.astype(np.int64)
-    # the Python key runs once per distinct id, not per row
     unique, inverse = np.unique(text, return_inverse=True)
-    order = sorted(range(unique.size), key=lambda i: text_natural_key(str(unique[i])))
+    numbers = _numbers_after_prefix(unique)
+    if numbers is not None:
+        # one prefix, then a number (q1 .. q100000): the number orders them; ties (q01, q1)
+        # keep np.unique's code point order, as the stable sort below would
+        order: Any = np.argsort(numbers, kind="stable")
+    else:  # the Python key runs once per distinct id, not per row
+        order = sorted(range(unique.size), key=lambda i: text_natural_key(str(unique[i])))
     rank = np.empty(unique.size, dtype=np.int64)
     rank[order] = np.arange(unique.size, dtype=np.int64)
     return rank[inverse.reshape(-1)].reshape(text.shape)
+
+
+def _numbers_after_prefix(unique: NDArray[np.str_]) -> NDArray[np.int64] | None:
+    """The numbers of ids that are all one digit-free prefix followed by a decimal number
+    (their natural order is the numbers'); None for any other set of ids."""
+    if unique.size == 0:
+        return None
+    first = str(unique[0])
+    digits = "0123456789"
+    prefix = first.rstrip(digits)
+    if not prefix or prefix == first or any(ch.isdecimal() for ch in prefix):
+        return None
+    if not bool(np.all(np.strings.startswith(unique, prefix))):
+        return None
+    rest = np.strings.slice(unique, len(prefix), None)
+    if not bool(np.all(np.strings.lstrip(rest, digits) == "")):
+        return None
+    lengths = np.strings.str_len(rest)
+    if int(lengths.min()) < 1 or int(lengths.max()) >= 18:
+        return None
+    return rest.astype(np.int64)

@@ -22,17 +22,14 @@ compare two runs (Smucker et al. 2007) at alpha 0.05.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, replace
-from typing import Any, Literal
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import NDArray
-from sqlalchemy import Connection, delete, select
 
-from ndcg_studio.domain.agreement import Ratings, alpha, pairwise_cohen_kappa
-from ndcg_studio.domain.consensus import consensus_qrels
 from ndcg_studio.domain.metrics import Qrels, score
-from ndcg_studio.domain.stability import GradeSet, StabilityResult, ndcg_spread, stability
+from ndcg_studio.domain.stability import GradeSet, ndcg_spread, stability
 from ndcg_studio.services.agreement import DisputedItem
 from ndcg_studio.services.progress import Cancelled, Progress, checkpoint
 from ndcg_studio.services.scoring import (
@@ -40,187 +37,54 @@ from ndcg_studio.services.scoring import (
     ScoringData,
     ScoringService,
     ScoringSettings,
-    _complete_rr,  # completes RR of lists read down to K, as ScoringService.score does
-    _load,
     score_data,
 )
-from ndcg_studio.storage import models
-from ndcg_studio.storage.bulk import id_map
-from ndcg_studio.storage.database import Database
-from ndcg_studio.vocabulary import GRADES
-
-By = Literal["annotator", "source", "consensus"]
-BY_CHOICES: tuple[By, ...] = ("annotator", "source", "consensus")
-SourceKind = Literal["human", "vendor", "model"]
-CONSENSUS_RULES = ("mean", "median", "majority", "max", "min")
-#: The grade set of the annotators that belong to no source.
-DEFAULT_SOURCE = "humans"
-DEFAULT_MIN_COVERAGE = 0.5
-
-#: First columns of ``ndcg-studio stability --format csv``.
-STABILITY_COLUMNS = (
-    "set_a",
-    "set_b",
-    "kendall_tau",
-    "tau_ap",
-    "n_runs",
-    "flipped_pairs",
-    "significance_flips",
+from ndcg_studio.services.stability_report import (
+    BY_ANNOTATOR_COLUMNS,
+    BY_CHOICES,
+    CONSENSUS_RULES,
+    DEFAULT_MIN_COVERAGE,
+    DEFAULT_SOURCE,
+    STABILITY_COLUMNS,
+    By,
+    Source,
+    SourceAgreement,
+    SourceKind,
+    SpreadReport,
+    StabilityReport,
 )
-#: Columns of ``ndcg-studio score --by-annotator`` (long format).
-BY_ANNOTATOR_COLUMNS = ("query_id", "run", "annotator", "source", "kind", "k", "ndcg")
+from ndcg_studio.services.stability_sets import (
+    annotator_qrels,
+    coverage_of,
+    group_sources,
+    item_keys,
+    pooled_queries,
+    rule_qrels,
+    source_agreement,
+    source_consensus,
+)
+from ndcg_studio.storage import sources as source_store
+from ndcg_studio.storage.database import Database
 
+if TYPE_CHECKING:
+    from sqlalchemy import Connection
 
-@dataclass(frozen=True)
-class Source:
-    """A judgment source and its annotators (names ascending)."""
-
-    name: str
-    kind: SourceKind
-    annotators: tuple[str, ...]
-
-
-@dataclass(frozen=True, eq=False)
-class SpreadReport:
-    """nDCG@K of every (run, query) group under each annotator and each source.
-
-    Attributes:
-        report: the consensus report (the groups, their order and the settings).
-        sets: the grade sets, annotators first (names ascending), then sources (``source:NAME``).
-        kinds: per set ``annotator`` or ``source``.
-        values: float64[n_sets, n_groups]; NaN where the set graded nothing of the group's
-            query pool (annotators) or of the query (sources).
-        low, high: float64[n_groups] min and max over the sets (NaN: no set has a value).
-    """
-
-    report: ScoreReport
-    sets: list[str]
-    kinds: list[str]
-    values: NDArray[np.float64]
-    low: NDArray[np.float64]
-    high: NDArray[np.float64]
-
-    @property
-    def spread(self) -> NDArray[np.float64]:
-        """float64[n_groups] ``high - low`` (0 with one set, NaN with none)."""
-        return self.high - self.low
-
-    def annotator_values(self) -> dict[str, NDArray[np.float64]]:
-        """``{annotator: float64[n_groups]}`` (the annotator sets only)."""
-        return {
-            s: self.values[i]
-            for i, (s, k) in enumerate(zip(self.sets, self.kinds, strict=True))
-            if k == "annotator"
-        }
-
-    def by_group(self, group: int) -> dict[str, float]:
-        """``{set: nDCG}`` of one group, the sets with a value only."""
-        return {
-            s: float(self.values[i, group])
-            for i, s in enumerate(self.sets)
-            if not np.isnan(self.values[i, group])
-        }
-
-
-@dataclass(frozen=True, eq=False)
-class SourceAgreement:
-    """Label agreement of two sources on the items both graded.
-
-    Attributes:
-        source_a, source_b: names.
-        n_shared: items graded by both.
-        kappa_linear: Cohen's kappa with linear weights (NaN when undefined).
-        alpha: Krippendorff's alpha, ordinal, over the two sources (NaN when undefined).
-        confusion: int64[5, 5], rows = a's grade 0..4, columns = b's (grades rounded to the
-            nearest integer, halves up, when a source's consensus is fractional).
-        n_two_apart: items whose grades differ by two or more (the correction queue).
-    """
-
-    source_a: str
-    source_b: str
-    n_shared: int
-    kappa_linear: float
-    alpha: float
-    confusion: NDArray[np.int64]
-    n_two_apart: int
-
-
-@dataclass(frozen=True, eq=False)
-class StabilityReport:
-    """The run orders under every grade set of one kind and what they say.
-
-    Attributes:
-        by: the kind of grade sets.
-        settings: the scoring settings (K, gains, consensus rule of the sources).
-        result: orders, tau, flips and verdicts (:class:`ndcg_studio.domain.stability.
-            StabilityResult`).
-        coverage: per annotator (``by="annotator"``) the smallest share of a run's top K they
-            graded; empty otherwise.
-        excluded: the annotators below ``min_coverage``.
-        min_coverage: the threshold used.
-        agreement: label agreement of every two sources (``by="source"``), else empty.
-    """
-
-    by: By
-    settings: ScoringSettings
-    result: StabilityResult
-    coverage: dict[str, float]
-    excluded: list[str]
-    min_coverage: float
-    agreement: list[SourceAgreement]
-
-    def describe(self) -> str:
-        """The settings line of the CSV's settings file."""
-        return (
-            f"by={self.by} min_coverage={self.min_coverage:g} alpha={self.result.alpha:g} "
-            f"n_resamples={self.result.n_resamples} {self.settings.describe()}"
-        )
-
-    def rows(self) -> Iterator[tuple[Any, ...]]:
-        """One row per pair of grade sets, :data:`STABILITY_COLUMNS`."""
-        r = self.result
-        for p in r.pairs:
-            sig = []
-            for v in r.verdicts:
-                if v.significant[p.set_a] != v.significant[p.set_b]:
-                    sig.append(r.order_label(p.set_a, v.run_a, v.run_b))
-            yield (
-                r.sets[p.set_a].name,
-                r.sets[p.set_b].name,
-                _cell(p.kendall_tau),
-                _cell(p.tau_ap),
-                p.n_runs,
-                r.flipped_label(p),
-                "|".join(sig),
-            )
-
-    def notes(self) -> list[str]:
-        """Notes for the settings file: who was left out, and the sentence for two runs."""
-        out = [
-            "kendall_tau is tau-b (ties as scipy.stats.kendalltau); tau_ap is the mean of "
-            "tau_AP in both directions (Yilmaz, Aslam & Robertson 2008); flipped_pairs lists "
-            "run pairs ordered oppositely (in set_a's order); significance_flips the run pairs "
-            f"whose paired randomization test at alpha {self.result.alpha:g} says different "
-            "things under the two sets"
-        ]
-        if self.excluded:
-            cov = ", ".join(f"{a} {self.coverage[a]:.0%}" for a in self.excluded)
-            out.append(
-                f"annotators below {self.min_coverage:.0%} coverage of every run's top "
-                f"{self.settings.k} left out: {cov}"
-            )
-        for x in self.agreement:
-            rows = "; ".join(
-                f"{g}: " + " ".join(str(int(c)) for c in x.confusion[g]) for g in GRADES
-            )
-            out.append(
-                f"{x.source_a} vs {x.source_b}: {x.n_shared} items, kappa_linear "
-                f"{x.kappa_linear:.4f}, alpha_ordinal {x.alpha:.4f}, {x.n_two_apart} two grades "
-                f"or more apart; confusion ({x.source_a}'s grade: {x.source_b}'s 0 1 2 3 4) {rows}"
-            )
-        if len(self.result.runs) == 2 and len(self.result.sets):
-            out.append(self.result.sentence(*self.result.runs))
-        return out
+__all__ = [
+    "BY_ANNOTATOR_COLUMNS",
+    "BY_CHOICES",
+    "CONSENSUS_RULES",
+    "DEFAULT_MIN_COVERAGE",
+    "DEFAULT_SOURCE",
+    "STABILITY_COLUMNS",
+    "By",
+    "Source",
+    "SourceAgreement",
+    "SourceKind",
+    "SpreadReport",
+    "StabilityReport",
+    "StabilityService",
+    "assign_source",
+]
 
 
 def _grades_of(name: str) -> str:
@@ -228,8 +92,19 @@ def _grades_of(name: str) -> str:
     return f"{name}' grades" if name.endswith("s") else f"{name}'s grades"
 
 
-def _cell(value: float) -> float | None:
-    return None if np.isnan(value) else float(value)
+@dataclass
+class _GradeSets:
+    """The grade sets of one stability question, their qrels, and who was left out."""
+
+    sets: list[GradeSet] = field(default_factory=list)
+    qrels: list[Qrels] = field(default_factory=list)
+    coverage: dict[str, float] = field(default_factory=dict)
+    excluded: list[str] = field(default_factory=list)
+    agreement: list[SourceAgreement] = field(default_factory=list)
+
+    def add(self, grade_set: GradeSet, qrels: Qrels) -> None:
+        self.sets.append(grade_set)
+        self.qrels.append(qrels)
 
 
 class StabilityService:
@@ -242,21 +117,14 @@ class StabilityService:
     # ------------------------------------------------------------------ sources
     def sources(self) -> list[Source]:
         """Every source with its annotators, by name."""
-        s, m, a = models.sources, models.annotator_sources, models.annotators
         with self.db.engine.connect() as conn:
-            rows = conn.execute(select(s.c.id, s.c.name, s.c.kind).order_by(s.c.name)).all()
-            members = conn.execute(
-                select(m.c.source_id, a.c.name).join(a, a.c.id == m.c.annotator_id)
-            ).all()
-        names: dict[int, list[str]] = {}
-        for sid, name in members:
-            names.setdefault(int(sid), []).append(str(name))
-        return [Source(str(r.name), r.kind, tuple(sorted(names.get(int(r.id), [])))) for r in rows]
+            rows = source_store.sources(conn)
+        return [Source(name, kind, members) for name, kind, members in rows]  # type: ignore[arg-type]
 
     def source_of(self) -> dict[str, tuple[str, str]]:
         """``{annotator: (source, kind)}``; annotators of no source are ``(humans, human)``."""
         with self.db.engine.connect() as conn:
-            return _source_of(conn)
+            return source_store.source_of(conn)
 
     def set_source(
         self,
@@ -301,24 +169,24 @@ class StabilityService:
         )
         report = score_data(data, settings)
         with self.db.engine.connect() as conn:
-            names = id_map(conn, models.annotators, "name")
-            source_of = _source_of(conn)
+            names = source_store.annotator_names(conn)
+            source_of = source_store.source_of(conn)
         sets: list[str] = []
         kinds: list[str] = []
         rows: list[NDArray[np.float64]] = []
-        pooled = _pooled_queries(data, settings.k)
-        for aid, qrels in _annotator_qrels(data):
+        pooled = pooled_queries(data, settings.k)
+        for aid, qrels in annotator_qrels(data):
             values = score(data.lists, qrels, settings.params()).ndcg
             judged = np.zeros((data.n_queries,), dtype=bool)
-            judged[np.unique(pooled[1][np.isin(pooled[0], _keys(data, qrels))])] = True
+            judged[np.unique(pooled[1][np.isin(pooled[0], item_keys(data, qrels))])] = True
             sets.append(names[aid])
             kinds.append("annotator")
             rows.append(np.where(judged[data.lists.group_query], values, np.nan))
             checkpoint(0, 0, None, cancelled)
-        sources = _group_sources(source_of, names, data)
+        sources = group_sources(source_of, names, data)
         if len(sources) > 1:
             for name, mask in sources.items():
-                qrels = _consensus(data, mask, settings)
+                qrels = source_consensus(data, mask, settings)
                 sets.append(f"source:{name}")
                 kinds.append("source")
                 rows.append(score(data.lists, qrels, settings.params()).ndcg)
@@ -336,9 +204,7 @@ class StabilityService:
             LookupError: an unknown query or run.
         """
         with self.db.engine.connect() as conn:
-            qid = conn.execute(
-                select(models.queries.c.id).where(models.queries.c.external_id == query)
-            ).scalar_one_or_none()
+            qid = source_store.query_id(conn, query)
         if qid is None:
             raise LookupError(f"unknown query {query!r}")
         spread = self.spread(settings, query_ids=[int(qid)])
@@ -364,17 +230,17 @@ class StabilityService:
         """
         settings = replace(settings or ScoringSettings(), annotator=None)
         with self.db.engine.connect() as conn:
-            names = id_map(conn, models.annotators, "name")
-            source_of = _source_of(conn)
-            data = _load(conn, settings, None, progress, cancelled)
-            sources = _group_sources(source_of, names, data, always=True)
-            if source not in sources:
-                raise LookupError(f"unknown source {source!r}; known: {', '.join(sources)}")
-            data = replace(data, qrels=_consensus(data, sources[source], settings))
-            table = _complete_rr(
-                conn, data, score(data.lists, data.qrels, settings.params()), settings
-            )
-        return score_data(data, settings, table)
+            names = source_store.annotator_names(conn)
+            source_of = source_store.source_of(conn)
+        # whole lists (the load of ideal="list"): RR needs each list's first relevant document,
+        # which may lie below K; the nDCG@K of the settings' own ideal is the same either way
+        whole = replace(settings, ideal="list")
+        data = self.scoring.load(whole, progress=progress, cancelled=cancelled)
+        sources = group_sources(source_of, names, data, always=True)
+        if source not in sources:
+            raise LookupError(f"unknown source {source!r}; known: {', '.join(sources)}")
+        data = replace(data, qrels=source_consensus(data, sources[source], settings))
+        return score_data(data, settings, score(data.lists, data.qrels, settings.params()))
 
     def by_annotator_rows(self, spread: SpreadReport) -> Iterator[tuple[Any, ...]]:
         """Long rows :data:`BY_ANNOTATOR_COLUMNS`, one per (query, run, annotator) with a value,
@@ -416,35 +282,9 @@ class StabilityService:
             raise ValueError(f"min_coverage must lie in [0, 1], got {min_coverage}")
         settings = replace(settings or ScoringSettings(), annotator=None)
         data = self.scoring.load(settings, progress=progress, cancelled=cancelled)
-        with self.db.engine.connect() as conn:
-            names = id_map(conn, models.annotators, "name")
-            source_of = _source_of(conn)
+        grade_sets = self._grade_sets(by, settings, data, min_coverage)
+        sets, qrels_list = grade_sets.sets, grade_sets.qrels
         params = settings.params()
-        sets: list[GradeSet] = []
-        qrels_list: list[Qrels] = []
-        coverage: dict[str, float] = {}
-        excluded: list[str] = []
-        agreement: list[SourceAgreement] = []
-        if by == "annotator":
-            cover = _coverage(data, settings.k)
-            for aid, qrels in _annotator_qrels(data):
-                name = names[aid]
-                coverage[name] = cover(qrels)
-                if coverage[name] + 1e-12 < min_coverage:
-                    excluded.append(name)
-                    continue
-                sets.append(GradeSet(name, _grades_of(name)))
-                qrels_list.append(qrels)
-        elif by == "source":
-            sources = _group_sources(source_of, names, data)
-            for name, mask in sources.items():
-                sets.append(GradeSet(name, _grades_of(name)))
-                qrels_list.append(_consensus(data, mask, settings))
-            agreement = _source_agreement(list(sources), qrels_list)
-        else:
-            for rule in CONSENSUS_RULES:
-                sets.append(GradeSet(rule, f"the {rule} consensus"))
-                qrels_list.append(_rule_qrels(self.scoring, settings, rule, data))
         n_q, n_runs = data.n_queries, len(data.run_names)
         values = np.full((len(sets), n_runs, n_q), np.nan)
         for i, qrels in enumerate(qrels_list):
@@ -457,11 +297,39 @@ class StabilityService:
             by=by,
             settings=settings,
             result=result,
-            coverage=coverage,
-            excluded=excluded,
+            coverage=grade_sets.coverage,
+            excluded=grade_sets.excluded,
             min_coverage=min_coverage,
-            agreement=agreement,
+            agreement=grade_sets.agreement,
         )
+
+    def _grade_sets(
+        self, by: By, settings: ScoringSettings, data: ScoringData, min_coverage: float
+    ) -> _GradeSets:
+        """The grade sets of kind ``by`` and their qrels (see :meth:`stability`)."""
+        with self.db.engine.connect() as conn:
+            names = source_store.annotator_names(conn)
+            source_of = source_store.source_of(conn)
+        out = _GradeSets()
+        if by == "annotator":
+            cover = coverage_of(data, settings.k)
+            for aid, qrels in annotator_qrels(data):
+                name = names[aid]
+                out.coverage[name] = cover(qrels)
+                if out.coverage[name] + 1e-12 < min_coverage:
+                    out.excluded.append(name)
+                    continue
+                out.add(GradeSet(name, _grades_of(name)), qrels)
+        elif by == "source":
+            sources = group_sources(source_of, names, data)
+            for name, mask in sources.items():
+                out.add(GradeSet(name, _grades_of(name)), source_consensus(data, mask, settings))
+            out.agreement = source_agreement(list(sources), out.qrels)
+        else:
+            for rule in CONSENSUS_RULES:
+                qrels = rule_qrels(self.scoring, settings, rule, data)
+                out.add(GradeSet(rule, f"the {rule} consensus"), qrels)
+        return out
 
     # ------------------------------------------------------------------ correction queue
     def source_disputes(
@@ -476,23 +344,24 @@ class StabilityService:
         """
         settings = ScoringSettings(k=1)  # only the judgments are needed
         with self.db.engine.connect() as conn:
-            names = id_map(conn, models.annotators, "name")
-            source_of = _source_of(conn)
-            qnames = id_map(conn, models.queries)
-            dnames = id_map(conn, models.documents)
+            names = source_store.annotator_names(conn)
+            source_of = source_store.source_of(conn)
         data = self.scoring.load(settings)
-        sources = _group_sources(source_of, names, data, always=True)
+        sources = group_sources(source_of, names, data, always=True)
         for s in (source_a, source_b):
             if s not in sources:
                 raise LookupError(f"unknown source {s!r}; known: {', '.join(sorted(sources))}")
-        qa = _consensus(data, sources[source_a], settings)
-        qb = _consensus(data, sources[source_b], settings)
-        ka, kb = _keys(data, qa), _keys(data, qb)
+        qa = source_consensus(data, sources[source_a], settings)
+        qb = source_consensus(data, sources[source_b], settings)
+        ka, kb = item_keys(data, qa), item_keys(data, qb)
         common, ia, ib = np.intersect1d(ka, kb, return_indices=True)
         diff = np.abs(qa.grade[ia] - qb.grade[ib])
         keep = np.flatnonzero(diff >= min_difference - 1e-12)
         keep = keep[np.argsort(-diff[keep], kind="stable")]
         n_docs = max(len(data.doc_ids), 1)
+        doc_ids = data.doc_ids[common[keep] % n_docs]
+        with self.db.engine.connect() as conn:
+            dnames = source_store.document_external_ids(conn, doc_ids.tolist())
         out = []
         for i in keep.tolist():
             q, d = int(common[i]) // n_docs, int(common[i]) % n_docs
@@ -502,7 +371,7 @@ class StabilityService:
                 DisputedItem(
                     query_id=qid,
                     document_id=did,
-                    query_external=qnames[qid],
+                    query_external=data.query_external[q],
                     doc_external=dnames[did],
                     grades=grades,
                     range=float(diff[i]),
@@ -516,156 +385,15 @@ def assign_source(
     conn: Connection, annotators: Sequence[str], source: str, kind: str = "human"
 ) -> None:
     """Put ``annotators`` into ``source`` within the caller's transaction (see
-    :meth:`StabilityService.set_source`)."""
-    if kind not in models.SOURCE_KINDS:
-        raise ValueError(f"source kind must be one of {', '.join(models.SOURCE_KINDS)}")
+    :meth:`StabilityService.set_source`; the write is
+    :func:`ndcg_studio.storage.sources.assign_source`).
+
+    Raises:
+        ValueError: an unknown kind, or the reserved name ``humans``.
+        LookupError: an unknown annotator.
+    """
+    if kind not in source_store.SOURCE_KINDS:
+        raise ValueError(f"source kind must be one of {', '.join(source_store.SOURCE_KINDS)}")
     if source == DEFAULT_SOURCE:
         raise ValueError(f"{DEFAULT_SOURCE!r} names the annotators of no source")
-    s, m = models.sources, models.annotator_sources
-    by_name = {v: k for k, v in id_map(conn, models.annotators, "name").items()}
-    missing = [a for a in annotators if a not in by_name]
-    if missing:
-        raise LookupError(f"unknown annotator {', '.join(map(repr, missing))}")
-    row = conn.execute(select(s.c.id, s.c.kind).where(s.c.name == source)).first()
-    if row is None:
-        sid = conn.execute(s.insert().values(name=source, kind=kind).returning(s.c.id)).scalar_one()
-    else:
-        sid = row.id
-        if row.kind != kind:
-            conn.execute(s.update().where(s.c.id == sid).values(kind=kind))
-    ids = [by_name[a] for a in annotators]
-    if ids:
-        conn.execute(delete(m).where(m.c.annotator_id.in_(ids)))
-        conn.execute(m.insert(), [{"annotator_id": i, "source_id": sid} for i in ids])
-
-
-# ------------------------------------------------------------------------------ helpers
-def _source_of(conn: Connection) -> dict[str, tuple[str, str]]:
-    s, m, a = models.sources, models.annotator_sources, models.annotators
-    rows = conn.execute(
-        select(a.c.name, s.c.name, s.c.kind)
-        .join(m, m.c.annotator_id == a.c.id)
-        .join(s, s.c.id == m.c.source_id)
-    ).all()
-    return {str(r[0]): (str(r[1]), str(r[2])) for r in rows}
-
-
-def _annotator_qrels(data: ScoringData) -> Iterator[tuple[int, Qrels]]:
-    """Each annotator's own judgments (database id, qrels), in id order."""
-    j = data.judgments
-    for aid in np.unique(j["annotator"]).tolist():
-        mask = j["annotator"] == aid
-        yield int(aid), Qrels(query=j["query"][mask], doc=j["doc"][mask], grade=j["grade"][mask])
-
-
-def _keys(data: ScoringData, qrels: Qrels) -> NDArray[np.int64]:
-    return np.asarray(qrels.query, dtype=np.int64) * max(len(data.doc_ids), 1) + np.asarray(
-        qrels.doc, dtype=np.int64
-    )
-
-
-def _pooled_queries(data: ScoringData, k: int) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
-    """(item key, query index) of every document in some run's top K (distinct)."""
-    lists = data.lists
-    top = lists.rank <= k
-    q = lists.group_query[lists.group[top]]
-    keys = np.unique(q * max(len(data.doc_ids), 1) + lists.doc[top])
-    return keys, keys // max(len(data.doc_ids), 1)
-
-
-def _coverage(data: ScoringData, k: int) -> Any:
-    """A function qrels -> the smallest share, over the runs, of a run's top K (all queries)
-    that the qrels grade (1.0 for a run with no results)."""
-    lists = data.lists
-    top = lists.rank <= k
-    n_q = max(data.n_queries, 1)
-    run = lists.group[top] // n_q
-    keys = lists.group_query[lists.group[top]] * max(len(data.doc_ids), 1) + lists.doc[top]
-    n_runs = len(data.run_names)
-
-    def cover(qrels: Qrels) -> float:
-        graded = np.isin(keys, _keys(data, qrels))
-        totals = np.bincount(run, minlength=n_runs)
-        hits = np.bincount(run, weights=graded, minlength=n_runs)
-        shares = np.where(totals > 0, hits / np.maximum(totals, 1), 1.0)
-        return float(shares.min()) if n_runs else 0.0
-
-    return cover
-
-
-def _group_sources(
-    source_of: dict[str, tuple[str, str]],
-    names: dict[int, str],
-    data: ScoringData,
-    *,
-    always: bool = False,
-) -> dict[str, NDArray[np.bool_]]:
-    """``{source: judgment mask}``: ``humans`` (annotators of no source, when any judged;
-    ``always``: even when empty) first, then the sources by name."""
-    j = data.judgments
-    label = np.array(
-        [source_of.get(names[int(a)], (DEFAULT_SOURCE, ""))[0] for a in j["annotator"].tolist()],
-        dtype=object,
-    )
-    out: dict[str, NDArray[np.bool_]] = {}
-    if always or (label == DEFAULT_SOURCE).any():
-        out[DEFAULT_SOURCE] = label == DEFAULT_SOURCE
-    for name in sorted({v[0] for v in source_of.values()}):
-        out[name] = label == name
-    return out
-
-
-def _consensus(data: ScoringData, mask: NDArray[np.bool_], settings: ScoringSettings) -> Qrels:
-    j = data.judgments[mask]
-    return consensus_qrels(
-        j["query"], j["doc"], j["annotator"], j["grade"], method=settings.consensus
-    )
-
-
-def _rule_qrels(
-    scoring: ScoringService, settings: ScoringSettings, rule: str, data: ScoringData
-) -> Qrels:
-    """The qrels of one consensus rule with adjudications winning, as the app scores."""
-    if rule == settings.consensus:
-        return data.qrels
-    other = scoring.load(replace(settings, consensus=rule))  # type: ignore[arg-type]
-    if other.n_queries != data.n_queries or len(other.doc_ids) != len(data.doc_ids):
-        raise RuntimeError("the database changed while it was read; try again")
-    return other.qrels
-
-
-def _source_agreement(names: list[str], qrels: list[Qrels]) -> list[SourceAgreement]:
-    """Cohen's kappa (linear), ordinal alpha and the confusion matrix of every two sources."""
-    out = []
-    for a in range(len(names)):
-        for b in range(a + 1, len(names)):
-            ka = np.asarray(qrels[a].query, np.int64) * (1 << 32) + np.asarray(qrels[a].doc)
-            kb = np.asarray(qrels[b].query, np.int64) * (1 << 32) + np.asarray(qrels[b].doc)
-            _, ia, ib = np.intersect1d(ka, kb, return_indices=True)
-            ga, gb = qrels[a].grade[ia], qrels[b].grade[ib]
-            n = int(ia.size)
-            ratings = Ratings(
-                item=np.concatenate([np.arange(n), np.arange(n)]).astype(np.int64),
-                annotator=np.repeat(np.array([0, 1], dtype=np.int64), n),
-                grade=np.concatenate([ga, gb]),
-                n_items=n,
-                n_annotators=2,
-            )
-            kappa = float(pairwise_cohen_kappa(ratings).kappa_linear[0]) if n else np.nan
-            alpha_value = float(alpha(ratings, "ordinal").value) if n else np.nan
-            ra = np.clip(np.floor(ga + 0.5), 0, 4).astype(np.int64)
-            rb = np.clip(np.floor(gb + 0.5), 0, 4).astype(np.int64)
-            confusion = np.zeros((5, 5), dtype=np.int64)
-            np.add.at(confusion, (ra, rb), 1)
-            out.append(
-                SourceAgreement(
-                    source_a=names[a],
-                    source_b=names[b],
-                    n_shared=n,
-                    kappa_linear=kappa,
-                    alpha=alpha_value,
-                    confusion=confusion,
-                    n_two_apart=int(np.count_nonzero(np.abs(ga - gb) >= 2 - 1e-12)),
-                )
-            )
-    return out
+    source_store.assign_source(conn, annotators, source, kind)

@@ -10,8 +10,9 @@
 * an ESTIMATE of how many more judgments would settle it: the unjudged documents are taken in
   the ``ab`` order for this pair (:class:`ndcg_studio.domain.pooling.ABChooser`, Carterette,
   Allan & Sitaraman, SIGIR 2006, doi:10.1145/1148170.1148219), each assumed to receive its
-  expected grade (:func:`~ndcg_studio.domain.verdict.expected_grades`: the mean judged grade at
-  its rank), until the sound interval of those assumed grades excludes 0;
+  expected grade (:func:`~ndcg_studio.domain.verdict.expected_grades`: the mean known grade at
+  its rank; 0 in a query judged outside the pool, whose qrels are read as complete, see
+  :func:`pool_judgments`), until the sound interval of those assumed grades excludes 0;
 * an ESTIMATE of P(A better) (:func:`~ndcg_studio.domain.verdict.probability_a_better`).
 
 The queries are those of the pool (every query with a document in some run's top D): a query
@@ -39,7 +40,14 @@ from ndcg_studio.services.progress import Cancelled, OperationCancelled
 from ndcg_studio.services.scoring import ScoringService, ScoringSettings
 from ndcg_studio.storage.database import Database
 
-__all__ = ["PairVerdict", "judgments_to_settle", "pair_verdict", "pool_grades", "verdict_text"]
+__all__ = [
+    "PairVerdict",
+    "judgments_to_settle",
+    "pair_verdict",
+    "pool_grades",
+    "pool_judgments",
+    "verdict_text",
+]
 
 #: the grade scale of an unjudged document (0..4)
 MAX_GRADE = 4.0
@@ -96,6 +104,25 @@ def pool_grades(
         ValueError: depth < 1, or the same run twice.
         LookupError: an unknown run or annotator.
     """
+    pool, grades, _ = pool_judgments(db, settings, run_a, run_b, depth)
+    return pool, grades
+
+
+def pool_judgments(
+    db: Database, settings: ScoringSettings, run_a: str, run_b: str, depth: int
+) -> tuple[Pool, NDArray[np.float64], NDArray[np.bool_]]:
+    """:func:`pool_grades` and the (n_queries,) bool queries judged OUTSIDE the pool.
+
+    A query with a judged document that neither run placed in its top ``depth`` was judged
+    by some process other than this pool (imported qrels of an exhaustive or deeper
+    judging, such as Cranfield's): the estimates take its judgments as complete
+    (``complete`` of :func:`ndcg_studio.domain.verdict.expected_grades`). Judging in the app
+    at this depth never makes a query complete.
+
+    Raises:
+        ValueError: depth < 1, or the same run twice.
+        LookupError: an unknown run or annotator.
+    """
     if depth < 1:
         raise ValueError(f"the pool depth must be at least 1, got {depth}")
     if run_a == run_b:
@@ -119,7 +146,9 @@ def pool_grades(
     hit = at < len(key)
     hit[hit] = key[at[hit]] == judged_key[hit]
     grades[at[hit]] = data.qrels.grade[hit]
-    return pool, grades
+    outside = np.asarray(data.qrels.query, dtype=np.int64)[~hit]
+    complete = np.bincount(outside, minlength=n_q)[:n_q] > 0
+    return pool, grades, complete
 
 
 def judgments_to_settle(
@@ -129,6 +158,7 @@ def judgments_to_settle(
     *,
     max_grade: float = MAX_GRADE,
     integer_grades: bool = True,
+    complete: NDArray[np.bool_] | None = None,
     cancelled: Cancelled | None = None,
 ) -> int | None:
     """ESTIMATE: judgments of runs 0 (A) and 1 (B)'s unjudged pooled documents, taken in the
@@ -137,6 +167,9 @@ def judgments_to_settle(
 
     Args:
         pool: a pool of two runs; grades: (P,) float64, NaN = not judged yet.
+        complete: (n_queries,) bool queries whose judgments are taken as complete (their
+            unjudged documents expected at 0; :func:`~ndcg_studio.domain.verdict.
+            expected_grades`).
 
     Raises:
         OperationCancelled: ``cancelled()`` became true.
@@ -161,7 +194,7 @@ def judgments_to_settle(
 
     if decided():
         return 0
-    expected = expected_grades(pool, g)
+    expected = expected_grades(pool, g, complete=complete)
     chooser = ABChooser(pool, k=k, pairs=[(0, 1)])
     for judged in np.flatnonzero(~np.isnan(g)).tolist():
         chooser.reveal(judged, float(g[judged]))
@@ -197,7 +230,7 @@ def pair_verdict(
         LookupError: an unknown run or annotator.
         OperationCancelled: ``cancelled()`` became true.
     """
-    pool, grades = pool_grades(db, settings, run_a, run_b, depth)
+    pool, grades, complete = pool_judgments(db, settings, run_a, run_b, depth)
     if pool.size == 0:
         raise ValueError(f"no document in the depth-{depth} pool of {run_a} and {run_b}")
     k = settings.k
@@ -206,9 +239,15 @@ def pair_verdict(
     max_grade = max(MAX_GRADE, float(np.ceil(known.max(initial=0.0))))
     b = delta_bounds(pool, grades, 0, 1, k, max_grade=max_grade, integer_grades=integer_grades)
     to_settle = judgments_to_settle(
-        pool, grades, k, max_grade=max_grade, integer_grades=integer_grades, cancelled=cancelled
+        pool,
+        grades,
+        k,
+        max_grade=max_grade,
+        integer_grades=integer_grades,
+        complete=complete,
+        cancelled=cancelled,
     )
-    p = probability_a_better(pool, grades, 0, 1, k, samples=samples, seed=seed)
+    p = probability_a_better(pool, grades, 0, 1, k, samples=samples, seed=seed, complete=complete)
     return PairVerdict(
         run_a=run_a,
         run_b=run_b,

@@ -5,7 +5,7 @@ and PostgreSQL alike. Statements are SQLAlchemy Core; rows travel through the da
 own bulk interfaces (``executemany`` on SQLite, ``COPY`` on PostgreSQL via psycopg) and are read
 back with ``numpy.fromiter`` on the driver cursor, so no Python object is built per row beyond the
 driver's tuple — or, on SQLite, for integer columns, as one ``group_concat`` text per column that
-numpy parses in C (no Python object per row at all: 2-3x faster on a million rows).
+numpy parses in C (no Python object per row at all; ``benchmarks/bench_scoring_arrays.py``).
 """
 
 from __future__ import annotations
@@ -20,17 +20,13 @@ import numpy as np
 from numpy.typing import DTypeLike, NDArray
 from sqlalchemy import (
     Boolean,
-    Column,
     Connection,
     Engine,
     Executable,
     Integer,
-    MetaData,
     Select,
-    String,
     Table,
     UniqueConstraint,
-    column,
     func,
     literal,
     select,
@@ -171,55 +167,24 @@ def bulk_insert(
     """Insert ``rows`` (tuples in the order of ``columns``) into ``table``; returns the row count.
 
     ``constants`` gives columns one value for every row (e.g. an import's timestamp). On SQLite
-    they are written into the statement as literals instead of being bound for each row: with
-    the driver's per-row binding (~0.25 µs a value) and SQLite's per-row evaluation of a
-    ``CURRENT_TIMESTAMP`` default, two timestamp columns cost ~0.5 s per million rows.
+    they are written into the statement as literals instead of being bound for each row: the
+    driver's per-row binding and SQLite's per-row evaluation of a ``CURRENT_TIMESTAMP`` default
+    show in ``benchmarks/bench_end_to_end.py`` (numbers in ``benchmarks/README.md``).
 
     SQLite: a table with no index besides its primary key (results) gets the driver's
     ``executemany`` straight from ``rows``; others, from 5,000 rows on, go through a staging
-    table (see the code for the measurements). PostgreSQL: ``COPY … FROM STDIN``.
-    Constraint violations raise ``sqlalchemy.exc.IntegrityError`` on both; the caller's
-    transaction then rolls back.
+    table. PostgreSQL: ``COPY … FROM STDIN``. Constraint violations raise
+    ``sqlalchemy.exc.IntegrityError`` on both; the caller's transaction then rolls back.
     """
-    n = 0
     fixed = dict(constants or {})
     if conn.dialect.name == "postgresql":
-        raw = conn.connection.driver_connection
-        assert raw is not None
-        cols = ", ".join(f'"{c}"' for c in [*columns, *fixed])
-        target = f'"{table.name}"'
-        # COPY refuses a table under row-level security (team mode: an annotator login importing
-        # its own judgments): then COPY into a temporary copy and INSERT … SELECT from it, which
-        # the policies and the guard trigger check row by row.
-        secured = conn.exec_driver_sql(f"SELECT row_security_active('{table.name}')").scalar()
-        if secured:
-            target = f'"stage_{table.name}"'
-            conn.exec_driver_sql(f"DROP TABLE IF EXISTS pg_temp.{target}")
-            conn.exec_driver_sql(
-                f'CREATE TEMP TABLE {target} AS SELECT {cols} FROM "{table.name}" WITH NO DATA'
-            )
-        statement = f"COPY {target} ({cols}) FROM STDIN"
-        extra = tuple(fixed.values())
-        try:
-            with raw.cursor() as cursor, cursor.copy(statement) as copy:
-                for row in rows:
-                    copy.write_row((*row, *extra))
-                    n += 1
-            if secured:
-                conn.exec_driver_sql(
-                    f'INSERT INTO "{table.name}" ({cols}) SELECT {cols} FROM pg_temp.{target}'
-                )
-                conn.exec_driver_sql(f"DROP TABLE pg_temp.{target}")
-        except conn.dialect.loaded_dbapi.IntegrityError as exc:
-            raise IntegrityError(statement, None, exc) from exc
-        return n
+        return _copy_rows(conn, table, columns, rows, fixed)
     literals = _sql_literals(conn, fixed.values())
     cols = ", ".join(f'"{c}"' for c in [*columns, *fixed])
     values = ", ".join(["?" for _ in columns] + literals)
     if not _has_secondary_index(table):
         # Straight into the table: the driver's executemany consumes the iterator itself (no
-        # list per chunk). Measured on a million results (their clustered key only): 1.15 s,
-        # against 1.45 s through a staging table.
+        # list per chunk); faster than a staging table for the results' clustered key alone.
         statement = f'INSERT INTO "{table.name}" ({cols}) VALUES ({values})'
         with _driver_cursor(conn, statement) as cursor:
             cursor.executemany(statement, rows)
@@ -231,15 +196,69 @@ def bulk_insert(
     if len(first) < _STAGE_FROM:
         conn.exec_driver_sql(f'INSERT INTO "{table.name}" ({cols}) VALUES ({values})', first)
         return len(first)
-    # Staged: rows go into a temporary table without constraints, then into the table with one
-    # INSERT … SELECT, which maintains the table's indexes in one pass: a million judgments
-    # (three B-trees) in 1.9 s, against 2.5 s by executemany into the table itself.
+    return _staged_insert(conn, table, len(columns), cols, literals, first, iterator)
+
+
+def _copy_rows(
+    conn: Connection,
+    table: Table,
+    columns: Sequence[str],
+    rows: Iterable[Sequence[Any]],
+    fixed: Mapping[str, str | int],
+) -> int:
+    """PostgreSQL: ``rows`` into ``table`` by ``COPY … FROM STDIN``; returns the row count."""
+    raw = conn.connection.driver_connection
+    assert raw is not None
+    cols = ", ".join(f'"{c}"' for c in [*columns, *fixed])
+    target = f'"{table.name}"'
+    # COPY refuses a table under row-level security (team mode: an annotator login importing
+    # its own judgments): then COPY into a temporary copy and INSERT … SELECT from it, which
+    # the policies and the guard trigger check row by row.
+    secured = conn.exec_driver_sql(f"SELECT row_security_active('{table.name}')").scalar()
+    if secured:
+        target = f'"stage_{table.name}"'
+        conn.exec_driver_sql(f"DROP TABLE IF EXISTS pg_temp.{target}")
+        conn.exec_driver_sql(
+            f'CREATE TEMP TABLE {target} AS SELECT {cols} FROM "{table.name}" WITH NO DATA'
+        )
+    statement = f"COPY {target} ({cols}) FROM STDIN"
+    extra = tuple(fixed.values())
+    n = 0
+    try:
+        with raw.cursor() as cursor, cursor.copy(statement) as copy:
+            for row in rows:
+                copy.write_row((*row, *extra))
+                n += 1
+        if secured:
+            conn.exec_driver_sql(
+                f'INSERT INTO "{table.name}" ({cols}) SELECT {cols} FROM pg_temp.{target}'
+            )
+            conn.exec_driver_sql(f"DROP TABLE pg_temp.{target}")
+    except conn.dialect.loaded_dbapi.IntegrityError as exc:
+        raise IntegrityError(statement, None, exc) from exc
+    return n
+
+
+def _staged_insert(
+    conn: Connection,
+    table: Table,
+    width: int,
+    cols: str,
+    literals: list[str],
+    first: list[Sequence[Any]],
+    iterator: Iterator[Sequence[Any]],
+) -> int:
+    """SQLite: rows (``first``, then the rest of ``iterator``) into a temporary table without
+    constraints, then into ``table`` with one INSERT … SELECT, which maintains the table's
+    indexes in one pass (faster than executemany into a table with several B-trees,
+    ``benchmarks/bench_end_to_end.py``). Returns the row count."""
     stage = f"stage_{table.name}"
-    staged = [f"c{i}" for i in range(len(columns))]
+    staged = [f"c{i}" for i in range(width)]
     conn.exec_driver_sql(f'DROP TABLE IF EXISTS temp."{stage}"')
     conn.exec_driver_sql(f'CREATE TEMP TABLE "{stage}" ({", ".join(staged)})')
+    n = 0
     try:
-        fill = f'INSERT INTO temp."{stage}" VALUES ({", ".join("?" for _ in columns)})'
+        fill = f'INSERT INTO temp."{stage}" VALUES ({", ".join("?" for _ in range(width))})'
         batch = first
         while batch:
             conn.exec_driver_sql(fill, batch)
@@ -297,8 +316,8 @@ def bulk_insert_columns(
     ids of up to 16 million queries, 67 million documents and 1,000 annotators, a grade from
     -1): each row is packed into one integer (each value less its column's minimum), the packed
     column travels as one JSON array through ``json_each`` and SQL unpacks it with shifts,
-    masks and the minimum added back — no value bound one at a time (1,000,000 judgments
-    staged in 0.3 s instead of 0.8 s). New integer ids follow the rows' order. Otherwise, and
+    masks and the minimum added back — no value bound one at a time
+    (``benchmarks/bench_end_to_end.py``). New integer ids follow the rows' order. Otherwise, and
     on PostgreSQL: :func:`bulk_insert`.
 
     Raises:
@@ -331,12 +350,12 @@ def bulk_insert_columns(
         f"((value >> {s}) & {mask})" + (f" + ({low})" if low else "") for s, mask, low in shifts
     ]
     # Ids in array order, written out (``key`` is the array index) rather than left to the
-    # order rows arrive in: an ``ORDER BY key`` to guarantee that order sorts the million rows
-    # again (~0.25 s).
+    # order rows arrive in: an ``ORDER BY key`` to guarantee that order would sort the rows
+    # again.
     (key,) = table.primary_key.columns
     if key.name not in names and isinstance(key.type, Integer):
         names.append(key.name)
-        unpack.append(f"key + {(_largest_id(conn, table) or 0) + 1}")
+        unpack.append(f"key + {(largest_id(conn, table) or 0) + 1}")
     unpack += _sql_literals(conn, fixed.values())
     cols = ", ".join(f'"{c}"' for c in [*names, *fixed])
     conn.exec_driver_sql(
@@ -346,174 +365,7 @@ def bulk_insert_columns(
     return n
 
 
-def upsert(conn: Connection, table: Table, key: str, columns: Mapping[str, Sequence[Any]]) -> int:
-    """Insert one row per value of ``columns[key]`` (unique, in ``table``'s unique column
-    ``key``), or, where that key exists, set its other columns to the given values; returns how
-    many rows were created. All of ``columns`` have one length.
-
-    One ``INSERT … ON CONFLICT (key) DO UPDATE`` for every row: on SQLite straight through the
-    driver's ``executemany`` (a million documents with texts in ~4 s, where creating them
-    empty and then updating each through SQLAlchemy took ~11 s); on PostgreSQL from a
-    temporary table filled by ``COPY``, counting the created rows with ``xmax = 0``.
-
-    Raises:
-        ValueError: columns of different lengths, or ``key`` not among them.
-        sqlalchemy.exc.IntegrityError: a constraint violation (the transaction rolls back).
-    """
-    names = list(columns)
-    if key not in names:
-        raise ValueError(f"the key column {key!r} is not among the columns")
-    n = len(columns[key])
-    if any(len(columns[c]) != n for c in names):
-        raise ValueError("columns of different lengths")
-    if n == 0:
-        return 0
-    cols = ", ".join(f'"{c}"' for c in names)
-    updates = (
-        ", ".join(f'"{c}" = excluded."{c}"' for c in names if c != key) or f'"{key}" = "{key}"'
-    )
-    conflict = f'ON CONFLICT ("{key}") DO UPDATE SET {updates}'
-    rows = zip(*(columns[c] for c in names), strict=True)
-    if conn.dialect.name == "postgresql":
-        stage = Table(
-            f"stage_upsert_{table.name}",
-            MetaData(),
-            *(Column(c, table.c[c].type) for c in names),
-            prefixes=["TEMPORARY"],
-        )
-        stage.drop(conn, checkfirst=True)
-        stage.create(conn)
-        try:
-            bulk_insert(conn, stage, names, rows)
-            created = conn.exec_driver_sql(
-                f'WITH changed AS (INSERT INTO "{table.name}" ({cols}) '
-                f'SELECT {cols} FROM "{stage.name}" {conflict} RETURNING (xmax = 0) AS created) '
-                "SELECT count(*) FROM changed WHERE created"
-            ).scalar()
-        finally:
-            stage.drop(conn, checkfirst=True)
-        return int(created or 0)
-    before = _largest_id(conn, table) or 0
-    statement = (
-        f'INSERT INTO "{table.name}" ({cols}) VALUES ({", ".join("?" for _ in names)}) {conflict}'
-    )
-    with _driver_cursor(conn, statement) as cursor:
-        cursor.executemany(statement, rows)
-    (id_column,) = table.primary_key.columns
-    # new rows, and only they, get rowids above the largest one before (SQLite's rule)
-    return int(
-        conn.execute(select(func.count()).select_from(table).where(id_column > before)).scalar_one()
-    )
-
-
-def _temp_table(conn: Connection, name: str) -> Table:
-    table = Table(
-        name,
-        MetaData(),
-        Column("seq", Integer, primary_key=True, autoincrement=False),
-        Column("ext", String, nullable=False),
-        prefixes=["TEMPORARY"],
-    )
-    table.drop(conn, checkfirst=True)
-    table.create(conn)
-    return table
-
-
-def map_external_ids(
-    conn: Connection,
-    table: Table,
-    external_ids: Sequence[str],
-    *,
-    key: str = "external_id",
-    create: bool = True,
-    defaults: Mapping[str, Any] | None = None,
-) -> tuple[NDArray[np.int64], int]:
-    """Database ids of ``external_ids`` in ``table``, in the same order.
-
-    ``external_ids`` must be unique with ``create``; for a lookup (``create`` false) they may
-    repeat, each occurrence getting the id.
-
-    With ``create`` the missing ones are inserted (other columns from ``defaults``), race-safe
-    (``ON CONFLICT DO NOTHING``) so two importers on one PostgreSQL server do not collide.
-    Returns ``(ids, n_created)``; ``ids`` is int64 of shape ``(len(external_ids),)``, with -1 for
-    ids that do not exist when ``create`` is false.
-    """
-    if not external_ids:
-        return np.empty(0, dtype=np.int64), 0
-    target = table.c[key]
-    if conn.dialect.name == "sqlite":
-        return _map_sqlite(conn, table, target, external_ids, create, defaults)
-    tmp = _temp_table(conn, f"tmp_ext_{table.name}")
-    try:
-        bulk_insert(conn, tmp, ("seq", "ext"), enumerate(external_ids))
-        lookup = select(tmp.c.seq, table.c.id).select_from(tmp.join(table, target == tmp.c.ext))
-        found = fetch_array(conn, lookup, [("seq", "i8"), ("id", "i8")])
-        n_existing = len(found)
-        ids = np.full(len(external_ids), -1, dtype=np.int64)
-        ids[found["seq"]] = found["id"]
-        if not create or n_existing == len(external_ids):
-            return ids, 0
-        extra = dict(defaults or {})
-        names = [key, *extra]
-        source = select(tmp.c.ext, *(literal(v) for v in extra.values())).order_by(tmp.c.seq)
-        if n_existing:  # only the missing ones (all are missing on a first import)
-            source = source.select_from(tmp.outerjoin(table, target == tmp.c.ext)).where(
-                table.c.id.is_(None)
-            )
-        stmt = (
-            _dialect_insert(conn)(table)
-            .from_select(names, source)
-            .on_conflict_do_nothing(index_elements=[key])
-        )
-        conn.execute(stmt)
-        found = fetch_array(conn, lookup, [("seq", "i8"), ("id", "i8")])
-        ids[found["seq"]] = found["id"]
-        return ids, len(found) - n_existing
-    finally:
-        tmp.drop(conn, checkfirst=True)
-
-
-def _map_sqlite(
-    conn: Connection,
-    table: Table,
-    target: Column[Any],
-    external_ids: Sequence[str],
-    create: bool,
-    defaults: Mapping[str, Any] | None,
-) -> tuple[NDArray[np.int64], int]:
-    """:func:`map_external_ids` on SQLite: the known ids joined straight from one
-    ``json_each`` array (:func:`_look_up`; nothing to look up in an empty table), the missing
-    ones inserted the same way (:func:`insert_distinct`) and numbered by rowid arithmetic
-    (:func:`ids_of_inserted`) — no temporary table."""
-    if create and is_empty(conn, table):
-        ids = np.full(len(external_ids), -1, dtype=np.int64)
-    else:
-        ids = _look_up(conn, table, target, external_ids)
-    missing = np.flatnonzero(ids < 0)
-    if not create or len(missing) == 0:
-        return ids, 0
-    new = [external_ids[i] for i in missing.tolist()]
-    before = _largest_id(conn, table) or 0
-    created = insert_distinct(conn, table, new, key=target.name, defaults=defaults)
-    ids[missing] = ids_of_inserted(conn, table, new, before, created, key=target.name)
-    return ids, created
-
-
-def _look_up(
-    conn: Connection, table: Table, target: Column[Any], external_ids: Sequence[str]
-) -> NDArray[np.int64]:
-    """SQLite: the id of each of ``external_ids`` (-1 where absent), joined straight from one
-    ``json_each`` array against ``target``'s unique index — one statement, no temporary table
-    to fill first (~0.3 s less for a million ids, more when run beside a busy thread)."""
-    each = func.json_each(_json_array(external_ids)).table_valued(column("key", Integer), "value")
-    lookup = select(each.c.key, table.c.id).select_from(each.join(table, target == each.c.value))
-    found = fetch_array(conn, lookup, [("seq", "i8"), ("id", "i8")])
-    ids = np.full(len(external_ids), -1, dtype=np.int64)
-    ids[found["seq"]] = found["id"]
-    return ids
-
-
-def _largest_id(conn: Connection, table: Table) -> int | None:
+def largest_id(conn: Connection, table: Table) -> int | None:
     """The largest value of ``table``'s one-column integer primary key (an index lookup);
     None when the table is empty."""
     (key,) = table.primary_key.columns
@@ -524,108 +376,6 @@ def _largest_id(conn: Connection, table: Table) -> int | None:
 def is_empty(conn: Connection, table: Table) -> bool:
     """Whether ``table`` has no rows (reads at most one)."""
     return conn.execute(select(literal(1)).select_from(table).limit(1)).first() is None
-
-
-def insert_distinct(
-    conn: Connection,
-    table: Table,
-    values: Sequence[str],
-    *,
-    key: str = "external_id",
-    defaults: Mapping[str, Any] | None = None,
-) -> int:
-    """SQLite: insert every distinct value of ``values`` that ``table`` does not hold yet (in
-    its unique column ``key``; other columns from ``defaults``), in order of first appearance,
-    as one statement over one ``json_each`` array: repeats and known values are skipped by the
-    unique index (``ON CONFLICT DO NOTHING``). Returns the number of rows created; pass it to
-    :func:`ids_of_inserted` for their ids.
-
-    Made to run in a helper thread beside Python work: the statement goes to the driver
-    directly, so the thread needs the GIL only for the JSON text and one call (each extra
-    statement would wait for the GIL again — measured: a ``max(id)`` query through SQLAlchemy
-    took 0.35 s beside a busy parsing thread).
-    """
-    extra = dict(defaults or {})
-    cols = ", ".join(f'"{c}"' for c in [key, *extra])
-    selected = ", ".join(["value", *_sql_literals(conn, extra.values())])
-    statement = (
-        f'INSERT INTO "{table.name}" ({cols}) SELECT {selected} FROM json_each(?) '
-        "WHERE true ON CONFLICT DO NOTHING"  # WHERE: SQLite's parser needs it before ON
-    )
-    with _driver_cursor(conn, statement) as cursor:
-        cursor.execute(statement, (_json_array(values),))
-        return int(cursor.rowcount)
-
-
-def ids_of_inserted(
-    conn: Connection,
-    table: Table,
-    distinct: Sequence[str],
-    before: int,
-    created: int,
-    *,
-    key: str = "external_id",
-) -> NDArray[np.int64]:
-    """Ids of ``distinct`` — the distinct values, in order of first appearance, of which
-    :func:`insert_distinct` has just created ``created`` rows in ``table``, whose largest id
-    was ``before`` — as ``(n,)`` int64.
-
-    SQLite gives each new row the largest rowid plus one and ``json_each`` yields the array in
-    order, so the ids are ``before + 1 …`` in the order of ``distinct``: used when the counts
-    and a sample of 64 rows confirm it (see :func:`_assign_new_rowids`), else looked up.
-    """
-    ids = np.full(len(distinct), -1, dtype=np.int64)
-    target = table.c[key]
-    every = np.arange(len(distinct))
-    if not _assign_new_rowids(conn, table, target, distinct, ids, every, before, created):
-        ids, _ = map_external_ids(conn, table, distinct, key=key, create=False)
-    return ids
-
-
-def _dialect_insert(conn: Connection) -> Any:
-    """The dialect's ``insert`` construct (with ``on_conflict_do_nothing``), imported on first
-    use: the PostgreSQL dialect package pulls in asyncio, ~35 ms of every SQLite command."""
-    if conn.dialect.name == "postgresql":
-        from sqlalchemy.dialects.postgresql import insert as pg_insert
-
-        return pg_insert
-    from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-
-    return sqlite_insert
-
-
-def _assign_new_rowids(
-    conn: Connection,
-    table: Table,
-    target: Column[Any],
-    external_ids: Sequence[str],
-    ids: NDArray[np.int64],
-    missing: NDArray[np.intp],
-    before: int,
-    created: int,
-) -> bool:
-    """SQLite: give ``ids[missing]`` the rowids just created, without looking them up.
-
-    SQLite gives a new row the largest rowid plus one, and ``INSERT … SELECT … ORDER BY seq``
-    inserts in that order, so when the insert created one row per missing id and the largest id
-    grew by exactly that many (no other writer, no reused ids) the new ids are
-    ``before + 1 … before + created`` in order of ``missing``. Checked by those two counts and
-    by looking up a sample of 64 new rows; False (the caller looks every id up) if any check
-    fails. Saves a join over the new rows: ~1 s for 900,000 new documents.
-    """
-    if created != len(missing):
-        return False
-    after = _largest_id(conn, table) or 0
-    if after != before + created:
-        return False
-    new_ids = np.arange(before + 1, after + 1, dtype=np.int64)
-    sample = np.unique(np.linspace(0, created - 1, num=min(created, 64)).astype(np.intp))
-    wanted = {external_ids[int(missing[i])]: int(new_ids[i]) for i in sample}
-    stored = dict(conn.execute(select(target, table.c.id).where(target.in_(list(wanted)))).all())
-    if stored != wanted:
-        return False
-    ids[missing] = new_ids
-    return True
 
 
 def id_map(conn: Connection, table: Table, key: str = "external_id") -> dict[int, str]:

@@ -277,8 +277,11 @@ campaigns = Table(
     Column("name", String, nullable=False, unique=True),
     Column("guidelines", Text, nullable=False, default=""),
     Column("pool_depth", Integer, nullable=False),
-    # how the pool was built: ``depth`` (every run's top D)
+    # the order the queue offers the pool in (every run's top D): ``depth`` (fewest grades
+    # first, seeded shuffle), ``mtf``, ``bandit`` or ``ab`` (see services/campaign_order.py)
     Column("pool_strategy", String(20), nullable=False, default="depth"),
+    # the ``ab`` strategy's cutoff K (migration 0007); its runs A and B: campaign_runs.pair_side
+    Column("pool_k", Integer),
     Column("overlap", Integer, nullable=False),
     Column("gold_rate", Float, nullable=False, default=0.05),
     # gold accuracy (exact) below this is flagged on the lead's dashboard
@@ -295,24 +298,35 @@ campaigns = Table(
     CheckConstraint("status IN ('open', 'closed')", name="status"),
 )
 
+
+def _campaign_key(*, item: bool, annotator: bool) -> list[Column[int]]:
+    """The primary key columns a campaign table shares: the campaign, then (``item``) the query
+    and document, then (``annotator``) the annotator, each a foreign key deleted with its row."""
+    targets = [("campaign_id", "campaigns.id")]
+    if item:
+        targets += [("query_id", "queries.id"), ("document_id", "documents.id")]
+    if annotator:
+        targets.append(("annotator_id", "annotators.id"))
+    return [
+        Column(name, Integer, ForeignKey(target, ondelete="CASCADE"), primary_key=True)
+        for name, target in targets
+    ]
+
+
 campaign_runs = Table(
     "campaign_runs",
     metadata,
-    Column(
-        "campaign_id", Integer, ForeignKey("campaigns.id", ondelete="CASCADE"), primary_key=True
-    ),
+    *_campaign_key(item=False, annotator=False),
     Column("run_id", Integer, ForeignKey("runs.id", ondelete="CASCADE"), primary_key=True),
+    # ``a`` / ``b``: run A or B of the ``ab`` pool strategy's pair (migration 0007); else NULL
+    Column("pair_side", String(1)),
+    CheckConstraint("pair_side IN ('a', 'b')", name="pair_side"),
 )
 
 campaign_annotators = Table(
     "campaign_annotators",
     metadata,
-    Column(
-        "campaign_id", Integer, ForeignKey("campaigns.id", ondelete="CASCADE"), primary_key=True
-    ),
-    Column(
-        "annotator_id", Integer, ForeignKey("annotators.id", ondelete="CASCADE"), primary_key=True
-    ),
+    *_campaign_key(item=False, annotator=True),
 )
 
 # The campaign's items, fixed when it is created: the pooled (query, document) pairs and the gold
@@ -321,13 +335,7 @@ campaign_annotators = Table(
 campaign_items = Table(
     "campaign_items",
     metadata,
-    Column(
-        "campaign_id", Integer, ForeignKey("campaigns.id", ondelete="CASCADE"), primary_key=True
-    ),
-    Column("query_id", Integer, ForeignKey("queries.id", ondelete="CASCADE"), primary_key=True),
-    Column(
-        "document_id", Integer, ForeignKey("documents.id", ondelete="CASCADE"), primary_key=True
-    ),
+    *_campaign_key(item=True, annotator=False),
     Column("gold_grade", SmallInteger),
     Column("shuffle", Integer, nullable=False),
     CheckConstraint(f"gold_grade BETWEEN {MIN_GRADE} AND {MAX_GRADE}", name="gold_grade_range"),
@@ -340,16 +348,7 @@ campaign_items = Table(
 campaign_leases = Table(
     "campaign_leases",
     metadata,
-    Column(
-        "campaign_id", Integer, ForeignKey("campaigns.id", ondelete="CASCADE"), primary_key=True
-    ),
-    Column("query_id", Integer, ForeignKey("queries.id", ondelete="CASCADE"), primary_key=True),
-    Column(
-        "document_id", Integer, ForeignKey("documents.id", ondelete="CASCADE"), primary_key=True
-    ),
-    Column(
-        "annotator_id", Integer, ForeignKey("annotators.id", ondelete="CASCADE"), primary_key=True
-    ),
+    *_campaign_key(item=True, annotator=True),
     Column("expires_at", DateTime(timezone=True), nullable=False),
     Index("ix_campaign_leases_annotator", "annotator_id", "campaign_id"),
 )
@@ -361,16 +360,7 @@ campaign_leases = Table(
 campaign_states = Table(
     "campaign_states",
     metadata,
-    Column(
-        "campaign_id", Integer, ForeignKey("campaigns.id", ondelete="CASCADE"), primary_key=True
-    ),
-    Column("query_id", Integer, ForeignKey("queries.id", ondelete="CASCADE"), primary_key=True),
-    Column(
-        "document_id", Integer, ForeignKey("documents.id", ondelete="CASCADE"), primary_key=True
-    ),
-    Column(
-        "annotator_id", Integer, ForeignKey("annotators.id", ondelete="CASCADE"), primary_key=True
-    ),
+    *_campaign_key(item=True, annotator=True),
     Column("state", String(12), nullable=False),
     Column("reason", Text),
     Column("seconds", Float),

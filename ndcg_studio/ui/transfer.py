@@ -60,6 +60,10 @@ IMPORT_KINDS = {
         QT_TRANSLATE_NOOP("Transfer", "A SMART collection file (Cranfield)"),
         QT_TRANSLATE_NOOP("Transfer", "All files (*)"),
     ),
+    "topics": (
+        QT_TRANSLATE_NOOP("Transfer", "TREC topics (title, description, narrative)"),
+        QT_TRANSLATE_NOOP("Transfer", "TREC topics (*.txt *.xml *.topics);;All files (*)"),
+    ),
 }
 #: export kinds and their labels (translated in context "Transfer")
 EXPORT_KINDS = {

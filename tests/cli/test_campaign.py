@@ -128,3 +128,43 @@ def test_bad_campaign_input_exits_2_and_writes_nothing(
     assert _count(two_runs, models.annotators) == annotators
     code, _, err = run(capsys, "campaign", "status", "nope", "--db", two_runs)
     assert code == 2 and "no campaign called 'nope'" in err
+
+
+def test_create_with_a_pool_strategy(two_runs: str, capsys: pytest.CaptureFixture[str]) -> None:
+    options = ["--db", two_runs, "--runs", "a", "b", "--depth", "3", "--overlap", "1"]
+    options += ["--annotators", "ann"]
+
+    def create(name: str, *extra: str) -> tuple[int, str, str]:
+        return run(capsys, "campaign", "create", name, *extra, *options)
+
+    code, out, _err = create("ab1", "--strategy", "ab", "--pair", "a", "b", "--k", "2")
+    assert code == 0 and "offered in ab order" in out
+    code, out, _err = create("mtf1", "--strategy", "mtf")
+    assert code == 0 and "offered in mtf order" in out
+    code, out, _err = run(capsys, "campaign", "list", "--db", two_runs, "--format", "csv")
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert [(r["name"], r["strategy"]) for r in rows] == [("ab1", "ab"), ("mtf1", "mtf")]
+    code, out, _err = run(
+        capsys, "campaign", "queue", "ab1", "--db", two_runs, "--annotator", "ann", "--limit", "2"
+    )
+    assert code == 0 and len(out.strip().splitlines()) == 3  # header + 2
+    # bad input: exit 2, one line, nothing written
+    for extra, message in (
+        (["--strategy", "ab"], "needs --pair A B and --k K"),
+        (["--strategy", "ab", "--pair", "a", "c", "--k", "2"], "two different runs among"),
+        (["--strategy", "depth", "--k", "2"], "belong to the ab strategy"),
+    ):
+        code, _out, err = create("bad", *extra)
+        assert code == 2 and message in err and "Traceback" not in err
+    with pytest.raises(SystemExit) as exc:
+        main(["campaign", "create", "bad", "--strategy", "best", *options])
+    assert exc.value.code == 2
+    assert _count(two_runs, models.campaigns) == 2
+
+
+def test_the_cli_strategies_are_the_services() -> None:
+    from ndcg_studio.cli.campaign import POOL_STRATEGIES as CLI_STRATEGIES
+    from ndcg_studio.domain.pooling import STRATEGIES
+    from ndcg_studio.services.campaign_types import POOL_STRATEGIES
+
+    assert CLI_STRATEGIES == POOL_STRATEGIES == STRATEGIES

@@ -404,3 +404,55 @@ def test_chunked_paths_give_the_same_results(
     assert np.isfinite(boot.samples).all()
     if chunk_cells >= 60 * 50:  # one chunk either way: the same draws
         np.testing.assert_allclose(boot.samples, expected_boot.samples, atol=TOL)
+
+
+def _three_annotators(n_items: int, seed: int) -> Ratings:
+    """Every item graded 0-4 by the same 3 annotators: few kinds of items (at most 35)."""
+    rng = np.random.default_rng(seed)
+    truth = rng.integers(0, 5, size=n_items)
+    noise = rng.choice([-1, 0, 0, 0, 1], size=(3, n_items))
+    return ratings_from_matrix(np.clip(truth[None, :] + noise, 0, 4).astype(float))
+
+
+def test_bootstrap_by_kind_equals_alpha_of_explicitly_resampled_items() -> None:
+    """Many items of few kinds: the documented draw is one multinomial count of each kind per
+    resample (kinds numbered in increasing order of their value-count key); a resample holding
+    those counts of one item of each kind has exactly that alpha."""
+    ratings = _three_annotators(400, seed=5)
+    units = units_of(ratings)
+    kinds = sorted({tuple(sorted(unit)) for unit in units})
+    assert len(kinds) * 8 <= len(units)  # the multinomial path
+    # kind order of the implementation: the key sum(count_v * base**(V-1-v)) ascending
+    counts = {k: np.bincount(np.asarray(k, dtype=int), minlength=5) for k in kinds}
+    order = sorted(kinds, key=lambda k: tuple(counts[k]))
+    share = np.array([sum(tuple(sorted(u)) == k for u in units) for k in order]) / len(units)
+    n_resamples = 6
+    boot = alpha_bootstrap(ratings, "ordinal", n_resamples=n_resamples, seed=4)
+    draws = np.random.default_rng(4).multinomial(len(units), share, size=n_resamples)
+    for b in range(n_resamples):
+        columns = [list(k) for k, n in zip(order, draws[b], strict=True) for _ in range(n)]
+        matrix = np.array(columns, dtype=float).T  # (3 annotators, P items)
+        expected = alpha(ratings_from_matrix(matrix), "ordinal").value
+        assert boot.samples[b] == pytest.approx(expected, abs=TOL)
+
+
+def test_bootstrap_by_kind_matches_item_resampling_with_the_reference_package() -> None:
+    """The kind counts follow the law of P uniform item draws: the resampled alphas match a
+    plain item bootstrap computed with ``krippendorff.alpha`` within the bootstrap's noise
+    (means within 4 standard errors, spreads within 25%)."""
+    ratings = _three_annotators(300, seed=9)
+    matrix = np.array(units_of(ratings), dtype=float).T  # (3, P)
+    ours = alpha_bootstrap(ratings, "ordinal", n_resamples=4000, seed=1).samples
+    rng = np.random.default_rng(2)
+    reference = np.array(
+        [
+            krippendorff.alpha(
+                reliability_data=matrix[:, rng.integers(0, matrix.shape[1], matrix.shape[1])],
+                level_of_measurement="ordinal",
+            )
+            for _ in range(400)
+        ]
+    )
+    spread = reference.std(ddof=1)
+    assert abs(ours.mean() - reference.mean()) < 4 * spread / math.sqrt(reference.size)
+    assert ours.std(ddof=1) == pytest.approx(spread, rel=0.25)

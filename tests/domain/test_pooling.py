@@ -83,6 +83,39 @@ def test_maxmean_pulls_the_arm_with_the_best_posterior_mean() -> None:
         MaxMeanChooser(pool, discount=0.0)
 
 
+def test_maxmean_discount_worked_by_hand() -> None:
+    """Run 0 = docs 0..6 graded R R R N N N N, run 1 = docs 10..13 all R (R = 2, N = 0).
+
+    lam = 0.9, posterior mean (1 + rel) / (2 + rel + nonrel), Beta(1, 1) prior:
+    both arms start at 1/2, tie -> run 0. After doc 0 (R): rel 1 -> 2/3; doc 1 (R): rel 1.9
+    -> 2.9/3.9; doc 2 (R): rel 2.71 -> 3.71/4.71; doc 3 (N): rel 2.439, non 1 -> 0.632;
+    doc 4 (N): rel 2.1951, non 1.9 -> 3.1951/6.0951 = 0.524 > 1/2; doc 5 (N): rel 1.97559,
+    non 2.71 -> 2.97559/6.68559 = 0.445 < 1/2: run 1 is pulled, stays above 1/2 on its four
+    relevant documents, drops out when exhausted, and run 0's doc 6 comes last.
+    lam = 1 (stationary): after doc 5 run 0 has rel 3, non 3 -> 4/8 = 1/2, a tie with run 1
+    that the lowest index wins: doc 6 (N) -> 4/9, then run 1.
+    """
+    pool = _pool_of([[[0, 1, 2, 3, 4, 5, 6]], [[10, 11, 12, 13]]], depth=7)
+    grade = {0: 2.0, 1: 2.0, 2: 2.0, 3: 0.0, 4: 0.0, 5: 0.0, 6: 0.0}
+    grade.update({d: 2.0 for d in (10, 11, 12, 13)})
+
+    def order(discount: float) -> list[int]:
+        chooser = MaxMeanChooser(pool, discount=discount)
+        return pool.doc[judging_order(chooser, lambda p: grade[int(pool.doc[p])])].tolist()
+
+    assert order(0.9) == [0, 1, 2, 3, 4, 5, 10, 11, 12, 13, 6]
+    assert order(1.0) == [0, 1, 2, 3, 4, 5, 6, 10, 11, 12, 13]
+    # the posterior means of the hand computation, from the chooser's own state
+    chooser = MaxMeanChooser(pool, discount=0.9)
+    for _ in range(6):
+        p = chooser.next()
+        assert p is not None
+        chooser.reveal(p, grade[int(pool.doc[p])])
+    rel, non = chooser._rel[0, 0], chooser._non[0, 0]
+    assert rel == pytest.approx(1.97559) and non == pytest.approx(2.71)
+    assert (1 + rel) / (2 + rel + non) == pytest.approx(2.97559 / 6.68559)
+
+
 def test_maxmean_counts_documents_judged_through_another_run_for_free() -> None:
     # both runs start with doc 0; after it is judged relevant via run 0, run 1 gets it free
     pool = _pool_of([[[0, 1]], [[0, 2]]], depth=2)

@@ -214,3 +214,65 @@ def test_estimate_is_certain_when_everything_is_judged_and_follows_the_evidence(
     b_top = (pool.rank[1] >= 1) & (pool.rank[1] <= 3) & np.isnan(grades)
     grades[b_top] = 0.0
     assert probability_a_better(pool, grades, 0, 1, 10, samples=100, seed=2) > 0.9
+
+
+def _cranfield_style(n_queries: int, mirror: bool = False) -> tuple[Pool, np.ndarray]:
+    """Qrels judged apart from the pool (Cranfield): per query 3 relevant documents (grade 3)
+    that A ranks 1-3 and B ranks 11-13 below 10 documents nobody judged, and a fourth relevant
+    document neither run returned. ``mirror``: every odd query swaps A's and B's lists."""
+    run, query, doc, rank = [], [], [], []
+    qrels: dict[tuple[int, int], float] = {}
+    for q in range(n_queries):
+        relevant = [0, 1, 2]
+        a = relevant + list(range(10, 17))
+        b = list(range(20, 30)) + relevant
+        if mirror and q % 2:
+            a, b = b, a
+        for r, docs in enumerate((a, b)):
+            run += [r] * len(docs)
+            query += [q] * len(docs)
+            doc += docs
+            rank += list(range(1, len(docs) + 1))
+        qrels.update({(q, d): 3.0 for d in relevant})
+        qrels[(q, 99)] = 3.0  # judged, outside every run: the qrels are not this pool's
+    arrays = (np.array(x, dtype=np.int64) for x in (run, query, doc, rank))
+    pool = build_pool(*arrays, n_runs=2, n_queries=n_queries, depth=10)
+    grades = np.array(
+        [qrels.get((int(q), int(d)), np.nan) for q, d in zip(pool.query, pool.doc, strict=True)]
+    )
+    return pool, grades
+
+
+def test_estimates_take_independent_qrels_as_complete() -> None:
+    """#17.2: judged documents that are all relevant made every unjudged one look relevant
+    (B's 10 unjudged top documents drawn from grades of 3): P(A better) was small while A
+    finds every relevant document and B none in its top 10. Taken as complete (trec_eval),
+    the estimate follows the evidence; the sound interval does not change."""
+    pool, grades = _cranfield_style(20)
+    complete = np.ones(pool.n_queries, dtype=bool)
+    fair = probability_a_better(pool, grades, 0, 1, 10, samples=200, seed=3)
+    assert fair < 0.5  # the old reading: misleading
+    p = probability_a_better(pool, grades, 0, 1, 10, samples=200, seed=3, complete=complete)
+    assert p > 0.95
+    filled = expected_grades(pool, grades, complete=complete)
+    np.testing.assert_array_equal(filled, np.where(np.isnan(grades), 0.0, grades))
+    # partly complete: the known zeros of the complete queries pull the rank-bucket estimate
+    # of the others toward the true rate of relevance (3 relevant of 23 pooled: 0.39 on
+    # average), though the open queries' own judged documents still bias it up
+    half = np.arange(pool.n_queries) < 10
+    mixed = expected_grades(pool, grades, complete=half)
+    open_unjudged = np.isnan(grades) & ~half[pool.query]
+    assert mixed[open_unjudged].mean() < 1.0
+    assert (expected_grades(pool, grades)[open_unjudged] > 2.0).all()
+    # (c) the sound interval is not an estimate: it ignores the assumption
+    b = delta_bounds(pool, grades, 0, 1, 10)
+    assert b.mean_low < 0 < b.mean_high
+
+
+def test_estimate_of_a_symmetric_case_is_about_one_half() -> None:
+    """Mirrored queries (odd ones swap A and B), half of the pairs complete: every draw's
+    difference is as likely negative as positive, so P(A better) ~ 1/2."""
+    pool, grades = _cranfield_style(40, mirror=True)
+    complete = (np.arange(pool.n_queries) // 2) % 2 == 0
+    p = probability_a_better(pool, grades, 0, 1, 10, samples=400, seed=4, complete=complete)
+    assert 0.4 < p < 0.6

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from ndcg_studio.io import _common, tabular
+from ndcg_studio.io import _common, _table
 from ndcg_studio.io.errors import InputFileError, OperationCancelled
 from ndcg_studio.io.tabular import read_documents, read_judgments_csv, read_queries
 from tests.io.conftest import DIKU, SHARED_DATA, WriteFile, need
@@ -353,7 +353,7 @@ def test_plain_files_read_in_bulk_equal_row_by_row(
     with quotes or blank lines still take)."""
     name = "j.tsv" if "\t" in content else "j.csv"
     path = write_file(name, content)
-    bulk = tabular._Table.plain_columns
+    bulk = _table.Table.plain_columns
     used: list[bool] = []
 
     def spy(self: Any, names: Any) -> Any:
@@ -361,10 +361,10 @@ def test_plain_files_read_in_bulk_equal_row_by_row(
         used.append(result is not None)
         return result
 
-    monkeypatch.setattr(tabular._Table, "plain_columns", spy)
+    monkeypatch.setattr(_table.Table, "plain_columns", spy)
     fast = read_judgments_csv(path)
     assert used == [not ('"' in content or "\n\n" in content)]
-    monkeypatch.setattr(tabular._Table, "plain_columns", lambda self, names: None)
+    monkeypatch.setattr(_table.Table, "plain_columns", lambda self, names: None)
     slow = read_judgments_csv(path)
     for field in ("query_id", "doc_id", "annotator", "note"):
         assert getattr(fast, field) == getattr(slow, field), field

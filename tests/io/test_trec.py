@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ndcg_studio.io import _common
+from ndcg_studio.io import _columns, _common
 from ndcg_studio.io.errors import (
     MAX_ISSUES,
     InputError,
@@ -531,9 +531,9 @@ def test_fast_path_proof() -> None:
 def test_hash_collisions_are_resolved_exactly() -> None:
     keys = [("q1", 1), ("q2", 1), ("q1", 2), ("q1", 1), ("q2", 1), ("q3", 9)]
     all_collide = np.zeros(len(keys), dtype=np.int64)
-    pairs = _common.hashed_duplicate_pairs(all_collide, keys.__getitem__)
+    pairs = _columns.hashed_duplicate_pairs(all_collide, keys.__getitem__)
     assert pairs == [(3, 0), (4, 1)]
-    assert _common.hashed_duplicate_pairs(np.arange(6, dtype=np.int64), keys.__getitem__) == []
+    assert _columns.hashed_duplicate_pairs(np.arange(6, dtype=np.int64), keys.__getitem__) == []
 
 
 def test_same_rank_in_different_queries_is_fine(write_file: WriteFile) -> None:
@@ -568,21 +568,21 @@ def test_columns_converted_in_slices_equal_one_conversion() -> None:
     """Numbers and hashes are converted 65,536 values at a time (so other threads get the GIL
     back): the same arrays as one call, and a bad value past the first slice is still found
     with its line."""
-    n = 2 * _common._SLICE + 5
+    n = 2 * _columns._SLICE + 5
     ints = [str(i * 7 - 3) for i in range(n)]
     floats = [repr(i / 3) for i in range(n)]
     line = np.arange(1, n + 1)
     issues = _common.Issues("f")
-    got_int = _common.parse_int_column(ints, line, "rank", issues)
-    got_float = _common.parse_float_column(floats, line, "score", issues)
+    got_int = _columns.parse_int_column(ints, line, "rank", issues)
+    got_float = _columns.parse_float_column(floats, line, "score", issues)
     assert got_int is not None and got_float is not None
     assert np.array_equal(got_int, np.array(ints, dtype=np.int64))
     assert np.array_equal(got_float, np.array(floats, dtype=np.float64))
-    assert np.array_equal(_common.string_hashes(ints), [hash(v) for v in ints])
+    assert np.array_equal(_columns.string_hashes(ints), [hash(v) for v in ints])
     ints[n - 2] = "x"
-    assert _common.parse_int_column(ints, line, "rank", issues) is None
+    assert _columns.parse_int_column(ints, line, "rank", issues) is None
     with pytest.raises(InputFileError) as excinfo:
         issues.raise_if_any()
     assert [(i.line, i.field) for i in excinfo.value.issues] == [(n - 1, "rank")]
-    pairs = _common.duplicate_string_pairs([[*ints[:-1], ints[3]], [*floats[:-1], floats[3]]])
+    pairs = _columns.duplicate_string_pairs([[*ints[:-1], ints[3]], [*floats[:-1], floats[3]]])
     assert pairs == [(n - 1, 3)]

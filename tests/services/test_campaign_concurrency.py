@@ -1,7 +1,8 @@
 """Several annotator PROCESSES grading one campaign at once (issue #16.2), on the real PostgreSQL
 test server and on SQLite: every item ends at exactly N grades (gold aside), no annotator is
 starved, no grade is lost, and the holds of a process killed while holding items are offered
-again once they expire.
+again once they expire. Under the default order (``depth``) and under a pool strategy (``mtf``,
+whose order is recomputed from the grades at every request).
 
 Each worker loops: take up to 3 items from its queue (held 60 s), grade them (an item that
 reached N grades meanwhile is refused with ItemComplete and skipped), until the campaign has
@@ -34,7 +35,7 @@ WORKERS = 5
 DEADLINE = 240.0
 
 
-def _setup(url: str) -> None:
+def _setup(url: str, strategy: str = "depth") -> None:
     from ndcg_studio.services.campaigns import CampaignService, CampaignSpec, GoldItem
 
     db = open_database(url)
@@ -77,6 +78,7 @@ def _setup(url: str) -> None:
                 gold=[GoldItem("q0", f"d{N_DOCS}", 2), GoldItem("q1", f"d{N_DOCS}", 1)],
                 gold_rate=0.1,
                 seed=11,
+                strategy=strategy,  # type: ignore[arg-type]
             )
         )
     finally:
@@ -131,8 +133,9 @@ def _doomed(url: str, ready: Any) -> None:
     time.sleep(600)  # killed here, holding its items
 
 
-def test_five_processes_grade_one_campaign_to_exactly_n(db_url: str) -> None:
-    _setup(db_url)
+@pytest.mark.parametrize("strategy", ["depth", "mtf"])
+def test_five_processes_grade_one_campaign_to_exactly_n(db_url: str, strategy: str) -> None:
+    _setup(db_url, strategy)
     ctx = mp.get_context("spawn")
     ready = ctx.Event()
     doomed = ctx.Process(target=_doomed, args=(db_url, ready))

@@ -49,8 +49,8 @@ def test_bulk_insert_constants_are_literals_safely_quoted(db: Any) -> None:
 def test_run_lines_get_their_documents_ids_creating_new_ones_once(db: Any) -> None:
     """Each line's document id: known documents looked up, new ones created once each even when
     several lines name them, into an empty table or one holding some of them."""
-    from ndcg_studio.services.importing import _document_ids
     from ndcg_studio.storage.bulk import bulk_transaction, id_map
+    from ndcg_studio.storage.imports import document_ids as _document_ids
 
     with bulk_transaction(db.engine) as conn:
         first, created = _document_ids(conn, ["a", "b", "a"])
@@ -121,16 +121,16 @@ def test_cancel_while_documents_are_created_leaves_nothing(
     """Cancel after the helper has started: the import stops, waits for the helper, and the
     transaction rolls back."""
     from ndcg_studio.io.errors import OperationCancelled
-    from ndcg_studio.services import importing
+    from ndcg_studio.storage.imports import DocumentsMeanwhile
 
     started: list[bool] = []
-    original = importing._DocumentsMeanwhile.start
+    original = DocumentsMeanwhile.start
 
     def start(self: Any, doc_id: Any) -> None:
         original(self, doc_id)
         started.append(True)
 
-    monkeypatch.setattr(importing._DocumentsMeanwhile, "start", start)
+    monkeypatch.setattr(DocumentsMeanwhile, "start", start)
     path = tmp_path / "run.txt"
     path.write_text("".join(f"q{i // 50} Q0 d{i} {i % 50 + 1} {-i} r\n" for i in range(20_000)))
     with pytest.raises(OperationCancelled):

@@ -140,6 +140,21 @@ def test_per_annotator_ndcg_equals_scoring_each_annotator_alone(built: Any) -> N
     assert all(r[3:5] == ("gpt", "model") for r in rows if r[2] == "llm")
 
 
+def test_score_source_equals_scoring_its_only_annotator(built: Any) -> None:
+    """The source gpt has one annotator (llm): its scores are llm's, RR included where the
+    first relevant document lies below K (alpha, query 1: a is 0 for llm, b at rank 2 is 2)."""
+    for k in (1, 2, 10):
+        settings = ScoringSettings(k=k)
+        got = StabilityService(built).score_source("gpt", settings)
+        want = ScoringService(built).score(ScoringSettings(k=k, annotator="llm"))
+        for column in ("ndcg", "dcg", "idcg", "rr", "n_returned", "judged_at_k"):
+            assert _by_key(got, getattr(got.table, column)) == _by_key(
+                want, getattr(want.table, column)
+            ), (k, column)
+    one = StabilityService(built).score_source("gpt", ScoringSettings(k=1))
+    assert _by_key(one, one.table.rr)[("1", "alpha")] == 0.5
+
+
 def test_stability_by_consensus_equals_scoring_each_rule(built: Any) -> None:
     report = StabilityService(built).stability("consensus", ScoringSettings(k=3), n_resamples=200)
     r = report.result

@@ -17,6 +17,7 @@ from ndcg_studio.services.verdict import (
     judgments_to_settle,
     pair_verdict,
     pool_grades,
+    pool_judgments,
     verdict_text,
 )
 
@@ -95,6 +96,8 @@ def test_partial_judgments_match_the_domain(db: Any, tmp_path: Path, seed: int) 
         )
 
     assert rows(pool, grades) == rows(want_pool, want_grades)  # A is run 0
+    # every judgment lies in the pool (as when judging in the app): no query is complete
+    assert not pool_judgments(db, settings, RUN_A, RUN_B, DEPTH)[2].any()
 
     v = pair_verdict(db, settings, RUN_A, RUN_B, depth=DEPTH)
     b = delta_bounds(want_pool, want_grades, 0, 1, 5)
@@ -107,6 +110,25 @@ def test_partial_judgments_match_the_domain(db: Any, tmp_path: Path, seed: int) 
     # B vs A: the interval mirrors, P(A better) complements (up to ties)
     w = pair_verdict(db, settings, RUN_B, RUN_A, depth=DEPTH)
     assert (w.low, w.high) == pytest.approx((-v.high, -v.low), abs=1e-12)
+
+
+def test_queries_judged_outside_the_pool_are_taken_as_complete(db: Any, tmp_path: Path) -> None:
+    """#17.2: a query with a judgment of a document outside the pool (here D99, returned by
+    neither run) has qrels of its own: the estimates read its unjudged documents as not
+    relevant (trec_eval); the sound interval stays the one over every grade."""
+    _, qrels = _collection(tmp_path, 11, judged_fraction=0.3)
+    with (tmp_path / "judge.qrels").open("a") as f:
+        f.write("1 0 D99 3\n3 0 D99 2\n")  # queries 0 and 2
+    _load(db, tmp_path)
+    settings = ScoringSettings(k=5)
+    pool, grades, complete = pool_judgments(db, settings, RUN_A, RUN_B, DEPTH)
+    assert complete.tolist() == [True, False, True, False, False]
+    v = pair_verdict(db, settings, RUN_A, RUN_B, depth=DEPTH)
+    b = delta_bounds(pool, grades, 0, 1, 5)
+    assert (v.low, v.high) == (b.mean_low, b.mean_high)  # (c): not an estimate, unchanged
+    assert v.judged == len(qrels)  # the pooled ones
+    assert v.p_a_better == probability_a_better(pool, grades, 0, 1, 5, complete=complete)
+    assert v.to_settle == judgments_to_settle(pool, grades, 5, complete=complete)
 
 
 @pytest.mark.parametrize("seed", [4, 5, 6, 7])

@@ -11,14 +11,13 @@ from sqlalchemy.exc import IntegrityError
 
 from ndcg_studio.storage import models
 from ndcg_studio.storage.bulk import (
-    _assign_new_rowids,
     _fetch_integer_columns,
     bulk_insert,
     bulk_transaction,
     fetch_array,
     id_map,
-    map_external_ids,
 )
+from ndcg_studio.storage.external_ids import _assign_new_rowids, map_external_ids
 
 
 def test_map_external_ids_creates_missing_in_order(db: Any) -> None:
@@ -321,7 +320,7 @@ def test_insert_distinct_numbers_first_appearances(db: Any) -> None:
     """insert_distinct skips repeats and known values; ids_of_inserted gives the new rows' ids
     in order of first appearance — by arithmetic when it holds, else by lookup (a known value
     among them: the counts no longer add up)."""
-    from ndcg_studio.storage.bulk import ids_of_inserted, insert_distinct
+    from ndcg_studio.storage.external_ids import ids_of_inserted, insert_distinct
 
     if not db.is_sqlite:
         pytest.skip("SQLite's first-import path")
@@ -406,7 +405,7 @@ def test_packed_rows_get_ids_in_their_order_after_existing_rows(db: Any) -> None
 def test_ids_with_a_nul_character_are_refused_not_cut(db: Any) -> None:
     """SQLite's JSON functions end a string at \\u0000: the json_each paths refuse such ids
     instead of storing 'a' for 'a\\x00b'. A literal backslash-u0000 is an ordinary id."""
-    from ndcg_studio.storage.bulk import insert_distinct
+    from ndcg_studio.storage.external_ids import insert_distinct
 
     with bulk_transaction(db.engine) as conn:
         ids, _ = map_external_ids(conn, models.documents, ["x\\u0000y", "z"], defaults=_DOC)
@@ -423,7 +422,7 @@ def test_ids_with_a_nul_character_are_refused_not_cut(db: Any) -> None:
 def test_upsert_creates_new_rows_updates_known_ones_and_counts_them(db: Any) -> None:
     """upsert: new keys become rows, known keys get the new values (None included), the count
     is of the created rows only; bad input is refused before anything is written."""
-    from ndcg_studio.storage.bulk import upsert
+    from ndcg_studio.storage.external_ids import upsert
 
     q = models.queries
     with bulk_transaction(db.engine) as conn:

@@ -92,6 +92,21 @@ def test_dashboard_model_and_dialog(
     dialog.create_campaign()
     assert dialog.created is not None and dialog.created.annotators == ("alice", "carol")
     assert [c.name for c in campaign.all()] == ["second", "study"]
+    # the order: a strategy; ab shows and passes its pair and cutoff
+    dialog = CampaignDialog(context)
+    qtbot.addWidget(dialog)
+    assert dialog.strategy.currentData() == "depth" and dialog.k_box.isHidden()
+    dialog.strategy.setCurrentIndex(dialog.strategy.findData("ab"))
+    assert not dialog.k_box.isHidden()
+    dialog.name.setText("third")
+    dialog.runs.item(0).setSelected(True)
+    dialog.runs.item(1).setSelected(True)
+    dialog.annotators.setText("alice")
+    dialog.k_box.setValue(5)
+    dialog.create_campaign()
+    created = dialog.created
+    assert created is not None, dialog.error.text()
+    assert (created.strategy, created.pair, created.k) == ("ab", tuple(RUN_NAMES[:2]), 5)
 
 
 def _shows_a_held_item(view: AnnotateView, campaign: CampaignService, ui_data: UiData) -> bool:
@@ -100,3 +115,31 @@ def _shows_a_held_item(view: AnnotateView, campaign: CampaignService, ui_data: U
         return False
     held = campaign.queue("study", ui_data.alice.id, 1)
     return (held[0].query_id, held[0].document_id) == (view.query_id, item.document_id)
+
+
+def test_panel_shows_the_querys_description_and_narrative_under_the_guidelines(
+    qtbot: Any, annotate_view: AnnotateView, campaign: CampaignService, ui_data: UiData
+) -> None:
+    from sqlalchemy import update
+
+    from ndcg_studio.storage import models
+
+    view = annotate_view
+    panel = CampaignPanel.attach(view)
+    panel.chooser.setCurrentText("study")
+    assert panel.next_item()
+    qtbot.waitUntil(lambda: view.query_id is not None, timeout=5000)
+    query_id = view.query_id
+    with ui_data.db.transaction() as s:
+        s.execute(
+            update(models.queries)
+            .where(models.queries.c.id == query_id)
+            .values(description="Find *exact* wing_loads.", narrative="# Not a heading.")
+        )
+    external = campaign.topic(query_id)[0]
+    panel._show_guidelines()  # what a query load does
+    shown = panel.guidelines.toPlainText()
+    assert shown.index("Study guidelines") < shown.index(f"Query {external}")
+    assert "Description. Find *exact* wing_loads." in shown  # as written, not formatted
+    assert "Narrative. # Not a heading." in shown
+    assert "secret-run" not in shown  # blind: no run names

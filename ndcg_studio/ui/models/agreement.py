@@ -341,10 +341,7 @@ class DisputedItemsModel(NumpyTableModel):
     def set_rows(self, rows: DisputedRows) -> None:
         self.beginResetModel()
         self._d = rows
-        self._grades_text = np.asarray(
-            ["  ".join(f"{a} {g:g}" for a, g in sorted(gr.items())) for gr in rows.grades],
-            dtype=str,
-        )
+        self._grades_text = rows.grades_text
         self._reset_rows()
         self.endResetModel()
 

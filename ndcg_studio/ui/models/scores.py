@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -23,7 +23,7 @@ from ndcg_studio.services.review_rows import ReviewRows
 from ndcg_studio.services.scoring import RunSummary
 from ndcg_studio.translatable import QT_TRANSLATE_NOOP
 from ndcg_studio.ui.bands import BAND_CODE_ROLE, band_name, band_range_text
-from ndcg_studio.ui.collation import fold
+from ndcg_studio.ui.collation import collation_ranks, fold
 from ndcg_studio.ui.language import arg
 from ndcg_studio.ui.models.table import (
     SORT_ROLE,
@@ -49,6 +49,24 @@ COL_SPREAD = 11
 
 #: judged@K below this counts as low coverage by default
 DEFAULT_COVERAGE_THRESHOLD = 0.8
+
+
+def with_text_keys(rows: ReviewRows) -> ReviewRows:
+    """``rows`` with :attr:`ReviewRows.text_key` (the locale's collation of the case-folded
+    text) and :attr:`ReviewRows.haystack` (what the search box matches) filled in, computed
+    once per distinct query: call it in the worker that loaded the rows, so the GUI thread
+    does not (``bench_gui_scale.py``, Review)."""
+    if len(rows) == 0:
+        return rows
+    pairs = np.char.add(np.char.add(rows.query.astype(str), "\x1f"), rows.text.astype(str))
+    unique, inverse = np.unique(pairs, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    texts = [str(p).partition("\x1f")[2] for p in unique.tolist()]
+    text_key = collation_ranks([t.casefold() for t in texts])
+    haystack = np.array([fold(str(p)) for p in unique.tolist()], dtype=str)
+    return replace(
+        rows, text_key=np.asarray(text_key, dtype=np.int64)[inverse], haystack=haystack[inverse]
+    )
 
 
 @dataclass(frozen=True)
@@ -104,7 +122,7 @@ class ScoresTableModel(NumpyTableModel):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._data = ReviewRows.empty()
-        self._haystack: list[str] = []
+        self._haystack: NDArray[np.str_] = np.zeros(0, dtype=str)
         self._filter = ReviewFilter()
         self._coverage_threshold = DEFAULT_COVERAGE_THRESHOLD
         self._italic = QFont()
@@ -123,12 +141,37 @@ class ScoresTableModel(NumpyTableModel):
         """Replace every row (resets the model; keeps the sort column and the filter)."""
         self.beginResetModel()
         self._data = rows
-        self._haystack = [
-            fold(f"{q}\x1f{t}")
-            for q, t in zip(rows.query.tolist(), rows.text.tolist(), strict=True)
-        ]
+        self._haystack = (
+            rows.haystack
+            if rows.haystack is not None
+            else np.array(
+                [
+                    fold(f"{q}\x1f{t}")
+                    for q, t in zip(rows.query.tolist(), rows.text.tolist(), strict=True)
+                ]
+                or [""]
+            )[: len(rows)]
+        )
         self._reset_rows(self._filter_mask(self._filter))
         self.endResetModel()
+
+    def set_agreement_columns(self, rows: ReviewRows) -> None:
+        """The same rows with their alpha, disputed and spread columns filled in
+        (:meth:`ReviewRows.with_agreement`): no reset, the selection stays; the rows move only
+        when sorted or filtered by those columns."""
+        if len(rows) != len(self._data):
+            self.set_rows(rows)
+            return
+        self._data = replace(rows, text_key=self._data.text_key, haystack=self._data.haystack)
+        late = (COL_ALPHA, COL_DISPUTED, COL_SPREAD)
+        for column in late:
+            self._key_cache.pop(column, None)
+        if self._sort_column in late or self._filter.disputed_only:
+            self._mask = self._filter_mask(self._filter)
+            self.sort(self._sort_column, self._sort_order)
+        elif self.rowCount():
+            last = self.rowCount() - 1
+            self.dataChanged.emit(self.index(0, min(late)), self.index(last, max(late)))
 
     def set_filter(self, spec: ReviewFilter) -> None:
         """Show the rows matching ``spec``."""
@@ -158,9 +201,7 @@ class ScoresTableModel(NumpyTableModel):
             mask &= d.judged_at_k < spec.coverage_below  # NaN compares False: excluded
         needle = fold(spec.text.strip())
         if needle:
-            mask &= np.fromiter(
-                (needle in h for h in self._haystack), dtype=bool, count=len(self._haystack)
-            )
+            mask &= np.char.find(self._haystack, needle) >= 0
         return mask
 
     # ------------------------------------------------------------------ NumpyTableModel
@@ -231,7 +272,9 @@ class ScoresTableModel(NumpyTableModel):
             COL_ANNOTATORS: d.n_annotators,
             COL_ALPHA: d.alpha,
             COL_DISPUTED: d.n_disputed,
-            COL_TEXT: np.asarray([t.casefold() for t in d.text.tolist()], dtype=str),
+            COL_TEXT: d.text_key
+            if d.text_key is not None
+            else np.asarray([t.casefold() for t in d.text.tolist()], dtype=str),
             COL_SPREAD: d.spread_values(),
         }[column]
 

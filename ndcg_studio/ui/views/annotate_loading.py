@@ -7,9 +7,10 @@ scripts.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, cast
 
+import numpy as np
 from PySide6.QtCore import (
     QCoreApplication,
     QItemSelectionModel,
@@ -25,6 +26,7 @@ from ndcg_studio.services.next_unjudged import first_unfinished_query
 from ndcg_studio.ui import errors
 from ndcg_studio.ui.context import AppContext
 from ndcg_studio.ui.models.pool import PoolModel
+from ndcg_studio.ui.models.query_columns import QueryColumns
 from ndcg_studio.ui.models.query_progress import QueryFilterProxy, QueryProgressModel
 from ndcg_studio.ui.views.annotate_document import DocumentPanel
 from ndcg_studio.ui.views.annotate_panels import PoolPanel, QueryListPanel
@@ -104,7 +106,9 @@ class LoadingMixin:
         self._set_status(QCoreApplication.translate("LoadingMixin", "Loading queries…"))
         writes = self._writes
         self._rows_task = run_task(
-            lambda _progress, _cancelled: service.query_progress(annotator_id, depth),
+            lambda _progress, _cancelled: QueryColumns.from_progress(
+                service.query_progress(annotator_id, depth)
+            ),
             on_success=lambda rows: (
                 self._on_rows_loaded(rows) if writes == self._writes else self.reload()
             ),
@@ -128,7 +132,7 @@ class LoadingMixin:
         self.pool.pool_title.setText(QCoreApplication.translate("LoadingMixin", "Pool"))
         self._set_status("")
 
-    def _on_rows_loaded(self, rows: list[QueryProgress]) -> None:
+    def _on_rows_loaded(self, rows: Sequence[QueryProgress]) -> None:
         keep = self._query.query_id if self._query is not None else self._remembered_query(rows)
         self.rows_model.set_rows(rows)
         self._update_totals()
@@ -152,12 +156,15 @@ class LoadingMixin:
         self._select_query(query_id, document_id)
         self.rows_loaded.emit()
 
-    def _remembered_query(self, rows: list[QueryProgress]) -> int | None:
+    def _remembered_query(self, rows: Sequence[QueryProgress]) -> int | None:
         db = self.context.database
         raw = self.context.settings.qsettings.value(LAST_QUERY_KEY, "", type=str)
         label, _, external_id = str(raw).partition("\n")
         if db is None or label != db.label:
             return None
+        if isinstance(rows, QueryColumns):  # one array comparison, no row objects
+            found = np.flatnonzero(rows.external_id == external_id)
+            return int(rows.query_id[found[0]]) if found.size else None
         return next((r.query_id for r in rows if r.external_id == external_id), None)
 
     def _listed(self, proxy_row: int) -> QueryProgress:

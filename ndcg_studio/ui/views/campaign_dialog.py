@@ -1,5 +1,7 @@
-"""The New campaign dialog (issue #16.1): name, runs and depth, overlap, annotators, a query
-sample, gold rate and warning threshold, guidelines in Markdown with a live preview.
+"""The New campaign dialog (issue #16.1): name, runs and depth, overlap, the order the queue
+offers the pool in (a pooling strategy: depth, mtf, bandit, or ab with its runs A, B and cutoff
+K), annotators, a query sample, gold rate and warning threshold, guidelines in Markdown with a
+live preview.
 Creating goes through :meth:`CampaignService.create` (its errors are shown, nothing written)."""
 
 from __future__ import annotations
@@ -8,6 +10,7 @@ from typing import Any
 
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QComboBox,
     QDialog,
     QDialogButtonBox,
     QDoubleSpinBox,
@@ -22,7 +25,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ndcg_studio.services.campaigns import CampaignInfo, CampaignService, CampaignSpec
+from ndcg_studio.services.campaigns import (
+    POOL_STRATEGIES,
+    CampaignInfo,
+    CampaignService,
+    CampaignSpec,
+)
 
 
 class CampaignDialog(QDialog):
@@ -42,9 +50,38 @@ class CampaignDialog(QDialog):
         self.runs.setSelectionMode(QAbstractItemView.SelectionMode.MultiSelection)
         self.runs.setMaximumHeight(110)
         db = context.database
-        if db is not None:
-            self.runs.addItems(CampaignService(db).run_names())
+        names = CampaignService(db).run_names() if db is not None else []
+        self.runs.addItems(names)
         form.addRow("Runs to pool", self.runs)
+        self._add_pool_rows(form, names)
+        self.annotators = QLineEdit(self)
+        self.annotators.setPlaceholderText("names separated by spaces or commas")
+        form.addRow("Annotators", self.annotators)
+        self._add_sample_and_gold_rows(form)
+        self.guidelines = QPlainTextEdit(self)
+        self.guidelines.setPlaceholderText("# Guidelines\n\nWhat makes a document *relevant*…")
+        self.preview = QTextBrowser(self)
+        self.guidelines.textChanged.connect(
+            lambda: self.preview.setMarkdown(self.guidelines.toPlainText())
+        )
+        row = QHBoxLayout()
+        row.addWidget(self.guidelines)
+        row.addWidget(self.preview)
+        form.addRow("Guidelines (Markdown)", row)
+        self.error = QLabel("", self)
+        self.error.setObjectName("campaign_dialog_error")
+        self.error.setWordWrap(True)
+        form.addRow(self.error)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
+        )
+        buttons.accepted.connect(self.create_campaign)
+        buttons.rejected.connect(self.reject)
+        form.addRow(buttons)
+
+    def _add_pool_rows(self, form: QFormLayout, runs: list[str]) -> None:
+        """Depth, grades per item, and the order the queue offers the pool in (a strategy;
+        ``ab`` with its pair of runs and cutoff)."""
         self.depth_box = QSpinBox(self)
         self.depth_box.setRange(1, 1000)
         self.depth_box.setValue(10)
@@ -57,9 +94,48 @@ class CampaignDialog(QDialog):
         row.addWidget(QLabel("grades per item"))
         row.addWidget(self.overlap)
         form.addRow("Pool", row)
-        self.annotators = QLineEdit(self)
-        self.annotators.setPlaceholderText("names separated by spaces or commas")
-        form.addRow("Annotators", self.annotators)
+        self.strategy = QComboBox(self)
+        self.strategy.setObjectName("campaign_strategy")
+        for key in POOL_STRATEGIES:
+            self.strategy.addItem(self._strategy_label(key), key)
+        self.pair_a, self.pair_b = QComboBox(self), QComboBox(self)
+        for combo, index in ((self.pair_a, 0), (self.pair_b, 1)):
+            combo.addItems(runs)
+            combo.setCurrentIndex(min(index, len(runs) - 1))
+        self.k_box = QSpinBox(self)
+        self.k_box.setRange(1, 1000)
+        self.k_box.setValue(10)
+        row = QHBoxLayout()
+        row.addWidget(self.strategy, 1)
+        self._pair_widgets: list[QWidget] = [
+            QLabel(self.tr("A"), self),
+            self.pair_a,
+            QLabel(self.tr("B"), self),
+            self.pair_b,
+            QLabel(self.tr("K"), self),
+            self.k_box,
+        ]
+        for widget in self._pair_widgets:
+            row.addWidget(widget)
+        form.addRow(self.tr("Order"), row)
+        self.strategy.currentIndexChanged.connect(self._show_pair)
+        self._show_pair()
+
+    def _strategy_label(self, key: str) -> str:
+        labels = {
+            "depth": self.tr("fewest grades first, shuffled (depth)"),
+            "mtf": self.tr("move-to-front (mtf)"),
+            "bandit": self.tr("MaxMean bandit (bandit)"),
+            "ab": self.tr("what decides run A vs B (ab)"),
+        }
+        return labels[key]
+
+    def _show_pair(self) -> None:
+        ab = self.strategy.currentData() == "ab"
+        for widget in self._pair_widgets:
+            widget.setVisible(ab)
+
+    def _add_sample_and_gold_rows(self, form: QFormLayout) -> None:
         self.sample = QSpinBox(self)
         self.sample.setRange(0, 10_000_000)
         self.sample.setSpecialValueText("all queries")
@@ -83,30 +159,12 @@ class CampaignDialog(QDialog):
         row.addWidget(QLabel("warn below"))
         row.addWidget(self.gold_threshold)
         form.addRow("Gold rate", row)
-        self.guidelines = QPlainTextEdit(self)
-        self.guidelines.setPlaceholderText("# Guidelines\n\nWhat makes a document *relevant*…")
-        self.preview = QTextBrowser(self)
-        self.guidelines.textChanged.connect(
-            lambda: self.preview.setMarkdown(self.guidelines.toPlainText())
-        )
-        row = QHBoxLayout()
-        row.addWidget(self.guidelines)
-        row.addWidget(self.preview)
-        form.addRow("Guidelines (Markdown)", row)
-        self.error = QLabel("", self)
-        self.error.setObjectName("campaign_dialog_error")
-        self.error.setWordWrap(True)
-        form.addRow(self.error)
-        buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
-        )
-        buttons.accepted.connect(self.create_campaign)
-        buttons.rejected.connect(self.reject)
-        form.addRow(buttons)
 
     def spec(self) -> CampaignSpec:
         """The campaign the form describes."""
         people = [p for p in self.annotators.text().replace(",", " ").split() if p]
+        strategy = self.strategy.currentData()
+        ab = strategy == "ab"
         return CampaignSpec(
             name=self.name.text(),
             runs=[item.text() for item in self.runs.selectedItems()],
@@ -118,6 +176,9 @@ class CampaignDialog(QDialog):
             gold_rate=self.gold_rate.value(),
             gold_threshold=self.gold_threshold.value(),
             guidelines=self.guidelines.toPlainText(),
+            strategy=strategy,
+            pair=(self.pair_a.currentText(), self.pair_b.currentText()) if ab else None,
+            k=self.k_box.value() if ab else None,
         )
 
     def create_campaign(self) -> None:

@@ -1,8 +1,9 @@
 """The campaign side panel of Annotate (issue #16.5) and the Campaign menu.
 
 The panel sits at the right of the Annotate view: the campaign the annotator works on (only open
-campaigns they take part in), its guidelines (Markdown, ``QTextBrowser.setMarkdown``), the current
-query's description and narrative when the topics file had them, and the annotator's own progress
+campaigns they take part in), its guidelines (Markdown, ``QTextBrowser.setMarkdown``), under them
+the current query's description and narrative when its topics file had them (``import topics``),
+and the annotator's own progress
 (graded, can't judge, later: counts only, so Annotate stays blind). "Next from queue" (``Q``)
 takes the next item the campaign offers and opens it; "Can't judge…" (``X``, asks a reason) and
 "Later" (``L``) mark the shown document and move on. While a campaign is chosen, every grade of
@@ -42,6 +43,13 @@ from ndcg_studio.services.campaigns import CampaignService
 from ndcg_studio.ui import errors
 
 _NONE = "(no campaign: the whole pool)"
+_MARKDOWN_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_{}[]<>()#+-.!|~"})
+
+
+def markdown_text(text: str) -> str:
+    """``text`` (a topic's description or narrative) escaped for Markdown, so it shows as
+    written: its ``*``, ``_``, ``#``, ``<`` … are not formatting."""
+    return " ".join(text.split()).translate(_MARKDOWN_SPECIAL)
 
 
 class CampaignWriter:
@@ -175,21 +183,24 @@ class CampaignPanel(QWidget):
         self._show_progress()
 
     def _show_guidelines(self) -> None:
+        """The guidelines, then the current query's description and narrative (when its topics
+        file had them); nothing about runs or other grades."""
         service, name = self._service(), self.campaign
         if service is None or name is None:
             self.guidelines.setMarkdown("")
             return
-        text = service.get(name).guidelines or "*No guidelines for this campaign.*"
+        text = service.get(name).guidelines or self.tr("*No guidelines for this campaign.*")
         query_id = self.view.query_id
         if query_id is not None:
             external, description, narrative = service.topic(query_id)
-            parts = [f"### Query {external}"]
-            if description:
-                parts.append(f"**Description.** {description}")
-            if narrative:
-                parts.append(f"**Narrative.** {narrative}")
-            if description or narrative:
-                text = "\n\n".join(parts) + "\n\n---\n\n" + text
+            parts = [
+                (self.tr("Description."), description),
+                (self.tr("Narrative."), narrative),
+            ]
+            shown = [f"**{label}** {markdown_text(v)}" for label, v in parts if v]
+            if shown:
+                heading = "### " + markdown_text(self.tr("Query %1").replace("%1", external))
+                text += "\n\n---\n\n" + "\n\n".join([heading, *shown])
         self.guidelines.setMarkdown(text)
 
     def _show_progress(self) -> None:

@@ -200,7 +200,9 @@ class CompareView(LazyView[ScoredRuns]):
         self.table.setAlternatingRowColors(True)
         self.table.verticalHeader().setVisible(False)
         self.table.horizontalHeader().setHighlightSections(False)
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        # fitted once per comparison (_on_compared): ResizeToContents would ask data() of the
+        # first 1,000 rows for every column again after each sort (bench_gui_scale.py, Compare)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         self.table.horizontalHeader().setStretchLastSection(True)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(self.chart)
@@ -341,6 +343,7 @@ class CompareView(LazyView[ScoredRuns]):
         self.status.clear()
         k = rows.k
         self.model.set_rows(rows)
+        self.table.resizeColumnsToContents()
         self.chart.set_deltas(rows.delta, rows.run_a, rows.run_b, k)
         for tag, run in (("A", rows.run_a), ("B", rows.run_b)):
             self._set_summary(tag, run, scored.summaries.get(run), k)

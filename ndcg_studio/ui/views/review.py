@@ -10,6 +10,9 @@ a hidden view reloads when shown).
 
 from __future__ import annotations
 
+from dataclasses import replace
+from typing import Any
+
 from PySide6.QtCore import QCoreApplication, QModelIndex, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QHideEvent
 from PySide6.QtWidgets import (
@@ -26,7 +29,13 @@ from PySide6.QtWidgets import (
 )
 
 from ndcg_studio.services.annotation import DatabaseCounts
-from ndcg_studio.services.review_rows import ReviewData, ReviewRows, load_review
+from ndcg_studio.services.progress import Cancelled, Progress
+from ndcg_studio.services.review_rows import (
+    ReviewData,
+    ReviewRows,
+    load_review,
+    load_review_agreement,
+)
 from ndcg_studio.services.scoring import (
     RunSummary,
     ScoringSettings,
@@ -42,6 +51,7 @@ from ndcg_studio.ui.models.scores import (
     ReviewFilter,
     RunSummaryModel,
     ScoresTableModel,
+    with_text_keys,
 )
 from ndcg_studio.ui.views.base import LazyView, StateWidget
 from ndcg_studio.ui.views.query_detail import QueryDetailDialog
@@ -54,7 +64,7 @@ from ndcg_studio.ui.views.scoring_settings import (
     headline,
     scoring_settings_from,
 )
-from ndcg_studio.ui.workers import TaskFn
+from ndcg_studio.ui.workers import Task, TaskFn, run_task
 
 
 class ReviewText(QObject):
@@ -84,9 +94,12 @@ class ReviewView(LazyView[ReviewData]):
     """The Review tab. Construct as ``ReviewView(context, parent)``.
 
     Signals:
-        data_loaded(): a load finished and the table, summary and charts show it.
+        rows_shown(): the scores are shown (table, summary, charts); the per-query alpha,
+            disputed and spread columns follow in a second worker.
+        data_loaded(): a load finished and the table, summary and charts show it, all columns.
     """
 
+    rows_shown = Signal()
     data_loaded = Signal()
     STATE_KEY = "review"
     LOADING_STATUS = QT_TRANSLATE_NOOP("ReviewView", "Scoring…")
@@ -99,6 +112,7 @@ class ReviewView(LazyView[ReviewData]):
     def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(context, parent)
         self.data: ReviewData | None = None
+        self._agreement_task: Task[Any] | None = None
         self.detail_dialog: QueryDetailDialog | None = None
         self.settings_dialog: ScoringSettingsDialog | None = None
         header = self._build_header()
@@ -242,7 +256,41 @@ class ReviewView(LazyView[ReviewData]):
         settings = scoring_settings_from(self.context)
         self._update_header(settings)
         source = self.filters.source()
-        return lambda progress, cancelled: load_review(db, settings, progress, cancelled, source)
+
+        def job(progress: Progress, cancelled: Cancelled) -> ReviewData:
+            data = load_review(db, settings, progress, cancelled, source, agreement=False)
+            return replace(data, rows=with_text_keys(data.rows))  # the collation, off the GUI
+
+        return job
+
+    def _tasks(self) -> tuple[Task[Any] | None, ...]:
+        return (self._task, self._agreement_task)
+
+    def _load_agreement(self, data: ReviewData) -> None:
+        """Second stage of a load: the per-query alpha, disputed and spread columns."""
+        db = self.context.database
+        if db is None:
+            return
+        settings, report = data.report.settings, data.report
+
+        def work(_progress: Progress, cancelled: Cancelled) -> ReviewRows:
+            agreement, spread = load_review_agreement(db, settings, report, cancelled)
+            return data.rows.with_agreement(report, agreement, spread)
+
+        self._agreement_task = run_task(
+            work,
+            on_success=lambda rows: self._on_agreement(data, rows),
+            on_failure=self._on_failed,
+            owner=self,
+            replaces=self._agreement_task,
+        )
+
+    def _on_agreement(self, data: ReviewData, rows: ReviewRows) -> None:
+        if self.data is not data:  # a newer load replaced it meanwhile
+            return
+        self.data = replace(data, rows=rows, complete=True)
+        self.model.set_agreement_columns(rows)
+        self.data_loaded.emit()
 
     def _on_settings_changed(self, key: str) -> None:
         if key in SCORING_KEYS:
@@ -262,6 +310,7 @@ class ReviewView(LazyView[ReviewData]):
         if len(report) == 0:
             self.model.set_rows(ReviewRows.empty())
             self._show_empty_message(data.counts)
+            self.rows_shown.emit()
             self.data_loaded.emit()
             return
         self.pages.setCurrentIndex(1)
@@ -279,7 +328,11 @@ class ReviewView(LazyView[ReviewData]):
         self.filters.set_runs(report.run_names)
         self.model.set_rows(data.rows)
         self._apply_filter()
-        self.data_loaded.emit()
+        self.rows_shown.emit()
+        if data.complete:
+            self.data_loaded.emit()
+        else:
+            self._load_agreement(data)
 
     def _fit_summary_table(self) -> None:
         """As tall as its rows (up to 6), so the note and the legend sit right below."""

@@ -1,0 +1,301 @@
+"""Every tab of the desktop app at scale (issue #20 point 1): seconds to first rows, RSS, sort ms.
+
+Data (SQLite file, built once with Core bulk inserts, seed fixed; keep it outside the repo):
+100,000 queries, 500,000 documents, 2 runs x 10 results per query (2,000,000 results; the runs
+share 5 of their 10 documents per query), and 3 annotators who each graded the same 3-4 pooled
+documents of every query (333,334 items, 1,000,002 judgments): grade = clip(true grade + noise).
+
+For each tab a fresh Python process (offscreen Qt platform) opens the main window with that tab
+current, opens the database and is timed from its launch (the parent's clock):
+
+- ``first rows``: the tab shows its data (Annotate: the query list; Review / Agreement: the
+  table and headline numbers; Compare: the per-query deltas of the two runs; Stability: the
+  report);
+- ``complete``: everything the tab streams in after that has arrived (same as first rows for a
+  tab that does not stream);
+- ``CPU s``: user + system seconds of the GUI process (all its threads) at first rows and at
+  complete — less sensitive than wall time to the other jobs on a shared machine;
+- ``RSS`` / ``peak RSS`` of the GUI process (``/proc/self/status`` VmRSS / VmHWM) when complete;
+- ``GUI stall``: the longest gap between two ticks of a 10 ms timer on the GUI thread from the
+  window shown to complete (what a user feels as a frozen window);
+- ``sort ms``: sorting the tab's big table by each of two columns (``sortByColumn`` +
+  ``processEvents``), and ``filter ms`` (Review: a search text) — the target is 200 ms.
+
+Run: ``python benchmarks/bench_gui_scale.py --keep /tmp/gui100k.sqlite [--tabs Review ...]``;
+``--profile DIR`` runs each child under ``py-spy record`` (raw collapsed stacks, all threads)
+into ``DIR/TAB.txt``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+TABS = ("Annotate", "Review", "Agreement", "Compare", "Stability")
+
+CHILD = r"""
+import json, os, sys, time
+t0 = float(os.environ["BENCH_T0"])
+tab = os.environ["BENCH_TAB"]
+marks = {}
+def mark(name):
+    marks.setdefault(name, round(time.time() - t0, 3))
+def rss():
+    fields = dict(
+        line.split(":", 1) for line in open("/proc/self/status").read().splitlines() if ":" in line
+    )
+    return {k: int(fields[k].split()[0]) // 1024 for k in ("VmRSS", "VmHWM")}
+from PySide6.QtCore import QCoreApplication, QElapsedTimer, QSettings, QTimer, Qt
+from PySide6.QtWidgets import QApplication
+from ndcg_studio.ui.application import APP_NAME, ORGANIZATION
+from ndcg_studio.ui.context import AppContext
+from ndcg_studio.ui.main_window import MainWindow
+QCoreApplication.setOrganizationName(ORGANIZATION)
+QCoreApplication.setApplicationName(APP_NAME)
+QSettings().setValue("user/annotator", "ann1")
+app = QApplication([])
+context = AppContext()
+window = MainWindow(context)
+view = window.views[tab]
+window.tabs.setCurrentWidget(view)
+stall = {"last": None, "max": 0.0, "on": True}
+def tick():
+    now = time.perf_counter()
+    if stall["on"] and stall["last"] is not None:
+        stall["max"] = max(stall["max"], now - stall["last"])
+    stall["last"] = now
+ticker = QTimer()
+ticker.setInterval(10)
+ticker.timeout.connect(tick)
+
+def timed_ms(fn):
+    start = time.perf_counter()
+    fn()
+    app.processEvents()
+    return round((time.perf_counter() - start) * 1000, 1)
+
+def sorts(table, columns):
+    for column in columns:
+        name = table.model().headerData(column, Qt.Orientation.Horizontal) or column
+        for order in (Qt.SortOrder.DescendingOrder, Qt.SortOrder.AscendingOrder):
+            marks[f"sort {name} {order.name[:-5].lower()} (ms)"] = timed_ms(
+                lambda: table.sortByColumn(column, order)
+            )
+
+def finish():
+    mark("complete")
+    cpu = os.times()
+    marks["CPU s at complete"] = round(cpu.user + cpu.system, 2)
+    stall["on"] = False
+    marks["GUI stall (ms)"] = round(stall["max"] * 1000)
+    marks.update({f"{k} (MB)": v for k, v in rss().items()})
+    measure()
+    print(json.dumps(marks), flush=True)
+    os._exit(0)  # do not wait for workers still running (Compare's verdict)
+
+def complete_when(done, limit=60.0):
+    # a tab that streams: poll until its late parts are in (or give up after ``limit`` s)
+    started = time.perf_counter()
+    def poll():
+        if done():
+            finish()
+        elif time.perf_counter() - started > limit:
+            marks["complete"] = f"not within {limit:.0f} s of first rows"
+            finish()
+        else:
+            QTimer.singleShot(20, poll)
+    poll()
+
+def measure():
+    if tab == "Annotate":
+        t = view.query_table
+        marks["rows"] = t.model().rowCount()
+        sorts(t, (1, 2))
+    elif tab == "Review":
+        marks["rows"] = view.model.rowCount()
+        from ndcg_studio.ui.models.scores import COL_NDCG, COL_TEXT
+        sorts(view.table, (COL_NDCG, COL_TEXT))
+        marks["filter 'wing' (ms)"] = timed_ms(lambda: view.search.setText("1234"))
+        marks["filtered rows"] = view.model.rowCount()
+        marks["filter cleared (ms)"] = timed_ms(lambda: view.search.setText(""))
+    elif tab == "Agreement":
+        t = view.query_table
+        marks["rows"] = t.model().rowCount()
+        sorts(t, (0, 1))
+        marks["disputed rows"] = view.disputed_table.model().rowCount()
+        sorts(view.disputed_table, (0,))
+    elif tab == "Compare":
+        marks["rows"] = view.table.model().rowCount()
+        sorts(view.table, (0, 3))
+    elif tab == "Stability":
+        marks["rows"] = view.pairs.model().rowCount()
+
+def first():
+    mark("first rows")
+    cpu = os.times()
+    marks["CPU s at first rows"] = round(cpu.user + cpu.system, 2)
+    if tab == "Compare":
+        complete_when(lambda: not view.is_loading())
+    elif tab == "Review":  # its second stage ends with data_loaded
+        complete_when(lambda: loaded["all"], limit=240.0)
+    elif tab == "Agreement":
+        complete_when(lambda: not view.is_loading(), limit=240.0)
+    else:
+        finish()
+
+if tab == "Annotate":
+    view.rows_loaded.connect(first)
+elif tab == "Review":
+    loaded = {"all": False}
+    view.data_loaded.connect(lambda: loaded.update(all=True))
+    getattr(view, "rows_shown", view.data_loaded).connect(first)
+elif tab == "Agreement":
+    view.data_loaded.connect(first)
+elif tab == "Compare":
+    view.compared.connect(first)
+elif tab == "Stability":
+    view.shown_report.connect(first)
+window.resize(1280, 800)
+window.show()
+app.processEvents()
+mark("window shown")
+ticker.start()
+QTimer.singleShot(0, lambda: window.open_database(os.environ["BENCH_DB"]))
+QTimer.singleShot(300_000, app.quit)
+app.exec()
+"""
+
+
+def build(path: Path, n_queries: int, seed: int = 0) -> None:
+    """Create the benchmark database at ``path`` unless it already holds ``n_queries``."""
+    from sqlalchemy import func, insert, select
+
+    from ndcg_studio.storage import models
+    from ndcg_studio.storage.bulk import bulk_insert
+    from ndcg_studio.storage.database import open_database
+
+    db = open_database(path)
+    with db.transaction() as s:
+        have = s.execute(select(func.count()).select_from(models.queries)).scalar_one()
+    if have == n_queries:
+        db.dispose()
+        return
+    if have:
+        raise SystemExit(f"{path} holds another data set ({have} queries); remove it")
+    rnd = random.Random(seed)
+    n_docs = n_queries * 5
+    t0 = time.perf_counter()
+    judged: list[tuple[int, int, int]] = []  # (query, document, true grade)
+
+    def results() -> Any:
+        for q in range(1, n_queries + 1):
+            docs = rnd.sample(range(1, n_docs + 1), 15)
+            for run_id, docs_of_run in ((1, docs[:10]), (2, docs[5:])):
+                for pos, d in enumerate(docs_of_run, start=1):
+                    yield (q, run_id, d, pos, pos, float(100 - pos))
+            for d in docs[: 3 + (q % 3 == 1)]:
+                judged.append((q, d, rnd.randrange(5)))
+
+    def judgments(annotators: list[int]) -> Any:
+        now = models.utcnow()
+        for q, d, true in judged:
+            for a in annotators:
+                noise = rnd.choice((-1, 0, 0, 0, 1))
+                yield (q, d, a, min(4, max(0, true + noise)), now, now)
+
+    with db.engine.begin() as conn:
+        bulk_insert(
+            conn,
+            models.queries,
+            ["id", "external_id", "text"],
+            (
+                (i, f"Q{i}", f"query number {i} about topic {i % 977}")
+                for i in range(1, n_queries + 1)
+            ),
+        )
+        bulk_insert(
+            conn,
+            models.documents,
+            ["id", "external_id", "title", "text", "url"],
+            (
+                (i, f"D{i}", f"Title of document {i}", f"Body text of document {i}. " * 8, "")
+                for i in range(1, n_docs + 1)
+            ),
+        )
+        conn.execute(insert(models.runs), [{"id": 1, "name": "run-a"}, {"id": 2, "name": "run-b"}])
+        bulk_insert(
+            conn,
+            models.results,
+            ["query_id", "run_id", "document_id", "rank", "position", "score"],
+            results(),
+        )
+        annotators = [
+            conn.execute(
+                models.annotators.insert().values(name=f"ann{i}").returning(models.annotators.c.id)
+            ).scalar_one()
+            for i in (1, 2, 3)
+        ]
+        n = bulk_insert(
+            conn,
+            models.judgments,
+            ["query_id", "document_id", "annotator_id", "grade", "created_at", "updated_at"],
+            judgments(annotators),
+        )
+    db.dispose()
+    print(f"built {path}: {n:,} judgments in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
+
+
+def run_tab(tab: str, db: Path, tmp: Path, profile: Path | None) -> dict[str, Any]:
+    """One fresh GUI process with ``tab`` current; its marks."""
+    env = {
+        **os.environ,
+        "QT_QPA_PLATFORM": "offscreen",
+        "XDG_CONFIG_HOME": str(tmp / "config"),
+        "XDG_DATA_HOME": str(tmp / "data"),
+        "BENCH_DB": str(db),
+        "BENCH_TAB": tab,
+    }
+    cmd = [sys.executable, "-c", CHILD]
+    if profile is not None:
+        profile.mkdir(parents=True, exist_ok=True)
+        out = profile / f"{tab}.txt"
+        cmd = ["py-spy", "record", "--format", "raw", "--threads", "-r", "100", "-o", str(out)]
+        cmd += ["--", sys.executable, "-c", CHILD]
+    env["BENCH_T0"] = repr(time.time())
+    done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
+    lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
+    if done.returncode or not lines:
+        raise SystemExit(f"{tab}: exit {done.returncode}\n{done.stderr[-3000:]}")
+    return dict(json.loads(lines[-1]))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--queries", type=int, default=100_000)
+    parser.add_argument("--keep", type=Path, help="build the database once at PATH and reuse it")
+    parser.add_argument("--tabs", nargs="+", choices=TABS, default=list(TABS))
+    parser.add_argument("--profile", type=Path, help="py-spy raw profiles of each child here")
+    args = parser.parse_args()
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    with tempfile.TemporaryDirectory() as tmp:
+        path = args.keep or Path(tmp) / "gui.sqlite"
+        build(path, args.queries)
+        load = os.getloadavg()[0]
+        print(f"{args.queries:,} queries; 1-minute load {load:.1f} at start", flush=True)
+        for tab in args.tabs:
+            marks = run_tab(tab, path, Path(tmp), args.profile)
+            print(f"\n{tab}", flush=True)
+            for name, value in marks.items():
+                print(f"  {name:<36} {value}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

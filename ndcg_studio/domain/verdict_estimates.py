@@ -1,0 +1,185 @@
+"""Estimates beside the sound verdict of :mod:`ndcg_studio.domain.verdict` (pure numpy): nDCG on a
+pool, the expected grade of an unjudged document, and P(A better).
+
+These are ESTIMATES, not bounds: they assume a distribution for the grades not known yet.
+
+* :func:`expected_grades` — unjudged documents at the mean known grade of their rank bucket, or
+  at 0 in queries whose judgments are taken as complete (judged apart from this pool, read as
+  trec_eval reads qrels);
+* :func:`probability_a_better` — P(mean nDCG A > mean nDCG B) with unjudged grades drawn from
+  the known grades at similar ranks (Carterette, Allan & Sitaraman, SIGIR 2006,
+  doi:10.1145/1148170.1148219: the distribution of relevance at a rank estimated from judged
+  documents), seeded Monte Carlo;
+* :func:`ndcg_matrix` — nDCG@K of every run on every query for complete grades (trec_eval
+  ``ndcg_cut.K`` restricted to the pool, see :mod:`ndcg_studio.domain.verdict`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ndcg_studio.domain.metrics import ideal_dcg
+from ndcg_studio.domain.pooling import Pool, discounts
+
+__all__ = ["expected_grades", "ndcg_matrix", "probability_a_better", "rank_buckets"]
+
+_F64 = np.float64
+
+
+def ndcg_matrix(pool: Pool, grades: NDArray[np.float64], k: int) -> NDArray[np.float64]:
+    """nDCG@K of every run on every query for COMPLETE grades.
+
+    Args:
+        grades: (P,) float64 finite grade of every pooled document (fractional allowed).
+        k: cutoff K >= 1.
+
+    Returns:
+        (n_runs, n_queries) float64; 0 where the ideal DCG is 0 (queries without pooled
+        documents included).
+    """
+    g = np.maximum(np.asarray(grades, dtype=_F64), 0.0)
+    if not np.isfinite(g).all():
+        raise ValueError("ndcg_matrix needs a grade for every pooled document (no NaN)")
+    disc = discounts(pool.rank, k)
+    dcg = (
+        np.stack(
+            [
+                np.bincount(pool.query, weights=disc[r] * g, minlength=pool.n_queries)
+                for r in range(pool.n_runs)
+            ]
+        )
+        if pool.n_runs
+        else np.zeros((0, pool.n_queries))
+    )
+    idcg = ideal_dcg(pool.query, g, None, pool.n_queries, k)
+    out = np.zeros(dcg.shape, dtype=_F64)
+    ok = idcg > 0
+    out[:, ok] = dcg[:, ok] / idcg[ok]
+    return out
+
+
+def rank_buckets(pool: Pool) -> NDArray[np.int64]:
+    """(P,) int64 bucket of each pooled document by its best rank over the runs:
+    ceil(log2(rank)): 0 for rank 1, 1 for 2, 2 for 3-4, 3 for 5-8, ... (a document no run
+    returned within the pool cannot occur: every pooled document has a rank)."""
+    rank = np.where(pool.rank > 0, pool.rank, np.iinfo(np.int64).max)
+    best = rank.min(axis=0) if pool.n_runs else np.ones(pool.size, dtype=np.int64)
+    best = np.minimum(best, 1 << 40)
+    out: NDArray[np.int64] = np.ceil(np.log2(best.astype(_F64))).astype(np.int64)
+    return out
+
+
+def _known_grades(
+    pool: Pool, grades: NDArray[np.float64], complete: NDArray[np.bool_] | None
+) -> NDArray[np.float64]:
+    """Grades with the unjudged documents of ``complete`` queries at 0 (trec_eval's reading of
+    qrels: a document they do not list is not relevant); NaN elsewhere where unjudged."""
+    g = np.asarray(grades, dtype=_F64).copy()
+    if complete is not None:
+        closed = np.asarray(complete, dtype=bool)[pool.query] & np.isnan(g)
+        g[closed] = 0.0
+    return g
+
+
+def expected_grades(
+    pool: Pool,
+    grades: NDArray[np.float64],
+    buckets: NDArray[np.int64] | None = None,
+    *,
+    complete: NDArray[np.bool_] | None = None,
+) -> NDArray[np.float64]:
+    """ESTIMATE: grades with each unjudged document at the expected grade of its rank bucket.
+
+    The documents whose grade is known are the judged ones and, in the ``complete`` queries,
+    the unjudged ones at grade 0: those queries' judgments were made independently of this
+    pool (imported qrels of an exhaustive or deeper judging, such as Cranfield's), so, as
+    trec_eval reads qrels, a pooled document they leave out is not relevant (Buckley &
+    Voorhees, "Retrieval evaluation with incomplete information", SIGIR 2004,
+    doi:10.1145/1008992.1009000, on that convention). Their known zeros also enter the
+    rank-bucket statistics below: judged documents alone are a biased sample when the
+    judgments were not drawn from the pool (Cranfield judged mostly relevant documents,
+    so "the mean judged grade at this rank" was about 2 where the truth is about 0).
+
+    Expected grade of a bucket (:func:`rank_buckets`) = (sum of known grades in it + m) /
+    (n known in it + 1), m = the mean of all known grades: the rate of relevance at a rank
+    estimated over every query (Carterette, Allan & Sitaraman, SIGIR 2006,
+    doi:10.1145/1148170.1148219, estimate the probability of relevance of an unjudged
+    document from judged ones), shrunk by one pseudo-observation toward the overall mean. 0
+    when nothing is known yet (the usual "unjudged = not relevant"). Negative grades count
+    as 0.
+
+    Args:
+        grades: (P,) float64, NaN = not judged yet.
+        buckets: (P,) int64 rank buckets (default :func:`rank_buckets`).
+        complete: (n_queries,) bool queries whose judgments are taken as complete (default:
+            none, i.e. the judged documents are a fair sample of the pool, as when judging
+            follows the pool's own order).
+
+    Returns:
+        (P,) float64 without NaN.
+    """
+    g = _known_grades(pool, grades, complete)
+    b = rank_buckets(pool) if buckets is None else buckets
+    known = ~np.isnan(g)
+    out = g.copy()
+    if not known.any():
+        out[~known] = 0.0
+        return out
+    gk = np.maximum(g[known], 0.0)
+    overall = float(gk.mean())
+    n_b = int(b.max(initial=0)) + 1
+    s = np.bincount(b[known], weights=gk, minlength=n_b)
+    n = np.bincount(b[known], minlength=n_b)
+    mean = (s + overall) / (n + 1.0)
+    out[~known] = mean[b[~known]]
+    return out
+
+
+def probability_a_better(
+    pool: Pool,
+    grades: NDArray[np.float64],
+    run_a: int,
+    run_b: int,
+    k: int,
+    *,
+    samples: int = 200,
+    seed: int = 0,
+    evaluated: NDArray[np.bool_] | None = None,
+    complete: NDArray[np.bool_] | None = None,
+) -> float:
+    """ESTIMATE of P(mean nDCG@K of A > that of B) — not a bound.
+
+    The unjudged documents of ``complete`` queries are at grade 0 (see
+    :func:`expected_grades`); every other unjudged document's grade is drawn from the known
+    grades of its rank bucket (:func:`rank_buckets`; all known grades when its bucket has
+    none; 0 when nothing is known), ``samples`` times with
+    ``numpy.random.default_rng(seed)``. Returns the fraction of draws with a positive
+    difference, in [0, 1]. It measures the uncertainty of the missing grades only, not that
+    of the query sample (a significance test over queries answers that).
+    """
+    g = _known_grades(pool, grades, complete)
+    if evaluated is None:
+        evaluated = np.bincount(pool.query, minlength=pool.n_queries) > 0
+    rng = np.random.default_rng(seed)
+    b = rank_buckets(pool)
+    known = ~np.isnan(g)
+    unknown = np.flatnonzero(~known)
+    judged = np.maximum(g[known], 0.0)
+    sources = {
+        int(bucket): np.maximum(g[known & (b == bucket)], 0.0) for bucket in np.unique(b[unknown])
+    }
+    wins = 0
+    for _ in range(samples):
+        draw = g.copy()
+        if len(unknown):
+            if len(judged) == 0:
+                draw[unknown] = 0.0
+            else:
+                for bucket, source in sources.items():
+                    at = unknown[b[unknown] == bucket]
+                    draw[at] = rng.choice(source if len(source) else judged, size=len(at))
+        nd = ndcg_matrix(pool, draw, k)
+        delta = float((nd[run_a, evaluated] - nd[run_b, evaluated]).mean())
+        wins += delta > 0
+    return wins / samples

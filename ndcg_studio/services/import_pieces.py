@@ -1,0 +1,277 @@
+"""The pieces of a chunked run or qrels import (:class:`Pieces`: each piece's columns given
+database ids as it arrives), and the checks an import makes over the whole file once its pieces
+are read (a chunked reader checks each piece alone): a key repeated in two pieces, the run order
+of a query split over pieces, the first rank problem of the file; and the rule for names given on
+the command line. The checks are numpy over database ids; document names come from a callable
+(the import's connection behind it)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ndcg_studio.domain.ordering import trec_positions_of_docs
+from ndcg_studio.io.errors import MAX_ISSUES, InputError, InputFileError, ParseIssue
+from ndcg_studio.storage.imports import (
+    DocumentsMeanwhile,
+    annotator_ids,
+    document_names,
+    factorize,
+    query_ids,
+)
+from ndcg_studio.storage.judgments import item_keys
+
+if TYPE_CHECKING:
+    from sqlalchemy import Connection
+
+    from ndcg_studio.io.trec import QrelsFile, RunFile
+
+#: ``names(ids) -> {id: external id}`` of documents.
+DocumentNames = Callable[[NDArray[np.int64]], Mapping[int, str]]
+
+
+def concatenate(parts: list[dict[str, NDArray[Any]]]) -> dict[str, NDArray[Any]]:
+    """The pieces' columns joined, each piece's array let go as soon as its column is joined
+    (so the peak holds the whole file's columns plus one column, not twice the columns)."""
+    names = list(parts[0])
+    columns = {}
+    for name in names:
+        columns[name] = np.concatenate([p.pop(name) for p in parts])
+    parts.clear()
+    return columns
+
+
+def refuse_repeats(
+    document_names: DocumentNames,
+    path: str,
+    key: tuple[NDArray[np.int64], ...],
+    line: NDArray[np.int64],
+    query_names: Mapping[int, str],
+    annotator_names: Mapping[int, str] | None,
+    verb: str,
+) -> None:
+    """Refuse a (query, document[, annotator]) — database ids — that occurs twice in the file:
+    the pieces check their own lines, this finds a repeat in two pieces. Messages as the
+    readers' (``FILE:LINE: doc_id: ...``, naming the first line), at most 20.
+
+    Raises:
+        InputFileError: when there is a repeat (the caller's transaction then rolls back).
+    """
+    if not any_repeat(key):
+        return
+    query, doc = key[0], key[1]
+    third = key[2] if len(key) > 2 else np.zeros_like(query)
+    (packed,) = item_keys((query, doc, third))
+    _, first, inverse = np.unique(packed, return_index=True, return_inverse=True)
+    if len(first) == len(packed):
+        return
+    repeat = np.ones(len(packed), dtype=bool)
+    repeat[first] = False
+    rows = np.flatnonzero(repeat)
+    truncated = len(rows) > MAX_ISSUES
+    rows = rows[:MAX_ISSUES]
+    docs = document_names(doc[rows])
+    issues = []
+    for row in rows.tolist():
+        earlier = int(line[first[inverse[row]]])
+        d, q = docs[int(doc[row])], query_names[int(query[row])]
+        by = (
+            "" if annotator_names is None else f" by annotator {annotator_names[int(third[row])]!r}"
+        )
+        text = f"document {d!r} {verb} twice for query {q!r}{by} (duplicate of line {earlier})"
+        issues.append(ParseIssue(path, int(line[row]), "doc_id", text))
+    raise InputFileError(issues, truncated=truncated)
+
+
+def any_repeat(columns: tuple[NDArray[np.int64], ...]) -> bool:
+    """Whether some row of the non-negative integer ``columns`` occurs twice: one packed key
+    sorted in place (one array of the rows' length alive), where numbering every row with
+    ``np.unique`` held ~6 such arrays at once (the peak of a 10M-line import). Columns whose
+    bits do not fit 63 together are checked by ``np.unique`` over the rows."""
+    widths = [max(int(c.max()).bit_length(), 1) for c in columns]
+    if sum(widths) > 63 or min(int(c.min()) for c in columns) < 0:
+        rows = np.stack(columns, axis=1)
+        return len(np.unique(rows, axis=0)) < len(rows)
+    key = np.array(columns[0], dtype=np.int64)
+    for column, width in zip(columns[1:], widths[1:], strict=True):
+        key <<= width
+        key |= column
+    key.sort()
+    return bool(np.any(key[1:] == key[:-1]))
+
+
+def reposition_split_queries(
+    document_names: DocumentNames,
+    piece_queries: list[NDArray[np.int64]],
+    cols: dict[str, NDArray[Any]],
+) -> None:
+    """Positions of the queries whose lines are in several pieces (a file not grouped by
+    query), worked out again over all their lines: each piece could order only its own part.
+    Their document ids are read back from the database for trec_eval's tie-break."""
+    queries, pieces = np.unique(np.concatenate(piece_queries), return_counts=True)
+    split = queries[pieces > 1]
+    if not len(split):
+        return
+    rows = np.flatnonzero(np.isin(cols["query"], split))
+    doc = cols["doc"][rows]
+    names = document_names(doc)
+    _, group = np.unique(cols["query"][rows], return_inverse=True)
+    cols["position"][rows] = trec_positions_of_docs(
+        group.reshape(-1), cols["score"][rows], [names[d] for d in doc.tolist()]
+    )
+
+
+def rank_problem(
+    path: str,
+    cols: Mapping[str, NDArray[Any]],
+    piece_problems: list[str | None],
+    query_names: Mapping[int, str],
+) -> str | None:
+    """:attr:`RunFile.rank_problem` of the whole file from its pieces': the first rank that
+    is not a usable integer (reported by its piece), else the first rank repeated for a query
+    in any two lines (pieces see only their own)."""
+    from ndcg_studio.io.trec import duplicate_rank_problem
+
+    if len(piece_problems) == 1:
+        return piece_problems[0]
+    usable = cols["usable"]
+    if not usable.all():
+        bad_line = int(cols["line"][int(np.argmin(usable))])
+        for problem in piece_problems:
+            if problem is not None and problem.startswith(f"{path}:{bad_line}: "):
+                return problem
+    query, rank = cols["query"], cols["rank"]
+    if not any_repeat((query, rank - int(rank.min()))):
+        return None
+    (packed,) = item_keys((query, rank - int(rank.min()), np.zeros_like(query)))
+    _, first, inverse = np.unique(packed, return_index=True, return_inverse=True)
+    if len(first) == len(packed):
+        return None
+    repeat = np.ones(len(packed), dtype=bool)
+    repeat[first] = False
+    row = int(np.argmax(repeat))
+    line = cols["line"]
+    return f"{path}:" + duplicate_rank_problem(
+        int(line[row]),
+        int(rank[row]),
+        query_names[int(query[row])],
+        int(line[first[inverse[row]]]),
+    )
+
+
+_BAD_NAME_CHAR = re.compile("[\x00-\x1f\x7f\ufeff\ud800-\udfff]")
+
+
+def check_name(value: str, option: str) -> None:
+    """Refuse a blank name or one with a control character (the readers' rule for names).
+
+    Raises:
+        InputError: naming the option.
+    """
+    bad = _BAD_NAME_CHAR.search(value)
+    if not value.strip():
+        raise InputError(f"{option}: {value!r} is blank; give a name")
+    if bad is not None:
+        raise InputError(f"{option}: {value!r} holds the control character U+{ord(bad[0]):04X}")
+
+
+class Pieces:
+    """The columns of a chunked file's pieces, given database ids as they arrive, and what the
+    pieces created (queries, documents, annotators)."""
+
+    def __init__(self, conn: Connection, documents: DocumentsMeanwhile) -> None:
+        self.conn = conn
+        self.documents = documents
+        self.parts: list[dict[str, NDArray[Any]]] = []
+        self.tags: dict[str, None] = {}
+        self.rank_problems: list[str | None] = []  # one per piece
+        self.query_names: dict[int, str] = {}
+        self.annotator_names: dict[int, str] = {}
+        self.piece_queries: list[NDArray[np.int64]] = []  # the distinct queries of each piece
+        self.q_new = self.d_new = self.a_new = 0
+
+    def _ids(
+        self, q_ext: list[str], q_inv: NDArray[np.int64]
+    ) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+        """The piece's document ids (from the helper) and query ids (created where missing)
+        of each line, given the distinct query ids and each line's code among them."""
+        doc_ids, created = self.documents.result()
+        self.d_new += created
+        q_ids, created = query_ids(self.conn, q_ext)
+        self.q_new += created
+        self.query_names.update(zip(q_ids.tolist(), q_ext, strict=True))
+        self.piece_queries.append(q_ids)
+        return doc_ids, q_ids[q_inv]
+
+    def add_run(self, run: RunFile) -> None:
+        self.tags.update(dict.fromkeys(run.tags))
+        self.rank_problems.append(run.rank_problem)
+        q_ext, q_inv = factorize(run.query_id)
+        positions = trec_positions_of_docs(q_inv, run.score, run.doc_id)
+        doc_ids, query = self._ids(q_ext, q_inv)
+        self.parts.append(
+            {
+                "query": query,
+                "doc": doc_ids,
+                "rank": run.rank,
+                "usable": run.rank_usable,
+                "score": run.score,
+                "line": run.line,
+                "position": positions,
+            }
+        )
+
+    def add_qrels(self, qrels: QrelsFile, default_name: str) -> None:
+        q_ext, q_inv = factorize(qrels.query_id)
+        if qrels.annotator is not None:
+            a_ext, a_inv = factorize(qrels.annotator)
+        else:
+            a_ext, a_inv = [default_name], np.zeros(len(qrels), dtype=np.int64)
+        doc_ids, query = self._ids(q_ext, q_inv)
+        a_ids, created = annotator_ids(self.conn, a_ext)
+        self.a_new += created
+        self.annotator_names.update(zip(a_ids.tolist(), a_ext, strict=True))
+        self.parts.append(
+            {
+                "query": query,
+                "doc": doc_ids,
+                "annotator": a_ids[a_inv],
+                "grade": qrels.grade,
+                "line": qrels.line,
+            }
+        )
+
+    def _names(self, ids: NDArray[np.int64]) -> Mapping[int, str]:
+        return document_names(self.conn, ids)
+
+    def run_columns(self, path: str) -> dict[str, NDArray[Any]]:
+        """The whole file's columns, checked across pieces: a (query, document) in two pieces is
+        refused; queries split over pieces are put in trec_eval's order anew."""
+        pieces = len(self.parts)
+        cols = concatenate(self.parts)
+        if pieces > 1:
+            key = (cols["query"], cols["doc"])
+            refuse_repeats(self._names, path, key, cols["line"], self.query_names, None, "appears")
+            reposition_split_queries(self._names, self.piece_queries, cols)
+        return cols
+
+    def qrels_columns(self, path: str, by: Mapping[int, str] | None) -> dict[str, NDArray[Any]]:
+        """The whole file's columns; a (query, document, annotator) in two pieces is refused."""
+        pieces = len(self.parts)
+        cols = concatenate(self.parts)
+        if pieces > 1:
+            key = (cols["query"], cols["doc"], cols["annotator"])
+            verb = "is judged"
+            refuse_repeats(self._names, path, key, cols["line"], self.query_names, by, verb)
+        return cols
+
+    def created(self) -> dict[str, int]:
+        return {
+            "queries created": self.q_new,
+            "documents created": self.d_new,
+            "annotators created": self.a_new,
+        }

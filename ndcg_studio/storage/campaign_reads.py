@@ -1,0 +1,179 @@
+"""Campaign SQL, part 3: the reads of the lead's dashboard, the exports of every grade and mark,
+and an annotator's own progress.
+
+Every function takes the caller's session and returns plain tuples (the campaign service turns
+them into its dataclasses and statistics).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, NamedTuple
+
+from sqlalchemy import and_, func, select
+from sqlalchemy.orm import Session
+
+from ndcg_studio.storage import models
+
+_ci, _j, _st, _le = (
+    models.campaign_items,
+    models.judgments,
+    models.campaign_states,
+    models.campaign_leases,
+)
+_q, _d, _a = models.queries, models.documents, models.annotators
+
+
+class Judged(NamedTuple):
+    """A judgment of a campaign item (``gold_grade`` None for a non-gold item)."""
+
+    query_id: int
+    document_id: int
+    gold_grade: int | None
+    annotator_id: int
+    grade: int
+
+
+class State(NamedTuple):
+    """A ``campaign_states`` row: graded (with seconds), cant_judge (with a reason) or later."""
+
+    query_id: int
+    document_id: int
+    annotator_id: int
+    state: str
+    seconds: float | None
+    reason: str | None
+
+
+class DashboardRows(NamedTuple):
+    """Everything the dashboard computes from, read in one transaction."""
+
+    judged: list[Judged]
+    states: list[State]
+    leases: list[tuple[int, int, int]]  # (query id, document id, annotator id), live now
+    items: list[tuple[int, int, str]]  # non-gold (query id, document id, query external id)
+    names: dict[int, str]  # annotator id -> name
+    documents: dict[int, str]  # document id -> external id (of the marked items)
+    queries: dict[int, str]  # query id -> external id
+
+
+def _same_item() -> Any:
+    return and_(_j.c.query_id == _ci.c.query_id, _j.c.document_id == _ci.c.document_id)
+
+
+def dashboard_rows(session: Session, campaign: int, now: datetime) -> DashboardRows:
+    """The judgments, states, live leases and items of the campaign, with the names to show."""
+    judged = session.execute(
+        select(_ci.c.query_id, _ci.c.document_id, _ci.c.gold_grade, _j.c.annotator_id, _j.c.grade)
+        .select_from(_ci)
+        .join(_j, _same_item())
+        .where(_ci.c.campaign_id == campaign)
+    ).all()
+    states = session.execute(
+        select(
+            _st.c.query_id,
+            _st.c.document_id,
+            _st.c.annotator_id,
+            _st.c.state,
+            _st.c.seconds,
+            _st.c.reason,
+        ).where(_st.c.campaign_id == campaign)
+    ).all()
+    leases = session.execute(
+        select(_le.c.query_id, _le.c.document_id, _le.c.annotator_id).where(
+            _le.c.campaign_id == campaign, _le.c.expires_at > now
+        )
+    ).all()
+    items = session.execute(
+        select(_ci.c.query_id, _ci.c.document_id, _q.c.external_id)
+        .join(_q, _q.c.id == _ci.c.query_id)
+        .where(_ci.c.campaign_id == campaign, _ci.c.gold_grade.is_(None))
+    ).all()
+    marked = {s.document_id for s in states} or {-1}
+    documents = session.execute(select(_d.c.id, _d.c.external_id).where(_d.c.id.in_(marked))).all()
+    return DashboardRows(
+        judged=[Judged(*r) for r in judged],
+        states=[State(*r) for r in states],
+        leases=[(int(q), int(d), int(a)) for q, d, a in leases],
+        items=[(int(q), int(d), str(e)) for q, d, e in items],
+        names={int(i): str(n) for i, n in session.execute(select(_a.c.id, _a.c.name))},
+        documents={int(i): str(e) for i, e in documents},
+        queries={int(i): str(e) for i, e in session.execute(select(_q.c.id, _q.c.external_id))},
+    )
+
+
+def graded_rows(session: Session, campaign: int) -> list[tuple[Any, ...]]:
+    """Every grade of the campaign's items (any route): (query, document, annotator, grade,
+    note, seconds or None, gold grade or None), external ids and names."""
+    rows = session.execute(
+        select(
+            _q.c.external_id,
+            _d.c.external_id,
+            _a.c.name,
+            _j.c.grade,
+            _j.c.note,
+            _st.c.seconds,
+            _ci.c.gold_grade,
+        )
+        .select_from(_ci)
+        .join(_j, _same_item())
+        .join(_q, _q.c.id == _ci.c.query_id)
+        .join(_d, _d.c.id == _ci.c.document_id)
+        .join(_a, _a.c.id == _j.c.annotator_id)
+        .outerjoin(
+            _st,
+            and_(
+                _st.c.campaign_id == _ci.c.campaign_id,
+                _st.c.query_id == _ci.c.query_id,
+                _st.c.document_id == _ci.c.document_id,
+                _st.c.annotator_id == _j.c.annotator_id,
+            ),
+        )
+        .where(_ci.c.campaign_id == campaign)
+    ).all()
+    return [tuple(r) for r in rows]
+
+
+def marked_rows(session: Session, campaign: int) -> list[tuple[Any, ...]]:
+    """Every "can't judge" / "later" mark: (query, document, annotator, state, reason, gold
+    grade or None)."""
+    rows = session.execute(
+        select(
+            _q.c.external_id,
+            _d.c.external_id,
+            _a.c.name,
+            _st.c.state,
+            _st.c.reason,
+            _ci.c.gold_grade,
+        )
+        .select_from(_st)
+        .join(
+            _ci,
+            and_(
+                _ci.c.campaign_id == _st.c.campaign_id,
+                _ci.c.query_id == _st.c.query_id,
+                _ci.c.document_id == _st.c.document_id,
+            ),
+        )
+        .join(_q, _q.c.id == _st.c.query_id)
+        .join(_d, _d.c.id == _st.c.document_id)
+        .join(_a, _a.c.id == _st.c.annotator_id)
+        .where(_st.c.campaign_id == campaign, _st.c.state != "graded")
+    ).all()
+    return [tuple(r) for r in rows]
+
+
+def own_counts(session: Session, campaign: int, annotator_id: int) -> tuple[int, dict[str, int]]:
+    """(items of the campaign the annotator graded, ``{state: count}`` of their marks)."""
+    done = session.execute(
+        select(func.count())
+        .select_from(_ci)
+        .join(_j, _same_item())
+        .where(_ci.c.campaign_id == campaign, _j.c.annotator_id == annotator_id)
+    ).scalar_one()
+    states = session.execute(
+        select(_st.c.state, func.count())
+        .where(_st.c.campaign_id == campaign, _st.c.annotator_id == annotator_id)
+        .group_by(_st.c.state)
+    ).all()
+    return int(done), {str(s): int(n) for s, n in states}

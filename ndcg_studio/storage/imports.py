@@ -1,0 +1,230 @@
+"""The writes of an import besides judgments (those are :mod:`ndcg_studio.storage.judgments`):
+the catalogue (queries, documents, annotators by external id), runs and their results.
+
+Everything runs on the import's one ``Connection`` inside :func:`import_transaction`, so a file
+is written whole or not at all. :class:`DocumentsMeanwhile` gives each line its document id in a
+helper thread while the importing thread goes on reading the file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, Literal
+
+import numpy as np
+from numpy.typing import NDArray
+from sqlalchemy import delete, select, update
+from sqlalchemy.exc import DataError, IntegrityError
+
+from ndcg_studio.storage import models
+from ndcg_studio.storage.bulk import bulk_insert, bulk_transaction, column_by_id, is_empty
+from ndcg_studio.storage.database import in_memory
+from ndcg_studio.storage.external_ids import (
+    ids_of_inserted,
+    insert_distinct,
+    map_external_ids,
+    upsert,
+)
+
+if TYPE_CHECKING:
+    from sqlalchemy import Connection, Engine
+
+__all__ = [
+    "DocumentsMeanwhile",
+    "RowRefused",
+    "annotator_ids",
+    "document_ids",
+    "document_names",
+    "documents_meanwhile",
+    "import_transaction",
+    "insert_results",
+    "query_ids",
+    "replace_run",
+    "upsert_catalogue",
+]
+
+_DOC_DEFAULTS = {"title": "", "text": "", "url": ""}
+
+
+class RowRefused(Exception):
+    """The database refused a row (a constraint, or a value the server cannot store); the
+    message is the database's first line. The import's transaction is rolled back."""
+
+
+@contextmanager
+def import_transaction(engine: Engine) -> Iterator[Connection]:
+    """:func:`~ndcg_studio.storage.bulk.bulk_transaction` whose refused rows raise
+    :class:`RowRefused` (after the rollback)."""
+    try:
+        with bulk_transaction(engine) as conn:
+            yield conn
+    except (IntegrityError, DataError) as exc:
+        reason = str(exc.orig).strip().splitlines()[0] if exc.orig is not None else str(exc)
+        raise RowRefused(reason) from None
+
+
+def query_ids(conn: Connection, external_ids: Sequence[str]) -> tuple[NDArray[np.int64], int]:
+    """Database ids of the distinct ``external_ids`` of queries (created with empty text where
+    missing), ``(n,)`` int64, and how many were created."""
+    return map_external_ids(conn, models.queries, external_ids, defaults={"text": ""})
+
+
+def annotator_ids(conn: Connection, names: Sequence[str]) -> tuple[NDArray[np.int64], int]:
+    """Database ids of the distinct annotator ``names`` (created where missing) and how many
+    were created."""
+    return map_external_ids(conn, models.annotators, names, key="name")
+
+
+def document_names(conn: Connection, ids: NDArray[np.int64] | Sequence[int]) -> dict[int, str]:
+    """``{document id: external id}`` of the given ids."""
+    return column_by_id(conn, models.documents, ids, "external_id")
+
+
+def replace_run(
+    conn: Connection, name: str, description: str, rank_problem: str | None
+) -> tuple[int, bool]:
+    """The id of the run ``name``, created (with ``description``) or, when it exists, emptied of
+    its results; ``rank_problem`` stored either way. Also whether it existed."""
+    runs = models.runs
+    run_id = conn.execute(select(runs.c.id).where(runs.c.name == name)).scalar_one_or_none()
+    if run_id is None:
+        values = {"name": name, "description": description, "rank_problem": rank_problem}
+        created = conn.execute(runs.insert().values(**values)).inserted_primary_key
+        assert created is not None
+        return int(created[0]), False
+    conn.execute(delete(models.results).where(models.results.c.run_id == run_id))
+    conn.execute(update(runs).where(runs.c.id == run_id).values(rank_problem=rank_problem))
+    return int(run_id), True
+
+
+def insert_results(conn: Connection, run_id: int, columns: Mapping[str, NDArray[Any]]) -> int:
+    """Insert results of run ``run_id`` from columns of one length: ``query``, ``doc``
+    (database ids), ``rank`` with ``usable`` (False: the rank is not a 32-bit integer, stored
+    NULL), ``position`` and ``score``. Returns the row count."""
+    ranks: list[int | None] = columns["rank"].tolist()
+    usable = columns["usable"]
+    if not usable.all():
+        ranks = [r if ok else None for r, ok in zip(ranks, usable.tolist(), strict=True)]
+    rows = zip(
+        columns["query"].tolist(),
+        columns["doc"].tolist(),
+        ranks,
+        columns["position"].tolist(),
+        columns["score"].tolist(),
+        strict=True,
+    )
+    return bulk_insert(
+        conn,
+        models.results,
+        ("query_id", "document_id", "rank", "position", "score"),
+        rows,
+        constants={"run_id": int(run_id)},
+    )
+
+
+def upsert_catalogue(
+    conn: Connection,
+    kind: Literal["queries", "documents"],
+    external_ids: Sequence[str],
+    columns: Mapping[str, Sequence[Any]],
+) -> int:
+    """Create or update queries or documents by external id with the given columns; returns
+    how many were created (:func:`~ndcg_studio.storage.external_ids.upsert`)."""
+    table = models.queries if kind == "queries" else models.documents
+    return upsert(conn, table, "external_id", {"external_id": external_ids, **columns})
+
+
+class DocumentsMeanwhile:
+    """Each line's document id, worked out with a helper thread on the import's connection
+    while the importing thread goes on reading and preparing the file.
+
+    SQLite and the database driver release the GIL while they work, so the database's share
+    (most of it) runs beside the Python work of the importing thread. Into an empty documents
+    table (a first import) the helper only inserts the documents (:func:`insert_distinct`) while
+    :meth:`result` numbers the lines' documents in this thread; otherwise the helper does all of
+    :func:`document_ids`. ``benchmarks/bench_end_to_end.py`` measures the gain (the numbers are
+    in ``benchmarks/README.md``). The importing thread must not use the connection between
+    :meth:`start` and :meth:`result`. Made by :func:`documents_meanwhile`.
+    """
+
+    def __init__(self, conn: Connection, helper: ThreadPoolExecutor | None) -> None:
+        self._conn = conn
+        self._helper = helper
+        self._doc_id: Sequence[str] | None = None
+        self._first_import = False
+        self._job: Future[Any] | None = None
+
+    def start(self, doc_id: Sequence[str]) -> None:
+        """Begin with the document id of every line (not to be changed until :meth:`result`)."""
+        if self._doc_id is not None:
+            raise RuntimeError("the documents are already being looked up")
+        self._doc_id = doc_id
+        conn = self._conn
+        self._first_import = conn.dialect.name == "sqlite" and is_empty(conn, models.documents)
+        if self._helper is not None:
+            work = _insert_documents if self._first_import else document_ids
+            self._job = self._helper.submit(work, conn, doc_id)
+
+    def result(self) -> tuple[NDArray[np.int64], int]:
+        """``(ids, n_created)``: the database id of each line's document, ``(n,)`` int64, and
+        the number of documents created (waits for the helper; raises its error). Then
+        :meth:`start` may be called again, with the next piece of a file."""
+        doc_id, conn = self._doc_id, self._conn
+        if doc_id is None:
+            raise RuntimeError("start() was not called")
+        job, self._doc_id, self._job = self._job, None, None  # ready for the next piece
+        if not self._first_import:
+            return job.result() if job else document_ids(conn, doc_id)
+        distinct, codes = factorize(doc_id)  # while the helper inserts them
+        created = job.result() if job else _insert_documents(conn, doc_id)
+        ids = ids_of_inserted(conn, models.documents, distinct, 0, created)
+        return ids[codes], created
+
+
+def _insert_documents(conn: Connection, doc_id: Sequence[str]) -> int:
+    return insert_distinct(conn, models.documents, doc_id, defaults=_DOC_DEFAULTS)
+
+
+@contextmanager
+def documents_meanwhile(conn: Connection) -> Iterator[DocumentsMeanwhile]:
+    """A :class:`DocumentsMeanwhile` for ``conn``; on leaving, waits for its helper (also when
+    the body raises, so the transaction ends only after the helper has let go of ``conn``).
+
+    An SQLite database in memory cannot be used from another thread (SQLAlchemy gives each
+    thread its own), so there the work runs in :meth:`~DocumentsMeanwhile.result` instead.
+    """
+    if in_memory(conn.engine.url):
+        yield DocumentsMeanwhile(conn, None)
+        return
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="import-documents") as helper:
+        yield DocumentsMeanwhile(conn, helper)
+
+
+def document_ids(conn: Connection, doc_id: Sequence[str]) -> tuple[NDArray[np.int64], int]:
+    """Database id of each line's document, ``(n,)`` int64, creating the documents not seen
+    before (once each); also the number created. Into an empty table every document is new
+    and nothing is looked up. (A first import on SQLite takes a faster way: see
+    :class:`DocumentsMeanwhile`.)"""
+    if not is_empty(conn, models.documents):
+        ids, _ = map_external_ids(conn, models.documents, doc_id, create=False)
+        missing = np.flatnonzero(ids < 0)
+    else:
+        ids = np.full(len(doc_id), -1, dtype=np.int64)
+        missing = np.arange(len(doc_id))
+    created = 0
+    if len(missing):
+        m_ext, m_inv = factorize([doc_id[i] for i in missing.tolist()])
+        m_ids, created = map_external_ids(conn, models.documents, m_ext, defaults=_DOC_DEFAULTS)
+        ids[missing] = m_ids[m_inv]
+    return ids, created
+
+
+def factorize(values: Sequence[str]) -> tuple[list[str], NDArray[np.int64]]:
+    """Distinct strings in order of first appearance and the (n,) int64 code of each value."""
+    # all in C (dict.fromkeys, zip, map): a generator calling setdefault was the slower way
+    distinct = list(dict.fromkeys(values))
+    code_of = dict(zip(distinct, range(len(distinct)), strict=True))
+    codes = np.fromiter(map(code_of.__getitem__, values), dtype=np.int64, count=len(values))
+    return distinct, codes
