@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QModelIndex, QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QHideEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -37,7 +37,6 @@ from ndcg_studio.services.review_rows import (
     load_review_agreement,
 )
 from ndcg_studio.services.scoring import (
-    RunSummary,
     ScoringSettings,
 )
 from ndcg_studio.storage.database import Database
@@ -45,18 +44,15 @@ from ndcg_studio.translatable import QT_TRANSLATE_NOOP
 from ndcg_studio.ui.bands import BandChipDelegate, BandLegend
 from ndcg_studio.ui.charts import BandCountsChart, ChartsPane, HistogramChart
 from ndcg_studio.ui.context import AppContext
-from ndcg_studio.ui.language import arg, number, plural
+from ndcg_studio.ui.language import arg
 from ndcg_studio.ui.models import scores as M
-from ndcg_studio.ui.models.scores import (
-    ReviewFilter,
-    RunSummaryModel,
-    ScoresTableModel,
-    with_text_keys,
-)
+from ndcg_studio.ui.models.run_summary import RunSummaryModel
+from ndcg_studio.ui.models.scores import ReviewFilter, ScoresTableModel, with_text_keys
 from ndcg_studio.ui.views.base import LazyView, StateWidget
 from ndcg_studio.ui.views.query_detail import QueryDetailDialog
 from ndcg_studio.ui.views.review_condensed import CondensedPanel
 from ndcg_studio.ui.views.review_filters import ReviewFilterBar
+from ndcg_studio.ui.views.review_text import coverage_note, nothing_to_score_text
 from ndcg_studio.ui.views.scoring_settings import (
     SCORING_KEYS,
     ScoringSettingsDialog,
@@ -65,29 +61,6 @@ from ndcg_studio.ui.views.scoring_settings import (
     scoring_settings_from,
 )
 from ndcg_studio.ui.workers import Task, TaskFn, run_task
-
-
-class ReviewText(QObject):
-    """Review's ``%n`` plurals (lupdate collects a numerus only from ``self.tr``); the count
-    is ``%1`` to keep the language's digit grouping."""
-
-    def judgments_no_run(self, n: int) -> str:
-        text = self.tr(
-            "Nothing to score yet: %1 judgment(s), but no run.\n"
-            "Import a run (File ▸ Import… ▸ A run) to score it.",
-            "",
-            n,
-        )
-        return arg(plural(text, n), number(n))
-
-    def runs_no_judgments(self, n: int) -> str:
-        text = self.tr(
-            "Nothing to score yet: %1 run(s), but no judgments.\n"
-            "Judge documents in Annotate, or import judgments (File ▸ Import…).",
-            "",
-            n,
-        )
-        return arg(plural(text, n), number(n))
 
 
 class ReviewView(LazyView[ReviewData]):
@@ -317,7 +290,7 @@ class ReviewView(LazyView[ReviewData]):
         k = report.settings.k
         self.summary_model.set_summaries(data.summaries, k)
         self.summary_table.resizeColumnsToContents()
-        self.summary_note.setText(self._coverage_note(data.summaries))
+        self.summary_note.setText(coverage_note(data.summaries))
         self.band_legend.set_thresholds(report.settings.bands)
         self._fit_summary_table()
         QTimer.singleShot(0, self._fit_summary_table)  # again once laid out (CJK rows are taller)
@@ -346,46 +319,6 @@ class ReviewView(LazyView[ReviewData]):
         if self.summary_model.rowCount() > rows or wide:
             height += t.horizontalScrollBar().sizeHint().height()
         t.setFixedHeight(height)  # not squeezed under the legend (taller CJK lines)
-
-    @staticmethod
-    def _coverage_note(summaries: list[RunSummary]) -> str:
-        parts = []
-        for s in summaries:
-            extra = []
-            if s.n_without_judgments:
-                extra.append(
-                    arg(
-                        QCoreApplication.translate("ReviewView", "%1 without judgments (no nDCG)"),
-                        s.n_without_judgments,
-                    )
-                )
-            if s.n_missing_from_run:
-                extra.append(
-                    arg(
-                        QCoreApplication.translate("ReviewView", "%1 not returned (scored 0)"),
-                        s.n_missing_from_run,
-                    )
-                )
-            if s.n_idcg_zero:
-                extra.append(
-                    arg(QCoreApplication.translate("ReviewView", "%1 with IDCG = 0"), s.n_idcg_zero)
-                )
-            if extra:
-                parts.append(
-                    arg(
-                        QCoreApplication.translate("ReviewView", "%1: %2"),
-                        s.run,
-                        QCoreApplication.translate("ReviewView", ", ").join(extra),
-                    )
-                )
-        if not parts:
-            return QCoreApplication.translate(
-                "ReviewView", "Every query has judgments and a result in every run."
-            )
-        return arg(
-            QCoreApplication.translate("ReviewView", "%1."),
-            QCoreApplication.translate("ReviewView", "; ").join(parts),
-        )
 
     # ------------------------------------------------------------------ filters
     def current_filter(self) -> ReviewFilter:
@@ -436,33 +369,8 @@ class ReviewView(LazyView[ReviewData]):
         else:
             self._show_empty(self.nothing_to_score_text(counts))
 
-    @staticmethod
-    def nothing_to_score_text(counts: DatabaseCounts | None) -> str:
-        """Why nothing is scored, naming only what is missing (a database with 11,386
-        judgments and no run was told to import "a run and judgments")."""
-        runs = counts is None or counts.runs > 0
-        judgments = counts is None or counts.judgments > 0
-        if counts is not None and not runs and judgments:
-            return ReviewText().judgments_no_run(counts.judgments)
-        if counts is not None and runs and not judgments:
-            return ReviewText().runs_no_judgments(counts.runs)
-        if counts is not None and runs and judgments:
-            return QCoreApplication.translate(
-                "ReviewView",
-                "Nothing to score yet: no query has both results in a run and judgments.\n"
-                "Judge the runs' documents in Annotate, or import judgments for their queries.",
-            )
-        if counts is not None and not runs and not judgments:
-            return QCoreApplication.translate(
-                "ReviewView",
-                "Nothing to score yet: no run and no judgments.\nImport a run and judgments "
-                "(File ▸ Import…), or judge a few documents in Annotate.",
-            )
-        return QCoreApplication.translate(
-            "ReviewView",
-            "Nothing to score yet.\nImport a run and judgments (File ▸ Import…), "
-            "or judge a few documents in Annotate.",
-        )
+    #: why nothing is scored (see :func:`~ndcg_studio.ui.views.review_text.nothing_to_score_text`)
+    nothing_to_score_text = staticmethod(nothing_to_score_text)
 
     def hideEvent(self, event: QHideEvent) -> None:
         self.save_state()
