@@ -92,6 +92,7 @@
     </message>
     <message>
         <source>no resample had a defined alpha</source>
+        <extracomment>draw kind counts (multinomial) when the items are at least this many times more than their kinds</extracomment>
         <translation>ни в одной повторной выборке α не определена</translation>
     </message>
     <message>
@@ -548,6 +549,206 @@ Disputed: grades differ by %2 (≥ %3) — %4</source>
     <message>
         <source>; </source>
         <translation>; </translation>
+    </message>
+</context>
+<context>
+    <name>CampaignDialog</name>
+    <message>
+        <source>New campaign</source>
+        <translation>Новая кампания</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Название</translation>
+    </message>
+    <message>
+        <source>Runs to pool</source>
+        <translation>Прогоны для пула</translation>
+    </message>
+    <message>
+        <source>names separated by spaces or commas</source>
+        <translation>имена через пробел или запятую</translation>
+    </message>
+    <message>
+        <source>Annotators</source>
+        <translation>Асессоры</translation>
+    </message>
+    <message>
+        <source># Guidelines
+
+What makes a document *relevant*…</source>
+        <translation># Инструкция
+
+Что делает документ *релевантным*…</translation>
+    </message>
+    <message>
+        <source>Guidelines (Markdown)</source>
+        <translation>Инструкция (Markdown)</translation>
+    </message>
+    <message>
+        <source>depth</source>
+        <translation>глубина</translation>
+    </message>
+    <message>
+        <source>grades per item</source>
+        <translation>оценок на элемент</translation>
+    </message>
+    <message>
+        <source>Pool</source>
+        <translation>Пул</translation>
+    </message>
+    <message>
+        <source>A</source>
+        <translation>A</translation>
+    </message>
+    <message>
+        <source>B</source>
+        <translation>B</translation>
+    </message>
+    <message>
+        <source>K</source>
+        <translation>K</translation>
+    </message>
+    <message>
+        <source>Order</source>
+        <translation>Порядок</translation>
+    </message>
+    <message>
+        <source>fewest grades first, shuffled (depth)</source>
+        <translation>сначала с наименьшим числом оценок, вперемешку (depth)</translation>
+    </message>
+    <message>
+        <source>move-to-front (mtf)</source>
+        <translation>перемещение в начало (mtf)</translation>
+    </message>
+    <message>
+        <source>MaxMean bandit (bandit)</source>
+        <translation>бандит MaxMean (bandit)</translation>
+    </message>
+    <message>
+        <source>what decides run A vs B (ab)</source>
+        <translation>то, что решает прогоны A и B (ab)</translation>
+    </message>
+    <message>
+        <source>all queries</source>
+        <translation>все запросы</translation>
+    </message>
+    <message>
+        <source>seed</source>
+        <translation>зерно</translation>
+    </message>
+    <message>
+        <source>Query sample</source>
+        <translation>Выборка запросов</translation>
+    </message>
+    <message>
+        <source>warn below</source>
+        <translation>предупреждать ниже</translation>
+    </message>
+    <message>
+        <source>Gold rate</source>
+        <translation>Доля эталонов</translation>
+    </message>
+    <message>
+        <source>No database is open.</source>
+        <translation>База данных не открыта.</translation>
+    </message>
+</context>
+<context>
+    <name>CampaignMenu</name>
+    <message>
+        <source>&amp;Campaign</source>
+        <translation>&amp;Кампания</translation>
+    </message>
+    <message>
+        <source>&amp;New campaign…</source>
+        <translation>&amp;Новая кампания…</translation>
+    </message>
+    <message>
+        <source>Lead&apos;s &amp;dashboard…</source>
+        <translation>&amp;Панель руководителя…</translation>
+    </message>
+    <message>
+        <source>Next from &amp;queue</source>
+        <translation>Следующий из &amp;очереди</translation>
+    </message>
+</context>
+<context>
+    <name>CampaignPanel</name>
+    <message>
+        <source>(no campaign: the whole pool)</source>
+        <extracomment>the chooser&apos;s first item (translated in context &quot;CampaignPanel&quot;)</extracomment>
+        <translation>(без кампании: весь пул)</translation>
+    </message>
+    <message>
+        <source>Campaign</source>
+        <translation>Кампания</translation>
+    </message>
+    <message>
+        <source>Next from queue</source>
+        <translation>Следующий из очереди</translation>
+    </message>
+    <message>
+        <source>Open the next document the campaign offers you (Q)</source>
+        <translation>Открыть следующий документ, который предлагает кампания (Q)</translation>
+    </message>
+    <message>
+        <source>Can&apos;t judge…</source>
+        <translation>Не могу оценить…</translation>
+    </message>
+    <message>
+        <source>You cannot judge this document: say why (X)</source>
+        <translation>Вы не можете оценить этот документ: укажите почему (X)</translation>
+    </message>
+    <message>
+        <source>Later</source>
+        <translation>Позже</translation>
+    </message>
+    <message>
+        <source>Skip this document for now (L)</source>
+        <translation>Пока пропустить этот документ (L)</translation>
+    </message>
+    <message>
+        <source>*No guidelines for this campaign.*</source>
+        <translation>*У этой кампании нет инструкции.*</translation>
+    </message>
+    <message>
+        <source>Description.</source>
+        <translation>Описание.</translation>
+    </message>
+    <message>
+        <source>Narrative.</source>
+        <translation>Пояснение.</translation>
+    </message>
+    <message>
+        <source>Query %1</source>
+        <translation>Запрос %1</translation>
+    </message>
+    <message>
+        <source>You: %1 graded · %2 can&apos;t judge · %3 later</source>
+        <translation>Вы: оценено %1 · не могу оценить %2 · позже %3</translation>
+    </message>
+    <message>
+        <source>Taking the next document</source>
+        <translation>Получение следующего документа</translation>
+    </message>
+    <message>
+        <source>%1
+Nothing left for you in this campaign.</source>
+        <translation>%1
+В этой кампании для вас больше ничего нет.</translation>
+    </message>
+    <message>
+        <source>Marking the document</source>
+        <translation>Отметка документа</translation>
+    </message>
+    <message>
+        <source>Can&apos;t judge</source>
+        <translation>Не могу оценить</translation>
+    </message>
+    <message>
+        <source>Why can&apos;t you judge it?</source>
+        <translation>Почему вы не можете его оценить?</translation>
     </message>
 </context>
 <context>
@@ -1888,6 +2089,34 @@ p = %7 (парный рандомизационный тест), с поправ
     </message>
 </context>
 <context>
+    <name>QueryProgressModel</name>
+    <message>
+        <source>Query</source>
+        <translation>Запрос</translation>
+    </message>
+    <message>
+        <source>Text</source>
+        <translation>Текст</translation>
+    </message>
+    <message>
+        <source>Judged</source>
+        <translation>Оценено</translation>
+    </message>
+    <message>
+        <source>Pooled documents you have judged / pool size</source>
+        <extracomment>(judged, pool size) of the row, for the progress delegate</extracomment>
+        <translation>Оценённые вами документы пула / размер пула</translation>
+    </message>
+    <message>
+        <source>No run returned documents for this query: nothing to judge</source>
+        <translation>Ни один прогон не вернул документов по этому запросу: оценивать нечего</translation>
+    </message>
+    <message>
+        <source>%1 of %2 pooled documents judged</source>
+        <translation>оценено %1 из %2 документов пула</translation>
+    </message>
+</context>
+<context>
     <name>ReviewFilterBar</name>
     <message>
         <source>Score against one judgment source&apos;s grades only: its annotators&apos; grades combined by the consensus rule, no adjudication (like `score --source`); &apos;humans&apos; are the annotators of no source. All sources: the usual consensus of every annotator.</source>
@@ -2695,6 +2924,14 @@ Double-click for the per-rank breakdown.</source>
     <message>
         <source>All files (*)</source>
         <translation>Все файлы (*)</translation>
+    </message>
+    <message>
+        <source>TREC topics (title, description, narrative)</source>
+        <translation>Темы TREC (заголовок, описание, пояснение)</translation>
+    </message>
+    <message>
+        <source>TREC topics (*.txt *.xml *.topics);;All files (*)</source>
+        <translation>Темы TREC (*.txt *.xml *.topics);;Все файлы (*)</translation>
     </message>
     <message>
         <source>NDCG report (CSV)</source>

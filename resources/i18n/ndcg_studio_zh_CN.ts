@@ -90,6 +90,7 @@
     </message>
     <message>
         <source>no resample had a defined alpha</source>
+        <extracomment>draw kind counts (multinomial) when the items are at least this many times more than their kinds</extracomment>
         <translation>没有任何重抽样得到有定义的 α</translation>
     </message>
     <message>
@@ -544,6 +545,206 @@ Disputed: grades differ by %2 (≥ %3) — %4</source>
     <message>
         <source>; </source>
         <translation>；</translation>
+    </message>
+</context>
+<context>
+    <name>CampaignDialog</name>
+    <message>
+        <source>New campaign</source>
+        <translation>新建标注项目</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Runs to pool</source>
+        <translation>纳入标注池的运行</translation>
+    </message>
+    <message>
+        <source>names separated by spaces or commas</source>
+        <translation>名字之间用空格或逗号分隔</translation>
+    </message>
+    <message>
+        <source>Annotators</source>
+        <translation>标注者</translation>
+    </message>
+    <message>
+        <source># Guidelines
+
+What makes a document *relevant*…</source>
+        <translation># 标注指南
+
+什么样的文档算 *相关*…</translation>
+    </message>
+    <message>
+        <source>Guidelines (Markdown)</source>
+        <translation>标注指南（Markdown）</translation>
+    </message>
+    <message>
+        <source>depth</source>
+        <translation>深度</translation>
+    </message>
+    <message>
+        <source>grades per item</source>
+        <translation>每个条目的等级数</translation>
+    </message>
+    <message>
+        <source>Pool</source>
+        <translation>标注池</translation>
+    </message>
+    <message>
+        <source>A</source>
+        <translation>A</translation>
+    </message>
+    <message>
+        <source>B</source>
+        <translation>B</translation>
+    </message>
+    <message>
+        <source>K</source>
+        <translation>K</translation>
+    </message>
+    <message>
+        <source>Order</source>
+        <translation>顺序</translation>
+    </message>
+    <message>
+        <source>fewest grades first, shuffled (depth)</source>
+        <translation>等级最少的优先，随机打乱（depth）</translation>
+    </message>
+    <message>
+        <source>move-to-front (mtf)</source>
+        <translation>移到最前（mtf）</translation>
+    </message>
+    <message>
+        <source>MaxMean bandit (bandit)</source>
+        <translation>MaxMean 多臂老虎机（bandit）</translation>
+    </message>
+    <message>
+        <source>what decides run A vs B (ab)</source>
+        <translation>决定运行 A 与 B 的文档（ab）</translation>
+    </message>
+    <message>
+        <source>all queries</source>
+        <translation>所有查询</translation>
+    </message>
+    <message>
+        <source>seed</source>
+        <translation>随机种子</translation>
+    </message>
+    <message>
+        <source>Query sample</source>
+        <translation>查询抽样</translation>
+    </message>
+    <message>
+        <source>warn below</source>
+        <translation>低于此值时警告</translation>
+    </message>
+    <message>
+        <source>Gold rate</source>
+        <translation>金标准比例</translation>
+    </message>
+    <message>
+        <source>No database is open.</source>
+        <translation>没有打开的数据库。</translation>
+    </message>
+</context>
+<context>
+    <name>CampaignMenu</name>
+    <message>
+        <source>&amp;Campaign</source>
+        <translation>标注项目(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;New campaign…</source>
+        <translation>新建标注项目(&amp;N)…</translation>
+    </message>
+    <message>
+        <source>Lead&apos;s &amp;dashboard…</source>
+        <translation>负责人看板(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>Next from &amp;queue</source>
+        <translation>从队列取下一个(&amp;Q)</translation>
+    </message>
+</context>
+<context>
+    <name>CampaignPanel</name>
+    <message>
+        <source>(no campaign: the whole pool)</source>
+        <extracomment>the chooser&apos;s first item (translated in context &quot;CampaignPanel&quot;)</extracomment>
+        <translation>（无标注项目：整个标注池）</translation>
+    </message>
+    <message>
+        <source>Campaign</source>
+        <translation>标注项目</translation>
+    </message>
+    <message>
+        <source>Next from queue</source>
+        <translation>从队列取下一个</translation>
+    </message>
+    <message>
+        <source>Open the next document the campaign offers you (Q)</source>
+        <translation>打开标注项目分配给您的下一个文档（Q）</translation>
+    </message>
+    <message>
+        <source>Can&apos;t judge…</source>
+        <translation>无法判断…</translation>
+    </message>
+    <message>
+        <source>You cannot judge this document: say why (X)</source>
+        <translation>您无法判断此文档：请说明原因（X）</translation>
+    </message>
+    <message>
+        <source>Later</source>
+        <translation>稍后</translation>
+    </message>
+    <message>
+        <source>Skip this document for now (L)</source>
+        <translation>暂时跳过此文档（L）</translation>
+    </message>
+    <message>
+        <source>*No guidelines for this campaign.*</source>
+        <translation>*此标注项目没有标注指南。*</translation>
+    </message>
+    <message>
+        <source>Description.</source>
+        <translation>描述。</translation>
+    </message>
+    <message>
+        <source>Narrative.</source>
+        <translation>说明。</translation>
+    </message>
+    <message>
+        <source>Query %1</source>
+        <translation>查询 %1</translation>
+    </message>
+    <message>
+        <source>You: %1 graded · %2 can&apos;t judge · %3 later</source>
+        <translation>您：已评级 %1 · 无法判断 %2 · 稍后 %3</translation>
+    </message>
+    <message>
+        <source>Taking the next document</source>
+        <translation>获取下一个文档</translation>
+    </message>
+    <message>
+        <source>%1
+Nothing left for you in this campaign.</source>
+        <translation>%1
+此标注项目中已没有留给您的内容。</translation>
+    </message>
+    <message>
+        <source>Marking the document</source>
+        <translation>标记文档</translation>
+    </message>
+    <message>
+        <source>Can&apos;t judge</source>
+        <translation>无法判断</translation>
+    </message>
+    <message>
+        <source>Why can&apos;t you judge it?</source>
+        <translation>为什么无法判断？</translation>
     </message>
 </context>
 <context>
@@ -1860,6 +2061,34 @@ p = %7（配对随机化检验），校正后 p = %8（%9）
     </message>
 </context>
 <context>
+    <name>QueryProgressModel</name>
+    <message>
+        <source>Query</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>Text</source>
+        <translation>文本</translation>
+    </message>
+    <message>
+        <source>Judged</source>
+        <translation>已标注</translation>
+    </message>
+    <message>
+        <source>Pooled documents you have judged / pool size</source>
+        <extracomment>(judged, pool size) of the row, for the progress delegate</extracomment>
+        <translation>您已标注的标注池文档数 / 标注池大小</translation>
+    </message>
+    <message>
+        <source>No run returned documents for this query: nothing to judge</source>
+        <translation>没有运行为此查询返回文档：无可标注内容</translation>
+    </message>
+    <message>
+        <source>%1 of %2 pooled documents judged</source>
+        <translation>标注池 %2 个文档中已标注 %1 个</translation>
+    </message>
+</context>
+<context>
     <name>ReviewFilterBar</name>
     <message>
         <source>Score against one judgment source&apos;s grades only: its annotators&apos; grades combined by the consensus rule, no adjudication (like `score --source`); &apos;humans&apos; are the annotators of no source. All sources: the usual consensus of every annotator.</source>
@@ -2651,6 +2880,14 @@ Double-click for the per-rank breakdown.</source>
     <message>
         <source>All files (*)</source>
         <translation>所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>TREC topics (title, description, narrative)</source>
+        <translation>TREC 主题（标题、描述、说明）</translation>
+    </message>
+    <message>
+        <source>TREC topics (*.txt *.xml *.topics);;All files (*)</source>
+        <translation>TREC 主题 (*.txt *.xml *.topics);;所有文件 (*)</translation>
     </message>
     <message>
         <source>NDCG report (CSV)</source>
