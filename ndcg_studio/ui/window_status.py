@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from PySide6.QtCore import QCoreApplication, Qt, Slot
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QLabel, QMainWindow
 
 from ndcg_studio.services.annotation import AnnotationService, DatabaseCounts
@@ -126,10 +127,36 @@ class StatusBarMixin:
             self._window().statusBar().setToolTip("")
 
     def _show_team(self, team: list[Any]) -> None:
-        text, tooltip = team_text(team)
-        self._team_label.setText(text)
-        self._team_label.setToolTip(tooltip)
+        self._team = team
+        self._fit_team()
         self._refit_message()
+
+    def _fit_team(self) -> None:
+        """The team line with as many members (3, 2, 1) as leave the permanent labels inside
+        the status bar (the Russian counts are longer: at 1024 px they ran off its end)."""
+        team = getattr(self, "_team", None)
+        if team is None:
+            return
+        status = self._window().statusBar()
+
+        def width(label: QLabel) -> int:  # the text's own width: sizeHint lags a new text
+            return label.fontMetrics().horizontalAdvance(label.text()) + 12 + 8
+
+        labels = (self._db_label, self._annotator_label, self._counts_label)
+        others = sum(width(label) for label in labels if not label.isHidden())
+        # the status bar also keeps room for its message area and size grip (measured: the
+        # window grew by 216 px past labels that summed to the window's width)
+        room = min(status.width(), self._window().width()) - 240
+        for limit in (3, 2, 1):
+            text, tooltip = team_text(team, limit)
+            self._team_label.setText(text)
+            self._team_label.setToolTip(tooltip)
+            if others + width(self._team_label) <= room:
+                break
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)  # type: ignore[misc]
+        self._fit_team()
 
     def _show_reachable(self, reachable: bool) -> None:
         if reachable:
@@ -155,5 +182,5 @@ class StatusBarMixin:
                 )
             )
         )
-
+        self._fit_team()
         self._refit_message()

@@ -128,6 +128,13 @@ class StabilityView(LazyView[StabilityReport]):
         self.coverage_label = QLabel(self.tr("min. coverage"))
         self.run_a = QComboBox()
         self.run_b = QComboBox()
+        # no wider than ~14 characters when closed (the list shows whole names): with Russian
+        # labels and long run names the row made the window wider than a 1024-px screen
+        for combo, length in ((self.by, 14), (self.run_a, 12), (self.run_b, 12)):
+            combo.setSizeAdjustPolicy(
+                QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+            )
+            combo.setMinimumContentsLength(length)
         controls = QHBoxLayout()
         controls.addWidget(QLabel(self.tr("Run order under")))
         controls.addWidget(self.by)
