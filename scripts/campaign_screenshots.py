@@ -6,7 +6,9 @@ The database is the Cranfield demo (as ``scripts/screenshots.py`` builds it, wit
 annotator "alice") in a temporary folder, plus the second annotator "ada" and a campaign over the
 demo's runs with overlap 2, guidelines and gold items taken from Cleverdon's grades.
 
-Run: python scripts/campaign_screenshots.py [--out docs/screenshots]
+Run: python scripts/campaign_screenshots.py [--out docs/screenshots] [--lang zh_CN|ru]
+(``--lang``: the interface in that language, every picture at 1024×700 and named
+``<picture>-<lang>.png``.)
 """
 
 from __future__ import annotations
@@ -52,9 +54,15 @@ Press **X** when you cannot judge (say why), **L** to come back later, **n** to 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=REPO / "docs" / "screenshots")
+    parser.add_argument("--lang", choices=("en", "zh_CN", "ru"), default="en", help="language")
     args = parser.parse_args()
     app = QApplication.instance() or QApplication(sys.argv[:1])
     assert isinstance(app, QApplication)
+    from ndcg_studio.ui.language import apply_language
+
+    apply_language(args.lang)
+    size = SIZE if args.lang == "en" else (1024, 700)
+    tail = "" if args.lang == "en" else f"-{args.lang}"
     args.out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
@@ -76,7 +84,7 @@ def main() -> int:
         annotator = AnnotationService(db).ensure_annotator("alice")
         context.set_database(db, annotator)
         window = MainWindow(context)
-        window.resize(*SIZE)
+        window.resize(*size)
         window.show()
         settle(app)
         view = window.view("Annotate")
@@ -90,10 +98,10 @@ def main() -> int:
             settle(app)
         panel.later()
         settle(app)
-        window.grab().save(str(args.out / "campaign-annotate.png"))
-        written = [args.out / "campaign-annotate.png"]
+        written = [args.out / f"campaign-annotate{tail}.png"]
+        window.grab().save(str(written[-1]))
         dialog = CampaignDialog(context, window)
-        dialog.resize(*SIZE)
+        dialog.resize(*size)
         dialog.name.setText("aero-2027")
         for i in range(min(2, dialog.runs.count())):
             dialog.runs.item(i).setSelected(True)
@@ -103,19 +111,20 @@ def main() -> int:
         dialog.guidelines.setPlainText(GUIDELINES)
         dialog.show()
         settle(app)
-        dialog.grab().save(str(args.out / "campaign-dialog.png"))
-        written.append(args.out / "campaign-dialog.png")
+        written.append(args.out / f"campaign-dialog{tail}.png")
+        dialog.grab().save(str(written[-1]))
         dialog.resize(1024, 700)  # the smallest screen the app is laid out for
         settle(app)
-        dialog.grab().save(str(args.out / "campaign-dialog-1024x700.png"))
-        written.append(args.out / "campaign-dialog-1024x700.png")
+        if args.lang == "en":
+            dialog.grab().save(str(args.out / "campaign-dialog-1024x700.png"))
+            written.append(args.out / "campaign-dialog-1024x700.png")
         dialog.close()
         board = CampaignDashboard(context, window)
-        board.resize(SIZE[0], 460)
+        board.resize(size[0], 460)
         board.show()
         settle(app)
-        board.grab().save(str(args.out / "campaign-dashboard.png"))
-        written.append(args.out / "campaign-dashboard.png")
+        written.append(args.out / f"campaign-dashboard{tail}.png")
+        board.grab().save(str(written[-1]))
         board.close()
         panel.release()
         window.close()

@@ -36,6 +36,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ndcg_studio.domain.agreement_ratings import Ratings, encode_grades
+from ndcg_studio.translatable import QT_TRANSLATE_NOOP
 from ndcg_studio.vocabulary import ALPHA_LEVELS, Level
 
 __all__ = [
@@ -52,9 +53,11 @@ __all__ = [
 
 LEVELS: tuple[Level, ...] = ALPHA_LEVELS
 
-REASON_EMPTY = "empty: no grades"
-REASON_NO_PAIRABLE = "no item has two or more grades"
-REASON_ONE_VALUE = "only one distinct grade: expected disagreement is 0"
+REASON_EMPTY = QT_TRANSLATE_NOOP("Agreement", "empty: no grades")
+REASON_NO_PAIRABLE = QT_TRANSLATE_NOOP("Agreement", "no item has two or more grades")
+REASON_ONE_VALUE = QT_TRANSLATE_NOOP(
+    "Agreement", "only one distinct grade: expected disagreement is 0"
+)
 # reason_code -> text; code 0 means alpha is defined.
 _REASONS: tuple[str | None, ...] = (None, REASON_EMPTY, REASON_NO_PAIRABLE, REASON_ONE_VALUE)
 _REASON_ARRAY = np.array(_REASONS, dtype=object)

@@ -57,6 +57,7 @@ from ndcg_studio.domain.agreement_alpha import (
     alpha,
 )
 from ndcg_studio.domain.agreement_ratings import Ratings, encode_grades
+from ndcg_studio.translatable import QT_TRANSLATE_NOOP
 
 __all__ = ["AlphaInterval", "alpha_bootstrap", "alpha_leave_one_out"]
 
@@ -202,7 +203,9 @@ def alpha_bootstrap(
     _bootstrap_samples(ratings, point.level, values, np.random.default_rng(seed), samples)
     defined = samples[~np.isnan(samples)]
     if defined.size == 0:
-        return interval(np.nan, np.nan, 0, "no resample had a defined alpha")
+        return interval(
+            np.nan, np.nan, 0, QT_TRANSLATE_NOOP("Agreement", "no resample had a defined alpha")
+        )
     tail = (1.0 - confidence) / 2.0
     low, high = np.quantile(defined, [tail, 1.0 - tail])
     return interval(float(low), float(high), int(defined.size), None)

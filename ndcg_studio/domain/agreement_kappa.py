@@ -17,6 +17,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ndcg_studio.domain.agreement_ratings import Ratings, encode_grades
+from ndcg_studio.translatable import QT_TRANSLATE_NOOP
 
 __all__ = [
     "REASON_KAPPA_CHANCE_ONE",
@@ -27,9 +28,10 @@ __all__ = [
     "pairwise_cohen_kappa",
 ]
 
-REASON_NO_SHARED = "no shared items"
-REASON_KAPPA_CHANCE_ONE = (
-    "chance agreement is 1: both annotators gave every shared item one and the same grade"
+REASON_NO_SHARED = QT_TRANSLATE_NOOP("Agreement", "no shared items")
+REASON_KAPPA_CHANCE_ONE = QT_TRANSLATE_NOOP(
+    "Agreement",
+    "chance agreement is 1: both annotators gave every shared item one and the same grade",
 )
 _BLOCK_CELLS = 1 << 22
 _PAIR_REASONS = np.array([None, REASON_NO_SHARED, REASON_KAPPA_CHANCE_ONE], dtype=object)
@@ -96,7 +98,8 @@ def fleiss_kappa(ratings: Ratings, *, values: ArrayLike | None = None) -> Fleiss
     rated = per_item > 0
     n_items = int(rated.sum())
     if n_items == 0:
-        return FleissResult(np.nan, 0, 0, np.nan, np.nan, 0, 0, "empty: no grades")
+        empty = QT_TRANSLATE_NOOP("Agreement", "empty: no grades")
+        return FleissResult(np.nan, 0, 0, np.nan, np.nan, 0, 0, empty)
     low = int(per_item[rated].min())
     high = int(per_item[rated].max())
     if low != high:
@@ -107,7 +110,9 @@ def fleiss_kappa(ratings: Ratings, *, values: ArrayLike | None = None) -> Fleiss
         return FleissResult(np.nan, n_items, 0, np.nan, np.nan, low, high, reason)
     m = low
     if m < 2:
-        reason = "every item has one grade; Fleiss' kappa needs at least two per item"
+        reason = QT_TRANSLATE_NOOP(
+            "Agreement", "every item has one grade; Fleiss' kappa needs at least two per item"
+        )
         return FleissResult(np.nan, n_items, m, np.nan, np.nan, low, high, reason)
     table = counts[rated].astype(np.float64)
     p_items = ((table * table).sum(axis=1) - m) / (m * (m - 1.0))
@@ -115,7 +120,7 @@ def fleiss_kappa(ratings: Ratings, *, values: ArrayLike | None = None) -> Fleiss
     proportions = table.sum(axis=0) / (n_items * m)
     expected = float((proportions * proportions).sum())
     if expected >= 1.0:
-        reason = "only one distinct grade: chance agreement is 1"
+        reason = QT_TRANSLATE_NOOP("Agreement", "only one distinct grade: chance agreement is 1")
         return FleissResult(np.nan, n_items, m, observed, expected, low, high, reason)
     value = (observed - expected) / (1.0 - expected)
     return FleissResult(value, n_items, m, observed, expected, low, high, None)

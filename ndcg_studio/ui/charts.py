@@ -64,6 +64,7 @@ class ChartView(QChartView):
         self.setRenderHint(QPainter.RenderHint.Antialiasing)
         self.setMinimumHeight(180)
         self._title = title
+        self._title_shown = True
         self._empty_text = QCoreApplication.translate("ChartView", "No data")
         self._is_empty = True
         self.restyle()
@@ -84,7 +85,7 @@ class ChartView(QChartView):
         title_font.setBold(True)
         chart.setTitleFont(title_font)
         chart.setTitleBrush(text)
-        chart.setTitle(self._title)
+        chart.setTitle(self._title if self._title_shown else "")
         legend = chart.legend()
         legend.setLabelColor(text)
         legend.setFont(font)
@@ -111,7 +112,14 @@ class ChartView(QChartView):
 
     def set_title(self, title: str) -> None:
         self._title = title
-        self.chart().setTitle(title)
+        self.chart().setTitle(title if self._title_shown else "")
+
+    def show_title(self, shown: bool) -> None:
+        """Show or hide the chart's title (hidden on a tab, whose name says it: the line it
+        frees keeps the axis labels whole in a short pane, where taller CJK lines turned them
+        into "…")."""
+        self._title_shown = shown
+        self.chart().setTitle(self._title if shown else "")
 
     # ------------------------------------------------------------------ helpers
     def _clear(self) -> None:
@@ -369,6 +377,7 @@ class ChartsPane(QWidget):
             for title, chart in self._charts:
                 self._layout.removeWidget(chart)
                 self.tabs.addTab(chart, title)
+                chart.show_title(False)
             self._layout.addWidget(self.tabs)
             self.tabs.show()
         else:
@@ -378,6 +387,7 @@ class ChartsPane(QWidget):
             for _title, chart in self._charts:
                 chart.setParent(self)
                 self._layout.addWidget(chart)
+                chart.show_title(True)
                 chart.show()
 
     def minimumSizeHint(self) -> QSize:

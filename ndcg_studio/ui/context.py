@@ -108,7 +108,7 @@ class AppContext(QObject):
             LookupError: no database is open.
         """
         if self._database is None:
-            raise LookupError("no database is open: use File ▸ Open database… first")
+            raise LookupError(self.tr("no database is open: use File ▸ Open database… first"))
         return self._database
 
     def annotation_service(self) -> AnnotationService:

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, Qt, QTranslator
+from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QObject, Qt, QTranslator
 from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import QMenu, QMessageBox, QWidget
 
@@ -38,7 +38,9 @@ __all__ = [
     "apply_language",
     "arg",
     "choose_language",
+    "counted",
     "label",
+    "number",
     "plural",
     "resolve_language",
     "translations_dir",
@@ -75,6 +77,45 @@ def plural(text: str, n: int) -> str:
 
     Use as ``plural(self.tr("%n judgment(s)", "", n), n)``."""
     return text.replace("(s)", "" if n == 1 else "s")
+
+
+def number(n: int) -> str:
+    """A count with the interface language's digit grouping: "1,400" in English, "1 400" in
+    Russian, "1,400" in Chinese (``QLocale.toString`` of the default locale set by
+    :func:`apply_language`; English keeps the comma whatever the system locale)."""
+    return f"{n:,}" if _running[0] == "en" else QLocale().toString(n)
+
+
+class Counts(QObject):
+    """Counted nouns in the interface language (context "Counts"): "1 judgment", "3 оценки",
+    "1,400 documents". The count is ``%1``, not ``%n``, to keep the language's digit grouping;
+    ``self.tr(…, "", n)`` still picks the plural form (lupdate collects a numerus only from
+    ``self.tr`` with a variable count)."""
+
+    def text(self, noun: str, n: int) -> str:
+        """``n`` and ``noun`` (a key of :data:`COUNTED`) in the interface language."""
+        forms = {
+            "annotators": lambda: self.tr("%1 annotator(s)", "", n),
+            "documents": lambda: self.tr("%1 document(s)", "", n),
+            "items": lambda: self.tr("%1 item(s)", "", n),
+            "judgments": lambda: self.tr("%1 judgment(s)", "", n),
+            "queries": lambda: self.tr("%1 query(ies)", "", n),
+            "rows": lambda: self.tr("%1 row(s)", "", n),
+            "runs": lambda: self.tr("%1 run(s)", "", n),
+        }
+        text = plural(forms[noun](), n).replace("query(ies)", "query" if n == 1 else "queries")
+        return arg(text, number(n))
+
+
+#: the nouns :func:`counted` knows
+COUNTED = ("annotators", "documents", "items", "judgments", "queries", "rows", "runs")
+
+
+def counted(n: int, noun: str) -> str:
+    """``n`` ``noun`` in the interface language with its plural form and digit grouping, like
+    :func:`ndcg_studio.services.wording.count` in English: ``counted(1837, "judgments")`` is
+    "1,837 judgments", "1 837 оценок", "1,837 条判断"."""
+    return Counts().text(noun, n)
 
 
 def translations_dir() -> Path:

@@ -10,7 +10,7 @@ import getpass
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QByteArray, Slot
+from PySide6.QtCore import QByteArray, QCoreApplication, Slot
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QInputDialog,
@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from ndcg_studio import __version__
+from ndcg_studio.translatable import QT_TRANSLATE_NOOP
 from ndcg_studio.ui import errors, language, transfer
 from ndcg_studio.ui import settings as S
 from ndcg_studio.ui.context import AppContext
@@ -40,14 +41,23 @@ _STATE_KEY = "window/state"
 _TAB_KEY = "window/tab"
 
 
-#: the tabs, in order: (title, view class built as ``View(context, parent)``)
+#: the tabs, in order: (title, view class built as ``View(context, parent)``); the title is the
+#: English key of :meth:`MainWindow.view`, the tab shows it translated in context "MainWindow"
 VIEWS: tuple[tuple[str, Callable[[AppContext, QWidget], QWidget]], ...] = (
-    ("Annotate", AnnotateView),
-    ("Review", ReviewView),
-    ("Agreement", AgreementView),
-    ("Compare", CompareView),
-    ("Stability", StabilityView),
+    (QT_TRANSLATE_NOOP("MainWindow", "Annotate"), AnnotateView),
+    (QT_TRANSLATE_NOOP("MainWindow", "Review"), ReviewView),
+    (QT_TRANSLATE_NOOP("MainWindow", "Agreement"), AgreementView),
+    (QT_TRANSLATE_NOOP("MainWindow", "Compare"), CompareView),
+    (QT_TRANSLATE_NOOP("MainWindow", "Stability"), StabilityView),
 )
+#: View ▸ <tab> menu entries, with their mnemonics
+_TAB_ACTIONS = {
+    "Annotate": QT_TRANSLATE_NOOP("MainWindow", "&Annotate"),
+    "Review": QT_TRANSLATE_NOOP("MainWindow", "&Review"),
+    "Agreement": QT_TRANSLATE_NOOP("MainWindow", "&Agreement"),
+    "Compare": QT_TRANSLATE_NOOP("MainWindow", "&Compare"),
+    "Stability": QT_TRANSLATE_NOOP("MainWindow", "&Stability"),
+}
 
 
 class MainWindow(DatabaseActions, StatusBarMixin, QMainWindow):
@@ -56,14 +66,14 @@ class MainWindow(DatabaseActions, StatusBarMixin, QMainWindow):
     def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.context = context
-        self.setWindowTitle("NDCG Studio")
+        self.setWindowTitle(self.tr("NDCG Studio"))
         self.tabs = QTabWidget(self)
         self.tabs.setDocumentMode(True)
         self.views: dict[str, QWidget] = {}
         for title, view_class in VIEWS:
             view = view_class(context, self.tabs)
             self.views[title] = view
-            self.tabs.addTab(view, title)
+            self.tabs.addTab(view, QCoreApplication.translate("MainWindow", title))
         self.setCentralWidget(self.tabs)
         self._open_task: Task[Any] | None = None
         self._counts_task: Task[Any] | None = None
@@ -84,42 +94,53 @@ class MainWindow(DatabaseActions, StatusBarMixin, QMainWindow):
     # ================================================================== menus
     def _build_menus(self) -> None:
         bar = self.menuBar()
-        self._build_file_menu(bar.addMenu("&File"))
-        self._build_edit_menu(bar.addMenu("&Edit"))
-        self._build_view_menu(bar.addMenu("&View"))
-        self._build_annotator_menu(bar.addMenu("&Annotator"))
+        self._build_file_menu(bar.addMenu(self.tr("&File")))
+        self._build_edit_menu(bar.addMenu(self.tr("&Edit")))
+        self._build_view_menu(bar.addMenu(self.tr("&View")))
+        self._build_annotator_menu(bar.addMenu(self.tr("&Annotator")))
         from ndcg_studio.ui.views.campaign_panel import install_campaigns
 
         install_campaigns(self)  # the Campaign menu and Annotate's campaign panel
-        self._build_help_menu(bar.addMenu("&Help"))
+        self._build_help_menu(bar.addMenu(self.tr("&Help")))
 
     def _build_file_menu(self, file_menu: QMenu) -> None:
-        self._add(file_menu, "&New database…", self.new_database, QKeySequence.StandardKey.New)
         self._add(
-            file_menu, "&Open database…", self.open_database_dialog, QKeySequence.StandardKey.Open
+            file_menu, self.tr("&New database…"), self.new_database, QKeySequence.StandardKey.New
         )
         self._add(
-            file_menu, "Connect to &server…", self.connect_server, QKeySequence("Ctrl+Shift+O")
+            file_menu,
+            self.tr("&Open database…"),
+            self.open_database_dialog,
+            QKeySequence.StandardKey.Open,
         )
-        self.recent_menu = file_menu.addMenu("Open &Recent")
+        self._add(
+            file_menu,
+            self.tr("Connect to &server…"),
+            self.connect_server,
+            QKeySequence("Ctrl+Shift+O"),
+        )
+        self.recent_menu = file_menu.addMenu(self.tr("Open &Recent"))
         self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
         file_menu.addSeparator()
-        self._add(file_menu, "&Import…", self.import_file, QKeySequence("Ctrl+I"))
-        self._add(file_menu, "&Export…", self.export_file, QKeySequence("Ctrl+E"))
+        self._add(file_menu, self.tr("&Import…"), self.import_file, QKeySequence("Ctrl+I"))
+        self._add(file_menu, self.tr("&Export…"), self.export_file, QKeySequence("Ctrl+E"))
         file_menu.addSeparator()
-        quit_action = self._add(file_menu, "&Quit", self.close, QKeySequence("Ctrl+Q"))
+        quit_action = self._add(file_menu, self.tr("&Quit"), self.close, QKeySequence("Ctrl+Q"))
         quit_action.setMenuRole(QAction.MenuRole.QuitRole)
 
     def _build_edit_menu(self, edit_menu: QMenu) -> None:
-        self.undo_action = self.context.undo_stack.createUndoAction(self, "&Undo")
+        self.undo_action = self.context.undo_stack.createUndoAction(self, self.tr("&Undo"))
         self.undo_action.setShortcuts(QKeySequence.StandardKey.Undo)
-        self.redo_action = self.context.undo_stack.createRedoAction(self, "&Redo")
+        self.redo_action = self.context.undo_stack.createRedoAction(self, self.tr("&Redo"))
         self.redo_action.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
         edit_menu.addAction(self.undo_action)
         edit_menu.addAction(self.redo_action)
         edit_menu.addSeparator()
         self._add(
-            edit_menu, "Scoring &settings…", self.open_scoring_settings, QKeySequence("Ctrl+,")
+            edit_menu,
+            self.tr("Scoring &settings…"),
+            self.open_scoring_settings,
+            QKeySequence("Ctrl+,"),
         )
 
     def _build_view_menu(self, view_menu: QMenu) -> None:
@@ -130,7 +151,7 @@ class MainWindow(DatabaseActions, StatusBarMixin, QMainWindow):
         for i, (title, _view_class) in enumerate(VIEWS):
             action = self._add(
                 view_menu,
-                f"&{title}",
+                QCoreApplication.translate("MainWindow", _TAB_ACTIONS[title]),
                 lambda i=i: self.tabs.setCurrentIndex(i),
                 QKeySequence(f"Ctrl+{i + 1}"),
             )
@@ -140,13 +161,13 @@ class MainWindow(DatabaseActions, StatusBarMixin, QMainWindow):
         view_menu.addSeparator()
         self._add(
             view_menu,
-            "&Next tab",
+            self.tr("&Next tab"),
             lambda: self._step_tab(1),
             [QKeySequence("Ctrl+Tab"), QKeySequence("Ctrl+PgDown")],
         )
         self._add(
             view_menu,
-            "&Previous tab",
+            self.tr("&Previous tab"),
             lambda: self._step_tab(-1),
             [
                 QKeySequence("Ctrl+Shift+Tab"),
@@ -159,24 +180,35 @@ class MainWindow(DatabaseActions, StatusBarMixin, QMainWindow):
     def _build_annotator_menu(self, annotator_menu: QMenu) -> None:
         self._add(
             annotator_menu,
-            "&Switch annotator…",
+            self.tr("&Switch annotator…"),
             self.switch_annotator,
             QKeySequence("Ctrl+Shift+A"),
         )
-        self._add(annotator_menu, "&Pool depth…", self.set_pool_depth, QKeySequence("Ctrl+Shift+D"))
+        self._add(
+            annotator_menu,
+            self.tr("&Pool depth…"),
+            self.set_pool_depth,
+            QKeySequence("Ctrl+Shift+D"),
+        )
         # only the order of the pool changes: the annotator stays blind to runs and ranks
-        order_menu = annotator_menu.addMenu("Pool &order")
+        order_menu = annotator_menu.addMenu(self.tr("Pool &order"))
         order_group = QActionGroup(self)
         self.pool_order_actions = (
-            self._add(order_menu, "&Shuffled", self.set_pool_order_shuffled),
-            self._add(order_menu, "&What decides the Compare pair first", self.set_pool_order_ab),
+            self._add(order_menu, self.tr("&Shuffled"), self.set_pool_order_shuffled),
+            self._add(
+                order_menu,
+                self.tr("&What decides the Compare pair first"),
+                self.set_pool_order_ab,
+            ),
         )
         for action in self.pool_order_actions:
             action.setCheckable(True)
             order_group.addAction(action)
         self.pool_order_actions[1].setToolTip(
-            "Judge first the documents whose grade can change which of Compare's runs A and B "
-            "is better (ab pooling); the runs are not shown in Annotate"
+            self.tr(
+                "Judge first the documents whose grade can change which of Compare's runs A and B "
+                "is better (ab pooling); the runs are not shown in Annotate"
+            )
         )
         order_menu.setToolTipsVisible(True)
         order_menu.aboutToShow.connect(self._sync_pool_order_actions)
@@ -185,12 +217,14 @@ class MainWindow(DatabaseActions, StatusBarMixin, QMainWindow):
     def _build_help_menu(self, help_menu: QMenu) -> None:
         self._add(
             help_menu,
-            "Load the Cranfield &demo",
+            self.tr("Load the Cranfield &demo"),
             self.load_demo_into_empty,
             QKeySequence("Ctrl+Shift+L"),
         )
         help_menu.addSeparator()
-        about = self._add(help_menu, "&About NDCG Studio", self.show_about, QKeySequence("F1"))
+        about = self._add(
+            help_menu, self.tr("&About NDCG Studio"), self.show_about, QKeySequence("F1")
+        )
         about.setMenuRole(QAction.MenuRole.AboutRole)
 
     def _add(self, menu: QMenu, text: str, slot: Any, shortcut: Any = None) -> QAction:
@@ -211,28 +245,30 @@ class MainWindow(DatabaseActions, StatusBarMixin, QMainWindow):
             action = self.recent_menu.addAction(target)
             action.triggered.connect(lambda _c=False, t=target: self.open_database(t))
         if not recent:
-            self.recent_menu.addAction("(none)").setEnabled(False)
+            self.recent_menu.addAction(self.tr("(none)")).setEnabled(False)
         else:
             self.recent_menu.addSeparator()
-            clear = self.recent_menu.addAction("Clear list")
+            clear = self.recent_menu.addAction(self.tr("Clear list"))
             clear.triggered.connect(self.context.settings.clear_recent_databases)
 
     # ================================================================== import / export
     @Slot()
     def import_file(self) -> None:
         """File ▸ Import… (see :func:`ndcg_studio.ui.transfer.import_file`)."""
-        if self._require_database("Import"):
+        if self._require_database(self.tr("Import")):
             transfer.import_file(self.context, self, self.show_message)
 
     @Slot()
     def export_file(self) -> None:
         """File ▸ Export… (see :func:`ndcg_studio.ui.transfer.export_file`)."""
-        if self._require_database("Export"):
+        if self._require_database(self.tr("Export")):
             transfer.export_file(self.context, self, self.show_message)
 
     def _require_database(self, title: str) -> bool:
         if self.context.database is None:
-            QMessageBox.information(self, title, "Open a database first (File ▸ Open database…).")
+            QMessageBox.information(
+                self, title, self.tr("Open a database first (File ▸ Open database…).")
+            )
             return False
         return True
 
@@ -243,8 +279,8 @@ class MainWindow(DatabaseActions, StatusBarMixin, QMainWindow):
             return
         name, ok = QInputDialog.getText(
             self,
-            "Welcome to NDCG Studio",
-            "Your name as an annotator (your grades are stored under it):",
+            self.tr("Welcome to NDCG Studio"),
+            self.tr("Your name as an annotator (your grades are stored under it):"),
             text=self.context.remembered_annotator_name() or getpass.getuser(),
         )
         if ok and name.strip():
@@ -254,15 +290,15 @@ class MainWindow(DatabaseActions, StatusBarMixin, QMainWindow):
     @Slot()
     def switch_annotator(self) -> None:
         if self.context.database is None:
-            QMessageBox.information(self, "Annotator", "Open a database first.")
+            QMessageBox.information(self, self.tr("Annotator"), self.tr("Open a database first."))
             return
         names = [a.name for a in self.context.annotation_service().list_annotators()]
         current = self.context.annotator.name if self.context.annotator else ""
         index = names.index(current) if current in names else 0
         name, ok = QInputDialog.getItem(
             self,
-            "Switch annotator",
-            "Annotate as (pick or type a new name):",
+            self.tr("Switch annotator"),
+            self.tr("Annotate as (pick or type a new name):"),
             names or [""],
             index,
             True,
@@ -275,7 +311,7 @@ class MainWindow(DatabaseActions, StatusBarMixin, QMainWindow):
         try:
             annotator = self.context.annotation_service().ensure_annotator(name)
         except Exception as exc:
-            errors.show_error(exc, self, action="Choosing the annotator")
+            errors.show_error(exc, self, action=self.tr("Choosing the annotator"))
             return
         self.context.set_annotator(annotator)
 
@@ -283,8 +319,8 @@ class MainWindow(DatabaseActions, StatusBarMixin, QMainWindow):
     def set_pool_depth(self) -> None:
         depth, ok = QInputDialog.getInt(
             self,
-            "Pool depth",
-            "Judge every run's top D documents of each query, D =",
+            self.tr("Pool depth"),
+            self.tr("Judge every run's top D documents of each query, D ="),
             self.context.pool_depth,
             1,
             1000,
@@ -300,7 +336,7 @@ class MainWindow(DatabaseActions, StatusBarMixin, QMainWindow):
     @Slot()
     def set_pool_order_shuffled(self) -> None:
         self.context.set_setting(S.POOL_ORDER, "")
-        self.show_message("Annotate pool order: shuffled", 5000)
+        self.show_message(self.tr("Annotate pool order: shuffled"), 5000)
         self._sync_pool_order_actions()
 
     @Slot()
@@ -310,22 +346,24 @@ class MainWindow(DatabaseActions, StatusBarMixin, QMainWindow):
         compare = self.views["Compare"]
         if not compare.judge_what_decides():  # type: ignore[attr-defined]
             self.tabs.setCurrentWidget(compare)
-            self.show_message("Pick runs A and B in Compare first", 5000)
+            self.show_message(self.tr("Pick runs A and B in Compare first"), 5000)
         self._sync_pool_order_actions()
 
     # ================================================================== help
     @Slot()
     def show_about(self) -> None:
-        QMessageBox.about(self, "About NDCG Studio", self.about_text())
+        QMessageBox.about(self, self.tr("About NDCG Studio"), self.about_text())
 
     @staticmethod
     def about_text() -> str:
-        return (
-            f"<h3>NDCG Studio {__version__}</h3>"
+        text = QCoreApplication.translate(
+            "MainWindow",
+            "<h3>NDCG Studio %1</h3>"
             "<p>Judge search results on a 0–4 scale and score runs with NDCG@K, "
             "every part visible; inter-annotator agreement built in.</p>"
-            f"<p>Logs: {errors.log_file()}</p>"
+            "<p>Logs: %2</p>",
         )
+        return language.arg(text, __version__, errors.log_file())
 
     def _step_tab(self, step: int) -> None:
         self.tabs.setCurrentIndex((self.tabs.currentIndex() + step) % self.tabs.count())

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import QWidget
 
 from ndcg_studio.services.annotation import AnnotationService, ChangeMarker, TeamMember
 from ndcg_studio.ui.context import AppContext
-from ndcg_studio.ui.language import arg, plural
+from ndcg_studio.ui.language import arg, number, plural
 from ndcg_studio.ui.workers import Task, run_task
 
 #: how often the database is asked for changes
@@ -128,7 +128,7 @@ class TeamText(QObject):
 def team_text(team: list[TeamMember], limit: int = 3) -> tuple[str, str]:
     """The status bar's team line and its tooltip, e.g. ``"Team: alice 120 · bob 98 · +2"``."""
     active = [m for m in team if m.judged]
-    shown = " · ".join(f"{m.name} {m.judged:,}" for m in active[:limit])
+    shown = " · ".join(f"{m.name} {number(m.judged)}" for m in active[:limit])
     more = f" · +{len(active) - limit}" if len(active) > limit else ""
     last = QCoreApplication.translate("TeamWatcher", ", last change %1 UTC")
     text = TeamText()

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from PySide6.QtCore import QCoreApplication, QObject
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -22,32 +23,55 @@ from PySide6.QtWidgets import (
 
 from ndcg_studio.services.exporting import ExportService
 from ndcg_studio.services.importing import ImportService
-from ndcg_studio.services.wording import count
+from ndcg_studio.translatable import QT_TRANSLATE_NOOP
 from ndcg_studio.ui import settings as S
 from ndcg_studio.ui.context import AppContext
+from ndcg_studio.ui.language import arg, plural
 from ndcg_studio.ui.workers import run_task
 
 #: shows a one-line result for some milliseconds (``MainWindow.show_message``)
 ShowMessage = Callable[[str, int], None]
 
+#: the context of this module's messages
+CONTEXT = "Transfer"
+#: import kinds: (label, file-dialog filter), both translated in context "Transfer"
 IMPORT_KINDS = {
-    "run": ("A run (TREC run file)", "TREC run (*.txt *.run *.trec);;All files (*)"),
-    "qrels": ("Judgments as TREC qrels", "TREC qrels (*.txt *.qrels);;All files (*)"),
-    "judgments": ("Judgments as CSV", "CSV (*.csv);;All files (*)"),
-    "queries": ("Queries (TSV, CSV)", "Queries (*.tsv *.csv *.txt);;All files (*)"),
-    "documents": ("Documents (CSV, JSONL)", "Documents (*.csv *.jsonl);;All files (*)"),
-    "smart": ("A SMART collection file (Cranfield)", "All files (*)"),
+    "run": (
+        QT_TRANSLATE_NOOP("Transfer", "A run (TREC run file)"),
+        QT_TRANSLATE_NOOP("Transfer", "TREC run (*.txt *.run *.trec);;All files (*)"),
+    ),
+    "qrels": (
+        QT_TRANSLATE_NOOP("Transfer", "Judgments as TREC qrels"),
+        QT_TRANSLATE_NOOP("Transfer", "TREC qrels (*.txt *.qrels);;All files (*)"),
+    ),
+    "judgments": (
+        QT_TRANSLATE_NOOP("Transfer", "Judgments as CSV"),
+        QT_TRANSLATE_NOOP("Transfer", "CSV (*.csv);;All files (*)"),
+    ),
+    "queries": (
+        QT_TRANSLATE_NOOP("Transfer", "Queries (TSV, CSV)"),
+        QT_TRANSLATE_NOOP("Transfer", "Queries (*.tsv *.csv *.txt);;All files (*)"),
+    ),
+    "documents": (
+        QT_TRANSLATE_NOOP("Transfer", "Documents (CSV, JSONL)"),
+        QT_TRANSLATE_NOOP("Transfer", "Documents (*.csv *.jsonl);;All files (*)"),
+    ),
+    "smart": (
+        QT_TRANSLATE_NOOP("Transfer", "A SMART collection file (Cranfield)"),
+        QT_TRANSLATE_NOOP("Transfer", "All files (*)"),
+    ),
     "topics": (
-        "TREC topics (title, description, narrative)",
-        "TREC topics (*.txt *.xml *.topics);;All files (*)",
+        QT_TRANSLATE_NOOP("Transfer", "TREC topics (title, description, narrative)"),
+        QT_TRANSLATE_NOOP("Transfer", "TREC topics (*.txt *.xml *.topics);;All files (*)"),
     ),
 }
+#: export kinds and their labels (translated in context "Transfer")
 EXPORT_KINDS = {
-    "report": "NDCG report (CSV)",
-    "judgments": "Judgments (CSV)",
-    "qrels": "Consensus qrels (TREC)",
-    "agreement": "Agreement (CSV)",
-    "compare": "Run comparison (CSV)",
+    "report": QT_TRANSLATE_NOOP("Transfer", "NDCG report (CSV)"),
+    "judgments": QT_TRANSLATE_NOOP("Transfer", "Judgments (CSV)"),
+    "qrels": QT_TRANSLATE_NOOP("Transfer", "Consensus qrels (TREC)"),
+    "agreement": QT_TRANSLATE_NOOP("Transfer", "Agreement (CSV)"),
+    "compare": QT_TRANSLATE_NOOP("Transfer", "Run comparison (CSV)"),
 }
 
 
@@ -64,7 +88,7 @@ def ask_item(parent: QWidget, title: str, label: str, items: list[str]) -> tuple
     metrics = dialog.fontMetrics()
     # the title bar shows "title — NDCG Studio" plus the window manager's buttons; the dialog
     # sizes itself to its layout, so the combo box carries the width
-    title_width = metrics.horizontalAdvance(f"{title} — NDCG Studio") + 140
+    title_width = metrics.horizontalAdvance(title + " — NDCG Studio") + 140
     items_width = max((metrics.horizontalAdvance(i) for i in items), default=0) + 60
     for combo in dialog.findChildren(QComboBox):
         combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
@@ -79,16 +103,23 @@ def import_file(context: AppContext, parent: QWidget, show_message: ShowMessage)
     :mod:`ndcg_studio.services.importing` in a worker (progress dialog with Cancel; the import
     is one transaction, so a cancelled import writes nothing), then every view reloads.
     """
-    labels = [label for label, _ in IMPORT_KINDS.values()]
-    choice, ok = ask_item(parent, "Import", "What does the file hold?", labels)
+    labels = [QCoreApplication.translate("Transfer", label) for label, _ in IMPORT_KINDS.values()]
+    choice, ok = ask_item(
+        parent,
+        QCoreApplication.translate("Transfer", "Import"),
+        QCoreApplication.translate("Transfer", "What does the file hold?"),
+        labels,
+    )
     if not ok:
         return
-    kind = next(k for k, (label, _) in IMPORT_KINDS.items() if label == choice)
+    kind = list(IMPORT_KINDS)[labels.index(choice)]
     path, _ = QFileDialog.getOpenFileName(
         parent,
-        f"Import {choice[:1].lower()}{choice[1:]}",  # "Import judgments as CSV"
+        arg(
+            QCoreApplication.translate("Transfer", "Import %1"), choice[:1].lower() + choice[1:]
+        ),  # "Import judgments as CSV"
         context.last_folder(),
-        IMPORT_KINDS[kind][1],
+        QCoreApplication.translate("Transfer", IMPORT_KINDS[kind][1]),
     )
     if not path:
         return
@@ -109,16 +140,17 @@ def import_file(context: AppContext, parent: QWidget, show_message: ShowMessage)
         ),
         on_success=done,
         owner=parent,
-        label=f"Importing {Path(path).name}…",
+        label=arg(QCoreApplication.translate("Transfer", "Importing %1…"), Path(path).name),
     )
 
 
-#: Who made the judgments of an imported file: no source (a human annotator), or a source kind.
+#: Who made the judgments of an imported file: no source (a human annotator), or a source kind
+#: (labels translated in context "Transfer").
 SOURCE_CHOICES = {
-    "Annotators (no judgment source)": None,
-    "A vendor's judgments": "vendor",
-    "A model's (LLM) judgments": "model",
-    "A team of human assessors": "human",
+    QT_TRANSLATE_NOOP("Transfer", "Annotators (no judgment source)"): None,
+    QT_TRANSLATE_NOOP("Transfer", "A vendor's judgments"): "vendor",
+    QT_TRANSLATE_NOOP("Transfer", "A model's (LLM) judgments"): "model",
+    QT_TRANSLATE_NOOP("Transfer", "A team of human assessors"): "human",
 }
 
 
@@ -126,15 +158,23 @@ def ask_source(parent: QWidget, path: Path) -> dict[str, str] | None:
     """For qrels and judgments: whether the file is a judgment source's (a vendor's, a
     model's, a team's) and its name; ``{}`` for none, the import options otherwise, None when
     cancelled."""
-    labels = list(SOURCE_CHOICES)
-    choice, ok = ask_item(parent, "Import", "Whose judgments are these?", labels)
+    labels = [QCoreApplication.translate("Transfer", label) for label in SOURCE_CHOICES]
+    choice, ok = ask_item(
+        parent,
+        QCoreApplication.translate("Transfer", "Import"),
+        QCoreApplication.translate("Transfer", "Whose judgments are these?"),
+        labels,
+    )
     if not ok:
         return None
-    kind = SOURCE_CHOICES.get(choice)
+    kind = list(SOURCE_CHOICES.values())[labels.index(choice)] if choice in labels else None
     if kind is None:
         return {}
     name, ok = QInputDialog.getText(
-        parent, "Import", "Name of the judgment source:", text=path.stem
+        parent,
+        QCoreApplication.translate("Transfer", "Import"),
+        QCoreApplication.translate("Transfer", "Name of the judgment source:"),
+        text=path.stem,
     )
     if not ok or not name.strip():
         return None
@@ -145,11 +185,16 @@ def export_file(context: AppContext, parent: QWidget, show_message: ShowMessage)
     """File ▸ Export…: choose what, then where; runs ``ExportService(database).write(kind,
     path, settings=<the app's scoring settings>, ...)`` of
     :mod:`ndcg_studio.services.exporting` in a worker. A comparison asks for the two runs."""
-    labels = list(EXPORT_KINDS.values())
-    choice, ok = ask_item(parent, "Export", "What to export?", labels)
+    labels = [QCoreApplication.translate("Transfer", label) for label in EXPORT_KINDS.values()]
+    choice, ok = ask_item(
+        parent,
+        QCoreApplication.translate("Transfer", "Export"),
+        QCoreApplication.translate("Transfer", "What to export?"),
+        labels,
+    )
     if not ok:
         return
-    kind = next(k for k, label in EXPORT_KINDS.items() if label == choice)
+    kind = list(EXPORT_KINDS)[labels.index(choice)]
     if kind == "compare":  # the run names are read off the GUI thread, then asked for
         names_service = ExportService(context.require_database())
         run_task(
@@ -179,12 +224,22 @@ def _export_to(
 ) -> None:
     """Ask where, then write the export in a worker."""
     suffix = ".txt" if kind == "qrels" else ".csv"
-    plain = "TREC qrels (*.txt)" if kind == "qrels" else "CSV (*.csv)"
+    plain = (
+        QCoreApplication.translate("Transfer", "TREC qrels (*.txt)")
+        if kind == "qrels"
+        else QCoreApplication.translate("Transfer", "CSV (*.csv)")
+    )
     path, chosen = QFileDialog.getSaveFileName(
         parent,
-        f"Export {choice}",
+        arg(QCoreApplication.translate("Transfer", "Export %1"), choice),
         str(Path(context.last_folder()) / f"{kind}{suffix}"),
-        f"{plain};;{XLSX_FILTER};;All files (*)",
+        ";;".join(
+            (
+                plain,
+                QCoreApplication.translate("Transfer", XLSX_FILTER),
+                QCoreApplication.translate("Transfer", "All files (*)"),
+            )
+        ),
     )
     if not path:
         return
@@ -204,20 +259,37 @@ def _export_to(
             progress=progress,
             cancelled=cancelled,
         ),
-        on_success=lambda n: show_message(f"Exported {count(n, 'rows')} to {path}", 15000),
+        on_success=lambda n: show_message(_exported(n, path), 15000),
         owner=parent,
-        label=f"Exporting {Path(path).name}…",
+        label=arg(QCoreApplication.translate("Transfer", "Exporting %1…"), Path(path).name),
     )
 
 
-#: The Export dialog's filter for an Excel workbook.
-XLSX_FILTER = "Excel workbook (*.xlsx)"
+class TransferText(QObject):
+    """The context of this module's ``%n`` plurals (pyside6-lupdate collects a plural from
+    ``self.tr`` with a variable count, not from ``QCoreApplication.translate``)."""
+
+    def exported(self, n: int, path: str) -> str:
+        """'Exported %n row(s) to %1' in the interface language."""
+        return arg(plural(self.tr("Exported %n row(s) to %1", "", n), n), path)
+
+
+def _exported(n: int, path: str) -> str:
+    return TransferText().exported(n, path)
+
+
+#: The Export dialog's filter for an Excel workbook (untranslated; the dialog shows it
+#: translated in context "Transfer").
+XLSX_FILTER = QT_TRANSLATE_NOOP("Transfer", "Excel workbook (*.xlsx)")
 
 
 def export_format(path: str, chosen_filter: str) -> str | None:
     """The format of an export from its save dialog: ``"xlsx"`` when the workbook filter was
     chosen or the name ends in ``.xlsx``, else None (the kind's own: CSV, TREC qrels)."""
-    if chosen_filter == XLSX_FILTER or path.lower().endswith(".xlsx"):
+    if chosen_filter in (
+        XLSX_FILTER,
+        QCoreApplication.translate("Transfer", XLSX_FILTER),
+    ) or path.lower().endswith(".xlsx"):
         return "xlsx"
     return None
 
@@ -225,11 +297,26 @@ def export_format(path: str, chosen_filter: str) -> str | None:
 def _ask_two_runs(parent: QWidget, names: list[str]) -> list[str] | None:
     """Run A and run B among ``names`` (the database's runs, ascending); None if cancelled."""
     if len(names) < 2:
-        QMessageBox.information(parent, "Export", "A comparison needs two runs in the database.")
+        QMessageBox.information(
+            parent,
+            QCoreApplication.translate("Transfer", "Export"),
+            QCoreApplication.translate("Transfer", "A comparison needs two runs in the database."),
+        )
         return None
-    first, ok = ask_item(parent, "Compare runs", "Run A:", names)
+    first, ok = ask_item(
+        parent,
+        QCoreApplication.translate("Transfer", "Compare runs"),
+        QCoreApplication.translate("Transfer", "Run A:"),
+        names,
+    )
     if not ok:
         return None
     rest = [n for n in names if n != first]
-    second, ok = ask_item(parent, "Compare runs", "Run B:", rest)
+    second, ok = ask_item(
+        parent,
+        QCoreApplication.translate("Transfer", "Compare runs"),
+        QCoreApplication.translate("Transfer", "Run B:"),
+        rest,
+    )
+
     return [first, second] if ok else None

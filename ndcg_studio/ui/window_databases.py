@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, cast
 
-from PySide6.QtCore import Slot
+from PySide6.QtCore import QCoreApplication, Slot
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QMainWindow, QMessageBox
 
 from ndcg_studio.services import demo
@@ -18,7 +18,14 @@ from ndcg_studio.storage.database import Database, open_database, resolve_url
 from ndcg_studio.ui import errors
 from ndcg_studio.ui import settings as S
 from ndcg_studio.ui.context import AppContext, database_target
+from ndcg_studio.ui.language import arg
 from ndcg_studio.ui.workers import Task, run_task
+
+
+def _opening(url: Any) -> str:
+    """'Opening judgments.sqlite…' (a file) or 'Opening server…' (a server)."""
+    where = url.database if url.get_backend_name() == "sqlite" else url.host
+    return arg(QCoreApplication.translate("DatabaseActions", "Opening %1…"), where)
 
 
 class DatabaseActions:
@@ -38,9 +45,9 @@ class DatabaseActions:
     def new_database(self) -> None:
         path, _ = QFileDialog.getSaveFileName(
             self._window(),
-            "New database",
+            QCoreApplication.translate("DatabaseActions", "New database"),
             str(Path(self.context.last_folder()) / "judgments.sqlite"),
-            "SQLite database (*.sqlite *.db)",
+            QCoreApplication.translate("DatabaseActions", "SQLite database (*.sqlite *.db)"),
             options=QFileDialog.Option.DontConfirmOverwrite,
         )
         if not path:
@@ -48,8 +55,14 @@ class DatabaseActions:
         if Path(path).exists():
             QMessageBox.information(
                 self._window(),
-                "New database",
-                f"{path} already exists; use File ▸ Open database… to open it.",
+                QCoreApplication.translate("DatabaseActions", "New database"),
+                arg(
+                    QCoreApplication.translate(
+                        "DatabaseActions",
+                        "%1 already exists; use File ▸ Open database… to open it.",
+                    ),
+                    path,
+                ),
             )
             return
         self.context.settings.set(S.LAST_FOLDER, str(Path(path).parent))
@@ -59,9 +72,11 @@ class DatabaseActions:
     def open_database_dialog(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
             self._window(),
-            "Open database",
+            QCoreApplication.translate("DatabaseActions", "Open database"),
             self.context.last_folder(),
-            "SQLite database (*.sqlite *.db);;All files (*)",
+            QCoreApplication.translate(
+                "DatabaseActions", "SQLite database (*.sqlite *.db);;All files (*)"
+            ),
         )
         if path:
             self.context.settings.set(S.LAST_FOLDER, str(Path(path).parent))
@@ -71,8 +86,11 @@ class DatabaseActions:
     def connect_server(self) -> None:
         url, ok = QInputDialog.getText(
             self._window(),
-            "Connect to a team server",
-            "PostgreSQL URL (password in ~/.pgpass or $PGPASSWORD, not here):",
+            QCoreApplication.translate("DatabaseActions", "Connect to a team server"),
+            QCoreApplication.translate(
+                "DatabaseActions",
+                "PostgreSQL URL (password in ~/.pgpass or $PGPASSWORD, not here):",
+            ),
             text="postgresql://user@server/relevance",
         )
         if ok and url.strip():
@@ -112,7 +130,8 @@ class DatabaseActions:
 
         def failed(exc: BaseException) -> None:
             self.context.set_opening(False)
-            errors.show_error(exc, self._window(), action="Opening the database")
+            action = QCoreApplication.translate("DatabaseActions", "Opening the database")
+            errors.show_error(exc, self._window(), action=action)
 
         def done(result: tuple[Database, AnnotatorInfo | None, int]) -> None:
             database, annotator, queries = result
@@ -132,7 +151,7 @@ class DatabaseActions:
             on_success=done,
             on_failure=failed,
             owner=self._window(),
-            label=f"Opening {url.database if url.get_backend_name() == 'sqlite' else url.host}…",
+            label=_opening(url),
             replaces=self._open_task,
         )
         return self._open_task
@@ -147,8 +166,14 @@ class DatabaseActions:
             return True
         answer = QMessageBox.question(
             self._window(),
-            "Open database",
-            f"There is no database at {path}.\n\nCreate a new, empty database there?",
+            QCoreApplication.translate("DatabaseActions", "Open database"),
+            arg(
+                QCoreApplication.translate(
+                    "DatabaseActions",
+                    "There is no database at %1.\n\nCreate a new, empty database there?",
+                ),
+                path,
+            ),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
             QMessageBox.StandardButton.No,
         )
@@ -158,7 +183,9 @@ class DatabaseActions:
     def load_demo_into_empty(self) -> None:
         """Help ▸ Load the Cranfield demo: into the open database when it is empty (the demo's
         query and document ids would mix with anything already there)."""
-        if not self._require_database("Load the demo"):
+        if not self._require_database(
+            QCoreApplication.translate("DatabaseActions", "Load the demo")
+        ):
             return
         database = self.context.require_database()
 
@@ -171,9 +198,13 @@ class DatabaseActions:
             else:
                 QMessageBox.information(
                     self._window(),
-                    "Load the demo",
-                    "The demo collection goes into an empty database, and this one already holds "
-                    "queries.\n\nCreate one with File ▸ New database…, then load the demo there.",
+                    QCoreApplication.translate("DatabaseActions", "Load the demo"),
+                    QCoreApplication.translate(
+                        "DatabaseActions",
+                        "The demo collection goes into an empty database, and this one already "
+                        "holds queries.\n\nCreate one with File ▸ New database…, then load the "
+                        "demo there.",
+                    ),
                 )
 
         run_task(empty, on_success=checked, owner=self._window())
@@ -192,5 +223,7 @@ class DatabaseActions:
             ),
             on_success=done,
             owner=self._window(),
-            label="Loading the Cranfield demo collection…",
+            label=QCoreApplication.translate(
+                "DatabaseActions", "Loading the Cranfield demo collection…"
+            ),
         )

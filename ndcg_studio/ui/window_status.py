@@ -9,12 +9,13 @@ import time
 from pathlib import Path
 from typing import Any, cast
 
-from PySide6.QtCore import Qt, Slot
+from PySide6.QtCore import QCoreApplication, Qt, Slot
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QLabel, QMainWindow
 
 from ndcg_studio.services.annotation import AnnotationService, DatabaseCounts
-from ndcg_studio.services.wording import count
 from ndcg_studio.ui.context import AppContext
+from ndcg_studio.ui.language import arg, counted
 from ndcg_studio.ui.team import team_text
 from ndcg_studio.ui.workers import Task, run_task
 
@@ -50,16 +51,22 @@ class StatusBarMixin:
     def _update_status(self) -> None:
         database = self.context.database
         if database is None:
-            self._window().setWindowTitle("NDCG Studio")
-            self._db_label.setText("No database")
+            self._window().setWindowTitle(QCoreApplication.translate("StatusBar", "NDCG Studio"))
+            self._db_label.setText(QCoreApplication.translate("StatusBar", "No database"))
         else:
             label = Path(database.label).name if database.is_sqlite else database.label
-            self._window().setWindowTitle(f"{label} — NDCG Studio")
-            self._db_label.setText(f"Database: {label}")
+            self._window().setWindowTitle(
+                arg(QCoreApplication.translate("StatusBar", "%1 — NDCG Studio"), label)
+            )
+            self._db_label.setText(
+                arg(QCoreApplication.translate("StatusBar", "Database: %1"), label)
+            )
             self._db_label.setToolTip(database.label)
         annotator = self.context.annotator
         self._annotator_label.setText(
-            f"Annotator: {annotator.name}" if annotator else "No annotator"
+            arg(QCoreApplication.translate("StatusBar", "Annotator: %1"), annotator.name)
+            if annotator
+            else QCoreApplication.translate("StatusBar", "No annotator")
         )
         self._refit_message()
 
@@ -73,7 +80,9 @@ class StatusBarMixin:
         self._counts_task = run_task(
             lambda _p, _c: service.counts(),
             on_success=self._show_counts,
-            on_failure=lambda exc: self._counts_label.setText("counts unavailable"),
+            on_failure=lambda exc: self._counts_label.setText(
+                QCoreApplication.translate("StatusBar", "counts unavailable")
+            ),
             owner=self._window(),
             replaces=self._counts_task,
         )
@@ -118,21 +127,53 @@ class StatusBarMixin:
             self._window().statusBar().setToolTip("")
 
     def _show_team(self, team: list[Any]) -> None:
-        text, tooltip = team_text(team)
-        self._team_label.setText(text)
-        self._team_label.setToolTip(tooltip)
+        self._team = team
+        self._fit_team()
         self._refit_message()
+
+    def _fit_team(self) -> None:
+        """The team line with as many members (3, 2, 1) as leave the permanent labels inside
+        the status bar (the Russian counts are longer: at 1024 px they ran off its end)."""
+        team = getattr(self, "_team", None)
+        if team is None:
+            return
+        status = self._window().statusBar()
+
+        def width(label: QLabel) -> int:  # the text's own width: sizeHint lags a new text
+            return label.fontMetrics().horizontalAdvance(label.text()) + 12 + 8
+
+        labels = (self._db_label, self._annotator_label, self._counts_label)
+        others = sum(width(label) for label in labels if not label.isHidden())
+        # the status bar also keeps room for its message area and size grip (measured: the
+        # window grew by 216 px past labels that summed to the window's width)
+        room = min(status.width(), self._window().width()) - 240
+        for limit in (3, 2, 1):
+            text, tooltip = team_text(team, limit)
+            self._team_label.setText(text)
+            self._team_label.setToolTip(tooltip)
+            if others + width(self._team_label) <= room:
+                break
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)  # type: ignore[misc]
+        self._fit_team()
 
     def _show_reachable(self, reachable: bool) -> None:
         if reachable:
-            self.show_message("The database answers again.", 5000)
+            self.show_message(
+                QCoreApplication.translate("StatusBar", "The database answers again."), 5000
+            )
         else:
-            self.show_message("⚠ The database is not answering; retrying every few seconds…")
+            self.show_message(
+                QCoreApplication.translate(
+                    "StatusBar", "⚠ The database is not answering; retrying every few seconds…"
+                )
+            )
 
     def _show_counts(self, counts: DatabaseCounts) -> None:
         self._counts_label.setText(
             " · ".join(
-                count(n, noun)
+                counted(n, noun)
                 for n, noun in (
                     (counts.queries, "queries"),
                     (counts.documents, "documents"),
@@ -141,4 +182,5 @@ class StatusBarMixin:
                 )
             )
         )
+        self._fit_team()
         self._refit_message()

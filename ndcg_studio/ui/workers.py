@@ -216,8 +216,10 @@ class Task(QObject, Generic[T]):
         if self._done or self._cancel.is_set():
             return
         parent = self._owner if self._owner_alive() else None
-        dialog = QProgressDialog(self._label or "Working…", "Cancel", 0, 0, parent)
-        dialog.setWindowTitle("NDCG Studio")
+        dialog = QProgressDialog(
+            self._label or self.tr("Working…"), self.tr("Cancel"), 0, 0, parent
+        )
+        dialog.setWindowTitle(self.tr("NDCG Studio"))
         dialog.setWindowModality(Qt.WindowModality.WindowModal)
         dialog.setMinimumDuration(0)
         dialog.setAutoClose(False)

@@ -2,6 +2,367 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="ru" sourcelanguage="en">
 <context>
+    <name>AdjudicationPanel</name>
+    <message>
+        <source>Adjudication</source>
+        <translation>Решение арбитра</translation>
+    </message>
+    <message>
+        <source>Select a disputed document.</source>
+        <translation>Выберите спорный документ.</translation>
+    </message>
+    <message>
+        <source>Final grade:</source>
+        <translation>Итоговая оценка:</translation>
+    </message>
+    <message>
+        <source>Set the final grade to %1 (%2) — key %1</source>
+        <translation>Поставить итоговую оценку %1 (%2) — клавиша %1</translation>
+    </message>
+    <message>
+        <source>Clear</source>
+        <translation>Очистить</translation>
+    </message>
+    <message>
+        <source>Remove the final grade (the consensus applies again) — key Backspace</source>
+        <translation>Убрать итоговую оценку (снова действует согласование) — клавиша Backspace</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Query %1 · document %2&lt;/b&gt;</source>
+        <translation>&lt;b&gt;Запрос %1 · документ %2&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Query %1&lt;/b&gt;: %2&lt;br&gt;&lt;b&gt;Document %3&lt;/b&gt;: %4</source>
+        <translation>&lt;b&gt;Запрос %1&lt;/b&gt;: %2&lt;br&gt;&lt;b&gt;Документ %3&lt;/b&gt;: %4</translation>
+    </message>
+    <message numerus="yes">
+        <source>History: %1 recorded change(s), newest first.</source>
+        <translation>
+            <numerusform>История: %1 записанное изменение, новые сверху.</numerusform>
+            <numerusform>История: %1 записанных изменения, новые сверху.</numerusform>
+            <numerusform>История: %1 записанных изменений, новые сверху.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>History: no recorded change.</source>
+        <translation>История: записанных изменений нет.</translation>
+    </message>
+    <message>
+        <source>Choose who you are (Annotator ▸ Switch annotator…) to set final grades.</source>
+        <translation>Укажите, кто вы (Асессор ▸ Сменить асессора…), чтобы ставить итоговые оценки.</translation>
+    </message>
+    <message>
+        <source>Final grades are recorded as set by %1; they win over the consensus in scoring. Keys 0–4 set, Backspace clears.</source>
+        <translation>Итоговые оценки записываются от имени %1; при расчёте они важнее согласования. Клавиши 0–4 ставят, Backspace очищает.</translation>
+    </message>
+    <message>
+        <source>Saving…</source>
+        <translation>Сохранение…</translation>
+    </message>
+    <message>
+        <source>Saved</source>
+        <translation>Сохранено</translation>
+    </message>
+    <message>
+        <source>Final grade cleared</source>
+        <translation>Итоговая оценка убрана</translation>
+    </message>
+    <message>
+        <source>Final grade → %1</source>
+        <translation>Итоговая оценка → %1</translation>
+    </message>
+    <message>
+        <source>Undoing the final grade</source>
+        <translation>Отмена итоговой оценки</translation>
+    </message>
+</context>
+<context>
+    <name>Agreement</name>
+    <message>
+        <source>empty: no grades</source>
+        <translation>пусто: нет оценок</translation>
+    </message>
+    <message>
+        <source>no item has two or more grades</source>
+        <translation>ни у одного элемента нет двух и более оценок</translation>
+    </message>
+    <message>
+        <source>only one distinct grade: expected disagreement is 0</source>
+        <translation>только одна различная оценка: ожидаемое расхождение равно 0</translation>
+    </message>
+    <message>
+        <source>no resample had a defined alpha</source>
+        <extracomment>draw kind counts (multinomial) when the items are at least this many times more than their kinds</extracomment>
+        <translation>ни в одной повторной выборке α не определена</translation>
+    </message>
+    <message>
+        <source>no shared items</source>
+        <translation>нет общих элементов</translation>
+    </message>
+    <message>
+        <source>chance agreement is 1: both annotators gave every shared item one and the same grade</source>
+        <translation>случайное согласие равно 1: оба асессора поставили всем общим элементам одну и ту же оценку</translation>
+    </message>
+    <message>
+        <source>every item has one grade; Fleiss&apos; kappa needs at least two per item</source>
+        <translation>у каждого элемента одна оценка; для каппы Флейса нужно не меньше двух на элемент</translation>
+    </message>
+    <message>
+        <source>only one distinct grade: chance agreement is 1</source>
+        <translation>только одна различная оценка: случайное согласие равно 1</translation>
+    </message>
+    <message>
+        <source>Cohen&apos;s kappa (unweighted)</source>
+        <translation>Каппа Коэна (без весов)</translation>
+    </message>
+    <message>
+        <source>Cohen&apos;s kappa, linear weights</source>
+        <translation>Каппа Коэна, линейные веса</translation>
+    </message>
+    <message>
+        <source>Cohen&apos;s kappa, quadratic weights</source>
+        <translation>Каппа Коэна, квадратичные веса</translation>
+    </message>
+</context>
+<context>
+    <name>AgreementView</name>
+    <message>
+        <source>Ordinal (grades are ordered)</source>
+        <translation>Порядковая (оценки упорядочены)</translation>
+    </message>
+    <message>
+        <source>Interval (equal steps)</source>
+        <translation>Интервальная (равные шаги)</translation>
+    </message>
+    <message>
+        <source>Ratio (equal steps from a true 0)</source>
+        <translation>Отношений (равные шаги от истинного нуля)</translation>
+    </message>
+    <message>
+        <source>Nominal (categories)</source>
+        <translation>Номинальная (категории)</translation>
+    </message>
+    <message>
+        <source>Computing agreement…</source>
+        <translation>Расчёт согласия…</translation>
+    </message>
+    <message>
+        <source>Agreement failed</source>
+        <translation>Ошибка расчёта согласия</translation>
+    </message>
+    <message>
+        <source>Computing agreement</source>
+        <translation>Расчёт согласия</translation>
+    </message>
+    <message>
+        <source>α level:</source>
+        <translation>Шкала α:</translation>
+    </message>
+    <message>
+        <source>Pairwise:</source>
+        <translation>Попарно:</translation>
+    </message>
+    <message>
+        <source>Pairwise agreement</source>
+        <translation>Попарное согласие</translation>
+    </message>
+    <message>
+        <source>Cohen&apos;s κ of each pair of annotators, on the documents both graded</source>
+        <translation>Каппа Коэна для каждой пары асессоров по документам, оценённым обоими</translation>
+    </message>
+    <message>
+        <source>α without each annotator</source>
+        <translation>α без каждого асессора</translation>
+    </message>
+    <message>
+        <source>Δ &gt; 0: agreement rises without that annotator</source>
+        <translation>Δ &gt; 0: без этого асессора согласие растёт</translation>
+    </message>
+    <message>
+        <source>α per query</source>
+        <translation>α по запросам</translation>
+    </message>
+    <message>
+        <source>All annotators&apos; disputed documents, or the items where two judgment sources differ by two grades or more (the correction queue)</source>
+        <translation>Спорные документы всех асессоров или элементы, где два источника оценок расходятся на две оценки и больше (очередь исправлений)</translation>
+    </message>
+    <message>
+        <source>Disputed documents</source>
+        <translation>Спорные документы</translation>
+    </message>
+    <message>
+        <source>No judgments yet: grade documents in Annotate or import qrels to see agreement.</source>
+        <translation>Оценок пока нет: оцените документы в «Разметке» или импортируйте qrels, чтобы увидеть согласие.</translation>
+    </message>
+    <message>
+        <source>All annotators</source>
+        <translation>Все асессоры</translation>
+    </message>
+    <message>
+        <source>Sources %1 vs %2</source>
+        <translation>Источники %1 и %2</translation>
+    </message>
+    <message>
+        <source>grades differ by %1 or more</source>
+        <translation>оценки расходятся на %1 и больше</translation>
+    </message>
+    <message>
+        <source>%1 and %2 differ by 2 grades or more</source>
+        <translation>%1 и %2 расходятся на 2 оценки и больше</translation>
+    </message>
+    <message>
+        <source>Disputed documents: %1 (%2), %3 adjudicated</source>
+        <translation>Спорные документы: %1 (%2), решено арбитром: %3</translation>
+    </message>
+    <message>
+        <source>ordinal</source>
+        <extracomment>the α level&apos;s name inside the headline sentence</extracomment>
+        <translation>порядковая</translation>
+    </message>
+    <message>
+        <source>interval</source>
+        <translation>интервальная</translation>
+    </message>
+    <message>
+        <source>ratio</source>
+        <translation>отношений</translation>
+    </message>
+    <message>
+        <source>nominal</source>
+        <translation>номинальная</translation>
+    </message>
+    <message>
+        <source>undefined</source>
+        <translation>не определено</translation>
+    </message>
+    <message>
+        <source>α undefined for every annotator: %1.</source>
+        <translation>α не определена ни для одного асессора: %1.</translation>
+    </message>
+    <message>
+        <source>; </source>
+        <translation>; </translation>
+    </message>
+    <message>
+        <source>α undefined without %1: %2.</source>
+        <translation>α без %1 не определена: %2.</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>, </translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Krippendorff&apos;s α (%1)&lt;/b&gt;: undefined — %2. %3, %4.</source>
+        <translation>&lt;b&gt;α Криппендорфа (%1)&lt;/b&gt;: не определена — %2. %3, %4.</translation>
+    </message>
+    <message>
+        <source>95% interval %1 – %2 (%3 bootstrap resamples of the documents)</source>
+        <translation>95% интервал %1 – %2 (%3 бутстреп-выборок документов)</translation>
+    </message>
+    <message>
+        <source>no interval: %1</source>
+        <translation>интервала нет: %1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Krippendorff&apos;s α (%1) = %2&lt;/b&gt; &amp;nbsp; %3 &amp;nbsp;·&amp;nbsp; %4 documents graded by two or more of %5 annotators, %6</source>
+        <translation>&lt;b&gt;α Криппендорфа (%1) = %2&lt;/b&gt; &amp;nbsp; %3 &amp;nbsp;·&amp;nbsp; документов с оценками двух и более из %5 асессоров: %4, %6</translation>
+    </message>
+    <message>
+        <source>items have between %1 and %2 grades; Fleiss&apos; kappa needs the same number for every item</source>
+        <translation>у элементов от %1 до %2 оценок; для каппы Флейса нужно одинаковое число у каждого элемента</translation>
+    </message>
+    <message>
+        <source>Fleiss&apos; κ: not applicable — %1.</source>
+        <translation>Каппа Флейса: неприменима — %1.</translation>
+    </message>
+    <message>
+        <source>Fleiss&apos; κ = %1 (%2 documents, %3 grades each; nominal, chance-corrected)</source>
+        <translation>Каппа Флейса = %1 (документов: %2, по %3 оценки у каждого; номинальная, с поправкой на случайность)</translation>
+    </message>
+</context>
+<context>
+    <name>AnnotateView</name>
+    <message>
+        <source>Queries</source>
+        <translation>Запросы</translation>
+    </message>
+    <message>
+        <source>Pool · %1 / %2 judged</source>
+        <translation>Пул · оценено %1 / %2</translation>
+    </message>
+    <message>
+        <source>%1 of %2 queries complete · %3 / %4 documents judged</source>
+        <translation>завершено запросов: %1 из %2 · оценено документов: %3 / %4</translation>
+    </message>
+    <message>
+        <source>Everything in the list is judged.</source>
+        <translation>Всё в списке оценено.</translation>
+    </message>
+</context>
+<context>
+    <name>AnnotatorStatusModel</name>
+    <message>
+        <source>Annotator</source>
+        <extracomment>(header, field of AnnotatorStatus); headers translated in context &quot;AnnotatorStatusModel&quot;</extracomment>
+        <translation>Асессор</translation>
+    </message>
+    <message>
+        <source>Assigned</source>
+        <translation>Назначено</translation>
+    </message>
+    <message>
+        <source>Done</source>
+        <translation>Готово</translation>
+    </message>
+    <message>
+        <source>Can&apos;t judge</source>
+        <translation>Не могу оценить</translation>
+    </message>
+    <message>
+        <source>Later</source>
+        <translation>Позже</translation>
+    </message>
+    <message>
+        <source>Median s</source>
+        <translation>Медиана, с</translation>
+    </message>
+    <message>
+        <source>Leniency</source>
+        <translation>Мягкость</translation>
+    </message>
+    <message>
+        <source>κ vs others</source>
+        <translation>κ с другими</translation>
+    </message>
+    <message>
+        <source>α without</source>
+        <translation>α без</translation>
+    </message>
+    <message>
+        <source>Gold exact</source>
+        <translation>Эталон точно</translation>
+    </message>
+    <message>
+        <source>Gold ±1</source>
+        <translation>Эталон ±1</translation>
+    </message>
+    <message>
+        <source>Grades 0–4</source>
+        <translation>Оценки 0–4</translation>
+    </message>
+    <message>
+        <source>Gold accuracy below the campaign&apos;s threshold</source>
+        <translation>Точность по эталону ниже порога кампании</translation>
+    </message>
+</context>
+<context>
+    <name>AppContext</name>
+    <message>
+        <source>no database is open: use File ▸ Open database… first</source>
+        <translation>база данных не открыта: сначала выберите Файл ▸ Открыть базу данных…</translation>
+    </message>
+</context>
+<context>
     <name>BandCountsChart</name>
     <message>
         <source>Queries per quality band</source>
@@ -25,15 +386,15 @@
     </message>
     <message>
         <source>Fair</source>
-        <translation>Удовлетворительно</translation>
+        <translation>Средне</translation>
     </message>
     <message>
         <source>Poor</source>
-        <translation>Плохо</translation>
+        <translation>Слабо</translation>
     </message>
     <message>
         <source>Bad</source>
-        <translation>Очень плохо</translation>
+        <translation>Плохо</translation>
     </message>
     <message>
         <source>no band: the query has no judgments, so nDCG is undefined</source>
@@ -42,6 +403,352 @@
     <message>
         <source>%1: %2</source>
         <translation>%1: %2</translation>
+    </message>
+</context>
+<context>
+    <name>BreakdownTableModel</name>
+    <message>
+        <source>unjudged</source>
+        <extracomment>background of a disputed row: translucent Okabe–Ito orange, visible on light and dark bases</extracomment>
+        <translation>без оценки</translation>
+    </message>
+    <message>
+        <source>Cumulative DCG</source>
+        <translation>Накопленный DCG</translation>
+    </message>
+    <message>
+        <source>Cumulative IDCG</source>
+        <translation>Накопленный IDCG</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>Позиция</translation>
+    </message>
+    <message>
+        <source>Document</source>
+        <translation>Документ</translation>
+    </message>
+    <message>
+        <source>Title</source>
+        <translation>Заголовок</translation>
+    </message>
+    <message>
+        <source>Consensus</source>
+        <translation>Согласование</translation>
+    </message>
+    <message>
+        <source>Gain</source>
+        <translation>Выигрыш</translation>
+    </message>
+    <message>
+        <source>Discount</source>
+        <translation>Дисконт</translation>
+    </message>
+    <message>
+        <source>Disc. gain</source>
+        <translation>Дисконт. выигрыш</translation>
+    </message>
+    <message>
+        <source>Grade given by %1 (0–4)</source>
+        <translation>Оценка асессора %1 (0–4)</translation>
+    </message>
+    <message>
+        <source>Position in the run&apos;s order (score descending, ties by document id descending)</source>
+        <translation>Позиция в порядке прогона (по убыванию балла, при равенстве — по убыванию id документа)</translation>
+    </message>
+    <message>
+        <source>Position in the ideal order (gain descending)</source>
+        <translation>Позиция в идеальном ранжировании (по убыванию выигрыша)</translation>
+    </message>
+    <message>
+        <source>One grade per document: the %1 of the annotators&apos; grades (an adjudicated grade wins)</source>
+        <translation>Одна оценка на документ: %1 оценок асессоров (решение арбитра приоритетно)</translation>
+    </message>
+    <message>
+        <source>gain = grade</source>
+        <translation>выигрыш = оценка</translation>
+    </message>
+    <message>
+        <source>gain = 2^grade − 1</source>
+        <translation>выигрыш = 2^оценка − 1</translation>
+    </message>
+    <message>
+        <source>discount = 1 / log2(rank + 1)</source>
+        <translation>дисконт = 1 / log2(позиция + 1)</translation>
+    </message>
+    <message>
+        <source>discounted gain = gain × discount</source>
+        <translation>дисконтированный выигрыш = выигрыш × дисконт</translation>
+    </message>
+    <message>
+        <source>running sum of the discounted gains</source>
+        <translation>накопленная сумма дисконтированных выигрышей</translation>
+    </message>
+    <message>
+        <source>%1
+Disputed: grades differ by %2 (≥ %3) — %4</source>
+        <translation>%1
+Спорный: оценки расходятся на %2 (≥ %3) — %4</translation>
+    </message>
+    <message>
+        <source>Nobody judged this document for this query: it counts as gain 0.</source>
+        <translation>Никто не оценил этот документ для этого запроса: он считается с выигрышем 0.</translation>
+    </message>
+</context>
+<context>
+    <name>CampaignDashboard</name>
+    <message>
+        <source>open</source>
+        <extracomment>a campaign&apos;s status as the dashboard names it</extracomment>
+        <translation>открыта</translation>
+    </message>
+    <message>
+        <source>closed</source>
+        <translation>закрыта</translation>
+    </message>
+    <message>
+        <source>Campaign dashboard</source>
+        <translation>Панель кампании</translation>
+    </message>
+    <message>
+        <source>No campaign yet: Campaign ▸ New campaign…</source>
+        <translation>Кампаний пока нет: Кампания ▸ Новая кампания…</translation>
+    </message>
+    <message>
+        <source>Computing the statistics of %1…</source>
+        <translation>Расчёт статистики кампании %1…</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;%1&lt;/b&gt; (%2) · %3 / %4 items complete with %5 grade(s) each · %6 gold at %7 · %8 / %9 queries complete · runs %10 at depth %11</source>
+        <translation>
+            <numerusform>&lt;b&gt;%1&lt;/b&gt; (%2) · завершено %3 / %4 элементов, по %5 оценке на каждый · эталонных %6 (доля %7) · завершено запросов %8 / %9 · прогоны %10 на глубине %11</numerusform>
+            <numerusform>&lt;b&gt;%1&lt;/b&gt; (%2) · завершено %3 / %4 элементов, по %5 оценки на каждый · эталонных %6 (доля %7) · завершено запросов %8 / %9 · прогоны %10 на глубине %11</numerusform>
+            <numerusform>&lt;b&gt;%1&lt;/b&gt; (%2) · завершено %3 / %4 элементов, по %5 оценок на каждый · эталонных %6 (доля %7) · завершено запросов %8 / %9 · прогоны %10 на глубине %11</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 later</source>
+        <translation>%1 позже</translation>
+    </message>
+    <message>
+        <source>%1 can&apos;t judge (%2)</source>
+        <translation>%1 не может оценить (%2)</translation>
+    </message>
+    <message>
+        <source>%1 can&apos;t judge</source>
+        <translation>%1 не может оценить</translation>
+    </message>
+    <message>
+        <source>No marks.</source>
+        <translation>Отметок нет.</translation>
+    </message>
+    <message>
+        <source>Marks: %1</source>
+        <translation>Отметки: %1</translation>
+    </message>
+    <message>
+        <source>; </source>
+        <translation>; </translation>
+    </message>
+</context>
+<context>
+    <name>CampaignDialog</name>
+    <message>
+        <source>New campaign</source>
+        <translation>Новая кампания</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Название</translation>
+    </message>
+    <message>
+        <source>Runs to pool</source>
+        <translation>Прогоны для пула</translation>
+    </message>
+    <message>
+        <source>names separated by spaces or commas</source>
+        <translation>имена через пробел или запятую</translation>
+    </message>
+    <message>
+        <source>Annotators</source>
+        <translation>Асессоры</translation>
+    </message>
+    <message>
+        <source># Guidelines
+
+What makes a document *relevant*…</source>
+        <translation># Инструкция
+
+Что делает документ *релевантным*…</translation>
+    </message>
+    <message>
+        <source>Guidelines (Markdown)</source>
+        <translation>Инструкция (Markdown)</translation>
+    </message>
+    <message>
+        <source>depth</source>
+        <translation>глубина</translation>
+    </message>
+    <message>
+        <source>grades per item</source>
+        <translation>оценок на элемент</translation>
+    </message>
+    <message>
+        <source>Pool</source>
+        <translation>Пул</translation>
+    </message>
+    <message>
+        <source>A</source>
+        <translation>A</translation>
+    </message>
+    <message>
+        <source>B</source>
+        <translation>B</translation>
+    </message>
+    <message>
+        <source>K</source>
+        <translation>K</translation>
+    </message>
+    <message>
+        <source>Order</source>
+        <translation>Порядок</translation>
+    </message>
+    <message>
+        <source>fewest grades first, shuffled (depth)</source>
+        <translation>сначала с наименьшим числом оценок, вперемешку (depth)</translation>
+    </message>
+    <message>
+        <source>move-to-front (mtf)</source>
+        <translation>перемещение в начало (mtf)</translation>
+    </message>
+    <message>
+        <source>MaxMean bandit (bandit)</source>
+        <translation>бандит MaxMean (bandit)</translation>
+    </message>
+    <message>
+        <source>what decides run A vs B (ab)</source>
+        <translation>то, что решает прогоны A и B (ab)</translation>
+    </message>
+    <message>
+        <source>all queries</source>
+        <translation>все запросы</translation>
+    </message>
+    <message>
+        <source>seed</source>
+        <translation>зерно</translation>
+    </message>
+    <message>
+        <source>Query sample</source>
+        <translation>Выборка запросов</translation>
+    </message>
+    <message>
+        <source>warn below</source>
+        <translation>предупреждать ниже</translation>
+    </message>
+    <message>
+        <source>Gold rate</source>
+        <translation>Доля эталонов</translation>
+    </message>
+    <message>
+        <source>No database is open.</source>
+        <translation>База данных не открыта.</translation>
+    </message>
+</context>
+<context>
+    <name>CampaignMenu</name>
+    <message>
+        <source>&amp;Campaign</source>
+        <translation>&amp;Кампания</translation>
+    </message>
+    <message>
+        <source>&amp;New campaign…</source>
+        <translation>&amp;Новая кампания…</translation>
+    </message>
+    <message>
+        <source>Lead&apos;s &amp;dashboard…</source>
+        <translation>&amp;Панель руководителя…</translation>
+    </message>
+    <message>
+        <source>Next from &amp;queue</source>
+        <translation>Следующий из &amp;очереди</translation>
+    </message>
+</context>
+<context>
+    <name>CampaignPanel</name>
+    <message>
+        <source>(no campaign: the whole pool)</source>
+        <extracomment>the chooser&apos;s first item (translated in context &quot;CampaignPanel&quot;)</extracomment>
+        <translation>(без кампании: весь пул)</translation>
+    </message>
+    <message>
+        <source>Campaign</source>
+        <translation>Кампания</translation>
+    </message>
+    <message>
+        <source>Next from queue</source>
+        <translation>Следующий из очереди</translation>
+    </message>
+    <message>
+        <source>Open the next document the campaign offers you (Q)</source>
+        <translation>Открыть следующий документ, который предлагает кампания (Q)</translation>
+    </message>
+    <message>
+        <source>Can&apos;t judge…</source>
+        <translation>Не могу оценить…</translation>
+    </message>
+    <message>
+        <source>You cannot judge this document: say why (X)</source>
+        <translation>Вы не можете оценить этот документ: укажите почему (X)</translation>
+    </message>
+    <message>
+        <source>Later</source>
+        <translation>Позже</translation>
+    </message>
+    <message>
+        <source>Skip this document for now (L)</source>
+        <translation>Пока пропустить этот документ (L)</translation>
+    </message>
+    <message>
+        <source>*No guidelines for this campaign.*</source>
+        <translation>*У этой кампании нет инструкции.*</translation>
+    </message>
+    <message>
+        <source>Description.</source>
+        <translation>Описание.</translation>
+    </message>
+    <message>
+        <source>Narrative.</source>
+        <translation>Пояснение.</translation>
+    </message>
+    <message>
+        <source>Query %1</source>
+        <translation>Запрос %1</translation>
+    </message>
+    <message>
+        <source>You: %1 graded · %2 can&apos;t judge · %3 later</source>
+        <translation>Вы: оценено %1 · не могу оценить %2 · позже %3</translation>
+    </message>
+    <message>
+        <source>Taking the next document</source>
+        <translation>Получение следующего документа</translation>
+    </message>
+    <message>
+        <source>%1
+Nothing left for you in this campaign.</source>
+        <translation>%1
+В этой кампании для вас больше ничего нет.</translation>
+    </message>
+    <message>
+        <source>Marking the document</source>
+        <translation>Отметка документа</translation>
+    </message>
+    <message>
+        <source>Can&apos;t judge</source>
+        <translation>Не могу оценить</translation>
+    </message>
+    <message>
+        <source>Why can&apos;t you judge it?</source>
+        <translation>Почему вы не можете его оценить?</translation>
     </message>
 </context>
 <context>
@@ -88,8 +795,12 @@
         <translation>; * p &lt; 0.05, ** p &lt; 0.01, *** p &lt; 0.001, поправка: %1.</translation>
     </message>
     <message>
-        <source> (paired t-test, α = 0.05, residual variance of the two-way ANOVA; Sakai 2016).</source>
-        <translation> (парный t-критерий, α = 0,05, остаточная дисперсия двухфакторного дисперсионного анализа; Sakai 2016).</translation>
+        <source>With %1 queries you can detect Δ ≥ %2 at 80% power (paired t-test, α = 0.05, residual variance of the two-way ANOVA; Sakai 2016).</source>
+        <translation>С %1 запросами можно обнаружить Δ ≥ %2 при мощности 80% (парный t-тест, α = 0,05, остаточная дисперсия двухфакторного дисперсионного анализа; Sakai 2016).</translation>
+    </message>
+    <message>
+        <source>With %1 queries: the residual variance is 0 (every query moves the runs alike), so no smallest detectable Δ can be stated (paired t-test, α = 0.05, residual variance of the two-way ANOVA; Sakai 2016).</source>
+        <translation>С %1 запросами: остаточная дисперсия равна 0 (каждый запрос сдвигает прогоны одинаково), поэтому наименьшую обнаружимую Δ указать нельзя (парный t-тест, α = 0,05, остаточная дисперсия двухфакторного дисперсионного анализа; Sakai 2016).</translation>
     </message>
     <message>
         <source>No comparison: %1.</source>
@@ -102,6 +813,134 @@
     <message>
         <source>Comparing all runs</source>
         <translation>Сравнение всех прогонов</translation>
+    </message>
+</context>
+<context>
+    <name>CompareText</name>
+    <message>
+        <source>Δ mean nDCG@%1 (A − B) ∈ [%2, %3] whatever grades the unjudged documents get</source>
+        <translation>Δ среднего nDCG@%1 (A − B) ∈ [%2, %3] при любых оценках неоценённых документов</translation>
+    </message>
+    <message>
+        <source>P(A better) ≈ %1 (estimate)</source>
+        <translation>P(A лучше) ≈ %1 (приблизительно)</translation>
+    </message>
+    <message>
+        <source>%1 better than %2 — decided after %3 of %4 pooled documents (depth %5). %6. %7.</source>
+        <translation>%1 лучше, чем %2, — решено после %3 из %4 документов пула (глубина %5). %6. %7.</translation>
+    </message>
+    <message>
+        <source>even every pooled document judged at its expected grade would not settle it (estimate)</source>
+        <translation>даже оценка всех документов пула ожидаемыми оценками этого не решит (приблизительно)</translation>
+    </message>
+    <message numerus="yes">
+        <source>about %1 more judgment(s) would settle it at the current rate (estimate)</source>
+        <translation>
+            <numerusform>при текущем темпе это решит ещё примерно %1 оценка (приблизительно)</numerusform>
+            <numerusform>при текущем темпе это решат ещё примерно %1 оценки (приблизительно)</numerusform>
+            <numerusform>при текущем темпе это решат ещё примерно %1 оценок (приблизительно)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Not yet decided (%1 of %2 pooled documents judged, depth %3): %4. %5. %6.</source>
+        <translation>Ещё не решено (оценено %1 из %2 документов пула, глубина %3): %4. %5. %6.</translation>
+    </message>
+</context>
+<context>
+    <name>CompareView</name>
+    <message>
+        <source>Scoring…</source>
+        <translation>Расчёт…</translation>
+    </message>
+    <message>
+        <source>Comparing runs</source>
+        <translation>Сравнение прогонов</translation>
+    </message>
+    <message>
+        <source>⇄ Swap</source>
+        <translation>⇄ Поменять</translation>
+    </message>
+    <message>
+        <source>Exchange run A and run B</source>
+        <translation>Поменять местами прогоны A и B</translation>
+    </message>
+    <message>
+        <source>vs</source>
+        <translation>и</translation>
+    </message>
+    <message>
+        <source>Decided: the interval of Δ mean nDCG@K over every grade (0–4) the unjudged documents of the Annotate pool (depth D) could still get excludes 0 — no judgment can flip it.
+Not decided: the number of judgments is an estimate (the documents that decide A vs B first, each at the mean judged grade of its rank), and so is P(A better) (unjudged grades drawn from the judged grades at similar ranks; Carterette et al. 2006).</source>
+        <translation>Решено: интервал Δ среднего nDCG@K по всем оценкам (0–4), которые ещё могут получить неоценённые документы пула разметки (глубина D), не содержит 0 — никакая оценка не изменит результат.
+Не решено: число оценок — приблизительное (сначала документы, решающие спор A и B, каждый со средней оценкой своей позиции), как и P(A лучше) (оценки неоценённых берутся из оценённых на близких позициях; Carterette и др., 2006).</translation>
+    </message>
+    <message>
+        <source>Judge what decides A vs B</source>
+        <translation>Оценить то, что решает A и B</translation>
+    </message>
+    <message>
+        <source>Annotate shows first the documents whose grade can change which run is better (Annotator ▸ Pool order); annotators still see no run, rank or score</source>
+        <translation>Разметка сначала показывает документы, оценка которых может изменить, какой прогон лучше (Асессор ▸ Порядок пула); асессоры по-прежнему не видят ни прогонов, ни позиций, ни баллов</translation>
+    </message>
+    <message>
+        <source>Comparing needs two runs: import another run (File ▸ Import…).</source>
+        <translation>Для сравнения нужны два прогона: импортируйте ещё один (Файл ▸ Импорт…).</translation>
+    </message>
+    <message>
+        <source>No runs yet: import runs (File ▸ Import…).</source>
+        <translation>Прогонов пока нет: импортируйте их (Файл ▸ Импорт…).</translation>
+    </message>
+    <message>
+        <source>Pick two different runs.</source>
+        <translation>Выберите два разных прогона.</translation>
+    </message>
+    <message>
+        <source>Comparing…</source>
+        <translation>Сравнение…</translation>
+    </message>
+    <message>
+        <source>Verdict over the depth-%1 pool: computing…</source>
+        <translation>Вывод по пулу глубины %1: вычисляется…</translation>
+    </message>
+    <message>
+        <source>No verdict: %1</source>
+        <translation>Вывода нет: %1</translation>
+    </message>
+    <message>
+        <source>Annotate now shows first what decides A vs B</source>
+        <translation>Разметка теперь сначала показывает то, что решает A и B</translation>
+    </message>
+    <message>
+        <source>no judged queries</source>
+        <translation>нет оценённых запросов</translation>
+    </message>
+    <message>
+        <source>mean nDCG@%1 &lt;b&gt;%2&lt;/b&gt;</source>
+        <translation>среднее nDCG@%1 &lt;b&gt;%2&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>95% CI %1 – %2</source>
+        <translation>95% ДИ %1 – %2</translation>
+    </message>
+    <message>
+        <source>%1 judged queries</source>
+        <translation>оценённых запросов: %1</translation>
+    </message>
+    <message>
+        <source>No query has an nDCG in both runs.</source>
+        <translation>Ни у одного запроса нет nDCG в обоих прогонах.</translation>
+    </message>
+    <message>
+        <source>Over the %1 queries scored in both runs: mean Δ (A − B) = &lt;b&gt;%2&lt;/b&gt; &amp;nbsp;·&amp;nbsp; A better on &lt;b&gt;%3&lt;/b&gt; &amp;nbsp;·&amp;nbsp; B better on &lt;b&gt;%4&lt;/b&gt; &amp;nbsp;·&amp;nbsp; ties %5</source>
+        <translation>По запросам, рассчитанным в обоих прогонах (%1): среднее Δ (A − B) = &lt;b&gt;%2&lt;/b&gt; &amp;nbsp;·&amp;nbsp; A лучше: &lt;b&gt;%3&lt;/b&gt; &amp;nbsp;·&amp;nbsp; B лучше: &lt;b&gt;%4&lt;/b&gt; &amp;nbsp;·&amp;nbsp; ничьих: %5</translation>
+    </message>
+    <message>
+        <source>Paired randomization test (two-sided, random sign flips of the per-query deltas): %1 — the difference is significant at the 0.05 level.</source>
+        <translation>Парный рандомизационный тест (двусторонний, случайная смена знаков разностей по запросам): %1 — различие значимо на уровне 0,05.</translation>
+    </message>
+    <message>
+        <source>Paired randomization test (two-sided, random sign flips of the per-query deltas): %1 — the difference is not significant at the 0.05 level.</source>
+        <translation>Парный рандомизационный тест (двусторонний, случайная смена знаков разностей по запросам): %1 — различие не значимо на уровне 0,05.</translation>
     </message>
 </context>
 <context>
@@ -136,6 +975,82 @@
     </message>
 </context>
 <context>
+    <name>CondensedTableModel</name>
+    <message>
+        <source>Query</source>
+        <extracomment>|nDCG′ − nDCG| above this flags a row by default</extracomment>
+        <translation>Запрос</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>Прогон</translation>
+    </message>
+    <message>
+        <source>nDCG and nDCG′ differ by more than %1: the unjudged documents of this list move the score; judge them (Annotate) to settle it</source>
+        <translation>nDCG и nDCG′ расходятся больше чем на %1: неоценённые документы этого списка меняют балл; оцените их (Разметка), чтобы это решить</translation>
+    </message>
+</context>
+<context>
+    <name>Counts</name>
+    <message numerus="yes">
+        <source>%1 annotator(s)</source>
+        <extracomment>the language the running application shows (set by :func:`apply_language`)</extracomment>
+        <translation>
+            <numerusform>%1 асессор</numerusform>
+            <numerusform>%1 асессора</numerusform>
+            <numerusform>%1 асессоров</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 document(s)</source>
+        <translation>
+            <numerusform>%1 документ</numerusform>
+            <numerusform>%1 документа</numerusform>
+            <numerusform>%1 документов</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 item(s)</source>
+        <translation>
+            <numerusform>%1 элемент</numerusform>
+            <numerusform>%1 элемента</numerusform>
+            <numerusform>%1 элементов</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 judgment(s)</source>
+        <translation>
+            <numerusform>%1 оценка</numerusform>
+            <numerusform>%1 оценки</numerusform>
+            <numerusform>%1 оценок</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 query(ies)</source>
+        <translation>
+            <numerusform>%1 запрос</numerusform>
+            <numerusform>%1 запроса</numerusform>
+            <numerusform>%1 запросов</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 row(s)</source>
+        <translation>
+            <numerusform>%1 строка</numerusform>
+            <numerusform>%1 строки</numerusform>
+            <numerusform>%1 строк</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 run(s)</source>
+        <translation>
+            <numerusform>%1 прогон</numerusform>
+            <numerusform>%1 прогона</numerusform>
+            <numerusform>%1 прогонов</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>CumulativeDcgChart</name>
     <message>
         <source>Cumulative DCG by rank</source>
@@ -152,6 +1067,69 @@
     <message>
         <source>%1 (DCG)</source>
         <translation>%1 (DCG)</translation>
+    </message>
+</context>
+<context>
+    <name>DatabaseActions</name>
+    <message>
+        <source>New database</source>
+        <translation>Новая база данных</translation>
+    </message>
+    <message>
+        <source>SQLite database (*.sqlite *.db)</source>
+        <translation>База данных SQLite (*.sqlite *.db)</translation>
+    </message>
+    <message>
+        <source>%1 already exists; use File ▸ Open database… to open it.</source>
+        <translation>%1 уже существует; откройте её через Файл ▸ Открыть базу данных….</translation>
+    </message>
+    <message>
+        <source>Open database</source>
+        <translation>Открыть базу данных</translation>
+    </message>
+    <message>
+        <source>SQLite database (*.sqlite *.db);;All files (*)</source>
+        <translation>База данных SQLite (*.sqlite *.db);;Все файлы (*)</translation>
+    </message>
+    <message>
+        <source>Connect to a team server</source>
+        <translation>Подключение к серверу команды</translation>
+    </message>
+    <message>
+        <source>PostgreSQL URL (password in ~/.pgpass or $PGPASSWORD, not here):</source>
+        <translation>URL PostgreSQL (пароль — в ~/.pgpass или $PGPASSWORD, не здесь):</translation>
+    </message>
+    <message>
+        <source>Opening the database</source>
+        <translation>Открытие базы данных</translation>
+    </message>
+    <message>
+        <source>Opening %1…</source>
+        <translation>Открытие %1…</translation>
+    </message>
+    <message>
+        <source>There is no database at %1.
+
+Create a new, empty database there?</source>
+        <translation>По адресу %1 базы данных нет.
+
+Создать там новую пустую базу?</translation>
+    </message>
+    <message>
+        <source>Load the demo</source>
+        <translation>Загрузка демо</translation>
+    </message>
+    <message>
+        <source>The demo collection goes into an empty database, and this one already holds queries.
+
+Create one with File ▸ New database…, then load the demo there.</source>
+        <translation>Демо-коллекция загружается в пустую базу, а в этой уже есть запросы.
+
+Создайте базу через Файл ▸ Новая база данных… и загрузите демо туда.</translation>
+    </message>
+    <message>
+        <source>Loading the Cranfield demo collection…</source>
+        <translation>Загрузка демо-коллекции Cranfield…</translation>
     </message>
 </context>
 <context>
@@ -183,6 +1161,100 @@
     <message>
         <source>Δ nDCG@%1 (A − B)</source>
         <translation>Δ nDCG@%1 (A − B)</translation>
+    </message>
+</context>
+<context>
+    <name>DeltaTableModel</name>
+    <message>
+        <source>Query</source>
+        <translation>Запрос</translation>
+    </message>
+    <message>
+        <source>Better</source>
+        <translation>Лучше</translation>
+    </message>
+    <message>
+        <source>nDCG@%1 of %2</source>
+        <translation>nDCG@%1 прогона %2</translation>
+    </message>
+    <message>
+        <source>nDCG of A minus nDCG of B: positive when A ranks this query better</source>
+        <translation>nDCG A минус nDCG B: положительно, когда A ранжирует этот запрос лучше</translation>
+    </message>
+    <message>
+        <source>tie</source>
+        <translation>ничья</translation>
+    </message>
+    <message>
+        <source>Same nDCG in both runs</source>
+        <translation>Одинаковый nDCG в обоих прогонах</translation>
+    </message>
+    <message>
+        <source>%1 ranks this query better</source>
+        <translation>%1 ранжирует этот запрос лучше</translation>
+    </message>
+</context>
+<context>
+    <name>DisputedItemsModel</name>
+    <message>
+        <source>Query</source>
+        <translation>Запрос</translation>
+    </message>
+    <message>
+        <source>Document</source>
+        <translation>Документ</translation>
+    </message>
+    <message>
+        <source>Range</source>
+        <translation>Размах</translation>
+    </message>
+    <message>
+        <source>Mean</source>
+        <translation>Среднее</translation>
+    </message>
+    <message>
+        <source>Final</source>
+        <translation>Итог</translation>
+    </message>
+    <message>
+        <source>Grades</source>
+        <translation>Оценки</translation>
+    </message>
+    <message>
+        <source>Not adjudicated yet</source>
+        <translation>Решения арбитра ещё нет</translation>
+    </message>
+    <message>
+        <source>Adjudicated final grade</source>
+        <translation>Итоговая оценка арбитра</translation>
+    </message>
+</context>
+<context>
+    <name>DocumentPanel</name>
+    <message>
+        <source>%1 · Home/End first/last · Ctrl+Z undo</source>
+        <translation>%1 · Home/End первый/последний · Ctrl+Z отмена</translation>
+    </message>
+    <message>
+        <source>QUERY %1</source>
+        <translation>ЗАПРОС %1</translation>
+    </message>
+    <message>
+        <source>Document %1 / %2</source>
+        <translation>Документ %1 / %2</translation>
+    </message>
+    <message>
+        <source>(untitled)</source>
+        <translation>(без названия)</translation>
+    </message>
+    <message>
+        <source>Note: %1</source>
+        <translation>Заметка: %1</translation>
+    </message>
+    <message>
+        <source>Keys: 0–4 grade · ←/→ move · ⌫ clear · N note · U next unjudged</source>
+        <extracomment>the digit keys and the grade each gives the keys the document panel shows as a hint (the tooltip adds the rest); translated in context &quot;DocumentPanel&quot;</extracomment>
+        <translation>Клавиши: 0–4 оценка · ←/→ переход · ⌫ очистить · N заметка · U следующий неоценённый</translation>
     </message>
 </context>
 <context>
@@ -286,6 +1358,13 @@
     </message>
 </context>
 <context>
+    <name>GradeLegend</name>
+    <message>
+        <source>Press %1: %2</source>
+        <translation>Нажмите %1: %2</translation>
+    </message>
+</context>
+<context>
     <name>Grades</name>
     <message>
         <source>irrelevant</source>
@@ -308,6 +1387,66 @@
         <source>perfect</source>
         <translation>идеальный</translation>
     </message>
+    <message>
+        <source>Not judged</source>
+        <extracomment>fill colour of each grade&apos;s chip: grey, then yellow to dark green (ColorBrewer RdYlGn / Greens) digit colour on each chip (contrast with the fill ≥ 4.5) a hollow chip for &quot;not judged&quot;</extracomment>
+        <translation>Не оценено</translation>
+    </message>
+    <message>
+        <source>Judged non-relevant (−1)</source>
+        <translation>Признан нерелевантным (−1)</translation>
+    </message>
+</context>
+<context>
+    <name>GradingMixin</name>
+    <message>
+        <source>Grade %1 “%2”</source>
+        <translation>Оценка %1 «%2»</translation>
+    </message>
+    <message>
+        <source>%1 · query complete (U: next unjudged)</source>
+        <translation>%1 · запрос завершён (U: следующий неоценённый)</translation>
+    </message>
+    <message>
+        <source>Clear grade “%1”</source>
+        <translation>Очистить оценку «%1»</translation>
+    </message>
+    <message>
+        <source>Grade the document first: a note belongs to a grade.</source>
+        <translation>Сначала оцените документ: заметка относится к оценке.</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>Заметка</translation>
+    </message>
+    <message>
+        <source>Note on “%1”:</source>
+        <translation>Заметка к «%1»:</translation>
+    </message>
+    <message>
+        <source>Edit note “%1”</source>
+        <translation>Изменить заметку «%1»</translation>
+    </message>
+    <message>
+        <source>Saving…</source>
+        <translation>Сохранение…</translation>
+    </message>
+    <message>
+        <source>Not saved</source>
+        <translation>Не сохранено</translation>
+    </message>
+    <message>
+        <source>Saving the grade</source>
+        <translation>Сохранение оценки</translation>
+    </message>
+    <message>
+        <source>Undoing</source>
+        <translation>Отмена</translation>
+    </message>
+    <message>
+        <source>Saved ✓ %1</source>
+        <translation>Сохранено ✓ %1</translation>
+    </message>
 </context>
 <context>
     <name>HistogramChart</name>
@@ -325,6 +1464,52 @@
     </message>
 </context>
 <context>
+    <name>HistoryModel</name>
+    <message>
+        <source>When (UTC)</source>
+        <translation>Когда (UTC)</translation>
+    </message>
+    <message>
+        <source>What</source>
+        <translation>Что</translation>
+    </message>
+    <message>
+        <source>By</source>
+        <translation>Кто</translation>
+    </message>
+    <message>
+        <source>Change</source>
+        <translation>Изменение</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>Заметка</translation>
+    </message>
+    <message>
+        <source>adjudication</source>
+        <translation>решение арбитра</translation>
+    </message>
+    <message>
+        <source>grade of %1</source>
+        <translation>оценка %1</translation>
+    </message>
+</context>
+<context>
+    <name>ItemGradesModel</name>
+    <message>
+        <source>Annotator</source>
+        <translation>Асессор</translation>
+    </message>
+    <message>
+        <source>Grade</source>
+        <translation>Оценка</translation>
+    </message>
+    <message>
+        <source>Final (adjudicated)</source>
+        <translation>Итог (решение арбитра)</translation>
+    </message>
+</context>
+<context>
     <name>Language</name>
     <message>
         <source>The language changes when NDCG Studio is started again.</source>
@@ -333,8 +1518,467 @@
     </message>
     <message>
         <source>&amp;Language</source>
-        <extracomment>the language the running application shows (set by :func:`apply_language`)</extracomment>
+        <extracomment>the nouns :func:`counted` knows</extracomment>
         <translation>&amp;Язык</translation>
+    </message>
+</context>
+<context>
+    <name>LazyView</name>
+    <message>
+        <source>Loading…</source>
+        <extracomment>changes within this many milliseconds of each other cause one reload what :meth:`LazyView.save_state` saves the ``saveState()`` of</extracomment>
+        <translation>Загрузка…</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>Ошибка</translation>
+    </message>
+    <message>
+        <source>Loading</source>
+        <translation>Загрузка</translation>
+    </message>
+    <message>
+        <source>No database is open.</source>
+        <translation>База данных не открыта.</translation>
+    </message>
+</context>
+<context>
+    <name>LeaveOneOutModel</name>
+    <message>
+        <source>Annotator</source>
+        <translation>Асессор</translation>
+    </message>
+    <message>
+        <source>α without</source>
+        <translation>α без</translation>
+    </message>
+    <message>
+        <source>Δ vs all</source>
+        <translation>Δ от всех</translation>
+    </message>
+    <message>
+        <source>Items left</source>
+        <translation>Осталось элементов</translation>
+    </message>
+    <message>
+        <source>Judgments</source>
+        <translation>Оценки</translation>
+    </message>
+    <message>
+        <source>Documents still graded by two or more annotators without this one</source>
+        <translation>Документы, которые и без этого асессора оценены двумя и более асессорами</translation>
+    </message>
+    <message>
+        <source>Grades this annotator gave</source>
+        <translation>Оценки, поставленные этим асессором</translation>
+    </message>
+    <message>
+        <source>Positive Δ: agreement rises without this annotator</source>
+        <translation>Положительное Δ: без этого асессора согласие растёт</translation>
+    </message>
+</context>
+<context>
+    <name>LoadingMixin</name>
+    <message>
+        <source>Loading…</source>
+        <extracomment>where the last opened query is remembered (&quot;database label
+query external id&quot;)</extracomment>
+        <translation>Загрузка…</translation>
+    </message>
+    <message>
+        <source>No database is open.
+
+Use File ▸ New database… (Ctrl+N) or File ▸ Open database… (Ctrl+O).</source>
+        <translation>База данных не открыта.
+
+Выберите Файл ▸ Новая база данных… (Ctrl+N) или Файл ▸ Открыть базу данных… (Ctrl+O).</translation>
+    </message>
+    <message>
+        <source>Who is annotating?
+
+Choose your name with Annotator ▸ Switch annotator… (Ctrl+Shift+A).</source>
+        <translation>Кто размечает?
+
+Выберите своё имя: Асессор ▸ Сменить асессора… (Ctrl+Shift+A).</translation>
+    </message>
+    <message>
+        <source>Loading queries…</source>
+        <translation>Загрузка запросов…</translation>
+    </message>
+    <message>
+        <source>Pool</source>
+        <translation>Пул</translation>
+    </message>
+    <message>
+        <source>This database has no queries yet.
+
+Import queries, documents and runs with File ▸ Import…, or start the app with --demo for the Cranfield collection.</source>
+        <translation>В этой базе пока нет запросов.
+
+Импортируйте запросы, документы и прогоны через Файл ▸ Импорт… или запустите программу с --demo для коллекции Cranfield.</translation>
+    </message>
+    <message>
+        <source>Loading the pool</source>
+        <translation>Загрузка пула</translation>
+    </message>
+    <message>
+        <source>(no text)</source>
+        <translation>(нет текста)</translation>
+    </message>
+    <message>
+        <source>Nothing to judge for this query: no run returned a document for it.</source>
+        <translation>Для этого запроса нечего оценивать: ни один прогон не вернул по нему документов.</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>Annotate</source>
+        <extracomment>the tabs, in order: (title, view class built as ``View(context, parent)``); the title is the English key of :meth:`MainWindow.view`, the tab shows it translated in context &quot;MainWindow&quot;</extracomment>
+        <translation>Разметка</translation>
+    </message>
+    <message>
+        <source>Review</source>
+        <translation>Обзор</translation>
+    </message>
+    <message>
+        <source>Agreement</source>
+        <translation>Согласие</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>Сравнение</translation>
+    </message>
+    <message>
+        <source>Stability</source>
+        <translation>Устойчивость</translation>
+    </message>
+    <message>
+        <source>&amp;Annotate</source>
+        <extracomment>View ▸ &lt;tab&gt; menu entries, with their mnemonics</extracomment>
+        <translation>&amp;Разметка</translation>
+    </message>
+    <message>
+        <source>&amp;Review</source>
+        <translation>&amp;Обзор</translation>
+    </message>
+    <message>
+        <source>&amp;Agreement</source>
+        <translation>&amp;Согласие</translation>
+    </message>
+    <message>
+        <source>&amp;Compare</source>
+        <translation>С&amp;равнение</translation>
+    </message>
+    <message>
+        <source>&amp;Stability</source>
+        <translation>&amp;Устойчивость</translation>
+    </message>
+    <message>
+        <source>NDCG Studio</source>
+        <translation>NDCG Studio</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;Файл</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>&amp;Правка</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>&amp;Вид</translation>
+    </message>
+    <message>
+        <source>&amp;Annotator</source>
+        <translation>&amp;Асессор</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>&amp;Справка</translation>
+    </message>
+    <message>
+        <source>&amp;New database…</source>
+        <translation>&amp;Новая база данных…</translation>
+    </message>
+    <message>
+        <source>&amp;Open database…</source>
+        <translation>&amp;Открыть базу данных…</translation>
+    </message>
+    <message>
+        <source>Connect to &amp;server…</source>
+        <translation>Подключиться к &amp;серверу…</translation>
+    </message>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation>Н&amp;едавние</translation>
+    </message>
+    <message>
+        <source>&amp;Import…</source>
+        <translation>&amp;Импорт…</translation>
+    </message>
+    <message>
+        <source>&amp;Export…</source>
+        <translation>&amp;Экспорт…</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>&amp;Выход</translation>
+    </message>
+    <message>
+        <source>&amp;Undo</source>
+        <translation>&amp;Отменить</translation>
+    </message>
+    <message>
+        <source>&amp;Redo</source>
+        <translation>&amp;Повторить</translation>
+    </message>
+    <message>
+        <source>Scoring &amp;settings…</source>
+        <translation>&amp;Настройки расчёта…</translation>
+    </message>
+    <message>
+        <source>&amp;Next tab</source>
+        <translation>&amp;Следующая вкладка</translation>
+    </message>
+    <message>
+        <source>&amp;Previous tab</source>
+        <translation>&amp;Предыдущая вкладка</translation>
+    </message>
+    <message>
+        <source>&amp;Switch annotator…</source>
+        <translation>&amp;Сменить асессора…</translation>
+    </message>
+    <message>
+        <source>&amp;Pool depth…</source>
+        <translation>&amp;Глубина пула…</translation>
+    </message>
+    <message>
+        <source>Pool &amp;order</source>
+        <translation>&amp;Порядок пула</translation>
+    </message>
+    <message>
+        <source>&amp;Shuffled</source>
+        <translation>&amp;Случайный</translation>
+    </message>
+    <message>
+        <source>&amp;What decides the Compare pair first</source>
+        <translation>&amp;Сначала то, что решает пару из «Сравнения»</translation>
+    </message>
+    <message>
+        <source>Judge first the documents whose grade can change which of Compare&apos;s runs A and B is better (ab pooling); the runs are not shown in Annotate</source>
+        <translation>Сначала оценивать документы, оценка которых может изменить, какой из прогонов A и B в «Сравнении» лучше (ab-пулинг); в Разметке прогоны не показываются</translation>
+    </message>
+    <message>
+        <source>Load the Cranfield &amp;demo</source>
+        <translation>Загрузить &amp;демо Cranfield</translation>
+    </message>
+    <message>
+        <source>&amp;About NDCG Studio</source>
+        <translation>&amp;О программе NDCG Studio</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>(нет)</translation>
+    </message>
+    <message>
+        <source>Clear list</source>
+        <translation>Очистить список</translation>
+    </message>
+    <message>
+        <source>Import</source>
+        <translation>Импорт</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>Экспорт</translation>
+    </message>
+    <message>
+        <source>Open a database first (File ▸ Open database…).</source>
+        <translation>Сначала откройте базу данных (Файл ▸ Открыть базу данных…).</translation>
+    </message>
+    <message>
+        <source>Welcome to NDCG Studio</source>
+        <translation>Добро пожаловать в NDCG Studio</translation>
+    </message>
+    <message>
+        <source>Your name as an annotator (your grades are stored under it):</source>
+        <translation>Ваше имя как асессора (под ним сохраняются ваши оценки):</translation>
+    </message>
+    <message>
+        <source>Annotator</source>
+        <translation>Асессор</translation>
+    </message>
+    <message>
+        <source>Open a database first.</source>
+        <translation>Сначала откройте базу данных.</translation>
+    </message>
+    <message>
+        <source>Switch annotator</source>
+        <translation>Сменить асессора</translation>
+    </message>
+    <message>
+        <source>Annotate as (pick or type a new name):</source>
+        <translation>Размечать как (выберите или введите новое имя):</translation>
+    </message>
+    <message>
+        <source>Choosing the annotator</source>
+        <translation>Выбор асессора</translation>
+    </message>
+    <message>
+        <source>Pool depth</source>
+        <translation>Глубина пула</translation>
+    </message>
+    <message>
+        <source>Judge every run&apos;s top D documents of each query, D =</source>
+        <translation>Оценивать первые D документов каждого прогона для каждого запроса, D =</translation>
+    </message>
+    <message>
+        <source>Annotate pool order: shuffled</source>
+        <translation>Порядок пула разметки: случайный</translation>
+    </message>
+    <message>
+        <source>Pick runs A and B in Compare first</source>
+        <translation>Сначала выберите прогоны A и B в «Сравнении»</translation>
+    </message>
+    <message>
+        <source>About NDCG Studio</source>
+        <translation>О программе NDCG Studio</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;NDCG Studio %1&lt;/h3&gt;&lt;p&gt;Judge search results on a 0–4 scale and score runs with NDCG@K, every part visible; inter-annotator agreement built in.&lt;/p&gt;&lt;p&gt;Logs: %2&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;NDCG Studio %1&lt;/h3&gt;&lt;p&gt;Оценка результатов поиска по шкале 0–4 и расчёт NDCG@K прогонов, каждая часть на виду; встроенное согласие асессоров.&lt;/p&gt;&lt;p&gt;Журналы: %2&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>MeansTableModel</name>
+    <message>
+        <source>Run</source>
+        <translation>Прогон</translation>
+    </message>
+    <message>
+        <source>mean nDCG@%1 under %2 (rank among the runs)</source>
+        <translation>среднее nDCG@%1 по %2 (место среди прогонов)</translation>
+    </message>
+</context>
+<context>
+    <name>PairMatrix</name>
+    <message>
+        <source>Holm–Bonferroni over the pairs with %1</source>
+        <extracomment>role returning the (row run, column run) names of a cell role returning the corrected p-value of a cell (NaN on the diagonal and unfilled cells) the smallest Δ the paired t-test detects (NaN: none can be stated); the view words it</extracomment>
+        <translation>Холм–Бонферрони по парам с %1</translation>
+    </message>
+    <message>
+        <source>randomised Tukey HSD over all %1 pairs</source>
+        <translation>рандомизированный критерий Тьюки (HSD) по всем %1 парам</translation>
+    </message>
+    <message>
+        <source>one pair: none needed</source>
+        <translation>одна пара: поправка не нужна</translation>
+    </message>
+</context>
+<context>
+    <name>PairMatrixModel</name>
+    <message>
+        <source>%1: mean nDCG@%2 %3</source>
+        <translation>%1: среднее nDCG@%2 %3</translation>
+    </message>
+    <message>
+        <source>%1: mean nDCG@%2 %3 over %4 queries</source>
+        <translation>%1: среднее nDCG@%2 %3 по %4 запросам</translation>
+    </message>
+    <message>
+        <source>Not compared: choose no baseline, or one of these runs as the baseline</source>
+        <translation>Не сравнивались: выберите без базовой линии или один из этих прогонов как базовую</translation>
+    </message>
+    <message>
+        <source>%1 − %2: Δ = %3 (95% CI %4 to %5), effect size %6
+p = %7 (paired randomization test), corrected p = %8 (%9)
+Click to see the per-query deltas of this pair</source>
+        <translation>%1 − %2: Δ = %3 (95% ДИ от %4 до %5), размер эффекта %6
+p = %7 (парный рандомизационный тест), с поправкой p = %8 (%9)
+Щёлкните, чтобы увидеть разности по запросам для этой пары</translation>
+    </message>
+</context>
+<context>
+    <name>PairsTableModel</name>
+    <message>
+        <source>Set A</source>
+        <translation>Набор A</translation>
+    </message>
+    <message>
+        <source>Set B</source>
+        <translation>Набор B</translation>
+    </message>
+    <message>
+        <source>Runs</source>
+        <translation>Прогоны</translation>
+    </message>
+    <message>
+        <source>Order flips</source>
+        <translation>Перестановки</translation>
+    </message>
+    <message>
+        <source>Significance flips</source>
+        <translation>Смена значимости</translation>
+    </message>
+    <message>
+        <source>Run pairs whose paired randomization test says different things under the two grade sets (significant under one, not under the other, or opposite)</source>
+        <translation>Пары прогонов, для которых парный рандомизационный тест даёт разное при двух наборах оценок (значимо при одном и нет при другом или наоборот по знаку)</translation>
+    </message>
+</context>
+<context>
+    <name>PairwiseKappaModel</name>
+    <message>
+        <source>undefined</source>
+        <extracomment>more annotators than this: cells show the value only (no item count)</extracomment>
+        <translation>не определено</translation>
+    </message>
+    <message>
+        <source>%1 vs %2: %3 = %4 on %5 both graded</source>
+        <translation>%1 и %2: %3 = %4 по %5, оценённым обоими</translation>
+    </message>
+</context>
+<context>
+    <name>PerQueryAlphaModel</name>
+    <message>
+        <source>Query</source>
+        <translation>Запрос</translation>
+    </message>
+    <message>
+        <source>Documents</source>
+        <translation>Документы</translation>
+    </message>
+    <message>
+        <source>Graded 2+</source>
+        <translation>Оценено 2+</translation>
+    </message>
+    <message>
+        <source>Judgments</source>
+        <translation>Оценки</translation>
+    </message>
+    <message>
+        <source>Disputed</source>
+        <translation>Спорные</translation>
+    </message>
+</context>
+<context>
+    <name>PoolModel</name>
+    <message>
+        <source>Document</source>
+        <translation>Документ</translation>
+    </message>
+    <message>
+        <source>Grade</source>
+        <translation>Оценка</translation>
+    </message>
+</context>
+<context>
+    <name>PoolPanel</name>
+    <message>
+        <source>Pool</source>
+        <translation>Пул</translation>
     </message>
 </context>
 <context>
@@ -421,6 +2065,397 @@
     </message>
 </context>
 <context>
+    <name>QueryListPanel</name>
+    <message>
+        <source>Queries</source>
+        <extracomment>milliseconds of typing in the filter coalesced into one filtering of the list</extracomment>
+        <translation>Запросы</translation>
+    </message>
+    <message>
+        <source>Filter by id or text…</source>
+        <translation>Фильтр по id или тексту…</translation>
+    </message>
+    <message>
+        <source>Hide complete queries</source>
+        <translation>Скрыть завершённые запросы</translation>
+    </message>
+    <message>
+        <source>Next unjudged</source>
+        <translation>Следующий неоценённый</translation>
+    </message>
+    <message>
+        <source>Go to the next document you have not judged (U, Ctrl+U)</source>
+        <translation>Перейти к следующему документу, который вы ещё не оценили (U, Ctrl+U)</translation>
+    </message>
+</context>
+<context>
+    <name>QueryProgressModel</name>
+    <message>
+        <source>Query</source>
+        <translation>Запрос</translation>
+    </message>
+    <message>
+        <source>Text</source>
+        <translation>Текст</translation>
+    </message>
+    <message>
+        <source>Judged</source>
+        <translation>Оценено</translation>
+    </message>
+    <message>
+        <source>Pooled documents you have judged / pool size</source>
+        <extracomment>(judged, pool size) of the row, for the progress delegate</extracomment>
+        <translation>Оценённые вами документы пула / размер пула</translation>
+    </message>
+    <message>
+        <source>No run returned documents for this query: nothing to judge</source>
+        <translation>Ни один прогон не вернул документов по этому запросу: оценивать нечего</translation>
+    </message>
+    <message>
+        <source>%1 of %2 pooled documents judged</source>
+        <translation>оценено %1 из %2 документов пула</translation>
+    </message>
+</context>
+<context>
+    <name>ReviewFilterBar</name>
+    <message>
+        <source>Score against one judgment source&apos;s grades only: its annotators&apos; grades combined by the consensus rule, no adjudication (like `score --source`); &apos;humans&apos; are the annotators of no source. All sources: the usual consensus of every annotator.</source>
+        <extracomment>the source filter&apos;s tooltip: what choosing a source means</extracomment>
+        <translation>Расчёт только по оценкам одного источника: оценки его асессоров объединяются правилом согласования, без решений арбитра (как `score --source`); «humans» — асессоры без источника. Все источники: обычное согласование всех асессоров.</translation>
+    </message>
+    <message>
+        <source>Filter by query id or text…</source>
+        <translation>Фильтр по id или тексту запроса…</translation>
+    </message>
+    <message>
+        <source>All runs</source>
+        <translation>Все прогоны</translation>
+    </message>
+    <message>
+        <source>All bands</source>
+        <translation>Все уровни</translation>
+    </message>
+    <message>
+        <source>No band (no judgments)</source>
+        <translation>Без уровня (нет оценок)</translation>
+    </message>
+    <message>
+        <source>All sources</source>
+        <translation>Все источники</translation>
+    </message>
+    <message>
+        <source>Disputed only</source>
+        <translation>Только спорные</translation>
+    </message>
+    <message>
+        <source>Queries with a document whose grades differ by 2 or more</source>
+        <translation>Запросы с документом, оценки которого расходятся на 2 и больше</translation>
+    </message>
+    <message>
+        <source>Judged@K below</source>
+        <translation>Judged@K ниже</translation>
+    </message>
+    <message>
+        <source>Source: %1</source>
+        <translation>Источник: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %2 row(s)</source>
+        <translation>
+            <numerusform>%1 из %2 строки</numerusform>
+            <numerusform>%1 из %2 строк</numerusform>
+            <numerusform>%1 из %2 строк</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 row(s)</source>
+        <translation>
+            <numerusform>%1 строка</numerusform>
+            <numerusform>%1 строки</numerusform>
+            <numerusform>%1 строк</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ReviewText</name>
+    <message numerus="yes">
+        <source>Nothing to score yet: %1 judgment(s), but no run.
+Import a run (File ▸ Import… ▸ A run) to score it.</source>
+        <translation>
+            <numerusform>Пока нечего рассчитывать: есть %1 оценка, но нет прогона.
+Импортируйте прогон (Файл ▸ Импорт… ▸ Прогон), чтобы рассчитать его.</numerusform>
+            <numerusform>Пока нечего рассчитывать: есть %1 оценки, но нет прогона.
+Импортируйте прогон (Файл ▸ Импорт… ▸ Прогон), чтобы рассчитать его.</numerusform>
+            <numerusform>Пока нечего рассчитывать: есть %1 оценок, но нет прогона.
+Импортируйте прогон (Файл ▸ Импорт… ▸ Прогон), чтобы рассчитать его.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Nothing to score yet: %1 run(s), but no judgments.
+Judge documents in Annotate, or import judgments (File ▸ Import…).</source>
+        <translation>
+            <numerusform>Пока нечего рассчитывать: есть %1 прогон, но нет оценок.
+Оцените документы в Разметке или импортируйте оценки (Файл ▸ Импорт…).</numerusform>
+            <numerusform>Пока нечего рассчитывать: есть %1 прогона, но нет оценок.
+Оцените документы в Разметке или импортируйте оценки (Файл ▸ Импорт…).</numerusform>
+            <numerusform>Пока нечего рассчитывать: есть %1 прогонов, но нет оценок.
+Оцените документы в Разметке или импортируйте оценки (Файл ▸ Импорт…).</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ReviewView</name>
+    <message>
+        <source>Scoring…</source>
+        <translation>Расчёт…</translation>
+    </message>
+    <message>
+        <source>Scoring failed</source>
+        <translation>Ошибка расчёта</translation>
+    </message>
+    <message>
+        <source>Scoring the runs</source>
+        <translation>Расчёт прогонов</translation>
+    </message>
+    <message>
+        <source>No database is open.
+Use File ▸ Open database… or start with the demo.</source>
+        <translation>База данных не открыта.
+Выберите Файл ▸ Открыть базу данных… или начните с демо.</translation>
+    </message>
+    <message>
+        <source>Scoring settings…</source>
+        <translation>Настройки расчёта…</translation>
+    </message>
+    <message>
+        <source>Bands</source>
+        <translation>Уровни</translation>
+    </message>
+    <message>
+        <source>Distribution</source>
+        <translation>Распределение</translation>
+    </message>
+    <message>
+        <source>Double-click or press Enter for the per-rank breakdown</source>
+        <translation>Двойной щелчок или Enter — разбор по позициям</translation>
+    </message>
+    <message>
+        <source>Scores</source>
+        <translation>Баллы</translation>
+    </message>
+    <message>
+        <source>nDCG vs nDCG′ (unjudged documents)</source>
+        <translation>nDCG и nDCG′ (неоценённые документы)</translation>
+    </message>
+    <message>
+        <source>%1 · grades of source %2 only</source>
+        <translation>%1 · только оценки источника %2</translation>
+    </message>
+    <message>
+        <source>%1 without judgments (no nDCG)</source>
+        <translation>без оценок (нет nDCG): %1</translation>
+    </message>
+    <message>
+        <source>%1 not returned (scored 0)</source>
+        <translation>не возвращено (0 баллов): %1</translation>
+    </message>
+    <message>
+        <source>%1 with IDCG = 0</source>
+        <translation>с IDCG = 0: %1</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>, </translation>
+    </message>
+    <message>
+        <source>Every query has judgments and a result in every run.</source>
+        <translation>У каждого запроса есть оценки и результат в каждом прогоне.</translation>
+    </message>
+    <message>
+        <source>%1.</source>
+        <translation>%1.</translation>
+    </message>
+    <message>
+        <source>; </source>
+        <translation>; </translation>
+    </message>
+    <message>
+        <source>Query %1 · %2 — Query detail</source>
+        <translation>Запрос %1 · %2 — Подробности запроса</translation>
+    </message>
+    <message>
+        <source>Nothing to score yet: no query has both results in a run and judgments.
+Judge the runs&apos; documents in Annotate, or import judgments for their queries.</source>
+        <translation>Пока нечего рассчитывать: ни у одного запроса нет одновременно результатов прогона и оценок.
+Оцените документы прогонов в Разметке или импортируйте оценки для их запросов.</translation>
+    </message>
+    <message>
+        <source>Nothing to score yet: no run and no judgments.
+Import a run and judgments (File ▸ Import…), or judge a few documents in Annotate.</source>
+        <translation>Пока нечего рассчитывать: нет ни прогона, ни оценок.
+Импортируйте прогон и оценки (Файл ▸ Импорт…) или оцените несколько документов в Разметке.</translation>
+    </message>
+    <message>
+        <source>Nothing to score yet.
+Import a run and judgments (File ▸ Import…), or judge a few documents in Annotate.</source>
+        <translation>Пока нечего рассчитывать.
+Импортируйте прогон и оценки (Файл ▸ Импорт…) или оцените несколько документов в Разметке.</translation>
+    </message>
+</context>
+<context>
+    <name>RunSummaryModel</name>
+    <message>
+        <source>Run</source>
+        <translation>Прогон</translation>
+    </message>
+    <message>
+        <source>Mean nDCG</source>
+        <translation>Среднее nDCG</translation>
+    </message>
+    <message>
+        <source>95% CI</source>
+        <translation>95% ДИ</translation>
+    </message>
+    <message>
+        <source>Queries</source>
+        <translation>Запросы</translation>
+    </message>
+    <message>
+        <source>Unjudged</source>
+        <translation>Без оценок</translation>
+    </message>
+    <message>
+        <source>Not returned</source>
+        <translation>Нет в выдаче</translation>
+    </message>
+    <message>
+        <source>Mean nDCG@%1</source>
+        <translation>Ср. nDCG@%1</translation>
+    </message>
+    <message>
+        <source>95% percentile bootstrap interval of the mean (queries resampled 10,000 times)</source>
+        <translation>95% перцентильный бутстреп-интервал среднего (запросы пересэмплированы 10 000 раз)</translation>
+    </message>
+    <message>
+        <source>Queries with judgments: the ones the mean covers</source>
+        <translation>Запросы с оценками: те, по которым считается среднее</translation>
+    </message>
+    <message>
+        <source>Queries without any judgment: no nDCG, left out of the mean</source>
+        <translation>Запросы без единой оценки: nDCG нет, в среднее не входят</translation>
+    </message>
+    <message>
+        <source>Judged queries the run returned nothing for: they score 0</source>
+        <translation>Оценённые запросы, по которым прогон ничего не вернул: балл 0</translation>
+    </message>
+    <message>
+        <source>Mean over %1 judged queries; 95% interval [%2, %3]</source>
+        <translation>Среднее по %1 оценённым запросам; 95% интервал [%2, %3]</translation>
+    </message>
+</context>
+<context>
+    <name>ScoresTableModel</name>
+    <message>
+        <source>Query</source>
+        <extracomment>judged@K below this counts as low coverage by default</extracomment>
+        <translation>Запрос</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>Прогон</translation>
+    </message>
+    <message>
+        <source>Band</source>
+        <translation>Уровень</translation>
+    </message>
+    <message>
+        <source>Annotators</source>
+        <translation>Асессоры</translation>
+    </message>
+    <message>
+        <source>α (query)</source>
+        <translation>α (запрос)</translation>
+    </message>
+    <message>
+        <source>Disputed</source>
+        <translation>Спорные</translation>
+    </message>
+    <message>
+        <source>Query text</source>
+        <translation>Текст запроса</translation>
+    </message>
+    <message>
+        <source>Spread</source>
+        <translation>Разброс</translation>
+    </message>
+    <message>
+        <source>DCG@K / IDCG@K; empty when the query has no judgments</source>
+        <translation>DCG@K / IDCG@K; пусто, если у запроса нет оценок</translation>
+    </message>
+    <message>
+        <source>Quality band of nDCG (thresholds in Scoring settings)</source>
+        <translation>Уровень качества nDCG (пороги — в настройках расчёта)</translation>
+    </message>
+    <message>
+        <source>Discounted cumulative gain of the run&apos;s top K (gain units)</source>
+        <translation>Дисконтированный накопленный выигрыш первых K результатов прогона (единицы выигрыша)</translation>
+    </message>
+    <message>
+        <source>DCG of the ideal ordering of the judged documents, top K (gain units)</source>
+        <translation>DCG идеального ранжирования оценённых документов, первые K (единицы выигрыша)</translation>
+    </message>
+    <message>
+        <source>Share of the run&apos;s top K documents that have a judgment</source>
+        <translation>Доля первых K документов прогона, у которых есть оценка</translation>
+    </message>
+    <message>
+        <source>Annotators who judged this query</source>
+        <translation>Асессоры, оценившие этот запрос</translation>
+    </message>
+    <message>
+        <source>Krippendorff&apos;s alpha over this query&apos;s documents; empty when undefined</source>
+        <translation>α Криппендорфа по документам этого запроса; пусто, если не определена</translation>
+    </message>
+    <message>
+        <source>Documents whose annotators&apos; grades differ by 2 or more</source>
+        <translation>Документы, оценки асессоров которых расходятся на 2 и больше</translation>
+    </message>
+    <message>
+        <source>Max − min of nDCG@K under each annotator&apos;s own grades and each source&apos;s: the queries whose score depends most on who judged</source>
+        <translation>Максимум − минимум nDCG@K по собственным оценкам каждого асессора и каждого источника: запросы, балл которых больше всего зависит от того, кто оценивал</translation>
+    </message>
+    <message>
+        <source>No judgments for this query: nDCG is undefined and left out of means.</source>
+        <translation>У этого запроса нет оценок: nDCG не определён и в средние не входит.</translation>
+    </message>
+    <message>
+        <source>IDCG = 0 (no judged document has a gain): nDCG reported as 0.</source>
+        <translation>IDCG = 0 (ни у одного оценённого документа нет выигрыша): nDCG записан как 0.</translation>
+    </message>
+    <message>
+        <source>nDCG@%1 = DCG %2 / IDCG %3 = %4
+Double-click for the per-rank breakdown.</source>
+        <translation>nDCG@%1 = DCG %2 / IDCG %3 = %4
+Двойной щелчок — разбор по позициям.</translation>
+    </message>
+    <message>
+        <source>The run returned no document for this query.</source>
+        <translation>Прогон не вернул по этому запросу ни одного документа.</translation>
+    </message>
+    <message>
+        <source>%1 of the top %2 documents are judged</source>
+        <translation>Оценено %1 из первых %2 документов</translation>
+    </message>
+    <message>
+        <source>Undefined: fewer than two annotators graded the same documents of this query.</source>
+        <translation>Не определена: одни и те же документы этого запроса оценили меньше двух асессоров.</translation>
+    </message>
+</context>
+<context>
     <name>ScoringSettings</name>
     <message>
         <source>Linear: gain = grade</source>
@@ -481,6 +2516,14 @@
         <translation>минимум</translation>
     </message>
     <message>
+        <source>gain = grade</source>
+        <translation>выигрыш = оценка</translation>
+    </message>
+    <message>
+        <source>gain = 2^grade − 1</source>
+        <translation>выигрыш = 2^оценка − 1</translation>
+    </message>
+    <message>
         <source>IDCG from all judged documents of the query</source>
         <translation>IDCG по всем оценённым документам запроса</translation>
     </message>
@@ -490,7 +2533,7 @@
     </message>
     <message>
         <source>run order by score descending, ties by document id descending (trec_eval)</source>
-        <translation>порядок прогона: по убыванию score, при равенстве — по убыванию id документа (trec_eval)</translation>
+        <translation>порядок прогона: по убыванию балла, при равенстве — по убыванию id документа (trec_eval)</translation>
     </message>
     <message>
         <source>run order by the file&apos;s rank column</source>
@@ -530,7 +2573,7 @@
     </message>
     <message>
         <source>order: score, ties by document id</source>
-        <translation>порядок: score, при равенстве — id документа</translation>
+        <translation>порядок: по баллу, при равенстве — по id документа</translation>
     </message>
     <message>
         <source>order: rank column</source>
@@ -665,6 +2708,10 @@
         <source>Ranking stability needs two runs: import another run (File ▸ Import…).</source>
         <translation>Для устойчивости ранжирования нужны два прогона: импортируйте ещё один (Файл ▸ Импорт…).</translation>
     </message>
+    <message>
+        <source>annotators below %1 coverage of every run&apos;s top %2 left out: %3</source>
+        <translation>не учтены асессоры с покрытием первых %2 результатов каждого прогона ниже %1: %3</translation>
+    </message>
     <message numerus="yes">
         <source>%n grade set(s): nothing to compare.</source>
         <translation>
@@ -686,12 +2733,122 @@
         <translation>значимость меняется</translation>
     </message>
     <message>
+        <source>%1 better than %2 under %3 of %4 grade sets</source>
+        <translation>%1 лучше, чем %2, по %3 из %4 наборов оценок</translation>
+    </message>
+    <message>
+        <source>; flips under %1</source>
+        <translation>; меняется местами по %1</translation>
+    </message>
+    <message>
+        <source>; never flips</source>
+        <translation>; никогда не меняется местами</translation>
+    </message>
+    <message>
+        <source>; tied under %1</source>
+        <translation>; ничья по %1</translation>
+    </message>
+    <message>
+        <source>the %1 consensus</source>
+        <translation>согласованию «%1»</translation>
+    </message>
+    <message>
+        <source>%1&apos; grades</source>
+        <translation>оценкам %1</translation>
+    </message>
+    <message>
+        <source>%1&apos;s grades</source>
+        <translation>оценкам %1</translation>
+    </message>
+    <message>
+        <source> and </source>
+        <translation> и </translation>
+    </message>
+    <message>
+        <source>%1 and %2</source>
+        <translation>%1 и %2</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>, </translation>
+    </message>
+    <message>
         <source>&lt;b&gt;%1&lt;/b&gt; vs &lt;b&gt;%2&lt;/b&gt;: Cohen&apos;s κ (linear) %3, Krippendorff&apos;s α (ordinal) %4&lt;br&gt;%5 items, %6 two grades or more apart (Agreement tab: disputed list)</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; и &lt;b&gt;%2&lt;/b&gt;: κ Коэна (линейная) %3, α Криппендорфа (порядковая) %4&lt;br&gt;элементов: %5, различаются на две оценки и более: %6 (вкладка «Согласие»: спорные)</translation>
     </message>
     <message>
         <source>Label agreement between sources</source>
         <translation>Согласие оценок между источниками</translation>
+    </message>
+</context>
+<context>
+    <name>StatusBar</name>
+    <message>
+        <source>NDCG Studio</source>
+        <translation>NDCG Studio</translation>
+    </message>
+    <message>
+        <source>No database</source>
+        <translation>Нет базы данных</translation>
+    </message>
+    <message>
+        <source>%1 — NDCG Studio</source>
+        <translation>%1 — NDCG Studio</translation>
+    </message>
+    <message>
+        <source>Database: %1</source>
+        <translation>База данных: %1</translation>
+    </message>
+    <message>
+        <source>Annotator: %1</source>
+        <translation>Асессор: %1</translation>
+    </message>
+    <message>
+        <source>No annotator</source>
+        <translation>Нет асессора</translation>
+    </message>
+    <message>
+        <source>counts unavailable</source>
+        <translation>счётчики недоступны</translation>
+    </message>
+    <message>
+        <source>The database answers again.</source>
+        <translation>База данных снова отвечает.</translation>
+    </message>
+    <message>
+        <source>⚠ The database is not answering; retrying every few seconds…</source>
+        <translation>⚠ База данных не отвечает; повтор каждые несколько секунд…</translation>
+    </message>
+</context>
+<context>
+    <name>Task</name>
+    <message>
+        <source>Working…</source>
+        <extracomment>a task still running after this many milliseconds shows its progress dialog</extracomment>
+        <translation>Выполняется…</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Отмена</translation>
+    </message>
+    <message>
+        <source>NDCG Studio</source>
+        <translation>NDCG Studio</translation>
+    </message>
+</context>
+<context>
+    <name>TauMatrixModel</name>
+    <message>
+        <source>Kendall&apos;s τ-b above the diagonal, τ_AP (top-weighted) below</source>
+        <translation>τ-b Кендалла выше диагонали, τ_AP (с весом верхних позиций) ниже</translation>
+    </message>
+    <message>
+        <source>same grade set</source>
+        <translation>тот же набор оценок</translation>
+    </message>
+    <message>
+        <source>%1 vs %2: %3</source>
+        <translation>%1 и %2: %3</translation>
     </message>
 </context>
 <context>
@@ -715,6 +2872,184 @@
     <message>
         <source>Team: %1</source>
         <translation>Команда: %1</translation>
+    </message>
+</context>
+<context>
+    <name>Transfer</name>
+    <message>
+        <source>A run (TREC run file)</source>
+        <extracomment>shows a one-line result for some milliseconds (``MainWindow.show_message``) the context of this module&apos;s messages import kinds: (label, file-dialog filter), both translated in context &quot;Transfer&quot;</extracomment>
+        <translation>Прогон (файл TREC run)</translation>
+    </message>
+    <message>
+        <source>TREC run (*.txt *.run *.trec);;All files (*)</source>
+        <translation>TREC run (*.txt *.run *.trec);;Все файлы (*)</translation>
+    </message>
+    <message>
+        <source>Judgments as TREC qrels</source>
+        <translation>Оценки в формате TREC qrels</translation>
+    </message>
+    <message>
+        <source>TREC qrels (*.txt *.qrels);;All files (*)</source>
+        <translation>TREC qrels (*.txt *.qrels);;Все файлы (*)</translation>
+    </message>
+    <message>
+        <source>Judgments as CSV</source>
+        <translation>Оценки в формате CSV</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv);;All files (*)</source>
+        <translation>CSV (*.csv);;Все файлы (*)</translation>
+    </message>
+    <message>
+        <source>Queries (TSV, CSV)</source>
+        <translation>Запросы (TSV, CSV)</translation>
+    </message>
+    <message>
+        <source>Queries (*.tsv *.csv *.txt);;All files (*)</source>
+        <translation>Запросы (*.tsv *.csv *.txt);;Все файлы (*)</translation>
+    </message>
+    <message>
+        <source>Documents (CSV, JSONL)</source>
+        <translation>Документы (CSV, JSONL)</translation>
+    </message>
+    <message>
+        <source>Documents (*.csv *.jsonl);;All files (*)</source>
+        <translation>Документы (*.csv *.jsonl);;Все файлы (*)</translation>
+    </message>
+    <message>
+        <source>A SMART collection file (Cranfield)</source>
+        <translation>Файл коллекции SMART (Cranfield)</translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation>Все файлы (*)</translation>
+    </message>
+    <message>
+        <source>TREC topics (title, description, narrative)</source>
+        <translation>Темы TREC (заголовок, описание, пояснение)</translation>
+    </message>
+    <message>
+        <source>TREC topics (*.txt *.xml *.topics);;All files (*)</source>
+        <translation>Темы TREC (*.txt *.xml *.topics);;Все файлы (*)</translation>
+    </message>
+    <message>
+        <source>NDCG report (CSV)</source>
+        <extracomment>export kinds and their labels (translated in context &quot;Transfer&quot;)</extracomment>
+        <translation>Отчёт NDCG (CSV)</translation>
+    </message>
+    <message>
+        <source>Judgments (CSV)</source>
+        <translation>Оценки (CSV)</translation>
+    </message>
+    <message>
+        <source>Consensus qrels (TREC)</source>
+        <translation>Согласованные qrels (TREC)</translation>
+    </message>
+    <message>
+        <source>Agreement (CSV)</source>
+        <translation>Согласие (CSV)</translation>
+    </message>
+    <message>
+        <source>Run comparison (CSV)</source>
+        <translation>Сравнение прогонов (CSV)</translation>
+    </message>
+    <message>
+        <source>Import</source>
+        <translation>Импорт</translation>
+    </message>
+    <message>
+        <source>What does the file hold?</source>
+        <translation>Что содержит файл?</translation>
+    </message>
+    <message>
+        <source>Import %1</source>
+        <translation>Импорт: %1</translation>
+    </message>
+    <message>
+        <source>Importing %1…</source>
+        <translation>Импорт %1…</translation>
+    </message>
+    <message>
+        <source>Annotators (no judgment source)</source>
+        <extracomment>Who made the judgments of an imported file: no source (a human annotator), or a source kind (labels translated in context &quot;Transfer&quot;).</extracomment>
+        <translation>Асессоры (без источника оценок)</translation>
+    </message>
+    <message>
+        <source>A vendor&apos;s judgments</source>
+        <translation>Оценки подрядчика</translation>
+    </message>
+    <message>
+        <source>A model&apos;s (LLM) judgments</source>
+        <translation>Оценки модели (LLM)</translation>
+    </message>
+    <message>
+        <source>A team of human assessors</source>
+        <translation>Команда асессоров-людей</translation>
+    </message>
+    <message>
+        <source>Whose judgments are these?</source>
+        <translation>Чьи это оценки?</translation>
+    </message>
+    <message>
+        <source>Name of the judgment source:</source>
+        <translation>Название источника оценок:</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>Экспорт</translation>
+    </message>
+    <message>
+        <source>What to export?</source>
+        <translation>Что экспортировать?</translation>
+    </message>
+    <message>
+        <source>TREC qrels (*.txt)</source>
+        <translation>TREC qrels (*.txt)</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>Export %1</source>
+        <translation>Экспорт: %1</translation>
+    </message>
+    <message>
+        <source>Exporting %1…</source>
+        <translation>Экспорт %1…</translation>
+    </message>
+    <message>
+        <source>Excel workbook (*.xlsx)</source>
+        <extracomment>The Export dialog&apos;s filter for an Excel workbook (untranslated; the dialog shows it translated in context &quot;Transfer&quot;).</extracomment>
+        <translation>Книга Excel (*.xlsx)</translation>
+    </message>
+    <message>
+        <source>A comparison needs two runs in the database.</source>
+        <translation>Для сравнения в базе нужны два прогона.</translation>
+    </message>
+    <message>
+        <source>Compare runs</source>
+        <translation>Сравнение прогонов</translation>
+    </message>
+    <message>
+        <source>Run A:</source>
+        <translation>Прогон A:</translation>
+    </message>
+    <message>
+        <source>Run B:</source>
+        <translation>Прогон B:</translation>
+    </message>
+</context>
+<context>
+    <name>TransferText</name>
+    <message numerus="yes">
+        <source>Exported %n row(s) to %1</source>
+        <translation>
+            <numerusform>Экспортирована %n строка в %1</numerusform>
+            <numerusform>Экспортированы %n строки в %1</numerusform>
+            <numerusform>Экспортировано %n строк в %1</numerusform>
+        </translation>
     </message>
 </context>
 </TS>

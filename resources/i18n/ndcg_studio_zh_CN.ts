@@ -2,6 +2,365 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN" sourcelanguage="en">
 <context>
+    <name>AdjudicationPanel</name>
+    <message>
+        <source>Adjudication</source>
+        <translation>裁定</translation>
+    </message>
+    <message>
+        <source>Select a disputed document.</source>
+        <translation>请选择一个有争议的文档。</translation>
+    </message>
+    <message>
+        <source>Final grade:</source>
+        <translation>最终等级：</translation>
+    </message>
+    <message>
+        <source>Set the final grade to %1 (%2) — key %1</source>
+        <translation>将最终等级设为 %1（%2）— 按键 %1</translation>
+    </message>
+    <message>
+        <source>Clear</source>
+        <translation>清除</translation>
+    </message>
+    <message>
+        <source>Remove the final grade (the consensus applies again) — key Backspace</source>
+        <translation>删除最终等级（重新采用共识）— 按键 Backspace</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Query %1 · document %2&lt;/b&gt;</source>
+        <translation>&lt;b&gt;查询 %1 · 文档 %2&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Query %1&lt;/b&gt;: %2&lt;br&gt;&lt;b&gt;Document %3&lt;/b&gt;: %4</source>
+        <translation>&lt;b&gt;查询 %1&lt;/b&gt;：%2&lt;br&gt;&lt;b&gt;文档 %3&lt;/b&gt;：%4</translation>
+    </message>
+    <message numerus="yes">
+        <source>History: %1 recorded change(s), newest first.</source>
+        <translation>
+            <numerusform>历史：%1 条记录的更改，最新的在前。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>History: no recorded change.</source>
+        <translation>历史：没有记录的更改。</translation>
+    </message>
+    <message>
+        <source>Choose who you are (Annotator ▸ Switch annotator…) to set final grades.</source>
+        <translation>请先选择您的身份（标注者 ▸ 切换标注者…）才能设置最终等级。</translation>
+    </message>
+    <message>
+        <source>Final grades are recorded as set by %1; they win over the consensus in scoring. Keys 0–4 set, Backspace clears.</source>
+        <translation>最终等级记录为由 %1 设置；计分时优先于共识。按 0–4 设置，Backspace 清除。</translation>
+    </message>
+    <message>
+        <source>Saving…</source>
+        <translation>正在保存…</translation>
+    </message>
+    <message>
+        <source>Saved</source>
+        <translation>已保存</translation>
+    </message>
+    <message>
+        <source>Final grade cleared</source>
+        <translation>最终等级已清除</translation>
+    </message>
+    <message>
+        <source>Final grade → %1</source>
+        <translation>最终等级 → %1</translation>
+    </message>
+    <message>
+        <source>Undoing the final grade</source>
+        <translation>撤销最终等级</translation>
+    </message>
+</context>
+<context>
+    <name>Agreement</name>
+    <message>
+        <source>empty: no grades</source>
+        <translation>为空：没有等级</translation>
+    </message>
+    <message>
+        <source>no item has two or more grades</source>
+        <translation>没有任何条目有两个或更多等级</translation>
+    </message>
+    <message>
+        <source>only one distinct grade: expected disagreement is 0</source>
+        <translation>只有一种等级：期望分歧为 0</translation>
+    </message>
+    <message>
+        <source>no resample had a defined alpha</source>
+        <extracomment>draw kind counts (multinomial) when the items are at least this many times more than their kinds</extracomment>
+        <translation>没有任何重抽样得到有定义的 α</translation>
+    </message>
+    <message>
+        <source>no shared items</source>
+        <translation>没有共同的条目</translation>
+    </message>
+    <message>
+        <source>chance agreement is 1: both annotators gave every shared item one and the same grade</source>
+        <translation>随机一致性为 1：两位标注者对每个共同条目都给出了同一个等级</translation>
+    </message>
+    <message>
+        <source>every item has one grade; Fleiss&apos; kappa needs at least two per item</source>
+        <translation>每个条目只有一个等级；Fleiss&apos; κ 要求每个条目至少两个</translation>
+    </message>
+    <message>
+        <source>only one distinct grade: chance agreement is 1</source>
+        <translation>只有一种等级：随机一致性为 1</translation>
+    </message>
+    <message>
+        <source>Cohen&apos;s kappa (unweighted)</source>
+        <translation>Cohen&apos;s κ（不加权）</translation>
+    </message>
+    <message>
+        <source>Cohen&apos;s kappa, linear weights</source>
+        <translation>Cohen&apos;s κ，线性加权</translation>
+    </message>
+    <message>
+        <source>Cohen&apos;s kappa, quadratic weights</source>
+        <translation>Cohen&apos;s κ，二次加权</translation>
+    </message>
+</context>
+<context>
+    <name>AgreementView</name>
+    <message>
+        <source>Ordinal (grades are ordered)</source>
+        <translation>定序（等级有顺序）</translation>
+    </message>
+    <message>
+        <source>Interval (equal steps)</source>
+        <translation>定距（等间隔）</translation>
+    </message>
+    <message>
+        <source>Ratio (equal steps from a true 0)</source>
+        <translation>定比（从真正的 0 起等间隔）</translation>
+    </message>
+    <message>
+        <source>Nominal (categories)</source>
+        <translation>定类（类别）</translation>
+    </message>
+    <message>
+        <source>Computing agreement…</source>
+        <translation>正在计算一致性…</translation>
+    </message>
+    <message>
+        <source>Agreement failed</source>
+        <translation>一致性计算失败</translation>
+    </message>
+    <message>
+        <source>Computing agreement</source>
+        <translation>计算一致性</translation>
+    </message>
+    <message>
+        <source>α level:</source>
+        <translation>α 测量尺度：</translation>
+    </message>
+    <message>
+        <source>Pairwise:</source>
+        <translation>两两：</translation>
+    </message>
+    <message>
+        <source>Pairwise agreement</source>
+        <translation>两两一致性</translation>
+    </message>
+    <message>
+        <source>Cohen&apos;s κ of each pair of annotators, on the documents both graded</source>
+        <translation>每对标注者在双方都评过的文档上的 Cohen&apos;s κ</translation>
+    </message>
+    <message>
+        <source>α without each annotator</source>
+        <translation>去掉各标注者后的 α</translation>
+    </message>
+    <message>
+        <source>Δ &gt; 0: agreement rises without that annotator</source>
+        <translation>Δ &gt; 0：去掉该标注者后一致性上升</translation>
+    </message>
+    <message>
+        <source>α per query</source>
+        <translation>各查询的 α</translation>
+    </message>
+    <message>
+        <source>All annotators&apos; disputed documents, or the items where two judgment sources differ by two grades or more (the correction queue)</source>
+        <translation>所有标注者的争议文档，或两个标注来源相差两个或更多等级的条目（更正队列）</translation>
+    </message>
+    <message>
+        <source>Disputed documents</source>
+        <translation>争议文档</translation>
+    </message>
+    <message>
+        <source>No judgments yet: grade documents in Annotate or import qrels to see agreement.</source>
+        <translation>尚无标注：在“标注”中为文档评级或导入 qrels 以查看一致性。</translation>
+    </message>
+    <message>
+        <source>All annotators</source>
+        <translation>所有标注者</translation>
+    </message>
+    <message>
+        <source>Sources %1 vs %2</source>
+        <translation>来源 %1 对 %2</translation>
+    </message>
+    <message>
+        <source>grades differ by %1 or more</source>
+        <translation>等级相差 %1 或更多</translation>
+    </message>
+    <message>
+        <source>%1 and %2 differ by 2 grades or more</source>
+        <translation>%1 与 %2 相差 2 个或更多等级</translation>
+    </message>
+    <message>
+        <source>Disputed documents: %1 (%2), %3 adjudicated</source>
+        <translation>争议文档：%1 个（%2），已裁定 %3 个</translation>
+    </message>
+    <message>
+        <source>ordinal</source>
+        <extracomment>the α level&apos;s name inside the headline sentence</extracomment>
+        <translation>定序</translation>
+    </message>
+    <message>
+        <source>interval</source>
+        <translation>定距</translation>
+    </message>
+    <message>
+        <source>ratio</source>
+        <translation>定比</translation>
+    </message>
+    <message>
+        <source>nominal</source>
+        <translation>定类</translation>
+    </message>
+    <message>
+        <source>undefined</source>
+        <translation>无定义</translation>
+    </message>
+    <message>
+        <source>α undefined for every annotator: %1.</source>
+        <translation>对每位标注者 α 均无定义：%1。</translation>
+    </message>
+    <message>
+        <source>; </source>
+        <translation>；</translation>
+    </message>
+    <message>
+        <source>α undefined without %1: %2.</source>
+        <translation>去掉 %1 后 α 无定义：%2。</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>、</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Krippendorff&apos;s α (%1)&lt;/b&gt;: undefined — %2. %3, %4.</source>
+        <translation>&lt;b&gt;Krippendorff&apos;s α（%1）&lt;/b&gt;：无定义 — %2。%3，%4。</translation>
+    </message>
+    <message>
+        <source>95% interval %1 – %2 (%3 bootstrap resamples of the documents)</source>
+        <translation>95% 区间 %1 – %2（对文档进行 %3 次 bootstrap 重抽样）</translation>
+    </message>
+    <message>
+        <source>no interval: %1</source>
+        <translation>无区间：%1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Krippendorff&apos;s α (%1) = %2&lt;/b&gt; &amp;nbsp; %3 &amp;nbsp;·&amp;nbsp; %4 documents graded by two or more of %5 annotators, %6</source>
+        <translation>&lt;b&gt;Krippendorff&apos;s α（%1）= %2&lt;/b&gt; &amp;nbsp; %3 &amp;nbsp;·&amp;nbsp; %5 位标注者中有两位或以上评过的文档 %4 个，%6</translation>
+    </message>
+    <message>
+        <source>items have between %1 and %2 grades; Fleiss&apos; kappa needs the same number for every item</source>
+        <translation>条目的等级数在 %1 到 %2 之间；Fleiss&apos; κ 要求每个条目的等级数相同</translation>
+    </message>
+    <message>
+        <source>Fleiss&apos; κ: not applicable — %1.</source>
+        <translation>Fleiss&apos; κ：不适用 — %1。</translation>
+    </message>
+    <message>
+        <source>Fleiss&apos; κ = %1 (%2 documents, %3 grades each; nominal, chance-corrected)</source>
+        <translation>Fleiss&apos; κ = %1（%2 个文档，每个 %3 个等级；定类，经随机校正）</translation>
+    </message>
+</context>
+<context>
+    <name>AnnotateView</name>
+    <message>
+        <source>Queries</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>Pool · %1 / %2 judged</source>
+        <translation>标注池 · 已标注 %1 / %2</translation>
+    </message>
+    <message>
+        <source>%1 of %2 queries complete · %3 / %4 documents judged</source>
+        <translation>已完成 %1 / %2 个查询 · 已标注 %3 / %4 个文档</translation>
+    </message>
+    <message>
+        <source>Everything in the list is judged.</source>
+        <translation>列表中的全部内容均已标注。</translation>
+    </message>
+</context>
+<context>
+    <name>AnnotatorStatusModel</name>
+    <message>
+        <source>Annotator</source>
+        <extracomment>(header, field of AnnotatorStatus); headers translated in context &quot;AnnotatorStatusModel&quot;</extracomment>
+        <translation>标注者</translation>
+    </message>
+    <message>
+        <source>Assigned</source>
+        <translation>已分配</translation>
+    </message>
+    <message>
+        <source>Done</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>Can&apos;t judge</source>
+        <translation>无法判断</translation>
+    </message>
+    <message>
+        <source>Later</source>
+        <translation>稍后</translation>
+    </message>
+    <message>
+        <source>Median s</source>
+        <translation>中位秒数</translation>
+    </message>
+    <message>
+        <source>Leniency</source>
+        <translation>宽松度</translation>
+    </message>
+    <message>
+        <source>κ vs others</source>
+        <translation>与他人的 κ</translation>
+    </message>
+    <message>
+        <source>α without</source>
+        <translation>去掉后的 α</translation>
+    </message>
+    <message>
+        <source>Gold exact</source>
+        <translation>金标准完全一致</translation>
+    </message>
+    <message>
+        <source>Gold ±1</source>
+        <translation>金标准 ±1</translation>
+    </message>
+    <message>
+        <source>Grades 0–4</source>
+        <translation>等级 0–4</translation>
+    </message>
+    <message>
+        <source>Gold accuracy below the campaign&apos;s threshold</source>
+        <translation>金标准准确率低于该项目的阈值</translation>
+    </message>
+</context>
+<context>
+    <name>AppContext</name>
+    <message>
+        <source>no database is open: use File ▸ Open database… first</source>
+        <translation>没有打开的数据库：请先使用 文件 ▸ 打开数据库…</translation>
+    </message>
+</context>
+<context>
     <name>BandCountsChart</name>
     <message>
         <source>Queries per quality band</source>
@@ -42,6 +401,350 @@
     <message>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>BreakdownTableModel</name>
+    <message>
+        <source>unjudged</source>
+        <extracomment>background of a disputed row: translucent Okabe–Ito orange, visible on light and dark bases</extracomment>
+        <translation>未标注</translation>
+    </message>
+    <message>
+        <source>Cumulative DCG</source>
+        <translation>累积 DCG</translation>
+    </message>
+    <message>
+        <source>Cumulative IDCG</source>
+        <translation>累积 IDCG</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>名次</translation>
+    </message>
+    <message>
+        <source>Document</source>
+        <translation>文档</translation>
+    </message>
+    <message>
+        <source>Title</source>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <source>Consensus</source>
+        <translation>共识</translation>
+    </message>
+    <message>
+        <source>Gain</source>
+        <translation>增益</translation>
+    </message>
+    <message>
+        <source>Discount</source>
+        <translation>折损</translation>
+    </message>
+    <message>
+        <source>Disc. gain</source>
+        <translation>折损增益</translation>
+    </message>
+    <message>
+        <source>Grade given by %1 (0–4)</source>
+        <translation>%1 给出的等级（0–4）</translation>
+    </message>
+    <message>
+        <source>Position in the run&apos;s order (score descending, ties by document id descending)</source>
+        <translation>在运行顺序中的位置（按得分降序，得分相同按文档编号降序）</translation>
+    </message>
+    <message>
+        <source>Position in the ideal order (gain descending)</source>
+        <translation>在理想排序中的位置（按增益降序）</translation>
+    </message>
+    <message>
+        <source>One grade per document: the %1 of the annotators&apos; grades (an adjudicated grade wins)</source>
+        <translation>每个文档一个等级：标注者等级的%1（裁定的等级优先）</translation>
+    </message>
+    <message>
+        <source>gain = grade</source>
+        <translation>增益 = 等级</translation>
+    </message>
+    <message>
+        <source>gain = 2^grade − 1</source>
+        <translation>增益 = 2^等级 − 1</translation>
+    </message>
+    <message>
+        <source>discount = 1 / log2(rank + 1)</source>
+        <translation>折损 = 1 / log2(名次 + 1)</translation>
+    </message>
+    <message>
+        <source>discounted gain = gain × discount</source>
+        <translation>折损增益 = 增益 × 折损</translation>
+    </message>
+    <message>
+        <source>running sum of the discounted gains</source>
+        <translation>折损增益的累计和</translation>
+    </message>
+    <message>
+        <source>%1
+Disputed: grades differ by %2 (≥ %3) — %4</source>
+        <translation>%1
+有争议：等级相差 %2（≥ %3）— %4</translation>
+    </message>
+    <message>
+        <source>Nobody judged this document for this query: it counts as gain 0.</source>
+        <translation>没有人为此查询标注过这个文档：按增益 0 计。</translation>
+    </message>
+</context>
+<context>
+    <name>CampaignDashboard</name>
+    <message>
+        <source>open</source>
+        <extracomment>a campaign&apos;s status as the dashboard names it</extracomment>
+        <translation>进行中</translation>
+    </message>
+    <message>
+        <source>closed</source>
+        <translation>已关闭</translation>
+    </message>
+    <message>
+        <source>Campaign dashboard</source>
+        <translation>标注项目看板</translation>
+    </message>
+    <message>
+        <source>No campaign yet: Campaign ▸ New campaign…</source>
+        <translation>尚无标注项目：标注项目 ▸ 新建标注项目…</translation>
+    </message>
+    <message>
+        <source>Computing the statistics of %1…</source>
+        <translation>正在计算 %1 的统计数据…</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;%1&lt;/b&gt; (%2) · %3 / %4 items complete with %5 grade(s) each · %6 gold at %7 · %8 / %9 queries complete · runs %10 at depth %11</source>
+        <translation>
+            <numerusform>&lt;b&gt;%1&lt;/b&gt;（%2）· 已完成 %3 / %4 个条目，每个 %5 个等级 · 金标准 %6 个，比例 %7 · 已完成 %8 / %9 个查询 · 运行 %10，深度 %11</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 later</source>
+        <translation>%1 稍后</translation>
+    </message>
+    <message>
+        <source>%1 can&apos;t judge (%2)</source>
+        <translation>%1 无法判断（%2）</translation>
+    </message>
+    <message>
+        <source>%1 can&apos;t judge</source>
+        <translation>%1 无法判断</translation>
+    </message>
+    <message>
+        <source>No marks.</source>
+        <translation>没有标记。</translation>
+    </message>
+    <message>
+        <source>Marks: %1</source>
+        <translation>标记：%1</translation>
+    </message>
+    <message>
+        <source>; </source>
+        <translation>；</translation>
+    </message>
+</context>
+<context>
+    <name>CampaignDialog</name>
+    <message>
+        <source>New campaign</source>
+        <translation>新建标注项目</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Runs to pool</source>
+        <translation>纳入标注池的运行</translation>
+    </message>
+    <message>
+        <source>names separated by spaces or commas</source>
+        <translation>名字之间用空格或逗号分隔</translation>
+    </message>
+    <message>
+        <source>Annotators</source>
+        <translation>标注者</translation>
+    </message>
+    <message>
+        <source># Guidelines
+
+What makes a document *relevant*…</source>
+        <translation># 标注指南
+
+什么样的文档算 *相关*…</translation>
+    </message>
+    <message>
+        <source>Guidelines (Markdown)</source>
+        <translation>标注指南（Markdown）</translation>
+    </message>
+    <message>
+        <source>depth</source>
+        <translation>深度</translation>
+    </message>
+    <message>
+        <source>grades per item</source>
+        <translation>每个条目的等级数</translation>
+    </message>
+    <message>
+        <source>Pool</source>
+        <translation>标注池</translation>
+    </message>
+    <message>
+        <source>A</source>
+        <translation>A</translation>
+    </message>
+    <message>
+        <source>B</source>
+        <translation>B</translation>
+    </message>
+    <message>
+        <source>K</source>
+        <translation>K</translation>
+    </message>
+    <message>
+        <source>Order</source>
+        <translation>顺序</translation>
+    </message>
+    <message>
+        <source>fewest grades first, shuffled (depth)</source>
+        <translation>等级最少的优先，随机打乱（depth）</translation>
+    </message>
+    <message>
+        <source>move-to-front (mtf)</source>
+        <translation>移到最前（mtf）</translation>
+    </message>
+    <message>
+        <source>MaxMean bandit (bandit)</source>
+        <translation>MaxMean 多臂老虎机（bandit）</translation>
+    </message>
+    <message>
+        <source>what decides run A vs B (ab)</source>
+        <translation>决定运行 A 与 B 的文档（ab）</translation>
+    </message>
+    <message>
+        <source>all queries</source>
+        <translation>所有查询</translation>
+    </message>
+    <message>
+        <source>seed</source>
+        <translation>随机种子</translation>
+    </message>
+    <message>
+        <source>Query sample</source>
+        <translation>查询抽样</translation>
+    </message>
+    <message>
+        <source>warn below</source>
+        <translation>低于此值时警告</translation>
+    </message>
+    <message>
+        <source>Gold rate</source>
+        <translation>金标准比例</translation>
+    </message>
+    <message>
+        <source>No database is open.</source>
+        <translation>没有打开的数据库。</translation>
+    </message>
+</context>
+<context>
+    <name>CampaignMenu</name>
+    <message>
+        <source>&amp;Campaign</source>
+        <translation>标注项目(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;New campaign…</source>
+        <translation>新建标注项目(&amp;N)…</translation>
+    </message>
+    <message>
+        <source>Lead&apos;s &amp;dashboard…</source>
+        <translation>负责人看板(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>Next from &amp;queue</source>
+        <translation>从队列取下一个(&amp;Q)</translation>
+    </message>
+</context>
+<context>
+    <name>CampaignPanel</name>
+    <message>
+        <source>(no campaign: the whole pool)</source>
+        <extracomment>the chooser&apos;s first item (translated in context &quot;CampaignPanel&quot;)</extracomment>
+        <translation>（无标注项目：整个标注池）</translation>
+    </message>
+    <message>
+        <source>Campaign</source>
+        <translation>标注项目</translation>
+    </message>
+    <message>
+        <source>Next from queue</source>
+        <translation>从队列取下一个</translation>
+    </message>
+    <message>
+        <source>Open the next document the campaign offers you (Q)</source>
+        <translation>打开标注项目分配给您的下一个文档（Q）</translation>
+    </message>
+    <message>
+        <source>Can&apos;t judge…</source>
+        <translation>无法判断…</translation>
+    </message>
+    <message>
+        <source>You cannot judge this document: say why (X)</source>
+        <translation>您无法判断此文档：请说明原因（X）</translation>
+    </message>
+    <message>
+        <source>Later</source>
+        <translation>稍后</translation>
+    </message>
+    <message>
+        <source>Skip this document for now (L)</source>
+        <translation>暂时跳过此文档（L）</translation>
+    </message>
+    <message>
+        <source>*No guidelines for this campaign.*</source>
+        <translation>*此标注项目没有标注指南。*</translation>
+    </message>
+    <message>
+        <source>Description.</source>
+        <translation>描述。</translation>
+    </message>
+    <message>
+        <source>Narrative.</source>
+        <translation>说明。</translation>
+    </message>
+    <message>
+        <source>Query %1</source>
+        <translation>查询 %1</translation>
+    </message>
+    <message>
+        <source>You: %1 graded · %2 can&apos;t judge · %3 later</source>
+        <translation>您：已评级 %1 · 无法判断 %2 · 稍后 %3</translation>
+    </message>
+    <message>
+        <source>Taking the next document</source>
+        <translation>获取下一个文档</translation>
+    </message>
+    <message>
+        <source>%1
+Nothing left for you in this campaign.</source>
+        <translation>%1
+此标注项目中已没有留给您的内容。</translation>
+    </message>
+    <message>
+        <source>Marking the document</source>
+        <translation>标记文档</translation>
+    </message>
+    <message>
+        <source>Can&apos;t judge</source>
+        <translation>无法判断</translation>
+    </message>
+    <message>
+        <source>Why can&apos;t you judge it?</source>
+        <translation>为什么无法判断？</translation>
     </message>
 </context>
 <context>
@@ -88,8 +791,12 @@
         <translation>；* p &lt; 0.05，** p &lt; 0.01，*** p &lt; 0.001，校正方法：%1。</translation>
     </message>
     <message>
-        <source> (paired t-test, α = 0.05, residual variance of the two-way ANOVA; Sakai 2016).</source>
-        <translation>（配对 t 检验，α = 0.05，双因素方差分析的残差方差；Sakai 2016）。</translation>
+        <source>With %1 queries you can detect Δ ≥ %2 at 80% power (paired t-test, α = 0.05, residual variance of the two-way ANOVA; Sakai 2016).</source>
+        <translation>用 %1 个查询，可以在 80% 检验功效下检出 Δ ≥ %2（配对 t 检验，α = 0.05，双因素方差分析的残差方差；Sakai 2016）。</translation>
+    </message>
+    <message>
+        <source>With %1 queries: the residual variance is 0 (every query moves the runs alike), so no smallest detectable Δ can be stated (paired t-test, α = 0.05, residual variance of the two-way ANOVA; Sakai 2016).</source>
+        <translation>用 %1 个查询：残差方差为 0（每个查询对各运行的影响相同），因此无法给出最小可检出的 Δ（配对 t 检验，α = 0.05，双因素方差分析的残差方差；Sakai 2016）。</translation>
     </message>
     <message>
         <source>No comparison: %1.</source>
@@ -102,6 +809,132 @@
     <message>
         <source>Comparing all runs</source>
         <translation>比较所有运行</translation>
+    </message>
+</context>
+<context>
+    <name>CompareText</name>
+    <message>
+        <source>Δ mean nDCG@%1 (A − B) ∈ [%2, %3] whatever grades the unjudged documents get</source>
+        <translation>无论未标注文档得到什么等级，平均 nDCG@%1 之差 Δ（A − B）∈ [%2, %3]</translation>
+    </message>
+    <message>
+        <source>P(A better) ≈ %1 (estimate)</source>
+        <translation>P(A 更好) ≈ %1（估计）</translation>
+    </message>
+    <message>
+        <source>%1 better than %2 — decided after %3 of %4 pooled documents (depth %5). %6. %7.</source>
+        <translation>%1 优于 %2 — 在标注池 %4 个文档中标注 %3 个后已确定（深度 %5）。%6。%7。</translation>
+    </message>
+    <message>
+        <source>even every pooled document judged at its expected grade would not settle it (estimate)</source>
+        <translation>即使标注池中每个文档都按其期望等级标注也无法确定（估计）</translation>
+    </message>
+    <message numerus="yes">
+        <source>about %1 more judgment(s) would settle it at the current rate (estimate)</source>
+        <translation>
+            <numerusform>按当前速度，大约再需 %1 条标注即可确定（估计）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Not yet decided (%1 of %2 pooled documents judged, depth %3): %4. %5. %6.</source>
+        <translation>尚未确定（标注池 %2 个文档中已标注 %1 个，深度 %3）：%4。%5。%6。</translation>
+    </message>
+</context>
+<context>
+    <name>CompareView</name>
+    <message>
+        <source>Scoring…</source>
+        <translation>正在计分…</translation>
+    </message>
+    <message>
+        <source>Comparing runs</source>
+        <translation>比较运行</translation>
+    </message>
+    <message>
+        <source>⇄ Swap</source>
+        <translation>⇄ 交换</translation>
+    </message>
+    <message>
+        <source>Exchange run A and run B</source>
+        <translation>交换运行 A 和运行 B</translation>
+    </message>
+    <message>
+        <source>vs</source>
+        <translation>对</translation>
+    </message>
+    <message>
+        <source>Decided: the interval of Δ mean nDCG@K over every grade (0–4) the unjudged documents of the Annotate pool (depth D) could still get excludes 0 — no judgment can flip it.
+Not decided: the number of judgments is an estimate (the documents that decide A vs B first, each at the mean judged grade of its rank), and so is P(A better) (unjudged grades drawn from the judged grades at similar ranks; Carterette et al. 2006).</source>
+        <translation>已确定：在“标注”标注池（深度 D）中未标注文档仍可能得到的所有等级（0–4）下，平均 nDCG@K 之差 Δ 的区间不包含 0 — 任何标注都无法使其反转。
+未确定：所需标注数是估计值（先标注决定 A 与 B 的文档，每个按其名次的平均已标注等级计），P(A 更好) 也是估计值（未标注的等级从相近名次的已标注等级中抽取；Carterette 等，2006）。</translation>
+    </message>
+    <message>
+        <source>Judge what decides A vs B</source>
+        <translation>标注决定 A 与 B 的文档</translation>
+    </message>
+    <message>
+        <source>Annotate shows first the documents whose grade can change which run is better (Annotator ▸ Pool order); annotators still see no run, rank or score</source>
+        <translation>“标注”先显示其等级能改变哪个运行更好的文档（标注者 ▸ 标注池顺序）；标注者仍看不到运行、名次或得分</translation>
+    </message>
+    <message>
+        <source>Comparing needs two runs: import another run (File ▸ Import…).</source>
+        <translation>比较需要两个运行：请再导入一个运行（文件 ▸ 导入…）。</translation>
+    </message>
+    <message>
+        <source>No runs yet: import runs (File ▸ Import…).</source>
+        <translation>尚无运行：请导入运行（文件 ▸ 导入…）。</translation>
+    </message>
+    <message>
+        <source>Pick two different runs.</source>
+        <translation>请选择两个不同的运行。</translation>
+    </message>
+    <message>
+        <source>Comparing…</source>
+        <translation>正在比较…</translation>
+    </message>
+    <message>
+        <source>Verdict over the depth-%1 pool: computing…</source>
+        <translation>深度 %1 标注池上的结论：计算中…</translation>
+    </message>
+    <message>
+        <source>No verdict: %1</source>
+        <translation>无结论：%1</translation>
+    </message>
+    <message>
+        <source>Annotate now shows first what decides A vs B</source>
+        <translation>“标注”现在先显示决定 A 与 B 的文档</translation>
+    </message>
+    <message>
+        <source>no judged queries</source>
+        <translation>没有已标注的查询</translation>
+    </message>
+    <message>
+        <source>mean nDCG@%1 &lt;b&gt;%2&lt;/b&gt;</source>
+        <translation>平均 nDCG@%1 &lt;b&gt;%2&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>95% CI %1 – %2</source>
+        <translation>95% 置信区间 %1 – %2</translation>
+    </message>
+    <message>
+        <source>%1 judged queries</source>
+        <translation>%1 个已标注查询</translation>
+    </message>
+    <message>
+        <source>No query has an nDCG in both runs.</source>
+        <translation>没有任何查询在两个运行中都有 nDCG。</translation>
+    </message>
+    <message>
+        <source>Over the %1 queries scored in both runs: mean Δ (A − B) = &lt;b&gt;%2&lt;/b&gt; &amp;nbsp;·&amp;nbsp; A better on &lt;b&gt;%3&lt;/b&gt; &amp;nbsp;·&amp;nbsp; B better on &lt;b&gt;%4&lt;/b&gt; &amp;nbsp;·&amp;nbsp; ties %5</source>
+        <translation>在两个运行中都有得分的 %1 个查询上：平均 Δ（A − B）= &lt;b&gt;%2&lt;/b&gt; &amp;nbsp;·&amp;nbsp; A 更好 &lt;b&gt;%3&lt;/b&gt; 个 &amp;nbsp;·&amp;nbsp; B 更好 &lt;b&gt;%4&lt;/b&gt; 个 &amp;nbsp;·&amp;nbsp; 持平 %5 个</translation>
+    </message>
+    <message>
+        <source>Paired randomization test (two-sided, random sign flips of the per-query deltas): %1 — the difference is significant at the 0.05 level.</source>
+        <translation>配对随机化检验（双侧，随机翻转逐查询差值的符号）：%1 — 差异在 0.05 水平上显著。</translation>
+    </message>
+    <message>
+        <source>Paired randomization test (two-sided, random sign flips of the per-query deltas): %1 — the difference is not significant at the 0.05 level.</source>
+        <translation>配对随机化检验（双侧，随机翻转逐查询差值的符号）：%1 — 差异在 0.05 水平上不显著。</translation>
     </message>
 </context>
 <context>
@@ -136,6 +969,68 @@
     </message>
 </context>
 <context>
+    <name>CondensedTableModel</name>
+    <message>
+        <source>Query</source>
+        <extracomment>|nDCG′ − nDCG| above this flags a row by default</extracomment>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>nDCG and nDCG′ differ by more than %1: the unjudged documents of this list move the score; judge them (Annotate) to settle it</source>
+        <translation>nDCG 与 nDCG′ 相差超过 %1：此列表中未标注的文档会影响得分；请标注它们（“标注”）以确定</translation>
+    </message>
+</context>
+<context>
+    <name>Counts</name>
+    <message numerus="yes">
+        <source>%1 annotator(s)</source>
+        <extracomment>the language the running application shows (set by :func:`apply_language`)</extracomment>
+        <translation>
+            <numerusform>%1 位标注者</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 document(s)</source>
+        <translation>
+            <numerusform>%1 个文档</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 item(s)</source>
+        <translation>
+            <numerusform>%1 个条目</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 judgment(s)</source>
+        <translation>
+            <numerusform>%1 条标注</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 query(ies)</source>
+        <translation>
+            <numerusform>%1 个查询</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 row(s)</source>
+        <translation>
+            <numerusform>%1 行</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 run(s)</source>
+        <translation>
+            <numerusform>%1 个运行</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>CumulativeDcgChart</name>
     <message>
         <source>Cumulative DCG by rank</source>
@@ -152,6 +1047,69 @@
     <message>
         <source>%1 (DCG)</source>
         <translation>%1（DCG）</translation>
+    </message>
+</context>
+<context>
+    <name>DatabaseActions</name>
+    <message>
+        <source>New database</source>
+        <translation>新建数据库</translation>
+    </message>
+    <message>
+        <source>SQLite database (*.sqlite *.db)</source>
+        <translation>SQLite 数据库 (*.sqlite *.db)</translation>
+    </message>
+    <message>
+        <source>%1 already exists; use File ▸ Open database… to open it.</source>
+        <translation>%1 已存在；请使用 文件 ▸ 打开数据库… 打开它。</translation>
+    </message>
+    <message>
+        <source>Open database</source>
+        <translation>打开数据库</translation>
+    </message>
+    <message>
+        <source>SQLite database (*.sqlite *.db);;All files (*)</source>
+        <translation>SQLite 数据库 (*.sqlite *.db);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Connect to a team server</source>
+        <translation>连接团队服务器</translation>
+    </message>
+    <message>
+        <source>PostgreSQL URL (password in ~/.pgpass or $PGPASSWORD, not here):</source>
+        <translation>PostgreSQL URL（密码请放在 ~/.pgpass 或 $PGPASSWORD 中，不要写在这里）：</translation>
+    </message>
+    <message>
+        <source>Opening the database</source>
+        <translation>打开数据库</translation>
+    </message>
+    <message>
+        <source>Opening %1…</source>
+        <translation>正在打开 %1…</translation>
+    </message>
+    <message>
+        <source>There is no database at %1.
+
+Create a new, empty database there?</source>
+        <translation>%1 处没有数据库。
+
+要在那里新建一个空数据库吗？</translation>
+    </message>
+    <message>
+        <source>Load the demo</source>
+        <translation>加载演示</translation>
+    </message>
+    <message>
+        <source>The demo collection goes into an empty database, and this one already holds queries.
+
+Create one with File ▸ New database…, then load the demo there.</source>
+        <translation>演示数据集只能载入空数据库，而这个数据库已有查询。
+
+请用 文件 ▸ 新建数据库… 创建一个，再在其中加载演示。</translation>
+    </message>
+    <message>
+        <source>Loading the Cranfield demo collection…</source>
+        <translation>正在加载 Cranfield 演示数据集…</translation>
     </message>
 </context>
 <context>
@@ -178,7 +1136,101 @@
     </message>
     <message>
         <source>Δ nDCG@%1 (A − B)</source>
-        <translation>Δ nDCG@%1（A − B）</translation>
+        <translation>ΔnDCG@%1 (A−B)</translation>
+    </message>
+</context>
+<context>
+    <name>DeltaTableModel</name>
+    <message>
+        <source>Query</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>Better</source>
+        <translation>更好</translation>
+    </message>
+    <message>
+        <source>nDCG@%1 of %2</source>
+        <translation>%2 的 nDCG@%1</translation>
+    </message>
+    <message>
+        <source>nDCG of A minus nDCG of B: positive when A ranks this query better</source>
+        <translation>A 的 nDCG 减去 B 的 nDCG：A 对该查询排序更好时为正</translation>
+    </message>
+    <message>
+        <source>tie</source>
+        <translation>持平</translation>
+    </message>
+    <message>
+        <source>Same nDCG in both runs</source>
+        <translation>两个运行的 nDCG 相同</translation>
+    </message>
+    <message>
+        <source>%1 ranks this query better</source>
+        <translation>%1 对该查询排序更好</translation>
+    </message>
+</context>
+<context>
+    <name>DisputedItemsModel</name>
+    <message>
+        <source>Query</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>Document</source>
+        <translation>文档</translation>
+    </message>
+    <message>
+        <source>Range</source>
+        <translation>极差</translation>
+    </message>
+    <message>
+        <source>Mean</source>
+        <translation>平均值</translation>
+    </message>
+    <message>
+        <source>Final</source>
+        <translation>最终</translation>
+    </message>
+    <message>
+        <source>Grades</source>
+        <translation>等级</translation>
+    </message>
+    <message>
+        <source>Not adjudicated yet</source>
+        <translation>尚未裁定</translation>
+    </message>
+    <message>
+        <source>Adjudicated final grade</source>
+        <translation>裁定的最终等级</translation>
+    </message>
+</context>
+<context>
+    <name>DocumentPanel</name>
+    <message>
+        <source>%1 · Home/End first/last · Ctrl+Z undo</source>
+        <translation>%1 · Home/End 第一个/最后一个 · Ctrl+Z 撤销</translation>
+    </message>
+    <message>
+        <source>QUERY %1</source>
+        <translation>查询 %1</translation>
+    </message>
+    <message>
+        <source>Document %1 / %2</source>
+        <translation>文档 %1 / %2</translation>
+    </message>
+    <message>
+        <source>(untitled)</source>
+        <translation>（无标题）</translation>
+    </message>
+    <message>
+        <source>Note: %1</source>
+        <translation>备注：%1</translation>
+    </message>
+    <message>
+        <source>Keys: 0–4 grade · ←/→ move · ⌫ clear · N note · U next unjudged</source>
+        <extracomment>the digit keys and the grade each gives the keys the document panel shows as a hint (the tooltip adds the rest); translated in context &quot;DocumentPanel&quot;</extracomment>
+        <translation>按键：0–4 评级 · ←/→ 移动 · ⌫ 清除 · N 备注 · U 下一个未标注</translation>
     </message>
 </context>
 <context>
@@ -282,6 +1334,13 @@
     </message>
 </context>
 <context>
+    <name>GradeLegend</name>
+    <message>
+        <source>Press %1: %2</source>
+        <translation>按 %1：%2</translation>
+    </message>
+</context>
+<context>
     <name>Grades</name>
     <message>
         <source>irrelevant</source>
@@ -304,6 +1363,66 @@
         <source>perfect</source>
         <translation>完美匹配</translation>
     </message>
+    <message>
+        <source>Not judged</source>
+        <extracomment>fill colour of each grade&apos;s chip: grey, then yellow to dark green (ColorBrewer RdYlGn / Greens) digit colour on each chip (contrast with the fill ≥ 4.5) a hollow chip for &quot;not judged&quot;</extracomment>
+        <translation>未标注</translation>
+    </message>
+    <message>
+        <source>Judged non-relevant (−1)</source>
+        <translation>判定为不相关（−1）</translation>
+    </message>
+</context>
+<context>
+    <name>GradingMixin</name>
+    <message>
+        <source>Grade %1 “%2”</source>
+        <translation>评级 %1“%2”</translation>
+    </message>
+    <message>
+        <source>%1 · query complete (U: next unjudged)</source>
+        <translation>%1 · 查询已完成（U：下一个未标注）</translation>
+    </message>
+    <message>
+        <source>Clear grade “%1”</source>
+        <translation>清除等级“%1”</translation>
+    </message>
+    <message>
+        <source>Grade the document first: a note belongs to a grade.</source>
+        <translation>请先为文档评级：备注附属于等级。</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>备注</translation>
+    </message>
+    <message>
+        <source>Note on “%1”:</source>
+        <translation>“%1”的备注：</translation>
+    </message>
+    <message>
+        <source>Edit note “%1”</source>
+        <translation>编辑备注“%1”</translation>
+    </message>
+    <message>
+        <source>Saving…</source>
+        <translation>正在保存…</translation>
+    </message>
+    <message>
+        <source>Not saved</source>
+        <translation>未保存</translation>
+    </message>
+    <message>
+        <source>Saving the grade</source>
+        <translation>保存等级</translation>
+    </message>
+    <message>
+        <source>Undoing</source>
+        <translation>撤销</translation>
+    </message>
+    <message>
+        <source>Saved ✓ %1</source>
+        <translation>已保存 ✓ %1</translation>
+    </message>
 </context>
 <context>
     <name>HistogramChart</name>
@@ -321,6 +1440,52 @@
     </message>
 </context>
 <context>
+    <name>HistoryModel</name>
+    <message>
+        <source>When (UTC)</source>
+        <translation>时间（UTC）</translation>
+    </message>
+    <message>
+        <source>What</source>
+        <translation>内容</translation>
+    </message>
+    <message>
+        <source>By</source>
+        <translation>操作者</translation>
+    </message>
+    <message>
+        <source>Change</source>
+        <translation>变更</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>备注</translation>
+    </message>
+    <message>
+        <source>adjudication</source>
+        <translation>裁定</translation>
+    </message>
+    <message>
+        <source>grade of %1</source>
+        <translation>%1 的等级</translation>
+    </message>
+</context>
+<context>
+    <name>ItemGradesModel</name>
+    <message>
+        <source>Annotator</source>
+        <translation>标注者</translation>
+    </message>
+    <message>
+        <source>Grade</source>
+        <translation>等级</translation>
+    </message>
+    <message>
+        <source>Final (adjudicated)</source>
+        <translation>最终（已裁定）</translation>
+    </message>
+</context>
+<context>
     <name>Language</name>
     <message>
         <source>The language changes when NDCG Studio is started again.</source>
@@ -329,8 +1494,467 @@
     </message>
     <message>
         <source>&amp;Language</source>
-        <extracomment>the language the running application shows (set by :func:`apply_language`)</extracomment>
+        <extracomment>the nouns :func:`counted` knows</extracomment>
         <translation>语言(&amp;L)</translation>
+    </message>
+</context>
+<context>
+    <name>LazyView</name>
+    <message>
+        <source>Loading…</source>
+        <extracomment>changes within this many milliseconds of each other cause one reload what :meth:`LazyView.save_state` saves the ``saveState()`` of</extracomment>
+        <translation>正在加载…</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>Loading</source>
+        <translation>加载</translation>
+    </message>
+    <message>
+        <source>No database is open.</source>
+        <translation>没有打开的数据库。</translation>
+    </message>
+</context>
+<context>
+    <name>LeaveOneOutModel</name>
+    <message>
+        <source>Annotator</source>
+        <translation>标注者</translation>
+    </message>
+    <message>
+        <source>α without</source>
+        <translation>去掉后的 α</translation>
+    </message>
+    <message>
+        <source>Δ vs all</source>
+        <translation>与全体之差 Δ</translation>
+    </message>
+    <message>
+        <source>Items left</source>
+        <translation>剩余条目</translation>
+    </message>
+    <message>
+        <source>Judgments</source>
+        <translation>标注</translation>
+    </message>
+    <message>
+        <source>Documents still graded by two or more annotators without this one</source>
+        <translation>去掉此标注者后仍有两位或以上标注者评过的文档</translation>
+    </message>
+    <message>
+        <source>Grades this annotator gave</source>
+        <translation>此标注者给出的等级</translation>
+    </message>
+    <message>
+        <source>Positive Δ: agreement rises without this annotator</source>
+        <translation>Δ 为正：去掉此标注者后一致性上升</translation>
+    </message>
+</context>
+<context>
+    <name>LoadingMixin</name>
+    <message>
+        <source>Loading…</source>
+        <extracomment>where the last opened query is remembered (&quot;database label
+query external id&quot;)</extracomment>
+        <translation>正在加载…</translation>
+    </message>
+    <message>
+        <source>No database is open.
+
+Use File ▸ New database… (Ctrl+N) or File ▸ Open database… (Ctrl+O).</source>
+        <translation>没有打开的数据库。
+
+请使用 文件 ▸ 新建数据库…（Ctrl+N）或 文件 ▸ 打开数据库…（Ctrl+O）。</translation>
+    </message>
+    <message>
+        <source>Who is annotating?
+
+Choose your name with Annotator ▸ Switch annotator… (Ctrl+Shift+A).</source>
+        <translation>谁在标注？
+
+请用 标注者 ▸ 切换标注者…（Ctrl+Shift+A）选择您的名字。</translation>
+    </message>
+    <message>
+        <source>Loading queries…</source>
+        <translation>正在加载查询…</translation>
+    </message>
+    <message>
+        <source>Pool</source>
+        <translation>标注池</translation>
+    </message>
+    <message>
+        <source>This database has no queries yet.
+
+Import queries, documents and runs with File ▸ Import…, or start the app with --demo for the Cranfield collection.</source>
+        <translation>此数据库还没有查询。
+
+请用 文件 ▸ 导入… 导入查询、文档和运行，或以 --demo 启动程序以使用 Cranfield 数据集。</translation>
+    </message>
+    <message>
+        <source>Loading the pool</source>
+        <translation>加载标注池</translation>
+    </message>
+    <message>
+        <source>(no text)</source>
+        <translation>（无文本）</translation>
+    </message>
+    <message>
+        <source>Nothing to judge for this query: no run returned a document for it.</source>
+        <translation>此查询无可标注内容：没有运行为它返回文档。</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>Annotate</source>
+        <extracomment>the tabs, in order: (title, view class built as ``View(context, parent)``); the title is the English key of :meth:`MainWindow.view`, the tab shows it translated in context &quot;MainWindow&quot;</extracomment>
+        <translation>标注</translation>
+    </message>
+    <message>
+        <source>Review</source>
+        <translation>评审</translation>
+    </message>
+    <message>
+        <source>Agreement</source>
+        <translation>一致性</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>比较</translation>
+    </message>
+    <message>
+        <source>Stability</source>
+        <translation>稳定性</translation>
+    </message>
+    <message>
+        <source>&amp;Annotate</source>
+        <extracomment>View ▸ &lt;tab&gt; menu entries, with their mnemonics</extracomment>
+        <translation>标注(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Review</source>
+        <translation>评审(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Agreement</source>
+        <translation>一致性(&amp;G)</translation>
+    </message>
+    <message>
+        <source>&amp;Compare</source>
+        <translation>比较(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Stability</source>
+        <translation>稳定性(&amp;S)</translation>
+    </message>
+    <message>
+        <source>NDCG Studio</source>
+        <translation>NDCG Studio</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Annotator</source>
+        <translation>标注者(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;New database…</source>
+        <translation>新建数据库(&amp;N)…</translation>
+    </message>
+    <message>
+        <source>&amp;Open database…</source>
+        <translation>打开数据库(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Connect to &amp;server…</source>
+        <translation>连接服务器(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation>最近打开(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Import…</source>
+        <translation>导入(&amp;I)…</translation>
+    </message>
+    <message>
+        <source>&amp;Export…</source>
+        <translation>导出(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Undo</source>
+        <translation>撤销(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Redo</source>
+        <translation>重做(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Scoring &amp;settings…</source>
+        <translation>计分设置(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>&amp;Next tab</source>
+        <translation>下一个标签页(&amp;N)</translation>
+    </message>
+    <message>
+        <source>&amp;Previous tab</source>
+        <translation>上一个标签页(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Switch annotator…</source>
+        <translation>切换标注者(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>&amp;Pool depth…</source>
+        <translation>标注池深度(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>Pool &amp;order</source>
+        <translation>标注池顺序(&amp;O)</translation>
+    </message>
+    <message>
+        <source>&amp;Shuffled</source>
+        <translation>随机(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;What decides the Compare pair first</source>
+        <translation>先标注决定“比较”中那一对的文档(&amp;W)</translation>
+    </message>
+    <message>
+        <source>Judge first the documents whose grade can change which of Compare&apos;s runs A and B is better (ab pooling); the runs are not shown in Annotate</source>
+        <translation>先标注其等级能改变“比较”中运行 A 与 B 孰优的文档（ab 池化）；“标注”中不显示运行</translation>
+    </message>
+    <message>
+        <source>Load the Cranfield &amp;demo</source>
+        <translation>加载 Cranfield 演示(&amp;D)</translation>
+    </message>
+    <message>
+        <source>&amp;About NDCG Studio</source>
+        <translation>关于 NDCG Studio(&amp;A)</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <source>Clear list</source>
+        <translation>清空列表</translation>
+    </message>
+    <message>
+        <source>Import</source>
+        <translation>导入</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>Open a database first (File ▸ Open database…).</source>
+        <translation>请先打开一个数据库（文件 ▸ 打开数据库…）。</translation>
+    </message>
+    <message>
+        <source>Welcome to NDCG Studio</source>
+        <translation>欢迎使用 NDCG Studio</translation>
+    </message>
+    <message>
+        <source>Your name as an annotator (your grades are stored under it):</source>
+        <translation>您作为标注者的名字（您的等级以此名保存）：</translation>
+    </message>
+    <message>
+        <source>Annotator</source>
+        <translation>标注者</translation>
+    </message>
+    <message>
+        <source>Open a database first.</source>
+        <translation>请先打开一个数据库。</translation>
+    </message>
+    <message>
+        <source>Switch annotator</source>
+        <translation>切换标注者</translation>
+    </message>
+    <message>
+        <source>Annotate as (pick or type a new name):</source>
+        <translation>以此身份标注（选择或输入新名字）：</translation>
+    </message>
+    <message>
+        <source>Choosing the annotator</source>
+        <translation>选择标注者</translation>
+    </message>
+    <message>
+        <source>Pool depth</source>
+        <translation>标注池深度</translation>
+    </message>
+    <message>
+        <source>Judge every run&apos;s top D documents of each query, D =</source>
+        <translation>标注每个查询中每个运行的前 D 个文档，D =</translation>
+    </message>
+    <message>
+        <source>Annotate pool order: shuffled</source>
+        <translation>标注池顺序：随机</translation>
+    </message>
+    <message>
+        <source>Pick runs A and B in Compare first</source>
+        <translation>请先在“比较”中选择运行 A 和 B</translation>
+    </message>
+    <message>
+        <source>About NDCG Studio</source>
+        <translation>关于 NDCG Studio</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;NDCG Studio %1&lt;/h3&gt;&lt;p&gt;Judge search results on a 0–4 scale and score runs with NDCG@K, every part visible; inter-annotator agreement built in.&lt;/p&gt;&lt;p&gt;Logs: %2&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;NDCG Studio %1&lt;/h3&gt;&lt;p&gt;以 0–4 等级标注搜索结果，并用 NDCG@K 为运行计分，每一步都清晰可见；内置标注者间一致性。&lt;/p&gt;&lt;p&gt;日志：%2&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>MeansTableModel</name>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>mean nDCG@%1 under %2 (rank among the runs)</source>
+        <translation>按 %2 的平均 nDCG@%1（在各运行中的名次）</translation>
+    </message>
+</context>
+<context>
+    <name>PairMatrix</name>
+    <message>
+        <source>Holm–Bonferroni over the pairs with %1</source>
+        <extracomment>role returning the (row run, column run) names of a cell role returning the corrected p-value of a cell (NaN on the diagonal and unfilled cells) the smallest Δ the paired t-test detects (NaN: none can be stated); the view words it</extracomment>
+        <translation>对含 %1 的各对做 Holm–Bonferroni 校正</translation>
+    </message>
+    <message>
+        <source>randomised Tukey HSD over all %1 pairs</source>
+        <translation>对全部 %1 对做随机化 Tukey HSD</translation>
+    </message>
+    <message>
+        <source>one pair: none needed</source>
+        <translation>只有一对：无需校正</translation>
+    </message>
+</context>
+<context>
+    <name>PairMatrixModel</name>
+    <message>
+        <source>%1: mean nDCG@%2 %3</source>
+        <translation>%1：平均 nDCG@%2 %3</translation>
+    </message>
+    <message>
+        <source>%1: mean nDCG@%2 %3 over %4 queries</source>
+        <translation>%1：%4 个查询上的平均 nDCG@%2 %3</translation>
+    </message>
+    <message>
+        <source>Not compared: choose no baseline, or one of these runs as the baseline</source>
+        <translation>未比较：请不选基线，或选择这两个运行之一作为基线</translation>
+    </message>
+    <message>
+        <source>%1 − %2: Δ = %3 (95% CI %4 to %5), effect size %6
+p = %7 (paired randomization test), corrected p = %8 (%9)
+Click to see the per-query deltas of this pair</source>
+        <translation>%1 − %2：Δ = %3（95% 置信区间 %4 至 %5），效应量 %6
+p = %7（配对随机化检验），校正后 p = %8（%9）
+点击查看这一对的逐查询差值</translation>
+    </message>
+</context>
+<context>
+    <name>PairsTableModel</name>
+    <message>
+        <source>Set A</source>
+        <translation>等级组 A</translation>
+    </message>
+    <message>
+        <source>Set B</source>
+        <translation>等级组 B</translation>
+    </message>
+    <message>
+        <source>Runs</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Order flips</source>
+        <translation>顺序反转</translation>
+    </message>
+    <message>
+        <source>Significance flips</source>
+        <translation>显著性反转</translation>
+    </message>
+    <message>
+        <source>Run pairs whose paired randomization test says different things under the two grade sets (significant under one, not under the other, or opposite)</source>
+        <translation>在两组等级下配对随机化检验结论不同的运行对（一组下显著、另一组下不显著，或方向相反）</translation>
+    </message>
+</context>
+<context>
+    <name>PairwiseKappaModel</name>
+    <message>
+        <source>undefined</source>
+        <extracomment>more annotators than this: cells show the value only (no item count)</extracomment>
+        <translation>无定义</translation>
+    </message>
+    <message>
+        <source>%1 vs %2: %3 = %4 on %5 both graded</source>
+        <translation>%1 对 %2：%3 = %4，基于双方都评过的 %5</translation>
+    </message>
+</context>
+<context>
+    <name>PerQueryAlphaModel</name>
+    <message>
+        <source>Query</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>Documents</source>
+        <translation>文档</translation>
+    </message>
+    <message>
+        <source>Graded 2+</source>
+        <translation>评过 2 次以上</translation>
+    </message>
+    <message>
+        <source>Judgments</source>
+        <translation>标注</translation>
+    </message>
+    <message>
+        <source>Disputed</source>
+        <translation>有争议</translation>
+    </message>
+</context>
+<context>
+    <name>PoolModel</name>
+    <message>
+        <source>Document</source>
+        <translation>文档</translation>
+    </message>
+    <message>
+        <source>Grade</source>
+        <translation>等级</translation>
+    </message>
+</context>
+<context>
+    <name>PoolPanel</name>
+    <message>
+        <source>Pool</source>
+        <translation>标注池</translation>
     </message>
 </context>
 <context>
@@ -413,6 +2037,385 @@
     </message>
 </context>
 <context>
+    <name>QueryListPanel</name>
+    <message>
+        <source>Queries</source>
+        <extracomment>milliseconds of typing in the filter coalesced into one filtering of the list</extracomment>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>Filter by id or text…</source>
+        <translation>按编号或文本筛选…</translation>
+    </message>
+    <message>
+        <source>Hide complete queries</source>
+        <translation>隐藏已完成的查询</translation>
+    </message>
+    <message>
+        <source>Next unjudged</source>
+        <translation>下一个未标注</translation>
+    </message>
+    <message>
+        <source>Go to the next document you have not judged (U, Ctrl+U)</source>
+        <translation>转到下一个您尚未标注的文档（U，Ctrl+U）</translation>
+    </message>
+</context>
+<context>
+    <name>QueryProgressModel</name>
+    <message>
+        <source>Query</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>Text</source>
+        <translation>文本</translation>
+    </message>
+    <message>
+        <source>Judged</source>
+        <translation>已标注</translation>
+    </message>
+    <message>
+        <source>Pooled documents you have judged / pool size</source>
+        <extracomment>(judged, pool size) of the row, for the progress delegate</extracomment>
+        <translation>您已标注的标注池文档数 / 标注池大小</translation>
+    </message>
+    <message>
+        <source>No run returned documents for this query: nothing to judge</source>
+        <translation>没有运行为此查询返回文档：无可标注内容</translation>
+    </message>
+    <message>
+        <source>%1 of %2 pooled documents judged</source>
+        <translation>标注池 %2 个文档中已标注 %1 个</translation>
+    </message>
+</context>
+<context>
+    <name>ReviewFilterBar</name>
+    <message>
+        <source>Score against one judgment source&apos;s grades only: its annotators&apos; grades combined by the consensus rule, no adjudication (like `score --source`); &apos;humans&apos; are the annotators of no source. All sources: the usual consensus of every annotator.</source>
+        <extracomment>the source filter&apos;s tooltip: what choosing a source means</extracomment>
+        <translation>只按一个标注来源的等级计分：其标注者的等级按共识规则合并，不含裁定（同 `score --source`）；“humans”指不属于任何来源的标注者。所有来源：所有标注者的通常共识。</translation>
+    </message>
+    <message>
+        <source>Filter by query id or text…</source>
+        <translation>按查询编号或文本筛选…</translation>
+    </message>
+    <message>
+        <source>All runs</source>
+        <translation>所有运行</translation>
+    </message>
+    <message>
+        <source>All bands</source>
+        <translation>所有等级</translation>
+    </message>
+    <message>
+        <source>No band (no judgments)</source>
+        <translation>无等级（无标注）</translation>
+    </message>
+    <message>
+        <source>All sources</source>
+        <translation>所有来源</translation>
+    </message>
+    <message>
+        <source>Disputed only</source>
+        <translation>仅争议</translation>
+    </message>
+    <message>
+        <source>Queries with a document whose grades differ by 2 or more</source>
+        <translation>含有等级相差 2 或更多的文档的查询</translation>
+    </message>
+    <message>
+        <source>Judged@K below</source>
+        <translation>Judged@K 低于</translation>
+    </message>
+    <message>
+        <source>Source: %1</source>
+        <translation>来源：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %2 row(s)</source>
+        <translation>
+            <numerusform>%1 / %2 行</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 row(s)</source>
+        <translation>
+            <numerusform>%1 行</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ReviewText</name>
+    <message numerus="yes">
+        <source>Nothing to score yet: %1 judgment(s), but no run.
+Import a run (File ▸ Import… ▸ A run) to score it.</source>
+        <translation>
+            <numerusform>尚无可计分内容：有 %1 条标注，但没有运行。
+导入一个运行（文件 ▸ 导入… ▸ 运行）即可计分。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Nothing to score yet: %1 run(s), but no judgments.
+Judge documents in Annotate, or import judgments (File ▸ Import…).</source>
+        <translation>
+            <numerusform>尚无可计分内容：有 %1 个运行，但没有标注。
+请在“标注”中标注文档，或导入标注（文件 ▸ 导入…）。</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ReviewView</name>
+    <message>
+        <source>Scoring…</source>
+        <translation>正在计分…</translation>
+    </message>
+    <message>
+        <source>Scoring failed</source>
+        <translation>计分失败</translation>
+    </message>
+    <message>
+        <source>Scoring the runs</source>
+        <translation>为运行计分</translation>
+    </message>
+    <message>
+        <source>No database is open.
+Use File ▸ Open database… or start with the demo.</source>
+        <translation>没有打开的数据库。
+请使用 文件 ▸ 打开数据库…，或从演示开始。</translation>
+    </message>
+    <message>
+        <source>Scoring settings…</source>
+        <translation>计分设置…</translation>
+    </message>
+    <message>
+        <source>Bands</source>
+        <translation>等级</translation>
+    </message>
+    <message>
+        <source>Distribution</source>
+        <translation>分布</translation>
+    </message>
+    <message>
+        <source>Double-click or press Enter for the per-rank breakdown</source>
+        <translation>双击或按 Enter 查看逐名次明细</translation>
+    </message>
+    <message>
+        <source>Scores</source>
+        <translation>得分</translation>
+    </message>
+    <message>
+        <source>nDCG vs nDCG′ (unjudged documents)</source>
+        <translation>nDCG 与 nDCG′（未标注文档）</translation>
+    </message>
+    <message>
+        <source>%1 · grades of source %2 only</source>
+        <translation>%1 · 仅来源 %2 的等级</translation>
+    </message>
+    <message>
+        <source>%1 without judgments (no nDCG)</source>
+        <translation>%1 个无标注（无 nDCG）</translation>
+    </message>
+    <message>
+        <source>%1 not returned (scored 0)</source>
+        <translation>%1 个未返回（计 0 分）</translation>
+    </message>
+    <message>
+        <source>%1 with IDCG = 0</source>
+        <translation>%1 个 IDCG = 0</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>、</translation>
+    </message>
+    <message>
+        <source>Every query has judgments and a result in every run.</source>
+        <translation>每个查询都有标注，且在每个运行中都有结果。</translation>
+    </message>
+    <message>
+        <source>%1.</source>
+        <translation>%1。</translation>
+    </message>
+    <message>
+        <source>; </source>
+        <translation>；</translation>
+    </message>
+    <message>
+        <source>Query %1 · %2 — Query detail</source>
+        <translation>查询 %1 · %2 — 查询明细</translation>
+    </message>
+    <message>
+        <source>Nothing to score yet: no query has both results in a run and judgments.
+Judge the runs&apos; documents in Annotate, or import judgments for their queries.</source>
+        <translation>尚无可计分内容：没有查询同时有运行结果和标注。
+请在“标注”中标注运行返回的文档，或为这些查询导入标注。</translation>
+    </message>
+    <message>
+        <source>Nothing to score yet: no run and no judgments.
+Import a run and judgments (File ▸ Import…), or judge a few documents in Annotate.</source>
+        <translation>尚无可计分内容：没有运行，也没有标注。
+请导入运行和标注（文件 ▸ 导入…），或在“标注”中标注几个文档。</translation>
+    </message>
+    <message>
+        <source>Nothing to score yet.
+Import a run and judgments (File ▸ Import…), or judge a few documents in Annotate.</source>
+        <translation>尚无可计分内容。
+请导入运行和标注（文件 ▸ 导入…），或在“标注”中标注几个文档。</translation>
+    </message>
+</context>
+<context>
+    <name>RunSummaryModel</name>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Mean nDCG</source>
+        <translation>平均 nDCG</translation>
+    </message>
+    <message>
+        <source>95% CI</source>
+        <translation>95% 置信区间</translation>
+    </message>
+    <message>
+        <source>Queries</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>Unjudged</source>
+        <translation>未标注</translation>
+    </message>
+    <message>
+        <source>Not returned</source>
+        <translation>未返回</translation>
+    </message>
+    <message>
+        <source>Mean nDCG@%1</source>
+        <translation>平均 nDCG@%1</translation>
+    </message>
+    <message>
+        <source>95% percentile bootstrap interval of the mean (queries resampled 10,000 times)</source>
+        <translation>平均值的 95% 百分位 bootstrap 区间（对查询重抽样 10,000 次）</translation>
+    </message>
+    <message>
+        <source>Queries with judgments: the ones the mean covers</source>
+        <translation>有标注的查询：平均值所涵盖的查询</translation>
+    </message>
+    <message>
+        <source>Queries without any judgment: no nDCG, left out of the mean</source>
+        <translation>没有任何标注的查询：无 nDCG，不计入平均值</translation>
+    </message>
+    <message>
+        <source>Judged queries the run returned nothing for: they score 0</source>
+        <translation>已标注但运行未返回任何结果的查询：计 0 分</translation>
+    </message>
+    <message>
+        <source>Mean over %1 judged queries; 95% interval [%2, %3]</source>
+        <translation>%1 个已标注查询上的平均值；95% 区间 [%2, %3]</translation>
+    </message>
+</context>
+<context>
+    <name>ScoresTableModel</name>
+    <message>
+        <source>Query</source>
+        <extracomment>judged@K below this counts as low coverage by default</extracomment>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Band</source>
+        <translation>等级</translation>
+    </message>
+    <message>
+        <source>Annotators</source>
+        <translation>标注者</translation>
+    </message>
+    <message>
+        <source>α (query)</source>
+        <translation>α（查询）</translation>
+    </message>
+    <message>
+        <source>Disputed</source>
+        <translation>有争议</translation>
+    </message>
+    <message>
+        <source>Query text</source>
+        <translation>查询文本</translation>
+    </message>
+    <message>
+        <source>Spread</source>
+        <translation>极差</translation>
+    </message>
+    <message>
+        <source>DCG@K / IDCG@K; empty when the query has no judgments</source>
+        <translation>DCG@K / IDCG@K；查询没有标注时为空</translation>
+    </message>
+    <message>
+        <source>Quality band of nDCG (thresholds in Scoring settings)</source>
+        <translation>nDCG 的质量等级（阈值见计分设置）</translation>
+    </message>
+    <message>
+        <source>Discounted cumulative gain of the run&apos;s top K (gain units)</source>
+        <translation>运行前 K 个结果的折损累积增益（增益单位）</translation>
+    </message>
+    <message>
+        <source>DCG of the ideal ordering of the judged documents, top K (gain units)</source>
+        <translation>已标注文档理想排序的前 K 个的 DCG（增益单位）</translation>
+    </message>
+    <message>
+        <source>Share of the run&apos;s top K documents that have a judgment</source>
+        <translation>运行前 K 个文档中已有标注的比例</translation>
+    </message>
+    <message>
+        <source>Annotators who judged this query</source>
+        <translation>标注过此查询的标注者</translation>
+    </message>
+    <message>
+        <source>Krippendorff&apos;s alpha over this query&apos;s documents; empty when undefined</source>
+        <translation>此查询文档上的 Krippendorff&apos;s α；无定义时为空</translation>
+    </message>
+    <message>
+        <source>Documents whose annotators&apos; grades differ by 2 or more</source>
+        <translation>标注者等级相差 2 或更多的文档</translation>
+    </message>
+    <message>
+        <source>Max − min of nDCG@K under each annotator&apos;s own grades and each source&apos;s: the queries whose score depends most on who judged</source>
+        <translation>按各标注者自己的等级和各来源的等级计算的 nDCG@K 的最大值 − 最小值：得分最取决于由谁标注的查询</translation>
+    </message>
+    <message>
+        <source>No judgments for this query: nDCG is undefined and left out of means.</source>
+        <translation>此查询没有标注：nDCG 无定义，不计入平均值。</translation>
+    </message>
+    <message>
+        <source>IDCG = 0 (no judged document has a gain): nDCG reported as 0.</source>
+        <translation>IDCG = 0（没有已标注文档有增益）：nDCG 记为 0。</translation>
+    </message>
+    <message>
+        <source>nDCG@%1 = DCG %2 / IDCG %3 = %4
+Double-click for the per-rank breakdown.</source>
+        <translation>nDCG@%1 = DCG %2 / IDCG %3 = %4
+双击查看逐名次明细。</translation>
+    </message>
+    <message>
+        <source>The run returned no document for this query.</source>
+        <translation>该运行没有为此查询返回文档。</translation>
+    </message>
+    <message>
+        <source>%1 of the top %2 documents are judged</source>
+        <translation>前 %2 个文档中已标注 %1</translation>
+    </message>
+    <message>
+        <source>Undefined: fewer than two annotators graded the same documents of this query.</source>
+        <translation>无定义：为此查询的相同文档评级的标注者少于两位。</translation>
+    </message>
+</context>
+<context>
     <name>ScoringSettings</name>
     <message>
         <source>Linear: gain = grade</source>
@@ -471,6 +2474,14 @@
     <message>
         <source>min</source>
         <translation>最小值</translation>
+    </message>
+    <message>
+        <source>gain = grade</source>
+        <translation>增益 = 等级</translation>
+    </message>
+    <message>
+        <source>gain = 2^grade − 1</source>
+        <translation>增益 = 2^等级 − 1</translation>
     </message>
     <message>
         <source>IDCG from all judged documents of the query</source>
@@ -657,6 +2668,10 @@
         <source>Ranking stability needs two runs: import another run (File ▸ Import…).</source>
         <translation>排序稳定性需要两个运行：请再导入一个运行（文件 ▸ 导入…）。</translation>
     </message>
+    <message>
+        <source>annotators below %1 coverage of every run&apos;s top %2 left out: %3</source>
+        <translation>覆盖率低于各运行前 %2 个结果的 %1 的标注者未计入：%3</translation>
+    </message>
     <message numerus="yes">
         <source>%n grade set(s): nothing to compare.</source>
         <translation>
@@ -676,12 +2691,122 @@
         <translation>显著性发生反转</translation>
     </message>
     <message>
+        <source>%1 better than %2 under %3 of %4 grade sets</source>
+        <translation>在 %4 组等级中有 %3 组下 %1 优于 %2</translation>
+    </message>
+    <message>
+        <source>; flips under %1</source>
+        <translation>；在 %1下反转</translation>
+    </message>
+    <message>
+        <source>; never flips</source>
+        <translation>；从不反转</translation>
+    </message>
+    <message>
+        <source>; tied under %1</source>
+        <translation>；在 %1下持平</translation>
+    </message>
+    <message>
+        <source>the %1 consensus</source>
+        <translation>%1共识</translation>
+    </message>
+    <message>
+        <source>%1&apos; grades</source>
+        <translation>%1 的等级</translation>
+    </message>
+    <message>
+        <source>%1&apos;s grades</source>
+        <translation>%1 的等级</translation>
+    </message>
+    <message>
+        <source> and </source>
+        <translation>和</translation>
+    </message>
+    <message>
+        <source>%1 and %2</source>
+        <translation>%1和%2</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>、</translation>
+    </message>
+    <message>
         <source>&lt;b&gt;%1&lt;/b&gt; vs &lt;b&gt;%2&lt;/b&gt;: Cohen&apos;s κ (linear) %3, Krippendorff&apos;s α (ordinal) %4&lt;br&gt;%5 items, %6 two grades or more apart (Agreement tab: disputed list)</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; 对比 &lt;b&gt;%2&lt;/b&gt;：Cohen κ（线性）%3，Krippendorff α（有序）%4&lt;br&gt;%5 个条目，其中 %6 个相差两级或以上（一致性标签页：争议列表）</translation>
     </message>
     <message>
         <source>Label agreement between sources</source>
         <translation>来源之间的标注一致性</translation>
+    </message>
+</context>
+<context>
+    <name>StatusBar</name>
+    <message>
+        <source>NDCG Studio</source>
+        <translation>NDCG Studio</translation>
+    </message>
+    <message>
+        <source>No database</source>
+        <translation>无数据库</translation>
+    </message>
+    <message>
+        <source>%1 — NDCG Studio</source>
+        <translation>%1 — NDCG Studio</translation>
+    </message>
+    <message>
+        <source>Database: %1</source>
+        <translation>数据库：%1</translation>
+    </message>
+    <message>
+        <source>Annotator: %1</source>
+        <translation>标注者：%1</translation>
+    </message>
+    <message>
+        <source>No annotator</source>
+        <translation>无标注者</translation>
+    </message>
+    <message>
+        <source>counts unavailable</source>
+        <translation>计数不可用</translation>
+    </message>
+    <message>
+        <source>The database answers again.</source>
+        <translation>数据库已恢复响应。</translation>
+    </message>
+    <message>
+        <source>⚠ The database is not answering; retrying every few seconds…</source>
+        <translation>⚠ 数据库无响应；每隔几秒重试…</translation>
+    </message>
+</context>
+<context>
+    <name>Task</name>
+    <message>
+        <source>Working…</source>
+        <extracomment>a task still running after this many milliseconds shows its progress dialog</extracomment>
+        <translation>处理中…</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>NDCG Studio</source>
+        <translation>NDCG Studio</translation>
+    </message>
+</context>
+<context>
+    <name>TauMatrixModel</name>
+    <message>
+        <source>Kendall&apos;s τ-b above the diagonal, τ_AP (top-weighted) below</source>
+        <translation>对角线以上为 Kendall τ-b，以下为 τ_AP（头部加权）</translation>
+    </message>
+    <message>
+        <source>same grade set</source>
+        <translation>同一组等级</translation>
+    </message>
+    <message>
+        <source>%1 vs %2: %3</source>
+        <translation>%1 对 %2：%3</translation>
     </message>
 </context>
 <context>
@@ -703,6 +2828,182 @@
     <message>
         <source>Team: %1</source>
         <translation>团队：%1</translation>
+    </message>
+</context>
+<context>
+    <name>Transfer</name>
+    <message>
+        <source>A run (TREC run file)</source>
+        <extracomment>shows a one-line result for some milliseconds (``MainWindow.show_message``) the context of this module&apos;s messages import kinds: (label, file-dialog filter), both translated in context &quot;Transfer&quot;</extracomment>
+        <translation>运行（TREC run 文件）</translation>
+    </message>
+    <message>
+        <source>TREC run (*.txt *.run *.trec);;All files (*)</source>
+        <translation>TREC run (*.txt *.run *.trec);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Judgments as TREC qrels</source>
+        <translation>TREC qrels 格式的标注</translation>
+    </message>
+    <message>
+        <source>TREC qrels (*.txt *.qrels);;All files (*)</source>
+        <translation>TREC qrels (*.txt *.qrels);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Judgments as CSV</source>
+        <translation>CSV 格式的标注</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv);;All files (*)</source>
+        <translation>CSV (*.csv);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Queries (TSV, CSV)</source>
+        <translation>查询（TSV、CSV）</translation>
+    </message>
+    <message>
+        <source>Queries (*.tsv *.csv *.txt);;All files (*)</source>
+        <translation>查询 (*.tsv *.csv *.txt);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Documents (CSV, JSONL)</source>
+        <translation>文档（CSV、JSONL）</translation>
+    </message>
+    <message>
+        <source>Documents (*.csv *.jsonl);;All files (*)</source>
+        <translation>文档 (*.csv *.jsonl);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>A SMART collection file (Cranfield)</source>
+        <translation>SMART 测试集文件（Cranfield）</translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation>所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>TREC topics (title, description, narrative)</source>
+        <translation>TREC 主题（标题、描述、说明）</translation>
+    </message>
+    <message>
+        <source>TREC topics (*.txt *.xml *.topics);;All files (*)</source>
+        <translation>TREC 主题 (*.txt *.xml *.topics);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>NDCG report (CSV)</source>
+        <extracomment>export kinds and their labels (translated in context &quot;Transfer&quot;)</extracomment>
+        <translation>NDCG 报告（CSV）</translation>
+    </message>
+    <message>
+        <source>Judgments (CSV)</source>
+        <translation>标注（CSV）</translation>
+    </message>
+    <message>
+        <source>Consensus qrels (TREC)</source>
+        <translation>共识 qrels（TREC）</translation>
+    </message>
+    <message>
+        <source>Agreement (CSV)</source>
+        <translation>一致性（CSV）</translation>
+    </message>
+    <message>
+        <source>Run comparison (CSV)</source>
+        <translation>运行比较（CSV）</translation>
+    </message>
+    <message>
+        <source>Import</source>
+        <translation>导入</translation>
+    </message>
+    <message>
+        <source>What does the file hold?</source>
+        <translation>文件包含什么？</translation>
+    </message>
+    <message>
+        <source>Import %1</source>
+        <translation>导入%1</translation>
+    </message>
+    <message>
+        <source>Importing %1…</source>
+        <translation>正在导入 %1…</translation>
+    </message>
+    <message>
+        <source>Annotators (no judgment source)</source>
+        <extracomment>Who made the judgments of an imported file: no source (a human annotator), or a source kind (labels translated in context &quot;Transfer&quot;).</extracomment>
+        <translation>标注者（无标注来源）</translation>
+    </message>
+    <message>
+        <source>A vendor&apos;s judgments</source>
+        <translation>供应商的标注</translation>
+    </message>
+    <message>
+        <source>A model&apos;s (LLM) judgments</source>
+        <translation>模型（LLM）的标注</translation>
+    </message>
+    <message>
+        <source>A team of human assessors</source>
+        <translation>人工评估团队</translation>
+    </message>
+    <message>
+        <source>Whose judgments are these?</source>
+        <translation>这些是谁的标注？</translation>
+    </message>
+    <message>
+        <source>Name of the judgment source:</source>
+        <translation>标注来源的名称：</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>What to export?</source>
+        <translation>导出什么？</translation>
+    </message>
+    <message>
+        <source>TREC qrels (*.txt)</source>
+        <translation>TREC qrels (*.txt)</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>Export %1</source>
+        <translation>导出%1</translation>
+    </message>
+    <message>
+        <source>Exporting %1…</source>
+        <translation>正在导出 %1…</translation>
+    </message>
+    <message>
+        <source>Excel workbook (*.xlsx)</source>
+        <extracomment>The Export dialog&apos;s filter for an Excel workbook (untranslated; the dialog shows it translated in context &quot;Transfer&quot;).</extracomment>
+        <translation>Excel 工作簿 (*.xlsx)</translation>
+    </message>
+    <message>
+        <source>A comparison needs two runs in the database.</source>
+        <translation>比较需要数据库中有两个运行。</translation>
+    </message>
+    <message>
+        <source>Compare runs</source>
+        <translation>比较运行</translation>
+    </message>
+    <message>
+        <source>Run A:</source>
+        <translation>运行 A：</translation>
+    </message>
+    <message>
+        <source>Run B:</source>
+        <translation>运行 B：</translation>
+    </message>
+</context>
+<context>
+    <name>TransferText</name>
+    <message numerus="yes">
+        <source>Exported %n row(s) to %1</source>
+        <translation>
+            <numerusform>已导出 %n 行到 %1</numerusform>
+        </translation>
     </message>
 </context>
 </TS>

@@ -2,11 +2,14 @@
 at 1024×700 the widgets a person needs are wholly inside the window (not cut off at its edge).
 
 Offscreen (the layout, not the pixels); the pictures themselves are rendered at 1024×700 by
-``scripts/screenshots.py --size 1024x700`` and looked at on a real X server."""
+``scripts/screenshots.py --size 1024x700`` and looked at on a real X server. The window is
+checked in English, Chinese and Russian (#21.3: Russian labels run longer, Chinese ones need
+CJK glyphs): the window fixture is parametrised by the interface language."""
 
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -47,8 +50,18 @@ def assert_inside(widget: QWidget, window: QWidget, what: str) -> None:
     )
 
 
+@pytest.fixture(params=["en", "zh_CN", "ru"])
+def interface_language(request: pytest.FixtureRequest, qapp: Any) -> Iterator[str]:
+    """The interface language the window is built in (its translators installed)."""
+    from ndcg_studio.ui.language import apply_language
+
+    undo = apply_language(request.param)
+    yield request.param
+    undo()
+
+
 @pytest.fixture
-def small_window(qtbot: Any, context: AppContext) -> MainWindow:
+def small_window(qtbot: Any, context: AppContext, interface_language: str) -> MainWindow:
     window = MainWindow(context)
     qtbot.addWidget(window)
     window.resize(1024, 700)
@@ -58,6 +71,20 @@ def small_window(qtbot: Any, context: AppContext) -> MainWindow:
     # a minimum width above 1024 would silently widen the window past the screen
     assert (window.width(), window.height()) == (1024, 700)
     return window
+
+
+def test_the_menus_and_tabs_fit_1024_in_every_language(
+    small_window: MainWindow, interface_language: str
+) -> None:
+    if interface_language != "en":  # the window is really translated
+        assert small_window.tabs.tabText(0) != "Annotate"
+        assert small_window.menuBar().actions()[0].text() != "&File"
+    bar = small_window.menuBar()
+    assert bar.sizeHint().width() <= small_window.width()
+    tab_bar = small_window.tabs.tabBar()
+    assert tab_bar.sizeHint().width() <= small_window.width()
+    for i in range(tab_bar.count()):
+        assert tab_bar.tabRect(i).right() <= small_window.width(), tab_bar.tabText(i)
 
 
 def test_the_main_window_can_be_narrower_than_1000_px(small_window: MainWindow) -> None:

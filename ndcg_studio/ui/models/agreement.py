@@ -21,8 +21,9 @@ from ndcg_studio.domain.disputed import disputed_per_group
 from ndcg_studio.services.agreement import AgreementReport
 from ndcg_studio.services.agreement_rows import DisputedRows
 from ndcg_studio.services.annotation import HistoryEntry
-from ndcg_studio.services.wording import count
+from ndcg_studio.translatable import QT_TRANSLATE_NOOP
 from ndcg_studio.ui.bands import best_text_color
+from ndcg_studio.ui.language import arg, counted, label
 from ndcg_studio.ui.models.grades import chip_icon, grade_name
 from ndcg_studio.ui.models.table import (
     SORT_ROLE,
@@ -36,9 +37,9 @@ from ndcg_studio.ui.models.table import (
 
 KappaKind = Literal["kappa", "kappa_linear", "kappa_quadratic"]
 KAPPA_KINDS: dict[KappaKind, str] = {
-    "kappa": "Cohen's kappa (unweighted)",
-    "kappa_linear": "Cohen's kappa, linear weights",
-    "kappa_quadratic": "Cohen's kappa, quadratic weights",
+    "kappa": QT_TRANSLATE_NOOP("Agreement", "Cohen's kappa (unweighted)"),
+    "kappa_linear": QT_TRANSLATE_NOOP("Agreement", "Cohen's kappa, linear weights"),
+    "kappa_quadratic": QT_TRANSLATE_NOOP("Agreement", "Cohen's kappa, quadratic weights"),
 }
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 _CENTER = int(Qt.AlignmentFlag.AlignCenter)
@@ -150,7 +151,7 @@ class PairwiseKappaModel(TableModel):
                 return "n/a"
             if len(self._names) > self.compact_above:
                 return f"{value:.2f}"
-            return f"{value:.2f}\n{count(int(self._shared[r, c]), 'items')}"
+            return f"{value:.2f}\n{counted(int(self._shared[r, c]), 'items')}"
         if role == SORT_ROLE:
             return value
         if role == Qt.ItemDataRole.TextAlignmentRole:
@@ -162,13 +163,12 @@ class PairwiseKappaModel(TableModel):
         if role == Qt.ItemDataRole.ForegroundRole and not math.isnan(value):
             return QBrush(text_color_on(kappa_color(value)))
         if role == Qt.ItemDataRole.ToolTipRole:
-            label = KAPPA_KINDS[self.kind]
+            kind = label("Agreement", KAPPA_KINDS[self.kind])
             if math.isnan(value):
-                return self._reason.get((r, c), "undefined")
-            return (
-                f"{self._names[r]} vs {self._names[c]}: {label} = {value:.3f} "
-                f"on {count(int(self._shared[r, c]), 'documents')} both graded"
-            )
+                return label("Agreement", self._reason.get((r, c), "")) or self.tr("undefined")
+            text = self.tr("%1 vs %2: %3 = %4 on %5 both graded")
+            documents = counted(int(self._shared[r, c]), "documents")
+            return arg(text, self._names[r], self._names[c], kind, f"{value:.3f}", documents)
         return None
 
 
@@ -177,7 +177,13 @@ class LeaveOneOutModel(NumpyTableModel):
     """Alpha without each annotator; Δ = alpha without − overall alpha (a large positive Δ:
     removing this annotator raises agreement, an outlier)."""
 
-    HEADERS = ("Annotator", "α without", "Δ vs all", "Items left", "Judgments")
+    HEADERS = (
+        QT_TRANSLATE_NOOP("LeaveOneOutModel", "Annotator"),
+        QT_TRANSLATE_NOOP("LeaveOneOutModel", "α without"),
+        QT_TRANSLATE_NOOP("LeaveOneOutModel", "Δ vs all"),
+        QT_TRANSLATE_NOOP("LeaveOneOutModel", "Items left"),
+        QT_TRANSLATE_NOOP("LeaveOneOutModel", "Judgments"),
+    )
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -227,14 +233,14 @@ class LeaveOneOutModel(NumpyTableModel):
         if role == Qt.ItemDataRole.TextAlignmentRole and column > 0:
             return _RIGHT
         if role == Qt.ItemDataRole.ToolTipRole and column == 3:
-            return "Documents still graded by two or more annotators without this one"
+            return self.tr("Documents still graded by two or more annotators without this one")
         if role == Qt.ItemDataRole.ToolTipRole and column == 4:
-            return "Grades this annotator gave"
+            return self.tr("Grades this annotator gave")
         if role == Qt.ItemDataRole.ToolTipRole and column in (1, 2):
             reason = self._reasons[row] if row < len(self._reasons) else None
             if reason:
-                return reason
-            return "Positive Δ: agreement rises without this annotator"
+                return label("Agreement", reason)
+            return self.tr("Positive Δ: agreement rises without this annotator")
         return None
 
 
@@ -242,7 +248,14 @@ class LeaveOneOutModel(NumpyTableModel):
 class PerQueryAlphaModel(NumpyTableModel):
     """Krippendorff's alpha of every judged query."""
 
-    HEADERS = ("Query", "α", "Documents", "Graded 2+", "Judgments", "Disputed")
+    HEADERS = (
+        QT_TRANSLATE_NOOP("PerQueryAlphaModel", "Query"),
+        "α",
+        QT_TRANSLATE_NOOP("PerQueryAlphaModel", "Documents"),
+        QT_TRANSLATE_NOOP("PerQueryAlphaModel", "Graded 2+"),
+        QT_TRANSLATE_NOOP("PerQueryAlphaModel", "Judgments"),
+        QT_TRANSLATE_NOOP("PerQueryAlphaModel", "Disputed"),
+    )
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -307,7 +320,14 @@ class DisputedItemsModel(NumpyTableModel):
     """The disputed items: query, document, range and mean of the grades, every grade, and the
     adjudicated final grade."""
 
-    HEADERS = ("Query", "Document", "Range", "Mean", "Final", "Grades")
+    HEADERS = (
+        QT_TRANSLATE_NOOP("DisputedItemsModel", "Query"),
+        QT_TRANSLATE_NOOP("DisputedItemsModel", "Document"),
+        QT_TRANSLATE_NOOP("DisputedItemsModel", "Range"),
+        QT_TRANSLATE_NOOP("DisputedItemsModel", "Mean"),
+        QT_TRANSLATE_NOOP("DisputedItemsModel", "Final"),
+        QT_TRANSLATE_NOOP("DisputedItemsModel", "Grades"),
+    )
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -375,7 +395,9 @@ class DisputedItemsModel(NumpyTableModel):
             return _RIGHT
         if role == Qt.ItemDataRole.ToolTipRole and column == COL_D_FINAL:
             final = float(d.adjudicated[row])
-            return "Not adjudicated yet" if math.isnan(final) else "Adjudicated final grade"
+            if math.isnan(final):
+                return self.tr("Not adjudicated yet")
+            return self.tr("Adjudicated final grade")
         return None
 
 
@@ -384,7 +406,10 @@ class ItemGradesModel(TableModel):
     """One item's grades side by side: annotator → grade (with chip and name), then the final
     (adjudicated) grade if any."""
 
-    HEADERS = ("Annotator", "Grade")
+    HEADERS = (
+        QT_TRANSLATE_NOOP("ItemGradesModel", "Annotator"),
+        QT_TRANSLATE_NOOP("ItemGradesModel", "Grade"),
+    )
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -394,7 +419,7 @@ class ItemGradesModel(TableModel):
         self.beginResetModel()
         self._rows = [(a, int(g), False) for a, g in sorted(grades.items())]
         if adjudicated is not None and not math.isnan(adjudicated):
-            self._rows.append(("Final (adjudicated)", int(adjudicated), True))
+            self._rows.append((self.tr("Final (adjudicated)"), int(adjudicated), True))
         self.endResetModel()
 
     def _row_count(self) -> int:
@@ -424,7 +449,13 @@ class ItemGradesModel(TableModel):
 class HistoryModel(TableModel):
     """The change log of one item (judgments and adjudications), newest first."""
 
-    HEADERS = ("When (UTC)", "What", "By", "Change", "Note")
+    HEADERS = (
+        QT_TRANSLATE_NOOP("HistoryModel", "When (UTC)"),
+        QT_TRANSLATE_NOOP("HistoryModel", "What"),
+        QT_TRANSLATE_NOOP("HistoryModel", "By"),
+        QT_TRANSLATE_NOOP("HistoryModel", "Change"),
+        QT_TRANSLATE_NOOP("HistoryModel", "Note"),
+    )
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -443,7 +474,12 @@ class HistoryModel(TableModel):
         self.beginResetModel()
         self._rows = []
         for e in reversed(list(entries)):
-            what = "adjudication" if e.kind == "adjudication" else f"grade of {who(e.annotator_id)}"
+            what = (
+                self.tr("adjudication")
+                if e.kind == "adjudication"
+                else arg(self.tr("grade of %1"), who(e.annotator_id))
+            )
+
             note = e.new_note or ""
             self._rows.append(
                 (

@@ -14,12 +14,14 @@ from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import NDArray
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import QCoreApplication, QObject, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QPalette
 from PySide6.QtWidgets import QApplication
 
 from ndcg_studio.domain.disputed import is_disputed
 from ndcg_studio.services.scoring import QueryBreakdown
+from ndcg_studio.translatable import QT_TRANSLATE_NOOP
+from ndcg_studio.ui.language import arg, label
 from ndcg_studio.ui.models.grades import chip_icon
 from ndcg_studio.ui.models.table import SORT_ROLE, Index, TableModel
 
@@ -27,7 +29,7 @@ Side = Literal["run", "ideal"]
 
 #: background of a disputed row: translucent Okabe–Ito orange, visible on light and dark bases
 DISPUTED_BACKGROUND = QColor(230, 159, 0, 80)
-UNJUDGED = "unjudged"
+UNJUDGED = QT_TRANSLATE_NOOP("BreakdownTableModel", "unjudged")
 
 
 def number_text(value: float) -> str:
@@ -41,7 +43,7 @@ def grade_text(grade: float) -> str:
     """'3' for an integer grade, '2.5' / '3.33' for a fractional consensus, 'unjudged' for
     NaN."""
     if math.isnan(grade):
-        return UNJUDGED
+        return QCoreApplication.translate("BreakdownTableModel", UNJUDGED)
     return number_text(grade)
 
 
@@ -116,18 +118,29 @@ class BreakdownTableModel(TableModel):
 
     # ------------------------------------------------------------------ columns
     def _headers(self) -> list[str]:
-        cumulative = "Cumulative DCG" if self.side == "run" else "Cumulative IDCG"
+        """The column titles in English (:meth:`column_of` finds them); shown translated."""
+        cumulative = (
+            QT_TRANSLATE_NOOP("BreakdownTableModel", "Cumulative DCG")
+            if self.side == "run"
+            else QT_TRANSLATE_NOOP("BreakdownTableModel", "Cumulative IDCG")
+        )
         return [
-            "Rank",
-            "Document",
-            "Title",
+            QT_TRANSLATE_NOOP("BreakdownTableModel", "Rank"),
+            QT_TRANSLATE_NOOP("BreakdownTableModel", "Document"),
+            QT_TRANSLATE_NOOP("BreakdownTableModel", "Title"),
             *self._annotators,
-            "Consensus",
-            "Gain",
-            "Discount",
-            "Disc. gain",
+            QT_TRANSLATE_NOOP("BreakdownTableModel", "Consensus"),
+            QT_TRANSLATE_NOOP("BreakdownTableModel", "Gain"),
+            QT_TRANSLATE_NOOP("BreakdownTableModel", "Discount"),
+            QT_TRANSLATE_NOOP("BreakdownTableModel", "Disc. gain"),
             cumulative,
         ]
+
+    def _header(self, section: int) -> str:
+        text = self._headers()[section]
+        if self.col_first_annotator <= section < self.col_consensus:
+            return text  # an annotator's name
+        return QCoreApplication.translate("BreakdownTableModel", text)
 
     @property
     def col_first_annotator(self) -> int:
@@ -152,20 +165,28 @@ class BreakdownTableModel(TableModel):
     def _header_tooltip(self, section: int) -> str | None:
         c = self.col_consensus
         if self.col_first_annotator <= section < c:
-            return f"Grade given by {self._annotators[section - self.col_first_annotator]} (0–4)"
+            name = self._annotators[section - self.col_first_annotator]
+            return arg(self.tr("Grade given by %1 (0–4)"), name)
         qb = self._qb
         consensus = qb.settings.consensus if qb is not None else "mean"
         gain = qb.settings.gain if qb is not None else "linear"
         return {
-            0: "Position in the run's order (score descending, ties by document id descending)"
+            0: self.tr(
+                "Position in the run's order (score descending, ties by document id descending)"
+            )
             if self.side == "run"
-            else "Position in the ideal order (gain descending)",
-            c: f"One grade per document: the {consensus} of the annotators' grades "
-            "(an adjudicated grade wins)",
-            c + 1: "gain = grade" if gain == "linear" else "gain = 2^grade − 1",
-            c + 2: "discount = 1 / log2(rank + 1)",
-            c + 3: "discounted gain = gain × discount",
-            c + 4: "running sum of the discounted gains",
+            else self.tr("Position in the ideal order (gain descending)"),
+            c: arg(
+                self.tr(
+                    "One grade per document: the %1 of the annotators' grades "
+                    "(an adjudicated grade wins)"
+                ),
+                label("ScoringSettings", consensus),
+            ),
+            c + 1: self.tr("gain = grade") if gain == "linear" else self.tr("gain = 2^grade − 1"),
+            c + 2: self.tr("discount = 1 / log2(rank + 1)"),
+            c + 3: self.tr("discounted gain = gain × discount"),
+            c + 4: self.tr("running sum of the discounted gains"),
         }.get(section)
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -239,11 +260,12 @@ class BreakdownTableModel(TableModel):
             title = self._qb.doc_title[doc]
             if self._disputed[row]:
                 listing = ", ".join(f"{a}: {g:g}" for a, g in sorted(grades.items()))
-                return (
-                    f"{title}\nDisputed: grades differ by {self._range[doc]:g} "
-                    f"(≥ {self._disputed_range:g}) — {listing}"
+                text = self.tr("%1\nDisputed: grades differ by %2 (≥ %3) — %4")
+                return arg(
+                    text, title, f"{self._range[doc]:g}", f"{self._disputed_range:g}", listing
                 )
             return title or None
         if col == self.col_consensus and math.isnan(float(self._columns["grade"][row])):
-            return "Nobody judged this document for this query: it counts as gain 0."
+            return self.tr("Nobody judged this document for this query: it counts as gain 0.")
+
         return None

@@ -11,6 +11,8 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QColor, QIcon, QPainter, QPixmap
 
 from ndcg_studio.services.compare_rows import CompareRows
+from ndcg_studio.translatable import QT_TRANSLATE_NOOP
+from ndcg_studio.ui.language import arg
 from ndcg_studio.ui.models.table import SORT_ROLE, NumpyTableModel, natural_key, signed
 
 COL_QUERY, COL_A, COL_B, COL_DELTA, COL_OUTCOME = range(5)
@@ -20,7 +22,13 @@ _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 class DeltaTableModel(NumpyTableModel):
     """Query, nDCG of A, nDCG of B, Δ = A − B, and who wins."""
 
-    HEADERS = ("Query", "nDCG A", "nDCG B", "Δ (A − B)", "Better")
+    HEADERS = (
+        QT_TRANSLATE_NOOP("DeltaTableModel", "Query"),
+        "nDCG A",
+        "nDCG B",
+        "Δ (A − B)",
+        QT_TRANSLATE_NOOP("DeltaTableModel", "Better"),
+    )
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -39,14 +47,14 @@ class DeltaTableModel(NumpyTableModel):
     def _header(self, section: int) -> str:
         if section in (COL_A, COL_B):
             return f"nDCG@{self._d.k} {'A' if section == COL_A else 'B'}"
-        return self.HEADERS[section]
+        return self.translated(self.HEADERS[section])
 
     def _header_tooltip(self, section: int) -> str | None:
         d = self._d
         if section in (COL_A, COL_B):
-            return f"nDCG@{d.k} of {d.run_a if section == COL_A else d.run_b}"
+            return arg(self.tr("nDCG@%1 of %2"), d.k, d.run_a if section == COL_A else d.run_b)
         if section == COL_DELTA:
-            return "nDCG of A minus nDCG of B: positive when A ranks this query better"
+            return self.tr("nDCG of A minus nDCG of B: positive when A ranks this query better")
         return None
 
     def _source_count(self) -> int:
@@ -68,7 +76,7 @@ class DeltaTableModel(NumpyTableModel):
                 return str(d.query[row])
             if column == COL_OUTCOME:
                 o = int(d.outcome[row])
-                return "A" if o > 0 else "B" if o < 0 else "tie"
+                return "A" if o > 0 else "B" if o < 0 else self.tr("tie")
             value = float([d.ndcg_a, d.ndcg_b, d.delta][column - 1][row])
             if math.isnan(value):
                 return ""
@@ -80,7 +88,10 @@ class DeltaTableModel(NumpyTableModel):
         if role == Qt.ItemDataRole.ToolTipRole and column == COL_OUTCOME:
             o = int(d.outcome[row])
             run = d.run_a if o > 0 else d.run_b
-            return f"{run} ranks this query better" if o else "Same nDCG in both runs"
+            if not o:
+                return self.tr("Same nDCG in both runs")
+            return arg(self.tr("%1 ranks this query better"), run)
+
         return None
 
 

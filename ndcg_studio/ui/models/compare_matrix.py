@@ -15,10 +15,11 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
-from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, Qt
+from PySide6.QtCore import QCoreApplication, QModelIndex, QObject, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor
 
 from ndcg_studio.services.multirun import MultiRunReport
+from ndcg_studio.ui.language import arg
 from ndcg_studio.ui.models.table import SORT_ROLE, TableModel, signed
 
 Index = QModelIndex | QPersistentModelIndex
@@ -71,6 +72,8 @@ class PairMatrix:
     n_dropped: int
     k: int
     power_sentence: str
+    #: the smallest Δ the paired t-test detects (NaN: none can be stated); the view words it
+    min_detectable_delta: float = math.nan
 
     def __len__(self) -> int:
         return len(self.runs)
@@ -121,13 +124,23 @@ class PairMatrix:
             n_dropped=report.n_dropped,
             k=k,
             power_sentence=report.power_sentence(),
+            min_detectable_delta=float(report.min_detectable_delta),
         )
 
     def correction_text(self) -> str:
+        """The multiple-comparison correction in words, in the interface language."""
         if self.correction == "holm":
-            return f"Holm–Bonferroni over the pairs with {', '.join(self.baselines)}"
+            text = QCoreApplication.translate(
+                "PairMatrix", "Holm–Bonferroni over the pairs with %1"
+            )
+            return arg(text, ", ".join(self.baselines))
         n = len(self.runs) * (len(self.runs) - 1) // 2
-        return f"randomised Tukey HSD over all {n} pairs" if n > 1 else "one pair: none needed"
+        if n > 1:
+            return arg(
+                QCoreApplication.translate("PairMatrix", "randomised Tukey HSD over all %1 pairs"),
+                n,
+            )
+        return QCoreApplication.translate("PairMatrix", "one pair: none needed")
 
 
 class PairMatrixModel(TableModel):
@@ -155,7 +168,7 @@ class PairMatrixModel(TableModel):
 
     def _header_tooltip(self, section: int) -> str | None:
         m = self._m
-        return f"{m.runs[section]}: mean nDCG@{m.k} {m.means[section]:.4f}"
+        return arg(self.tr("%1: mean nDCG@%2 %3"), m.runs[section], m.k, f"{m.means[section]:.4f}")
 
     def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
@@ -200,16 +213,28 @@ class PairMatrixModel(TableModel):
             return QColor("#000000") if diagonal or (not math.isnan(pa) and pa < 0.05) else None
         if role == Qt.ItemDataRole.ToolTipRole:
             if diagonal:
-                return f"{m.runs[i]}: mean nDCG@{m.k} {m.means[i]:.4f} over {m.n_queries} queries"
+                text = self.tr("%1: mean nDCG@%2 %3 over %4 queries")
+                return arg(text, m.runs[i], m.k, f"{m.means[i]:.4f}", m.n_queries)
             if math.isnan(d):
-                return "Not compared: choose no baseline, or one of these runs as the baseline"
-            return (
-                f"{m.runs[i]} − {m.runs[j]}: Δ = {signed(d, 4)} "
-                f"(95% CI {signed(float(m.ci_low[i, j]), 4)} to "
-                f"{signed(float(m.ci_high[i, j]), 4)}), effect size "
-                f"{signed(float(m.effect_size[i, j]), 2)}\n"
-                f"p = {float(m.p[i, j]):.4f} (paired randomization test), corrected "
-                f"p = {pa:.4f} ({m.correction_text()})\n"
+                return self.tr(
+                    "Not compared: choose no baseline, or one of these runs as the baseline"
+                )
+            text = self.tr(
+                "%1 − %2: Δ = %3 (95% CI %4 to %5), effect size %6\n"
+                "p = %7 (paired randomization test), corrected p = %8 (%9)\n"
                 "Click to see the per-query deltas of this pair"
             )
+            return arg(
+                text,
+                m.runs[i],
+                m.runs[j],
+                signed(d, 4),
+                signed(float(m.ci_low[i, j]), 4),
+                signed(float(m.ci_high[i, j]), 4),
+                signed(float(m.effect_size[i, j]), 2),
+                f"{float(m.p[i, j]):.4f}",
+                f"{pa:.4f}",
+                m.correction_text(),
+            )
+
         return None

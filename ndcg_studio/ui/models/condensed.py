@@ -17,6 +17,8 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QColor
 
 from ndcg_studio.services.scoring import ScoreReport
+from ndcg_studio.translatable import QT_TRANSLATE_NOOP
+from ndcg_studio.ui.language import arg
 from ndcg_studio.ui.models.table import SORT_ROLE, NumpyTableModel, natural_key, signed
 
 COL_QUERY, COL_RUN, COL_NDCG, COL_CONDENSED, COL_GAP, COL_JUDGED = range(6)
@@ -89,7 +91,14 @@ class CondensedRows:
 class CondensedTableModel(NumpyTableModel):
     """Query, run, nDCG@K, nDCG′@K, their difference and judged@K; flagged rows highlighted."""
 
-    HEADERS = ("Query", "Run", "nDCG", "nDCG′", "nDCG′ − nDCG", "Judged@K")
+    HEADERS = (
+        QT_TRANSLATE_NOOP("CondensedTableModel", "Query"),
+        QT_TRANSLATE_NOOP("CondensedTableModel", "Run"),
+        "nDCG",
+        "nDCG′",
+        "nDCG′ − nDCG",
+        "Judged@K",
+    )
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -178,8 +187,10 @@ class CondensedTableModel(NumpyTableModel):
         if role == Qt.ItemDataRole.ForegroundRole and flagged:
             return QColor("#000000")
         if role == Qt.ItemDataRole.ToolTipRole and flagged:
-            return (
-                f"nDCG and nDCG′ differ by more than {self._threshold:g}: the unjudged "
-                "documents of this list move the score; judge them (Annotate) to settle it"
+            text = self.tr(
+                "nDCG and nDCG′ differ by more than %1: the unjudged documents of this list "
+                "move the score; judge them (Annotate) to settle it"
             )
+            return arg(text, f"{self._threshold:g}")
+
         return None

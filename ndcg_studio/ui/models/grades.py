@@ -42,9 +42,9 @@ def grade_name(grade: int | None) -> str:
     """'Highly relevant' for 3, 'Not judged' for None, 'Judged non-relevant (-1)' for an
     imported -1 (trec_eval's judged non-relevant: an annotator grades 0-4 only)."""
     if grade is None:
-        return "Not judged"
+        return QCoreApplication.translate("Grades", "Not judged")
     if grade < 0:
-        return "Judged non-relevant (−1)"
+        return QCoreApplication.translate("Grades", "Judged non-relevant (−1)")
     return QCoreApplication.translate("Grades", GRADE_LABELS[grade]).capitalize()
 
 

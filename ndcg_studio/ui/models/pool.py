@@ -14,6 +14,7 @@ from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QWidget
 
 from ndcg_studio.services.annotation import PoolItem
+from ndcg_studio.translatable import QT_TRANSLATE_NOOP
 from ndcg_studio.ui.models.grades import chip_icon, grade_name
 from ndcg_studio.ui.models.table import Index, TableModel
 
@@ -25,7 +26,11 @@ class PoolModel(TableModel):
     COL_POSITION = 0
     COL_TITLE = 1
     COL_GRADE = 2
-    HEADERS = ("#", "Document", "Grade")
+    HEADERS = (
+        "#",
+        QT_TRANSLATE_NOOP("PoolModel", "Document"),
+        QT_TRANSLATE_NOOP("PoolModel", "Grade"),
+    )
 
     DocumentIdRole = Qt.ItemDataRole.UserRole + 2
 

@@ -21,7 +21,9 @@ from PySide6.QtGui import QPainter, QPalette
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
 from ndcg_studio.services.annotation import QueryProgress
+from ndcg_studio.translatable import QT_TRANSLATE_NOOP
 from ndcg_studio.ui.collation import fold
+from ndcg_studio.ui.language import arg
 from ndcg_studio.ui.models.query_columns import QueryColumns
 from ndcg_studio.ui.models.table import Index, TableModel
 
@@ -34,7 +36,11 @@ class QueryProgressModel(TableModel):
     COL_QUERY = 0
     COL_TEXT = 1
     COL_PROGRESS = 2
-    HEADERS = ("Query", "Text", "Judged")
+    HEADERS = (
+        QT_TRANSLATE_NOOP("QueryProgressModel", "Query"),
+        QT_TRANSLATE_NOOP("QueryProgressModel", "Text"),
+        QT_TRANSLATE_NOOP("QueryProgressModel", "Judged"),
+    )
 
     QueryIdRole = Qt.ItemDataRole.UserRole + 2
     #: (judged, pool size) of the row, for the progress delegate
@@ -146,7 +152,7 @@ class QueryProgressModel(TableModel):
 
     def _header_tooltip(self, section: int) -> str | None:
         if section == self.COL_PROGRESS:
-            return "Pooled documents you have judged / pool size"
+            return self.tr("Pooled documents you have judged / pool size")
         return None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -233,8 +239,8 @@ class QueryProgressModel(TableModel):
         pool, judged = int(cols.pool_size[i]), int(self._judged[i])
         if column == self.COL_PROGRESS:
             if pool == 0:
-                return "No run returned documents for this query: nothing to judge"
-            return f"{judged} of {pool} pooled documents judged"
+                return self.tr("No run returned documents for this query: nothing to judge")
+            return arg(self.tr("%1 of %2 pooled documents judged"), judged, pool)
         return f"{cols.external_id[i]}: {cols.text[i]}"
 
 

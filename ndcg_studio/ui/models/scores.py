@@ -9,7 +9,6 @@ a worker); the model only formats what is visible.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -20,14 +19,14 @@ from PySide6.QtGui import QFont
 
 from ndcg_studio.domain.bands import NO_BAND
 from ndcg_studio.services.review_rows import ReviewRows
-from ndcg_studio.services.scoring import RunSummary
+from ndcg_studio.translatable import QT_TRANSLATE_NOOP
 from ndcg_studio.ui.bands import BAND_CODE_ROLE, band_name, band_range_text
 from ndcg_studio.ui.collation import collation_ranks, fold
+from ndcg_studio.ui.language import arg
+from ndcg_studio.ui.models.run_summary import RunSummaryModel  # noqa: F401  (its old home)
 from ndcg_studio.ui.models.table import (
     SORT_ROLE,
-    Index,
     NumpyTableModel,
-    TableModel,
     fixed,
     natural_key,
 )
@@ -91,18 +90,18 @@ class ScoresTableModel(NumpyTableModel):
     values (NaN for no value), :data:`~ndcg_studio.ui.bands.BAND_CODE_ROLE` the band code."""
 
     HEADERS = (
-        "Query",
-        "Run",
+        QT_TRANSLATE_NOOP("ScoresTableModel", "Query"),
+        QT_TRANSLATE_NOOP("ScoresTableModel", "Run"),
         "nDCG@K",
-        "Band",
+        QT_TRANSLATE_NOOP("ScoresTableModel", "Band"),
         "DCG@K",
         "IDCG@K",
         "Judged@K",
-        "Annotators",
-        "α (query)",
-        "Disputed",
-        "Query text",
-        "Spread",
+        QT_TRANSLATE_NOOP("ScoresTableModel", "Annotators"),
+        QT_TRANSLATE_NOOP("ScoresTableModel", "α (query)"),
+        QT_TRANSLATE_NOOP("ScoresTableModel", "Disputed"),
+        QT_TRANSLATE_NOOP("ScoresTableModel", "Query text"),
+        QT_TRANSLATE_NOOP("ScoresTableModel", "Spread"),
     )
     _NUMERIC = frozenset(
         {
@@ -213,21 +212,44 @@ class ScoresTableModel(NumpyTableModel):
             return f"IDCG@{k}"
         if section == COL_JUDGED:
             return f"Judged@{k}"
-        return self.HEADERS[section]
+        return self.translated(self.HEADERS[section])
 
     def _header_tooltip(self, section: int) -> str | None:
-        return {
-            COL_NDCG: "DCG@K / IDCG@K; empty when the query has no judgments",
-            COL_BAND: "Quality band of nDCG (thresholds in Scoring settings)",
-            COL_DCG: "Discounted cumulative gain of the run's top K (gain units)",
-            COL_IDCG: "DCG of the ideal ordering of the judged documents, top K (gain units)",
-            COL_JUDGED: "Share of the run's top K documents that have a judgment",
-            COL_ANNOTATORS: "Annotators who judged this query",
-            COL_ALPHA: "Krippendorff's alpha over this query's documents; empty when undefined",
-            COL_DISPUTED: "Documents whose annotators' grades differ by 2 or more",
-            COL_SPREAD: "Max − min of nDCG@K under each annotator's own grades and each "
-            "source's: the queries whose score depends most on who judged",
-        }.get(section)
+        tips = {
+            COL_NDCG: QT_TRANSLATE_NOOP(
+                "ScoresTableModel", "DCG@K / IDCG@K; empty when the query has no judgments"
+            ),
+            COL_BAND: QT_TRANSLATE_NOOP(
+                "ScoresTableModel", "Quality band of nDCG (thresholds in Scoring settings)"
+            ),
+            COL_DCG: QT_TRANSLATE_NOOP(
+                "ScoresTableModel", "Discounted cumulative gain of the run's top K (gain units)"
+            ),
+            COL_IDCG: QT_TRANSLATE_NOOP(
+                "ScoresTableModel",
+                "DCG of the ideal ordering of the judged documents, top K (gain units)",
+            ),
+            COL_JUDGED: QT_TRANSLATE_NOOP(
+                "ScoresTableModel", "Share of the run's top K documents that have a judgment"
+            ),
+            COL_ANNOTATORS: QT_TRANSLATE_NOOP(
+                "ScoresTableModel", "Annotators who judged this query"
+            ),
+            COL_ALPHA: QT_TRANSLATE_NOOP(
+                "ScoresTableModel",
+                "Krippendorff's alpha over this query's documents; empty when undefined",
+            ),
+            COL_DISPUTED: QT_TRANSLATE_NOOP(
+                "ScoresTableModel", "Documents whose annotators' grades differ by 2 or more"
+            ),
+            COL_SPREAD: QT_TRANSLATE_NOOP(
+                "ScoresTableModel",
+                "Max − min of nDCG@K under each annotator's own grades and each "
+                "source's: the queries whose score depends most on who judged",
+            ),
+        }
+        tip = tips.get(section)
+        return None if tip is None else self.translated(tip)
 
     def _source_count(self) -> int:
         return len(self._data)
@@ -324,92 +346,27 @@ class ScoresTableModel(NumpyTableModel):
         if column in (COL_NDCG, COL_DCG, COL_IDCG):
             ndcg = float(d.ndcg[row])
             if math.isnan(ndcg):
-                return "No judgments for this query: nDCG is undefined and left out of means."
+                return self.tr(
+                    "No judgments for this query: nDCG is undefined and left out of means."
+                )
             idcg = float(d.idcg[row])
             if idcg == 0:
-                return "IDCG = 0 (no judged document has a gain): nDCG reported as 0."
-            return (
-                f"nDCG@{d.k} = DCG {float(d.dcg[row]):.4f} / IDCG {idcg:.4f} = {ndcg:.4f}\n"
-                "Double-click for the per-rank breakdown."
+                return self.tr("IDCG = 0 (no judged document has a gain): nDCG reported as 0.")
+            text = self.tr(
+                "nDCG@%1 = DCG %2 / IDCG %3 = %4\nDouble-click for the per-rank breakdown."
             )
+            return arg(text, d.k, f"{float(d.dcg[row]):.4f}", f"{idcg:.4f}", f"{ndcg:.4f}")
         if column == COL_BAND:
             return band_range_text(int(d.band[row]), d.thresholds)
         if column == COL_JUDGED:
             value = float(d.judged_at_k[row])
             if math.isnan(value):
-                return "The run returned no document for this query."
-            return f"{value:.0%} of the top {d.k} documents are judged"
+                return self.tr("The run returned no document for this query.")
+            return arg(self.tr("%1 of the top %2 documents are judged"), f"{value:.0%}", d.k)
         if column == COL_ALPHA and math.isnan(float(d.alpha[row])):
-            return "Undefined: fewer than two annotators graded the same documents of this query."
+            return self.tr(
+                "Undefined: fewer than two annotators graded the same documents of this query."
+            )
         if column == COL_TEXT:
             return str(d.text[row]) or None
-        return None
-
-
-class RunSummaryModel(TableModel):
-    """One row per run: mean nDCG@K with its 95% bootstrap interval, and coverage counts."""
-
-    HEADERS = ("Run", "Mean nDCG", "95% CI", "Queries", "Unjudged", "Not returned")
-
-    def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self._rows: list[RunSummary] = []
-        self._k = 10
-
-    @property
-    def summaries(self) -> list[RunSummary]:
-        return list(self._rows)
-
-    def set_summaries(self, summaries: Sequence[RunSummary], k: int) -> None:
-        self.beginResetModel()
-        self._rows = list(summaries)
-        self._k = k
-        self.endResetModel()
-
-    def _row_count(self) -> int:
-        return len(self._rows)
-
-    def _header(self, section: int) -> str:
-        return f"Mean nDCG@{self._k}" if section == 1 else self.HEADERS[section]
-
-    def _header_tooltip(self, section: int) -> str | None:
-        return {
-            2: "95% percentile bootstrap interval of the mean (queries resampled 10,000 times)",
-            3: "Queries with judgments: the ones the mean covers",
-            4: "Queries without any judgment: no nDCG, left out of the mean",
-            5: "Judged queries the run returned nothing for: they score 0",
-        }.get(section)
-
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or index.row() >= len(self._rows):
-            return None
-        s = self._rows[index.row()]
-        col = index.column()
-        raw: list[Any] = [
-            s.run,
-            s.ndcg.mean,
-            s.ndcg.low,
-            s.n_queries,
-            s.n_without_judgments,
-            s.n_missing_from_run,
-        ]
-        if role == SORT_ROLE:
-            return raw[col]
-        if role == Qt.ItemDataRole.DisplayRole:
-            if col == 0:
-                return s.run
-            if col == 1:
-                return fixed(s.ndcg.mean, 4)
-            if col == 2:
-                if math.isnan(s.ndcg.low):
-                    return ""
-                return f"{s.ndcg.low:.4f} – {s.ndcg.high:.4f}"
-            return f"{int(raw[col]):,}"
-        if role == Qt.ItemDataRole.TextAlignmentRole and col > 0:
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        if role == Qt.ItemDataRole.ToolTipRole and col in (1, 2):
-            return (
-                f"Mean over {s.ndcg.n} judged queries; 95% interval "
-                f"[{s.ndcg.low:.4f}, {s.ndcg.high:.4f}]"
-            )
         return None

@@ -12,6 +12,8 @@ from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor
 
 from ndcg_studio.services.stability import STABILITY_COLUMNS, StabilityReport
+from ndcg_studio.translatable import QT_TRANSLATE_NOOP
+from ndcg_studio.ui.language import arg
 from ndcg_studio.ui.models.table import SORT_ROLE, NumpyTableModel, TableModel, natural_key
 
 Index = QModelIndex | QPersistentModelIndex
@@ -63,7 +65,7 @@ class TauMatrixModel(TableModel):
         return self._names
 
     def _header_tooltip(self, section: int) -> str | None:
-        return "Kendall's τ-b above the diagonal, τ_AP (top-weighted) below"
+        return self.tr("Kendall's τ-b above the diagonal, τ_AP (top-weighted) below")
 
     def headerData(
         self,
@@ -93,15 +95,23 @@ class TauMatrixModel(TableModel):
             return QBrush(QColor("#000000"))
         if role == Qt.ItemDataRole.ToolTipRole:
             a, b = self._names[r], self._names[c]
-            what = "τ-b" if r < c else "τ_AP" if r > c else "same grade set"
-            return f"{a} vs {b}: {what}"
+            what = "τ-b" if r < c else "τ_AP" if r > c else self.tr("same grade set")
+            return arg(self.tr("%1 vs %2: %3"), a, b, what)
         return None
 
 
 class PairsTableModel(NumpyTableModel):
     """One row per pair of grade sets, the columns of ``ndcg-studio stability``."""
 
-    HEADERS = ("Set A", "Set B", "τ-b", "τ_AP", "Runs", "Order flips", "Significance flips")
+    HEADERS = (
+        QT_TRANSLATE_NOOP("PairsTableModel", "Set A"),
+        QT_TRANSLATE_NOOP("PairsTableModel", "Set B"),
+        "τ-b",
+        "τ_AP",
+        QT_TRANSLATE_NOOP("PairsTableModel", "Runs"),
+        QT_TRANSLATE_NOOP("PairsTableModel", "Order flips"),
+        QT_TRANSLATE_NOOP("PairsTableModel", "Significance flips"),
+    )
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -149,7 +159,7 @@ class PairsTableModel(NumpyTableModel):
         if role == Qt.ItemDataRole.ForegroundRole and column in (2, 3):
             return QBrush(QColor("#000000"))
         if role == Qt.ItemDataRole.ToolTipRole and column == 6:
-            return (
+            return self.tr(
                 "Run pairs whose paired randomization test says different things under the "
                 "two grade sets (significant under one, not under the other, or opposite)"
             )
@@ -183,12 +193,17 @@ class MeansTableModel(NumpyTableModel):
         self.endResetModel()
 
     def _headers(self) -> list[str]:
-        return ["Run", *self._sets]
+        return [QT_TRANSLATE_NOOP("MeansTableModel", "Run"), *self._sets]
+
+    def _header(self, section: int) -> str:
+        # the grade sets are names (annotators, sources, rules): only "Run" is translated
+        return self.translated(self._headers()[0]) if section == 0 else self._sets[section - 1]
 
     def _header_tooltip(self, section: int) -> str | None:
         if section == 0:
             return None
-        return f"mean nDCG@{self._k} under {self._sets[section - 1]} (rank among the runs)"
+        text = self.tr("mean nDCG@%1 under %2 (rank among the runs)")
+        return arg(text, self._k, self._sets[section - 1])
 
     def _source_count(self) -> int:
         return len(self._runs)

@@ -23,6 +23,7 @@ import numpy as np
 from numpy.typing import NDArray
 from PySide6.QtCore import (
     QAbstractTableModel,
+    QCoreApplication,
     QModelIndex,
     QObject,
     QPersistentModelIndex,
@@ -106,7 +107,18 @@ class TableModel(QAbstractTableModel):
         return self.HEADERS
 
     def _header(self, section: int) -> str:
-        return self._headers()[section]
+        text = self._headers()[section]
+        return self.translated(text) if text in self.HEADERS else text
+
+    def translated(self, text: str) -> str:
+        """``text`` (marked ``QT_TRANSLATE_NOOP("<model class>", …)``, e.g. a header of
+        :attr:`HEADERS`) in the interface language, looked up in the context of the model's
+        class, then of its base classes."""
+        for cls in type(self).__mro__:
+            found = QCoreApplication.translate(cls.__name__, text)
+            if found != text:
+                return found
+        return text
 
     def _header_tooltip(self, section: int) -> str | None:
         return None

@@ -29,9 +29,9 @@ from ndcg_studio.services.agreement_rows import ItemDetail, load_item
 from ndcg_studio.services.annotation import AnnotationService, GradeChange
 from ndcg_studio.services.edits import AdjudicationEdit
 from ndcg_studio.services.progress import Cancelled, Progress
-from ndcg_studio.services.wording import count
 from ndcg_studio.ui.context import AppContext
 from ndcg_studio.ui.errors import show_error
+from ndcg_studio.ui.language import arg, number, plural
 from ndcg_studio.ui.models.agreement import HistoryModel, ItemGradesModel
 from ndcg_studio.ui.models.grades import chip_icon, grade_name
 from ndcg_studio.ui.undo import EditCommand
@@ -74,14 +74,15 @@ class AdjudicationPanel(QGroupBox):
     adjudicated = Signal(object)
 
     def __init__(self, context: AppContext, status: QLabel, parent: QWidget | None = None) -> None:
-        super().__init__("Adjudication", parent)
+        super().__init__(parent)
+        self.setTitle(self.tr("Adjudication"))
         self.context = context
         self._status = status  # the view's status label: "Saving…", "Saved"
         self.item: tuple[int, int] | None = None
         self._ids: tuple[str, str] = ("", "")
         self._item_task: Task[ItemDetail] | None = None
         self._write_task: Task[GradeChange] | None = None
-        self.item_title = QLabel("Select a disputed document.")
+        self.item_title = QLabel(self.tr("Select a disputed document."))
         self.item_title.setWordWrap(True)
         self.item_title.setTextFormat(Qt.TextFormat.RichText)
         self.item_title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -102,15 +103,19 @@ class AdjudicationPanel(QGroupBox):
         # two rows of three, so every button stays on screen in a narrow column; the chip
         # icon shows the grade's number, the text its name
         buttons = QGridLayout()
-        buttons.addWidget(QLabel("Final grade:"), 0, 0)
+        buttons.addWidget(QLabel(self.tr("Final grade:")), 0, 0)
         for g in GRADES:
             b = QPushButton(chip_icon(g), grade_name(g))
-            b.setToolTip(f"Set the final grade to {g} ({grade_name(g).lower()}) — key {g}")
+            b.setToolTip(
+                arg(self.tr("Set the final grade to %1 (%2) — key %1"), g, grade_name(g).lower())
+            )
             b.clicked.connect(lambda _=False, g=g: self.adjudicate(g))
             self.grade_buttons[g] = b
             buttons.addWidget(b, g // 3, 1 + g % 3)
-        clear = QPushButton("Clear")
-        clear.setToolTip("Remove the final grade (the consensus applies again) — key Backspace")
+        clear = QPushButton(self.tr("Clear"))
+        clear.setToolTip(
+            self.tr("Remove the final grade (the consensus applies again) — key Backspace")
+        )
         clear.clicked.connect(lambda: self.adjudicate(None))
         self.grade_buttons[None] = clear
         buttons.addWidget(clear, 1, 3)
@@ -150,7 +155,7 @@ class AdjudicationPanel(QGroupBox):
     def clear(self) -> None:
         """No item selected."""
         self.item = None
-        self.item_title.setText("Select a disputed document.")
+        self.item_title.setText(self.tr("Select a disputed document."))
         self.grades_model.set_grades({})
         self.history_model.set_history([], {})
         self.history_note.clear()
@@ -168,7 +173,9 @@ class AdjudicationPanel(QGroupBox):
         history load in a worker."""
         self.item, self._ids = ids, external
         self.grades_model.set_grades(grades, final)
-        self.item_title.setText(f"<b>Query {external[0]} · document {external[1]}</b>")
+        self.item_title.setText(
+            arg(self.tr("<b>Query %1 · document %2</b>"), *map(html.escape, external))
+        )
         self.update_buttons()
         db = self.context.database
         if db is None:
@@ -186,17 +193,24 @@ class AdjudicationPanel(QGroupBox):
             return
         query, document = self._ids
         self.item_title.setText(
-            f"<b>Query {query}</b>: {html.escape(item.query_text)}<br>"
-            f"<b>Document {document}</b>: {html.escape(item.title)}"
+            arg(
+                self.tr("<b>Query %1</b>: %2<br><b>Document %3</b>: %4"),
+                html.escape(query),
+                html.escape(item.query_text),
+                html.escape(document),
+                html.escape(item.title),
+            )
         )
         self.history_model.set_history(item.history, item.names)
         self.history_table.resizeColumnsToContents()
+        n = len(item.history)
         self.history_note.setText(
-            "History: "
-            + count(len(item.history), "recorded changes", "recorded change")
-            + ", newest first."
+            arg(
+                plural(self.tr("History: %1 recorded change(s), newest first.", "", n), n),
+                number(n),
+            )
             if item.history
-            else "History: no recorded change."
+            else self.tr("History: no recorded change.")
         )
 
     # ------------------------------------------------------------------ adjudication
@@ -207,13 +221,14 @@ class AdjudicationPanel(QGroupBox):
             b.setEnabled(enabled)
         if annotator is None:
             self.adjudication_note.setText(
-                "Choose who you are (Annotator ▸ Switch annotator…) to set final grades."
+                self.tr("Choose who you are (Annotator ▸ Switch annotator…) to set final grades.")
             )
         else:
-            self.adjudication_note.setText(
-                f"Final grades are recorded as set by {annotator.name}; they win over the "
+            text = self.tr(
+                "Final grades are recorded as set by %1; they win over the "
                 "consensus in scoring. Keys 0–4 set, Backspace clears."
             )
+            self.adjudication_note.setText(arg(text, annotator.name))
 
     def adjudicate(self, grade: int | None) -> Task[GradeChange] | None:
         """Set the shown item's final grade (None clears) in a worker; then notify."""
@@ -223,7 +238,7 @@ class AdjudicationPanel(QGroupBox):
             return None
         query_id, document_id = self.item
         by = annotator.id
-        self._status.setText("Saving…")
+        self._status.setText(self.tr("Saving…"))
 
         def job(_p: Progress, _c: Cancelled) -> GradeChange:
             return AnnotationService(db).set_adjudication(query_id, document_id, grade, by)
@@ -232,20 +247,26 @@ class AdjudicationPanel(QGroupBox):
         return self._write_task
 
     def _on_adjudicated(self, change: GradeChange) -> None:
-        self._status.setText("Saved")
+        self._status.setText(self.tr("Saved"))
         if change.changed:
             edit = AdjudicationEdit(change.query_id, change.document_id, change.new_grade,
                                     change.changed_by)  # fmt: skip
-            grade = "cleared" if change.new_grade is None else f"→ {change.new_grade}"
+            text = (
+                self.tr("Final grade cleared")
+                if change.new_grade is None
+                else arg(self.tr("Final grade → %1"), change.new_grade)
+            )
+            undoing = self.tr("Undoing the final grade")
             self.context.undo_stack.push(
                 EditCommand(
                     edit,
                     edit.inverse_of(change),
                     self._apply_from_stack,
-                    f"Final grade {grade}",
-                    on_error=lambda exc: show_error(exc, self, action="Undoing the final grade"),
+                    text,
+                    on_error=lambda exc: show_error(exc, self, action=undoing),
                 )
             )
+
         self._after_adjudication(change)
 
     def _after_adjudication(self, change: GradeChange) -> None:

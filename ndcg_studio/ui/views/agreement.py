@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from PySide6.QtCore import QItemSelection, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QItemSelection, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -37,9 +37,10 @@ from ndcg_studio.services.agreement_rows import (
     load_agreement,
 )
 from ndcg_studio.services.annotation import GradeChange
-from ndcg_studio.services.wording import count
 from ndcg_studio.storage.database import Database
+from ndcg_studio.translatable import QT_TRANSLATE_NOOP
 from ndcg_studio.ui.context import AppContext
+from ndcg_studio.ui.language import arg, label, number
 from ndcg_studio.ui.models.agreement import (
     COL_D_RANGE,
     KAPPA_KINDS,
@@ -49,14 +50,15 @@ from ndcg_studio.ui.models.agreement import (
     PerQueryAlphaModel,
 )
 from ndcg_studio.ui.views.adjudication import AdjudicationPanel, grade_shortcuts, table
+from ndcg_studio.ui.views.agreement_text import alpha_html, fleiss_text, loo_note_text
 from ndcg_studio.ui.views.base import LazyView, StateWidget
 from ndcg_studio.ui.workers import Task, TaskFn
 
 _LEVELS = (
-    ("ordinal", "Ordinal (grades are ordered)"),
-    ("interval", "Interval (equal steps)"),
-    ("ratio", "Ratio (equal steps from a true 0)"),
-    ("nominal", "Nominal (categories)"),
+    ("ordinal", QT_TRANSLATE_NOOP("AgreementView", "Ordinal (grades are ordered)")),
+    ("interval", QT_TRANSLATE_NOOP("AgreementView", "Interval (equal steps)")),
+    ("ratio", QT_TRANSLATE_NOOP("AgreementView", "Ratio (equal steps from a true 0)")),
+    ("nominal", QT_TRANSLATE_NOOP("AgreementView", "Nominal (categories)")),
 )
 
 
@@ -80,9 +82,9 @@ class AgreementView(LazyView[AgreementData]):
     data_loaded = Signal()
     adjudicated = Signal(object)
     STATE_KEY = "agreement"
-    LOADING_STATUS = "Computing agreement…"
-    FAILED_STATUS = "Agreement failed"
-    FAILED_ACTION = "Computing agreement"
+    LOADING_STATUS = QT_TRANSLATE_NOOP("AgreementView", "Computing agreement…")
+    FAILED_STATUS = QT_TRANSLATE_NOOP("AgreementView", "Agreement failed")
+    FAILED_ACTION = QT_TRANSLATE_NOOP("AgreementView", "Computing agreement")
 
     def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(context, parent)
@@ -118,11 +120,11 @@ class AgreementView(LazyView[AgreementData]):
     def _build_controls(self) -> QHBoxLayout:
         """The α level and pairwise-κ pickers, the status; the headline labels."""
         self.level = QComboBox()
-        for value, label in _LEVELS:
-            self.level.addItem(label, value)
+        for value, text in _LEVELS:
+            self.level.addItem(QCoreApplication.translate("AgreementView", text), value)
         self.kappa_kind = QComboBox()
-        for value, label in KAPPA_KINDS.items():
-            self.kappa_kind.addItem(label, value)
+        for value, text in KAPPA_KINDS.items():
+            self.kappa_kind.addItem(label("Agreement", text), value)
         self.kappa_kind.setCurrentIndex(self.kappa_kind.findData("kappa_linear"))
         self.alpha_label = QLabel()
         self.alpha_label.setTextFormat(Qt.TextFormat.RichText)
@@ -132,10 +134,10 @@ class AgreementView(LazyView[AgreementData]):
         self.fleiss_label.setWordWrap(True)
         self.fleiss_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         controls = QHBoxLayout()
-        controls.addWidget(QLabel("α level:"))
+        controls.addWidget(QLabel(self.tr("α level:")))
         controls.addWidget(self.level)
         controls.addSpacing(12)
-        controls.addWidget(QLabel("Pairwise:"))
+        controls.addWidget(QLabel(self.tr("Pairwise:")))
         controls.addWidget(self.kappa_kind)
         controls.addStretch(1)
         controls.addWidget(self.status)
@@ -165,19 +167,19 @@ class AgreementView(LazyView[AgreementData]):
         self.query_table.setSortingEnabled(True)
         self.query_table.sortByColumn(1, Qt.SortOrder.AscendingOrder)
         # short titles (the column may be narrow on a small screen); the rest in tooltips
-        self.kappa_box = _boxed("Pairwise agreement", self.kappa_table)
+        self.kappa_box = _boxed(self.tr("Pairwise agreement"), self.kappa_table)
         self.kappa_box.setToolTip(
-            "Cohen's κ of each pair of annotators, on the documents both graded"
+            self.tr("Cohen's κ of each pair of annotators, on the documents both graded")
         )
-        self.loo_box = _boxed("α without each annotator", self.loo_table)
-        self.loo_box.setToolTip("Δ > 0: agreement rises without that annotator")
+        self.loo_box = _boxed(self.tr("α without each annotator"), self.loo_table)
+        self.loo_box.setToolTip(self.tr("Δ > 0: agreement rises without that annotator"))
         self.loo_note = QLabel()
         self.loo_note.setWordWrap(True)
         self.loo_note.hide()
         loo_layout = self.loo_box.layout()
         assert loo_layout is not None
         loo_layout.addWidget(self.loo_note)
-        self.query_box = _boxed("α per query", self.query_table)
+        self.query_box = _boxed(self.tr("α per query"), self.query_table)
         self._fit_left_tables()
         left = QSplitter(Qt.Orientation.Vertical)
         for w in (self.kappa_box, self.loo_box, self.query_box):
@@ -216,12 +218,16 @@ class AgreementView(LazyView[AgreementData]):
         self.disputed_table.selectionModel().selectionChanged.connect(self._on_item_selected)
         self.source_pair = QComboBox()  # the disputed list of all annotators, or two sources'
         self.source_pair.setToolTip(
-            "All annotators' disputed documents, or the items where two judgment sources "
-            "differ by two grades or more (the correction queue)"
+            self.tr(
+                "All annotators' disputed documents, or the items where two judgment sources "
+                "differ by two grades or more (the correction queue)"
+            )
         )
         self.source_pair.currentIndexChanged.connect(self._on_source_pair_changed)
         self._pairs: list[tuple[str, str] | None] = [None]  # one per item of source_pair
-        self.disputed_box = _boxed("Disputed documents", self.source_pair, self.disputed_table)
+        self.disputed_box = _boxed(
+            self.tr("Disputed documents"), self.source_pair, self.disputed_table
+        )
         self.detail_box = AdjudicationPanel(context, self.status)
         self.detail_box.adjudicated.connect(self.adjudicated)
         grade_shortcuts(self.disputed_table, self.adjudicate, Qt.ShortcutContext.WidgetShortcut)
@@ -255,13 +261,16 @@ class AgreementView(LazyView[AgreementData]):
         s = report.summary
         if s.n_ratings == 0:
             self._show_empty(
-                "No judgments yet: grade documents in Annotate or import qrels to see agreement."
+                self.tr(
+                    "No judgments yet: grade documents in Annotate or import qrels to see "
+                    "agreement."
+                )
             )
             self.data_loaded.emit()
             return
         self.pages.setCurrentIndex(1)
-        self.alpha_label.setText(self.alpha_html(report))
-        self.fleiss_label.setText(self.fleiss_text(report))
+        self.alpha_label.setText(alpha_html(report))
+        self.fleiss_label.setText(fleiss_text(report))
         self.kappa_model.set_report(report, self.kappa_kind.currentData())
         self.loo_model.set_report(report)
         self._show_loo_note(report)
@@ -270,9 +279,9 @@ class AgreementView(LazyView[AgreementData]):
         self._pairs = [None, *data.by_sources]
         self.source_pair.blockSignals(True)
         self.source_pair.clear()
-        self.source_pair.addItem("All annotators")
+        self.source_pair.addItem(self.tr("All annotators"))
         for a, b in data.by_sources:
-            self.source_pair.addItem(f"Sources {a} vs {b}")
+            self.source_pair.addItem(arg(self.tr("Sources %1 vs %2"), a, b))
         keep = self._pairs.index(previous) if previous in self._pairs else 0
         self.source_pair.setCurrentIndex(keep)
         self.source_pair.blockSignals(False)
@@ -304,12 +313,17 @@ class AgreementView(LazyView[AgreementData]):
         n = len(rows)
         adjudicated = int((~np.isnan(rows.adjudicated)).sum()) if n else 0
         what = (
-            f"grades differ by {data.report.settings.disputed_range} or more"
+            arg(self.tr("grades differ by %1 or more"), data.report.settings.disputed_range)
             if pair is None
-            else f"{pair[0]} and {pair[1]} differ by 2 grades or more"
+            else arg(self.tr("%1 and %2 differ by 2 grades or more"), pair[0], pair[1])
         )
         self.disputed_box.setTitle(
-            f"Disputed documents: {n:,} ({what}), {adjudicated:,} adjudicated"
+            arg(
+                self.tr("Disputed documents: %1 (%2), %3 adjudicated"),
+                number(n),
+                what,
+                number(adjudicated),
+            )
         )
         self._reselect()
 
@@ -320,59 +334,8 @@ class AgreementView(LazyView[AgreementData]):
         self.loo_note.setText(text)
         self.loo_note.setVisible(bool(text))
 
-    @staticmethod
-    def loo_note_text(report: AgreementReport) -> str:
-        """'' when every α-without is defined; else the reason(s) it is not."""
-        loo = report.summary.leave_one_out
-        names = list(report.annotators)
-        undefined = [
-            (names[i] if i < len(names) else str(i), reason or "undefined")
-            for i, (value, reason) in enumerate(
-                zip(loo.value.tolist(), loo.undefined_reason, strict=False)
-            )
-            if math.isnan(value)
-        ]
-        if not undefined:
-            return ""
-        reasons = sorted({reason for _, reason in undefined})
-        if len(undefined) == len(names):
-            who = "for every annotator"
-        else:
-            who = "without " + ", ".join(name for name, _ in undefined)
-        return f"α undefined {who}: {'; '.join(reasons)}."
-
-    @staticmethod
-    def alpha_html(report: AgreementReport) -> str:
-        """The headline: alpha, its interval, and what it is computed on."""
-        s = report.summary
-        a, ci = s.alpha, s.alpha_ci
-        level = report.settings.level
-        if math.isnan(a.value):
-            return (
-                f"<b>Krippendorff's α ({level})</b>: undefined — {a.undefined_reason}. "
-                f"{count(s.n_annotators, 'annotators')}, {count(s.n_ratings, 'judgments')}."
-            )
-        interval = (
-            f"95% interval {ci.low:.3f} – {ci.high:.3f} ({ci.n_resamples:,} bootstrap resamples "
-            "of the documents)"
-            if not math.isnan(ci.low)
-            else f"no interval: {ci.undefined_reason}"
-        )
-        return (
-            f"<b>Krippendorff's α ({level}) = {a.value:.3f}</b> &nbsp; {interval} &nbsp;·&nbsp; "
-            f"{a.n_items:,} documents graded by two or more of {s.n_annotators} annotators, "
-            f"{s.n_ratings:,} judgments"
-        )
-
-    @staticmethod
-    def fleiss_text(report: AgreementReport) -> str:
-        f = report.summary.fleiss
-        if math.isnan(f.value):
-            return f"Fleiss' κ: not applicable — {f.undefined_reason}."
-        return (
-            f"Fleiss' κ = {f.value:.3f} ({f.n_items:,} documents, {f.n_raters} grades each; "
-            "nominal, chance-corrected)"
-        )
+    #: '' when every α-without is defined; else the reason(s) it is not (see agreement_text)
+    loo_note_text = staticmethod(loo_note_text)
 
     # ------------------------------------------------------------------ item selection
     def select_item(self, query_id: int, document_id: int) -> bool:

@@ -30,13 +30,14 @@ from PySide6.QtCore import (
     Signal,
     Slot,
 )
-from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut, QShowEvent
+from PySide6.QtGui import QKeyEvent, QKeySequence, QResizeEvent, QShortcut, QShowEvent
 from PySide6.QtWidgets import QSplitter, QTabWidget, QVBoxLayout, QWidget
 
 from ndcg_studio.services.annotation import PoolItem, QueryProgress
 from ndcg_studio.services.next_unjudged import next_in_pool, next_unfinished_query
 from ndcg_studio.ui import settings as S
 from ndcg_studio.ui.context import AppContext
+from ndcg_studio.ui.language import arg, number
 from ndcg_studio.ui.models.pool import PoolModel
 from ndcg_studio.ui.models.query_progress import QueryFilterProxy, QueryProgressModel
 from ndcg_studio.ui.views.annotate_document import DocumentPanel
@@ -107,7 +108,7 @@ class AnnotateView(LoadingMixin, GradingMixin, QWidget):
         self.side_tabs.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.side_tabs.setFocusProxy(None)  # type: ignore[arg-type]  # Qt takes nullptr
         self.side_tabs.tabBar().setFocusPolicy(Qt.FocusPolicy.TabFocus)
-        self.side_tabs.addTab(self.queries, "Queries")
+        self.side_tabs.addTab(self.queries, self.tr("Queries"))
         self.panel = DocumentPanel(self.handle_key, self)
         self.pool = PoolPanel(self.pool_model, self)
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
@@ -191,8 +192,33 @@ class AnnotateView(LoadingMixin, GradingMixin, QWidget):
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
+        QTimer.singleShot(0, self._fit_centre)  # once laid out: sizes are final then
         if not event.spontaneous():  # not a window coming back from minimised
             self.activated()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        QTimer.singleShot(0, self._fit_centre)
+
+    def _fit_centre(self) -> None:
+        """Give the document panel at least the width it needs (the grade buttons with their
+        full names: Russian ones are longer), taken from the side panels down to their own
+        minimums; the splitter would otherwise keep the sides at their 300 px."""
+        sizes = self.splitter.sizes()
+        if not self.isVisible():
+            return
+        need = self.panel.minimumSizeHint().width() - sizes[1]
+        if need <= 0 or sum(sizes) == 0:
+            return
+        for i in (2, 0):  # the pool first, then the query list
+            widget = self.splitter.widget(i)
+            assert widget is not None
+            spare = sizes[i] - widget.minimumSizeHint().width()
+            take = max(0, min(spare, need))
+            sizes[i] -= take
+            sizes[1] += take
+            need -= take
+        self.splitter.setSizes(sizes)
 
     # ================================================================== state save/restore
     def save_state(self) -> None:
@@ -229,14 +255,15 @@ class AnnotateView(LoadingMixin, GradingMixin, QWidget):
 
     def _update_pool_title(self) -> None:
         total = self.pool_model.rowCount()
-        self.pool_title.setText(f"Pool · {self.pool_model.judged_count()} / {total} judged")
+        self.pool_title.setText(
+            arg(self.tr("Pool · %1 / %2 judged"), self.pool_model.judged_count(), total)
+        )
 
     def _update_totals(self) -> None:
         complete, judged, pooled = self.rows_model.totals()
         n = self.rows_model.rowCount()
-        self.totals_label.setText(
-            f"{complete:,} of {n:,} queries complete · {judged:,} / {pooled:,} documents judged"
-        )
+        text = self.tr("%1 of %2 queries complete · %3 / %4 documents judged")
+        self.totals_label.setText(arg(text, *map(number, (complete, n, judged, pooled))))
 
     def _set_status(self, text: str) -> None:
         self.status_label.setText(text)
@@ -325,7 +352,8 @@ class AnnotateView(LoadingMixin, GradingMixin, QWidget):
                 current = self.proxy.mapFromSource(self.rows_model.index(source_row, 0)).row()
         found = next_unfinished_query(self.proxy.rowCount(), self._listed, current, query_id)
         if found is None:
-            self._set_status("Everything in the list is judged.")
+            self._set_status(self.tr("Everything in the list is judged."))
+
             return
         self._select_query(found)
         self.panel.setFocus()

@@ -28,9 +28,22 @@ from PySide6.QtWidgets import (
 )
 
 from ndcg_studio.services.annotation import PoolItem
+from ndcg_studio.ui.language import arg
 from ndcg_studio.ui.models.grades import GRADES, chip_icon, grade_name
 from ndcg_studio.ui.views.annotate_keys import HINT
 from ndcg_studio.ui.views.annotate_panels import scaled_font, secondary
+
+
+def _bold_width(button: QToolButton) -> int:
+    """The width ``button`` asks for with its text in bold (the widest it gets)."""
+    font = button.font()
+    normal = button.sizeHint().width()
+    font.setBold(True)
+    button.setFont(font)
+    bold = button.sizeHint().width()
+    font.setBold(False)
+    button.setFont(font)
+    return max(normal, bold)
 
 
 class GradeLegend(QWidget):
@@ -59,9 +72,13 @@ class GradeLegend(QWidget):
             button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
             button.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
             button.setMinimumHeight(30)
-            button.setToolTip(f"Press {grade}: {grade_name(grade).lower()}")
+            button.setToolTip(arg(self.tr("Press %1: %2"), grade, grade_name(grade).lower()))
             self._group.addButton(button, grade)
             self.buttons[grade] = button
+        for button in self.buttons.values():
+            # the full name, also in bold (the current grade): Russian "Нерелевантный" was cut
+            # in a column narrower than the button asked for
+            button.setMinimumWidth(_bold_width(button))
         self._place(len(GRADES))
         self._group.idClicked.connect(self._on_clicked)
         self._current: int | None = None
@@ -86,8 +103,10 @@ class GradeLegend(QWidget):
 
     def minimumSizeHint(self) -> QSize:
         hint = super().minimumSizeHint()
-        widths = sorted((b.sizeHint().width() for b in self.buttons.values()), reverse=True)
-        return QSize(sum(widths[:3]) + 2 * self._grid.spacing(), hint.height())
+        # two rows of three columns: each column as wide as its widest button
+        widths = [b.minimumWidth() for b in self.buttons.values()]
+        columns = [max(widths[c::3]) for c in range(3)]
+        return QSize(sum(columns) + 2 * self._grid.spacing(), hint.height())
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         fits = event.size().width() >= self.one_row_width()
@@ -215,10 +234,11 @@ class DocumentPanel(QFrame):
         self.status_label = QLabel("", self)
         self.status_label.setObjectName("save_status")
         bottom.addWidget(self.status_label)
-        self.hint_label = secondary(QLabel(HINT, self))
+        hint = self.tr(HINT)  # marked in annotate_keys, context "DocumentPanel"
+        self.hint_label = secondary(QLabel(hint, self))
         # may be clipped in a narrow window rather than widening it (full text in the tooltip)
         self.hint_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        self.hint_label.setToolTip(HINT + " · Home/End first/last · Ctrl+Z undo")
+        self.hint_label.setToolTip(arg(self.tr("%1 · Home/End first/last · Ctrl+Z undo"), hint))
         self.hint_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         self.hint_label.setWordWrap(True)  # two lines in a narrow window, not a cut first word
         bottom.addWidget(self.hint_label, 1)
@@ -232,14 +252,14 @@ class DocumentPanel(QFrame):
 
     def show_query(self, external_id: str, text: str) -> None:
         """The query above the card ('' and '' clear it)."""
-        self.query_caption.setText(f"QUERY {external_id}" if external_id else "")
+        self.query_caption.setText(arg(self.tr("QUERY %1"), external_id) if external_id else "")
         self.query_text.setText(text)
 
     def show_item(self, item: PoolItem, position: int, total: int) -> None:
         """Show ``item``, document ``position`` (0-based) of ``total``, with its grade."""
-        self.position_label.setText(f"Document {position + 1} / {total}")
+        self.position_label.setText(arg(self.tr("Document %1 / %2"), position + 1, total))
         self.doc_id_label.setText(item.external_id)
-        self.title_label.setText(item.title or "(untitled)")
+        self.title_label.setText(item.title or self.tr("(untitled)"))
         if item.url:
             safe = item.url.replace("&", "&amp;").replace("<", "&lt;").replace('"', "&quot;")
             self.url_label.setText(f'<a href="{safe}">{safe}</a>')
@@ -247,7 +267,8 @@ class DocumentPanel(QFrame):
         else:
             self.url_label.hide()
         self.text_view.setPlainText(item.text)
-        self.note_label.setText(f"Note: {item.note}" if item.note else "")
+        self.note_label.setText(arg(self.tr("Note: %1"), item.note) if item.note else "")
+
         self.note_label.setVisible(bool(item.note))
         self.legend.set_current(item.grade)
 

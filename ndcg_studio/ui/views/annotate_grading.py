@@ -14,13 +14,14 @@ import time
 from collections.abc import Callable
 from typing import Any, cast
 
-from PySide6.QtCore import SignalInstance, Slot
+from PySide6.QtCore import QCoreApplication, SignalInstance, Slot
 from PySide6.QtWidgets import QInputDialog, QWidget
 
 from ndcg_studio.services.annotation import GradeChange, PoolItem, QueryProgress
 from ndcg_studio.services.edits import GradeEdit
 from ndcg_studio.ui import errors
 from ndcg_studio.ui.context import AppContext
+from ndcg_studio.ui.language import arg
 from ndcg_studio.ui.models.pool import PoolModel
 from ndcg_studio.ui.models.query_progress import QueryProgressModel
 from ndcg_studio.ui.undo import EditCommand
@@ -61,13 +62,25 @@ class GradingMixin:
         if item is None or self._query is None or self.context.annotator is None:
             return
         edit = GradeEdit(self.context.annotator.id, self._query.query_id, item.document_id, grade)
-        if not self._write(edit, f"Grade {grade} “{_short(item.title)}”"):
+        if not self._write(
+            edit,
+            arg(
+                QCoreApplication.translate("GradingMixin", "Grade %1 “%2”"),
+                grade,
+                _short(item.title),
+            ),
+        ):
             return
         if self._position + 1 < self.pool_model.rowCount():
             self._show_position(self._position + 1)
         elif self.pool_model.judged_count() == self.pool_model.rowCount():
             self._set_status(
-                self.panel.status_label.text() + " · query complete (U: next unjudged)"
+                arg(
+                    QCoreApplication.translate(
+                        "GradingMixin", "%1 · query complete (U: next unjudged)"
+                    ),
+                    self.panel.status_label.text(),
+                )
             )
 
     @Slot()
@@ -79,7 +92,10 @@ class GradingMixin:
         if item.grade is None:
             return
         edit = GradeEdit(self.context.annotator.id, self._query.query_id, item.document_id, None)
-        self._write(edit, f"Clear grade “{_short(item.title)}”")
+        self._write(
+            edit,
+            arg(QCoreApplication.translate("GradingMixin", "Clear grade “%1”"), _short(item.title)),
+        )
 
     @Slot()
     def edit_note(self) -> None:
@@ -88,27 +104,43 @@ class GradingMixin:
         if item is None or self._query is None or self.context.annotator is None:
             return
         if item.grade is None:
-            self._set_status("Grade the document first: a note belongs to a grade.")
+            self._set_status(
+                QCoreApplication.translate(
+                    "GradingMixin", "Grade the document first: a note belongs to a grade."
+                )
+            )
             return
         text, ok = QInputDialog.getMultiLineText(
-            self._parent(), "Note", f"Note on “{_short(item.title, 60)}”:", item.note or ""
+            self._parent(),
+            QCoreApplication.translate("GradingMixin", "Note"),
+            arg(
+                QCoreApplication.translate("GradingMixin", "Note on “%1”:"), _short(item.title, 60)
+            ),
+            item.note or "",
         )
         if not ok:
             return
         edit = GradeEdit(
             self.context.annotator.id, self._query.query_id, item.document_id, item.grade, text
         )
-        self._write(edit, f"Edit note “{_short(item.title)}”")
+        self._write(
+            edit,
+            arg(QCoreApplication.translate("GradingMixin", "Edit note “%1”"), _short(item.title)),
+        )
 
     def _write(self, edit: GradeEdit, text: str) -> bool:
         """Apply ``edit`` now (one transaction) and put it on the undo stack; False if it
         failed (the error is shown, nothing is pushed)."""
-        self._set_status("Saving…")
+        self._set_status(QCoreApplication.translate("GradingMixin", "Saving…"))
         try:
             change, inverse = self._apply(edit)
         except Exception as exc:
-            self._set_status("Not saved")
-            errors.show_error(exc, self._parent(), action="Saving the grade")
+            self._set_status(QCoreApplication.translate("GradingMixin", "Not saved"))
+            errors.show_error(
+                exc,
+                self._parent(),
+                action=QCoreApplication.translate("GradingMixin", "Saving the grade"),
+            )
             return False
         if change.changed:
             command = EditCommand(
@@ -136,8 +168,10 @@ class GradingMixin:
         return result
 
     def _on_undo_failed(self, exc: BaseException) -> None:
-        self._set_status("Not saved")
-        errors.show_error(exc, self._parent(), action="Undoing")
+        self._set_status(QCoreApplication.translate("GradingMixin", "Not saved"))
+        errors.show_error(
+            exc, self._parent(), action=QCoreApplication.translate("GradingMixin", "Undoing")
+        )
 
     def _on_change(self, change: GradeChange) -> None:
         """Show a committed change: the pool row, the card, the query's progress, "Saved"."""
@@ -153,7 +187,10 @@ class GradingMixin:
             self.rows_model.adjust_judged(change.query_id, delta)
         self._update_totals()
         self._writes += 1
-        self._set_status(f"Saved ✓ {time.strftime('%H:%M:%S')}")
+        self._set_status(
+            arg(QCoreApplication.translate("GradingMixin", "Saved ✓ %1"), time.strftime("%H:%M:%S"))
+        )
+
         self._emitting = True
         try:
             self.context.notify_judgments_changed([change.query_id])

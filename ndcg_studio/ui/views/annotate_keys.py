@@ -14,6 +14,7 @@ from enum import Enum
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeyEvent
 
+from ndcg_studio.translatable import QT_TRANSLATE_NOOP
 from ndcg_studio.ui.keys import layout_key
 
 #: the digit keys and the grade each gives
@@ -25,8 +26,11 @@ GRADE_KEYS: dict[Qt.Key, int] = {
     Qt.Key.Key_4: 4,
 }
 
-#: the keys the document panel shows as a hint (the tooltip adds the rest)
-HINT = "Keys: 0–4 grade · ←/→ move · ⌫ clear · N note · U next unjudged"
+#: the keys the document panel shows as a hint (the tooltip adds the rest); translated in
+#: context "DocumentPanel"
+HINT = QT_TRANSLATE_NOOP(
+    "DocumentPanel", "Keys: 0–4 grade · ←/→ move · ⌫ clear · N note · U next unjudged"
+)
 
 
 class Action(Enum):

@@ -11,7 +11,14 @@ from collections.abc import Callable, Sequence
 from typing import Any, cast
 
 import numpy as np
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, QTimer, SignalInstance, Slot
+from PySide6.QtCore import (
+    QCoreApplication,
+    QItemSelectionModel,
+    QModelIndex,
+    QTimer,
+    SignalInstance,
+    Slot,
+)
 from PySide6.QtWidgets import QTableView, QWidget
 
 from ndcg_studio.services.annotation import PoolItem, QueryProgress
@@ -74,21 +81,29 @@ class LoadingMixin:
         db = self.context.database
         if db is None:
             self._clear(
-                "Loading…"  # the database is being opened in a worker
+                QCoreApplication.translate(
+                    "LoadingMixin", "Loading…"
+                )  # the database is being opened in a worker
                 if self.context.opening
-                else "No database is open.\n\nUse File ▸ New database… (Ctrl+N) or "
-                "File ▸ Open database… (Ctrl+O)."
+                else QCoreApplication.translate(
+                    "LoadingMixin",
+                    "No database is open.\n\nUse File ▸ New database… (Ctrl+N) or "
+                    "File ▸ Open database… (Ctrl+O).",
+                )
             )
             return
         if self.context.annotator is None:
             self._clear(
-                "Who is annotating?\n\nChoose your name with Annotator ▸ Switch annotator… "
-                "(Ctrl+Shift+A)."
+                QCoreApplication.translate(
+                    "LoadingMixin",
+                    "Who is annotating?\n\nChoose your name with Annotator ▸ Switch annotator… "
+                    "(Ctrl+Shift+A).",
+                )
             )
             return
         annotator_id, depth = self._annotator_id(), self.context.pool_depth
         service = self.context.annotation_service()
-        self._set_status("Loading queries…")
+        self._set_status(QCoreApplication.translate("LoadingMixin", "Loading queries…"))
         writes = self._writes
         self._rows_task = run_task(
             lambda _progress, _cancelled: QueryColumns.from_progress(
@@ -114,7 +129,7 @@ class LoadingMixin:
         self.panel.show_message(message)
         self.panel.show_query("", "")
         self.queries.totals_label.setText("")
-        self.pool.pool_title.setText("Pool")
+        self.pool.pool_title.setText(QCoreApplication.translate("LoadingMixin", "Pool"))
         self._set_status("")
 
     def _on_rows_loaded(self, rows: Sequence[QueryProgress]) -> None:
@@ -124,8 +139,12 @@ class LoadingMixin:
         self._set_status("")
         if not rows:
             self._clear(
-                "This database has no queries yet.\n\nImport queries, documents and runs with "
-                "File ▸ Import…, or start the app with --demo for the Cranfield collection."
+                QCoreApplication.translate(
+                    "LoadingMixin",
+                    "This database has no queries yet.\n\nImport queries, documents and runs "
+                    "with File ▸ Import…, or start the app with --demo for the Cranfield "
+                    "collection.",
+                )
             )
             self.rows_loaded.emit()
             return
@@ -196,7 +215,7 @@ class LoadingMixin:
         service = self.context.annotation_service()
         self._loading_query = query_id
         self._pending_document = document_id
-        self._set_status("Loading…")
+        self._set_status(QCoreApplication.translate("LoadingMixin", "Loading…"))
         writes = self._writes
         self._pool_task = run_task(
             lambda _progress, _cancelled: service.pool(query_id, annotator_id, depth, order),
@@ -217,7 +236,11 @@ class LoadingMixin:
 
     def _on_pool_failed(self, exc: BaseException) -> None:
         self._loading_query = None
-        errors.show_error(exc, self._widget(), action="Loading the pool")
+        errors.show_error(
+            exc,
+            self._widget(),
+            action=QCoreApplication.translate("LoadingMixin", "Loading the pool"),
+        )
 
     def _on_pool_loaded(
         self, query_id: int, items: list[PoolItem], writes: int | None = None
@@ -236,14 +259,21 @@ class LoadingMixin:
         self.pool_model.set_items(items)
         self.rows_model.set_judged(query_id, self.pool_model.judged_count())
         self._update_totals()
-        self.panel.show_query(progress.external_id, progress.text or "(no text)")
+        self.panel.show_query(
+            progress.external_id,
+            progress.text or QCoreApplication.translate("LoadingMixin", "(no text)"),
+        )
         self._remember_query(progress)
         self._set_status("")
         if not items:
             self._position = -1
             self.panel.show_message(
-                "Nothing to judge for this query: no run returned a document for it."
+                QCoreApplication.translate(
+                    "LoadingMixin",
+                    "Nothing to judge for this query: no run returned a document for it.",
+                )
             )
+
             self._update_pool_title()
         else:
             row = self.pool_model.row_of(document_id) if document_id is not None else None

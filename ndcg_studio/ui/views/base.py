@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, Generic, TypeVar
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QCoreApplication, Qt, QTimer
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QHeaderView,
@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from ndcg_studio.storage.database import Database
+from ndcg_studio.translatable import QT_TRANSLATE_NOOP
 from ndcg_studio.ui.context import AppContext
 from ndcg_studio.ui.workers import Task, TaskFn, run_task
 
@@ -39,7 +40,8 @@ StateWidget = QSplitter | QHeaderView
 class LazyView(QWidget, Generic[T]):
     """Base of a view whose data (of type ``T``) is loaded in a worker, lazily.
 
-    Subclasses set the texts below and :attr:`STATE_KEY`, implement :meth:`_load_job` and
+    Subclasses set the texts below (marked ``QT_TRANSLATE_NOOP("<their class>", …)``; shown
+    through :meth:`_text`) and :attr:`STATE_KEY`, implement :meth:`_load_job` and
     :meth:`_on_loaded`, call :meth:`_set_content` once with their widgets, and connect the
     context's signals that invalidate their data to :meth:`_schedule`.
 
@@ -49,10 +51,10 @@ class LazyView(QWidget, Generic[T]):
     """
 
     STATE_KEY = ""
-    LOADING_STATUS = "Loading…"
-    FAILED_STATUS = "Failed"
-    FAILED_ACTION = "Loading"
-    NO_DATABASE_TEXT = "No database is open."
+    LOADING_STATUS = QT_TRANSLATE_NOOP("LazyView", "Loading…")
+    FAILED_STATUS = QT_TRANSLATE_NOOP("LazyView", "Failed")
+    FAILED_ACTION = QT_TRANSLATE_NOOP("LazyView", "Loading")
+    NO_DATABASE_TEXT = QT_TRANSLATE_NOOP("LazyView", "No database is open.")
 
     def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -65,6 +67,15 @@ class LazyView(QWidget, Generic[T]):
         self._timer.timeout.connect(self.reload)
         self.status = QLabel()
         context.opening_changed.connect(self._schedule)
+
+    def _text(self, text: str) -> str:
+        """``text`` (one of the class texts above) translated in the context of the class that
+        defines it: the view's own class, else a base class's (``LazyView`` for the defaults)."""
+        for cls in type(self).__mro__:
+            translated = QCoreApplication.translate(cls.__name__, text)
+            if translated != text:
+                return translated
+        return text
 
     # ------------------------------------------------------------------ subclass hooks
     def _load_job(self, db: Database) -> TaskFn[T]:
@@ -88,10 +99,14 @@ class LazyView(QWidget, Generic[T]):
         db = self.context.database
         if db is None:
             # while the first database opens (in a worker) there is one, it is just not here yet
-            self._show_empty("Loading…" if self.context.opening else self.NO_DATABASE_TEXT)
+            self._show_empty(
+                self._text(LazyView.LOADING_STATUS)
+                if self.context.opening
+                else self._text(self.NO_DATABASE_TEXT)
+            )
             return None
         job = self._load_job(db)
-        self.status.setText(self.LOADING_STATUS)
+        self.status.setText(self._text(self.LOADING_STATUS))
         self._task = run_task(
             job,
             on_success=self._loaded,
@@ -133,10 +148,10 @@ class LazyView(QWidget, Generic[T]):
         self._on_loaded(data)
 
     def _on_failed(self, exc: BaseException) -> None:
-        self.status.setText(self.FAILED_STATUS)
+        self.status.setText(self._text(self.FAILED_STATUS))
         from ndcg_studio.ui.errors import show_error
 
-        show_error(exc, self, action=self.FAILED_ACTION)
+        show_error(exc, self, action=self._text(self.FAILED_ACTION))
 
     # ------------------------------------------------------------------ pages
     def _set_content(self, content: QWidget) -> None:
@@ -152,7 +167,8 @@ class LazyView(QWidget, Generic[T]):
 
     def _show_empty(self, text: str = "") -> None:
         """Show the message page with ``text`` ("Loading…" when empty)."""
-        self.empty.setText(text or "Loading…")
+        self.empty.setText(text or self._text(LazyView.LOADING_STATUS))
+
         self.pages.setCurrentIndex(0)
 
     # ------------------------------------------------------------------ state

@@ -25,24 +25,32 @@ from PySide6.QtWidgets import (
 )
 
 from ndcg_studio.services.campaigns import AnnotatorStatus, CampaignService, CampaignStatus
+from ndcg_studio.translatable import QT_TRANSLATE_NOOP
+from ndcg_studio.ui.language import arg, plural
 from ndcg_studio.ui.workers import Task, run_task
 
 Index = QModelIndex | QPersistentModelIndex
 
+#: (header, field of AnnotatorStatus); headers translated in context "AnnotatorStatusModel"
 COLUMNS: tuple[tuple[str, str], ...] = (
-    ("Annotator", "annotator"),
-    ("Assigned", "assigned"),
-    ("Done", "done"),
-    ("Can't judge", "cant_judge"),
-    ("Later", "later"),
-    ("Median s", "median_seconds"),
-    ("Leniency", "leniency"),
-    ("κ vs others", "kappa_vs_others"),
-    ("α without", "alpha_without"),
-    ("Gold exact", "gold_exact"),
-    ("Gold ±1", "gold_within_one"),
-    ("Grades 0–4", "grades"),
+    (QT_TRANSLATE_NOOP("AnnotatorStatusModel", "Annotator"), "annotator"),
+    (QT_TRANSLATE_NOOP("AnnotatorStatusModel", "Assigned"), "assigned"),
+    (QT_TRANSLATE_NOOP("AnnotatorStatusModel", "Done"), "done"),
+    (QT_TRANSLATE_NOOP("AnnotatorStatusModel", "Can't judge"), "cant_judge"),
+    (QT_TRANSLATE_NOOP("AnnotatorStatusModel", "Later"), "later"),
+    (QT_TRANSLATE_NOOP("AnnotatorStatusModel", "Median s"), "median_seconds"),
+    (QT_TRANSLATE_NOOP("AnnotatorStatusModel", "Leniency"), "leniency"),
+    (QT_TRANSLATE_NOOP("AnnotatorStatusModel", "κ vs others"), "kappa_vs_others"),
+    (QT_TRANSLATE_NOOP("AnnotatorStatusModel", "α without"), "alpha_without"),
+    (QT_TRANSLATE_NOOP("AnnotatorStatusModel", "Gold exact"), "gold_exact"),
+    (QT_TRANSLATE_NOOP("AnnotatorStatusModel", "Gold ±1"), "gold_within_one"),
+    (QT_TRANSLATE_NOOP("AnnotatorStatusModel", "Grades 0–4"), "grades"),
 )
+#: a campaign's status as the dashboard names it
+_STATUS = {
+    "open": QT_TRANSLATE_NOOP("CampaignDashboard", "open"),
+    "closed": QT_TRANSLATE_NOOP("CampaignDashboard", "closed"),
+}
 _GOLD_COLUMN = 9
 
 
@@ -72,7 +80,7 @@ class AnnotatorStatusModel(QAbstractTableModel):
             and role == Qt.ItemDataRole.DisplayRole
             and 0 <= section < len(COLUMNS)
         ):
-            return COLUMNS[section][0]
+            return self.tr(COLUMNS[section][0])
         return None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -92,7 +100,7 @@ class AnnotatorStatusModel(QAbstractTableModel):
             if role == Qt.ItemDataRole.ForegroundRole:
                 return QBrush(QColor("#b00020"))
             if role == Qt.ItemDataRole.ToolTipRole:
-                return "Gold accuracy below the campaign's threshold"
+                return self.tr("Gold accuracy below the campaign's threshold")
         return None
 
 
@@ -102,7 +110,7 @@ class CampaignDashboard(QDialog):
     def __init__(self, context: Any, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("campaign_dashboard")
-        self.setWindowTitle("Campaign dashboard")
+        self.setWindowTitle(self.tr("Campaign dashboard"))
         self.resize(980, 460)
         self.context = context
         layout = QVBoxLayout(self)
@@ -132,14 +140,14 @@ class CampaignDashboard(QDialog):
         if names:
             self.show_campaign(names[0])
         else:
-            self.summary.setText("No campaign yet: Campaign ▸ New campaign…")
+            self.summary.setText(self.tr("No campaign yet: Campaign ▸ New campaign…"))
 
     def show_campaign(self, name: str) -> None:
         db = self.context.database
         if db is None or not name:
             return
         service = CampaignService(db)
-        self.summary.setText(f"Computing the statistics of {name}…")
+        self.summary.setText(arg(self.tr("Computing the statistics of %1…"), name))
         # seconds on a large campaign (6 s for 150,000 items): in a worker
         self._task = run_task(
             lambda _progress, _cancelled: service.status(name),
@@ -152,20 +160,42 @@ class CampaignDashboard(QDialog):
         self.status = status
         info = self.status.campaign
         lagging = [q for q in self.status.queries if q.complete < q.total]
+        text = self.tr(
+            "<b>%1</b> (%2) · %3 / %4 items complete with %5 grade(s) each · %6 gold at %7 · "
+            "%8 / %9 queries complete · runs %10 at depth %11",
+            "",
+            info.overlap,
+        )
         self.summary.setText(
-            f"<b>{info.name}</b> ({info.status}) · {info.complete} / {info.items} items complete "
-            f"with {info.overlap} grade(s) each · {info.gold} gold at {info.gold_rate:.0%} · "
-            f"{len(self.status.queries) - len(lagging)} / {len(self.status.queries)} queries "
-            f"complete · runs {', '.join(info.runs)} at depth {info.pool_depth}"
+            arg(
+                plural(text, info.overlap),
+                info.name,
+                self.tr(_STATUS.get(info.status, info.status)),
+                info.complete,
+                info.items,
+                info.overlap,
+                info.gold,
+                f"{info.gold_rate:.0%}",
+                len(self.status.queries) - len(lagging),
+                len(self.status.queries),
+                ", ".join(info.runs),
+                info.pool_depth,
+            )
         )
         self.model.set_rows(self.status.annotators)
-        marks = [
-            f"{m.annotator}: {m.query}/{m.document} "
-            + (
-                "can't judge" + (f" ({m.reason})" if m.reason else "")
-                if m.state == "cant_judge"
-                else "later"
-            )
-            for m in self.status.marks
-        ]
-        self.marks.setText(("Marks: " + "; ".join(marks[:30])) if marks else "No marks.")
+        self.marks.setText(self._marks_text(self.status))
+
+    def _marks_text(self, status: CampaignStatus) -> str:
+        """The annotators' "can't judge" and "later" marks (the first 30)."""
+        marks = []
+        for m in status.marks[:30]:
+            item = f"{m.annotator}: {m.query}/{m.document}"
+            if m.state != "cant_judge":
+                marks.append(arg(self.tr("%1 later"), item))
+            elif m.reason:
+                marks.append(arg(self.tr("%1 can't judge (%2)"), item, m.reason))
+            else:
+                marks.append(arg(self.tr("%1 can't judge"), item))
+        if not marks:
+            return self.tr("No marks.")
+        return arg(self.tr("Marks: %1"), self.tr("; ").join(marks))

@@ -39,27 +39,29 @@ class CampaignDialog(QDialog):
     def __init__(self, context: Any, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("campaign_dialog")
-        self.setWindowTitle("New campaign")
+        self.setWindowTitle(self.tr("New campaign"))
         self.resize(760, 560)
         self.context = context
         self.created: CampaignInfo | None = None
         form = QFormLayout(self)
         self.name = QLineEdit(self)
-        form.addRow("Name", self.name)
+        form.addRow(self.tr("Name"), self.name)
         self.runs = QListWidget(self)
         self.runs.setSelectionMode(QAbstractItemView.SelectionMode.MultiSelection)
         self.runs.setMaximumHeight(110)
         db = context.database
         names = CampaignService(db).run_names() if db is not None else []
         self.runs.addItems(names)
-        form.addRow("Runs to pool", self.runs)
+        form.addRow(self.tr("Runs to pool"), self.runs)
         self._add_pool_rows(form, names)
         self.annotators = QLineEdit(self)
-        self.annotators.setPlaceholderText("names separated by spaces or commas")
-        form.addRow("Annotators", self.annotators)
+        self.annotators.setPlaceholderText(self.tr("names separated by spaces or commas"))
+        form.addRow(self.tr("Annotators"), self.annotators)
         self._add_sample_and_gold_rows(form)
         self.guidelines = QPlainTextEdit(self)
-        self.guidelines.setPlaceholderText("# Guidelines\n\nWhat makes a document *relevant*…")
+        self.guidelines.setPlaceholderText(
+            self.tr("# Guidelines\n\nWhat makes a document *relevant*…")
+        )
         self.preview = QTextBrowser(self)
         self.guidelines.textChanged.connect(
             lambda: self.preview.setMarkdown(self.guidelines.toPlainText())
@@ -67,7 +69,7 @@ class CampaignDialog(QDialog):
         row = QHBoxLayout()
         row.addWidget(self.guidelines)
         row.addWidget(self.preview)
-        form.addRow("Guidelines (Markdown)", row)
+        form.addRow(self.tr("Guidelines (Markdown)"), row)
         self.error = QLabel("", self)
         self.error.setObjectName("campaign_dialog_error")
         self.error.setWordWrap(True)
@@ -89,11 +91,11 @@ class CampaignDialog(QDialog):
         self.overlap.setRange(1, 20)
         self.overlap.setValue(2)
         row = QHBoxLayout()
-        row.addWidget(QLabel("depth"))
+        row.addWidget(QLabel(self.tr("depth")))
         row.addWidget(self.depth_box)
-        row.addWidget(QLabel("grades per item"))
+        row.addWidget(QLabel(self.tr("grades per item")))
         row.addWidget(self.overlap)
-        form.addRow("Pool", row)
+        form.addRow(self.tr("Pool"), row)
         self.strategy = QComboBox(self)
         self.strategy.setObjectName("campaign_strategy")
         for key in POOL_STRATEGIES:
@@ -138,14 +140,14 @@ class CampaignDialog(QDialog):
     def _add_sample_and_gold_rows(self, form: QFormLayout) -> None:
         self.sample = QSpinBox(self)
         self.sample.setRange(0, 10_000_000)
-        self.sample.setSpecialValueText("all queries")
+        self.sample.setSpecialValueText(self.tr("all queries"))
         self.seed = QSpinBox(self)
         self.seed.setRange(0, 2**31 - 1)
         row = QHBoxLayout()
         row.addWidget(self.sample)
-        row.addWidget(QLabel("seed"))
+        row.addWidget(QLabel(self.tr("seed")))
         row.addWidget(self.seed)
-        form.addRow("Query sample", row)
+        form.addRow(self.tr("Query sample"), row)
         self.gold_rate = QDoubleSpinBox(self)
         self.gold_rate.setRange(0.0, 1.0)
         self.gold_rate.setSingleStep(0.01)
@@ -156,9 +158,9 @@ class CampaignDialog(QDialog):
         self.gold_threshold.setValue(0.7)
         row = QHBoxLayout()
         row.addWidget(self.gold_rate)
-        row.addWidget(QLabel("warn below"))
+        row.addWidget(QLabel(self.tr("warn below")))
         row.addWidget(self.gold_threshold)
-        form.addRow("Gold rate", row)
+        form.addRow(self.tr("Gold rate"), row)
 
     def spec(self) -> CampaignSpec:
         """The campaign the form describes."""
@@ -185,7 +187,7 @@ class CampaignDialog(QDialog):
         """Create the campaign; on bad input show why and stay open."""
         db = self.context.database
         if db is None:
-            self.error.setText("No database is open.")
+            self.error.setText(self.tr("No database is open."))
             return
         try:
             self.created = CampaignService(db).create(self.spec())

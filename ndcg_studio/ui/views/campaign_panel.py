@@ -17,7 +17,7 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer, Slot
+from PySide6.QtCore import QCoreApplication, Qt, QTimer, Slot
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QApplication,
@@ -40,9 +40,12 @@ from ndcg_studio.services.annotation import (
     Keep,
 )
 from ndcg_studio.services.campaigns import CampaignService
+from ndcg_studio.translatable import QT_TRANSLATE_NOOP
 from ndcg_studio.ui import errors
+from ndcg_studio.ui.language import arg
 
-_NONE = "(no campaign: the whole pool)"
+#: the chooser's first item (translated in context "CampaignPanel")
+_NONE = QT_TRANSLATE_NOOP("CampaignPanel", "(no campaign: the whole pool)")
 _MARKDOWN_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_{}[]<>()#+-.!|~"})
 
 
@@ -87,7 +90,7 @@ class CampaignPanel(QWidget):
         self.context = view.context
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 0, 0, 0)
-        title = QLabel("Campaign", self)
+        title = QLabel(self.tr("Campaign"), self)
         font = title.font()
         font.setBold(True)
         title.setFont(font)
@@ -101,14 +104,14 @@ class CampaignPanel(QWidget):
         self.progress_label.setWordWrap(True)
         layout.addWidget(self.progress_label)
         row = QHBoxLayout()
-        self.next_button = QPushButton("Next from queue", self)
-        self.next_button.setToolTip("Open the next document the campaign offers you (Q)")
+        self.next_button = QPushButton(self.tr("Next from queue"), self)
+        self.next_button.setToolTip(self.tr("Open the next document the campaign offers you (Q)"))
         self.next_button.clicked.connect(self.next_item)
-        self.cant_button = QPushButton("Can't judge…", self)
-        self.cant_button.setToolTip("You cannot judge this document: say why (X)")
+        self.cant_button = QPushButton(self.tr("Can't judge…"), self)
+        self.cant_button.setToolTip(self.tr("You cannot judge this document: say why (X)"))
         self.cant_button.clicked.connect(self.cant_judge)
-        self.later_button = QPushButton("Later", self)
-        self.later_button.setToolTip("Skip this document for now (L)")
+        self.later_button = QPushButton(self.tr("Later"), self)
+        self.later_button.setToolTip(self.tr("Skip this document for now (L)"))
         self.later_button.clicked.connect(self.later)
         for button in (self.next_button, self.cant_button, self.later_button):
             row.addWidget(button)
@@ -135,7 +138,7 @@ class CampaignPanel(QWidget):
     def attach(cls, view: Any) -> CampaignPanel:
         """Add a panel to ``view`` (an :class:`AnnotateView`), as a tab beside its query list."""
         panel = cls(view, view)
-        view.add_side_panel(panel, "Campaign")
+        view.add_side_panel(panel, QCoreApplication.translate("CampaignPanel", "Campaign"))
         view.campaign_panel = panel
         return panel
 
@@ -147,7 +150,7 @@ class CampaignPanel(QWidget):
     @property
     def campaign(self) -> str | None:
         text = self.chooser.currentText()
-        return None if not text or text == _NONE else text
+        return None if not text or self.chooser.currentIndex() == 0 else text  # 0: _NONE
 
     @Slot()
     def refresh(self) -> None:
@@ -162,7 +165,7 @@ class CampaignPanel(QWidget):
         keep = self.campaign
         self.chooser.blockSignals(True)
         self.chooser.clear()
-        self.chooser.addItems([_NONE, *names])
+        self.chooser.addItems([self.tr(_NONE), *names])
         if keep in names:
             self.chooser.setCurrentText(keep)
         self.chooser.blockSignals(False)
@@ -209,9 +212,8 @@ class CampaignPanel(QWidget):
             self.progress_label.setText("")
             return
         p = service.own_progress(name, annotator.id)
-        self.progress_label.setText(
-            f"You: {p.done} graded · {p.cant_judge} can't judge · {p.later} later"
-        )
+        text = self.tr("You: %1 graded · %2 can't judge · %3 later")
+        self.progress_label.setText(arg(text, p.done, p.cant_judge, p.later))
 
     # ------------------------------------------------------------------ actions
     @Slot()
@@ -223,12 +225,11 @@ class CampaignPanel(QWidget):
         try:
             items = service.queue(name, annotator.id, 1)
         except Exception as exc:
-            errors.show_error(exc, self, action="Taking the next document")
+            errors.show_error(exc, self, action=self.tr("Taking the next document"))
             return False
         if not items:
-            self.progress_label.setText(
-                self.progress_label.text() + "\nNothing left for you in this campaign."
-            )
+            nothing = self.tr("%1\nNothing left for you in this campaign.")
+            self.progress_label.setText(arg(nothing, self.progress_label.text()))
             return False
         self.view.open_query(items[0].query_id, items[0].document_id)
         return True
@@ -241,7 +242,7 @@ class CampaignPanel(QWidget):
         try:
             service.mark(name, annotator.id, query_id, item.document_id, state, reason)  # type: ignore[arg-type]
         except Exception as exc:
-            errors.show_error(exc, self, action="Marking the document")
+            errors.show_error(exc, self, action=self.tr("Marking the document"))
             return
         self._show_progress()
         self.next_item()
@@ -252,7 +253,9 @@ class CampaignPanel(QWidget):
         if self.campaign is None:
             return
         if reason is None:
-            text, ok = QInputDialog.getText(self, "Can't judge", "Why can't you judge it?")
+            text, ok = QInputDialog.getText(
+                self, self.tr("Can't judge"), self.tr("Why can't you judge it?")
+            )
             if not ok:
                 return
             reason = text
@@ -291,7 +294,7 @@ def install_campaigns(window: Any, menu_bar_before: QMenu | None = None) -> None
     context: Any = window.context
     view = getattr(window, "views", {}).get("Annotate")
     panel = CampaignPanel.attach(view) if hasattr(view, "splitter") else None
-    menu = QMenu("&Campaign", window)
+    menu = QMenu(QCoreApplication.translate("CampaignMenu", "&Campaign"), window)
     if menu_bar_before is not None:
         window.menuBar().insertMenu(menu_bar_before.menuAction(), menu)
     else:
@@ -306,11 +309,15 @@ def install_campaigns(window: Any, menu_bar_before: QMenu | None = None) -> None
         CampaignDashboard(context, window).exec()
 
     for text, slot, keys in (
-        ("&New campaign…", new_campaign, "Ctrl+Alt+N"),
-        ("Lead's &dashboard…", dashboard, "Ctrl+Alt+D"),
-        ("Next from &queue", panel.next_item if panel is not None else None, "Ctrl+Alt+Q"),
+        (QT_TRANSLATE_NOOP("CampaignMenu", "&New campaign…"), new_campaign, "Ctrl+Alt+N"),
+        (QT_TRANSLATE_NOOP("CampaignMenu", "Lead's &dashboard…"), dashboard, "Ctrl+Alt+D"),
+        (
+            QT_TRANSLATE_NOOP("CampaignMenu", "Next from &queue"),
+            panel.next_item if panel is not None else None,
+            "Ctrl+Alt+Q",
+        ),
     ):
         if slot is not None:
-            action = menu.addAction(text)
+            action = menu.addAction(QCoreApplication.translate("CampaignMenu", text))
             action.setShortcut(QKeySequence(keys))
             action.triggered.connect(lambda _checked=False, slot=slot: slot())

@@ -38,16 +38,18 @@ from ndcg_studio.services.pool_order import PoolOrder
 from ndcg_studio.services.scoring import (
     RunSummary,
 )
-from ndcg_studio.services.verdict import PairVerdict, pair_verdict, verdict_text
+from ndcg_studio.services.verdict import PairVerdict, pair_verdict
 from ndcg_studio.storage.database import Database
+from ndcg_studio.translatable import QT_TRANSLATE_NOOP
 from ndcg_studio.ui import settings as S
 from ndcg_studio.ui.bands import best_text_color
 from ndcg_studio.ui.charts import BETTER_A, BETTER_B, DeltaChart
 from ndcg_studio.ui.context import AppContext
+from ndcg_studio.ui.language import arg, number
 from ndcg_studio.ui.models.compare import COL_DELTA, DeltaTableModel
-from ndcg_studio.ui.models.table import signed
 from ndcg_studio.ui.views.base import LazyView, StateWidget
 from ndcg_studio.ui.views.compare_matrix import CompareMatrixPanel
+from ndcg_studio.ui.views.compare_text import significance_text, verdict_html, verdict_sentence
 from ndcg_studio.ui.views.scoring_settings import (
     SCORING_KEYS,
     describe_settings,
@@ -66,8 +68,8 @@ class CompareView(LazyView[ScoredRuns]):
 
     compared = Signal()
     STATE_KEY = "compare"
-    LOADING_STATUS = "Scoring…"
-    FAILED_ACTION = "Comparing runs"
+    LOADING_STATUS = QT_TRANSLATE_NOOP("CompareView", "Scoring…")
+    FAILED_ACTION = QT_TRANSLATE_NOOP("CompareView", "Comparing runs")
 
     def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(context, parent)
@@ -109,8 +111,8 @@ class CompareView(LazyView[ScoredRuns]):
         for combo in (self.run_a, self.run_b):
             combo.setMinimumContentsLength(16)
             combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
-        self.swap = QPushButton("⇄ Swap")
-        self.swap.setToolTip("Exchange run A and run B")
+        self.swap = QPushButton(self.tr("⇄ Swap"))
+        self.swap.setToolTip(self.tr("Exchange run A and run B"))
         self.swap.clicked.connect(self.swap_runs)
         # how every number below is computed (the Review header says the same)
         self.settings_line = QLabel()
@@ -119,7 +121,7 @@ class CompareView(LazyView[ScoredRuns]):
         pickers.addWidget(_chip_label("A", BETTER_A))
         pickers.addWidget(self.run_a)
         pickers.addSpacing(8)
-        pickers.addWidget(QLabel("vs"))
+        pickers.addWidget(QLabel(self.tr("vs")))
         pickers.addSpacing(8)
         pickers.addWidget(_chip_label("B", BETTER_B))
         pickers.addWidget(self.run_b)
@@ -159,17 +161,22 @@ class CompareView(LazyView[ScoredRuns]):
         self.decision.setWordWrap(True)
         self.decision.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.decision.setToolTip(
-            "Decided: the interval of Δ mean nDCG@K over every grade (0–4) the unjudged documents "
-            "of the Annotate pool (depth D) could still get excludes 0 — no judgment can flip it.\n"
-            "Not decided: the number of judgments is an estimate (the documents that decide A vs "
-            "B first, each at the mean judged grade of its rank), and so is P(A better) "
-            "(unjudged grades drawn from the judged grades at similar ranks; Carterette et al. "
-            "2006)."
+            self.tr(
+                "Decided: the interval of Δ mean nDCG@K over every grade (0–4) the unjudged "
+                "documents of the Annotate pool (depth D) could still get excludes 0 — no "
+                "judgment can flip it.\n"
+                "Not decided: the number of judgments is an estimate (the documents that decide "
+                "A vs B first, each at the mean judged grade of its rank), and so is P(A better) "
+                "(unjudged grades drawn from the judged grades at similar ranks; Carterette et al. "
+                "2006)."
+            )
         )
-        self.judge_button = QPushButton("Judge what decides A vs B")
+        self.judge_button = QPushButton(self.tr("Judge what decides A vs B"))
         self.judge_button.setToolTip(
-            "Annotate shows first the documents whose grade can change which run is better "
-            "(Annotator ▸ Pool order); annotators still see no run, rank or score"
+            self.tr(
+                "Annotate shows first the documents whose grade can change which run is better "
+                "(Annotator ▸ Pool order); annotators still see no run, rank or score"
+            )
         )
         self.judge_button.clicked.connect(self.judge_what_decides)
         decision_row = QHBoxLayout()
@@ -228,9 +235,9 @@ class CompareView(LazyView[ScoredRuns]):
         runs = scored.report.run_names
         if len(runs) < 2:
             self._show_empty(
-                "Comparing needs two runs: import another run (File ▸ Import…)."
+                self.tr("Comparing needs two runs: import another run (File ▸ Import…).")
                 if runs
-                else "No runs yet: import runs (File ▸ Import…)."
+                else self.tr("No runs yet: import runs (File ▸ Import…).")
             )
             return
         self.pages.setCurrentIndex(1)
@@ -270,12 +277,12 @@ class CompareView(LazyView[ScoredRuns]):
         if scored is None or not a or not b:
             return None
         if a == b:
-            self.verdict.setText("Pick two different runs.")
+            self.verdict.setText(self.tr("Pick two different runs."))
             self.decision.clear()
             self.model.set_rows(CompareRows.empty())
             self.chart.set_deltas(self.model.rows.delta, a, b, scored.report.settings.k)
             return None
-        self.status.setText("Comparing…")
+        self.status.setText(self.tr("Comparing…"))
         self._compare_task = run_task(
             lambda _p, _c: compare_rows(scored, a, b),
             on_success=self._on_compared,
@@ -294,7 +301,7 @@ class CompareView(LazyView[ScoredRuns]):
         if scored is None or db is None or not a or not b or a == b:
             return None
         settings, depth = scored.report.settings, self.context.pool_depth
-        self.decision.setText(f"Verdict over the depth-{depth} pool: computing…")
+        self.decision.setText(arg(self.tr("Verdict over the depth-%1 pool: computing…"), depth))
         self._verdict_task = run_task(
             lambda _p, cancelled: pair_verdict(
                 db, settings, a, b, depth=depth, cancelled=cancelled
@@ -308,11 +315,11 @@ class CompareView(LazyView[ScoredRuns]):
 
     def _on_verdict(self, verdict: PairVerdict) -> None:
         if (verdict.run_a, verdict.run_b) == (self.run_a.currentText(), self.run_b.currentText()):
-            self.decision.setText(verdict_text(verdict))
+            self.decision.setText(verdict_sentence(verdict))
 
     def _on_verdict_failed(self, exc: BaseException) -> None:
         if isinstance(exc, (ValueError, LookupError)):  # e.g. nothing pooled: said, not a dialog
-            self.decision.setText(f"No verdict: {exc}")
+            self.decision.setText(arg(self.tr("No verdict: %1"), exc))
         else:
             self.decision.clear()
             self._on_failed(exc)
@@ -326,7 +333,7 @@ class CompareView(LazyView[ScoredRuns]):
             return False
         order = PoolOrder(a, b, scored.report.settings.k)
         self.context.set_setting(S.POOL_ORDER, order.to_text())
-        self.status.setText("Annotate now shows first what decides A vs B")
+        self.status.setText(self.tr("Annotate now shows first what decides A vs B"))
         return True
 
     def _on_compared(self, rows: CompareRows) -> None:
@@ -340,48 +347,22 @@ class CompareView(LazyView[ScoredRuns]):
         self.chart.set_deltas(rows.delta, rows.run_a, rows.run_b, k)
         for tag, run in (("A", rows.run_a), ("B", rows.run_b)):
             self._set_summary(tag, run, scored.summaries.get(run), k)
-        self.verdict.setText(self.verdict_html(rows))
-        self.significance.setText(self.significance_text(rows))
+        self.verdict.setText(verdict_html(rows))
+        self.significance.setText(significance_text(rows))
         self.compared.emit()
 
     def _set_summary(self, tag: str, run: str, summary: RunSummary | None, k: int) -> None:
         labels = self.summary_labels
         labels[f"{tag}.run"].setText(f"<b>{run}</b>")
         if summary is None or math.isnan(summary.ndcg.mean):
-            labels[f"{tag}.mean"].setText("no judged queries")
+            labels[f"{tag}.mean"].setText(self.tr("no judged queries"))
             labels[f"{tag}.ci"].clear()
             labels[f"{tag}.n"].clear()
             return
         m = summary.ndcg
-        labels[f"{tag}.mean"].setText(f"mean nDCG@{k} <b>{m.mean:.4f}</b>")
-        labels[f"{tag}.ci"].setText(f"95% CI {m.low:.4f} – {m.high:.4f}")
-        labels[f"{tag}.n"].setText(f"{m.n:,} judged queries")
-
-    @staticmethod
-    def verdict_html(rows: CompareRows) -> str:
-        """Mean delta and wins / losses / ties over the paired queries."""
-        c = rows.comparison
-        if c is None or c.n == 0:
-            return "No query has an nDCG in both runs."
-        return (
-            f"Over the {c.n:,} queries scored in both runs: mean Δ (A − B) = "
-            f"<b>{signed(c.mean_delta, 4)}</b> &nbsp;·&nbsp; A better on <b>{c.wins:,}</b> "
-            f"&nbsp;·&nbsp; B better on <b>{c.losses:,}</b> &nbsp;·&nbsp; ties {c.ties:,}"
-        )
-
-    @staticmethod
-    def significance_text(rows: CompareRows) -> str:
-        """The paired randomization test's p-value and what it means at 0.05."""
-        c = rows.comparison
-        if c is None or c.n == 0 or math.isnan(c.p_value):
-            return ""
-        p = c.p_value
-        p_text = "p < 0.0001" if p < 1e-4 else f"p = {p:.4f}"
-        verdict = "significant" if p < 0.05 else "not significant"
-        return (
-            f"Paired randomization test (two-sided, random sign flips of the per-query deltas): "
-            f"{p_text} — the difference is {verdict} at the 0.05 level."
-        )
+        labels[f"{tag}.mean"].setText(arg(self.tr("mean nDCG@%1 <b>%2</b>"), k, f"{m.mean:.4f}"))
+        labels[f"{tag}.ci"].setText(arg(self.tr("95% CI %1 – %2"), f"{m.low:.4f}", f"{m.high:.4f}"))
+        labels[f"{tag}.n"].setText(arg(self.tr("%1 judged queries"), number(m.n)))
 
     # ------------------------------------------------------------------ state
     def _state_widgets(self) -> tuple[tuple[str, StateWidget], ...]:

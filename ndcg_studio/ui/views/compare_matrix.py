@@ -160,18 +160,30 @@ class CompareMatrixPanel(QWidget):
             + (dropped if matrix.n_dropped else "")
             + arg(corrected, matrix.correction_text())
         )
-        sentence = matrix.power_sentence
-        self.power.setText(
-            (sentence[:1].upper() + sentence[1:])
-            + self.tr(
-                " (paired t-test, α = 0.05, residual variance of the two-way ANOVA; Sakai 2016)."
-            )
-            if sentence
-            else ""
-        )
+        self.power.setText(self.power_text(matrix))
         self.computed.emit()
 
+    def power_text(self, matrix: PairMatrix) -> str:
+        """The topic-set-size sentence (``MultiRunReport.power_sentence``, capitalised, with
+        its method) in the interface language, from the comparison's numbers."""
+        if not matrix.power_sentence:
+            return ""
+        n = matrix.n_queries
+        if math.isfinite(matrix.min_detectable_delta):
+            text = self.tr(
+                "With %1 queries you can detect Δ ≥ %2 at 80% power (paired t-test, α = 0.05, "
+                "residual variance of the two-way ANOVA; Sakai 2016)."
+            )
+            return arg(text, n, f"{matrix.min_detectable_delta:.3f}")
+        text = self.tr(
+            "With %1 queries: the residual variance is 0 (every query moves the runs alike), so "
+            "no smallest detectable Δ can be stated (paired t-test, α = 0.05, residual variance "
+            "of the two-way ANOVA; Sakai 2016)."
+        )
+        return arg(text, n)
+
     def _on_failed(self, exc: BaseException) -> None:
+
         if isinstance(exc, TooFewQueries):  # a state of the data, not an error
             self.model.set_matrix(PairMatrix.empty())
             self.status.setText(arg(self.tr("No comparison: %1."), exc))

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, Qt, Signal
+from PySide6.QtCore import QModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QHideEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -37,25 +37,22 @@ from ndcg_studio.services.review_rows import (
     load_review_agreement,
 )
 from ndcg_studio.services.scoring import (
-    RunSummary,
     ScoringSettings,
 )
-from ndcg_studio.services.wording import count
 from ndcg_studio.storage.database import Database
+from ndcg_studio.translatable import QT_TRANSLATE_NOOP
 from ndcg_studio.ui.bands import BandChipDelegate, BandLegend
 from ndcg_studio.ui.charts import BandCountsChart, ChartsPane, HistogramChart
 from ndcg_studio.ui.context import AppContext
+from ndcg_studio.ui.language import arg
 from ndcg_studio.ui.models import scores as M
-from ndcg_studio.ui.models.scores import (
-    ReviewFilter,
-    RunSummaryModel,
-    ScoresTableModel,
-    with_text_keys,
-)
+from ndcg_studio.ui.models.run_summary import RunSummaryModel
+from ndcg_studio.ui.models.scores import ReviewFilter, ScoresTableModel, with_text_keys
 from ndcg_studio.ui.views.base import LazyView, StateWidget
 from ndcg_studio.ui.views.query_detail import QueryDetailDialog
 from ndcg_studio.ui.views.review_condensed import CondensedPanel
 from ndcg_studio.ui.views.review_filters import ReviewFilterBar
+from ndcg_studio.ui.views.review_text import coverage_note, nothing_to_score_text
 from ndcg_studio.ui.views.scoring_settings import (
     SCORING_KEYS,
     ScoringSettingsDialog,
@@ -78,10 +75,12 @@ class ReviewView(LazyView[ReviewData]):
     rows_shown = Signal()
     data_loaded = Signal()
     STATE_KEY = "review"
-    LOADING_STATUS = "Scoring…"
-    FAILED_STATUS = "Scoring failed"
-    FAILED_ACTION = "Scoring the runs"
-    NO_DATABASE_TEXT = "No database is open.\nUse File ▸ Open database… or start with the demo."
+    LOADING_STATUS = QT_TRANSLATE_NOOP("ReviewView", "Scoring…")
+    FAILED_STATUS = QT_TRANSLATE_NOOP("ReviewView", "Scoring failed")
+    FAILED_ACTION = QT_TRANSLATE_NOOP("ReviewView", "Scoring the runs")
+    NO_DATABASE_TEXT = QT_TRANSLATE_NOOP(
+        "ReviewView", "No database is open.\nUse File ▸ Open database… or start with the demo."
+    )
 
     def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(context, parent)
@@ -120,7 +119,7 @@ class ReviewView(LazyView[ReviewData]):
         """How the scores are computed, the settings button, the status."""
         self.settings_line = QLabel()
         self.settings_line.setWordWrap(True)
-        self.settings_button = QPushButton("Scoring settings…")
+        self.settings_button = QPushButton(self.tr("Scoring settings…"))
         self.settings_button.clicked.connect(self.open_settings)
         header = QHBoxLayout()
         header.addWidget(self.settings_line, 1)
@@ -152,7 +151,9 @@ class ReviewView(LazyView[ReviewData]):
         summary_layout.addStretch(1)
         self.band_chart = BandCountsChart()
         self.histogram = HistogramChart()
-        self.charts = ChartsPane([("Bands", self.band_chart), ("Distribution", self.histogram)])
+        self.charts = ChartsPane(
+            [(self.tr("Bands"), self.band_chart), (self.tr("Distribution"), self.histogram)]
+        )
         self.summary_splitter = QSplitter(Qt.Orientation.Horizontal)
         self.summary_splitter.addWidget(summary_box)
         self.summary_splitter.addWidget(self.charts)
@@ -199,7 +200,7 @@ class ReviewView(LazyView[ReviewData]):
         header_view.moveSection(M.COL_SPREAD, M.COL_TEXT)  # beside Disputed; text stays last
         header_view.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         self.table.activated.connect(self._on_activated)
-        self.table.setToolTip("Double-click or press Enter for the per-rank breakdown")
+        self.table.setToolTip(self.tr("Double-click or press Enter for the per-rank breakdown"))
 
     def _build_lower(self, context: AppContext) -> None:
         """Below the summary: the filtered table, and nDCG beside nDCG′ on a second tab."""
@@ -214,8 +215,8 @@ class ReviewView(LazyView[ReviewData]):
         self.condensed = CondensedPanel(context)
         self.lower_tabs = QTabWidget()
         self.lower_tabs.setDocumentMode(True)
-        self.lower_tabs.addTab(table_box, "Scores")
-        self.lower_tabs.addTab(self.condensed, "nDCG vs nDCG′ (unjudged documents)")
+        self.lower_tabs.addTab(table_box, self.tr("Scores"))
+        self.lower_tabs.addTab(self.condensed, self.tr("nDCG vs nDCG′ (unjudged documents)"))
         self.splitter.addWidget(self.lower_tabs)
         self.splitter.setStretchFactor(0, 2)
         self.splitter.setStretchFactor(1, 3)
@@ -275,7 +276,9 @@ class ReviewView(LazyView[ReviewData]):
         self.filters.set_sources(data.sources, data.source)
         if data.source is not None:
             self.settings_line.setText(
-                f"{headline(report.settings)} · grades of source {data.source} only"
+                arg(
+                    self.tr("%1 · grades of source %2 only"), headline(report.settings), data.source
+                )
             )
         if len(report) == 0:
             self.model.set_rows(ReviewRows.empty())
@@ -287,9 +290,10 @@ class ReviewView(LazyView[ReviewData]):
         k = report.settings.k
         self.summary_model.set_summaries(data.summaries, k)
         self.summary_table.resizeColumnsToContents()
-        self.summary_note.setText(self._coverage_note(data.summaries))
+        self.summary_note.setText(coverage_note(data.summaries))
         self.band_legend.set_thresholds(report.settings.bands)
         self._fit_summary_table()
+        QTimer.singleShot(0, self._fit_summary_table)  # again once laid out (CJK rows are taller)
         self.band_chart.set_counts(report.run_names, {s.run: s.band_counts for s in data.summaries})
         self.histogram.set_values(
             {run: report.table.ndcg[report.for_run(run)] for run in report.run_names}, k
@@ -307,28 +311,14 @@ class ReviewView(LazyView[ReviewData]):
         """As tall as its rows (up to 6), so the note and the legend sit right below."""
         t = self.summary_table
         rows = min(self.summary_model.rowCount(), 6)
-        height = t.horizontalHeader().height() + 2 * t.frameWidth() + 2
+        header = t.horizontalHeader()
+        # sizeHint: the header's height follows its (e.g. CJK, taller) text only after a layout
+        height = max(header.height(), header.sizeHint().height()) + 2 * t.frameWidth() + 2
         height += sum(t.rowHeight(r) for r in range(rows))
-        if self.summary_model.rowCount() > rows:
+        wide = header.length() > t.width() - 2 * t.frameWidth()  # a horizontal scroll bar
+        if self.summary_model.rowCount() > rows or wide:
             height += t.horizontalScrollBar().sizeHint().height()
-        t.setMaximumHeight(height)
-
-    @staticmethod
-    def _coverage_note(summaries: list[RunSummary]) -> str:
-        parts = []
-        for s in summaries:
-            extra = []
-            if s.n_without_judgments:
-                extra.append(f"{s.n_without_judgments} without judgments (no nDCG)")
-            if s.n_missing_from_run:
-                extra.append(f"{s.n_missing_from_run} not returned (scored 0)")
-            if s.n_idcg_zero:
-                extra.append(f"{s.n_idcg_zero} with IDCG = 0")
-            if extra:
-                parts.append(f"{s.run}: " + ", ".join(extra))
-        if not parts:
-            return "Every query has judgments and a result in every run."
-        return "; ".join(parts) + "."
+        t.setFixedHeight(height)  # not squeezed under the legend (taller CJK lines)
 
     # ------------------------------------------------------------------ filters
     def current_filter(self) -> ReviewFilter:
@@ -355,7 +345,7 @@ class ReviewView(LazyView[ReviewData]):
             self.detail_dialog = QueryDetailDialog(self.context, self)
         dialog = self.detail_dialog
         settings = self.data.report.settings if self.data else scoring_settings_from(self.context)
-        dialog.setWindowTitle(f"Query {query} · {run} — Query detail")
+        dialog.setWindowTitle(arg(self.tr("Query %1 · %2 — Query detail"), query, run))
         dialog.view.load(query, run, settings, str(rows.text[source]))
         _show_window(dialog)
         return dialog
@@ -375,40 +365,12 @@ class ReviewView(LazyView[ReviewData]):
 
     def _show_empty_message(self, counts: DatabaseCounts | None = None) -> None:
         if self.context.database is None:
-            self._show_empty(self.NO_DATABASE_TEXT)
+            self._show_empty(self._text(self.NO_DATABASE_TEXT))
         else:
             self._show_empty(self.nothing_to_score_text(counts))
 
-    @staticmethod
-    def nothing_to_score_text(counts: DatabaseCounts | None) -> str:
-        """Why nothing is scored, naming only what is missing (a database with 11,386
-        judgments and no run was told to import "a run and judgments")."""
-        runs = counts is None or counts.runs > 0
-        judgments = counts is None or counts.judgments > 0
-        if counts is not None and not runs and judgments:
-            return (
-                f"Nothing to score yet: {count(counts.judgments, 'judgments')}, but no run.\n"
-                "Import a run (File ▸ Import… ▸ A run) to score it."
-            )
-        if counts is not None and runs and not judgments:
-            return (
-                f"Nothing to score yet: {count(counts.runs, 'runs')}, but no judgments.\n"
-                "Judge documents in Annotate, or import judgments (File ▸ Import…)."
-            )
-        if counts is not None and runs and judgments:
-            return (
-                "Nothing to score yet: no query has both results in a run and judgments.\n"
-                "Judge the runs' documents in Annotate, or import judgments for their queries."
-            )
-        if counts is not None and not runs and not judgments:
-            return (
-                "Nothing to score yet: no run and no judgments.\nImport a run and judgments "
-                "(File ▸ Import…), or judge a few documents in Annotate."
-            )
-        return (
-            "Nothing to score yet.\nImport a run and judgments (File ▸ Import…), "
-            "or judge a few documents in Annotate."
-        )
+    #: why nothing is scored (see :func:`~ndcg_studio.ui.views.review_text.nothing_to_score_text`)
+    nothing_to_score_text = staticmethod(nothing_to_score_text)
 
     def hideEvent(self, event: QHideEvent) -> None:
         self.save_state()

@@ -18,14 +18,17 @@ from PySide6.QtWidgets import (
 )
 
 from ndcg_studio.domain.bands import NO_BAND, Band
+from ndcg_studio.translatable import QT_TRANSLATE_NOOP
 from ndcg_studio.ui.bands import band_name
+from ndcg_studio.ui.language import arg, label, number, plural
 from ndcg_studio.ui.models.scores import DEFAULT_COVERAGE_THRESHOLD, ReviewFilter
 
 #: the source filter's tooltip: what choosing a source means
-SOURCE_FILTER_TIP = (
+SOURCE_FILTER_TIP = QT_TRANSLATE_NOOP(
+    "ReviewFilterBar",
     "Score against one judgment source's grades only: its annotators' grades combined by the "
     "consensus rule, no adjudication (like `score --source`); 'humans' are the annotators of "
-    "no source. All sources: the usual consensus of every annotator."
+    "no source. All sources: the usual consensus of every annotator.",
 )
 
 
@@ -43,25 +46,27 @@ class ReviewFilterBar(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.search = QLineEdit()
-        self.search.setPlaceholderText("Filter by query id or text…")
+        self.search.setPlaceholderText(self.tr("Filter by query id or text…"))
         self.search.setClearButtonEnabled(True)
         self.run_filter = QComboBox()
-        self.run_filter.addItem("All runs", None)
+        self.run_filter.addItem(self.tr("All runs"), None)
         self.band_filter = QComboBox()
-        self.band_filter.addItem("All bands", None)
+        self.band_filter.addItem(self.tr("All bands"), None)
         for band in sorted(Band, reverse=True):
             self.band_filter.addItem(band_name(int(band)), int(band))
-        self.band_filter.addItem("No band (no judgments)", NO_BAND)
+        self.band_filter.addItem(self.tr("No band (no judgments)"), NO_BAND)
         # whose grades the scores are against (a reload, not a row filter); shown once the
         # database has a source besides the humans
         self.source_filter = QComboBox()
         self.source_filter.setObjectName("review_source_filter")
-        self.source_filter.addItem("All sources", None)
-        self.source_filter.setToolTip(SOURCE_FILTER_TIP)
+        self.source_filter.addItem(self.tr("All sources"), None)
+        self.source_filter.setToolTip(label("ReviewFilterBar", SOURCE_FILTER_TIP))
         self.source_filter.setVisible(False)
-        self.disputed_only = QCheckBox("Disputed only")
-        self.disputed_only.setToolTip("Queries with a document whose grades differ by 2 or more")
-        self.low_coverage = QCheckBox("Judged@K below")
+        self.disputed_only = QCheckBox(self.tr("Disputed only"))
+        self.disputed_only.setToolTip(
+            self.tr("Queries with a document whose grades differ by 2 or more")
+        )
+        self.low_coverage = QCheckBox(self.tr("Judged@K below"))
         self.coverage = QDoubleSpinBox()
         self.coverage.setRange(0, 100)
         self.coverage.setSuffix(" %")
@@ -118,7 +123,7 @@ class ReviewFilterBar(QWidget):
         current_run = self.run_filter.currentData()
         self.run_filter.blockSignals(True)
         self.run_filter.clear()
-        self.run_filter.addItem("All runs", None)
+        self.run_filter.addItem(self.tr("All runs"), None)
         for run in runs:
             self.run_filter.addItem(run, run)
         self.run_filter.setCurrentIndex(max(0, self.run_filter.findData(current_run)))
@@ -130,12 +135,16 @@ class ReviewFilterBar(QWidget):
         combo = self.source_filter
         combo.blockSignals(True)
         combo.clear()
-        combo.addItem("All sources", None)
+        combo.addItem(self.tr("All sources"), None)
         for name in sources:
-            combo.addItem(f"Source: {name}", name)
+            combo.addItem(arg(self.tr("Source: %1"), name), name)
         combo.setCurrentIndex(max(0, combo.findData(source)))
         combo.blockSignals(False)
         combo.setVisible(len(sources) > 1)
 
     def set_shown(self, n: int, total: int) -> None:
-        self.shown.setText(f"{n:,} of {total:,} rows" if n != total else f"{total:,} rows")
+        if n != total:
+            text = arg(self.tr("%1 of %2 row(s)", "", total), number(n), number(total))
+        else:
+            text = arg(self.tr("%1 row(s)", "", total), number(total))
+        self.shown.setText(plural(text, total))

@@ -87,7 +87,8 @@ _CONSENSUS_NAMES = {
 }
 
 
-def _consensus_name(method: str) -> str:
+def consensus_name(method: str) -> str:
+    """The name of a consensus ``method`` ("median") in the interface language."""
     return _tr(_CONSENSUS_NAMES.get(method, method))
 
 
@@ -104,7 +105,11 @@ def scoring_settings_from(ctx: AppContext) -> ScoringSettings:
 
 def describe_settings(settings: ScoringSettings) -> str:
     """One sentence saying how nDCG is computed, e.g. for the Review header and Query detail."""
-    gain = "gain = grade" if settings.gain == "linear" else "gain = 2^grade − 1"
+    gain = (
+        QCoreApplication.translate("ScoringSettings", "gain = grade")
+        if settings.gain == "linear"
+        else QCoreApplication.translate("ScoringSettings", "gain = 2^grade − 1")
+    )
     ideal = (
         QCoreApplication.translate("ScoringSettings", "IDCG from all judged documents of the query")
         if settings.ideal == "judged"
@@ -127,7 +132,7 @@ def describe_settings(settings: ScoringSettings) -> str:
             QCoreApplication.translate(
                 "ScoringSettings", "%1 of the annotators' grades (adjudicated grades win)"
             ),
-            _consensus_name(settings.consensus),
+            consensus_name(settings.consensus),
         )
     )
     text = QCoreApplication.translate(
@@ -157,7 +162,7 @@ def headline(settings: ScoringSettings) -> str:
         if s.annotator
         else arg(
             QCoreApplication.translate("ScoringSettings", "consensus: %1"),
-            _consensus_name(s.consensus),
+            consensus_name(s.consensus),
         )
     )
     order = (

@@ -15,6 +15,7 @@ from __future__ import annotations
 import html
 from typing import Any
 
+import numpy as np
 from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -41,7 +42,11 @@ from ndcg_studio.ui.context import AppContext
 from ndcg_studio.ui.language import arg, label, plural
 from ndcg_studio.ui.models.stability import MeansTableModel, PairsTableModel, TauMatrixModel
 from ndcg_studio.ui.views.base import LazyView, StateWidget
-from ndcg_studio.ui.views.scoring_settings import SCORING_KEYS, scoring_settings_from
+from ndcg_studio.ui.views.scoring_settings import (
+    SCORING_KEYS,
+    consensus_name,
+    scoring_settings_from,
+)
 from ndcg_studio.ui.workers import TaskFn
 from ndcg_studio.vocabulary import GRADES
 
@@ -123,6 +128,13 @@ class StabilityView(LazyView[StabilityReport]):
         self.coverage_label = QLabel(self.tr("min. coverage"))
         self.run_a = QComboBox()
         self.run_b = QComboBox()
+        # no wider than ~14 characters when closed (the list shows whole names): with Russian
+        # labels and long run names the row made the window wider than a 1024-px screen
+        for combo, length in ((self.by, 14), (self.run_a, 12), (self.run_b, 12)):
+            combo.setSizeAdjustPolicy(
+                QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+            )
+            combo.setMinimumContentsLength(length)
         controls = QHBoxLayout()
         controls.addWidget(QLabel(self.tr("Run order under")))
         controls.addWidget(self.by)
@@ -231,7 +243,11 @@ class StabilityView(LazyView[StabilityReport]):
         self.run_a.setCurrentIndex(self.run_a.findText(a))
         self.run_b.setCurrentIndex(self.run_b.findText(b))
         self._show_sentence()
-        notes = [n for n in report.notes() if n.startswith("annotators below")]
+        notes = []
+        if report.excluded:  # as StabilityReport.notes() says it, in the interface language
+            cov = ", ".join(f"{a} {report.coverage[a]:.0%}" for a in report.excluded)
+            text = self.tr("annotators below %1 coverage of every run's top %2 left out: %3")
+            notes.append(arg(text, f"{report.min_coverage:.0%}", report.settings.k, cov))
         if len(r.sets) < 2:
             nothing = self.tr("%n grade set(s): nothing to compare.", "", len(r.sets))
             notes.insert(0, plural(nothing, len(r.sets)))
@@ -258,8 +274,46 @@ class StabilityView(LazyView[StabilityReport]):
             else ""
         )
         self.sentence.setText(
-            f"<span style='font-size:12pt'><b>{report.result.sentence(a, b)}</b></span>{flips}"
+            f"<span style='font-size:12pt'><b>{self.sentence_text(report, a, b)}</b></span>" + flips
         )
+
+    def sentence_text(self, report: StabilityReport, run_a: str, run_b: str) -> str:
+        """:meth:`ndcg_studio.domain.stability.StabilityResult.sentence` in the interface
+        language (the same English text), built here from the verdict's directions: "A better
+        than B under 5 of 6 grade sets; flips under ada's grades"."""
+        result = report.result
+        v = result.verdict(run_a, run_b)
+        have = ~np.isnan(v.delta)
+        a_wins, b_wins = int((v.direction > 0).sum()), int((v.direction < 0).sum())
+        first, second, sign = v.run_a, v.run_b, 1
+        if b_wins > a_wins or (b_wins == a_wins and result.runs[v.run_b] == run_a):
+            first, second, sign = v.run_b, v.run_a, -1
+        better = a_wins if sign > 0 else b_wins
+        names = [self._set_phrase(report.by, g.name) for g in result.sets]
+        flips = [names[i] for i in np.flatnonzero(v.direction == -sign).tolist()]
+        ties = [names[i] for i in np.flatnonzero(have & (v.direction == 0)).tolist()]
+        text = arg(
+            self.tr("%1 better than %2 under %3 of %4 grade sets"),
+            result.runs[first],
+            result.runs[second],
+            better,
+            int(have.sum()),
+        )
+        text += arg(self.tr("; flips under %1"), self._join(flips)) if flips else ""
+        text += "" if flips else self.tr("; never flips")
+        return text + (arg(self.tr("; tied under %1"), self._join(ties)) if ties else "")
+
+    def _set_phrase(self, by: str, name: str) -> str:
+        if by == "consensus":
+            return arg(self.tr("the %1 consensus"), consensus_name(name))
+        if name.endswith("s"):
+            return arg(self.tr("%1' grades"), name)
+        return arg(self.tr("%1's grades"), name)
+
+    def _join(self, words: list[str]) -> str:
+        if len(words) <= 2:
+            return self.tr(" and ").join(words)
+        return arg(self.tr("%1 and %2"), self.tr(", ").join(words[:-1]), words[-1])
 
     @staticmethod
     def agreement_html(report: StabilityReport) -> str:
