@@ -96,6 +96,9 @@ class AlphaInterval:
     method: str = "percentile bootstrap over pairable items, with replacement"
 
 
+_NO_DEFINED_RESAMPLE = QT_TRANSLATE_NOOP("Agreement", "no resample had a defined alpha")
+
+
 def _count_kinds(counts: NDArray[np.float64]) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
     """Group items by their value counts.
 
@@ -203,9 +206,7 @@ def alpha_bootstrap(
     _bootstrap_samples(ratings, point.level, values, np.random.default_rng(seed), samples)
     defined = samples[~np.isnan(samples)]
     if defined.size == 0:
-        return interval(
-            np.nan, np.nan, 0, QT_TRANSLATE_NOOP("Agreement", "no resample had a defined alpha")
-        )
+        return interval(np.nan, np.nan, 0, _NO_DEFINED_RESAMPLE)
     tail = (1.0 - confidence) / 2.0
     low, high = np.quantile(defined, [tail, 1.0 - tail])
     return interval(float(low), float(high), int(defined.size), None)
