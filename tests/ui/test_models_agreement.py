@@ -14,21 +14,23 @@ from PySide6.QtCore import Qt
 from sqlalchemy import select
 
 from ndcg_studio.services.agreement import AgreementReport, AgreementService
+from ndcg_studio.services.agreement_rows import DisputedRows
 from ndcg_studio.services.annotation import AnnotationService
 from ndcg_studio.services.importing import ImportService
 from ndcg_studio.storage import models
 from ndcg_studio.storage.database import Database, open_database
 from ndcg_studio.ui.models.agreement import (
-    COL_D_FINAL,
-    DisputedItemsModel,
-    DisputedRows,
-    HistoryModel,
-    ItemGradesModel,
     LeaveOneOutModel,
     PairwiseKappaModel,
     PerQueryAlphaModel,
     kappa_color,
     text_color_on,
+)
+from ndcg_studio.ui.models.disputed import (
+    COL_D_FINAL,
+    DisputedItemsModel,
+    HistoryModel,
+    ItemGradesModel,
 )
 from ndcg_studio.ui.models.table import SORT_ROLE
 
