@@ -132,9 +132,8 @@ def cli_table(results: list[tuple[int, dict[str, Step], dict[str, Step | None]]]
             cells = ["—"] * len(PEERS)
             if name == "eval":
                 cells = [p.cell() if (p := peers[k]) else "not built" for k in PEERS]
-            print(
-                f"| {n:,} | `{name}` | {step.cell()} | " + " | ".join(cells) + f" | {step.load:.1f} |"
-            )
+            peer_cells = " | ".join(cells)
+            print(f"| {n:,} | `{name}` | {step.cell()} | {peer_cells} | {step.load:.1f} |")
     print()
     for n, steps, peers in results:
         ours = summary(steps["eval"].out)
