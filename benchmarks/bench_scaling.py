@@ -155,7 +155,7 @@ def gui_table(results: list[tuple[int, list[tuple[str, dict[str, object], float]
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", nargs="+", default=["1k", "10k", "100k"], help="queries")
+    parser.add_argument("--sizes", nargs="*", default=["1k", "10k", "100k"], help="queries")
     parser.add_argument("--gui-sizes", nargs="*", default=["1k", "10k"], help="queries")
     parser.add_argument("--trec-eval", metavar="PATH", help="a trec_eval binary (else skipped)")
     parser.add_argument("--keep", type=Path, help="folder for files and databases (reused)")
