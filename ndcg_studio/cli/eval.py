@@ -67,6 +67,29 @@ def add_parser(sub: Any) -> None:
     )
 
 
+def _reuse_freed_memory() -> None:
+    """glibc only: serve large allocations from the heap and keep what is freed for the next.
+
+    By default glibc maps each array over 32 MiB afresh and unmaps it when freed, so every one
+    of the many large temporary arrays of a 10M-line evaluation faults its pages in from the
+    kernel again; that system time was about half of the command's CPU time at 10M lines. With
+    ``M_MMAP_MAX`` 0 and a high ``M_TRIM_THRESHOLD`` freed arrays are reused (a somewhat higher
+    peak RSS, still below pytrec_eval's). One short process only: never set in the app. Guarded
+    by ``benchmarks/bench_eval.py``; the numbers are in ``benchmarks/README.md``.
+    """
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    try:
+        mallopt = ctypes.CDLL(None).mallopt  # the C library the interpreter runs on
+    except (OSError, AttributeError):  # a C library without mallopt
+        return
+    m_trim_threshold, m_mmap_max = -1, -4  # glibc's malloc.h
+    mallopt(m_mmap_max, 0)
+    mallopt(m_trim_threshold, 2**31 - 1)
+
+
 def eval_command(args: argparse.Namespace) -> int:
     """Print trec_eval's lines for ``args.run`` against ``args.qrels``."""
     # numpy's documented switch, read when numpy is first imported: no transparent huge pages
@@ -75,6 +98,7 @@ def eval_command(args: argparse.Namespace) -> int:
     # (guarded by benchmarks/bench_eval.py; its numbers are in benchmarks/README.md).
     if "numpy" not in sys.modules:
         os.environ.setdefault("NUMPY_MADVISE_HUGEPAGE", "0")
+    _reuse_freed_memory()
     from ndcg_studio.io.trec_columns import read_qrels_columns, read_run_columns
     from ndcg_studio.services.evaluation import MeasureError, evaluate, parse_measures
 

@@ -205,13 +205,34 @@ def _read_fast(
 
 def _numbers(parts: list[NDArray[np.bytes_]], dtype: type[np.generic]) -> NDArray[np.generic]:
     """Parse number fields; raise :class:`_Irregular` for what numpy takes and C does not
-    (``1_000``, Python's digit separators) and for what does not parse at all."""
-    if any((part.view(np.uint8) == ord("_")).any() for part in parts):
-        raise _Irregular
-    try:
-        return np.concatenate([part.astype(dtype) for part in parts])
-    except ValueError:
-        raise _Irregular from None
+    (``1_000``, Python's digit separators) and for what does not parse at all.
+
+    A block of one-digit grades (the usual qrels) is read by :func:`_digit_grades`: numpy's
+    conversion of bytes to integers is the slow part of reading a qrels file. Scores keep
+    numpy's float parsing (a vectorised decimal parser was slower). Guarded by
+    ``bench_eval.py``; the numbers are in ``benchmarks/README.md``."""
+    out = []
+    for part in parts:
+        value = _digit_grades(part) if dtype is np.int64 else None
+        if value is None:
+            if (part.view(np.uint8) == ord("_")).any():
+                raise _Irregular
+            try:
+                value = part.astype(dtype)
+            except ValueError:
+                raise _Irregular from None
+        out.append(value)
+    return np.concatenate(out)
+
+
+def _digit_grades(part: NDArray[np.bytes_]) -> NDArray[np.int64] | None:
+    """(n,) int64 values of one-byte fields that are all digits 0-9; None otherwise."""
+    if part.dtype.itemsize != 1:
+        return None
+    digit = part.view(np.uint8) - np.uint8(ord("0"))  # other bytes wrap to > 9
+    if digit.shape[0] and int(digit.max()) > 9:
+        return None
+    return digit.astype(np.int64)
 
 
 def _to_bytes(ids: list[str]) -> NDArray[np.bytes_]:

@@ -128,3 +128,20 @@ def test_strict_reader_refusals_are_kept(tmp_path: Path) -> None:
     path.write_text("")
     with pytest.raises(InputFileError):
         read_run_columns(path)
+
+
+def test_one_digit_grades_and_others() -> None:
+    np.testing.assert_array_equal(
+        trec_columns._digit_grades(np.array([b"0", b"4", b"9"])), [0, 4, 9]
+    )
+    assert trec_columns._digit_grades(np.array([b"-1", b"2"])) is None
+    assert trec_columns._digit_grades(np.array([b"a"])) is None
+    assert trec_columns._digit_grades(np.array([b"/"])) is None
+
+
+def test_digit_and_other_grades_in_one_file(tmp_path: Path) -> None:
+    # the fast path takes a block of one-digit grades only: with a "-1" numpy parses it
+    for text, grades in (("4", [3, 0, 4]), ("-1", [3, 0, -1]), ("12", [3, 0, 12])):
+        path = tmp_path / "qrels.txt"
+        path.write_text(f"q1 0 a 3\nq1 0 b 0\nq2 0 a {text}\n")
+        assert read_qrels_columns(path).grade.tolist() == grades
