@@ -27,6 +27,7 @@ from ndcg_studio.storage.external_ids import (
     map_external_ids,
     upsert,
 )
+from ndcg_studio.storage.pg_copy import copy_columns
 
 if TYPE_CHECKING:
     from sqlalchemy import Connection, Engine
@@ -103,8 +104,14 @@ def insert_results(conn: Connection, run_id: int, columns: Mapping[str, NDArray[
     """Insert results of run ``run_id`` from columns of one length: ``query``, ``doc``
     (database ids), ``rank`` with ``usable`` (False: the rank is not a 32-bit integer, stored
     NULL), ``position`` and ``score``. Returns the row count."""
-    ranks: list[int | None] = columns["rank"].tolist()
     usable = columns["usable"]
+    if conn.dialect.name == "postgresql" and usable.all():  # binary COPY of the columns
+        names = {"query_id": "query", "document_id": "doc", "rank": "rank", "score": "score"}
+        arrays = {c: columns[k] for c, k in {**names, "position": "position"}.items()}
+        copied = copy_columns(conn, models.results, arrays, {"run_id": int(run_id)})
+        if copied is not None:
+            return copied
+    ranks: list[int | None] = columns["rank"].tolist()
     if not usable.all():
         ranks = [r if ok else None for r, ok in zip(ranks, usable.tolist(), strict=True)]
     rows = zip(
