@@ -63,6 +63,36 @@ def _fk_name(child: str, column: str, parent: str) -> str:
     return f"fk_{child}_{column}_{parent}"
 
 
+#: The parents an import locks against other writers for its whole transaction
+#: (``ndcg_lock_for_import()``, called by ``storage.imports.import_transaction``).
+IMPORT_LOCKED = ("queries", "documents")
+
+
+def _holds_writers_off(parent: str) -> str:
+    """SQL: whether this transaction holds a lock on ``parent`` that no writer of it can share
+    (SHARE ROW EXCLUSIVE or stronger): then no parent can be deleted or changed before this
+    transaction ends, and existence is checked without locking each parent row."""
+    return (
+        "EXISTS (SELECT 1 FROM pg_locks l WHERE l.locktype = 'relation' "
+        f"AND l.relation = '{parent}'::regclass AND l.pid = pg_backend_pid() AND l.granted "
+        "AND l.mode IN ('ShareRowExclusiveLock', 'ExclusiveLock', 'AccessExclusiveLock'))"
+    )
+
+
+def _lock_function(schema: str) -> str:
+    """``ndcg_lock_for_import()``: the import's lock on the big parents (SECURITY DEFINER, so an
+    annotator login's import takes it too). Imports then run one after the other, as SQLite's
+    ``BEGIN IMMEDIATE`` makes them; readers and the app's judgment writes (which lock parent
+    rows ``FOR KEY SHARE``, a ROW SHARE table lock) are not blocked."""
+    tables = ", ".join(IMPORT_LOCKED)
+    return f"""
+CREATE FUNCTION ndcg_lock_for_import() RETURNS void
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = "{schema}", pg_temp AS $$
+BEGIN
+  LOCK TABLE {tables} IN SHARE ROW EXCLUSIVE MODE;
+END $$"""
+
+
 def _still_referenced(child: str, column: str, parent: str) -> str:
     return (
         f'update or delete on table "{parent}" violates foreign key constraint '
@@ -100,8 +130,12 @@ def _child_function(schema: str, child: str) -> str:
         checks.append(f"""
   SELECT count(*) INTO wanted FROM (SELECT DISTINCT {column} FROM new_rows n
                                      WHERE {column} IS NOT NULL) s;
-  PERFORM 1 FROM {parent} p WHERE p.id IN (SELECT {column} FROM new_rows) FOR KEY SHARE OF p;
-  GET DIAGNOSTICS found = ROW_COUNT;
+  IF {_holds_writers_off(parent)} THEN
+    SELECT count(*) INTO found FROM {parent} p WHERE p.id IN (SELECT {column} FROM new_rows);
+  ELSE
+    PERFORM 1 FROM {parent} p WHERE p.id IN (SELECT {column} FROM new_rows) FOR KEY SHARE OF p;
+    GET DIAGNOSTICS found = ROW_COUNT;
+  END IF;
   IF found < wanted THEN
     RAISE EXCEPTION '{message}' USING ERRCODE = 'foreign_key_violation',
       DETAIL = 'A referenced row is not present in table "{parent}".';
@@ -162,6 +196,7 @@ def _create_statements(schema: str) -> list[str]:
         f"ALTER TABLE {child} DROP CONSTRAINT {_fk_name(child, column, parent)}"
         for child, column, parent, _ in REFERENCES
     ]
+    statements.append(_lock_function(schema))
     for child in _children():
         statements.append(_child_function(schema, child))
         for event in ("INSERT", "UPDATE"):
@@ -195,6 +230,7 @@ def _drop_statements() -> list[str]:
         for event in ("insert", "update"):
             statements.append(f"DROP TRIGGER trg_{child}_references_{event} ON {child}")
         statements.append(f"DROP FUNCTION ndcg_references_of_{child}()")
+    statements.append("DROP FUNCTION ndcg_lock_for_import()")
     statements += [
         f"ALTER TABLE {child} ADD CONSTRAINT {_fk_name(child, column, parent)} "
         f"FOREIGN KEY ({column}) REFERENCES {parent} (id) ON DELETE {on_delete}"

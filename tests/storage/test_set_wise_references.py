@@ -116,3 +116,20 @@ def test_deletes_cascade_like_foreign_keys(pg: Any) -> None:
         # judgments, their history (also the rows their deletion records) and results go too
         conn.execute(text("DELETE FROM documents WHERE id = 1"))
         assert conn.execute(text(_COUNTS)).one() == (0, 0, 0, 1)
+
+
+def test_an_import_holding_the_parents_still_refuses_a_missing_one(pg: Any) -> None:
+    """Inside an import the parents are locked against writers (no row lock per parent): the
+    existence check still refuses a reference to a missing row, and the parents are locked."""
+    from ndcg_studio.storage.imports import RowRefused, import_transaction
+
+    with pytest.raises(RowRefused, match="foreign key"), import_transaction(pg) as conn:
+        modes = conn.execute(text(
+            "SELECT l.mode FROM pg_locks l WHERE l.pid = pg_backend_pid() "
+            "AND l.relation = 'documents'::regclass"
+        )).scalars().all()  # fmt: skip
+        assert "ShareRowExclusiveLock" in modes
+        conn.execute(text("INSERT INTO results VALUES (2, 1, 2, NULL, 1, 0.5)"))  # fine
+        conn.execute(text("INSERT INTO results VALUES (2, 1, 99, NULL, 2, 0.5)"))
+    with pg.connect() as conn:
+        assert conn.execute(text(_COUNTS)).one() == (2, 3, 2, 2)
