@@ -53,7 +53,8 @@ def bulk_transaction(engine: Engine) -> Iterator[Connection]:
     the checks (three parent lookups per inserted row) could not fail; skipping them halves the
     time of inserting a million judgments or results. Enforcement is switched back on before
     the connection returns to the pool (or the connection is discarded).
-    PostgreSQL: an ordinary transaction, constraints checked (``COPY`` is fast with them).
+    PostgreSQL: an ordinary transaction, constraints checked (the references of judgments,
+    results and their history set-wise, once per statement: migration 0008).
 
     Raises:
         whatever the body raises, after the rollback.
