@@ -34,7 +34,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import DataError, DBAPIError, IntegrityError
 
 from ndcg_studio.storage.database import describe_url
-from ndcg_studio.storage.pg_copy import copy_columns, copy_out_array, copy_rows
+from ndcg_studio.storage.pg_copy import copy_any, copy_out_array, copy_rows
 from ndcg_studio.storage.resilience import refusal_of
 
 _CHUNK = 50_000
@@ -280,11 +280,9 @@ def bulk_insert_columns(
 
     SQLite, when the columns' ranges (max - min of each) fit together in 63 bits (judgments:
     ids of up to 16 million queries, 67 million documents and 1,000 annotators, a grade from
-    -1): each row is packed into one integer (each value less its column's minimum), the packed
-    column travels as one JSON array through ``json_each`` and SQL unpacks it with shifts,
-    masks and the minimum added back — no value bound one at a time
-    (``benchmarks/bench_end_to_end.py``). New integer ids follow the rows' order. Otherwise, and
-    on PostgreSQL: :func:`bulk_insert`.
+    -1): each row packed into one integer (less its column's minimum), sent as one JSON array
+    through ``json_each``, unpacked by SQL (``bench_end_to_end.py``); new integer ids follow
+    the rows' order. PostgreSQL: binary ``COPY`` (``pg_copy``). Else :func:`bulk_insert`.
 
     Raises:
         ValueError: columns of different lengths.
@@ -301,9 +299,7 @@ def bulk_insert_columns(
         for a, low in zip(arrays, lows, strict=True)
     ]
     if conn.dialect.name == "postgresql":
-        copied = copy_columns(conn, table, dict(zip(names, arrays, strict=True)), constants)
-        if copied is not None:
-            return copied
+        return copy_any(conn, table, dict(zip(names, arrays, strict=True)), constants)
     if conn.dialect.name != "sqlite" or sum(widths) > 63 or n < _STAGE_FROM:
         rows = zip(*(a.tolist() for a in arrays), strict=True)
         return bulk_insert(conn, table, names, rows, constants=constants)

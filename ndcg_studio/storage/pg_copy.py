@@ -27,7 +27,14 @@ from sqlalchemy.exc import IntegrityError
 if TYPE_CHECKING:
     from sqlalchemy import Connection, Table
 
-__all__ = ["copy_columns", "copy_in_columns", "copy_out_array", "copy_rows", "copy_target"]
+__all__ = [
+    "copy_any",
+    "copy_columns",
+    "copy_in_columns",
+    "copy_out_array",
+    "copy_rows",
+    "copy_target",
+]
 
 _SIGNATURE = b"PGCOPY\n\xff\r\n\x00"
 _HEADER = _SIGNATURE + b"\x00\x00\x00\x00" + b"\x00\x00\x00\x00"
@@ -261,3 +268,22 @@ def _copied(conn: Connection, table: Table, target: str, cols: str) -> None:
             f'INSERT INTO "{table.name}" ({cols}) SELECT {cols} FROM pg_temp.{target}'
         )
         conn.exec_driver_sql(f"DROP TABLE pg_temp.{target}")
+
+
+def copy_any(
+    conn: Connection,
+    table: Table,
+    columns: Mapping[str, NDArray[Any]],
+    constants: Mapping[str, str | int] | None = None,
+) -> int:
+    """:func:`copy_columns`, or where that does not apply :func:`copy_rows` (text ``COPY``,
+    the server's refusal in its words); returns the row count.
+
+    Raises:
+        sqlalchemy.exc.IntegrityError: a constraint violation (the transaction rolls back).
+    """
+    copied = copy_columns(conn, table, columns, constants)
+    if copied is not None:
+        return copied
+    rows = zip(*(np.asarray(v).tolist() for v in columns.values()), strict=True)
+    return copy_rows(conn, table, list(columns), rows, dict(constants or {}))
