@@ -34,6 +34,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import DataError, DBAPIError, IntegrityError
 
 from ndcg_studio.storage.database import describe_url
+from ndcg_studio.storage.pg_copy import copy_any, copy_out_array, copy_rows
 from ndcg_studio.storage.resilience import refusal_of
 
 _CHUNK = 50_000
@@ -52,7 +53,8 @@ def bulk_transaction(engine: Engine) -> Iterator[Connection]:
     the checks (three parent lookups per inserted row) could not fail; skipping them halves the
     time of inserting a million judgments or results. Enforcement is switched back on before
     the connection returns to the pool (or the connection is discarded).
-    PostgreSQL: an ordinary transaction, constraints checked (``COPY`` is fast with them).
+    PostgreSQL: an ordinary transaction, constraints checked (the references of judgments,
+    results and their history set-wise, once per statement: migration 0008).
 
     Raises:
         whatever the body raises, after the rollback.
@@ -109,6 +111,10 @@ def fetch_array(conn: Connection, statement: Executable, dtype: DTypeLike) -> ND
     """
     if conn.dialect.name == "sqlite" and isinstance(statement, Select):
         columns = _fetch_integer_columns(conn, statement, np.dtype(dtype))
+        if columns is not None:
+            return columns
+    if conn.dialect.name == "postgresql" and isinstance(statement, Select):
+        columns = copy_out_array(conn, statement, dtype)  # binary COPY, no tuple per row
         if columns is not None:
             return columns
     result = conn.execute(statement)
@@ -178,7 +184,7 @@ def bulk_insert(
     """
     fixed = dict(constants or {})
     if conn.dialect.name == "postgresql":
-        return _copy_rows(conn, table, columns, rows, fixed)
+        return copy_rows(conn, table, columns, rows, fixed)
     literals = _sql_literals(conn, fixed.values())
     cols = ", ".join(f'"{c}"' for c in [*columns, *fixed])
     values = ", ".join(["?" for _ in columns] + literals)
@@ -197,46 +203,6 @@ def bulk_insert(
         conn.exec_driver_sql(f'INSERT INTO "{table.name}" ({cols}) VALUES ({values})', first)
         return len(first)
     return _staged_insert(conn, table, len(columns), cols, literals, first, iterator)
-
-
-def _copy_rows(
-    conn: Connection,
-    table: Table,
-    columns: Sequence[str],
-    rows: Iterable[Sequence[Any]],
-    fixed: Mapping[str, str | int],
-) -> int:
-    """PostgreSQL: ``rows`` into ``table`` by ``COPY … FROM STDIN``; returns the row count."""
-    raw = conn.connection.driver_connection
-    assert raw is not None
-    cols = ", ".join(f'"{c}"' for c in [*columns, *fixed])
-    target = f'"{table.name}"'
-    # COPY refuses a table under row-level security (team mode: an annotator login importing
-    # its own judgments): then COPY into a temporary copy and INSERT … SELECT from it, which
-    # the policies and the guard trigger check row by row.
-    secured = conn.exec_driver_sql(f"SELECT row_security_active('{table.name}')").scalar()
-    if secured:
-        target = f'"stage_{table.name}"'
-        conn.exec_driver_sql(f"DROP TABLE IF EXISTS pg_temp.{target}")
-        conn.exec_driver_sql(
-            f'CREATE TEMP TABLE {target} AS SELECT {cols} FROM "{table.name}" WITH NO DATA'
-        )
-    statement = f"COPY {target} ({cols}) FROM STDIN"
-    extra = tuple(fixed.values())
-    n = 0
-    try:
-        with raw.cursor() as cursor, cursor.copy(statement) as copy:
-            for row in rows:
-                copy.write_row((*row, *extra))
-                n += 1
-        if secured:
-            conn.exec_driver_sql(
-                f'INSERT INTO "{table.name}" ({cols}) SELECT {cols} FROM pg_temp.{target}'
-            )
-            conn.exec_driver_sql(f"DROP TABLE pg_temp.{target}")
-    except conn.dialect.loaded_dbapi.IntegrityError as exc:
-        raise IntegrityError(statement, None, exc) from exc
-    return n
 
 
 def _staged_insert(
@@ -314,11 +280,9 @@ def bulk_insert_columns(
 
     SQLite, when the columns' ranges (max - min of each) fit together in 63 bits (judgments:
     ids of up to 16 million queries, 67 million documents and 1,000 annotators, a grade from
-    -1): each row is packed into one integer (each value less its column's minimum), the packed
-    column travels as one JSON array through ``json_each`` and SQL unpacks it with shifts,
-    masks and the minimum added back — no value bound one at a time
-    (``benchmarks/bench_end_to_end.py``). New integer ids follow the rows' order. Otherwise, and
-    on PostgreSQL: :func:`bulk_insert`.
+    -1): each row packed into one integer (less its column's minimum), sent as one JSON array
+    through ``json_each``, unpacked by SQL (``bench_end_to_end.py``); new integer ids follow
+    the rows' order. PostgreSQL: binary ``COPY`` (``pg_copy``). Else :func:`bulk_insert`.
 
     Raises:
         ValueError: columns of different lengths.
@@ -334,6 +298,8 @@ def bulk_insert_columns(
         max((int(a.max()) - low).bit_length(), 1) if n else 1
         for a, low in zip(arrays, lows, strict=True)
     ]
+    if conn.dialect.name == "postgresql":
+        return copy_any(conn, table, dict(zip(names, arrays, strict=True)), constants)
     if conn.dialect.name != "sqlite" or sum(widths) > 63 or n < _STAGE_FROM:
         rows = zip(*(a.tolist() for a in arrays), strict=True)
         return bulk_insert(conn, table, names, rows, constants=constants)

@@ -27,6 +27,7 @@ from ndcg_studio.storage.external_ids import (
     map_external_ids,
     upsert,
 )
+from ndcg_studio.storage.pg_copy import copy_columns
 
 if TYPE_CHECKING:
     from sqlalchemy import Connection, Engine
@@ -59,6 +60,11 @@ def import_transaction(engine: Engine) -> Iterator[Connection]:
     :class:`RowRefused` (after the rollback)."""
     try:
         with bulk_transaction(engine) as conn:
+            if conn.dialect.name == "postgresql":
+                # queries and documents locked against other writers until the end (imports
+                # run one after another): the reference checks of migration 0008 then need no
+                # lock per parent row (bench_scale.py --postgres)
+                conn.exec_driver_sql("SELECT ndcg_lock_for_import()")
             yield conn
     except (IntegrityError, DataError) as exc:
         reason = str(exc.orig).strip().splitlines()[0] if exc.orig is not None else str(exc)
@@ -103,8 +109,14 @@ def insert_results(conn: Connection, run_id: int, columns: Mapping[str, NDArray[
     """Insert results of run ``run_id`` from columns of one length: ``query``, ``doc``
     (database ids), ``rank`` with ``usable`` (False: the rank is not a 32-bit integer, stored
     NULL), ``position`` and ``score``. Returns the row count."""
-    ranks: list[int | None] = columns["rank"].tolist()
     usable = columns["usable"]
+    if conn.dialect.name == "postgresql" and usable.all():  # binary COPY of the columns
+        names = {"query_id": "query", "document_id": "doc", "rank": "rank", "score": "score"}
+        arrays = {c: columns[k] for c, k in {**names, "position": "position"}.items()}
+        copied = copy_columns(conn, models.results, arrays, {"run_id": int(run_id)})
+        if copied is not None:
+            return copied
+    ranks: list[int | None] = columns["rank"].tolist()
     if not usable.all():
         ranks = [r if ok else None for r, ok in zip(ranks, usable.tolist(), strict=True)]
     rows = zip(

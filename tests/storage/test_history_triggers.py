@@ -85,3 +85,48 @@ def test_adjudications_record_who_decided(db: Database) -> None:
         ("adjudication", None, 3, 1, "on reflection", "id", other),
         ("adjudication", None, 1, None, None, "id", lead),
     ]
+
+
+def _history_by_name(db: Database) -> list[tuple[str, str, str, int | None, int | None, bool]]:
+    h, q, d, a = models.judgment_history, models.queries, models.documents, models.annotators
+    stmt = (
+        select(q.c.external_id, d.c.external_id, a.c.name, h.c.old_grade, h.c.new_grade)
+        .add_columns((h.c.changed_by == h.c.annotator_id) & h.c.write_id.is_(None))
+        .select_from(h.join(q, q.c.id == h.c.query_id).join(d, d.c.id == h.c.document_id))
+        .join(a, a.c.id == h.c.annotator_id)
+        .where(h.c.kind == "judgment")
+    )
+    with db.engine.connect() as conn:
+        rows = [
+            (str(x), str(y), str(z), o, n, bool(ok)) for x, y, z, o, n, ok in conn.execute(stmt)
+        ]
+    return sorted(rows, key=_item_order)
+
+
+def _item_order(row: tuple[str, str, str, int | None, int | None, bool]) -> tuple[object, ...]:
+    return (*row[:3], -9 if row[3] is None else row[3], row[4])
+
+
+def test_bulk_imports_record_one_history_row_per_created_and_changed_judgment(
+    db: Database, tmp_path: Path
+) -> None:
+    """A qrels import large enough for the bulk paths (SQLite's packed insert from 5,000 rows,
+    PostgreSQL's binary COPY): one history row per created judgment, then, re-imported with
+    some grades changed and some lines added, one per changed or created judgment and none for
+    the unchanged — the rule of the app's writes (test_plain_sql_is_recorded_like_the_app)."""
+    first = {(f"q{i % 7}", f"d{i}"): i % 5 for i in range(6_000)}
+    second = {key: (g + 1) % 5 if i % 3 == 0 else g for i, (key, g) in enumerate(first.items())}
+    second |= {(f"q{i % 7}", f"d{i}"): i % 4 for i in range(6_000, 6_500)}
+    qrels = tmp_path / "qrels.txt"
+    importer = ImportService(db)
+    expected = []
+    for grades, before in ((first, {}), (second, first)):
+        qrels.write_text("".join(f"{q} 0 {d} {g}\n" for (q, d), g in grades.items()))
+        importer.import_qrels(qrels, annotator="bulk")
+        expected += [
+            (q, d, "bulk", before.get((q, d)), g, True)
+            for (q, d), g in grades.items()
+            if before.get((q, d)) != g
+        ]
+    assert len(expected) == 6_000 + 2_000 + 500
+    assert _history_by_name(db) == sorted(expected, key=_item_order)

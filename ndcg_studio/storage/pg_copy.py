@@ -1,0 +1,289 @@
+"""PostgreSQL: numpy columns in and out through binary ``COPY``, no Python object per row.
+
+The binary COPY format (PostgreSQL documentation, "COPY", section "Binary Format"): a 19-byte
+header (the signature ``PGCOPY\\n\\377\\r\\n\\0``, 32-bit flags, 32-bit header-extension length),
+then per row a 16-bit field count and per field a 32-bit length (-1: NULL) followed by the value
+in the type's network-order binary form, then the 16-bit trailer -1. When no field is NULL and
+every field has a fixed width (integers, ``float8``), every row has the same length, so a whole
+COPY stream is one big-endian numpy structured array: :func:`copy_out_array` reads a ``SELECT``
+that way (each column cast to ``int8``/``float8`` on the server), :func:`copy_in_columns`
+writes integer and float columns that way. ``benchmarks/bench_scale.py --postgres`` measures
+both (numbers in ``benchmarks/README.md``).
+
+Both return None where the fast form does not apply (other column types, NULLs, an integer
+beyond the column's width), and the caller takes its row-by-row path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from numpy.typing import DTypeLike, NDArray
+from sqlalchemy import BigInteger, Boolean, Float, Integer, Select, SmallInteger, cast
+from sqlalchemy.exc import IntegrityError
+
+if TYPE_CHECKING:
+    from sqlalchemy import Connection, Table
+
+__all__ = [
+    "copy_any",
+    "copy_columns",
+    "copy_in_columns",
+    "copy_out_array",
+    "copy_rows",
+    "copy_target",
+]
+
+_SIGNATURE = b"PGCOPY\n\xff\r\n\x00"
+_HEADER = _SIGNATURE + b"\x00\x00\x00\x00" + b"\x00\x00\x00\x00"
+_TRAILER = b"\xff\xff"
+
+
+def _row_dtype(fields: list[tuple[str, str]]) -> np.dtype[Any]:
+    """The structured dtype of one binary COPY row of non-NULL ``(name, '>i4' …)`` fields."""
+    layout: list[tuple[str, str]] = [("_count", ">i2")]
+    for i, (name, kind) in enumerate(fields):
+        layout += [(f"_len{i}", ">i4"), (name, kind)]
+    return np.dtype(layout)
+
+
+def copy_out_array(
+    conn: Connection, statement: Select[Any], dtype: DTypeLike
+) -> NDArray[Any] | None:
+    """The rows of ``statement`` as a structured array of ``dtype`` (integer and float fields,
+    in the order of the selected columns), read by ``COPY (…) TO STDOUT (FORMAT binary)``;
+    None when a field is neither integer nor float or a value is NULL (read row by row then).
+    Row order is the statement's (``ORDER BY`` kept)."""
+    out_dtype = np.dtype(dtype)
+    names = list(out_dtype.names or ())
+    columns = list(statement.selected_columns)
+    if len(columns) != len(names):
+        return None
+    casts: list[Any] = []
+    fields: list[tuple[str, str]] = []
+    for name, column in zip(names, columns, strict=True):
+        kind = out_dtype[name].kind
+        if kind in "iub":
+            casts.append(cast(column, BigInteger))
+            fields.append((name, ">i8"))
+        elif kind == "f":
+            casts.append(cast(column, Float(precision=53)))
+            fields.append((name, ">f8"))
+        else:
+            return None
+    compiled = statement.with_only_columns(*casts).compile(
+        dialect=conn.dialect, compile_kwargs={"render_postcompile": True}
+    )
+    raw = conn.connection.driver_connection
+    assert raw is not None
+    buffer = bytearray()
+    with raw.cursor() as cursor:
+        sql = f"COPY ({compiled.string}) TO STDOUT (FORMAT binary)"
+        with cursor.copy(sql, compiled.params or None) as copy:
+            for block in copy:
+                buffer += block
+    return _parse_rows(buffer, _row_dtype(fields), out_dtype)
+
+
+def _parse_rows(
+    buffer: bytearray, row: np.dtype[Any], out_dtype: np.dtype[Any]
+) -> NDArray[Any] | None:
+    if not buffer.startswith(_SIGNATURE) or not buffer.endswith(_TRAILER):
+        return None
+    extension = int.from_bytes(buffer[15:19], "big")
+    body = memoryview(buffer)[19 + extension : len(buffer) - len(_TRAILER)]
+    if len(body) % row.itemsize:
+        return None  # a NULL (a field without its bytes)
+    rows = np.frombuffer(body, dtype=row)
+    width = len(out_dtype.names or ())
+    if len(rows) and (
+        (rows["_count"] != width).any() or any((rows[f"_len{i}"] != 8).any() for i in range(width))
+    ):
+        return None
+    out: NDArray[Any] = np.empty(len(rows), dtype=out_dtype)
+    for name in out_dtype.names or ():
+        out[name] = rows[name]
+    return out
+
+
+#: (binary form, smallest, largest) of the column types written in binary.
+_BINARY_INTEGERS = (
+    (SmallInteger, ">i2", -(2**15), 2**15 - 1),
+    (BigInteger, ">i8", -(2**63), 2**63 - 1),
+    (Integer, ">i4", -(2**31), 2**31 - 1),  # after its subclasses SmallInteger, BigInteger
+)
+
+
+def _binary_kind(table: Table, name: str, values: NDArray[Any]) -> str | None:
+    """The binary form of ``values`` for column ``name`` of ``table``; None when the column's
+    type has none here or a value does not fit it (the server then refuses it in words)."""
+    sql_type = table.c[name].type
+    if isinstance(sql_type, Boolean):
+        return None
+    if isinstance(sql_type, Float):
+        return ">f8" if values.dtype.kind in "iuf" else None
+    if values.dtype.kind not in "iu":
+        return None
+    for kind, form, low, high in _BINARY_INTEGERS:
+        if isinstance(sql_type, kind):
+            fits = len(values) == 0 or (int(values.min()) >= low and int(values.max()) <= high)
+            return form if fits else None
+    return None
+
+
+def copy_in_columns(
+    conn: Connection,
+    table: Table,
+    columns: Mapping[str, NDArray[Any]],
+    constants: Mapping[str, int | float] | None = None,
+    *,
+    target: str | None = None,
+) -> int | None:
+    """Write rows given as numpy columns of one length (plus ``constants``, one value for every
+    row) into ``table`` — or into the table named ``target`` with the same columns — by
+    ``COPY … FROM STDIN (FORMAT binary)``. Returns the row count, or None when a column is not
+    an integer or float column of ``table`` or a value does not fit its type (nothing written).
+
+    Raises:
+        sqlalchemy.exc.IntegrityError: a constraint violation (the transaction rolls back).
+    """
+    arrays = dict(columns)
+    n = len(next(iter(arrays.values()))) if arrays else 0
+    for name, value in (constants or {}).items():
+        arrays[name] = np.full(n, value)
+    fields = []
+    for name, values in arrays.items():
+        kind = _binary_kind(table, name, np.asarray(values))
+        if kind is None:
+            return None
+        fields.append((name, kind))
+    row = _row_dtype(fields)
+    data = np.empty(n, dtype=row)
+    data["_count"] = len(fields)
+    for i, (name, kind) in enumerate(fields):
+        data[f"_len{i}"] = np.dtype(kind).itemsize
+        data[name] = arrays[name]
+    cols = ", ".join(f'"{name}"' for name, _ in fields)
+    into = target or f'"{table.name}"'
+    statement = f"COPY {into} ({cols}) FROM STDIN (FORMAT binary)"
+    raw = conn.connection.driver_connection
+    assert raw is not None
+    try:
+        with raw.cursor() as cursor, cursor.copy(statement) as copy:
+            copy.write(_HEADER)
+            step = 1 << 16  # rows per write: bounded copies of the buffer
+            for start in range(0, n, step):
+                copy.write(data[start : start + step].tobytes())
+            copy.write(_TRAILER)
+    except conn.dialect.loaded_dbapi.IntegrityError as exc:
+        raise IntegrityError(statement, None, exc) from exc
+    return n
+
+
+def copy_rows(
+    conn: Connection,
+    table: Table,
+    columns: Sequence[str],
+    rows: Iterable[Sequence[Any]],
+    fixed: Mapping[str, str | int],
+) -> int:
+    """``rows`` (tuples in the order of ``columns``, then ``fixed``'s values) into ``table``
+    by text ``COPY … FROM STDIN``, one Python tuple per row; returns the row count.
+
+    Raises:
+        sqlalchemy.exc.IntegrityError: a constraint violation (the transaction rolls back).
+    """
+    raw = conn.connection.driver_connection
+    assert raw is not None
+    cols = ", ".join(f'"{c}"' for c in [*columns, *fixed])
+    target = copy_target(conn, table, cols)
+    statement = f"COPY {target} ({cols}) FROM STDIN"
+    extra = tuple(fixed.values())
+    n = 0
+    try:
+        with raw.cursor() as cursor, cursor.copy(statement) as copy:
+            for row in rows:
+                copy.write_row((*row, *extra))
+                n += 1
+        _copied(conn, table, target, cols)
+    except conn.dialect.loaded_dbapi.IntegrityError as exc:
+        raise IntegrityError(statement, None, exc) from exc
+    return n
+
+
+def copy_columns(
+    conn: Connection,
+    table: Table,
+    columns: Mapping[str, NDArray[Any]],
+    constants: Mapping[str, str | int] | None,
+) -> int | None:
+    """Integer and float columns (numpy, one length) and ``constants`` (one number for every
+    row) into ``table`` by binary ``COPY`` (:func:`copy_in_columns`; under row-level security
+    through :func:`copy_target`). Returns the row count; None, with nothing written, when that
+    does not apply (the caller then takes :func:`copy_rows`).
+
+    Raises:
+        sqlalchemy.exc.IntegrityError: a constraint violation (the transaction rolls back).
+    """
+    fixed: dict[str, int | float] = {}
+    for name, value in (constants or {}).items():
+        if not isinstance(value, int | float):
+            return None
+        fixed[name] = value
+    cols = ", ".join(f'"{c}"' for c in [*columns, *fixed])
+    target = copy_target(conn, table, cols)
+    try:
+        n = copy_in_columns(conn, table, columns, fixed, target=target)
+        if n is not None:
+            _copied(conn, table, target, cols)
+    except conn.dialect.loaded_dbapi.IntegrityError as exc:
+        raise IntegrityError(f"COPY {target}", None, exc) from exc
+    if n is None and target != f'"{table.name}"':
+        conn.exec_driver_sql(f"DROP TABLE pg_temp.{target}")
+    return n
+
+
+def copy_target(conn: Connection, table: Table, cols: str) -> str:
+    """PostgreSQL: the table a ``COPY`` into ``table`` writes. COPY refuses a table under
+    row-level security (team mode: an annotator login importing its own judgments): then a
+    temporary copy of the columns ``cols``, which :func:`_copied` moves into ``table`` with
+    INSERT … SELECT, which the policies and the guard trigger check row by row."""
+    secured = conn.exec_driver_sql(f"SELECT row_security_active('{table.name}')").scalar()
+    if not secured:
+        return f'"{table.name}"'
+    target = f'"stage_{table.name}"'
+    conn.exec_driver_sql(f"DROP TABLE IF EXISTS pg_temp.{target}")
+    conn.exec_driver_sql(
+        f'CREATE TEMP TABLE {target} AS SELECT {cols} FROM "{table.name}" WITH NO DATA'
+    )
+    return target
+
+
+def _copied(conn: Connection, table: Table, target: str, cols: str) -> None:
+    """After a COPY into :func:`copy_target`'s ``target``: its rows into ``table``."""
+    if target != f'"{table.name}"':
+        conn.exec_driver_sql(
+            f'INSERT INTO "{table.name}" ({cols}) SELECT {cols} FROM pg_temp.{target}'
+        )
+        conn.exec_driver_sql(f"DROP TABLE pg_temp.{target}")
+
+
+def copy_any(
+    conn: Connection,
+    table: Table,
+    columns: Mapping[str, NDArray[Any]],
+    constants: Mapping[str, str | int] | None = None,
+) -> int:
+    """:func:`copy_columns`, or where that does not apply :func:`copy_rows` (text ``COPY``,
+    the server's refusal in its words); returns the row count.
+
+    Raises:
+        sqlalchemy.exc.IntegrityError: a constraint violation (the transaction rolls back).
+    """
+    copied = copy_columns(conn, table, columns, constants)
+    if copied is not None:
+        return copied
+    rows = zip(*(np.asarray(v).tolist() for v in columns.values()), strict=True)
+    return copy_rows(conn, table, list(columns), rows, dict(constants or {}))

@@ -1,0 +1,123 @@
+"""PostgreSQL's binary COPY paths (storage/pg_copy.py) against the row-by-row paths they replace,
+on the real test server: the same arrays, NULLs and out-of-range values falling back, refusals
+still refused."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from sqlalchemy import select, text
+from sqlalchemy.exc import IntegrityError
+
+from ndcg_studio.storage import models
+from ndcg_studio.storage.bulk import bulk_insert_columns, bulk_transaction, fetch_array
+from ndcg_studio.storage.database import Database, open_database
+from ndcg_studio.storage.imports import insert_results
+from ndcg_studio.storage.pg_copy import copy_in_columns, copy_out_array
+
+pytestmark = pytest.mark.postgres
+
+
+@pytest.fixture(scope="module")
+def pg(postgres_server: Any) -> Iterator[Database]:
+    """One database for the module: each test works in a transaction it rolls back."""
+    name = postgres_server.create_database()
+    database = open_database(postgres_server.url(name))
+    with database.engine.begin() as conn:
+        conn.execute(text("INSERT INTO queries (id, external_id, text) VALUES (1, 'q1', '')"))
+        conn.execute(text(
+            "INSERT INTO documents (id, external_id, title, text, url) "
+            "SELECT i, 'd' || i, '', '', '' FROM generate_series(1, 50) i"))  # fmt: skip
+        conn.execute(text("INSERT INTO annotators (id, name) VALUES (1, 'a'), (2, 'b')"))
+        conn.execute(text("INSERT INTO runs (id, name, description) VALUES (1, 'r', '')"))
+    yield database
+    database.dispose()
+    postgres_server.drop_database(name)
+
+
+def _row_by_row(conn: Any, statement: Any, dtype: Any) -> Any:
+    return np.array([tuple(r) for r in conn.execute(statement)], dtype=dtype)
+
+
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    grades=st.lists(st.integers(-1, 4), min_size=0, max_size=50),
+    scores=st.lists(
+        st.floats(allow_nan=False, allow_infinity=False, width=64), min_size=50, max_size=50
+    ),
+)
+def test_binary_round_trip_equals_the_row_reads(
+    pg: Database, grades: list[int], scores: list[float]
+) -> None:
+    n = len(grades)
+    docs = np.arange(1, n + 1)
+    with pg.engine.connect() as conn, conn.begin() as transaction:
+        cols = {
+            "query_id": np.ones(n, np.int64),
+            "document_id": docs,
+            "grade": np.array(grades, np.int64),
+        }
+        assert bulk_insert_columns(conn, models.judgments, cols, constants={"annotator_id": 2}) == n
+        result_cols = {"query": np.ones(50, np.int64), "doc": np.arange(1, 51)}
+        result_cols |= {"rank": np.arange(50), "usable": np.ones(50, bool)}
+        result_cols |= {"position": np.arange(1, 51), "score": np.array(scores)}
+        assert insert_results(conn, 1, result_cols) == 50
+        j, r = models.judgments, models.results
+        statement = select(j.c.document_id, j.c.grade, j.c.annotator_id).order_by(j.c.document_id)
+        dtype = [("doc", "i8"), ("grade", "f8"), ("annotator", "i8")]
+        binary = copy_out_array(conn, statement, dtype)
+        assert binary is not None
+        assert binary.tolist() == _row_by_row(conn, statement, dtype).tolist()
+        assert binary["grade"].tolist() == grades
+        stmt = select(r.c.document_id, r.c.rank, r.c.score).where(r.c.document_id.in_([3, 7, 9]))
+        got = np.sort(fetch_array(conn, stmt, [("doc", "i8"), ("rank", "i8"), ("score", "f8")]))
+        assert got["score"].tolist() == [scores[2], scores[6], scores[8]]  # exact, no text form
+        assert got["rank"].tolist() == [2, 6, 8]
+        transaction.rollback()
+
+
+def test_nulls_and_other_types_fall_back_to_the_row_read(pg: Database) -> None:
+    with pg.engine.connect() as conn, conn.begin() as transaction:
+        conn.execute(text(
+            "INSERT INTO results (query_id, run_id, document_id, rank, position, score) "
+            "VALUES (1, 1, 1, NULL, 1, 0.5), (1, 1, 2, 7, 2, 0.25)"))  # fmt: skip
+        r = models.results
+        stmt = select(r.c.document_id, r.c.rank).order_by(r.c.document_id)
+        assert copy_out_array(conn, stmt, [("doc", "i8"), ("rank", "i8")]) is None  # a NULL
+        with pytest.raises(TypeError):  # the row path refuses a NULL in an integer field
+            fetch_array(conn, stmt, [("doc", "i8"), ("rank", "i8")])
+        names = select(models.documents.c.id, models.documents.c.external_id).limit(2)
+        assert copy_out_array(conn, names, [("id", "i8"), ("name", "O")]) is None
+        assert (
+            fetch_array(conn, names, [("id", "i8"), ("name", "O")]).tolist()[0][1].startswith("d")
+        )
+        empty = select(r.c.document_id).where(r.c.document_id < 0)
+        assert copy_out_array(conn, empty, [("doc", "i8")]).tolist() == []  # type: ignore[union-attr]
+        transaction.rollback()
+
+
+def test_values_beyond_a_column_type_are_left_to_the_server(pg: Database) -> None:
+    with pg.engine.connect() as conn, conn.begin() as transaction:
+        big = {c: np.array([1]) for c in ("query_id", "document_id", "annotator_id")}
+        big["grade"] = np.array([2**20])
+        assert copy_in_columns(conn, models.judgments, big) is None  # smallint: not written
+        with pytest.raises(Exception, match="smallint"):  # the text COPY: the server's words
+            bulk_insert_columns(conn, models.judgments, big)
+        transaction.rollback()
+
+
+def test_a_refused_row_rolls_the_binary_copy_back(pg: Database) -> None:
+    cols = {"query_id": np.array([1, 1]), "document_id": np.array([1, 999]),
+            "annotator_id": np.array([1, 1]), "grade": np.array([1, 2])}  # fmt: skip
+    with pytest.raises(IntegrityError, match="foreign key"), bulk_transaction(pg.engine) as conn:
+        bulk_insert_columns(conn, models.judgments, cols)
+    with pg.engine.connect() as conn:
+        assert conn.execute(text("SELECT count(*) FROM judgments")).scalar() == 0
+        assert conn.execute(text("SELECT count(*) FROM judgment_history")).scalar() == 0
