@@ -12,6 +12,11 @@ enforced by CHECK constraints; an imported judgment may also be -1, trec_eval's 
 non-relevant" (gain 0 under every gain setting, outside the ideal list, counted as judged).
 Every change of a judgment or an adjudication is appended to ``judgment_history`` by the
 database's own triggers (see that table), so no grade is ever silently lost.
+
+On PostgreSQL the ten foreign keys of ``judgments``, ``results`` and ``judgment_history`` are
+declared here but enforced set-wise by statement-level triggers (migration 0008: one check per
+statement instead of one per row, same refusals and error codes, same cascades);
+``tests/storage/test_database.py`` allows exactly those ten to differ from this metadata.
 """
 
 from __future__ import annotations
