@@ -32,7 +32,9 @@ def pools(draw: st.DrawFn) -> Pool:
         for r in range(n_runs):
             places = draw(st.permutations(list(range(1, size + 3))))[:size]
             returned = draw(st.lists(st.booleans(), min_size=size, max_size=size))
-            rank[r, lo : lo + size] = [p if keep else 0 for p, keep in zip(places, returned)]
+            rank[r, lo : lo + size] = [
+                p if keep else 0 for p, keep in zip(places, returned, strict=True)
+            ]
         lo += size
     doc = np.concatenate([np.arange(s) for s in sizes]).astype(np.int64)
     return Pool(query, doc, rank, draw(st.integers(1, 5)), n_queries)
@@ -66,7 +68,7 @@ def test_incremental_walks_equal_a_fresh_chooser(
         later = set(data.draw(st.lists(index, max_size=3))) - blocked
         need = data.draw(st.integers(1, 4))
 
-        def status(p: int) -> int:
+        def status(p: int, blocked: set[int] = blocked, later: set[int] = later) -> int:
             return BLOCKED if p in blocked else LATER if p in later else OPEN
 
         got, low = order.walk(need, status, lambda p: grades.get(p, 0.0))
