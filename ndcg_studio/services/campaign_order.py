@@ -10,7 +10,7 @@ Sitaraman 2006). The campaign's pool (its non-gold items, fixed at creation) bec
   grades (-1 counted as 0);
 - an item without a grade is revealed as 0 (not relevant) *for the ordering only*: the adaptive
   strategies move on to other runs instead of waiting for it, which is what several annotators
-  judging at once need; when its real grade arrives, the next queue call recomputes the order.
+  judging at once need; when its real grade arrives, the next queue call rewinds the order to it.
 
 So with one annotator, overlap 1, grading what the queue offers one item at a time, the queue
 offers exactly :func:`~ndcg_studio.domain.pooling.judging_order` with the true grades (tested).
@@ -18,6 +18,19 @@ The queue keeps the campaign's rules: it offers, in this order, only the items t
 grades (fewer than N grades plus others' holds, never one the annotator graded, could not judge or
 holds already), items put off ("later") after the others; the annotator's own holds come first
 and gold items are mixed in as for ``depth``. Blind: only the order changes.
+
+**Kept between requests.** :func:`rebuilt_items` computes this answer afresh (every grade read,
+the chooser replayed from its start: linear in the pool). :func:`strategy_items`, which the queue
+calls, gives the same answer (tested, ``tests/services/test_campaign_strategy_state.py``) from a
+state kept per process and campaign (:class:`_State`): the order as an
+:class:`~ndcg_studio.domain.pooling_incremental.IncrementalOrder`, every grade of the pool, and
+per annotator the step the walk may start from. Each request reads the items whose judgments
+changed since the last one (``judgment_history`` ids, see :meth:`_State.sync`) and their
+judgments, rewinds the order where a grade it used moved, and walks on: its work follows what
+changed, not the pool (``benchmarks/bench_campaign_strategy.py``). The state is keyed by the
+database, the campaign (id, creation time, strategy, depth, K, seed) and its runs; aggregates of
+its pool ranks are compared with a fresh SQL aggregate every :data:`RECHECK_SECONDS`, so a run
+re-imported with other places, in any process, rebuilds it within that time.
 
 ``depth`` keeps the campaign's own rule (fewest grades first, seeded shuffle among equals), read
 level by level in SQL (:func:`ndcg_studio.storage.campaign_queue.fewest_grades_first`).
@@ -138,9 +151,9 @@ def _offer(
 
 
 # ---------------------------------------------------------------------------- state
-#: Seconds between two comparisons of a state's pool ranks with a fresh read (a run re-imported
-#: changes them; the state is then rebuilt). On PostgreSQL, also the period of a full re-read of
-#: the grades: see :meth:`_State.sync`.
+#: Seconds between two checks of a state's pool ranks (:func:`cq.pool_fingerprint`: a run
+#: re-imported with other places rebuilds the state). On PostgreSQL, also the period of a full
+#: re-read of the grades: see :meth:`_State.sync`.
 RECHECK_SECONDS = 30.0
 #: PostgreSQL: how far back (seconds) each sync re-reads the history, for transactions that
 #: commit a smaller history id after a larger one was seen.
@@ -158,8 +171,10 @@ class _State:
     start of walk, and the judgment history id up to which grades were read."""
 
     def __init__(self, session: Session, row: Any, runs: list[tuple[str, int, str | None]]) -> None:
-        query, doc, rank = cq.pool_ranks(session, row.id, [i for _n, i, _s in runs])
-        self.ranks, self.checked = rank, time.monotonic()
+        run_ids = [i for _n, i, _s in runs]
+        self.fingerprint = cq.pool_fingerprint(session, row.id, run_ids)
+        query, doc, rank = cq.pool_ranks(session, row.id, run_ids)
+        self.checked = time.monotonic()
         self.items = list(zip(query.tolist(), doc.tolist(), strict=True))
         self.index = {item: p for p, item in enumerate(self.items)}
         pairs = None
@@ -273,7 +288,7 @@ class _State:
 def _state(session: Session, row: Any) -> _State:
     """The campaign's state in this process, built or rebuilt when missing or stale (its
     key: the database, the campaign's id, creation time, strategy and runs; its pool ranks
-    are compared with a fresh read every :data:`RECHECK_SECONDS`)."""
+    are checked every :data:`RECHECK_SECONDS`)."""
     runs = cs.campaign_runs(session, row.id)
     key = (
         cr.database_key(session),
@@ -288,9 +303,9 @@ def _state(session: Session, row: Any) -> _State:
     with _STATES_LOCK:
         state = _STATES.get(key)
     if state is not None and time.monotonic() - state.checked > RECHECK_SECONDS:
-        _q, _d, rank = cq.pool_ranks(session, row.id, [i for _n, i, _s in runs])
+        fingerprint = cq.pool_fingerprint(session, row.id, [i for _n, i, _s in runs])
         state.checked = time.monotonic()
-        if not np.array_equal(rank, state.ranks):
+        if fingerprint != state.fingerprint:
             state = None
     if state is None:
         state = _State(session, row, runs)

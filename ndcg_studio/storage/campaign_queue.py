@@ -284,6 +284,27 @@ def pool_ranks(
     return _read_pool_ranks(session, campaign, runs)
 
 
+def pool_fingerprint(session: Session, campaign: int, runs: Sequence[int]) -> list[tuple[int, ...]]:
+    """Per run of ``runs``, aggregates of the places of the campaign's non-gold items (how many,
+    their sum, a sum weighted by the document id): they change when a run is re-imported with
+    other places. One aggregate in SQL, no row reaches Python (the strategy state's periodic
+    check, ``benchmarks/bench_campaign_strategy.py``)."""
+    r = models.results
+    rows = session.execute(
+        select(
+            r.c.run_id,
+            func.count(),
+            func.sum(r.c.position),
+            func.sum(r.c.position * (r.c.document_id % 1009 + 1)),
+        )
+        .join(_ci, and_(_ci.c.query_id == r.c.query_id, _ci.c.document_id == r.c.document_id))
+        .where(_ci.c.campaign_id == campaign, _ci.c.gold_grade.is_(None), r.c.run_id.in_(runs))
+        .group_by(r.c.run_id)
+        .order_by(r.c.run_id)
+    ).all()
+    return [tuple(int(v or 0) for v in row) for row in rows]
+
+
 def _read_pool_ranks(
     session: Session, campaign: int, runs: Sequence[int]
 ) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
