@@ -8,15 +8,18 @@ creating it, the first ``queue(limit=1)``, and the campaign keystroke, ``grade``
 ``queue(limit=1)``, p50/p95/max over ``--grades``.
 
 ``depth`` reads the next item level by level from an index and stops early; ``mtf``, ``bandit``
-and ``ab`` read the campaign's items, their ranks and mean grades and replay the domain chooser
-(services/campaign_order.py) on every call, so their keystroke grows with the campaign.
+and ``ab`` build the campaign's strategy state on the first call (its items, ranks and grades:
+the "first" column) and keep it between calls (services/campaign_order.py), reading only the
+grades written since; the 1-minute load average is printed beside each row.
 
 Run: python benchmarks/bench_campaign_strategy.py [--queries 10000] [--grades 30]
+[--strategies depth mtf bandit ab]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import sys
 import tempfile
@@ -35,6 +38,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--queries", type=int, default=10_000)
     parser.add_argument("--grades", type=int, default=30)
+    parser.add_argument("--strategies", nargs="+", default=["depth", "mtf", "bandit", "ab"])
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         db = build(Path(tmp) / "bench.sqlite", args.queries)
@@ -42,7 +46,7 @@ def main() -> None:
         me = svc.annotation.ensure_annotator("bench-campaign").id
         rnd = random.Random(2)
         print(f"{'strategy':<8}  {'items':>8}  {'create s':>8}  {'first ms':>9}  keystroke ms")
-        for strategy in ("depth", "mtf", "bandit", "ab"):
+        for strategy in args.strategies:
             extra = {"pair": ("run-a", "run-b"), "k": 10} if strategy == "ab" else {}
             t0 = time.perf_counter()
             info = svc.create(
@@ -71,7 +75,7 @@ def main() -> None:
                 samples.append(time.perf_counter() - t0)
             print(
                 f"{strategy:<8}  {info.items:>8,}  {create:8.2f}  {first * 1000:9.1f}  "
-                f"{percentiles(samples)}",
+                f"{percentiles(samples)}   load {os.getloadavg()[0]:.1f}",
                 flush=True,
             )
         db.dispose()

@@ -269,33 +269,40 @@ def release(session: Session, annotator_id: int, campaign: int | None) -> int:
 
 
 # ---------------------------------------------------------------------------- strategy inputs
-_POOLS: dict[tuple[str, int, str], tuple[NDArray[np.int64], ...]] = {}
-
-
 def pool_ranks(
-    session: Session, campaign: int, runs: Sequence[int], created: object
+    session: Session, campaign: int, runs: Sequence[int]
 ) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
-    """The campaign's non-gold items and their places in its runs, read once per process and
-    campaign (``created``: the campaign's creation time, part of the key): a campaign's items
-    are fixed at creation, and the strategy queue reads them on every call
-    (``benchmarks/bench_campaign_strategy.py``). A run re-imported later keeps the places it
-    had when this process first read them.
+    """The campaign's non-gold items and their places in its runs (the strategy order's state,
+    :mod:`ndcg_studio.services.campaign_order`, keeps them between requests and compares them
+    with a fresh read now and then: a run may be re-imported).
 
     Returns:
         query, doc: (P,) int64 ids of the items, sorted by (query id, document id);
         rank: (len(runs), P) int64 the item's ``results.position`` in each run of ``runs``
             (trec_eval order, whole list), 0 when the run did not return it.
     """
-    key = (str(session.get_bind().engine.url), campaign, f"{created}:{list(runs)}")
-    if key not in _POOLS:
-        if len(_POOLS) >= 8:
-            _POOLS.clear()
-        arrays = _read_pool_ranks(session, campaign, runs)
-        for array in arrays:
-            array.setflags(write=False)
-        _POOLS[key] = arrays
-    query, doc, rank = _POOLS[key]
-    return query, doc, rank
+    return _read_pool_ranks(session, campaign, runs)
+
+
+def pool_fingerprint(session: Session, campaign: int, runs: Sequence[int]) -> list[tuple[int, ...]]:
+    """Per run of ``runs``, aggregates of the places of the campaign's non-gold items (how many,
+    their sum, a sum weighted by the document id): they change when a run is re-imported with
+    other places. One aggregate in SQL, no row reaches Python (the strategy state's periodic
+    check, ``benchmarks/bench_campaign_strategy.py``)."""
+    r = models.results
+    rows = session.execute(
+        select(
+            r.c.run_id,
+            func.count(),
+            func.sum(r.c.position),
+            func.sum(r.c.position * (r.c.document_id % 1009 + 1)),
+        )
+        .join(_ci, and_(_ci.c.query_id == r.c.query_id, _ci.c.document_id == r.c.document_id))
+        .where(_ci.c.campaign_id == campaign, _ci.c.gold_grade.is_(None), r.c.run_id.in_(runs))
+        .group_by(r.c.run_id)
+        .order_by(r.c.run_id)
+    ).all()
+    return [tuple(int(v or 0) for v in row) for row in rows]
 
 
 def _read_pool_ranks(

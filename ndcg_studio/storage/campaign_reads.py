@@ -7,19 +7,21 @@ them into its dataclasses and statistics).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, NamedTuple
 
-from sqlalchemy import and_, func, select
+from sqlalchemy import and_, func, select, tuple_
 from sqlalchemy.orm import Session
 
 from ndcg_studio.storage import models
 
-_ci, _j, _st, _le = (
+_ci, _j, _st, _le, _h = (
     models.campaign_items,
     models.judgments,
     models.campaign_states,
     models.campaign_leases,
+    models.judgment_history,
 )
 _q, _d, _a = models.queries, models.documents, models.annotators
 
@@ -177,3 +179,83 @@ def own_counts(session: Session, campaign: int, annotator_id: int) -> tuple[int,
         .group_by(_st.c.state)
     ).all()
     return int(done), {str(s): int(n) for s, n in states}
+
+
+# ---------------------------------------------------------------------------- strategy state
+def serial_commits(session: Session) -> bool:
+    """Whether history ids are committed in id order (SQLite: one writer at a time). On
+    PostgreSQL a transaction may commit a smaller id after a larger one is visible."""
+    return session.get_bind().dialect.name == "sqlite"
+
+
+def history_high_water(session: Session) -> int:
+    """The largest ``judgment_history`` id (0 when empty): one index look-up."""
+    return int(session.execute(select(func.coalesce(func.max(_h.c.id), 0))).scalar_one())
+
+
+def changed_items(session: Session, after: int, upto: int) -> list[tuple[int, int]]:
+    """The items whose judgments changed (history ids in ``(after, upto]``: every INSERT, grade
+    UPDATE and DELETE, the history rule of :mod:`ndcg_studio.storage.judgments`), from the
+    history's primary key alone; the caller keeps its own items (a join with the campaign's
+    items made SQLite walk every item: ``benchmarks/bench_campaign_strategy.py``)."""
+    rows = session.execute(
+        select(_h.c.query_id, _h.c.document_id).where(
+            _h.c.id > after, _h.c.id <= upto, _h.c.kind == "judgment"
+        )
+    ).all()
+    return sorted({(int(q), int(d)) for q, d in rows})
+
+
+def campaign_judgments(session: Session, campaign: int) -> list[tuple[int, int, int, int]]:
+    """Every judgment of the campaign's non-gold items: (query id, document id, annotator id,
+    grade)."""
+    rows = session.execute(
+        select(_ci.c.query_id, _ci.c.document_id, _j.c.annotator_id, _j.c.grade)
+        .join(_j, _same_item())
+        .where(_ci.c.campaign_id == campaign, _ci.c.gold_grade.is_(None))
+    ).all()
+    return [(int(q), int(d), int(a), int(g)) for q, d, a, g in rows]
+
+
+def item_judgments(
+    session: Session, items: Sequence[tuple[int, int]]
+) -> list[tuple[int, int, int, int]]:
+    """The judgments of ``items`` now: (query id, document id, annotator id, grade)."""
+    out: list[tuple[int, int, int, int]] = []
+    for lo in range(0, len(items), 400):
+        chunk = list(items[lo : lo + 400])
+        rows = session.execute(
+            select(_j.c.query_id, _j.c.document_id, _j.c.annotator_id, _j.c.grade).where(
+                tuple_(_j.c.query_id, _j.c.document_id).in_(chunk)
+            )
+        ).all()
+        out += [(int(q), int(d), int(a), int(g)) for q, d, a, g in rows]
+    return out
+
+
+def open_marks_and_leases(
+    session: Session, campaign: int, annotator_id: int, now: datetime
+) -> tuple[dict[tuple[int, int], str], list[tuple[int, int, int]]]:
+    """(The annotator's "can't judge" / "later" marks ``{item: state}``, the campaign's live
+    leases as (query id, document id, annotator id))."""
+    marks = session.execute(
+        select(_st.c.query_id, _st.c.document_id, _st.c.state).where(
+            _st.c.campaign_id == campaign,
+            _st.c.annotator_id == annotator_id,
+            _st.c.state != "graded",
+        )
+    ).all()
+    leases = session.execute(
+        select(_le.c.query_id, _le.c.document_id, _le.c.annotator_id).where(
+            _le.c.campaign_id == campaign, _le.c.expires_at > now
+        )
+    ).all()
+    return (
+        {(int(q), int(d)): str(s) for q, d, s in marks},
+        [(int(q), int(d), int(a)) for q, d, a in leases],
+    )
+
+
+def database_key(session: Session) -> str:
+    """The database's URL (password hidden): part of a per-process cache key."""
+    return str(session.get_bind().engine.url)
