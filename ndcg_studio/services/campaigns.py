@@ -15,8 +15,9 @@ the annotator still holds, then the items that still need grades in the order of
 or could not judge, never one whose grades plus other annotators' live holds reach N. Under the
 ``depth`` strategy (the default) the order is fewest (grades + others' live holds) first, ties
 in the campaign's seeded shuffle order; under ``mtf``, ``bandit`` and ``ab`` it is the
-strategy's order over the items that still need grades, recomputed from the grades known at
-each call (:mod:`ndcg_studio.services.campaign_order`). Gold items the annotator has not judged
+strategy's order over the items that still need grades, as the grades known at each call
+would give it (:mod:`ndcg_studio.services.campaign_order` keeps it between calls and replays
+only what changed). Gold items the annotator has not judged
 are mixed in at the campaign's gold rate, at positions drawn from a seeded generator, and look
 like any other item. Every offered item is *held* (a lease until ``now + hold``); an expired
 lease is free, and :meth:`~CampaignService.release` frees an annotator's leases (the app does
