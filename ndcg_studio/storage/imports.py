@@ -19,7 +19,13 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.exc import DataError, IntegrityError
 
 from ndcg_studio.storage import models
-from ndcg_studio.storage.bulk import bulk_insert, bulk_transaction, column_by_id, is_empty
+from ndcg_studio.storage.bulk import (
+    bulk_insert,
+    bulk_transaction,
+    column_by_id,
+    is_empty,
+    largest_id,
+)
 from ndcg_studio.storage.database import in_memory
 from ndcg_studio.storage.external_ids import (
     ids_of_inserted,
@@ -216,7 +222,12 @@ def document_ids(conn: Connection, doc_id: Sequence[str]) -> tuple[NDArray[np.in
     created = 0
     if len(missing):
         m_ext, m_inv = factorize([doc_id[i] for i in missing.tolist()])
-        m_ids, created = map_external_ids(conn, models.documents, m_ext, defaults=_DOC_DEFAULTS)
+        if conn.dialect.name == "sqlite":  # known missing: inserted without a second look-up
+            before = largest_id(conn, models.documents) or 0
+            created = _insert_documents(conn, m_ext)
+            m_ids = ids_of_inserted(conn, models.documents, m_ext, before, created)
+        else:
+            m_ids, created = map_external_ids(conn, models.documents, m_ext, defaults=_DOC_DEFAULTS)
         ids[missing] = m_ids[m_inv]
     return ids, created
 
