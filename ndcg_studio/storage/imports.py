@@ -108,26 +108,39 @@ def replace_run(
 def insert_results(conn: Connection, run_id: int, columns: Mapping[str, NDArray[Any]]) -> int:
     """Insert results of run ``run_id`` from columns of one length: ``query``, ``doc``
     (database ids), ``rank`` with ``usable`` (False: the rank is not a 32-bit integer, stored
-    NULL), ``position`` and ``score``. Returns the row count."""
-    ranks: list[int | None] = columns["rank"].tolist()
-    usable = columns["usable"]
-    if not usable.all():
-        ranks = [r if ok else None for r, ok in zip(ranks, usable.tolist(), strict=True)]
-    rows = zip(
-        columns["query"].tolist(),
-        columns["doc"].tolist(),
-        ranks,
-        columns["position"].tolist(),
-        columns["score"].tolist(),
-        strict=True,
-    )
+    NULL), ``position`` and ``score``. Returns the row count.
+
+    The rows are made as Python objects ``_ROWS_AT_ONCE`` at a time while the driver consumes
+    them, not as five lists of the whole slice (bounded memory; ``benchmarks/bench_scale.py``,
+    numbers in ``benchmarks/README.md``)."""
     return bulk_insert(
         conn,
         models.results,
         ("query_id", "document_id", "rank", "position", "score"),
-        rows,
+        _result_rows(columns),
         constants={"run_id": int(run_id)},
     )
+
+
+_ROWS_AT_ONCE = 100_000
+
+
+def _result_rows(columns: Mapping[str, NDArray[Any]]) -> Iterator[tuple[Any, ...]]:
+    """The rows of :func:`insert_results`, made ``_ROWS_AT_ONCE`` at a time."""
+    for start in range(0, len(columns["query"]), _ROWS_AT_ONCE):
+        part = {c: v[start : start + _ROWS_AT_ONCE] for c, v in columns.items()}
+        ranks: list[int | None] = part["rank"].tolist()
+        usable = part["usable"]
+        if not usable.all():
+            ranks = [r if ok else None for r, ok in zip(ranks, usable.tolist(), strict=True)]
+        yield from zip(
+            part["query"].tolist(),
+            part["doc"].tolist(),
+            ranks,
+            part["position"].tolist(),
+            part["score"].tolist(),
+            strict=True,
+        )
 
 
 def upsert_catalogue(
