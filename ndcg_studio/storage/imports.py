@@ -19,7 +19,13 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.exc import DataError, IntegrityError
 
 from ndcg_studio.storage import models
-from ndcg_studio.storage.bulk import bulk_insert, bulk_transaction, column_by_id, is_empty
+from ndcg_studio.storage.bulk import (
+    bulk_insert,
+    bulk_transaction,
+    column_by_id,
+    is_empty,
+    largest_id,
+)
 from ndcg_studio.storage.database import in_memory
 from ndcg_studio.storage.external_ids import (
     ids_of_inserted,
@@ -108,7 +114,12 @@ def replace_run(
 def insert_results(conn: Connection, run_id: int, columns: Mapping[str, NDArray[Any]]) -> int:
     """Insert results of run ``run_id`` from columns of one length: ``query``, ``doc``
     (database ids), ``rank`` with ``usable`` (False: the rank is not a 32-bit integer, stored
-    NULL), ``position`` and ``score``. Returns the row count."""
+    NULL), ``position`` and ``score``. Returns the row count.
+
+    PostgreSQL: a binary COPY of the columns when every rank is usable. Otherwise the rows are
+    made as Python objects ``_ROWS_AT_ONCE`` at a time while the driver consumes them, not as
+    five lists of the whole slice (bounded memory; ``benchmarks/bench_scale.py``, numbers in
+    ``benchmarks/README.md``)."""
     usable = columns["usable"]
     if conn.dialect.name == "postgresql" and usable.all():  # binary COPY of the columns
         names = {"query_id": "query", "document_id": "doc", "rank": "rank", "score": "score"}
@@ -116,24 +127,34 @@ def insert_results(conn: Connection, run_id: int, columns: Mapping[str, NDArray[
         copied = copy_columns(conn, models.results, arrays, {"run_id": int(run_id)})
         if copied is not None:
             return copied
-    ranks: list[int | None] = columns["rank"].tolist()
-    if not usable.all():
-        ranks = [r if ok else None for r, ok in zip(ranks, usable.tolist(), strict=True)]
-    rows = zip(
-        columns["query"].tolist(),
-        columns["doc"].tolist(),
-        ranks,
-        columns["position"].tolist(),
-        columns["score"].tolist(),
-        strict=True,
-    )
     return bulk_insert(
         conn,
         models.results,
         ("query_id", "document_id", "rank", "position", "score"),
-        rows,
+        _result_rows(columns),
         constants={"run_id": int(run_id)},
     )
+
+
+_ROWS_AT_ONCE = 100_000
+
+
+def _result_rows(columns: Mapping[str, NDArray[Any]]) -> Iterator[tuple[Any, ...]]:
+    """The rows of :func:`insert_results`, made ``_ROWS_AT_ONCE`` at a time."""
+    for start in range(0, len(columns["query"]), _ROWS_AT_ONCE):
+        part = {c: v[start : start + _ROWS_AT_ONCE] for c, v in columns.items()}
+        ranks: list[int | None] = part["rank"].tolist()
+        usable = part["usable"]
+        if not usable.all():
+            ranks = [r if ok else None for r, ok in zip(ranks, usable.tolist(), strict=True)]
+        yield from zip(
+            part["query"].tolist(),
+            part["doc"].tolist(),
+            ranks,
+            part["position"].tolist(),
+            part["score"].tolist(),
+            strict=True,
+        )
 
 
 def upsert_catalogue(
@@ -228,7 +249,12 @@ def document_ids(conn: Connection, doc_id: Sequence[str]) -> tuple[NDArray[np.in
     created = 0
     if len(missing):
         m_ext, m_inv = factorize([doc_id[i] for i in missing.tolist()])
-        m_ids, created = map_external_ids(conn, models.documents, m_ext, defaults=_DOC_DEFAULTS)
+        if conn.dialect.name == "sqlite":  # known missing: inserted without a second look-up
+            before = largest_id(conn, models.documents) or 0
+            created = _insert_documents(conn, m_ext)
+            m_ids = ids_of_inserted(conn, models.documents, m_ext, before, created)
+        else:
+            m_ids, created = map_external_ids(conn, models.documents, m_ext, defaults=_DOC_DEFAULTS)
         ids[missing] = m_ids[m_inv]
     return ids, created
 
