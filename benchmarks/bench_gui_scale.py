@@ -151,6 +151,8 @@ def first():
     else:
         finish()
 
+if tab != "Annotate":  # the Annotate list, when it is loaded while another tab is current
+    window.views["Annotate"].rows_loaded.connect(lambda: mark("Annotate list loaded (hidden)"))
 if tab == "Annotate":
     view.rows_loaded.connect(first)
 elif tab == "Review":

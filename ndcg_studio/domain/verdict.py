@@ -38,6 +38,7 @@ Both are checked against every assignment of small random pools
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from dataclasses import dataclass
@@ -60,6 +61,8 @@ __all__ = [
     "expected_grades",
     "ndcg_matrix",
     "probability_a_better",
+    "query_delta_bounds",
+    "query_starts",
     "rank_buckets",
 ]
 
@@ -71,8 +74,15 @@ _ROUNDS = 4
 _MAX_ENUMERATION = 5000
 
 
-def _query_starts(pool: Pool) -> NDArray[np.intp]:
-    return np.searchsorted(pool.query, np.arange(pool.n_queries + 1))
+def query_starts(pool: Pool) -> NDArray[np.intp]:
+    """(n_queries + 1,) intp offsets: query q's documents are ``starts[q]:starts[q + 1]`` of the
+    pool (its ``query`` is sorted). One pass over the pool; callers bounding many queries
+    compute it once (a search per query made 100,000 queries quadratic, bench_gui_scale
+    Compare)."""
+    starts = np.zeros(pool.n_queries + 1, dtype=np.intp)
+    counts = np.bincount(np.asarray(pool.query, dtype=np.intp), minlength=pool.n_queries)
+    np.cumsum(counts[: pool.n_queries], out=starts[1:])
+    return starts
 
 
 def _ratio_under_assignment(
@@ -121,6 +131,17 @@ def _upper_one(
     return _upper_relaxed(w_known, g_known, w_unknown, k, top)
 
 
+@functools.cache
+def _grade_vectors(n: int, levels: int) -> NDArray[np.float64]:
+    """(C(n + levels, levels), n) float64, read-only: every non-increasing vector of n grades
+    in levels..0. Cached: building it per query was most of :func:`delta_bounds` at 100,000
+    queries (bench_gui_scale Compare)."""
+    combos = list(itertools.combinations_with_replacement(range(levels, -1, -1), n))
+    x = np.array(combos, dtype=_F64).reshape(len(combos), n)
+    x.flags.writeable = False
+    return x
+
+
 def _upper_exact(
     w_known: NDArray[np.float64],
     g_known: NDArray[np.float64],
@@ -157,8 +178,7 @@ def _upper_exact(
     n = len(vary)
     if math.comb(n + levels, levels) > _MAX_ENUMERATION:
         return None
-    combos = list(itertools.combinations_with_replacement(range(levels, -1, -1), n))
-    x = np.array(combos, dtype=_F64).reshape(len(combos), n)
+    x = _grade_vectors(n, levels)
     num = c + x @ vary
     base = np.concatenate([np.sort(g_known)[::-1][:k], fixed])
     gains = np.concatenate([np.broadcast_to(base, (len(x), len(base))), x], axis=1)
@@ -241,9 +261,12 @@ def query_delta_bounds(
     *,
     max_grade: float = 4.0,
     integer_grades: bool = True,
+    starts: NDArray[np.intp] | None = None,
 ) -> tuple[float, float]:
-    """(low, high) of Delta nDCG@K of query ``q``; see :func:`delta_bounds`."""
-    starts = _query_starts(pool)
+    """(low, high) of Delta nDCG@K of query ``q``; see :func:`delta_bounds`. ``starts``: the
+    pool's :func:`query_starts`, passed by callers that bound many queries."""
+    if starts is None:
+        starts = query_starts(pool)
     lo, hi = int(starts[q]), int(starts[q + 1])
     g = np.asarray(grades, dtype=_F64)[lo:hi]
     w = discounts(pool.rank[run_a, lo:hi], k) - discounts(pool.rank[run_b, lo:hi], k)
@@ -287,6 +310,7 @@ def delta_bounds(
         evaluated = np.bincount(pool.query, minlength=pool.n_queries) > 0
     low = np.zeros(pool.n_queries)
     high = np.zeros(pool.n_queries)
+    starts = query_starts(pool)
     for q in np.flatnonzero(evaluated):
         low[q], high[q] = query_delta_bounds(
             pool,
@@ -297,6 +321,7 @@ def delta_bounds(
             int(q),
             max_grade=max_grade,
             integer_grades=integer_grades,
+            starts=starts,
         )
     if not evaluated.any():
         raise ValueError("no query to evaluate")

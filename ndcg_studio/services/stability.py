@@ -59,6 +59,7 @@ from ndcg_studio.services.stability_sets import (
     group_sources,
     item_keys,
     pooled_queries,
+    positions_in,
     rule_qrels,
     source_agreement,
     source_consensus,
@@ -178,7 +179,7 @@ class StabilityService:
         for aid, qrels in annotator_qrels(data):
             values = score(data.lists, qrels, settings.params()).ndcg
             judged = np.zeros((data.n_queries,), dtype=bool)
-            judged[np.unique(pooled[1][np.isin(pooled[0], item_keys(data, qrels))])] = True
+            judged[pooled[1][positions_in(pooled[0], item_keys(data, qrels))]] = True
             sets.append(names[aid])
             kinds.append("annotator")
             rows.append(np.where(judged[data.lists.group_query], values, np.nan))

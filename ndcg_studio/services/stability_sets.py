@@ -24,6 +24,7 @@ __all__ = [
     "group_sources",
     "item_keys",
     "pooled_queries",
+    "positions_in",
     "rule_qrels",
     "source_agreement",
     "source_consensus",
@@ -33,7 +34,9 @@ __all__ = [
 def annotator_qrels(data: ScoringData) -> Iterator[tuple[int, Qrels]]:
     """Each annotator's own judgments (database id, qrels), in id order."""
     j = data.judgments
-    for aid in np.unique(j["annotator"]).tolist():
+    # annotator ids are small integers: a count per id, not np.unique over every judgment
+    present = np.bincount(np.asarray(j["annotator"], dtype=np.intp)) if len(j) else np.zeros(0)
+    for aid in np.flatnonzero(present).tolist():
         mask = j["annotator"] == aid
         yield int(aid), Qrels(query=j["query"][mask], doc=j["doc"][mask], grade=j["grade"][mask])
 
@@ -44,12 +47,24 @@ def item_keys(data: ScoringData, qrels: Qrels) -> NDArray[np.int64]:
     )
 
 
+def positions_in(sorted_keys: NDArray[np.int64], keys: NDArray[np.int64]) -> NDArray[np.intp]:
+    """Positions in ``sorted_keys`` (sorted, distinct) of the ``keys`` found there: one binary
+    search per key, no sort of both arrays as ``np.isin`` does for every annotator
+    (bench_gui_scale Stability and Review)."""
+    at = np.searchsorted(sorted_keys, keys)
+    found = at < len(sorted_keys)
+    found[found] = sorted_keys[at[found]] == keys[found]
+    return at[found]
+
+
 def pooled_queries(data: ScoringData, k: int) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
     """(item key, query index) of every document in some run's top K (distinct)."""
     lists = data.lists
     top = lists.rank <= k
     q = lists.group_query[lists.group[top]]
-    keys = np.unique(q * max(len(data.doc_ids), 1) + lists.doc[top])
+    keys = np.sort(q * max(len(data.doc_ids), 1) + lists.doc[top])
+    # distinct by one sort (np.unique hashes first, 1.8 s of 2M keys in bench_gui_scale Review)
+    keys = keys[np.concatenate([[True], keys[1:] != keys[:-1]])] if len(keys) else keys
     return keys, keys // max(len(data.doc_ids), 1)
 
 
@@ -62,9 +77,12 @@ def coverage_of(data: ScoringData, k: int) -> Any:
     run = lists.group[top] // n_q
     keys = lists.group_query[lists.group[top]] * max(len(data.doc_ids), 1) + lists.doc[top]
     n_runs = len(data.run_names)
+    pooled, inverse = np.unique(keys, return_inverse=True)  # once for every annotator
 
     def cover(qrels: Qrels) -> float:
-        graded = np.isin(keys, item_keys(data, qrels))
+        marked = np.zeros(len(pooled), dtype=bool)
+        marked[positions_in(pooled, item_keys(data, qrels))] = True
+        graded = marked[inverse]
         totals = np.bincount(run, minlength=n_runs)
         hits = np.bincount(run, weights=graded, minlength=n_runs)
         shares = np.where(totals > 0, hits / np.maximum(totals, 1), 1.0)

@@ -35,6 +35,7 @@ from ndcg_studio.domain.verdict import (
     expected_grades,
     probability_a_better,
     query_delta_bounds,
+    query_starts,
 )
 from ndcg_studio.services.progress import Cancelled, OperationCancelled
 from ndcg_studio.services.scoring import ScoringService, ScoringSettings
@@ -179,10 +180,11 @@ def judgments_to_settle(
     queries = np.flatnonzero(evaluated)
     low = np.zeros(pool.n_queries)
     high = np.zeros(pool.n_queries)
+    starts = query_starts(pool)
 
     def bounds(q: int) -> None:
         low[q], high[q] = query_delta_bounds(
-            pool, g, 0, 1, k, q, max_grade=max_grade, integer_grades=integer_grades
+            pool, g, 0, 1, k, q, max_grade=max_grade, integer_grades=integer_grades, starts=starts
         )
 
     for q in queries.tolist():

@@ -1,8 +1,9 @@
 """Annotate's loading: the query list with this annotator's progress, then the pool of the
 open query, each in a worker (:func:`~ndcg_studio.ui.workers.run_task`; a newer load cancels the
 older one). A load that started before a grade was written is stale and is redone, so the view
-never shows a grade older than one it wrote. The synchronous variants serve benchmarks and
-scripts.
+never shows a grade older than one it wrote. While another tab of a shown window is current, the
+query list is not loaded (100,000 queries would slow that tab): it loads when Annotate is shown.
+The synchronous variants serve benchmarks and scripts.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from PySide6.QtCore import (
     SignalInstance,
     Slot,
 )
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QTableView, QWidget
 
 from ndcg_studio.services.annotation import PoolItem, QueryProgress
@@ -63,6 +65,8 @@ class LoadingMixin:
     _update_pool_title: Callable[[], None]
     _update_totals: Callable[[], None]
     _set_status: Callable[[str], None]
+    #: a reload came while the view was hidden in a shown window: load when the view is shown
+    _rows_due = False
 
     def _widget(self) -> QWidget:
         """The view itself, as the widget it is (owner of tasks, parent of messages)."""
@@ -73,11 +77,22 @@ class LoadingMixin:
         """Reload the query list and the current pool (coalesced: many calls, one load)."""
         self._reload_timer.start()
 
+    def showEvent(self, event: QShowEvent) -> None:
+        """Load the query list that was put off while the view was hidden."""
+        super().showEvent(event)  # type: ignore[misc]
+        if self._rows_due:
+            self._rows_due = False
+            self.reload()
+
     def _annotator_id(self) -> int | None:
         annotator = self.context.annotator
         return None if annotator is None else annotator.id
 
     def _start_reload(self) -> None:
+        view = self._widget()
+        if view.window().isVisible() and not view.isVisible():
+            self._rows_due = True  # another tab is current: it starts without this list
+            return
         db = self.context.database
         if db is None:
             self._clear(
