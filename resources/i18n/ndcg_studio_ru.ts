@@ -1128,6 +1128,10 @@ Create one with File ▸ New database…, then load the demo there.</source>
 Создайте базу через Файл ▸ Новая база данных… и загрузите демо туда.</translation>
     </message>
     <message>
+        <source>Cranfield demo loaded: 1,400 documents, 225 queries, Cleverdon&apos;s judgments (annotator %1), runs %2</source>
+        <translation>Демонстрационная коллекция Cranfield загружена: 1 400 документов, 225 запросов, оценки Кливердона (асессор %1), прогоны %2</translation>
+    </message>
+    <message>
         <source>Loading the Cranfield demo collection…</source>
         <translation>Загрузка демо-коллекции Cranfield…</translation>
     </message>
@@ -1582,7 +1586,7 @@ Create one with File ▸ New database…, then load the demo there.</source>
     <message>
         <source>Loading…</source>
         <extracomment>where the last opened query is remembered (&quot;database label
-query external id&quot;)</extracomment>
+query external id&quot;) a reload came while the view was hidden in a shown window: load when the view is shown</extracomment>
         <translation>Загрузка…</translation>
     </message>
     <message>

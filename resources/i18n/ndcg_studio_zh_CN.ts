@@ -1108,6 +1108,10 @@ Create one with File ▸ New database…, then load the demo there.</source>
 请用 文件 ▸ 新建数据库… 创建一个，再在其中加载演示。</translation>
     </message>
     <message>
+        <source>Cranfield demo loaded: 1,400 documents, 225 queries, Cleverdon&apos;s judgments (annotator %1), runs %2</source>
+        <translation>Cranfield 演示数据已加载：1,400 个文档、225 个查询、Cleverdon 的标注（标注者 %1），运行 %2</translation>
+    </message>
+    <message>
         <source>Loading the Cranfield demo collection…</source>
         <translation>正在加载 Cranfield 演示数据集…</translation>
     </message>
@@ -1558,7 +1562,7 @@ Create one with File ▸ New database…, then load the demo there.</source>
     <message>
         <source>Loading…</source>
         <extracomment>where the last opened query is remembered (&quot;database label
-query external id&quot;)</extracomment>
+query external id&quot;) a reload came while the view was hidden in a shown window: load when the view is shown</extracomment>
         <translation>正在加载…</translation>
     </message>
     <message>
