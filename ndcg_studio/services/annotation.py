@@ -59,7 +59,6 @@ from ndcg_studio.storage.judgments import (
     Keep,
     as_utc,
     ensure_annotator,
-    insert_statement,
     lock_campaign,
     write_errors,
     write_item,
@@ -368,9 +367,6 @@ class AnnotationService:
         )
 
     # ------------------------------------------------------------------ internals
-    #: the dialect's INSERT construct (used by the campaign service's own inserts)
-    _insert = staticmethod(insert_statement)
-
     def _write(
         self,
         *,

@@ -20,7 +20,7 @@ from sqlalchemy import ColumnElement, Select, and_, delete, func, select
 from sqlalchemy.orm import Session
 
 from ndcg_studio.storage import models
-from ndcg_studio.storage.campaigns import dialect_insert
+from ndcg_studio.storage.judgments.items import insert_statement
 
 Item = tuple[int, int]
 
@@ -204,7 +204,7 @@ def hold(
         }
         for q, d in items
     ]
-    stmt = dialect_insert(session, _le).values(rows)
+    stmt = insert_statement(session, _le).values(rows)
     key = [_le.c.campaign_id, _le.c.query_id, _le.c.document_id, _le.c.annotator_id]
     session.execute(
         stmt.on_conflict_do_update(

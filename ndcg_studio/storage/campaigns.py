@@ -12,27 +12,19 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import Row, Table, func, select, text, update
-from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy import Row, func, select, text, update
 from sqlalchemy.orm import Session
 
 from ndcg_studio.storage import models
+from ndcg_studio.storage.judgments.items import insert_statement
 from ndcg_studio.storage.judgments.locks import item_lock_key, lock_campaign
 
 __all__ = [
     "campaign_counts",
     "campaign_lock_key",
     "campaign_row",
-    "dialect_insert",
     "lock_campaign",
 ]
-
-
-def dialect_insert(session: Session, table: Table) -> Any:
-    """The dialect's INSERT (both SQLite's and PostgreSQL's have ``on_conflict_do_*``)."""
-    if session.get_bind().dialect.name == "postgresql":
-        return postgresql.insert(table)
-    return sqlite.insert(table)
 
 
 def campaign_lock_key(campaign_id: int) -> int:
@@ -92,7 +84,7 @@ def ensure_annotators(session: Session, names: Sequence[str]) -> list[int]:
     if len(known) < len(set(names)):
         rows = [{"name": n, "created_at": models.utcnow()} for n in names if n not in known]
         session.execute(
-            dialect_insert(session, a)
+            insert_statement(session, a)
             .values(rows)
             .on_conflict_do_nothing(index_elements=[a.c.name])
         )
