@@ -137,18 +137,10 @@ class ScoresTableModel(NumpyTableModel):
     def set_rows(self, rows: ReviewRows) -> None:
         """Replace every row (resets the model; keeps the sort column and the filter)."""
         self.beginResetModel()
+        if rows.text_key is None or rows.haystack is None:  # not made in a worker
+            rows = with_text_keys(rows)
         self._data = rows
-        self._haystack = (
-            rows.haystack
-            if rows.haystack is not None
-            else np.array(
-                [
-                    fold(f"{q}\x1f{t}")
-                    for q, t in zip(rows.query.tolist(), rows.text.tolist(), strict=True)
-                ]
-                or [""]
-            )[: len(rows)]
-        )
+        self._haystack = rows.haystack if rows.haystack is not None else np.zeros(0, dtype=str)
         self._reset_rows(self._filter_mask(self._filter))
         self.endResetModel()
 
@@ -269,9 +261,7 @@ class ScoresTableModel(NumpyTableModel):
             COL_ANNOTATORS: d.n_annotators,
             COL_ALPHA: d.alpha,
             COL_DISPUTED: d.n_disputed,
-            COL_TEXT: d.text_key
-            if d.text_key is not None
-            else np.asarray([t.casefold() for t in d.text.tolist()], dtype=str),
+            COL_TEXT: d.text_key if d.text_key is not None else np.zeros(len(d), np.int64),
             COL_SPREAD: d.spread_values(),
         }[column]
 
