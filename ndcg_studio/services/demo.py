@@ -39,6 +39,11 @@ def is_empty(db: Database) -> bool:
         return not has_queries(conn)
 
 
+def demo_runs() -> dict[str, Path]:
+    """The demo's run files by run name (``bm25-fulltext``, …), in name order."""
+    return {run.stem.removeprefix("cranfield."): run for run in sorted(demo_dir().glob("*.run"))}
+
+
 def load_demo(
     db: Database, *, progress: Progress | None = None, cancelled: Cancelled | None = None
 ) -> str:
@@ -50,7 +55,7 @@ def load_demo(
 
     base = demo_dir()
     cran = base / "cranfield"
-    runs = sorted(base.glob("*.run"))
+    runs = demo_runs()
     service = ImportService(db)
     steps = 3 + len(runs)
     checkpoint(0, steps, progress, cancelled)
@@ -66,14 +71,13 @@ def load_demo(
         grade_map=CRANFIELD_GRADE_MAP,
         cancelled=cancelled,
     )
-    names = [run.stem.removeprefix("cranfield.") for run in runs]
-    for i, (run, name) in enumerate(zip(runs, names, strict=True), start=3):
+    for i, (name, run) in enumerate(runs.items(), start=3):
         checkpoint(i, steps, progress, cancelled)
         service.import_run(run, name=name, cancelled=cancelled)
     checkpoint(steps, steps, progress, cancelled)
     return (
         "Cranfield demo loaded: 1,400 documents, 225 queries, Cleverdon's judgments "
-        f"(annotator {DEMO_ANNOTATOR!r}), runs {', '.join(names)}"
+        f"(annotator {DEMO_ANNOTATOR!r}), runs {', '.join(runs)}"
     )
 
 

@@ -213,20 +213,21 @@ class DatabaseActions:
         """Load the Cranfield demo into the (empty) open database, in a worker."""
         database = self.context.require_database()
 
-        def done(summary: Any) -> None:
+        def done(runs: list[str]) -> None:
             self.context.notify_data_replaced()
-            runs = str(summary).rpartition("runs ")[2]  # the run names, as they are
             text = QCoreApplication.translate(
                 "DatabaseActions",
                 "Cranfield demo loaded: 1,400 documents, 225 queries, Cleverdon's judgments "
                 "(annotator %1), runs %2",
             )
-            self.show_message(arg(text, demo.DEMO_ANNOTATOR, runs), 10000)
+            self.show_message(arg(text, demo.DEMO_ANNOTATOR, ", ".join(runs)), 10000)
+
+        def work(progress: Any, cancelled: Any) -> list[str]:
+            demo.load_demo(database, progress=progress, cancelled=cancelled)
+            return list(demo.demo_runs())
 
         run_task(
-            lambda progress, cancelled: demo.load_demo(
-                database, progress=progress, cancelled=cancelled
-            ),
+            work,
             on_success=done,
             owner=self._window(),
             label=QCoreApplication.translate(
