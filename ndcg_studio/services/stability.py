@@ -66,6 +66,7 @@ from ndcg_studio.services.stability_sets import (
 )
 from ndcg_studio.storage import sources as source_store
 from ndcg_studio.storage.database import Database
+from ndcg_studio.storage.queries import names as name_reads
 
 if TYPE_CHECKING:
     from sqlalchemy import Connection
@@ -170,7 +171,7 @@ class StabilityService:
         )
         report = score_data(data, settings)
         with self.db.engine.connect() as conn:
-            names = source_store.annotator_names(conn)
+            names = name_reads.annotator_names(conn)
             source_of = source_store.source_of(conn)
         sets: list[str] = []
         kinds: list[str] = []
@@ -205,7 +206,7 @@ class StabilityService:
             LookupError: an unknown query or run.
         """
         with self.db.engine.connect() as conn:
-            qid = source_store.query_id(conn, query)
+            qid = name_reads.query_id(conn, query)
         if qid is None:
             raise LookupError(f"unknown query {query!r}")
         spread = self.spread(settings, query_ids=[int(qid)])
@@ -231,7 +232,7 @@ class StabilityService:
         """
         settings = replace(settings or ScoringSettings(), annotator=None)
         with self.db.engine.connect() as conn:
-            names = source_store.annotator_names(conn)
+            names = name_reads.annotator_names(conn)
             source_of = source_store.source_of(conn)
         # whole lists (the load of ideal="list"): RR needs each list's first relevant document,
         # which may lie below K; the nDCG@K of the settings' own ideal is the same either way
@@ -309,7 +310,7 @@ class StabilityService:
     ) -> _GradeSets:
         """The grade sets of kind ``by`` and their qrels (see :meth:`stability`)."""
         with self.db.engine.connect() as conn:
-            names = source_store.annotator_names(conn)
+            names = name_reads.annotator_names(conn)
             source_of = source_store.source_of(conn)
         out = _GradeSets()
         if by == "annotator":
@@ -345,7 +346,7 @@ class StabilityService:
         """
         settings = ScoringSettings(k=1)  # only the judgments are needed
         with self.db.engine.connect() as conn:
-            names = source_store.annotator_names(conn)
+            names = name_reads.annotator_names(conn)
             source_of = source_store.source_of(conn)
         data = self.scoring.load(settings)
         sources = group_sources(source_of, names, data, always=True)
@@ -362,7 +363,7 @@ class StabilityService:
         n_docs = max(len(data.doc_ids), 1)
         doc_ids = data.doc_ids[common[keep] % n_docs]
         with self.db.engine.connect() as conn:
-            dnames = source_store.document_external_ids(conn, doc_ids.tolist())
+            dnames = name_reads.document_external_ids(conn, doc_ids.tolist())
         out = []
         for i in keep.tolist():
             q, d = int(common[i]) // n_docs, int(common[i]) % n_docs

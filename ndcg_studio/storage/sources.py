@@ -7,19 +7,16 @@ write, inside the caller's transaction).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 from sqlalchemy import Connection, delete, select
 
 from ndcg_studio.storage import models
-from ndcg_studio.storage.bulk import column_by_id, id_map
+from ndcg_studio.storage.queries.names import annotator_names
 
 __all__ = [
     "SOURCE_KINDS",
-    "annotator_names",
     "assign_source",
-    "document_external_ids",
-    "query_id",
     "source_of",
     "sources",
 ]
@@ -50,23 +47,6 @@ def source_of(conn: Connection) -> dict[str, tuple[str, str]]:
         .join(s, s.c.id == m.c.source_id)
     ).all()
     return {str(r[0]): (str(r[1]), str(r[2])) for r in rows}
-
-
-def annotator_names(conn: Connection) -> dict[int, str]:
-    """``{annotator id: name}``."""
-    return id_map(conn, models.annotators, "name")
-
-
-def query_id(conn: Connection, external_id: str) -> int | None:
-    """The database id of the query ``external_id``, None when there is none."""
-    q = models.queries
-    found = conn.execute(select(q.c.id).where(q.c.external_id == external_id)).scalar()
-    return None if found is None else int(found)
-
-
-def document_external_ids(conn: Connection, ids: Iterable[int]) -> dict[int, str]:
-    """``{document id: external id}`` of the given ids (unknown ids are absent)."""
-    return {i: str(v) for i, v in column_by_id(conn, models.documents, ids, "external_id").items()}
 
 
 def assign_source(conn: Connection, annotators: Sequence[str], source: str, kind: str) -> None:
