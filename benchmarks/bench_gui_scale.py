@@ -15,7 +15,9 @@ current, opens the database and is timed from its launch (the parent's clock):
   tab that does not stream);
 - ``CPU s``: user + system seconds of the GUI process (all its threads) at first rows and at
   complete — less sensitive than wall time to the other jobs on a shared machine;
-- ``RSS`` / ``peak RSS`` of the GUI process (``/proc/self/status`` VmRSS / VmHWM) when complete;
+- ``RSS`` / ``peak RSS`` of the GUI process (``/proc/self/status`` VmRSS / VmHWM) when complete,
+  and RSS split into anonymous memory (RssAnon: the process's own data) and file-backed pages
+  (RssFile: shared libraries and SQLite's memory map of the database file);
 - ``GUI stall``: the longest gap between two ticks of a 10 ms timer on the GUI thread from the
   window shown to complete (what a user feels as a frozen window);
 - ``sort ms``: sorting the tab's big table by each of two columns (``sortByColumn`` +
@@ -52,7 +54,8 @@ def rss():
     fields = dict(
         line.split(":", 1) for line in open("/proc/self/status").read().splitlines() if ":" in line
     )
-    return {k: int(fields[k].split()[0]) // 1024 for k in ("VmRSS", "VmHWM")}
+    keys = ("VmRSS", "VmHWM", "RssAnon", "RssFile")
+    return {k: int(fields[k].split()[0]) // 1024 for k in keys}
 from PySide6.QtCore import QCoreApplication, QElapsedTimer, QSettings, QTimer, Qt
 from PySide6.QtWidgets import QApplication
 from ndcg_studio.ui.application import APP_NAME, ORGANIZATION
