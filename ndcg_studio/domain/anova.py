@@ -14,7 +14,6 @@ from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy.special import fdtrc
 
 __all__ = ["AnovaTable", "score_matrix", "two_way_anova"]
 
@@ -68,6 +67,9 @@ class AnovaTable:
 
 def _f_test(ms: float, ms_residual: float, df: int, df_residual: int) -> tuple[float, float]:
     if ms_residual > 0:
+        # imported here: scipy.special costs the GUI ~0.3 s of start-up (bench_startup.py)
+        from scipy.special import fdtrc
+
         f = ms / ms_residual
         return f, float(fdtrc(df, df_residual, f))
     if ms > 0:

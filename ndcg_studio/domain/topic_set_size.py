@@ -26,9 +26,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from scipy.optimize import brentq
-from scipy.special import fdtri, ncfdtr, nctdtr, ndtri, stdtrit
-
 __all__ = [
     "TopicSetSize",
     "min_detectable_delta",
@@ -71,6 +68,10 @@ def _check(alpha: float, target: float | None, variance: float, n_runs: int) -> 
 def _nct_cdf(df: int, noncentrality: float, x: float) -> float:
     """CDF of the noncentral t; scipy returns NaN far in a tail (e.g. x = -2, nc = 15), where
     the true value is below 1e-30: 0 left of the noncentrality, 1 right of it."""
+    # scipy is imported where it is used: at module level it costs the GUI ~0.3 s of
+    # start-up (services.multirun imports this module; benchmarks/bench_startup.py)
+    from scipy.special import nctdtr
+
     value = float(nctdtr(df, noncentrality, x))
     if math.isnan(value):
         return 0.0 if x < noncentrality else 1.0
@@ -107,6 +108,8 @@ def power(
         raise ValueError(f"n_queries must be >= 2, got {n_queries}")
     if delta < 0:
         raise ValueError(f"delta must be >= 0, got {delta}")
+    from scipy.special import fdtri, ncfdtr, stdtrit
+
     if design == "paired_t":
         df = n_queries - 1
         noncentrality = math.sqrt(n_queries) * delta / math.sqrt(2.0 * variance)
@@ -152,6 +155,8 @@ def topic_set_size(
     _check(alpha, target_power, variance, n_runs)
     if not delta > 0:
         raise ValueError(f"delta must be > 0, got {delta}")
+    from scipy.special import ndtri
+
     z_alpha = float(ndtri(1.0 - alpha / 2.0))
     z_beta = float(ndtri(target_power))
     sigma_t = math.sqrt(2.0 * variance)
@@ -232,6 +237,8 @@ def min_detectable_delta(
     def gap(delta: float) -> float:
         p = power(n_queries, delta, variance, alpha=alpha, design=design, n_runs=n_runs)
         return p - target_power
+
+    from scipy.optimize import brentq
 
     high = math.sqrt(2.0 * variance)
     while gap(high) < 0:
