@@ -149,7 +149,7 @@ def first():
         complete_when(lambda: not view.is_loading())
     elif tab == "Review":  # its second stage ends with data_loaded
         complete_when(lambda: loaded["all"], limit=240.0)
-    elif tab == "Agreement":
+    elif tab in ("Agreement", "Annotate"):  # Annotate ranks its texts for sorting after
         complete_when(lambda: not view.is_loading(), limit=240.0)
     else:
         finish()

@@ -44,6 +44,7 @@ from ndcg_studio.services.annotation_types import (
     HistoryEntry,
     PoolItem,
     QueryProgress,
+    QueryProgressList,
     TeamMember,
 )
 from ndcg_studio.services.pool_order import PoolOrder, ab_order
@@ -81,6 +82,7 @@ __all__ = [
     "Keep",
     "PoolItem",
     "QueryProgress",
+    "QueryProgressList",
     "TeamMember",
     "lock_campaign",
     "pool_order_key",
@@ -188,31 +190,20 @@ class AnnotationService:
 
     def query_progress(
         self, annotator_id: int | None, pool_depth: int = DEFAULT_POOL_DEPTH
-    ) -> list[QueryProgress]:
+    ) -> QueryProgressList:
         """Every query (by id) with its pool size and how much of it ``annotator_id`` has judged.
 
-        Two ``GROUP BY`` statements (:func:`~ndcg_studio.storage.pools.pool_sizes`,
-        :func:`~ndcg_studio.storage.pools.judged_in_pool`); ``annotator_id`` None gives
-        ``judged = 0`` (one statement). Slow on large databases (``benchmarks/bench_annotation.py``
-        measures it): call it off the GUI thread.
+        One statement (:func:`~ndcg_studio.storage.pools.progress_columns`, two ``GROUP BY``
+        joined to the queries); ``annotator_id`` None gives ``judged = 0``. Slow on large
+        databases (``benchmarks/bench_annotation.py`` measures it): call it off the GUI thread.
 
         Raises:
             ValueError: ``pool_depth`` < 1.
         """
         _validate_depth(pool_depth)
         with self.db.transaction() as session:
-            rows = pools.pool_sizes(session, pool_depth)
-            judged = (
-                {}
-                if annotator_id is None
-                else pools.judged_in_pool(session, annotator_id, pool_depth)
-            )
-        return [
-            QueryProgress(
-                query_id=qid, external_id=ext, text=text, pool_size=size, judged=judged.get(qid, 0)
-            )
-            for qid, ext, text, size in rows
-        ]
+            columns = pools.progress_columns(session, annotator_id, pool_depth)
+        return QueryProgressList(*columns)
 
     def pool(
         self,

@@ -3,8 +3,13 @@ frozen dataclasses that cross threads and outlive the session."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import overload
+
+import numpy as np
+from numpy.typing import NDArray
 
 from ndcg_studio.storage.judgments import HistoryKind
 
@@ -36,6 +41,48 @@ class QueryProgress:
     def complete(self) -> bool:
         """True when every pooled document is judged (False for an empty pool)."""
         return self.pool_size > 0 and self.judged >= self.pool_size
+
+
+@dataclass(frozen=True, eq=False)
+class QueryProgressList(Sequence[QueryProgress]):
+    """Every query's :class:`QueryProgress`, held as columns (length n) and read as a sequence
+    of rows: 100,000 queries cross from the worker to the GUI without 100,000 objects.
+
+    Attributes:
+        query_id, pool_size, judged: int64 arrays (0 <= judged <= pool_size).
+        external_id, text: lists of ``str``.
+    """
+
+    query_id: NDArray[np.int64]
+    external_id: list[str]
+    text: list[str]
+    pool_size: NDArray[np.int64]
+    judged: NDArray[np.int64]
+
+    def __len__(self) -> int:
+        return int(self.query_id.shape[0])
+
+    def row(self, i: int) -> QueryProgress:
+        """Row ``i`` (0 <= i < n) as a :class:`QueryProgress`."""
+        return QueryProgress(
+            query_id=int(self.query_id[i]),
+            external_id=self.external_id[i],
+            text=self.text[i],
+            pool_size=int(self.pool_size[i]),
+            judged=int(self.judged[i]),
+        )
+
+    def __iter__(self) -> Iterator[QueryProgress]:
+        return (self.row(i) for i in range(len(self)))
+
+    @overload
+    def __getitem__(self, i: int) -> QueryProgress: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[QueryProgress]: ...
+    def __getitem__(self, i: int | slice) -> QueryProgress | list[QueryProgress]:
+        if isinstance(i, slice):
+            return [self.row(j) for j in range(len(self))[i]]
+        return self.row(range(len(self))[i])
 
 
 @dataclass(frozen=True, slots=True)

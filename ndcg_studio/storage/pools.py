@@ -3,8 +3,11 @@ it (see :mod:`ndcg_studio.services.annotation` for what a pool is)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+from numpy.typing import NDArray
 from sqlalchemy import and_, func, literal, select
 
 from ndcg_studio.storage import models
@@ -21,46 +24,69 @@ def _pool_subquery(pool_depth: int, query_id: int | None = None) -> Any:
     return stmt.group_by(r.c.query_id, r.c.document_id).subquery("pool")
 
 
-def pool_sizes(session: Session, pool_depth: int) -> list[tuple[int, str, str, int]]:
-    """``(query id, external id, text, pool size)`` of every query, by id: the pool size is
-    ``COUNT(DISTINCT document_id)`` of its results with ``position <= pool_depth`` (0 without)."""
-    q, r = models.queries, models.results
+def progress_columns(
+    session: Session, annotator_id: int | None, pool_depth: int
+) -> tuple[NDArray[np.int64], list[str], list[str], NDArray[np.int64], NDArray[np.int64]]:
+    """Every query, by id, with its pool size and how much of it ``annotator_id`` has judged,
+    as columns: ``(query ids, external ids, texts, pool sizes, judged)`` (int64 arrays and
+    lists of ``str``, all of length n_queries; a NULL text is '').
+
+    The pool size is ``COUNT(DISTINCT document_id)`` of the query's results with ``position <=
+    pool_depth`` (0 without); judged counts ``annotator_id``'s judgments of documents in that
+    pool (0 for None). One statement, so both come from one snapshot; its 100,000 rows are read
+    from the DB-API cursor, not as SQLAlchemy rows (``bench_gui_scale.py``, Annotate).
+    """
+    q, r, j, runs = models.queries, models.results, models.judgments, models.runs
     sizes = (
         select(r.c.query_id, func.count(r.c.document_id.distinct()).label("n"))
         .where(r.c.position <= pool_depth)
         .group_by(r.c.query_id)
         .subquery("sizes")
     )
-    stmt = (
-        select(q.c.id, q.c.external_id, q.c.text, func.coalesce(sizes.c.n, 0))
-        .outerjoin(sizes, sizes.c.query_id == q.c.id)
-        .order_by(q.c.id)
-    )
-    return [(int(i), str(e), t or "", int(n)) for i, e, t, n in session.execute(stmt)]
-
-
-def judged_in_pool(session: Session, annotator_id: int, pool_depth: int) -> dict[int, int]:
-    """``{query id: n}``: how many documents of each query's depth-``pool_depth`` pool
-    ``annotator_id`` has graded (queries with none are absent)."""
-    r, j, runs = models.results, models.judgments, models.runs
-    # ``run_id IN (SELECT id FROM runs)`` lets SQLite probe the results' primary key
-    # (query_id, run_id, document_id) once per run instead of scanning the query's results.
-    in_pool = (
-        select(literal(1))
-        .where(
-            r.c.query_id == j.c.query_id,
-            r.c.run_id.in_(select(runs.c.id)),
-            r.c.document_id == j.c.document_id,
-            r.c.position <= pool_depth,
+    columns: list[Any] = [q.c.id, q.c.external_id, q.c.text, func.coalesce(sizes.c.n, 0)]
+    stmt = select(*columns).outerjoin(sizes, sizes.c.query_id == q.c.id)
+    if annotator_id is not None:
+        # ``run_id IN (SELECT id FROM runs)`` lets SQLite probe the results' primary key
+        # (query_id, run_id, document_id) once per run instead of scanning the query's results.
+        in_pool = (
+            select(literal(1))
+            .where(
+                r.c.query_id == j.c.query_id,
+                r.c.run_id.in_(select(runs.c.id)),
+                r.c.document_id == j.c.document_id,
+                r.c.position <= pool_depth,
+            )
+            .exists()
         )
-        .exists()
+        judged = (
+            select(j.c.query_id, func.count().label("n"))
+            .where(j.c.annotator_id == annotator_id, in_pool)
+            .group_by(j.c.query_id)
+            .subquery("judged")
+        )
+        stmt = stmt.add_columns(func.coalesce(judged.c.n, 0)).outerjoin(
+            judged, judged.c.query_id == q.c.id
+        )
+    result = session.connection().execute(stmt.order_by(q.c.id))
+    try:
+        rows: Sequence[Any] = result.cursor.fetchall()
+    finally:
+        result.close()
+    n = len(rows)
+    if n == 0:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, [], [], empty, empty.copy()
+    cols = list(zip(*rows, strict=True))
+    judged_counts = (
+        np.fromiter(cols[4], np.int64, n) if annotator_id is not None else np.zeros(n, np.int64)
     )
-    stmt = (
-        select(j.c.query_id, func.count())
-        .where(j.c.annotator_id == annotator_id, in_pool)
-        .group_by(j.c.query_id)
+    return (
+        np.fromiter(cols[0], np.int64, n),
+        [str(e) for e in cols[1]],
+        [t or "" for t in cols[2]],
+        np.fromiter(cols[3], np.int64, n),
+        judged_counts,
     )
-    return {int(qid): int(n) for qid, n in session.execute(stmt)}
 
 
 def query_external_id(session: Session, query_id: int) -> str | None:

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PySide6.QtCore import QPersistentModelIndex, Qt
 
-from ndcg_studio.services.annotation import QueryProgress
+from ndcg_studio.services.annotation import QueryProgress, QueryProgressList
 from ndcg_studio.services.scoring import ScoreReport
 from ndcg_studio.ui.collation import fold
 from ndcg_studio.ui.models.query_columns import QueryColumns
@@ -65,6 +65,24 @@ def test_columns_are_a_sequence_of_the_rows(qapp: Any) -> None:
     assert cols[-1] == rows[-1]
     assert cols[2:5] == rows[2:5]
     assert len(QueryColumns.from_progress([])) == 0
+
+
+def test_the_services_columns_give_the_same_keys_as_its_rows(qapp: Any) -> None:
+    rows = _rows(40, 2)
+    listed = QueryProgressList(
+        query_id=np.array([r.query_id for r in rows], dtype=np.int64),
+        external_id=[r.external_id for r in rows],
+        text=[r.text for r in rows],
+        pool_size=np.array([r.pool_size for r in rows], dtype=np.int64),
+        judged=np.array([r.judged for r in rows], dtype=np.int64),
+    )
+    assert list(listed) == rows and listed[-2] == rows[-2] and listed[3:7] == rows[3:7]
+    with pytest.raises(IndexError):
+        listed[40]
+    fast, slow = QueryColumns.from_progress(listed), QueryColumns.from_progress(rows)
+    for name in ("query_id", "pool_size", "judged", "id_rank", "text_rank", "folded"):
+        np.testing.assert_array_equal(getattr(fast, name), getattr(slow, name), err_msg=name)
+    assert list(fast) == rows
 
 
 def test_filter_proxy_matches_the_text_and_follows_the_selection(

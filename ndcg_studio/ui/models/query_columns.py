@@ -6,6 +6,7 @@ arrays when 100,000 queries arrive (``bench_gui_scale.py``, Annotate).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import overload
@@ -13,7 +14,7 @@ from typing import overload
 import numpy as np
 from numpy.typing import NDArray
 
-from ndcg_studio.services.annotation import QueryProgress
+from ndcg_studio.services.annotation import QueryProgress, QueryProgressList
 from ndcg_studio.ui.collation import collation_ranks, fold
 from ndcg_studio.ui.models.table import natural_key
 
@@ -26,7 +27,9 @@ class QueryColumns(Sequence[QueryProgress]):
         query_id: int64 database ids; pool_size, judged: int64 (0 <= judged <= pool_size).
         external_id, text: object arrays of ``str``.
         id_rank: int64 rank of ``external_id`` in natural order (q1, q2, q10).
-        text_rank: int64 rank of ``text`` in the locale's collation.
+        text_rank: int64 rank of ``text`` in the locale's collation, computed when first read
+            (a property: a quarter of a second at 100,000 texts, which the list need not wait
+            for; :meth:`warm_text_rank` computes it in a worker once the rows are shown).
         folded: ``str`` array, ``fold(external_id + "\n" + text)`` (what the filter searches).
 
     A sequence of :class:`QueryProgress` rows (for callers written for a list).
@@ -38,24 +41,41 @@ class QueryColumns(Sequence[QueryProgress]):
     pool_size: NDArray[np.int64]
     judged: NDArray[np.int64]
     id_rank: NDArray[np.int64]
-    text_rank: NDArray[np.int64]
     folded: NDArray[np.str_]
+
+    @functools.cached_property
+    def text_rank(self) -> NDArray[np.int64]:
+        """(n,) int64 rank of each text in the locale's collation (:func:`collation_ranks`)."""
+        return collation_ranks(self.text)
+
+    def warm_text_rank(self) -> None:
+        """Compute :attr:`text_rank` now (any thread; a second computation gives equal ranks)."""
+        _ = self.text_rank
 
     @classmethod
     def from_progress(cls, rows: Sequence[QueryProgress]) -> QueryColumns:
-        """Columns and keys of ``rows`` (any thread: call it in the worker that read them)."""
+        """Columns and keys of ``rows`` (any thread: call it in the worker that read them); a
+        :class:`QueryProgressList` (the service's columns) is taken as it is, row objects are
+        not built."""
         n = len(rows)
-        ids = np.array([r.external_id for r in rows] or [""], dtype=object)[:n]
-        texts = np.array([r.text for r in rows] or [""], dtype=object)[:n]
-        folded = [fold(f"{r.external_id}\n{r.text}") for r in rows]
+        if isinstance(rows, QueryProgressList):
+            external, text = rows.external_id, rows.text
+            query_id, pool_size, judged = rows.query_id, rows.pool_size, rows.judged
+        else:
+            external, text = [r.external_id for r in rows], [r.text for r in rows]
+            query_id = np.fromiter((r.query_id for r in rows), np.int64, n)
+            pool_size = np.fromiter((r.pool_size for r in rows), np.int64, n)
+            judged = np.fromiter((r.judged for r in rows), np.int64, n)
+        ids = np.array(external or [""], dtype=object)[:n]
+        texts = np.array(text or [""], dtype=object)[:n]
+        folded = [fold(f"{e}\n{t}") for e, t in zip(external, text, strict=True)]
         return cls(
-            query_id=np.fromiter((r.query_id for r in rows), np.int64, n),
+            query_id=np.asarray(query_id, dtype=np.int64),
             external_id=ids,
             text=texts,
-            pool_size=np.fromiter((r.pool_size for r in rows), np.int64, n),
-            judged=np.fromiter((r.judged for r in rows), np.int64, n),
+            pool_size=np.asarray(pool_size, dtype=np.int64),
+            judged=np.asarray(judged, dtype=np.int64),
             id_rank=np.asarray(natural_key(ids), dtype=np.int64),
-            text_rank=collation_ranks(texts),
             folded=np.array(folded, dtype=str) if n else np.zeros(0, dtype=str),
         )
 

@@ -67,6 +67,8 @@ class LoadingMixin:
     _set_status: Callable[[str], None]
     #: a reload came while the view was hidden in a shown window: load when the view is shown
     _rows_due = False
+    #: ranks the list's texts in the collation after the list is shown (see QueryColumns)
+    _rank_task: Task[Any] | None = None
 
     def _widget(self) -> QWidget:
         """The view itself, as the widget it is (owner of tasks, parent of messages)."""
@@ -83,6 +85,11 @@ class LoadingMixin:
         if self._rows_due:
             self._rows_due = False
             self.reload()
+
+    def is_loading(self) -> bool:
+        """Whether the query list is still loading, or its texts are still being ranked for
+        sorting (``benchmarks/bench_gui_scale.py`` times the tab until this turns False)."""
+        return any(t is not None and not t.done for t in (self._rows_task, self._rank_task))
 
     def _annotator_id(self) -> int | None:
         annotator = self.context.annotator
@@ -120,10 +127,17 @@ class LoadingMixin:
         service = self.context.annotation_service()
         self._set_status(QCoreApplication.translate("LoadingMixin", "Loading queries…"))
         writes = self._writes
+        header = self.query_table.horizontalHeader()
+        by_text = header.sortIndicatorSection() == QueryProgressModel.COL_TEXT
+
+        def work(_progress: Any, _cancelled: Any) -> QueryColumns:
+            columns = QueryColumns.from_progress(service.query_progress(annotator_id, depth))
+            if by_text:  # the list opens sorted by text: rank the texts here, not on the GUI
+                columns.warm_text_rank()
+            return columns
+
         self._rows_task = run_task(
-            lambda _progress, _cancelled: QueryColumns.from_progress(
-                service.query_progress(annotator_id, depth)
-            ),
+            work,
             on_success=lambda rows: (
                 self._on_rows_loaded(rows) if writes == self._writes else self.reload()
             ),
@@ -170,6 +184,10 @@ class LoadingMixin:
         self._query = None  # force a reload of the pool (grades may have changed)
         self._select_query(query_id, document_id)
         self.rows_loaded.emit()
+        if isinstance(rows, QueryColumns):  # ready before the user sorts by text
+            self._rank_task = run_task(
+                lambda _p, _c: rows.warm_text_rank(), owner=self._widget(), replaces=self._rank_task
+            )
 
     def _remembered_query(self, rows: Sequence[QueryProgress]) -> int | None:
         db = self.context.database
