@@ -163,7 +163,7 @@ elif tab == "Review":
     view.data_loaded.connect(lambda: loaded.update(all=True))
     getattr(view, "rows_shown", view.data_loaded).connect(first)
 elif tab == "Agreement":
-    view.data_loaded.connect(first)
+    getattr(view, "rows_shown", view.data_loaded).connect(first)  # headline; the rest streams
 elif tab == "Compare":
     view.compared.connect(first)
 elif tab == "Stability":

@@ -9,7 +9,7 @@ Rows for reports and ``ndcg-studio agreement`` follow one long format:
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -17,10 +17,18 @@ from numpy.typing import NDArray
 
 from ndcg_studio.domain.agreement import (
     AgreementSummary,
+    AlphaInterval,
+    GroupAlphaResult,
     Ratings,
     agreement_summary,
+    alpha,
+    alpha_bootstrap,
     alpha_by_group,
+    alpha_leave_one_out,
+    encode_grades,
+    fleiss_kappa,
     item_spread,
+    pairwise_cohen_kappa,
 )
 from ndcg_studio.domain.disputed import disputed_per_group, most_disputed_first
 from ndcg_studio.services._cells import nan_to_none
@@ -83,10 +91,15 @@ class _Loaded:
 @dataclass(frozen=True, eq=False, kw_only=True)
 class AgreementReport(_Loaded):
     """An :class:`AgreementSummary` with the names that make it readable (the loaded data's
-    fields, see :class:`_Loaded`), and the ``settings`` it was computed with."""
+    fields, see :class:`_Loaded`), and the ``settings`` it was computed with.
+
+    ``complete`` False: a :meth:`AgreementService.headline` — ``summary.alpha_ci`` and
+    ``summary.leave_one_out`` are NaN placeholders and ``doc_external`` is empty until
+    :meth:`AgreementService.complete` fills them in."""
 
     settings: AgreementSettings
     summary: AgreementSummary
+    complete: bool = True
 
     @property
     def statistic(self) -> str:
@@ -268,6 +281,73 @@ class AgreementService:
         )
         checkpoint(3, 3, progress, cancelled)
         return AgreementReport(settings=settings, summary=summary, **vars(data))
+
+    def headline(
+        self,
+        settings: AgreementSettings | None = None,
+        *,
+        progress: Progress | None = None,
+        cancelled: Cancelled | None = None,
+    ) -> AgreementReport:
+        """What the Agreement view shows first: :meth:`report` without its slow parts (the
+        bootstrap interval, alpha without each annotator, the documents' external ids), which
+        :meth:`complete` adds; ``complete(headline(s)) `` has :meth:`report`'s numbers."""
+        settings = settings or AgreementSettings()
+        checkpoint(0, 2, progress, cancelled)
+        data = self._load(documents=False)
+        checkpoint(1, 2, progress, cancelled)
+        r, level = data.ratings, settings.level
+        _, domain = encode_grades(r.grade, GRADE_SCALE)  # as agreement_summary does
+        overall = alpha(r, level, values=domain)
+        n_a, nan = r.n_annotators, np.full(r.n_annotators, np.nan)
+        none, zeros = np.zeros(0), np.zeros(n_a, dtype=np.int64)
+        summary = AgreementSummary(
+            level=level,
+            values=domain,
+            n_items=r.n_items,
+            n_annotators=n_a,
+            n_ratings=r.n_ratings,
+            n_queries=len(data.query_external),
+            alpha=overall,
+            alpha_ci=AlphaInterval(overall.value, np.nan, np.nan, 0.95, 0, 0, 0, none, None),
+            fleiss=fleiss_kappa(r, values=domain),
+            pairwise=pairwise_cohen_kappa(r, values=domain),
+            per_query=alpha_by_group(
+                r, data.item_query_index, len(data.query_external), level, values=domain
+            ),
+            leave_one_out=GroupAlphaResult(
+                level, nan, zeros, zeros, nan, nan, zeros.astype(np.int8), (None,) * n_a
+            ),
+            spread=item_spread(r, disputed_range=settings.disputed_range),
+        )
+        checkpoint(2, 2, progress, cancelled)
+        return AgreementReport(settings=settings, summary=summary, complete=False, **vars(data))
+
+    def complete(
+        self, report: AgreementReport, *, cancelled: Cancelled | None = None
+    ) -> AgreementReport:
+        """``report`` (a :meth:`headline`) with its bootstrap interval, alpha without each
+        annotator and the documents' external ids (``report`` itself when complete)."""
+        if report.complete:
+            return report
+        s, settings, r = report.summary, report.settings, report.ratings
+        checkpoint(0, 3, None, cancelled)
+        with self.db.engine.connect() as conn:
+            docs = names.document_external_ids(conn, report.item_doc)
+        checkpoint(1, 3, None, cancelled)
+        interval = alpha_bootstrap(
+            r, s.level, values=s.values, n_resamples=settings.n_resamples, seed=settings.seed
+        )
+        checkpoint(2, 3, None, cancelled)
+        summary = replace(
+            s, alpha_ci=interval, leave_one_out=alpha_leave_one_out(r, s.level, values=s.values)
+        )
+        return replace(
+            report,
+            summary=summary,
+            doc_external=[docs[d] for d in report.item_doc.tolist()],
+            complete=True,
+        )
 
     def per_query_alpha(self, level: Level = "ordinal") -> dict[str, float]:
         """``{query external id: alpha}`` for every judged query (NaN where undefined)."""

@@ -175,8 +175,31 @@ def load_agreement(
     cancelled: Cancelled | None = None,
 ) -> AgreementData:
     """Agreement report plus the disputed items with their adjudicated grades (worker thread)."""
+    report = AgreementService(db).report(settings, progress=progress, cancelled=cancelled)
+    return complete_agreement(db, AgreementData(report, DisputedRows.empty()), cancelled)
+
+
+def load_headline(
+    db: Database,
+    settings: AgreementSettings,
+    progress: Progress | None = None,
+    cancelled: Cancelled | None = None,
+) -> AgreementData:
+    """What the Agreement view shows first (worker thread): the report's headline
+    (:meth:`AgreementService.headline`), no disputed items yet; :func:`complete_agreement`
+    adds the rest."""
+    report = AgreementService(db).headline(settings, progress=progress, cancelled=cancelled)
+    return AgreementData(report, DisputedRows.empty())
+
+
+def complete_agreement(
+    db: Database, data: AgreementData, cancelled: Cancelled | None = None
+) -> AgreementData:
+    """``data`` with its report complete (:meth:`AgreementService.complete`: the bootstrap
+    interval, alpha without each annotator), the disputed items with their adjudicated grades
+    and every two judgment sources' correction queue (worker thread)."""
     service = AgreementService(db)
-    report = service.report(settings, progress=progress, cancelled=cancelled)
+    report = service.complete(data.report, cancelled=cancelled)
     adjudications = service.adjudications()
     by_sources: dict[tuple[str, str], DisputedRows] = {}
     stability = StabilityService(db)

@@ -163,3 +163,56 @@ def test_adjudication_undo_and_redo(
         if h.kind == "adjudication"
     ]
     assert kinds == [3, None, 3]
+
+
+def test_the_headline_shows_first_and_the_interval_follows(
+    qtbot: Any, context: AppContext, graded: UiData
+) -> None:
+    v = AgreementView(context)
+    qtbot.addWidget(v)
+    first: list[tuple[str, str, int, int]] = []
+    v.rows_shown.connect(
+        lambda: first.append(
+            (
+                v.alpha_label.text(),
+                v.status.text(),
+                v.loo_model.rowCount(),
+                v.disputed_model.rowCount(),
+            )
+        )
+    )
+    with qtbot.waitSignal(v.data_loaded, timeout=10_000):
+        v.show()
+    report = AgreementService(graded.db).report()
+    alpha, ci = report.summary.alpha.value, report.summary.alpha_ci
+    [(label, status, loo_rows, disputed_rows)] = first
+    assert f"α (ordinal) = {alpha:.3f}" in label and "Computing agreement…" in label
+    assert status == "Computing agreement…" and loo_rows == 0 and disputed_rows == 0
+    assert v.query_model.rowCount() == 2  # shown with the headline, not replaced
+    assert f"{ci.low:.3f} – {ci.high:.3f}" in v.alpha_label.text()
+    assert v.status.text() == "" and v.loo_model.rowCount() == 2
+    assert v.disputed_model.rowCount() == 1 and not v.is_loading()
+
+
+def test_a_failed_second_stage_is_shown_and_the_headline_stays(
+    qtbot: Any, context: AppContext, graded: UiData, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from ndcg_studio.ui import errors
+    from ndcg_studio.ui.views import agreement
+
+    def broken(*_args: Any) -> Any:
+        raise RuntimeError("disk gone")
+
+    shown: list[tuple[BaseException, str | None]] = []
+    monkeypatch.setattr(agreement, "complete_agreement", broken)
+    monkeypatch.setattr(
+        errors, "show_error", lambda exc, parent=None, action=None: shown.append((exc, action))
+    )
+    v = AgreementView(context)
+    qtbot.addWidget(v)
+    with qtbot.waitSignal(v.rows_shown, timeout=10_000):
+        v.show()
+    qtbot.waitUntil(lambda: bool(shown), timeout=10_000)
+    assert str(shown[0][0]) == "disk gone" and shown[0][1] == "Computing agreement"
+    assert v.status.text() == "Agreement failed" and "α (ordinal) =" in v.alpha_label.text()
+    assert not v.is_loading()

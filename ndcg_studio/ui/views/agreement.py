@@ -15,6 +15,7 @@ The report, the item details and the writes all run in workers.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 from PySide6.QtCore import QCoreApplication, QItemSelection, Qt, Signal
@@ -34,7 +35,8 @@ from PySide6.QtWidgets import (
 from ndcg_studio.services.agreement import AgreementReport, AgreementSettings
 from ndcg_studio.services.agreement_rows import (
     AgreementData,
-    load_agreement,
+    complete_agreement,
+    load_headline,
 )
 from ndcg_studio.services.annotation import GradeChange
 from ndcg_studio.storage.database import Database
@@ -51,7 +53,7 @@ from ndcg_studio.ui.models.disputed import COL_D_RANGE, DisputedItemsModel
 from ndcg_studio.ui.views.adjudication import AdjudicationPanel, grade_shortcuts, table
 from ndcg_studio.ui.views.agreement_text import alpha_html, fleiss_text, loo_note_text
 from ndcg_studio.ui.views.base import LazyView, StateWidget
-from ndcg_studio.ui.workers import Task, TaskFn
+from ndcg_studio.ui.workers import Task, TaskFn, run_task
 
 _LEVELS = (
     ("ordinal", QT_TRANSLATE_NOOP("AgreementView", "Ordinal (grades are ordered)")),
@@ -73,11 +75,17 @@ def _boxed(title: str, *widgets: QWidget) -> QGroupBox:
 class AgreementView(LazyView[AgreementData]):
     """The Agreement tab. Construct as ``AgreementView(context, parent)``.
 
+    A load has two stages (two workers): the headline α, Fleiss' κ, the pairwise κ and α per
+    query first; then the bootstrap interval, α without each annotator and the disputed
+    documents, while the status reads "Computing agreement…".
+
     Signals:
-        data_loaded(): a report is shown.
+        rows_shown(): the headline and α per query are shown (the first stage).
+        data_loaded(): a report is shown, complete.
         adjudicated(object): a final grade was written (the :class:`GradeChange`).
     """
 
+    rows_shown = Signal()
     data_loaded = Signal()
     adjudicated = Signal(object)
     STATE_KEY = "agreement"
@@ -88,6 +96,7 @@ class AgreementView(LazyView[AgreementData]):
     def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(context, parent)
         self.data: AgreementData | None = None
+        self._complete_task: Task[AgreementData] | None = None
         controls = self._build_controls()
         left = self._build_left()
         right = self._build_right(context)
@@ -246,15 +255,20 @@ class AgreementView(LazyView[AgreementData]):
         return AgreementSettings(level=self.level.currentData())
 
     def _load_job(self, db: Database) -> TaskFn[AgreementData]:
-        """Recompute the report at the chosen alpha level."""
+        """Recompute the report at the chosen alpha level: its headline first."""
         settings = self.settings()
-        return lambda progress, cancelled: load_agreement(db, settings, progress, cancelled)
+        return lambda progress, cancelled: load_headline(db, settings, progress, cancelled)
+
+    def _tasks(self) -> tuple[Task[Any] | None, ...]:
+        return (self._task, self._complete_task)
 
     def _on_database_changed(self) -> None:
         self.detail_box.item = None
         self._schedule()
 
     def _on_loaded(self, data: AgreementData) -> None:
+        """The first stage: the headline and α per query; then the rest in a second worker
+        (what the previous load showed there stays until it arrives)."""
         self.data = data
         report = data.report
         s = report.summary
@@ -265,15 +279,40 @@ class AgreementView(LazyView[AgreementData]):
                     "agreement."
                 )
             )
+            self.rows_shown.emit()
             self.data_loaded.emit()
             return
         self.pages.setCurrentIndex(1)
         self.alpha_label.setText(alpha_html(report))
         self.fleiss_label.setText(fleiss_text(report))
         self.kappa_model.set_report(report, self.kappa_kind.currentData())
+        self.query_model.set_report(report)
+        db = self.context.database
+        if report.complete or db is None:  # None: closed meanwhile; its reload follows
+            self.rows_shown.emit()
+            if report.complete:
+                self._on_completed(data, data)
+            return
+        self.status.setText(self._text(self.LOADING_STATUS))
+        self._complete_task = run_task(
+            lambda _progress, cancelled: complete_agreement(db, data, cancelled),
+            on_success=lambda complete: self._on_completed(data, complete),
+            on_failure=self._on_failed,
+            owner=self,
+            replaces=self._complete_task,
+        )
+        self.rows_shown.emit()
+
+    def _on_completed(self, headline: AgreementData, data: AgreementData) -> None:
+        """The second stage: the interval, α without each annotator, the disputed list."""
+        if self.data is not headline:  # a newer load replaced it meanwhile
+            return
+        self.data = data
+        report = data.report
+        self.status.clear()
+        self.alpha_label.setText(alpha_html(report))
         self.loo_model.set_report(report)
         self._show_loo_note(report)
-        self.query_model.set_report(report)
         previous = self.source_pair_key()
         self._pairs = [None, *data.by_sources]
         self.source_pair.blockSignals(True)

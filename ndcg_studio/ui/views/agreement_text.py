@@ -76,7 +76,10 @@ def alpha_html(report: AgreementReport) -> str:
             counted(s.n_ratings, "judgments"),
         )
     interval = (
-        arg(
+        # the second stage of the view's load computes it (LOADING_STATUS of AgreementView)
+        QCoreApplication.translate("AgreementView", "Computing agreement…")
+        if not report.complete
+        else arg(
             QCoreApplication.translate(
                 "AgreementView", "95% interval %1 – %2 (%3 bootstrap resamples of the documents)"
             ),

@@ -183,11 +183,11 @@ class LoadingMixin:
             query_id = self._first_unfinished_query()
         self._query = None  # force a reload of the pool (grades may have changed)
         self._select_query(query_id, document_id)
-        self.rows_loaded.emit()
         if isinstance(rows, QueryColumns):  # ready before the user sorts by text
             self._rank_task = run_task(
                 lambda _p, _c: rows.warm_text_rank(), owner=self._widget(), replaces=self._rank_task
             )
+        self.rows_loaded.emit()
 
     def _remembered_query(self, rows: Sequence[QueryProgress]) -> int | None:
         db = self.context.database
