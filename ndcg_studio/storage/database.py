@@ -120,12 +120,23 @@ def _on_sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
-def create_studio_engine(url: URL) -> Engine:
+def _without_memory_map(dbapi_connection: Any, _record: Any) -> None:
+    # After _on_sqlite_connect: the desktop app reads through the page cache instead. Pages of
+    # a memory map count in the process's RSS (RssFile) as they are touched — up to the whole
+    # 256 MiB on the GUI's 100,000-query benchmark — for no measurable gain in its loads
+    # (benchmarks/README.md, bench_gui_scale.py).
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA mmap_size=0")
+    cursor.close()
+
+
+def create_studio_engine(url: URL, *, memory_map: bool = True) -> Engine:
     """An engine for ``url`` with our connection settings.
 
     SQLite: ``PRAGMA foreign_keys=ON``, WAL journal, ``synchronous=NORMAL``, a 10 s busy
-    timeout, a 64 MiB page cache and a 256 MiB memory map on every connection, 16 KiB pages for
-    a new file; the parent folder is created. PostgreSQL: ``pool_pre_ping`` so a
+    timeout, a 64 MiB page cache and a 256 MiB memory map on every connection (no map with
+    ``memory_map=False``: the desktop app), 16 KiB pages for a new file; the parent folder is
+    created. PostgreSQL: ``pool_pre_ping`` so a
     restarted server is noticed and reconnected to, plus :data:`POSTGRES_CONNECT_ARGS` (connect
     timeout, TCP keepalives, application name) unless the URL's query sets them.
     """
@@ -134,6 +145,8 @@ def create_studio_engine(url: URL) -> Engine:
             Path(url.database).parent.mkdir(parents=True, exist_ok=True)
         engine = create_engine(url, connect_args={"timeout": 10})
         event.listen(engine, "connect", _on_sqlite_connect)
+        if not memory_map:
+            event.listen(engine, "connect", _without_memory_map)
         return engine
     return create_engine(
         url,
@@ -308,9 +321,14 @@ class Database:
 
 
 def open_database(
-    db: str | os.PathLike[str] | URL | None = None, *, upgrade: bool = True
+    db: str | os.PathLike[str] | URL | None = None,
+    *,
+    upgrade: bool = True,
+    memory_map: bool = True,
 ) -> Database:
     """Open (creating if needed) and upgrade the database named by ``db`` (see :func:`resolve_url`).
+    ``memory_map=False``: SQLite connections without a memory map (see
+    :func:`create_studio_engine`).
 
     Raises:
         DatabaseVersionError: written by a newer app version.
@@ -318,7 +336,7 @@ def open_database(
     """
     url = db if isinstance(db, URL) else resolve_url(db)
     try:
-        engine = create_studio_engine(url)
+        engine = create_studio_engine(url, memory_map=memory_map)
     except Exception as exc:
         raise DatabaseError(f"cannot open the database {describe_url(url)}: {exc}") from exc
     try:

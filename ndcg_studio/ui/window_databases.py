@@ -118,7 +118,8 @@ class DatabaseActions:
             return None
 
         def work(_progress: Any, _cancelled: Any) -> tuple[Database, AnnotatorInfo | None, int]:
-            database = open_database(url)
+            # no memory map: its pages would count in the app's RSS (storage.database)
+            database = open_database(url, memory_map=False)
             try:
                 service = AnnotationService(database)
                 annotator = service.ensure_annotator(name) if name else None

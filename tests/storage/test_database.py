@@ -87,6 +87,21 @@ def test_sqlite_pragmas_on_every_connection(sqlite_url: str) -> None:
         database.dispose()
 
 
+def test_the_desktop_apps_connections_have_no_memory_map(sqlite_url: str) -> None:
+    """The CLI maps up to 256 MiB of the file; the desktop app (``memory_map=False``) none —
+    every other setting the same."""
+    for memory_map, expected in ((True, 268435456), (False, 0)):
+        database = open_database(sqlite_url, memory_map=memory_map)
+        try:
+            for _ in range(2):  # every connection of the pool, not only the first
+                with database.engine.connect() as conn:
+                    assert conn.execute(text("PRAGMA mmap_size")).scalar() == expected
+                    assert conn.execute(text("PRAGMA cache_size")).scalar() == -65536
+                    assert conn.execute(text("PRAGMA foreign_keys")).scalar() == 1
+        finally:
+            database.dispose()
+
+
 def test_new_sqlite_files_get_16k_pages_and_old_files_keep_theirs(tmp_path: Path) -> None:
     """page_size applies to a new file only; a file written with 4 KiB pages (as before) opens,
     upgrades and keeps 4 KiB."""

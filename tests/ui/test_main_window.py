@@ -97,6 +97,9 @@ def test_opening_another_database_in_a_worker(
     assert context.settings.recent_databases()[0] == str(target)
     assert main_window.windowTitle() == "other.sqlite — NDCG Studio"
     qtbot.waitUntil(lambda: "0 queries" in main_window._counts_label.text(), timeout=5000)
+    # the app's connections read without a memory map (its pages would count in its RSS)
+    with context.database.engine.connect() as conn:
+        assert conn.exec_driver_sql("PRAGMA mmap_size").scalar() == 0
 
 
 def test_first_start_asks_for_the_annotators_name(
