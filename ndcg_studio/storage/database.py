@@ -121,7 +121,7 @@ def _on_sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
 
 
 def _without_memory_map(dbapi_connection: Any, _record: Any) -> None:
-    # After _on_sqlite_connect: the desktop app reads through the page cache instead. Pages of
+    # After _on_sqlite_connect (a lean engine): read through the page cache instead. Pages of
     # a memory map count in the process's RSS (RssFile) as they are touched — up to the whole
     # 256 MiB on the GUI's 100,000-query benchmark — for no measurable gain in its loads
     # (benchmarks/README.md, bench_gui_scale.py).
@@ -130,13 +130,23 @@ def _without_memory_map(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
-def create_studio_engine(url: URL, *, memory_map: bool = True) -> Engine:
+def _release_page_cache(dbapi_connection: Any, _record: Any) -> None:
+    # A lean engine's connection back in the pool frees its page cache (up to 64 MiB each, and
+    # the pool keeps several connections): a job has the whole cache while it runs, an idle
+    # app does not hold it (bench_gui_scale.py RSS).
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA shrink_memory")
+    cursor.close()
+
+
+def create_studio_engine(url: URL, *, lean: bool = False) -> Engine:
     """An engine for ``url`` with our connection settings.
 
     SQLite: ``PRAGMA foreign_keys=ON``, WAL journal, ``synchronous=NORMAL``, a 10 s busy
-    timeout, a 64 MiB page cache and a 256 MiB memory map on every connection (no map with
-    ``memory_map=False``: the desktop app), 16 KiB pages for a new file; the parent folder is
-    created. PostgreSQL: ``pool_pre_ping`` so a
+    timeout, a 64 MiB page cache and a 256 MiB memory map on every connection, 16 KiB pages for
+    a new file; the parent folder is created. ``lean`` (the desktop app, a long-lived process
+    whose RSS counts): no memory map, and a connection's page cache is freed when it goes back
+    to the pool. PostgreSQL: ``pool_pre_ping`` so a
     restarted server is noticed and reconnected to, plus :data:`POSTGRES_CONNECT_ARGS` (connect
     timeout, TCP keepalives, application name) unless the URL's query sets them.
     """
@@ -145,8 +155,9 @@ def create_studio_engine(url: URL, *, memory_map: bool = True) -> Engine:
             Path(url.database).parent.mkdir(parents=True, exist_ok=True)
         engine = create_engine(url, connect_args={"timeout": 10})
         event.listen(engine, "connect", _on_sqlite_connect)
-        if not memory_map:
+        if lean:
             event.listen(engine, "connect", _without_memory_map)
+            event.listen(engine, "checkin", _release_page_cache)
         return engine
     return create_engine(
         url,
@@ -324,11 +335,10 @@ def open_database(
     db: str | os.PathLike[str] | URL | None = None,
     *,
     upgrade: bool = True,
-    memory_map: bool = True,
+    lean: bool = False,
 ) -> Database:
     """Open (creating if needed) and upgrade the database named by ``db`` (see :func:`resolve_url`).
-    ``memory_map=False``: SQLite connections without a memory map (see
-    :func:`create_studio_engine`).
+    ``lean``: SQLite connections for a long-lived process (see :func:`create_studio_engine`).
 
     Raises:
         DatabaseVersionError: written by a newer app version.
@@ -336,7 +346,7 @@ def open_database(
     """
     url = db if isinstance(db, URL) else resolve_url(db)
     try:
-        engine = create_studio_engine(url, memory_map=memory_map)
+        engine = create_studio_engine(url, lean=lean)
     except Exception as exc:
         raise DatabaseError(f"cannot open the database {describe_url(url)}: {exc}") from exc
     try:

@@ -118,8 +118,8 @@ class DatabaseActions:
             return None
 
         def work(_progress: Any, _cancelled: Any) -> tuple[Database, AnnotatorInfo | None, int]:
-            # no memory map: its pages would count in the app's RSS (storage.database)
-            database = open_database(url, memory_map=False)
+            # lean: no memory map, page caches freed between jobs (the app's RSS)
+            database = open_database(url, lean=True)
             try:
                 service = AnnotationService(database)
                 annotator = service.ensure_annotator(name) if name else None

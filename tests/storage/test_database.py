@@ -11,13 +11,14 @@ from typing import Any
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import insert, inspect, text
+from sqlalchemy import event, func, insert, inspect, select, text
 from sqlalchemy.exc import IntegrityError
 
 from ndcg_studio.storage import models
 from ndcg_studio.storage.database import (
     DatabaseError,
     DatabaseVersionError,
+    _release_page_cache,
     default_database_path,
     head_revision,
     open_database,
@@ -88,16 +89,21 @@ def test_sqlite_pragmas_on_every_connection(sqlite_url: str) -> None:
 
 
 def test_the_desktop_apps_connections_have_no_memory_map(sqlite_url: str) -> None:
-    """The CLI maps up to 256 MiB of the file; the desktop app (``memory_map=False``) none —
-    every other setting the same."""
-    for memory_map, expected in ((True, 268435456), (False, 0)):
-        database = open_database(sqlite_url, memory_map=memory_map)
+    """The CLI maps up to 256 MiB of the file; the desktop app (``lean``) none — every other
+    setting the same."""
+    for lean, expected in ((False, 268435456), (True, 0)):
+        database = open_database(sqlite_url, lean=lean)
         try:
             for _ in range(2):  # every connection of the pool, not only the first
                 with database.engine.connect() as conn:
                     assert conn.execute(text("PRAGMA mmap_size")).scalar() == expected
                     assert conn.execute(text("PRAGMA cache_size")).scalar() == -65536
                     assert conn.execute(text("PRAGMA foreign_keys")).scalar() == 1
+                    assert (
+                        conn.execute(select(func.count()).select_from(models.queries)).scalar() == 0
+                    )
+            # and a lean connection frees its page cache when it goes back to the pool
+            assert event.contains(database.engine, "checkin", _release_page_cache) is lean
         finally:
             database.dispose()
 
