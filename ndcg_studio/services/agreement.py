@@ -289,9 +289,8 @@ class AgreementService:
         progress: Progress | None = None,
         cancelled: Cancelled | None = None,
     ) -> AgreementReport:
-        """What the Agreement view shows first: :meth:`report` without its slow parts (the
-        bootstrap interval, alpha without each annotator, the documents' external ids), which
-        :meth:`complete` adds; ``complete(headline(s)) `` has :meth:`report`'s numbers."""
+        """:meth:`report` without its slow parts (the bootstrap interval, alpha without each
+        annotator, the documents' ids), which :meth:`complete` adds: the same numbers."""
         settings = settings or AgreementSettings()
         checkpoint(0, 2, progress, cancelled)
         data = self._load(documents=False)
@@ -339,15 +338,10 @@ class AgreementService:
             r, s.level, values=s.values, n_resamples=settings.n_resamples, seed=settings.seed
         )
         checkpoint(2, 3, None, cancelled)
-        summary = replace(
-            s, alpha_ci=interval, leave_one_out=alpha_leave_one_out(r, s.level, values=s.values)
-        )
-        return replace(
-            report,
-            summary=summary,
-            doc_external=[docs[d] for d in report.item_doc.tolist()],
-            complete=True,
-        )
+        loo = alpha_leave_one_out(r, s.level, values=s.values)
+        summary = replace(s, alpha_ci=interval, leave_one_out=loo)
+        doc_external = [docs[d] for d in report.item_doc.tolist()]
+        return replace(report, summary=summary, doc_external=doc_external, complete=True)
 
     def per_query_alpha(self, level: Level = "ordinal") -> dict[str, float]:
         """``{query external id: alpha}`` for every judged query (NaN where undefined)."""

@@ -24,6 +24,30 @@ def _pool_subquery(pool_depth: int, query_id: int | None = None) -> Any:
     return stmt.group_by(r.c.query_id, r.c.document_id).subquery("pool")
 
 
+def _judged_in_pool(annotator_id: int, pool_depth: int) -> Any:
+    """Subquery ``judged(query_id, n)``: how many documents of each query's depth-``pool_depth``
+    pool ``annotator_id`` has graded (queries with none absent)."""
+    r, j, runs = models.results, models.judgments, models.runs
+    # ``run_id IN (SELECT id FROM runs)`` lets SQLite probe the results' primary key
+    # (query_id, run_id, document_id) once per run instead of scanning the query's results.
+    in_pool = (
+        select(literal(1))
+        .where(
+            r.c.query_id == j.c.query_id,
+            r.c.run_id.in_(select(runs.c.id)),
+            r.c.document_id == j.c.document_id,
+            r.c.position <= pool_depth,
+        )
+        .exists()
+    )
+    return (
+        select(j.c.query_id, func.count().label("n"))
+        .where(j.c.annotator_id == annotator_id, in_pool)
+        .group_by(j.c.query_id)
+        .subquery("judged")
+    )
+
+
 def progress_columns(
     session: Session, annotator_id: int | None, pool_depth: int
 ) -> tuple[NDArray[np.int64], list[str], list[str], NDArray[np.int64], NDArray[np.int64]]:
@@ -36,7 +60,7 @@ def progress_columns(
     pool (0 for None). One statement, so both come from one snapshot; its 100,000 rows are read
     from the DB-API cursor, not as SQLAlchemy rows (``bench_gui_scale.py``, Annotate).
     """
-    q, r, j, runs = models.queries, models.results, models.judgments, models.runs
+    q, r = models.queries, models.results
     sizes = (
         select(r.c.query_id, func.count(r.c.document_id.distinct()).label("n"))
         .where(r.c.position <= pool_depth)
@@ -46,24 +70,7 @@ def progress_columns(
     columns: list[Any] = [q.c.id, q.c.external_id, q.c.text, func.coalesce(sizes.c.n, 0)]
     stmt = select(*columns).outerjoin(sizes, sizes.c.query_id == q.c.id)
     if annotator_id is not None:
-        # ``run_id IN (SELECT id FROM runs)`` lets SQLite probe the results' primary key
-        # (query_id, run_id, document_id) once per run instead of scanning the query's results.
-        in_pool = (
-            select(literal(1))
-            .where(
-                r.c.query_id == j.c.query_id,
-                r.c.run_id.in_(select(runs.c.id)),
-                r.c.document_id == j.c.document_id,
-                r.c.position <= pool_depth,
-            )
-            .exists()
-        )
-        judged = (
-            select(j.c.query_id, func.count().label("n"))
-            .where(j.c.annotator_id == annotator_id, in_pool)
-            .group_by(j.c.query_id)
-            .subquery("judged")
-        )
+        judged = _judged_in_pool(annotator_id, pool_depth)
         stmt = stmt.add_columns(func.coalesce(judged.c.n, 0)).outerjoin(
             judged, judged.c.query_id == q.c.id
         )
