@@ -67,7 +67,8 @@ class AnovaTable:
 
 def _f_test(ms: float, ms_residual: float, df: int, df_residual: int) -> tuple[float, float]:
     if ms_residual > 0:
-        # imported here: scipy.special costs the GUI ~0.3 s of start-up (bench_startup.py)
+        # imported here, not at module level: the GUI's start-up imports this module
+        # (bench_startup.py, window shown)
         from scipy.special import fdtrc
 
         f = ms / ms_residual

@@ -68,8 +68,8 @@ def _check(alpha: float, target: float | None, variance: float, n_runs: int) -> 
 def _nct_cdf(df: int, noncentrality: float, x: float) -> float:
     """CDF of the noncentral t; scipy returns NaN far in a tail (e.g. x = -2, nc = 15), where
     the true value is below 1e-30: 0 left of the noncentrality, 1 right of it."""
-    # scipy is imported where it is used: at module level it costs the GUI ~0.3 s of
-    # start-up (services.multirun imports this module; benchmarks/bench_startup.py)
+    # scipy is imported where it is used: the GUI's start-up imports this module through
+    # services.multirun (benchmarks/bench_startup.py, window shown)
     from scipy.special import nctdtr
 
     value = float(nctdtr(df, noncentrality, x))

@@ -28,8 +28,8 @@ class QueryColumns(Sequence[QueryProgress]):
         external_id, text: object arrays of ``str``.
         id_rank: int64 rank of ``external_id`` in natural order (q1, q2, q10).
         text_rank: int64 rank of ``text`` in the locale's collation, computed when first read
-            (a property: a quarter of a second at 100,000 texts, which the list need not wait
-            for; :meth:`warm_text_rank` computes it in a worker once the rows are shown).
+            (a property: the list need not wait for it, ``bench_gui_scale.py`` Annotate;
+            :meth:`warm_text_rank` computes it in a worker once the rows are shown).
         folded: ``str`` array, ``fold(external_id + "\n" + text)`` (what the filter searches).
 
     A sequence of :class:`QueryProgress` rows (for callers written for a list).
