@@ -54,6 +54,7 @@ class TeamWatcher(QObject):
         self._marker: ChangeMarker | None = None
         self._task: Task[_Poll] | None = None
         self._reachable = True
+        self._team_due = True
         self._timer = QTimer(self)
         self._timer.setInterval(interval_ms)
         self._timer.timeout.connect(self.poll)
@@ -67,26 +68,30 @@ class TeamWatcher(QObject):
         if self.context.database is None:
             self._timer.stop()
             return
-        self.poll()  # the baseline, and the team line at once
+        # the baseline at once; the team line (two scans of the judgments) at the next tick, so
+        # it does not compete with the tabs' first loads (bench_gui_scale.py, CPU at first rows)
+        self._team_due = True
+        self.poll(team=False)
         self._timer.start()
 
     @Slot()
-    def poll(self) -> Task[_Poll] | None:
-        """Ask the database now (skipped while the previous question is still open)."""
+    def poll(self, team: bool = True) -> Task[_Poll] | None:
+        """Ask the database now (skipped while the previous question is still open); ``team``
+        False: only the change marker, not the team line."""
         database = self.context.database
         if database is None or (self._task is not None and not self._task.done):
             return None
-        since = self._marker
+        since, due = self._marker, team and self._team_due
         annotator = self.context.annotator
         me = annotator.id if annotator is not None else None
 
         def work(_progress: Any, _cancelled: Any) -> _Poll:
             service = AnnotationService(database)
             marker = service.change_marker()
-            if since is not None and marker == since:
+            if since is None or (marker == since and not due):
                 return _Poll(marker, False, None)
-            others = since is not None and service.changed_by_others(since, me)
-            return _Poll(marker, others, service.team_progress())
+            others = service.changed_by_others(since, me)
+            return _Poll(marker, others, service.team_progress() if team else None)
 
         self._task = run_task(
             work, on_success=self._on_polled, on_failure=self._on_failed, owner=self._owner
@@ -101,6 +106,7 @@ class TeamWatcher(QObject):
         if result.others_changed:
             self.context.notify_judgments_changed(None)
         if result.team is not None:
+            self._team_due = False
             self.team_changed.emit(result.team)
 
     def _on_failed(self, _exc: BaseException) -> None:

@@ -57,3 +57,26 @@ def test_team_text_is_counts_only() -> None:
     assert text == "Team: alice 120 · bob 98 · carol 5 · +1"
     assert "alice: 120 judgments, last change 2026-11-22 10:00 UTC" in tooltip
     assert "eve: 0 judgments" in tooltip
+
+
+def test_the_first_poll_takes_the_baseline_and_the_team_line_follows(
+    qtbot: Any, main_window: MainWindow, monkeypatch: Any
+) -> None:
+    """Opening reads only the change marker (four look-ups); the team line's scans of the
+    judgments wait for the next poll, off the tabs' first loads — even with nothing changed."""
+    reads: list[object] = []
+    original = AnnotationService.team_progress
+
+    def counted(self: AnnotationService) -> Any:
+        reads.append(self)
+        return original(self)
+
+    monkeypatch.setattr(AnnotationService, "team_progress", counted)
+    main_window.context.database_changed.emit()  # as on opening a database
+    qtbot.waitUntil(lambda: main_window.team._marker is not None, timeout=5000)
+    qtbot.waitUntil(lambda: main_window.team._task is not None and main_window.team._task.done)
+    assert reads == []
+    _poll(qtbot, main_window)
+    assert len(reads) == 1 and main_window._team_label.text() == "Team: bob 1"
+    _poll(qtbot, main_window)  # nothing changed and the line is shown: no team read
+    assert len(reads) == 1
