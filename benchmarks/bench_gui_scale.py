@@ -8,11 +8,12 @@ documents of every query (333,334 items, 1,000,002 judgments): grade = clip(true
 For each tab a fresh Python process (offscreen Qt platform) opens the main window with that tab
 current, opens the database and is timed from its launch (the parent's clock):
 
-- ``first rows``: the tab shows its data (Annotate: the query list; Review / Agreement: the
-  table and headline numbers; Compare: the per-query deltas of the two runs; Stability: the
-  report);
-- ``complete``: everything the tab streams in after that has arrived (same as first rows for a
-  tab that does not stream);
+- ``first rows``: the tab shows its data (Annotate: the query list; Review: the table and
+  headline numbers; Agreement: the headline alpha and alpha per query; Compare: the per-query
+  deltas of the two runs; Stability: the report);
+- ``complete``: everything the tab streams in after that has arrived (Annotate: its texts ranked
+  for sorting; Agreement: the interval, alpha without each annotator, the disputed list; same as
+  first rows for a tab that does not stream); the sorts are timed after it;
 - ``CPU s``: user + system seconds of the GUI process (all its threads) at first rows and at
   complete — less sensitive than wall time to the other jobs on a shared machine;
 - ``RSS`` / ``peak RSS`` of the GUI process (``/proc/self/status`` VmRSS / VmHWM) when complete,
