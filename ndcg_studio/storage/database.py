@@ -133,7 +133,9 @@ def _without_memory_map(dbapi_connection: Any, _record: Any) -> None:
 def _release_page_cache(dbapi_connection: Any, _record: Any) -> None:
     # A lean engine's connection back in the pool frees its page cache (up to 64 MiB each, and
     # the pool keeps several connections): a job has the whole cache while it runs, an idle
-    # app does not hold it (bench_gui_scale.py RSS).
+    # app does not hold it (bench_gui_scale.py RSS). None: a connection invalidated meanwhile.
+    if dbapi_connection is None:
+        return
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA shrink_memory")
     cursor.close()

@@ -102,8 +102,13 @@ def test_the_desktop_apps_connections_have_no_memory_map(sqlite_url: str) -> Non
                     assert (
                         conn.execute(select(func.count()).select_from(models.queries)).scalar() == 0
                     )
-            # and a lean connection frees its page cache when it goes back to the pool
+            # and a lean connection frees its page cache when it goes back to the pool, also
+            # when it was invalidated meanwhile (the pool then checks in no DB-API connection)
             assert event.contains(database.engine, "checkin", _release_page_cache) is lean
+            with database.engine.connect() as conn:
+                conn.invalidate()
+            with database.engine.connect() as conn:
+                assert conn.execute(text("PRAGMA foreign_keys")).scalar() == 1
         finally:
             database.dispose()
 
