@@ -473,3 +473,24 @@ def test_an_import_creates_absent_documents_with_ids_from_the_sequence(db: Any) 
         create_absent(conn, d, ["new", "a"], defaults=_DOC)
     with db.engine.connect() as conn:
         assert conn.execute(select(func.count()).select_from(d)).scalar() == 7
+
+
+def test_drawing_ids_from_a_sequence_gives_what_nextval_gives(db: Any) -> None:
+    """PostgreSQL: _draw takes n values at once (setval) where the sequence counts by one, else
+    calls nextval n times (here: a sequence counting by 2); either way the values are new and
+    the sequence goes on after them."""
+    from sqlalchemy import text
+
+    from ndcg_studio.storage.external_ids import _draw
+
+    if db.is_sqlite:
+        pytest.skip("PostgreSQL's sequences")
+    seq = "documents_id_seq"
+    with db.engine.begin() as conn:
+        assert _draw(conn, seq, 0).tolist() == []  # nothing drawn (setval to 0 would fail)
+        assert _draw(conn, seq, 3).tolist() == [1, 2, 3]
+        assert conn.execute(text(f"SELECT nextval('{seq}')")).scalar() == 4
+        conn.execute(text(f"ALTER SEQUENCE {seq} INCREMENT BY 2"))
+        assert _draw(conn, seq, 3).tolist() == [6, 8, 10]
+        assert conn.execute(text(f"SELECT nextval('{seq}')")).scalar() == 12
+        assert _draw(conn, seq, 0).tolist() == []
