@@ -22,7 +22,7 @@ from ndcg_studio.storage.bulk import (
     is_empty,
     largest_id,
 )
-from ndcg_studio.storage.pg_copy import copy_rows
+from ndcg_studio.storage.pg_copy import copy_keyed_texts, copy_rows
 
 if TYPE_CHECKING:
     from sqlalchemy import Connection
@@ -133,8 +133,14 @@ def create_absent(
     if sequence is None:
         return None
     ids = _draw(conn, str(sequence), len(external_ids))
-    rows = zip(ids.tolist(), external_ids, strict=True)
-    copy_rows(conn, table, ("id", key), rows, dict(defaults or {}))
+    fixed = dict(defaults or {})
+    texts = {c: v for c, v in fixed.items() if isinstance(v, str)}
+    if (
+        len(texts) < len(fixed)
+        or copy_keyed_texts(conn, table, ids, key, external_ids, texts) is None
+    ):
+        rows = zip(ids.tolist(), external_ids, strict=True)
+        copy_rows(conn, table, ("id", key), rows, fixed)
     return ids
 
 
