@@ -4,8 +4,10 @@ SQLite or PostgreSQL.
 
 Data: ``lines / 100`` queries × 100 lines (the generator of ``bench_end_to_end.py``, written
 line by line so a 10M-line file needs no 10M-element lists), one run and one qrels file.
-Reported per step: wall seconds, peak RSS of the process (``wait4``'s ``ru_maxrss``), and the
-1-minute load average when the step ended (the machine is shared: read times beside it).
+Reported per step: wall seconds, CPU seconds of the process (user + system, ``wait4``), with
+``--postgres`` also of the server (:func:`server_cpu`), peak RSS of the process (``wait4``'s
+``ru_maxrss``), and the 1-minute load average when the step ended (the machine is shared: read
+times beside it).
 
 Run::
 
@@ -14,6 +16,8 @@ Run::
     python benchmarks/bench_scale.py --lines 1M --postgres    # starts a throw-away server
                                                               # (tests/pg.py; initdb on PATH
                                                               # or /usr/lib/postgresql/*/bin)
+    python benchmarks/bench_scale.py --lines 1M --postgres --steps qrels \\
+        --pg-setting log_min_duration_statement=1000 --server-log /tmp/pg.log  # profile
     python benchmarks/bench_scale.py --lines 1M --no-history  # SQLite: the judgment-history
                                                               # triggers dropped, to measure them
 
@@ -25,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -75,8 +80,9 @@ def make_files(folder: Path, n_queries: int, depth: int, seed: int = 0) -> tuple
     return qrels, run
 
 
-def measured(cmd: list[str]) -> tuple[float, float, float]:
-    """``(seconds, peak RSS in MB, 1-minute load average)`` of one process run to its end."""
+def measured(cmd: list[str]) -> tuple[float, float, float, float]:
+    """``(seconds, peak RSS in MB, 1-minute load average, CPU seconds)`` of one process run to
+    its end (CPU: user + system of the process and its threads)."""
     start = time.perf_counter()
     process = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
     _, status, usage = os.wait4(process.pid, 0)
@@ -84,7 +90,32 @@ def measured(cmd: list[str]) -> tuple[float, float, float]:
     process.returncode = os.waitstatus_to_exitcode(status)
     if process.returncode:
         raise SystemExit(f"{' '.join(cmd)} failed with exit code {process.returncode}")
-    return seconds, usage.ru_maxrss / 1024, os.getloadavg()[0]
+    cpu = usage.ru_utime + usage.ru_stime
+    return seconds, usage.ru_maxrss / 1024, os.getloadavg()[0], cpu
+
+
+def server_cpu(data_dir: Path) -> float:
+    """CPU seconds (user + system) used so far by the PostgreSQL cluster of ``data_dir``: its
+    postmaster, the children it has reaped (ended backends) and those still running (Linux
+    ``/proc``)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    postmaster = int((data_dir / "postmaster.pid").read_text().split()[0])
+
+    def fields(pid: int | str) -> list[str]:
+        text = Path(f"/proc/{pid}/stat").read_text()
+        return text[text.rindex(")") + 2 :].split()  # from field 3 (state) on
+
+    own = fields(postmaster)
+    ticks = sum(int(v) for v in own[11:15])  # utime, stime, cutime, cstime
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                child = fields(entry.name)
+            except (OSError, ValueError):
+                continue  # ended meanwhile
+            if int(child[1]) == postmaster:
+                ticks += int(child[11]) + int(child[12])
+    return ticks / tick
 
 
 def drop_history_triggers(db: Path) -> None:
@@ -110,6 +141,10 @@ def main() -> None:
     parser.add_argument("--depth", type=int, default=100)
     parser.add_argument("--db-url", help="an EMPTY PostgreSQL database (else SQLite)")
     parser.add_argument("--postgres", action="store_true", help="start a throw-away server")
+    parser.add_argument(
+        "--pg-setting", action="append", default=[], help="NAME=VALUE for the --postgres server"
+    )
+    parser.add_argument("--server-log", help="--postgres: copy the server's log here at the end")
     parser.add_argument("--no-history", action="store_true", help="SQLite: drop the triggers")
     parser.add_argument("--steps", default="qrels,run,score", help="which steps, in order")
     parser.add_argument("--keep", help="folder for the generated files (reused when present)")
@@ -117,14 +152,16 @@ def main() -> None:
     server = None
     if args.postgres:
         sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-        from pg import PostgresServer, find_bin_dir  # type: ignore[import-not-found]
+        import pg  # type: ignore[import-not-found]
+        from pg import PostgresServer, find_bin_dir
 
+        pg._SETTINGS.update(item.split("=", 1) for item in args.pg_setting)
         bin_dir = find_bin_dir()
         if bin_dir is None:
             raise SystemExit("no PostgreSQL binaries (apt-get install postgresql)")
         server = PostgresServer.start(bin_dir)
     steps = args.steps.split(",")
-    print("lines  step   seconds  peak RSS MB  load(1 min)")
+    print("lines  step   seconds  CPU s  server CPU s  peak RSS MB  load(1 min)")
     try:
         with tempfile.TemporaryDirectory() as tmp:
             for size in args.lines:
@@ -150,11 +187,18 @@ def main() -> None:
                     "score": [*base, "score", "--format", "csv", "--output", str(folder / "s")],
                 }
                 for step in steps:
-                    seconds, rss, load = measured(commands[step])
-                    print(f"{size:>5}  {step:<5}  {seconds:7.2f}  {rss:11.0f}  {load:6.2f}")
+                    before = server_cpu(server.data_dir) if server is not None else 0.0
+                    seconds, rss, load, cpu = measured(commands[step])
+                    on_server = server_cpu(server.data_dir) - before if server is not None else 0
+                    print(
+                        f"{size:>5}  {step:<5}  {seconds:7.2f}  {cpu:5.1f}  {on_server:12.1f}"
+                        f"  {rss:11.0f}  {load:6.2f}"
+                    )
                     sys.stdout.flush()
     finally:
         if server is not None:
+            if args.server_log:
+                shutil.copyfile(server.log_file, args.server_log)
             server.remove()
 
 

@@ -22,11 +22,12 @@ from ndcg_studio.storage.bulk import (
     is_empty,
     largest_id,
 )
+from ndcg_studio.storage.pg_copy import copy_keyed_texts, copy_rows
 
 if TYPE_CHECKING:
     from sqlalchemy import Connection
 
-__all__ = ["ids_of_inserted", "insert_distinct", "map_external_ids", "upsert"]
+__all__ = ["create_absent", "ids_of_inserted", "insert_distinct", "map_external_ids", "upsert"]
 
 
 def _temp_table(conn: Connection, name: str) -> Table:
@@ -94,6 +95,75 @@ def map_external_ids(
         return ids, len(found) - n_existing
     finally:
         tmp.drop(conn, checkfirst=True)
+
+
+def create_absent(
+    conn: Connection,
+    table: Table,
+    external_ids: Sequence[str],
+    *,
+    key: str = "external_id",
+    defaults: Mapping[str, str | int] | None = None,
+) -> NDArray[np.int64] | None:
+    """PostgreSQL, inside an import: create one row per value of ``external_ids`` — distinct
+    values that ``table`` was found not to hold since this transaction locked it against other
+    writers (``ndcg_lock_for_import()``, migration 0008) — and return their ids, ``(n,)``
+    int64 in the order of ``external_ids``. None, with nothing written, when this transaction
+    does not hold that lock or the table has no serial ``id`` (the caller then takes
+    :func:`map_external_ids`).
+
+    The ids are drawn from the table's sequence (:func:`_draw`, as the column's default would,
+    ascending in the order of ``external_ids``: the numbering an ``INSERT … ORDER BY`` gives)
+    and the rows are written by one ``COPY`` with them: no temporary table, no ``ON CONFLICT``
+    (its speculative insertion per row) and no look-up of the new ids
+    (``benchmarks/bench_scale.py --postgres``, numbers in ``benchmarks/README.md``). Under the
+    lock no other writer can create one of these values meanwhile; a value already stored is
+    refused by the unique index (a wrong caller), never given a second row.
+
+    Raises:
+        sqlalchemy.exc.IntegrityError: a constraint violation (the transaction rolls back).
+    """
+    sequence = conn.exec_driver_sql(
+        "SELECT pg_get_serial_sequence(%(t)s, 'id') "
+        "WHERE EXISTS (SELECT 1 FROM pg_locks l WHERE l.locktype = 'relation' "
+        "AND l.relation = %(t)s::regclass AND l.pid = pg_backend_pid() AND l.granted "
+        "AND l.mode IN ('ShareRowExclusiveLock', 'ExclusiveLock', 'AccessExclusiveLock'))",
+        {"t": table.name},
+    ).scalar()
+    if sequence is None:
+        return None
+    ids = _draw(conn, str(sequence), len(external_ids))
+    fixed = dict(defaults or {})
+    texts = {c: v for c, v in fixed.items() if isinstance(v, str)}
+    if (
+        len(texts) < len(fixed)
+        or copy_keyed_texts(conn, table, ids, key, external_ids, texts) is None
+    ):
+        rows = zip(ids.tolist(), external_ids, strict=True)
+        copy_rows(conn, table, ("id", key), rows, fixed)
+    return ids
+
+
+def _draw(conn: Connection, sequence: str, n: int) -> NDArray[np.int64]:
+    """PostgreSQL: ``n`` new values of ``sequence``, ascending, ``(n,)`` int64.
+
+    Where the sequence counts by one and this login may set it: the next value and ``n - 1``
+    more taken by one ``setval`` (what ``n`` calls of ``nextval`` give when no one else draws
+    meanwhile: :func:`create_absent`'s caller holds the table locked against its writers, whose
+    defaults draw from it). Else ``n`` calls of ``nextval`` (``bench_scale.py --postgres``).
+    """
+    if n == 0:
+        return np.empty(0, dtype=np.int64)
+    last = conn.exec_driver_sql(
+        "SELECT setval(%(s)s, nextval(%(s)s) + %(n)s - 1) FROM pg_sequence q "
+        "WHERE q.seqrelid = %(s)s::regclass AND q.seqincrement = 1 "
+        "AND has_sequence_privilege(%(s)s, 'UPDATE')",
+        {"s": sequence, "n": n},
+    ).scalar()
+    if last is not None:
+        return np.arange(int(last) - n + 1, int(last) + 1, dtype=np.int64)
+    drawn = select(func.nextval(sequence)).select_from(func.generate_series(1, n))
+    return np.sort(fetch_array(conn, drawn, [("id", "i8")])["id"])
 
 
 def _map_sqlite(

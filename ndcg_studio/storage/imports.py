@@ -28,6 +28,7 @@ from ndcg_studio.storage.bulk import (
 )
 from ndcg_studio.storage.database import in_memory
 from ndcg_studio.storage.external_ids import (
+    create_absent,
     ids_of_inserted,
     insert_distinct,
     map_external_ids,
@@ -253,8 +254,15 @@ def document_ids(conn: Connection, doc_id: Sequence[str]) -> tuple[NDArray[np.in
             before = largest_id(conn, models.documents) or 0
             created = _insert_documents(conn, m_ext)
             m_ids = ids_of_inserted(conn, models.documents, m_ext, before, created)
-        else:
-            m_ids, created = map_external_ids(conn, models.documents, m_ext, defaults=_DOC_DEFAULTS)
+        else:  # PostgreSQL: known missing under the import's lock, created with their ids
+            new_ids = create_absent(conn, models.documents, m_ext, defaults=_DOC_DEFAULTS)
+            if new_ids is None:  # no import lock: race-safe creation, then a look-up
+                new_ids, created = map_external_ids(
+                    conn, models.documents, m_ext, defaults=_DOC_DEFAULTS
+                )
+            else:
+                created = len(m_ext)
+            m_ids = new_ids
         ids[missing] = m_ids[m_inv]
     return ids, created
 

@@ -16,6 +16,7 @@ beyond the column's width), and the caller takes its row-by-row path.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -31,6 +32,7 @@ __all__ = [
     "copy_any",
     "copy_columns",
     "copy_in_columns",
+    "copy_keyed_texts",
     "copy_out_array",
     "copy_rows",
     "copy_target",
@@ -211,6 +213,59 @@ def copy_rows(
     except conn.dialect.loaded_dbapi.IntegrityError as exc:
         raise IntegrityError(statement, None, exc) from exc
     return n
+
+
+#: Characters the text COPY format escapes (and NUL, which no text value may hold).
+_ESCAPED = ("\\", "\t", "\n", "\r", "\x00")
+_TEXT_ROWS = 1 << 16  # rows per piece of COPY text (bounded copies of the strings)
+
+
+def copy_keyed_texts(
+    conn: Connection,
+    table: Table,
+    ids: NDArray[np.int64],
+    key: str,
+    values: Sequence[str],
+    fixed: Mapping[str, str],
+) -> int | None:
+    """Rows ``(id, value of key, *fixed's values)`` into ``table`` — ``ids`` ``(n,)`` int64 and
+    ``values`` of one length — by text ``COPY``, its text made a piece at a time by joins in C
+    instead of :func:`copy_rows`' tuple per row (the client's CPU of creating an import's
+    documents, ``bench_scale.py --postgres``). Returns the row count; None, with
+    nothing written, when a value or a constant holds a character the text format escapes
+    (the caller then takes :func:`copy_rows`).
+
+    Raises:
+        sqlalchemy.exc.IntegrityError: a constraint violation (the transaction rolls back).
+    """
+    if len(ids) != len(values):
+        raise ValueError("ids and values of different lengths")
+    constants = list(fixed.values())
+    if any(c in "".join(constants) for c in _ESCAPED):
+        return None
+    pieces = []
+    for start in range(0, len(values), _TEXT_ROWS):
+        part = values[start : start + _TEXT_ROWS]
+        if any(c in "".join(part) for c in _ESCAPED):
+            return None
+        pieces.append(part)
+    cols = ", ".join(f'"{c}"' for c in ["id", key, *fixed])
+    target = copy_target(conn, table, cols)
+    statement = f"COPY {target} ({cols}) FROM STDIN"
+    tail = ["\t".join(constants)] if constants else []
+    raw = conn.connection.driver_connection
+    assert raw is not None
+    try:
+        with raw.cursor() as cursor, cursor.copy(statement) as copy:
+            for i, part in enumerate(pieces):
+                start = i * _TEXT_ROWS
+                numbers = map(str, ids[start : start + len(part)].tolist())
+                fields = zip(numbers, part, *(itertools.repeat(t) for t in tail), strict=False)
+                copy.write("\n".join(map("\t".join, fields)) + "\n")
+        _copied(conn, table, target, cols)
+    except conn.dialect.loaded_dbapi.IntegrityError as exc:
+        raise IntegrityError(statement, None, exc) from exc
+    return len(values)
 
 
 def copy_columns(

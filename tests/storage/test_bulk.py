@@ -437,3 +437,60 @@ def test_upsert_creates_new_rows_updates_known_ones_and_counts_them(db: Any) -> 
         with pytest.raises(ValueError, match="key column"):
             upsert(conn, q, "external_id", {"text": ["x"]})
     assert sorted(tuple(r) for r in rows) == [("a", "A", None), ("b", "B", None), ("c", "C", None)]
+
+
+def test_an_import_creates_absent_documents_with_ids_from_the_sequence(db: Any) -> None:
+    """PostgreSQL inside an import (its lock held): create_absent writes the rows with ids drawn
+    from the table's sequence, ascending in the order given — the numbering the race-safe path
+    gives; the next default id follows them; a stored value is refused, nothing written; and
+    without the import's lock it does nothing (None)."""
+    from ndcg_studio.storage.external_ids import create_absent
+    from ndcg_studio.storage.imports import RowRefused, document_ids, import_transaction
+
+    if db.is_sqlite:
+        pytest.skip("PostgreSQL's import path")
+    d = models.documents
+    with db.engine.begin() as conn:
+        assert create_absent(conn, d, ["x"], defaults=_DOC) is None  # no import lock
+        map_external_ids(conn, d, ["old"], defaults=_DOC)
+    with import_transaction(db.engine) as conn:
+        ids = create_absent(conn, d, ["b", "a", "c"], defaults={**_DOC, "url": "it's"})
+        assert ids is not None and ids.dtype == np.int64
+        assert ids.tolist() == [2, 3, 4]
+        (later,), created = map_external_ids(conn, d, ["z"], defaults=_DOC)
+        assert (later, created) == (5, 1)
+        # document_ids: a piece with known, repeated and new ids, new ones in first appearance
+        got, created = document_ids(conn, ["e", "a", "old", "f", "e"])
+        assert (got.tolist(), created) == ([6, 3, 1, 7, 6], 2)
+        urls = dict(conn.execute(select(d.c.external_id, d.c.url)).all())
+        names = id_map(conn, d)
+    assert names == {1: "old", 2: "b", 3: "a", 4: "c", 5: "z", 6: "e", 7: "f"}
+    assert urls["b"] == "it's" and urls["e"] == ""
+    with (
+        pytest.raises(RowRefused, match="uq_documents_external_id"),
+        import_transaction(db.engine) as conn,
+    ):
+        create_absent(conn, d, ["new", "a"], defaults=_DOC)
+    with db.engine.connect() as conn:
+        assert conn.execute(select(func.count()).select_from(d)).scalar() == 7
+
+
+def test_drawing_ids_from_a_sequence_gives_what_nextval_gives(db: Any) -> None:
+    """PostgreSQL: _draw takes n values at once (setval) where the sequence counts by one, else
+    calls nextval n times (here: a sequence counting by 2); either way the values are new and
+    the sequence goes on after them."""
+    from sqlalchemy import text
+
+    from ndcg_studio.storage.external_ids import _draw
+
+    if db.is_sqlite:
+        pytest.skip("PostgreSQL's sequences")
+    seq = "documents_id_seq"
+    with db.engine.begin() as conn:
+        assert _draw(conn, seq, 0).tolist() == []  # nothing drawn (setval to 0 would fail)
+        assert _draw(conn, seq, 3).tolist() == [1, 2, 3]
+        assert conn.execute(text(f"SELECT nextval('{seq}')")).scalar() == 4
+        conn.execute(text(f"ALTER SEQUENCE {seq} INCREMENT BY 2"))
+        assert _draw(conn, seq, 3).tolist() == [6, 8, 10]
+        assert conn.execute(text(f"SELECT nextval('{seq}')")).scalar() == 12
+        assert _draw(conn, seq, 0).tolist() == []

@@ -121,3 +121,47 @@ def test_a_refused_row_rolls_the_binary_copy_back(pg: Database) -> None:
     with pg.engine.connect() as conn:
         assert conn.execute(text("SELECT count(*) FROM judgments")).scalar() == 0
         assert conn.execute(text("SELECT count(*) FROM judgment_history")).scalar() == 0
+
+
+@settings(
+    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    names=st.lists(st.text(max_size=12), max_size=40, unique=True),
+    url=st.sampled_from(["", "it's", "a\\b", "tab\there"]),
+)
+def test_keyed_texts_store_what_the_row_by_row_copy_stores(
+    pg: Database, names: list[str], url: str
+) -> None:
+    """copy_keyed_texts (text made in bulk) stores exactly what copy_rows (a tuple per row)
+    stores; where a value or a constant needs the text format's escapes it writes nothing and
+    says so (None)."""
+    from ndcg_studio.storage.pg_copy import _ESCAPED, copy_keyed_texts, copy_rows
+
+    d = models.documents
+    ids = np.arange(1_000, 1_000 + len(names), dtype=np.int64)
+    fixed = {"title": "", "text": "t", "url": url}
+    wanted = select(d.c.id, d.c.external_id, d.c.title, d.c.text, d.c.url).where(d.c.id >= 1_000)
+    escaped = any(c in "".join([*names, url]) for c in _ESCAPED)
+    with pg.engine.connect() as conn:
+        with conn.begin():
+            n = copy_keyed_texts(conn, d, ids, "external_id", names, fixed)
+            got = conn.execute(wanted.order_by(d.c.id)).all()
+            conn.rollback()
+        if escaped:
+            assert n is None and got == []
+            names = [v.replace("\x00", "") for v in names]  # no text value holds NUL
+            if len(set(names)) < len(ids):
+                return
+        else:
+            assert n == len(names)
+        with conn.begin():
+            rows = zip(ids.tolist(), names, strict=True)
+            copy_rows(conn, d, ("id", "external_id"), rows, fixed)
+            expected = conn.execute(wanted.order_by(d.c.id)).all()
+            conn.rollback()
+    assert [tuple(r) for r in expected] == [
+        (i, v, "", "t", url) for i, v in zip(ids.tolist(), names, strict=True)
+    ]
+    if not escaped:
+        assert got == expected

@@ -1,7 +1,8 @@
 """Migration 0008 (PostgreSQL: the foreign keys of judgments, results and judgment_history
 checked set-wise by statement triggers): data kept through 0007 → 0008 → 0007 on both databases,
 and on the real server the same outcomes as the foreign keys — refused references, cascades,
-changed or truncated parents refused."""
+changed or truncated parents refused. Migration 0009 (an import's checks as anti-joins): data
+kept through 0008 → 0009 → 0008, and the same refusals inside an import."""
 
 from __future__ import annotations
 
@@ -118,18 +119,88 @@ def test_deletes_cascade_like_foreign_keys(pg: Any) -> None:
         assert conn.execute(text(_COUNTS)).one() == (0, 0, 0, 1)
 
 
-def test_an_import_holding_the_parents_still_refuses_a_missing_one(pg: Any) -> None:
+@pytest.mark.parametrize(
+    ("good", "bad"),
+    [
+        (
+            "INSERT INTO results VALUES (2, 1, 2, NULL, 1, 0.5)",
+            "INSERT INTO results VALUES (2, 1, 99, NULL, 2, 0.5)",
+        ),
+        (
+            "INSERT INTO judgments (query_id, document_id, annotator_id, grade) "
+            "VALUES (2, 1, 1, 1), (2, 2, 1, 0)",
+            "INSERT INTO judgments (query_id, document_id, annotator_id, grade) "
+            "VALUES (1, 2, 1, 1), (2, 2, 99, 0)",  # one bad row of two
+        ),
+        (
+            "INSERT INTO judgments (query_id, document_id, annotator_id, grade) "
+            "VALUES (2, 1, 1, 1)",
+            "INSERT INTO judgments (query_id, document_id, annotator_id, grade) "
+            "VALUES (99, 1, 1, 1)",
+        ),
+        (
+            "INSERT INTO judgment_history (kind, query_id, document_id, changed_by) "
+            "VALUES ('judgment', 1, 1, NULL)",  # NULL: no reference to check
+            "INSERT INTO judgment_history (kind, query_id, document_id, changed_by) "
+            "VALUES ('judgment', 1, 99, 1)",
+        ),
+    ],
+)
+def test_an_import_holding_the_parents_still_refuses_a_missing_one(
+    pg: Any, good: str, bad: str
+) -> None:
     """Inside an import the parents are locked against writers (no row lock per parent): the
-    existence check still refuses a reference to a missing row, and the parents are locked."""
+    existence check (an anti-join, 0009) still refuses a reference to a missing row with
+    SQLSTATE 23503, nothing is written, and the parents are locked."""
     from ndcg_studio.storage.imports import RowRefused, import_transaction
 
-    with pytest.raises(RowRefused, match="foreign key"), import_transaction(pg) as conn:
+    with pytest.raises(RowRefused, match="foreign key") as caught, import_transaction(pg) as conn:
         modes = conn.execute(text(
             "SELECT l.mode FROM pg_locks l WHERE l.pid = pg_backend_pid() "
             "AND l.relation = 'documents'::regclass"
         )).scalars().all()  # fmt: skip
         assert "ShareRowExclusiveLock" in modes
-        conn.execute(text("INSERT INTO results VALUES (2, 1, 2, NULL, 1, 0.5)"))  # fine
-        conn.execute(text("INSERT INTO results VALUES (2, 1, 99, NULL, 2, 0.5)"))
+        conn.execute(text(good))  # fine
+        conn.execute(text(bad))
+    cause = caught.value.__context__
+    assert getattr(getattr(cause, "orig", None), "sqlstate", None) == "23503"
     with pg.connect() as conn:
         assert conn.execute(text(_COUNTS)).one() == (2, 3, 2, 2)
+
+
+def _function_sources(conn: Any) -> dict[str, str]:
+    rows = conn.execute(
+        text("SELECT proname, prosrc FROM pg_proc WHERE proname LIKE 'ndcg_references_of_%'")
+    )
+    return {str(name): str(source) for name, source in rows}
+
+
+def test_0008_to_0009_and_back_keeps_every_row(engine: Any) -> None:
+    _at(engine, "0008")
+    with engine.begin() as conn:
+        for sql in _ROWS:
+            conn.execute(text(sql))
+        before = conn.execute(text(_COUNTS)).one()
+        sources_0008 = _function_sources(conn) if conn.dialect.name == "postgresql" else {}
+    _at(engine, "0009")
+    with engine.begin() as conn:
+        assert conn.execute(text(_COUNTS)).one() == before
+        if conn.dialect.name == "postgresql":
+            sources = _function_sources(conn)
+            assert (
+                set(sources)
+                == set(sources_0008)
+                == {
+                    "ndcg_references_of_judgments",
+                    "ndcg_references_of_results",
+                    "ndcg_references_of_judgment_history",
+                }
+            )
+            assert all("NOT EXISTS" in source for source in sources.values())
+    with engine.begin() as conn:
+        command.downgrade(alembic_config(conn), "0008")
+        assert conn.execute(text(_COUNTS)).one() == before
+        if conn.dialect.name == "postgresql":
+            assert _function_sources(conn) == sources_0008
+    with pytest.raises(IntegrityError), engine.begin() as conn:  # still checked at 0008
+        conn.execute(text("INSERT INTO results VALUES (1, 1, 99, NULL, 2, 0.1)"))
