@@ -52,7 +52,10 @@ def bulk_transaction(engine: Engine) -> Iterator[Connection]:
     inside one). Imports reference only ids they have just read or created under that lock, so
     the checks (three parent lookups per inserted row) could not fail; skipping them halves the
     time of inserting a million judgments or results. Enforcement is switched back on before
-    the connection returns to the pool (or the connection is discarded).
+    the connection returns to the pool (or the connection is discarded). Temporary tables go
+    to a file for the transaction (``temp_store=FILE``, cannot change inside one either): an
+    import stages its whole file's document ids there (``StagedIds``), and sorts them, outside
+    the process's memory; the connection's in-memory setting is restored after.
     PostgreSQL: an ordinary transaction, constraints checked (the references of judgments,
     results and their history set-wise, once per statement: migration 0008).
 
@@ -71,6 +74,7 @@ def bulk_transaction(engine: Engine) -> Iterator[Connection]:
                 raise
             return
         conn.exec_driver_sql("PRAGMA foreign_keys=OFF")  # outside a transaction: takes effect
+        conn.exec_driver_sql("PRAGMA temp_store=FILE")
         conn.commit()
         try:
             with conn.begin():
@@ -79,6 +83,7 @@ def bulk_transaction(engine: Engine) -> Iterator[Connection]:
         finally:
             try:
                 conn.exec_driver_sql("PRAGMA foreign_keys=ON")
+                conn.exec_driver_sql("PRAGMA temp_store=MEMORY")  # as database.py sets it
                 conn.commit()
             except Exception:
                 conn.invalidate()  # a new connection starts with foreign_keys=ON
