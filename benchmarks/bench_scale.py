@@ -4,7 +4,8 @@ SQLite or PostgreSQL.
 
 Data: ``lines / 100`` queries × 100 lines (the generator of ``bench_end_to_end.py``, written
 line by line so a 10M-line file needs no 10M-element lists), one run and one qrels file.
-Reported per step: wall seconds, peak RSS of the process (``wait4``'s ``ru_maxrss``), and the
+Reported per step: wall seconds, CPU seconds of the process (user + system: the fairer
+measure on a shared machine), peak RSS of the process (``wait4``'s ``ru_maxrss``), and the
 1-minute load average when the step ended (the machine is shared: read times beside it).
 
 Run::
@@ -75,8 +76,9 @@ def make_files(folder: Path, n_queries: int, depth: int, seed: int = 0) -> tuple
     return qrels, run
 
 
-def measured(cmd: list[str]) -> tuple[float, float, float]:
-    """``(seconds, peak RSS in MB, 1-minute load average)`` of one process run to its end."""
+def measured(cmd: list[str]) -> tuple[float, float, float, float]:
+    """``(seconds, CPU seconds, peak RSS in MB, 1-minute load average)`` of one process run
+    to its end."""
     start = time.perf_counter()
     process = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
     _, status, usage = os.wait4(process.pid, 0)
@@ -84,7 +86,8 @@ def measured(cmd: list[str]) -> tuple[float, float, float]:
     process.returncode = os.waitstatus_to_exitcode(status)
     if process.returncode:
         raise SystemExit(f"{' '.join(cmd)} failed with exit code {process.returncode}")
-    return seconds, usage.ru_maxrss / 1024, os.getloadavg()[0]
+    cpu = usage.ru_utime + usage.ru_stime
+    return seconds, cpu, usage.ru_maxrss / 1024, os.getloadavg()[0]
 
 
 def drop_history_triggers(db: Path) -> None:
@@ -124,7 +127,7 @@ def main() -> None:
             raise SystemExit("no PostgreSQL binaries (apt-get install postgresql)")
         server = PostgresServer.start(bin_dir)
     steps = args.steps.split(",")
-    print("lines  step   seconds  peak RSS MB  load(1 min)")
+    print("lines  step   seconds  CPU s  peak RSS MB  load(1 min)")
     try:
         with tempfile.TemporaryDirectory() as tmp:
             for size in args.lines:
@@ -150,8 +153,9 @@ def main() -> None:
                     "score": [*base, "score", "--format", "csv", "--output", str(folder / "s")],
                 }
                 for step in steps:
-                    seconds, rss, load = measured(commands[step])
-                    print(f"{size:>5}  {step:<5}  {seconds:7.2f}  {rss:11.0f}  {load:6.2f}")
+                    seconds, cpu, rss, load = measured(commands[step])
+                    numbers = f"{seconds:7.2f}  {cpu:5.1f}  {rss:11.0f}  {load:6.2f}"
+                    print(f"{size:>5}  {step:<5}  {numbers}")
                     sys.stdout.flush()
     finally:
         if server is not None:
