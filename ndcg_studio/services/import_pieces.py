@@ -45,6 +45,17 @@ def concatenate(parts: list[dict[str, NDArray[Any]]]) -> dict[str, NDArray[Any]]
     return columns
 
 
+def narrow(values: NDArray[np.integer[Any]]) -> NDArray[np.integer[Any]]:
+    """``values`` as int32 when they fit (ids, line numbers, positions: half the memory of a
+    10M-line file's columns, whose peak is the import's, ``benchmarks/bench_scale.py``), else
+    as they are. Every use widens them again where it computes (``any_repeat``,
+    ``item_keys``, the writes)."""
+    info = np.iinfo(np.int32)
+    if len(values) and (int(values.min()) < info.min or int(values.max()) > info.max):
+        return values
+    return values.astype(np.int32)
+
+
 def refuse_repeats(
     document_names: DocumentNames,
     path: str,
@@ -196,16 +207,17 @@ class Pieces:
 
     def _ids(
         self, q_ext: list[str], q_inv: NDArray[np.int64]
-    ) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
-        """The piece's document ids (from the helper) and query ids (created where missing)
-        of each line, given the distinct query ids and each line's code among them."""
+    ) -> tuple[dict[str, NDArray[np.integer[Any]]], NDArray[np.integer[Any]]]:
+        """The piece's document ids (from the helper: ``{"doc": ids}``, or nothing when they
+        come from :meth:`_settle`) and query ids (created where missing) of each line, given
+        the distinct query ids and each line's code among them."""
         doc_ids, created = self.documents.result()
         self.d_new += created
         q_ids, created = query_ids(self.conn, q_ext)
         self.q_new += created
         self.query_names.update(zip(q_ids.tolist(), q_ext, strict=True))
         self.piece_queries.append(q_ids)
-        return doc_ids, q_ids[q_inv]
+        return ({} if doc_ids is None else {"doc": narrow(doc_ids)}), narrow(q_ids[q_inv])
 
     def add_run(self, run: RunFile) -> None:
         self.tags.update(dict.fromkeys(run.tags))
@@ -216,12 +228,12 @@ class Pieces:
         self.parts.append(
             {
                 "query": query,
-                "doc": doc_ids,
+                **doc_ids,
                 "rank": run.rank,
                 "usable": run.rank_usable,
                 "score": run.score,
-                "line": run.line,
-                "position": positions,
+                "line": narrow(run.line),
+                "position": narrow(positions),
             }
         )
 
@@ -238,12 +250,20 @@ class Pieces:
         self.parts.append(
             {
                 "query": query,
-                "doc": doc_ids,
-                "annotator": a_ids[a_inv],
-                "grade": qrels.grade,
-                "line": qrels.line,
+                **doc_ids,
+                "annotator": narrow(a_ids[a_inv]),
+                "grade": narrow(qrels.grade),
+                "line": narrow(qrels.line),
             }
         )
+
+    def _settle(self, cols: dict[str, NDArray[Any]]) -> None:
+        """The ``doc`` column of the whole file when the documents come after the pieces."""
+        settled = self.documents.settle()
+        if settled is not None:
+            doc, created = settled
+            cols["doc"] = narrow(doc)
+            self.d_new += created
 
     def _names(self, ids: NDArray[np.int64]) -> Mapping[int, str]:
         return document_names(self.conn, ids)
@@ -253,6 +273,7 @@ class Pieces:
         refused; queries split over pieces are put in trec_eval's order anew."""
         pieces = len(self.parts)
         cols = concatenate(self.parts)
+        self._settle(cols)
         if pieces > 1:
             key = (cols["query"], cols["doc"])
             refuse_repeats(self._names, path, key, cols["line"], self.query_names, None, "appears")
@@ -263,6 +284,7 @@ class Pieces:
         """The whole file's columns; a (query, document, annotator) in two pieces is refused."""
         pieces = len(self.parts)
         cols = concatenate(self.parts)
+        self._settle(cols)
         if pieces > 1:
             key = (cols["query"], cols["doc"], cols["annotator"])
             verb = "is judged"

@@ -212,7 +212,7 @@ class ImportService:
             q_ext, q_inv = factorize(j.query_id)
             a_ext, a_inv = factorize(j.annotator)
             checkpoint(40, 100, progress, cancelled)
-            did, d_new = documents.result()
+            did, d_new = documents.ids()
             q_ids, q_new = query_ids(conn, q_ext)
             a_ids, a_new = annotator_ids(conn, a_ext)
             cols = {"query": q_ids[q_inv], "doc": did, "annotator": a_ids[a_inv], "grade": j.grade}

@@ -42,6 +42,10 @@ _CHUNK = 50_000
 _STAGE_FROM = 5_000
 
 
+#: SQLite settings of a bulk transaction's connection (see :func:`bulk_transaction`).
+_IMPORT_SETTINGS = {"temp_store": 1, "mmap_size": 0}  # temp_store 1: FILE
+
+
 @contextmanager
 def bulk_transaction(engine: Engine) -> Iterator[Connection]:
     """One write transaction for a bulk import: committed at the end, rolled back on any error.
@@ -52,7 +56,11 @@ def bulk_transaction(engine: Engine) -> Iterator[Connection]:
     inside one). Imports reference only ids they have just read or created under that lock, so
     the checks (three parent lookups per inserted row) could not fail; skipping them halves the
     time of inserting a million judgments or results. Enforcement is switched back on before
-    the connection returns to the pool (or the connection is discarded).
+    the connection returns to the pool (or the connection is discarded). For the transaction,
+    temporary tables go to a file (``temp_store=FILE``: an import stages and sorts its whole
+    file's document ids there, ``StagedIds``) and the memory map is off (its pages count in
+    the process's memory, up to 256 MiB of a large file) — the peak memory of a 10M-line import
+    (``benchmarks/bench_scale.py``); the connection's settings are restored after.
     PostgreSQL: an ordinary transaction, constraints checked (the references of judgments,
     results and their history set-wise, once per statement: migration 0008).
 
@@ -70,7 +78,11 @@ def bulk_transaction(engine: Engine) -> Iterator[Connection]:
                     raise refusal from exc
                 raise
             return
+        current = {p: conn.exec_driver_sql(f"PRAGMA {p}").scalar() for p in _IMPORT_SETTINGS}
+        settings = {p: int(v) for p, v in current.items() if v is not None}  # none: in memory
         conn.exec_driver_sql("PRAGMA foreign_keys=OFF")  # outside a transaction: takes effect
+        for pragma in settings:
+            conn.exec_driver_sql(f"PRAGMA {pragma}={_IMPORT_SETTINGS[pragma]}")
         conn.commit()
         try:
             with conn.begin():
@@ -79,6 +91,8 @@ def bulk_transaction(engine: Engine) -> Iterator[Connection]:
         finally:
             try:
                 conn.exec_driver_sql("PRAGMA foreign_keys=ON")
+                for pragma, value in settings.items():
+                    conn.exec_driver_sql(f"PRAGMA {pragma}={value}")
                 conn.commit()
             except Exception:
                 conn.invalidate()  # a new connection starts with foreign_keys=ON

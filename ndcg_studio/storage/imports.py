@@ -28,6 +28,7 @@ from ndcg_studio.storage.bulk import (
 )
 from ndcg_studio.storage.database import in_memory
 from ndcg_studio.storage.external_ids import (
+    StagedIds,
     create_absent,
     ids_of_inserted,
     insert_distinct,
@@ -175,46 +176,63 @@ class DocumentsMeanwhile:
     while the importing thread goes on reading and preparing the file.
 
     SQLite and the database driver release the GIL while they work, so the database's share
-    (most of it) runs beside the Python work of the importing thread. Into an empty documents
-    table (a first import) the helper only inserts the documents (:func:`insert_distinct`) while
-    :meth:`result` numbers the lines' documents in this thread; otherwise the helper does all of
-    :func:`document_ids`. ``benchmarks/bench_end_to_end.py`` measures the gain (the numbers are
-    in ``benchmarks/README.md``). The importing thread must not use the connection between
-    :meth:`start` and :meth:`result`. Made by :func:`documents_meanwhile`.
+    runs beside the Python work of the importing thread. On SQLite the helper only stages each
+    piece's lines (:class:`~ndcg_studio.storage.external_ids.StagedIds`): :meth:`result` gives
+    no ids, and :meth:`settle`, after the last piece, creates the new documents and gives every
+    line of the file its id, all in key order (linear in the file, where per-piece look-ups and
+    inserts were not: ``benchmarks/bench_scale.py``). On PostgreSQL the helper does all of
+    :func:`document_ids` for each piece. The importing thread must not use the connection
+    between :meth:`start` and :meth:`result`. Made by :func:`documents_meanwhile`.
     """
 
     def __init__(self, conn: Connection, helper: ThreadPoolExecutor | None) -> None:
         self._conn = conn
         self._helper = helper
         self._doc_id: Sequence[str] | None = None
-        self._first_import = False
         self._job: Future[Any] | None = None
+        self._staged: StagedIds | None = None
+        if conn.dialect.name == "sqlite":
+            self._staged = StagedIds(conn, models.documents, defaults=_DOC_DEFAULTS)
 
     def start(self, doc_id: Sequence[str]) -> None:
         """Begin with the document id of every line (not to be changed until :meth:`result`)."""
         if self._doc_id is not None:
             raise RuntimeError("the documents are already being looked up")
         self._doc_id = doc_id
-        conn = self._conn
-        self._first_import = conn.dialect.name == "sqlite" and is_empty(conn, models.documents)
         if self._helper is not None:
-            work = _insert_documents if self._first_import else document_ids
-            self._job = self._helper.submit(work, conn, doc_id)
+            if self._staged is not None:
+                self._job = self._helper.submit(self._staged.add, doc_id)
+            else:
+                self._job = self._helper.submit(document_ids, self._conn, doc_id)
 
-    def result(self) -> tuple[NDArray[np.int64], int]:
+    def result(self) -> tuple[NDArray[np.int64] | None, int]:
         """``(ids, n_created)``: the database id of each line's document, ``(n,)`` int64, and
-        the number of documents created (waits for the helper; raises its error). Then
-        :meth:`start` may be called again, with the next piece of a file."""
-        doc_id, conn = self._doc_id, self._conn
+        the number of documents created — on SQLite ``(None, 0)``: the ids come from
+        :meth:`settle`. Waits for the helper (raises its error); then :meth:`start` may be
+        called again, with the next piece of a file."""
+        doc_id = self._doc_id
         if doc_id is None:
             raise RuntimeError("start() was not called")
         job, self._doc_id, self._job = self._job, None, None  # ready for the next piece
-        if not self._first_import:
-            return job.result() if job else document_ids(conn, doc_id)
-        distinct, codes = factorize(doc_id)  # while the helper inserts them
-        created = job.result() if job else _insert_documents(conn, doc_id)
-        ids = ids_of_inserted(conn, models.documents, distinct, 0, created)
-        return ids[codes], created
+        if self._staged is not None:
+            job.result() if job else self._staged.add(doc_id)
+            return None, 0
+        return job.result() if job else document_ids(self._conn, doc_id)
+
+    def settle(self) -> tuple[NDArray[np.int64], int] | None:
+        """After the last piece's :meth:`result`: on SQLite the database id of every line's
+        document given to :meth:`start`, ``(lines,)`` int64 in file order, and the number of
+        documents created; None on PostgreSQL (:meth:`result` gave the ids)."""
+        return None if self._staged is None else self._staged.settle()
+
+    def ids(self) -> tuple[NDArray[np.int64], int]:
+        """:meth:`result` of a file read in one piece, settled."""
+        ids, created = self.result()
+        settled = self.settle()
+        if settled is not None:
+            return settled
+        assert ids is not None
+        return ids, created
 
 
 def _insert_documents(conn: Connection, doc_id: Sequence[str]) -> int:
@@ -239,7 +257,7 @@ def documents_meanwhile(conn: Connection) -> Iterator[DocumentsMeanwhile]:
 def document_ids(conn: Connection, doc_id: Sequence[str]) -> tuple[NDArray[np.int64], int]:
     """Database id of each line's document, ``(n,)`` int64, creating the documents not seen
     before (once each); also the number created. Into an empty table every document is new
-    and nothing is looked up. (A first import on SQLite takes a faster way: see
+    and nothing is looked up. (A file import on SQLite takes a way linear in the file: see
     :class:`DocumentsMeanwhile`.)"""
     if not is_empty(conn, models.documents):
         ids, _ = map_external_ids(conn, models.documents, doc_id, create=False)
