@@ -24,7 +24,7 @@ from typing import Any
 
 import ndcg_studio.services.import_pieces as pieces
 from ndcg_studio.services import import_steps
-from ndcg_studio.storage import external_ids, imports
+from ndcg_studio.storage import external_ids, imports, staged_ids
 from ndcg_studio.storage.judgments import sets
 
 _TOTALS: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0, 0])
@@ -57,9 +57,9 @@ def main() -> None:
         wrap(imports, name)
     wrap(imports.DocumentsMeanwhile, "result", "DocumentsMeanwhile.result (wait)")
     wrap(external_ids, "_look_up", "_look_up (any table)")
-    if hasattr(external_ids, "StagedIds"):  # SQLite: the documents after the pieces
-        wrap(external_ids.StagedIds, "add", "StagedIds.add (helper)")
-        wrap(external_ids.StagedIds, "settle", "StagedIds.settle")
+    # SQLite: the documents after the pieces
+    wrap(staged_ids.StagedIds, "add", "StagedIds.add (helper)")
+    wrap(staged_ids.StagedIds, "settle", "StagedIds.settle")
     wrap(sets, "bulk_insert_columns", "bulk_insert_columns (judgments)")
     for name in ("apply_judgments", "plan_judgments", "insert_results"):
         wrap(import_steps, name)

@@ -28,7 +28,6 @@ from ndcg_studio.storage.bulk import (
 )
 from ndcg_studio.storage.database import in_memory
 from ndcg_studio.storage.external_ids import (
-    StagedIds,
     create_absent,
     ids_of_inserted,
     insert_distinct,
@@ -36,6 +35,7 @@ from ndcg_studio.storage.external_ids import (
     upsert,
 )
 from ndcg_studio.storage.pg_copy import copy_columns
+from ndcg_studio.storage.staged_ids import StagedIds
 
 if TYPE_CHECKING:
     from sqlalchemy import Connection, Engine
@@ -177,7 +177,7 @@ class DocumentsMeanwhile:
 
     SQLite and the database driver release the GIL while they work, so the database's share
     runs beside the Python work of the importing thread. On SQLite the helper only stages each
-    piece's lines (:class:`~ndcg_studio.storage.external_ids.StagedIds`): :meth:`result` gives
+    piece's lines (:class:`~ndcg_studio.storage.staged_ids.StagedIds`): :meth:`result` gives
     no ids, and :meth:`settle`, after the last piece, creates the new documents and gives every
     line of the file its id, all in key order (linear in the file, where per-piece look-ups and
     inserts were not: ``benchmarks/bench_scale.py``). On PostgreSQL the helper does all of

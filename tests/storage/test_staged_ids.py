@@ -14,7 +14,7 @@ from sqlalchemy import select
 from ndcg_studio.storage import models
 from ndcg_studio.storage.bulk import bulk_transaction, id_map
 from ndcg_studio.storage.database import open_database
-from ndcg_studio.storage.external_ids import StagedIds
+from ndcg_studio.storage.staged_ids import StagedIds
 
 _DOC = {"title": "", "text": "", "url": ""}
 _NAMES = st.text(alphabet="ab\u00e9\u4e2d\"'\\ ", min_size=1, max_size=4)

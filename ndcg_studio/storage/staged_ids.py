@@ -1,0 +1,134 @@
+"""SQLite: the ids of a whole file's lines by external id, staged while the file is read and
+created and read back in key order once at the end (:class:`StagedIds`; the per-piece way is
+:func:`ndcg_studio.storage.external_ids.map_external_ids`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from numpy.typing import NDArray
+from sqlalchemy import Table
+
+from ndcg_studio.storage.bulk import _driver_cursor, _json_array, _sql_literals
+
+if TYPE_CHECKING:
+    from sqlalchemy import Connection
+
+__all__ = ["StagedIds"]
+
+
+#: Staged lines whose ids are read back per statement by :meth:`StagedIds.settle` (bounded
+#: memory: two texts of this many integers).
+_SETTLE_SLICE = 1_000_000
+
+
+class StagedIds:
+    """SQLite: the id in ``table`` (by its unique column ``key``) of every line of a file read
+    in pieces, the rows not there yet created (other columns from ``defaults``) — in two steps,
+    so that the unique index is walked once in key order instead of once per piece in random
+    order.
+
+    :meth:`add` appends a piece's values, one per line, to a temporary table (no index: an
+    append); :meth:`settle`, after the last piece, sorts them once (SQLite's external sorter,
+    memory bounded by the page cache), inserts the missing ones in key order (``ON CONFLICT DO
+    NOTHING`` skips the known ones and the repeats) and reads every line's id back by joining
+    the sorted lines to the index, again in key order. Per-piece look-ups and inserts of random
+    keys into the growing index touched nearly every page of it per piece, so their cost grew
+    with the square of the file (``benchmarks/bench_scale.py``, ``bench_import_phases.py``).
+
+    New rows are therefore numbered in key order (an import's ids were in order of first
+    appearance before); nothing reads meaning into the numbering. Runs inside the import's
+    transaction (rolled back with it), on the import's connection; :meth:`add` may run in a
+    helper thread (it needs the GIL only for the JSON text, as :func:`insert_distinct`).
+    """
+
+    def __init__(
+        self,
+        conn: Connection,
+        table: Table,
+        *,
+        key: str = "external_id",
+        defaults: Mapping[str, Any] | None = None,
+    ) -> None:
+        self._conn = conn
+        self._table = table
+        self._key = key
+        self._defaults = dict(defaults or {})
+        self._name = f"staged_ids_{table.name}"
+        self.lines = 0  # staged so far; line i (0-based) is the stage's rowid i + 1
+
+    def add(self, values: Sequence[str]) -> None:
+        """Stage one piece's values, one per line, in file order.
+
+        Raises:
+            ValueError: a value holds a NUL character (see ``_json_array``).
+            RuntimeError: SQLite did not number the staged lines as expected.
+        """
+        if not values:
+            return
+        statements = [f'INSERT INTO temp."{self._name}" (ext) SELECT value FROM json_each(?)']
+        if self.lines == 0:
+            statements[:0] = [f'DROP TABLE IF EXISTS temp."{self._name}"']
+            statements[1:1] = [f'CREATE TEMP TABLE "{self._name}" (ext TEXT NOT NULL)']
+        text = _json_array(values)
+        first, last = self.lines + 1, self.lines + len(values)
+        check = f'SELECT rowid, ext FROM temp."{self._name}" WHERE rowid IN (?, ?)'
+        with _driver_cursor(self._conn, statements[-1]) as cursor:
+            for statement in statements[:-1]:
+                cursor.execute(statement)
+            cursor.execute(statements[-1], (text,))
+            # a fresh table numbers the rows it is given 1, 2, ... in order: checked at both
+            # ends of the piece (and by the count in settle)
+            ends = dict(cursor.execute(check, (first, last)).fetchall())
+        if ends != {first: values[0], last: values[-1]}:
+            raise RuntimeError(f"staged lines {first}..{last} are not numbered in order")
+        self.lines = last
+
+    def settle(self) -> tuple[NDArray[np.int64], int]:
+        """The id of every staged line's row, ``(lines,)`` int64 in line order, creating the
+        missing rows (in key order, once each); and how many were created. The stage is
+        dropped.
+
+        Raises:
+            RuntimeError: a staged value has no row after the insert (cannot happen under the
+                import's write lock).
+        """
+        n, ids = self.lines, np.empty(self.lines, dtype=np.int64)
+        if n == 0:
+            return ids, 0
+        stage, ordered = f'temp."{self._name}"', f'temp."{self._name}_sorted"'
+        run = self._conn.exec_driver_sql
+        run(f"DROP TABLE IF EXISTS {ordered}")
+        run(
+            f'CREATE TEMP TABLE "{self._name}_sorted" AS '
+            f"SELECT ext, rowid AS line FROM {stage} ORDER BY ext"
+        )
+        run(f"DROP TABLE {stage}")
+        counted = run(f"SELECT count(*), max(line) FROM {ordered}").one()
+        if tuple(counted) != (n, n):
+            raise RuntimeError(f"{n} lines staged, {tuple(counted)} found")
+        cols = ", ".join(f'"{c}"' for c in [self._key, *self._defaults])
+        selected = ", ".join(["ext", *_sql_literals(self._conn, self._defaults.values())])
+        statement = (
+            f'INSERT INTO "{self._table.name}" ({cols}) SELECT {selected} FROM {ordered} '
+            "WHERE true ORDER BY rowid ON CONFLICT DO NOTHING"  # rowid order: key order
+        )
+        with _driver_cursor(self._conn, statement) as cursor:
+            cursor.execute(statement)
+            created = int(cursor.rowcount)
+        join = (
+            f"SELECT count(*), group_concat(s.line), group_concat(t.id) FROM {ordered} AS s "
+            f'JOIN "{self._table.name}" AS t ON t."{self._key}" = s.ext '
+            "WHERE s.rowid BETWEEN ? AND ?"
+        )
+        for start in range(1, n + 1, _SETTLE_SLICE):
+            end = min(n, start + _SETTLE_SLICE - 1)
+            found, lines, row_ids = run(join, (start, end)).one()
+            line = np.fromstring(lines or "", sep=",", dtype=np.int64)
+            if found != end - start + 1 or len(line) != found:
+                raise RuntimeError(f"staged values {start}..{end}: {found} found")
+            ids[line - 1] = np.fromstring(row_ids, sep=",", dtype=np.int64)
+        run(f"DROP TABLE {ordered}")
+        return ids, created
