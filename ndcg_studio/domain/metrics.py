@@ -588,7 +588,9 @@ def _first_relevant(
     return out
 
 
-def score(lists: RankedLists, qrels: Qrels, params: ScoringParams | None = None) -> ScoreTable:
+def score(
+    lists: RankedLists, qrels: Qrels, params: ScoringParams | None = None, *, err: bool = True
+) -> ScoreTable:
     """nDCG@K and companion measures of every group, all groups at once (no per-group loop).
 
     SOURCE: trec_eval ``m_ndcg_cut.c`` / ``m_ndcg.c`` (nDCG, Järvelin & Kekäläinen 2002,
@@ -602,6 +604,8 @@ def score(lists: RankedLists, qrels: Qrels, params: ScoringParams | None = None)
         lists: the ranked lists (n results, n_groups groups).
         qrels: one grade per judged (query, document).
         params: scoring options (default: trec_eval ``ndcg_cut.10``).
+        err: compute ERR@K; False leaves the ``err`` column NaN (a view that does not show it
+            saves about a third of the time; ``bench_gui_scale.py`` Review).
 
     Returns:
         A :class:`ScoreTable` of (n_groups,) arrays.
@@ -626,12 +630,15 @@ def score(lists: RankedLists, qrels: Qrels, params: ScoringParams | None = None)
     has_judgments = n_judged_query > 0
     ndcg = _normalised(dcg, idcg, has_judgments)
     precision, rr, rr_at_k = _precision_and_rr(lists, ranked, judgments, seen, params)
-    err = _err_at_k(g_top, pos_top, seen.grade[top], params.err_max_grade, n_groups)
+    if err:
+        err_k = _err_at_k(g_top, pos_top, seen.grade[top], params.err_max_grade, n_groups)
+    else:
+        err_k = np.full(n_groups, np.nan)
     # Judged fraction of the top min(K, n_returned).
     n_judged_top = np.bincount(g_top[seen.judged[top]], minlength=n_groups)
     denominator = np.minimum(ranked.n_returned, seen.cut)
     judged_at_k = np.where(denominator > 0, n_judged_top / np.maximum(denominator, 1), np.nan)
-    for column in (precision, rr, rr_at_k, err):
+    for column in (precision, rr, rr_at_k, err_k):
         column[~has_judgments] = np.nan
     return ScoreTable(
         ndcg=ndcg.astype(_F64),
@@ -641,7 +648,7 @@ def score(lists: RankedLists, qrels: Qrels, params: ScoringParams | None = None)
         precision=precision.astype(_F64),
         rr=rr.astype(_F64),
         rr_at_k=rr_at_k.astype(_F64),
-        err=err.astype(_F64),
+        err=err_k.astype(_F64),
         judged_at_k=judged_at_k.astype(_F64),
         n_returned=ranked.n_returned,
         n_judged_query=n_judged_query,

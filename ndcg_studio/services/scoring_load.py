@@ -14,6 +14,7 @@ run by run (names ascending), queries by database id; group = run_index * n_quer
 from __future__ import annotations
 
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -25,11 +26,12 @@ from ndcg_studio.domain.metrics import Qrels, RankedLists, ScoreTable, score
 from ndcg_studio.io.errors import InputError
 from ndcg_studio.services.progress import Cancelled, Progress, checkpoint
 from ndcg_studio.services.scoring_settings import ScoringSettings
+from ndcg_studio.storage.database import in_memory
 from ndcg_studio.storage.queries import names
 from ndcg_studio.storage.queries import scoring_input as rows
 
 if TYPE_CHECKING:
-    from sqlalchemy import Connection
+    from sqlalchemy import Connection, Engine
 
 __all__ = ["ScoringData", "complete_rr", "load_scoring_data"]
 
@@ -80,6 +82,7 @@ def load_scoring_data(
     cancelled: Cancelled | None = None,
     *,
     whole: bool = False,
+    engine: Engine | None = None,
 ) -> ScoringData:
     """Read and index everything one scoring needs, on the caller's connection.
 
@@ -90,6 +93,11 @@ def load_scoring_data(
     breakdown) need every result and read them all, with the run's scores. ``whole=True``
     reads every result too, without the scores (measures that look below K,
     :mod:`ndcg_studio.services.incomplete`).
+
+    ``engine``: the list lengths, judgments, adjudications and query names are read on a
+    second connection of it, on a helper thread, while ``conn`` reads the results (the
+    database driver releases the GIL while SQLite steps: two cores read at once;
+    ``bench_gui_scale.py`` Review). Not for a database in memory (one per connection).
 
     Raises:
         LookupError: an unknown run or annotator name (the message lists the known ones).
@@ -112,17 +120,11 @@ def load_scoring_data(
     truncated = settings.ideal == "judged" and query_ids is None and order == "position"
     truncated = truncated and not whole
     single = _single_annotator(conn, settings)
-    res, counts = _read_results(conn, settings, run_ids, query_ids, truncated, whole)
-    checkpoint(1, 4, progress, cancelled)
-    jud = rows.read_judgments(conn, query_ids=query_ids, annotator=single)
-    adj = (
-        rows.read_adjudications(conn, query_ids=query_ids)
-        if settings.annotator is None
-        else np.zeros(0, rows.ADJUDICATION_DTYPE)
+    res, counts, jud, adj, query_names = _read_rows(
+        conn, engine, settings, run_ids, query_ids, (truncated, whole, single), progress, cancelled
     )
     checkpoint(2, 4, progress, cancelled)
     data = _assemble(res, counts, jud, adj, run_ids, settings)
-    query_names = names.query_external_ids(conn)
     checkpoint(3, 4, progress, cancelled)
     return replace(
         data,
@@ -133,6 +135,52 @@ def load_scoring_data(
     )
 
 
+def _read_rows(
+    conn: Connection,
+    engine: Engine | None,
+    settings: ScoringSettings,
+    run_ids: list[int],
+    query_ids: Sequence[int] | None,
+    how: tuple[bool, bool, int | None],
+    progress: Progress | None,
+    cancelled: Cancelled | None,
+) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any], NDArray[Any], dict[int, str]]:
+    """(results, list lengths, judgments, adjudications, query names) as
+    :func:`load_scoring_data` reads them; ``how`` = (truncated, whole, single annotator)."""
+    truncated, whole, single = how
+    chosen = run_ids if settings.runs else None  # all runs: no filter (see read_results)
+
+    def beside_results(other: Connection) -> tuple[Any, Any, Any, dict[int, str]]:
+        counts = (
+            rows.count_results(other, chosen, query_ids)
+            if run_ids
+            else np.zeros(0, rows.COUNT_DTYPE)
+        )
+        jud = rows.read_judgments(other, query_ids=query_ids, annotator=single)
+        adj = (
+            rows.read_adjudications(other, query_ids=query_ids)
+            if settings.annotator is None
+            else np.zeros(0, rows.ADJUDICATION_DTYPE)
+        )
+        return counts, jud, adj, names.query_external_ids(other)
+
+    if engine is None or in_memory(engine.url):
+        res = _read_results(conn, settings, run_ids, query_ids, truncated, whole)
+        checkpoint(1, 4, progress, cancelled)
+        return (res, *beside_results(conn))
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        beside = pool.submit(_on_own_connection, engine, beside_results)
+        res = _read_results(conn, settings, run_ids, query_ids, truncated, whole)
+        checkpoint(1, 4, progress, cancelled)
+        return (res, *beside.result())
+
+
+def _on_own_connection(engine: Engine, read: Any) -> Any:
+    """``read(conn)`` on a connection of its own (a helper thread's)."""
+    with engine.connect() as conn:
+        return read(conn)
+
+
 def _read_results(
     conn: Connection,
     settings: ScoringSettings,
@@ -140,10 +188,10 @@ def _read_results(
     query_ids: Sequence[int] | None,
     truncated: bool,
     whole: bool,
-) -> tuple[NDArray[Any], NDArray[Any]]:
-    """The results to score and the length of every list (empty without runs)."""
+) -> NDArray[Any]:
+    """The results to score (empty without runs)."""
     if not run_ids:
-        return np.zeros(0, rows.RESULT_DTYPE), np.zeros(0, rows.COUNT_DTYPE)
+        return np.zeros(0, rows.RESULT_DTYPE)
     # Some runs: filtered by id. All runs: no filter (see read_results).
     chosen = run_ids if settings.runs else None
     res = rows.read_results(
@@ -155,7 +203,7 @@ def _read_results(
         # only whole lists (the breakdown shows them) read the run's scores
         with_scores=not truncated and not whole,
     )
-    return res, rows.count_results(conn, chosen, query_ids)
+    return res
 
 
 def _single_annotator(conn: Connection, settings: ScoringSettings) -> int | None:
