@@ -157,6 +157,7 @@ class StabilityService:
         query_ids: Sequence[int] | None = None,
         progress: Progress | None = None,
         cancelled: Cancelled | None = None,
+        loaded: tuple[ScoreReport, ScoringData] | None = None,
     ) -> SpreadReport:
         """nDCG@K of every (query, run) under each annotator and each source, and the min-max.
 
@@ -164,12 +165,19 @@ class StabilityService:
         query's pool (every selected run's top K); a source's is NaN unless it graded any
         document of the query. Equals scoring with ``annotator=NAME`` where defined.
         ``query_ids``: only these queries (database ids).
+
+        ``loaded``: a report and the data it was scored from with these settings and every
+        annotator (Review's first stage): used as they are, nothing is read or scored again
+        but each annotator's and source's grades (``bench_gui_scale.py`` Review).
         """
         settings = replace(settings or ScoringSettings(), annotator=None)
-        data = self.scoring.load(
-            settings, query_ids=query_ids, progress=progress, cancelled=cancelled
-        )
-        report = score_data(data, settings)
+        if loaded is None:
+            data = self.scoring.load(
+                settings, query_ids=query_ids, progress=progress, cancelled=cancelled
+            )
+            report = score_data(data, settings)
+        else:
+            report, data = loaded
         with self.db.engine.connect() as conn:
             names = name_reads.annotator_names(conn)
             source_of = source_store.source_of(conn)
@@ -178,7 +186,7 @@ class StabilityService:
         rows: list[NDArray[np.float64]] = []
         pooled = pooled_queries(data, settings.k)
         for aid, qrels in annotator_qrels(data):
-            values = score(data.lists, qrels, settings.params()).ndcg
+            values = score(data.lists, qrels, settings.params(), err=False).ndcg
             judged = np.zeros((data.n_queries,), dtype=bool)
             judged[pooled[1][positions_in(pooled[0], item_keys(data, qrels))]] = True
             sets.append(names[aid])
@@ -191,7 +199,7 @@ class StabilityService:
                 qrels = source_consensus(data, mask, settings)
                 sets.append(f"source:{name}")
                 kinds.append("source")
-                rows.append(score(data.lists, qrels, settings.params()).ndcg)
+                rows.append(score(data.lists, qrels, settings.params(), err=False).ndcg)
         values = np.stack(rows) if rows else np.zeros((0, len(report)))
         low, high = ndcg_spread(values)
         return SpreadReport(report, sets, kinds, values, low, high)
@@ -290,7 +298,7 @@ class StabilityService:
         n_q, n_runs = data.n_queries, len(data.run_names)
         values = np.full((len(sets), n_runs, n_q), np.nan)
         for i, qrels in enumerate(qrels_list):
-            values[i] = score(data.lists, qrels, params).ndcg.reshape(n_runs, n_q)
+            values[i] = score(data.lists, qrels, params, err=False).ndcg.reshape(n_runs, n_q)
             checkpoint(i + 1, len(sets) + 1, progress, cancelled)
         result = stability(
             sets, data.run_names, values, alpha=alpha, n_resamples=n_resamples, seed=0, test=test
