@@ -120,16 +120,19 @@ class ScoringService:
         query_ids: Sequence[int] | None = None,
         progress: Progress | None = None,
         cancelled: Cancelled | None = None,
+        lengths: bool = True,
     ) -> ScoringData:
         """Read results and judgments for ``settings`` (optionally only some queries);
-        :func:`~ndcg_studio.services.scoring_load.load_scoring_data`.
+        :func:`~ndcg_studio.services.scoring_load.load_scoring_data` (``lengths`` there).
 
         Raises:
             LookupError: an unknown run or annotator name (the message lists the known ones).
         """
         engine = self.db.engine
         with engine.connect() as conn:
-            return load_scoring_data(conn, settings, query_ids, progress, cancelled, engine=engine)
+            return load_scoring_data(
+                conn, settings, query_ids, progress, cancelled, engine=engine, lengths=lengths
+            )
 
     def score(
         self,
@@ -180,10 +183,12 @@ class ScoringService:
 
         The report is :meth:`score`'s, except for two measures no view shows from it: ERR is
         not computed and RR not completed below K (both columns NaN; RR@K is there) — the read
-        of the rest of the lists and a third of the scoring time saved (``bench_gui_scale.py``
-        Review). nDCG, DCG, IDCG, CG, P@K, judged@K and the counts are :meth:`score`'s.
+        of the rest of the lists and a third of the scoring time saved — and ``n_returned``
+        counts each list down to K only (min(K, length), no SQL count of every list;
+        ``bench_gui_scale.py`` Review). nDCG, DCG, IDCG, CG, P@K, judged@K, which lists
+        returned nothing and the other counts are :meth:`score`'s.
         """
-        data = self.load(settings, progress=progress, cancelled=cancelled)
+        data = self.load(settings, progress=progress, cancelled=cancelled, lengths=False)
         table = score(data.lists, data.qrels, settings.params(), err=False)
         if data.truncated_at is not None:
             table = replace(table, n_returned=data.n_returned)

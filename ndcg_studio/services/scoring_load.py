@@ -83,6 +83,7 @@ def load_scoring_data(
     *,
     whole: bool = False,
     engine: Engine | None = None,
+    lengths: bool = True,
 ) -> ScoringData:
     """Read and index everything one scoring needs, on the caller's connection.
 
@@ -98,6 +99,10 @@ def load_scoring_data(
     second connection of it, on a helper thread, while ``conn`` reads the results (the
     database driver releases the GIL while SQLite steps: two cores read at once;
     ``bench_gui_scale.py`` Review). Not for a database in memory (one per connection).
+
+    ``lengths=False``: no SQL count of every whole list; when only the top K is read,
+    ``n_returned`` then counts each list's results down to K (min(K, length): as good for
+    judged@K and for "returned nothing", not for the RR of :func:`complete_rr`).
 
     Raises:
         LookupError: an unknown run or annotator name (the message lists the known ones).
@@ -120,8 +125,9 @@ def load_scoring_data(
     truncated = settings.ideal == "judged" and query_ids is None and order == "position"
     truncated = truncated and not whole
     single = _single_annotator(conn, settings)
+    how = (truncated, whole, single, lengths or not truncated)
     res, counts, jud, adj, query_names = _read_rows(
-        conn, engine, settings, run_ids, query_ids, (truncated, whole, single), progress, cancelled
+        conn, engine, settings, run_ids, query_ids, how, progress, cancelled
     )
     checkpoint(2, 4, progress, cancelled)
     data = _assemble(res, counts, jud, adj, run_ids, settings)
@@ -141,21 +147,24 @@ def _read_rows(
     settings: ScoringSettings,
     run_ids: list[int],
     query_ids: Sequence[int] | None,
-    how: tuple[bool, bool, int | None],
+    how: tuple[bool, bool, int | None, bool],
     progress: Progress | None,
     cancelled: Cancelled | None,
-) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any], NDArray[Any], dict[int, str]]:
-    """(results, list lengths, judgments, adjudications, query names) as
-    :func:`load_scoring_data` reads them; ``how`` = (truncated, whole, single annotator)."""
-    truncated, whole, single = how
+) -> tuple[NDArray[Any], NDArray[Any] | None, NDArray[Any], NDArray[Any], dict[int, str]]:
+    """(results, list lengths or None, judgments, adjudications, query names) as
+    :func:`load_scoring_data` reads them; ``how`` = (truncated, whole, single annotator,
+    count the lists' lengths in SQL)."""
+    truncated, whole, single, lengths = how
     chosen = run_ids if settings.runs else None  # all runs: no filter (see read_results)
 
     def beside_results(other: Connection) -> tuple[Any, Any, Any, dict[int, str]]:
-        counts = (
-            rows.count_results(other, chosen, query_ids)
-            if run_ids
-            else np.zeros(0, rows.COUNT_DTYPE)
-        )
+        counts = None
+        if lengths:
+            counts = (
+                rows.count_results(other, chosen, query_ids)
+                if run_ids
+                else np.zeros(0, rows.COUNT_DTYPE)
+            )
         jud = rows.read_judgments(other, query_ids=query_ids, annotator=single)
         adj = (
             rows.read_adjudications(other, query_ids=query_ids)
@@ -217,15 +226,17 @@ def _single_annotator(conn: Connection, settings: ScoringSettings) -> int | None
 
 def _assemble(
     res: NDArray[Any],
-    counts: NDArray[Any],
+    counts: NDArray[Any] | None,
     jud: NDArray[Any],
     adj: NDArray[Any],
     run_ids: list[int],
     settings: ScoringSettings,
 ) -> ScoringData:
     """Dense indices, ranked lists, consensus qrels and annotator counts of the rows read
-    (names, truncation and order column are filled in by the caller)."""
-    query_ids_arr, q_lookup = _dense(counts["query"], jud["query"], adj["query"])
+    (names, truncation and order column are filled in by the caller). ``counts`` None: the
+    lists' lengths are those of ``res`` (every list has its first result there)."""
+    listed = res["query"] if counts is None else counts["query"]
+    query_ids_arr, q_lookup = _dense(listed, jud["query"], adj["query"])
     doc_ids, d_lookup = _dense(res["doc"], jud["doc"], adj["doc"])
     n_q, n_runs = len(query_ids_arr), len(run_ids)
     run_lookup = _lookup_table(np.array(run_ids, dtype=np.int64))
@@ -237,8 +248,11 @@ def _assemble(
         group_query=np.tile(np.arange(n_q, dtype=np.int64), n_runs),
         doc_key=np.zeros(len(doc_ids), dtype=np.int64),
     )
-    n_returned = np.zeros(n_q * n_runs, dtype=np.int64)
-    n_returned[run_lookup[counts["run"]] * n_q + q_lookup[counts["query"]]] = counts["n"]
+    if counts is None:
+        n_returned = np.bincount(lists.group, minlength=n_q * n_runs).astype(np.int64)
+    else:
+        n_returned = np.zeros(n_q * n_runs, dtype=np.int64)
+        n_returned[run_lookup[counts["run"]] * n_q + q_lookup[counts["query"]]] = counts["n"]
     jq, jd = q_lookup[jud["query"]], d_lookup[jud["doc"]]
     judgments = np.zeros(len(jud), dtype=rows.JUDGMENT_DTYPE)
     judgments["query"], judgments["doc"] = jq, jd
