@@ -55,12 +55,14 @@ def with_text_keys(rows: ReviewRows) -> ReviewRows:
     does not (``bench_gui_scale.py``, Review)."""
     if len(rows) == 0:
         return rows
-    pairs = np.char.add(np.char.add(rows.query.astype(str), "\x1f"), rows.text.astype(str))
-    unique, inverse = np.unique(pairs, return_inverse=True)
+    # one query id, one (query, text): distinct by the integer id, not by sorting strings
+    _, first, inverse = np.unique(rows.query_id, return_index=True, return_inverse=True)
     inverse = inverse.reshape(-1)
-    texts = [str(p).partition("\x1f")[2] for p in unique.tolist()]
-    text_key = collation_ranks([t.casefold() for t in texts])
-    haystack = np.array([fold(str(p)) for p in unique.tolist()], dtype=str)
+    queries, texts = rows.query[first].tolist(), rows.text[first].tolist()
+    text_key = collation_ranks([str(t).casefold() for t in texts])
+    haystack = np.array(
+        [fold(f"{q}\x1f{t}") for q, t in zip(queries, texts, strict=True)], dtype=str
+    )
     return replace(
         rows, text_key=np.asarray(text_key, dtype=np.int64)[inverse], haystack=haystack[inverse]
     )
