@@ -243,8 +243,9 @@ def _assemble(
     lists = RankedLists(
         group=run_lookup[res["run"]] * n_q + q_lookup[res["query"]],
         doc=d_lookup[res["doc"]],
-        score=res["score"],
-        rank=res["position"],
+        # copies, not views: a view would keep every read column alive with the lists
+        score=np.ascontiguousarray(res["score"]),
+        rank=np.ascontiguousarray(res["position"]),
         group_query=np.tile(np.arange(n_q, dtype=np.int64), n_runs),
         doc_key=np.zeros(len(doc_ids), dtype=np.int64),
     )
