@@ -291,7 +291,8 @@ class StabilityService:
         if not 0.0 <= min_coverage <= 1.0:
             raise ValueError(f"min_coverage must lie in [0, 1], got {min_coverage}")
         settings = replace(settings or ScoringSettings(), annotator=None)
-        data = self.scoring.load(settings, progress=progress, cancelled=cancelled)
+        # only nDCG@K: no count of every whole list (ScoringService.load's ``lengths``)
+        data = self.scoring.load(settings, progress=progress, cancelled=cancelled, lengths=False)
         grade_sets = self._grade_sets(by, settings, data, min_coverage)
         sets, qrels_list = grade_sets.sets, grade_sets.qrels
         params = settings.params()
