@@ -189,7 +189,7 @@ class ScoringService:
         returned nothing and the other counts are :meth:`score`'s.
         """
         data = self.load(settings, progress=progress, cancelled=cancelled, lengths=False)
-        table = score(data.lists, data.qrels, settings.params(), err=False)
+        table = score(data.lists, data.qrels, replace(settings.params(), err=False))
         if data.truncated_at is not None:
             table = replace(table, n_returned=data.n_returned)
         unknown = np.full(len(table), np.nan)

@@ -96,9 +96,8 @@ def load_scoring_data(
     :mod:`ndcg_studio.services.incomplete`).
 
     ``engine``: the list lengths, judgments, adjudications and query names are read on a
-    second connection of it, on a helper thread, while ``conn`` reads the results (the
-    database driver releases the GIL while SQLite steps: two cores read at once;
-    ``bench_gui_scale.py`` Review). Not for a database in memory (one per connection).
+    second connection of it in a helper thread while ``conn`` reads the results (SQLite steps
+    without the GIL; ``bench_gui_scale.py`` Review). Not for a database in memory.
 
     ``lengths=False``: no SQL count of every whole list; when only the top K is read,
     ``n_returned`` then counts each list's results down to K (min(K, length): as good for
@@ -114,11 +113,7 @@ def load_scoring_data(
     else:
         run_ids = sorted(run_names_by_id, key=lambda i: run_names_by_id[i])
     checkpoint(0, 4, progress, cancelled)
-    order: rows.OrderColumn = "position" if settings.order == "score" else "rank"
-    if order == "rank":
-        problem = rows.rank_problem(conn, run_ids)
-        if problem is not None:
-            raise InputError(f"{problem[1]} (run {problem[0]!r}: --order rank is not possible)")
+    order = _order_column(conn, settings, run_ids)
     # The per-query view (breakdown) and the whole-list measures read whole lists; scoring
     # everything reads the top K — by position: ranks as written may start anywhere and leave
     # gaps, so ``rank <= K`` is not the top K.
@@ -139,6 +134,22 @@ def load_scoring_data(
         truncated_at=settings.k if truncated else None,
         order_column=order,
     )
+
+
+def _order_column(
+    conn: Connection, settings: ScoringSettings, run_ids: list[int]
+) -> rows.OrderColumn:
+    """The column that orders the lists: ``position`` (trec_eval's order) or ``rank``.
+
+    Raises:
+        InputError: ``order="rank"`` for a run whose ranks cannot order it.
+    """
+    if settings.order == "score":
+        return "position"
+    problem = rows.rank_problem(conn, run_ids)
+    if problem is not None:
+        raise InputError(f"{problem[1]} (run {problem[0]!r}: --order rank is not possible)")
+    return "rank"
 
 
 def _read_rows(

@@ -185,8 +185,9 @@ class StabilityService:
         kinds: list[str] = []
         rows: list[NDArray[np.float64]] = []
         pooled = pooled_queries(data, settings.k)
+        params = replace(settings.params(), err=False)  # nDCG only
         for aid, qrels in annotator_qrels(data):
-            values = score(data.lists, qrels, settings.params(), err=False).ndcg
+            values = score(data.lists, qrels, params).ndcg
             judged = np.zeros((data.n_queries,), dtype=bool)
             judged[pooled[1][positions_in(pooled[0], item_keys(data, qrels))]] = True
             sets.append(names[aid])
@@ -199,7 +200,7 @@ class StabilityService:
                 qrels = source_consensus(data, mask, settings)
                 sets.append(f"source:{name}")
                 kinds.append("source")
-                rows.append(score(data.lists, qrels, settings.params(), err=False).ndcg)
+                rows.append(score(data.lists, qrels, params).ndcg)
         values = np.stack(rows) if rows else np.zeros((0, len(report)))
         low, high = ndcg_spread(values)
         return SpreadReport(report, sets, kinds, values, low, high)
@@ -295,11 +296,11 @@ class StabilityService:
         data = self.scoring.load(settings, progress=progress, cancelled=cancelled, lengths=False)
         grade_sets = self._grade_sets(by, settings, data, min_coverage)
         sets, qrels_list = grade_sets.sets, grade_sets.qrels
-        params = settings.params()
+        params = replace(settings.params(), err=False)  # nDCG only
         n_q, n_runs = data.n_queries, len(data.run_names)
         values = np.full((len(sets), n_runs, n_q), np.nan)
         for i, qrels in enumerate(qrels_list):
-            values[i] = score(data.lists, qrels, params, err=False).ndcg.reshape(n_runs, n_q)
+            values[i] = score(data.lists, qrels, params).ndcg.reshape(n_runs, n_q)
             checkpoint(i + 1, len(sets) + 1, progress, cancelled)
         result = stability(
             sets, data.run_names, values, alpha=alpha, n_resamples=n_resamples, seed=0, test=test
