@@ -125,8 +125,9 @@ def _lexsort3(
 
     One stable sort of the combined key ``(first * n2 + second) * n3 + third`` when it fits in
     63 bits (the same permutation: both sorts are stable and the combined key orders as the
-    three keys do) — several times faster than ``lexsort``'s three passes on a million
-    judgments (``bench_gui_scale.py`` Review); else ``lexsort`` itself.
+    three keys do), faster than ``lexsort``'s three passes on a million judgments
+    (``bench_gui_scale.py`` Review; timings in ``benchmarks/README.md``); else ``lexsort``
+    itself.
     """
     if first.size == 0:
         return np.zeros(0, dtype=np.intp)

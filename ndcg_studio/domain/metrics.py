@@ -114,8 +114,8 @@ class ScoringParams:
             (trec_eval ``-l``, default 1). Must be finite and > 0.
         err_max_grade: g_max of ERR (Chapelle et al. 2009); grades above it are clipped to it.
             Must be in (0, 50].
-        err: compute ERR@K; False leaves it NaN (a view that does not show it saves about a
-            third of the scoring time; ``bench_gui_scale.py`` Review).
+        err: compute ERR@K; False leaves it NaN (a view that does not show it saves a large
+            share of the scoring time; ``bench_gui_scale.py`` Review).
 
     Raises:
         ValueError: on any invalid value (K < 1, unknown option, non-integer or negative

@@ -183,7 +183,7 @@ class ScoringService:
 
         The report is :meth:`score`'s, except for two measures no view shows from it: ERR is
         not computed and RR not completed below K (both columns NaN; RR@K is there) — the read
-        of the rest of the lists and a third of the scoring time saved — and ``n_returned``
+        of the rest of the lists and ERR's share of the scoring saved — and ``n_returned``
         counts each list down to K only (min(K, length), no SQL count of every list;
         ``bench_gui_scale.py`` Review). nDCG, DCG, IDCG, CG, P@K, judged@K, which lists
         returned nothing and the other counts are :meth:`score`'s.
