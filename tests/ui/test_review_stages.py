@@ -53,6 +53,7 @@ def test_the_means_show_before_their_intervals(
                 assert model.data(model.index(row, 1)) == f"{mean:.4f}"
             assert model.data(model.index(row, 2)) == "…"  # the interval is on its way
         assert any(not math.isnan(s.ndcg.mean) for s in model.summaries)
+        assert view.model.rows.text_key is None  # the text keys come with the intervals
         means = [s.ndcg.mean for s in model.summaries]
     finally:
         release.set()
@@ -64,6 +65,7 @@ def test_the_means_show_before_their_intervals(
     assert judged and all("–" in model.data(model.index(r, 2)) for r in judged)
     assert view.data is not None and view.data.intervals and view.data.complete
     assert view.data.scoring is None  # the first stage's data let go once complete
+    assert view.model.rows.text_key is not None and view.model.rows.haystack is not None
 
 
 def test_the_second_stage_does_not_read_or_score_again(

@@ -240,8 +240,8 @@ class ReviewView(LazyView[ReviewData]):
         source = self.filters.source()
 
         def job(progress: Progress, cancelled: Cancelled) -> ReviewData:
-            data = load_review(db, settings, progress, cancelled, source, agreement=False)
-            return replace(data, rows=with_text_keys(data.rows))  # the collation, off the GUI
+            # the text keys (the collation) follow with the intervals, off the GUI thread
+            return load_review(db, settings, progress, cancelled, source, agreement=False)
 
         return job
 
@@ -249,17 +249,19 @@ class ReviewView(LazyView[ReviewData]):
         return (self._task, self._agreement_task, self._intervals_task)
 
     def _load_second_stage(self, data: ReviewData) -> None:
-        """The means' intervals, and the per-query alpha, disputed and spread columns, each in
-        a worker of its own, from what the first stage holds (``data.scoring``)."""
+        """The means' intervals (with the text sort keys), and the per-query alpha, disputed
+        and spread columns, each in a worker of its own, from what the first stage holds
+        (``data.scoring``)."""
         db = self.context.database
         if db is None:
             return
         settings, report, scoring = data.report.settings, data.report, data.scoring
         self.status.setText(self._text(self.SECOND_STAGE_STATUS))
+        rows = data.rows
         if not data.intervals:
             self._intervals_task = run_task(
-                lambda _progress, _cancelled: summarize(report),
-                on_success=lambda summaries: self._on_intervals(report, summaries),
+                lambda _progress, _cancelled: (summarize(report), with_text_keys(rows)),
+                on_success=lambda done: self._on_intervals(report, *done),
                 on_failure=self._on_failed,
                 owner=self,
                 replaces=self._intervals_task,
@@ -278,9 +280,12 @@ class ReviewView(LazyView[ReviewData]):
                 replaces=self._agreement_task,
             )
 
-    def _on_intervals(self, report: ScoreReport, summaries: list[RunSummary]) -> None:
+    def _on_intervals(
+        self, report: ScoreReport, summaries: list[RunSummary], keyed: ReviewRows
+    ) -> None:
         if self.data is None or self.data.report is not report:  # a newer load meanwhile
             return
+        self.model.set_text_keys(keyed)
         self.data = replace(self.data, summaries=summaries, intervals=True)
         self.summary_model.set_summaries(summaries, report.settings.k)
         self.summary_table.resizeColumnsToContents()
