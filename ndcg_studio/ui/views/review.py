@@ -12,6 +12,7 @@ visible; a hidden view reloads when shown).
 
 from __future__ import annotations
 
+import ctypes
 from dataclasses import replace
 from typing import Any
 
@@ -257,6 +258,7 @@ class ReviewView(LazyView[ReviewData]):
             return
         settings, report, scoring = data.report.settings, data.report, data.scoring
         self.status.setText(self._text(self.SECOND_STAGE_STATUS))
+        _return_freed_memory()  # the first stage's temporaries, before the second's
         rows = data.rows
         if not data.intervals:
             self._intervals_task = run_task(
@@ -305,6 +307,7 @@ class ReviewView(LazyView[ReviewData]):
         if data is None or not (data.complete and data.intervals):
             return
         self.data = replace(data, scoring=None)
+        _return_freed_memory()
         self.status.clear()
         self.data_loaded.emit()
 
@@ -425,6 +428,17 @@ class ReviewView(LazyView[ReviewData]):
             ("summary_splitter2", self.summary_splitter),
             ("header", self.table.horizontalHeader()),
         )
+
+
+def _return_freed_memory() -> None:
+    """Give the memory freed by a stage back to the system (glibc's ``malloc_trim``; nothing
+    elsewhere): the worker threads' malloc arenas keep what a stage freed, so the next stage's
+    peak would stack on it (``bench_gui_scale.py`` Review, peak RSS)."""
+    try:
+        trim = ctypes.CDLL(None).malloc_trim  # the C library the interpreter runs on
+    except (OSError, AttributeError):  # not glibc
+        return
+    trim(0)
 
 
 def _show_window(window: QWidget) -> None:
