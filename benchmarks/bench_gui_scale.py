@@ -16,7 +16,8 @@ current, opens the database and is timed from its launch (the parent's clock):
   first rows for a tab that does not stream); the sorts are timed after it;
 - ``CPU s``: user + system seconds of the GUI process (all its threads) at first rows and at
   complete — less sensitive than wall time to the other jobs on a shared machine;
-- ``RSS`` / ``peak RSS`` of the GUI process (``/proc/self/status`` VmRSS / VmHWM) when complete,
+- ``RSS`` / ``peak RSS`` of the GUI process (``/proc/self/status`` VmRSS / VmHWM) when the
+  window is shown, at first rows, and when complete,
   and RSS split into anonymous memory (RssAnon: the process's own data) and file-backed pages
   (RssFile: shared libraries and SQLite's memory map of the database file);
 - ``GUI stall``: the longest gap between two ticks of a 10 ms timer on the GUI thread from the
@@ -146,6 +147,8 @@ def first():
     mark("first rows")
     cpu = os.times()
     marks["CPU s at first rows"] = round(cpu.user + cpu.system, 2)
+    at = rss()
+    marks["RSS / peak at first rows (MB)"] = f"{at['VmRSS']} / {at['VmHWM']}"
     if tab == "Compare":
         complete_when(lambda: not view.is_loading())
     elif tab == "Review":  # its second stage ends with data_loaded
@@ -173,6 +176,8 @@ window.resize(1280, 800)
 window.show()
 app.processEvents()
 mark("window shown")
+at = rss()
+marks["RSS / peak at window shown (MB)"] = f"{at['VmRSS']} / {at['VmHWM']}"
 ticker.start()
 QTimer.singleShot(0, lambda: window.open_database(os.environ["BENCH_DB"]))
 QTimer.singleShot(300_000, app.quit)

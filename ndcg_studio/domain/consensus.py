@@ -105,7 +105,7 @@ def _sorted_judgments(
     present = ~np.isnan(g)
     q, d, a, g = q[present], d[present], a[present], g[present]
 
-    order = np.lexsort((a, d, q))
+    order = _lexsort3(q, d, a)
     q, d, a, g = q[order], d[order], a[order], g[order]
     if q.size > 1:
         same = (q[1:] == q[:-1]) & (d[1:] == d[:-1]) & (a[1:] == a[:-1])
@@ -118,6 +118,25 @@ def _sorted_judgments(
     return q, d, a, g
 
 
+def _lexsort3(
+    first: NDArray[np.int64], second: NDArray[np.int64], third: NDArray[np.int64]
+) -> NDArray[np.intp]:
+    """The permutation of ``np.lexsort((third, second, first))`` for non-negative integer keys.
+
+    One stable sort of the combined key ``(first * n2 + second) * n3 + third`` when it fits in
+    63 bits (the same permutation: both sorts are stable and the combined key orders as the
+    three keys do), faster than ``lexsort``'s three passes on a million judgments
+    (``bench_gui_scale.py`` Review; timings in ``benchmarks/README.md``); else ``lexsort``
+    itself.
+    """
+    if first.size == 0:
+        return np.zeros(0, dtype=np.intp)
+    n2, n3 = int(second.max()) + 1, int(third.max()) + 1
+    if (int(first.max()) + 1) * n2 * n3 >= 1 << 63:
+        return np.lexsort((third, second, first))
+    return np.argsort((first * n2 + second) * n3 + third, kind="stable")
+
+
 def _item_grades(
     q: NDArray[np.int64],
     d: NDArray[np.int64],
@@ -127,7 +146,11 @@ def _item_grades(
     """(query, doc, consensus grade) of each item, sorted by (query, doc); negative grades as
     in :func:`consensus_qrels`."""
     # Within each item, grades ascending (needed by median and majority).
-    order = np.lexsort((g, d, q))
+    level = g.astype(np.int64)
+    if g.size and np.array_equal(level, g):  # integer grades: one combined key (see _lexsort3)
+        order = _lexsort3(q, d, level - level.min())
+    else:
+        order = np.lexsort((g, d, q))
     q, d, g = q[order], d[order], g[order]
     if not q.size:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0)

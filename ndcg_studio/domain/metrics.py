@@ -114,6 +114,8 @@ class ScoringParams:
             (trec_eval ``-l``, default 1). Must be finite and > 0.
         err_max_grade: g_max of ERR (Chapelle et al. 2009); grades above it are clipped to it.
             Must be in (0, 50].
+        err: compute ERR@K; False leaves it NaN (a view that does not show it saves a large
+            share of the scoring time; ``bench_gui_scale.py`` Review).
 
     Raises:
         ValueError: on any invalid value (K < 1, unknown option, non-integer or negative
@@ -126,6 +128,7 @@ class ScoringParams:
     order: Literal["score", "rank"] = "score"
     relevance_threshold: float = 1.0
     err_max_grade: float = 4.0
+    err: bool = True
 
     def __post_init__(self) -> None:
         k = self.k
@@ -179,6 +182,7 @@ class ScoringParams:
                 self.order,
                 self.relevance_threshold,
                 self.err_max_grade,
+                self.err,
             )
         )
 
@@ -626,7 +630,7 @@ def score(lists: RankedLists, qrels: Qrels, params: ScoringParams | None = None)
     has_judgments = n_judged_query > 0
     ndcg = _normalised(dcg, idcg, has_judgments)
     precision, rr, rr_at_k = _precision_and_rr(lists, ranked, judgments, seen, params)
-    err = _err_at_k(g_top, pos_top, seen.grade[top], params.err_max_grade, n_groups)
+    err = _err_at_k(g_top, pos_top, seen.grade[top], params, n_groups)
     # Judged fraction of the top min(K, n_returned).
     n_judged_top = np.bincount(g_top[seen.judged[top]], minlength=n_groups)
     denominator = np.minimum(ranked.n_returned, seen.cut)
@@ -769,10 +773,14 @@ def _err_at_k(
     group: NDArray[np.int64],
     pos: NDArray[np.int64],
     grade: NDArray[np.float64],
-    g_max: float,
+    params: ScoringParams,
     n_groups: int,
 ) -> NDArray[np.float64]:
-    """(n_groups,) ERR@K (Chapelle et al. 2009) from the top-K rows in run order."""
+    """(n_groups,) ERR@K (Chapelle et al. 2009) from the top-K rows in run order; NaN
+    everywhere when ``params.err`` is False."""
+    if not params.err:
+        return np.full(n_groups, np.nan)
+    g_max = params.err_max_grade
     clipped = np.clip(np.nan_to_num(grade, nan=0.0), 0.0, g_max)
     stop = (np.exp2(clipped) - 1.0) / 2.0**g_max
     if not stop.size:

@@ -13,18 +13,22 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 from numpy.typing import NDArray
 
+from ndcg_studio.domain.agreement import Level, Ratings, alpha_by_group, item_spread
 from ndcg_studio.domain.bands import BandThresholds
-from ndcg_studio.services.agreement import AgreementService, QueryAgreement
+from ndcg_studio.domain.disputed import disputed_per_group
+from ndcg_studio.services.agreement import GRADE_SCALE, AgreementService, QueryAgreement
 from ndcg_studio.services.annotation import AnnotationService, DatabaseCounts
 from ndcg_studio.services.progress import Cancelled, Progress
 from ndcg_studio.services.scoring import (
     RunSummary,
     ScoreReport,
+    ScoringData,
     ScoringService,
     ScoringSettings,
     summarize,
 )
 from ndcg_studio.storage.database import Database
+from ndcg_studio.vocabulary import DEFAULT_DISPUTED_RANGE
 
 
 @dataclass(frozen=True, eq=False)
@@ -177,6 +181,11 @@ class ReviewData:
     #: False: the per-query alpha, disputed and spread columns are still to come
     #: (:func:`load_review_agreement`)
     complete: bool = True
+    #: False: the summaries' intervals are still to come (NaN bounds; :func:`summarize`)
+    intervals: bool = True
+    #: the data the scores were computed from, kept for the second stage (which then reads
+    #: and scores nothing twice); None once it is complete, or when it cannot be reused
+    scoring: ScoringData | None = None
 
 
 def load_review(
@@ -189,8 +198,12 @@ def load_review(
 ) -> ReviewData:
     """Score every (query, run), summarise per run, read query texts and per-query agreement.
 
-    ``agreement=False``: leave the per-query alpha, disputed and spread columns for
-    :func:`load_review_agreement` (what the view shows first arrives first).
+    ``agreement=False``: the first stage only — the scores, the per-run means without their
+    intervals, the query texts, and the data read (:attr:`ReviewData.scoring`); the per-query
+    alpha, disputed and spread columns come from :func:`load_review_agreement` and the
+    intervals from :func:`summarize` (what the view shows first arrives first).
+
+    The report is :meth:`ScoringService.score_view`'s (ERR and RR NaN: Review shows neither).
 
     ``source``: score against that judgment source's grades alone
     (:meth:`StabilityService.score_source`); a source the database no longer has scores with
@@ -205,14 +218,14 @@ def load_review(
     sources = (DEFAULT_SOURCE, *(s.name for s in stability.sources()))
     if source not in sources:
         source = None
+    data: ScoringData | None = None
     if source is None:
-        report = scoring.score(settings, progress=progress, cancelled=cancelled)
+        report, data = scoring.score_view(settings, progress=progress, cancelled=cancelled)
     else:
         report = stability.score_source(source, settings, progress=progress, cancelled=cancelled)
     if len(report) == 0:
         counts = AnnotationService(db).counts()
         return ReviewData(report, [], ReviewRows.empty(), counts, sources, source)
-    summaries = summarize(report)
     if cancelled is not None and cancelled():
         from ndcg_studio.services.progress import OperationCancelled
 
@@ -220,23 +233,77 @@ def load_review(
     texts = scoring.query_texts(report.query_ids.tolist())
     if not agreement:
         rows = ReviewRows.from_report(report, texts)
-        return ReviewData(report, summaries, rows, None, sources, source, complete=False)
-    overview, spread = load_review_agreement(db, settings, report, cancelled)
+        summaries = summarize(report, intervals=False)
+        first = ReviewData(report, summaries, rows, None, sources, source, complete=False)
+        return replace(first, intervals=False, scoring=data)
+    overview, spread = load_review_agreement(db, settings, report, cancelled, data)
     rows = ReviewRows.from_report(report, texts, overview, spread)
-    return ReviewData(report, summaries, rows, None, sources, source)
+    return ReviewData(report, summarize(report), rows, None, sources, source)
 
 
 def load_review_agreement(
-    db: Database, settings: ScoringSettings, report: ScoreReport, cancelled: Cancelled | None
+    db: Database,
+    settings: ScoringSettings,
+    report: ScoreReport,
+    cancelled: Cancelled | None,
+    scoring: ScoringData | None = None,
 ) -> tuple[QueryAgreement, NDArray[np.float64] | None]:
     """The per-query agreement and the nDCG spread over annotators of ``report``'s rows (None:
-    one annotator, or the database changed meanwhile). Worker thread."""
+    one annotator, or the database changed meanwhile). Worker thread.
+
+    ``scoring``: the data ``report`` was scored from (:attr:`ReviewData.scoring`); when it
+    holds every annotator's judgments (no ``settings.annotator``) both are computed from it,
+    with nothing read or scored again; else they are read from the database.
+    """
     from ndcg_studio.services.stability import StabilityService
 
-    overview = AgreementService(db).query_overview()
+    reuse = scoring is not None and settings.annotator is None
+    if reuse and scoring is not None:
+        overview = query_agreement(scoring)
+    else:
+        overview = AgreementService(db).query_overview()
     spread = None
     if int(report.n_annotators.max(initial=0)) > 1:  # one annotator: no spread
-        sp = StabilityService(db).spread(settings, cancelled=cancelled)
+        loaded = (report, scoring) if reuse and scoring is not None else None
+        sp = StabilityService(db).spread(settings, cancelled=cancelled, loaded=loaded)
         same = sp.report.run_names == report.run_names and len(sp.report) == len(report)
         spread = sp.spread if same else None  # None: the database changed meanwhile
     return overview, spread
+
+
+def query_agreement(
+    data: ScoringData,
+    level: Level = "ordinal",
+    disputed_range: float = DEFAULT_DISPUTED_RANGE,
+) -> QueryAgreement:
+    """:meth:`AgreementService.query_overview` of the judgments ``data`` holds (every
+    annotator's, as read for scoring with no ``annotator`` setting): the same arrays, from the
+    rows already in memory instead of a second read (``bench_gui_scale.py`` Review).
+
+    Items are the distinct (query, document) pairs in database-id order (dense indices keep
+    it), annotators by id, grades below 0 (trec_eval's -1) counted as 0, as there.
+    """
+    j = data.judgments
+    n_docs = max(len(data.doc_ids), 1)
+    items, item_index = np.unique(j["query"] * n_docs + j["doc"], return_inverse=True)
+    item_q = items // n_docs
+    query_index, item_query_index = np.unique(item_q, return_inverse=True)
+    annotator_ids, annotator_index = np.unique(j["annotator"], return_inverse=True)
+    ratings = Ratings.from_arrays(
+        np.asarray(item_index, dtype=np.int64).reshape(-1),
+        np.asarray(annotator_index, dtype=np.int64).reshape(-1),
+        np.maximum(j["grade"], 0.0),
+        len(items),
+        len(annotator_ids),
+    )
+    n_q = len(query_index)
+    item_query_index = np.asarray(item_query_index, dtype=np.int64).reshape(-1)
+    result = alpha_by_group(ratings, item_query_index, n_q, level, values=GRADE_SCALE)
+    spread = item_spread(ratings, disputed_range=disputed_range)
+    return QueryAgreement(
+        query_external=[data.query_external[int(q)] for q in query_index],
+        alpha=result.value,
+        n_items=np.bincount(item_query_index, minlength=n_q).astype(np.int64),
+        n_multi=np.bincount(item_query_index[spread.n_grades >= 2], minlength=n_q).astype(np.int64),
+        n_disputed=disputed_per_group(spread.disputed, item_query_index, n_q),
+    )

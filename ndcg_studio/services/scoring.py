@@ -120,15 +120,19 @@ class ScoringService:
         query_ids: Sequence[int] | None = None,
         progress: Progress | None = None,
         cancelled: Cancelled | None = None,
+        lengths: bool = True,
     ) -> ScoringData:
         """Read results and judgments for ``settings`` (optionally only some queries);
-        :func:`~ndcg_studio.services.scoring_load.load_scoring_data`.
+        :func:`~ndcg_studio.services.scoring_load.load_scoring_data` (``lengths`` there).
 
         Raises:
             LookupError: an unknown run or annotator name (the message lists the known ones).
         """
-        with self.db.engine.connect() as conn:
-            return load_scoring_data(conn, settings, query_ids, progress, cancelled)
+        engine = self.db.engine
+        with engine.connect() as conn:
+            return load_scoring_data(
+                conn, settings, query_ids, progress, cancelled, engine=engine, lengths=lengths
+            )
 
     def score(
         self,
@@ -147,8 +151,11 @@ class ScoringService:
                 result is read instead of each list's top K (``bench_end_to_end.py``).
         """
         settings = settings or ScoringSettings()
-        with self.db.engine.connect() as conn:
-            data = load_scoring_data(conn, settings, None, progress, cancelled, whole=measures)
+        engine = self.db.engine
+        with engine.connect() as conn:
+            data = load_scoring_data(
+                conn, settings, None, progress, cancelled, whole=measures, engine=engine
+            )
             table = complete_rr(
                 conn, data, score(data.lists, data.qrels, settings.params()), settings
             )
@@ -164,6 +171,31 @@ class ScoringService:
             report = replace(report, incomplete=extra)
         checkpoint(4, 4, progress, cancelled)
         return report
+
+    def score_view(
+        self,
+        settings: ScoringSettings,
+        *,
+        progress: Progress | None = None,
+        cancelled: Cancelled | None = None,
+    ) -> tuple[ScoreReport, ScoringData]:
+        """What a view shows first, and the data read for it (a later stage reuses them).
+
+        The report is :meth:`score`'s, except for two measures no view shows from it: ERR is
+        not computed and RR not completed below K (both columns NaN; RR@K is there) — the read
+        of the rest of the lists and ERR's share of the scoring saved — and ``n_returned``
+        counts each list down to K only (min(K, length), no SQL count of every list;
+        ``bench_gui_scale.py`` Review). nDCG, DCG, IDCG, CG, P@K, judged@K, which lists
+        returned nothing and the other counts are :meth:`score`'s.
+        """
+        data = self.load(settings, progress=progress, cancelled=cancelled, lengths=False)
+        table = score(data.lists, data.qrels, replace(settings.params(), err=False))
+        if data.truncated_at is not None:
+            table = replace(table, n_returned=data.n_returned)
+        unknown = np.full(len(table), np.nan)
+        table = replace(table, rr=unknown, err=unknown)
+        checkpoint(4, 4, progress, cancelled)
+        return score_data(data, settings, table), data
 
     def breakdown(
         self, query_external: str, run: str, settings: ScoringSettings | None = None
@@ -230,9 +262,12 @@ def bootstrap_resamples(n_queries: int) -> int:
     return max(1_000, min(10_000, _BOOTSTRAP_BUDGET // max(n_queries, 1)))
 
 
-def summarize(report: ScoreReport, *, seed: int = 0) -> list[RunSummary]:
+def summarize(report: ScoreReport, *, seed: int = 0, intervals: bool = True) -> list[RunSummary]:
     """Per-run mean nDCG@K with a 95% percentile-bootstrap interval over queries
     (:func:`bootstrap_resamples` resamples).
+
+    ``intervals=False``: the means and counts only, the interval's bounds NaN (a view shows
+    the means first and the intervals when they arrive; ``bench_gui_scale.py`` Review).
 
     Runs with many queries are resampled on several threads at once (numpy releases the GIL
     while it draws, gathers and averages; each run has its own seeded generator, so the
@@ -247,12 +282,14 @@ def summarize(report: ScoreReport, *, seed: int = 0) -> list[RunSummary]:
     def interval(ndcg: NDArray[np.float64]) -> MeanCI:
         return bootstrap_mean_ci(ndcg, n_resamples=bootstrap_resamples(len(ndcg)), seed=seed)
 
-    if len(per_run) > 1 and sum(len(v) for v in per_run) >= _PARALLEL_FROM:
+    if not intervals:
+        cis = [_mean_only(v) for v in per_run]
+    elif len(per_run) > 1 and sum(len(v) for v in per_run) >= _PARALLEL_FROM:
         with ThreadPoolExecutor(max_workers=min(len(per_run), os.cpu_count() or 1)) as pool:
-            intervals = list(pool.map(interval, per_run))
+            cis = list(pool.map(interval, per_run))
     else:
-        intervals = [interval(v) for v in per_run]
-    for run, idx, ci in zip(report.run_names, groups, intervals, strict=True):
+        cis = [interval(v) for v in per_run]
+    for run, idx, ci in zip(report.run_names, groups, cis, strict=True):
         judged = t.has_judgments[idx]
         codes = report.band[idx]
         counts = {label: 0 for label in labels}
@@ -270,3 +307,11 @@ def summarize(report: ScoreReport, *, seed: int = 0) -> list[RunSummary]:
             )
         )
     return out
+
+
+def _mean_only(ndcg: NDArray[np.float64]) -> MeanCI:
+    """The mean of :func:`~ndcg_studio.domain.stats.bootstrap_mean_ci` (NaN values left out,
+    NaN for none) with the interval's bounds NaN (not computed)."""
+    values = ndcg[~np.isnan(ndcg)]
+    mean = float(values.mean()) if len(values) else float("nan")
+    return MeanCI(mean, float("nan"), float("nan"), len(values))

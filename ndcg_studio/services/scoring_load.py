@@ -14,6 +14,7 @@ run by run (names ascending), queries by database id; group = run_index * n_quer
 from __future__ import annotations
 
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -25,11 +26,12 @@ from ndcg_studio.domain.metrics import Qrels, RankedLists, ScoreTable, score
 from ndcg_studio.io.errors import InputError
 from ndcg_studio.services.progress import Cancelled, Progress, checkpoint
 from ndcg_studio.services.scoring_settings import ScoringSettings
+from ndcg_studio.storage.database import in_memory
 from ndcg_studio.storage.queries import names
 from ndcg_studio.storage.queries import scoring_input as rows
 
 if TYPE_CHECKING:
-    from sqlalchemy import Connection
+    from sqlalchemy import Connection, Engine
 
 __all__ = ["ScoringData", "complete_rr", "load_scoring_data"]
 
@@ -80,6 +82,8 @@ def load_scoring_data(
     cancelled: Cancelled | None = None,
     *,
     whole: bool = False,
+    engine: Engine | None = None,
+    lengths: bool = True,
 ) -> ScoringData:
     """Read and index everything one scoring needs, on the caller's connection.
 
@@ -91,6 +95,14 @@ def load_scoring_data(
     reads every result too, without the scores (measures that look below K,
     :mod:`ndcg_studio.services.incomplete`).
 
+    ``engine``: the list lengths, judgments, adjudications and query names are read on a
+    second connection of it in a helper thread while ``conn`` reads the results (SQLite steps
+    without the GIL; ``bench_gui_scale.py`` Review). Not for a database in memory.
+
+    ``lengths=False``: no SQL count of every whole list; when only the top K is read,
+    ``n_returned`` then counts each list's results down to K (min(K, length): as good for
+    judged@K and for "returned nothing", not for the RR of :func:`complete_rr`).
+
     Raises:
         LookupError: an unknown run or annotator name (the message lists the known ones).
         InputError: ``order="rank"`` for a run whose ranks cannot order it.
@@ -101,28 +113,19 @@ def load_scoring_data(
     else:
         run_ids = sorted(run_names_by_id, key=lambda i: run_names_by_id[i])
     checkpoint(0, 4, progress, cancelled)
-    order: rows.OrderColumn = "position" if settings.order == "score" else "rank"
-    if order == "rank":
-        problem = rows.rank_problem(conn, run_ids)
-        if problem is not None:
-            raise InputError(f"{problem[1]} (run {problem[0]!r}: --order rank is not possible)")
+    order = _order_column(conn, settings, run_ids)
     # The per-query view (breakdown) and the whole-list measures read whole lists; scoring
     # everything reads the top K — by position: ranks as written may start anywhere and leave
     # gaps, so ``rank <= K`` is not the top K.
     truncated = settings.ideal == "judged" and query_ids is None and order == "position"
     truncated = truncated and not whole
     single = _single_annotator(conn, settings)
-    res, counts = _read_results(conn, settings, run_ids, query_ids, truncated, whole)
-    checkpoint(1, 4, progress, cancelled)
-    jud = rows.read_judgments(conn, query_ids=query_ids, annotator=single)
-    adj = (
-        rows.read_adjudications(conn, query_ids=query_ids)
-        if settings.annotator is None
-        else np.zeros(0, rows.ADJUDICATION_DTYPE)
+    how = (truncated, whole, single, lengths or not truncated)
+    res, counts, jud, adj, query_names = _read_rows(
+        conn, engine, settings, run_ids, query_ids, how, progress, cancelled
     )
     checkpoint(2, 4, progress, cancelled)
     data = _assemble(res, counts, jud, adj, run_ids, settings)
-    query_names = names.query_external_ids(conn)
     checkpoint(3, 4, progress, cancelled)
     return replace(
         data,
@@ -133,6 +136,71 @@ def load_scoring_data(
     )
 
 
+def _order_column(
+    conn: Connection, settings: ScoringSettings, run_ids: list[int]
+) -> rows.OrderColumn:
+    """The column that orders the lists: ``position`` (trec_eval's order) or ``rank``.
+
+    Raises:
+        InputError: ``order="rank"`` for a run whose ranks cannot order it.
+    """
+    if settings.order == "score":
+        return "position"
+    problem = rows.rank_problem(conn, run_ids)
+    if problem is not None:
+        raise InputError(f"{problem[1]} (run {problem[0]!r}: --order rank is not possible)")
+    return "rank"
+
+
+def _read_rows(
+    conn: Connection,
+    engine: Engine | None,
+    settings: ScoringSettings,
+    run_ids: list[int],
+    query_ids: Sequence[int] | None,
+    how: tuple[bool, bool, int | None, bool],
+    progress: Progress | None,
+    cancelled: Cancelled | None,
+) -> tuple[NDArray[Any], NDArray[Any] | None, NDArray[Any], NDArray[Any], dict[int, str]]:
+    """(results, list lengths or None, judgments, adjudications, query names) as
+    :func:`load_scoring_data` reads them; ``how`` = (truncated, whole, single annotator,
+    count the lists' lengths in SQL)."""
+    truncated, whole, single, lengths = how
+    chosen = run_ids if settings.runs else None  # all runs: no filter (see read_results)
+
+    def beside_results(other: Connection) -> tuple[Any, Any, Any, dict[int, str]]:
+        counts = None
+        if lengths:
+            counts = (
+                rows.count_results(other, chosen, query_ids)
+                if run_ids
+                else np.zeros(0, rows.COUNT_DTYPE)
+            )
+        jud = rows.read_judgments(other, query_ids=query_ids, annotator=single)
+        adj = (
+            rows.read_adjudications(other, query_ids=query_ids)
+            if settings.annotator is None
+            else np.zeros(0, rows.ADJUDICATION_DTYPE)
+        )
+        return counts, jud, adj, names.query_external_ids(other)
+
+    if engine is None or in_memory(engine.url):
+        res = _read_results(conn, settings, run_ids, query_ids, truncated, whole)
+        checkpoint(1, 4, progress, cancelled)
+        return (res, *beside_results(conn))
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        beside = pool.submit(_on_own_connection, engine, beside_results)
+        res = _read_results(conn, settings, run_ids, query_ids, truncated, whole)
+        checkpoint(1, 4, progress, cancelled)
+        return (res, *beside.result())
+
+
+def _on_own_connection(engine: Engine, read: Any) -> Any:
+    """``read(conn)`` on a connection of its own (a helper thread's)."""
+    with engine.connect() as conn:
+        return read(conn)
+
+
 def _read_results(
     conn: Connection,
     settings: ScoringSettings,
@@ -140,10 +208,10 @@ def _read_results(
     query_ids: Sequence[int] | None,
     truncated: bool,
     whole: bool,
-) -> tuple[NDArray[Any], NDArray[Any]]:
-    """The results to score and the length of every list (empty without runs)."""
+) -> NDArray[Any]:
+    """The results to score (empty without runs)."""
     if not run_ids:
-        return np.zeros(0, rows.RESULT_DTYPE), np.zeros(0, rows.COUNT_DTYPE)
+        return np.zeros(0, rows.RESULT_DTYPE)
     # Some runs: filtered by id. All runs: no filter (see read_results).
     chosen = run_ids if settings.runs else None
     res = rows.read_results(
@@ -155,7 +223,7 @@ def _read_results(
         # only whole lists (the breakdown shows them) read the run's scores
         with_scores=not truncated and not whole,
     )
-    return res, rows.count_results(conn, chosen, query_ids)
+    return res
 
 
 def _single_annotator(conn: Connection, settings: ScoringSettings) -> int | None:
@@ -169,28 +237,34 @@ def _single_annotator(conn: Connection, settings: ScoringSettings) -> int | None
 
 def _assemble(
     res: NDArray[Any],
-    counts: NDArray[Any],
+    counts: NDArray[Any] | None,
     jud: NDArray[Any],
     adj: NDArray[Any],
     run_ids: list[int],
     settings: ScoringSettings,
 ) -> ScoringData:
     """Dense indices, ranked lists, consensus qrels and annotator counts of the rows read
-    (names, truncation and order column are filled in by the caller)."""
-    query_ids_arr, q_lookup = _dense(counts["query"], jud["query"], adj["query"])
+    (names, truncation and order column are filled in by the caller). ``counts`` None: the
+    lists' lengths are those of ``res`` (every list has its first result there)."""
+    listed = res["query"] if counts is None else counts["query"]
+    query_ids_arr, q_lookup = _dense(listed, jud["query"], adj["query"])
     doc_ids, d_lookup = _dense(res["doc"], jud["doc"], adj["doc"])
     n_q, n_runs = len(query_ids_arr), len(run_ids)
     run_lookup = _lookup_table(np.array(run_ids, dtype=np.int64))
     lists = RankedLists(
         group=run_lookup[res["run"]] * n_q + q_lookup[res["query"]],
         doc=d_lookup[res["doc"]],
-        score=res["score"],
-        rank=res["position"],
+        # copies, not views: a view would keep every read column alive with the lists
+        score=np.ascontiguousarray(res["score"]),
+        rank=np.ascontiguousarray(res["position"]),
         group_query=np.tile(np.arange(n_q, dtype=np.int64), n_runs),
         doc_key=np.zeros(len(doc_ids), dtype=np.int64),
     )
-    n_returned = np.zeros(n_q * n_runs, dtype=np.int64)
-    n_returned[run_lookup[counts["run"]] * n_q + q_lookup[counts["query"]]] = counts["n"]
+    if counts is None:
+        n_returned = np.bincount(lists.group, minlength=n_q * n_runs).astype(np.int64)
+    else:
+        n_returned = np.zeros(n_q * n_runs, dtype=np.int64)
+        n_returned[run_lookup[counts["run"]] * n_q + q_lookup[counts["query"]]] = counts["n"]
     jq, jd = q_lookup[jud["query"]], d_lookup[jud["doc"]]
     judgments = np.zeros(len(jud), dtype=rows.JUDGMENT_DTYPE)
     judgments["query"], judgments["doc"] = jq, jd

@@ -157,6 +157,7 @@ class StabilityService:
         query_ids: Sequence[int] | None = None,
         progress: Progress | None = None,
         cancelled: Cancelled | None = None,
+        loaded: tuple[ScoreReport, ScoringData] | None = None,
     ) -> SpreadReport:
         """nDCG@K of every (query, run) under each annotator and each source, and the min-max.
 
@@ -164,12 +165,19 @@ class StabilityService:
         query's pool (every selected run's top K); a source's is NaN unless it graded any
         document of the query. Equals scoring with ``annotator=NAME`` where defined.
         ``query_ids``: only these queries (database ids).
+
+        ``loaded``: a report and the data it was scored from with these settings and every
+        annotator (Review's first stage): used as they are, nothing is read or scored again
+        but each annotator's and source's grades (``bench_gui_scale.py`` Review).
         """
         settings = replace(settings or ScoringSettings(), annotator=None)
-        data = self.scoring.load(
-            settings, query_ids=query_ids, progress=progress, cancelled=cancelled
-        )
-        report = score_data(data, settings)
+        if loaded is None:
+            data = self.scoring.load(
+                settings, query_ids=query_ids, progress=progress, cancelled=cancelled
+            )
+            report = score_data(data, settings)
+        else:
+            report, data = loaded
         with self.db.engine.connect() as conn:
             names = name_reads.annotator_names(conn)
             source_of = source_store.source_of(conn)
@@ -177,8 +185,9 @@ class StabilityService:
         kinds: list[str] = []
         rows: list[NDArray[np.float64]] = []
         pooled = pooled_queries(data, settings.k)
+        params = replace(settings.params(), err=False)  # nDCG only
         for aid, qrels in annotator_qrels(data):
-            values = score(data.lists, qrels, settings.params()).ndcg
+            values = score(data.lists, qrels, params).ndcg
             judged = np.zeros((data.n_queries,), dtype=bool)
             judged[pooled[1][positions_in(pooled[0], item_keys(data, qrels))]] = True
             sets.append(names[aid])
@@ -191,7 +200,7 @@ class StabilityService:
                 qrels = source_consensus(data, mask, settings)
                 sets.append(f"source:{name}")
                 kinds.append("source")
-                rows.append(score(data.lists, qrels, settings.params()).ndcg)
+                rows.append(score(data.lists, qrels, params).ndcg)
         values = np.stack(rows) if rows else np.zeros((0, len(report)))
         low, high = ndcg_spread(values)
         return SpreadReport(report, sets, kinds, values, low, high)
@@ -283,10 +292,11 @@ class StabilityService:
         if not 0.0 <= min_coverage <= 1.0:
             raise ValueError(f"min_coverage must lie in [0, 1], got {min_coverage}")
         settings = replace(settings or ScoringSettings(), annotator=None)
-        data = self.scoring.load(settings, progress=progress, cancelled=cancelled)
+        # only nDCG@K: no count of every whole list (ScoringService.load's ``lengths``)
+        data = self.scoring.load(settings, progress=progress, cancelled=cancelled, lengths=False)
         grade_sets = self._grade_sets(by, settings, data, min_coverage)
         sets, qrels_list = grade_sets.sets, grade_sets.qrels
-        params = settings.params()
+        params = replace(settings.params(), err=False)  # nDCG only
         n_q, n_runs = data.n_queries, len(data.run_names)
         values = np.full((len(sets), n_runs, n_q), np.nan)
         for i, qrels in enumerate(qrels_list):

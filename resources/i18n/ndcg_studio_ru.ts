@@ -2222,6 +2222,10 @@ Judge documents in Annotate, or import judgments (File ▸ Import…).</source>
         <translation>Расчёт прогонов</translation>
     </message>
     <message>
+        <source>Intervals and agreement…</source>
+        <translation>Интервалы и согласие…</translation>
+    </message>
+    <message>
         <source>No database is open.
 Use File ▸ Open database… or start with the demo.</source>
         <translation>База данных не открыта.
@@ -2355,6 +2359,10 @@ Import a run and judgments (File ▸ Import…), or judge a few documents in Ann
     <message>
         <source>Judged queries the run returned nothing for: they score 0</source>
         <translation>Оценённые запросы, по которым прогон ничего не вернул: балл 0</translation>
+    </message>
+    <message>
+        <source>Mean over %1 judged queries; interval being computed…</source>
+        <translation>Среднее по %1 оценённым запросам; интервал вычисляется…</translation>
     </message>
     <message>
         <source>Mean over %1 judged queries; 95% interval [%2, %3]</source>

@@ -2182,6 +2182,10 @@ Judge documents in Annotate, or import judgments (File ▸ Import…).</source>
         <translation>为运行计分</translation>
     </message>
     <message>
+        <source>Intervals and agreement…</source>
+        <translation>区间与一致性…</translation>
+    </message>
+    <message>
         <source>No database is open.
 Use File ▸ Open database… or start with the demo.</source>
         <translation>没有打开的数据库。
@@ -2315,6 +2319,10 @@ Import a run and judgments (File ▸ Import…), or judge a few documents in Ann
     <message>
         <source>Judged queries the run returned nothing for: they score 0</source>
         <translation>已标注但运行未返回任何结果的查询：计 0 分</translation>
+    </message>
+    <message>
+        <source>Mean over %1 judged queries; interval being computed…</source>
+        <translation>%1 个已标注查询上的平均值；区间计算中…</translation>
     </message>
     <message>
         <source>Mean over %1 judged queries; 95% interval [%2, %3]</source>

@@ -115,3 +115,68 @@ def test_against_a_python_reference(rows: list[tuple[int, int, int]], method: st
             expected = modes[(len(modes) - 1) // 2]
         assert z == pytest.approx(expected)
     assert out.query.size == len(items)
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.integers(0, 5),
+            st.integers(0, 2**40),
+            st.sampled_from([0, 1, 2**30, 2**62]),
+        ),
+        max_size=30,
+    )
+)
+def test_combined_key_sort_is_lexsorts_permutation(rows: list[tuple[int, int, int]]) -> None:
+    """The fast sort of the consensus (one combined key) gives lexsort's permutation, and falls
+    back to lexsort itself when the combined key would not fit in 63 bits."""
+    from ndcg_studio.domain.consensus import _lexsort3
+
+    cols = [np.array([r[i] for r in rows], dtype=np.int64) for i in range(3)]
+    expected = np.lexsort((cols[2], cols[1], cols[0]))
+    np.testing.assert_array_equal(_lexsort3(*cols), expected)
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.integers(0, 3),
+            st.integers(0, 3),
+            st.sampled_from([-1.0, 0.0, 1.0, 2.0, 4.0, 2.5, math.nan]),
+        ),
+        min_size=1,
+        max_size=40,
+        unique_by=lambda r: (r[0], r[1]),
+    ),
+    st.sampled_from(["mean", "median", "majority", "max", "min"]),
+    st.integers(1, 3),
+)
+def test_same_as_the_lexsort_reduction(
+    items: list[tuple[int, int, float]], method: str, n_annotators: int
+) -> None:
+    """Integer grades (the combined-key path) and fractional or NaN ones (lexsort) reduce to
+    exactly the values of the plain lexsort reduction, to the bit."""
+    from ndcg_studio.domain import consensus as c
+
+    rows = [
+        (q, d, a, g - a if a and not math.isnan(g) else g)
+        for q, d, g in items
+        for a in range(n_annotators)
+    ]
+    q, d, a, g = (np.array(col) for col in zip(*rows, strict=True))
+    out = consensus_qrels(q, d, a, g, method=method)  # type: ignore[arg-type]
+    keep = ~np.isnan(g)
+    q, d, g = q[keep], d[keep], g[keep]
+    if not q.size:
+        assert out.grade.size == 0
+        return
+    order = np.lexsort((g, d, q))
+    q, d, g = q[order], d[order], g[order]
+    starts = np.flatnonzero(np.concatenate(([True], (q[1:] != q[:-1]) | (d[1:] != d[:-1]))))
+    counts = np.diff(np.append(starts, q.size))
+    if (g < 0).any():
+        expected = c._reduce(np.maximum(g, 0.0), starts, counts, method)  # type: ignore[arg-type]
+        expected[g[starts + counts - 1] < 0] = -1.0
+    else:
+        expected = c._reduce(g, starts, counts, method)  # type: ignore[arg-type]
+    np.testing.assert_array_equal(out.grade, expected)

@@ -444,3 +444,19 @@ def test_breakdown_of_group_without_judgments_and_range_check() -> None:
     assert got.ideal_doc.size == 0
     with pytest.raises(IndexError):
         breakdown(case.lists, case.qrels, 2)
+
+
+@pytest.mark.parametrize("ideal", ["list", "judged"])
+def test_err_skipped_leaves_err_nan_and_the_rest_equal(ideal: str) -> None:
+    case = make_case(
+        [("q", [("d0", 3.0), ("d1", 2.0), ("d2", 1.0)]), ("r", [("d0", 1.0)])],
+        {("q", "d0"): 2.0, ("q", "d2"): 4.0, ("s", "d1"): 1.0},
+    )
+    params = ScoringParams(k=2, ideal=ideal)  # type: ignore[arg-type]
+    full = score(case.lists, case.qrels, params)
+    lean = score(case.lists, case.qrels, ScoringParams(k=2, ideal=ideal, err=False))  # type: ignore[arg-type]
+    assert not np.isnan(full.err[full.has_judgments]).any()
+    assert np.isnan(lean.err).all()
+    for name in ("ndcg", "dcg", "idcg", "cg", "precision", "rr", "rr_at_k", "judged_at_k"):
+        np.testing.assert_array_equal(getattr(lean, name), getattr(full, name))
+    assert params != ScoringParams(k=2, ideal=ideal, err=False)  # type: ignore[arg-type]

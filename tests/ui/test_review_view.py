@@ -251,6 +251,7 @@ def test_a_new_load_cancels_the_running_one(qtbot: Any, view: ReviewView) -> Non
     assert first.is_cancelled() and not second.is_cancelled()
     loaded: list[object] = []
     view.data_loaded.connect(lambda: loaded.append(view.data))
-    qtbot.waitUntil(lambda: first.done and second.done, timeout=10_000)
+    # every stage of the second load (its intervals and agreement columns follow the scores)
+    qtbot.waitUntil(lambda: first.done and second.done and not view.is_loading(), timeout=10_000)
     qtbot.wait(50)
     assert len(loaded) == 1  # the cancelled load delivered nothing

@@ -32,15 +32,21 @@ class RunSummaryModel(TableModel):
         super().__init__(parent)
         self._rows: list[RunSummary] = []
         self._k = 10
+        self._pending = False
 
     @property
     def summaries(self) -> list[RunSummary]:
         return list(self._rows)
 
-    def set_summaries(self, summaries: Sequence[RunSummary], k: int) -> None:
+    def set_summaries(
+        self, summaries: Sequence[RunSummary], k: int, *, pending: bool = False
+    ) -> None:
+        """Show ``summaries``; ``pending``: their intervals are still being computed (the
+        interval column says so until the summaries with intervals are set)."""
         self.beginResetModel()
         self._rows = list(summaries)
         self._k = k
+        self._pending = pending
         self.endResetModel()
 
     def _row_count(self) -> int:
@@ -85,6 +91,8 @@ class RunSummaryModel(TableModel):
             if col == 1:
                 return fixed(s.ndcg.mean, 4)
             if col == 2:
+                if self._pending:
+                    return "…"
                 if math.isnan(s.ndcg.low):
                     return ""
                 return f"{s.ndcg.low:.4f} – {s.ndcg.high:.4f}"
@@ -92,6 +100,10 @@ class RunSummaryModel(TableModel):
         if role == Qt.ItemDataRole.TextAlignmentRole and col > 0:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.ToolTipRole and col in (1, 2):
+            if self._pending:
+                return arg(
+                    self.tr("Mean over %1 judged queries; interval being computed…"), s.ndcg.n
+                )
             text = self.tr("Mean over %1 judged queries; 95% interval [%2, %3]")
             return arg(text, s.ndcg.n, f"{s.ndcg.low:.4f}", f"{s.ndcg.high:.4f}")
 

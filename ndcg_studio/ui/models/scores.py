@@ -55,12 +55,14 @@ def with_text_keys(rows: ReviewRows) -> ReviewRows:
     does not (``bench_gui_scale.py``, Review)."""
     if len(rows) == 0:
         return rows
-    pairs = np.char.add(np.char.add(rows.query.astype(str), "\x1f"), rows.text.astype(str))
-    unique, inverse = np.unique(pairs, return_inverse=True)
+    # one query id, one (query, text): distinct by the integer id, not by sorting strings
+    _, first, inverse = np.unique(rows.query_id, return_index=True, return_inverse=True)
     inverse = inverse.reshape(-1)
-    texts = [str(p).partition("\x1f")[2] for p in unique.tolist()]
-    text_key = collation_ranks([t.casefold() for t in texts])
-    haystack = np.array([fold(str(p)) for p in unique.tolist()], dtype=str)
+    queries, texts = rows.query[first].tolist(), rows.text[first].tolist()
+    text_key = collation_ranks([str(t).casefold() for t in texts])
+    haystack = np.array(
+        [fold(f"{q}\x1f{t}") for q, t in zip(queries, texts, strict=True)], dtype=str
+    )
     return replace(
         rows, text_key=np.asarray(text_key, dtype=np.int64)[inverse], haystack=haystack[inverse]
     )
@@ -135,14 +137,34 @@ class ScoresTableModel(NumpyTableModel):
         return self._filter
 
     def set_rows(self, rows: ReviewRows) -> None:
-        """Replace every row (resets the model; keeps the sort column and the filter)."""
+        """Replace every row (resets the model; keeps the sort column and the filter).
+
+        Rows without their text keys (:func:`with_text_keys`) get them from
+        :meth:`set_text_keys` when a worker has made them, or here, on first need (a sort by
+        text or a search before they arrive)."""
         self.beginResetModel()
-        if rows.text_key is None or rows.haystack is None:  # not made in a worker
-            rows = with_text_keys(rows)
         self._data = rows
         self._haystack = rows.haystack if rows.haystack is not None else np.zeros(0, dtype=str)
         self._reset_rows(self._filter_mask(self._filter))
         self.endResetModel()
+
+    def set_text_keys(self, rows: ReviewRows) -> None:
+        """The text sort key and search haystack of the rows shown, made in a worker
+        (``rows`` from :func:`with_text_keys`, the same rows): no reset, nothing moves."""
+        if len(rows) != len(self._data) or rows.text_key is None or rows.haystack is None:
+            return
+        if self._data.text_key is None:
+            self._data = replace(self._data, text_key=rows.text_key, haystack=rows.haystack)
+            self._haystack = rows.haystack
+
+    def _text_keys(self) -> ReviewRows:
+        """The rows with their text keys, made now if no worker has delivered them yet."""
+        if self._data.text_key is None or self._data.haystack is None:
+            self._data = with_text_keys(self._data)
+            self._haystack = (
+                self._data.haystack if self._data.haystack is not None else np.zeros(0, dtype=str)
+            )
+        return self._data
 
     def set_agreement_columns(self, rows: ReviewRows) -> None:
         """The same rows with their alpha, disputed and spread columns filled in
@@ -190,6 +212,7 @@ class ScoresTableModel(NumpyTableModel):
             mask &= d.judged_at_k < spec.coverage_below  # NaN compares False: excluded
         needle = fold(spec.text.strip())
         if needle:
+            self._text_keys()
             mask &= np.char.find(self._haystack, needle) >= 0
         return mask
 
@@ -252,6 +275,8 @@ class ScoresTableModel(NumpyTableModel):
             return natural_key(d.query)
         if column == COL_BAND:
             return np.where(d.band == NO_BAND, np.nan, d.band.astype(np.float64))
+        if column == COL_TEXT:
+            return np.asarray(self._text_keys().text_key)
         return {
             COL_RUN: d.run,
             COL_NDCG: d.ndcg,
@@ -261,7 +286,6 @@ class ScoresTableModel(NumpyTableModel):
             COL_ANNOTATORS: d.n_annotators,
             COL_ALPHA: d.alpha,
             COL_DISPUTED: d.n_disputed,
-            COL_TEXT: d.text_key if d.text_key is not None else np.zeros(len(d), np.int64),
             COL_SPREAD: d.spread_values(),
         }[column]
 

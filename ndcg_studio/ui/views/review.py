@@ -2,14 +2,17 @@
 with 95% intervals, band counts and the distribution of nDCG; filters; double-click (or Enter)
 opens the Query detail of a row.
 
-Everything is computed in a worker (:func:`load_review`): scoring, per-run summaries, query texts
-and per-query agreement. A new load cancels the previous one. The view reloads when the database,
-the judgments or a scoring setting change (coalesced by a short timer, and only while visible;
-a hidden view reloads when shown).
+Everything is computed in workers, in two stages: first the scores, the per-run means and the
+query texts (:func:`load_review`), then, side by side and from the data the first stage read,
+the means' intervals (:func:`summarize`) and the per-query alpha, disputed and spread columns
+(:func:`load_review_agreement`). A new load cancels the previous one. The view reloads when the
+database, the judgments or a scoring setting change (coalesced by a short timer, and only while
+visible; a hidden view reloads when shown).
 """
 
 from __future__ import annotations
 
+import ctypes
 from dataclasses import replace
 from typing import Any
 
@@ -37,7 +40,10 @@ from ndcg_studio.services.review_rows import (
     load_review_agreement,
 )
 from ndcg_studio.services.scoring import (
+    RunSummary,
+    ScoreReport,
     ScoringSettings,
+    summarize,
 )
 from ndcg_studio.storage.database import Database
 from ndcg_studio.translatable import QT_TRANSLATE_NOOP
@@ -67,9 +73,11 @@ class ReviewView(LazyView[ReviewData]):
     """The Review tab. Construct as ``ReviewView(context, parent)``.
 
     Signals:
-        rows_shown(): the scores are shown (table, summary, charts); the per-query alpha,
-            disputed and spread columns follow in a second worker.
-        data_loaded(): a load finished and the table, summary and charts show it, all columns.
+        rows_shown(): the scores and the per-run means are shown (table, summary, charts); the
+            means' intervals and the per-query alpha, disputed and spread columns follow from
+            two second-stage workers (the status says so meanwhile).
+        data_loaded(): a load finished and the table, summary and charts show it, all columns
+            and intervals.
     """
 
     rows_shown = Signal()
@@ -78,6 +86,7 @@ class ReviewView(LazyView[ReviewData]):
     LOADING_STATUS = QT_TRANSLATE_NOOP("ReviewView", "Scoring…")
     FAILED_STATUS = QT_TRANSLATE_NOOP("ReviewView", "Scoring failed")
     FAILED_ACTION = QT_TRANSLATE_NOOP("ReviewView", "Scoring the runs")
+    SECOND_STAGE_STATUS = QT_TRANSLATE_NOOP("ReviewView", "Intervals and agreement…")
     NO_DATABASE_TEXT = QT_TRANSLATE_NOOP(
         "ReviewView", "No database is open.\nUse File ▸ Open database… or start with the demo."
     )
@@ -86,6 +95,7 @@ class ReviewView(LazyView[ReviewData]):
         super().__init__(context, parent)
         self.data: ReviewData | None = None
         self._agreement_task: Task[Any] | None = None
+        self._intervals_task: Task[Any] | None = None
         self.detail_dialog: QueryDetailDialog | None = None
         self.settings_dialog: ScoringSettingsDialog | None = None
         header = self._build_header()
@@ -231,38 +241,74 @@ class ReviewView(LazyView[ReviewData]):
         source = self.filters.source()
 
         def job(progress: Progress, cancelled: Cancelled) -> ReviewData:
-            data = load_review(db, settings, progress, cancelled, source, agreement=False)
-            return replace(data, rows=with_text_keys(data.rows))  # the collation, off the GUI
+            # the text keys (the collation) follow with the intervals, off the GUI thread
+            return load_review(db, settings, progress, cancelled, source, agreement=False)
 
         return job
 
     def _tasks(self) -> tuple[Task[Any] | None, ...]:
-        return (self._task, self._agreement_task)
+        return (self._task, self._agreement_task, self._intervals_task)
 
-    def _load_agreement(self, data: ReviewData) -> None:
-        """Second stage of a load: the per-query alpha, disputed and spread columns."""
+    def _load_second_stage(self, data: ReviewData) -> None:
+        """The means' intervals (with the text sort keys), and the per-query alpha, disputed
+        and spread columns, each in a worker of its own, from what the first stage holds
+        (``data.scoring``)."""
         db = self.context.database
         if db is None:
             return
-        settings, report = data.report.settings, data.report
+        settings, report, scoring = data.report.settings, data.report, data.scoring
+        self.status.setText(self._text(self.SECOND_STAGE_STATUS))
+        _return_freed_memory()  # the first stage's temporaries, before the second's
+        rows = data.rows
+        if not data.intervals:
+            self._intervals_task = run_task(
+                lambda _progress, _cancelled: (summarize(report), with_text_keys(rows)),
+                on_success=lambda done: self._on_intervals(report, *done),
+                on_failure=self._on_failed,
+                owner=self,
+                replaces=self._intervals_task,
+            )
 
         def work(_progress: Progress, cancelled: Cancelled) -> ReviewRows:
-            agreement, spread = load_review_agreement(db, settings, report, cancelled)
+            agreement, spread = load_review_agreement(db, settings, report, cancelled, scoring)
             return data.rows.with_agreement(report, agreement, spread)
 
-        self._agreement_task = run_task(
-            work,
-            on_success=lambda rows: self._on_agreement(data, rows),
-            on_failure=self._on_failed,
-            owner=self,
-            replaces=self._agreement_task,
-        )
+        if not data.complete:
+            self._agreement_task = run_task(
+                work,
+                on_success=lambda rows: self._on_agreement(report, rows),
+                on_failure=self._on_failed,
+                owner=self,
+                replaces=self._agreement_task,
+            )
 
-    def _on_agreement(self, data: ReviewData, rows: ReviewRows) -> None:
-        if self.data is not data:  # a newer load replaced it meanwhile
+    def _on_intervals(
+        self, report: ScoreReport, summaries: list[RunSummary], keyed: ReviewRows
+    ) -> None:
+        if self.data is None or self.data.report is not report:  # a newer load meanwhile
             return
-        self.data = replace(data, rows=rows, complete=True)
+        self.model.set_text_keys(keyed)
+        self.data = replace(self.data, summaries=summaries, intervals=True)
+        self.summary_model.set_summaries(summaries, report.settings.k)
+        self.summary_table.resizeColumnsToContents()
+        self._fit_summary_table()
+        self._second_stage_done()
+
+    def _on_agreement(self, report: ScoreReport, rows: ReviewRows) -> None:
+        if self.data is None or self.data.report is not report:  # a newer load meanwhile
+            return
+        self.data = replace(self.data, rows=rows, complete=True)
         self.model.set_agreement_columns(rows)
+        self._second_stage_done()
+
+    def _second_stage_done(self) -> None:
+        """Once both second-stage parts are in: the first stage's data is let go."""
+        data = self.data
+        if data is None or not (data.complete and data.intervals):
+            return
+        self.data = replace(data, scoring=None)
+        _return_freed_memory()
+        self.status.clear()
         self.data_loaded.emit()
 
     def _on_settings_changed(self, key: str) -> None:
@@ -288,7 +334,7 @@ class ReviewView(LazyView[ReviewData]):
             return
         self.pages.setCurrentIndex(1)
         k = report.settings.k
-        self.summary_model.set_summaries(data.summaries, k)
+        self.summary_model.set_summaries(data.summaries, k, pending=not data.intervals)
         self.summary_table.resizeColumnsToContents()
         self.summary_note.setText(coverage_note(data.summaries))
         self.band_legend.set_thresholds(report.settings.bands)
@@ -302,10 +348,10 @@ class ReviewView(LazyView[ReviewData]):
         self.model.set_rows(data.rows)
         self._apply_filter()
         self.rows_shown.emit()
-        if data.complete:
+        if data.complete and data.intervals:
             self.data_loaded.emit()
         else:
-            self._load_agreement(data)
+            self._load_second_stage(data)
 
     def _fit_summary_table(self) -> None:
         """As tall as its rows (up to 6), so the note and the legend sit right below."""
@@ -382,6 +428,17 @@ class ReviewView(LazyView[ReviewData]):
             ("summary_splitter2", self.summary_splitter),
             ("header", self.table.horizontalHeader()),
         )
+
+
+def _return_freed_memory() -> None:
+    """Give the memory freed by a stage back to the system (glibc's ``malloc_trim``; nothing
+    elsewhere): the worker threads' malloc arenas keep what a stage freed, so the next stage's
+    peak would stack on it (``bench_gui_scale.py`` Review, peak RSS)."""
+    try:
+        trim = ctypes.CDLL(None).malloc_trim  # the C library the interpreter runs on
+    except (OSError, AttributeError):  # not glibc
+        return
+    trim(0)
 
 
 def _show_window(window: QWidget) -> None:

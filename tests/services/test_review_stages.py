@@ -1,0 +1,146 @@
+"""Review's two stages (services.review_rows): the first stage's scores, means and data, and a
+second stage that computes the intervals and the agreement columns from that data — the same
+values as reading and scoring again, without doing so."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from sqlalchemy import event
+
+from ndcg_studio.services import review_rows
+from ndcg_studio.services.agreement import AgreementService
+from ndcg_studio.services.importing import ImportService
+from ndcg_studio.services.review_rows import load_review, load_review_agreement, query_agreement
+from ndcg_studio.services.scoring import ScoringService, ScoringSettings, summarize
+from ndcg_studio.services.stability import StabilityService
+from ndcg_studio.storage.database import Database, open_database
+from tests.services.test_view_rows import judged  # noqa: F401  (the fixture)
+
+
+def _equal(a: Any, b: Any) -> None:
+    np.testing.assert_array_equal(np.asarray(a), np.asarray(b))
+
+
+@pytest.fixture
+def negative(tmp_path: Path) -> Any:
+    """Three annotators, one grade -1 (trec_eval's judged non-relevant), one item graded once."""
+    db = open_database(tmp_path / "neg.sqlite")
+    rows = [
+        "query_id,doc_id,annotator,grade",
+        *(
+            f"q1,d{d},{a},{g}"
+            for d, grades in ((1, (4, 3, -1)), (2, (0, 0, 1)))
+            for a, g in zip("abc", grades, strict=True)
+        ),
+        "q2,d1,a,2",
+        "q2,d3,b,-1",
+        "q2,d3,c,4",
+    ]
+    (tmp_path / "j.csv").write_text("\n".join(rows) + "\n")
+    ImportService(db).import_judgments(tmp_path / "j.csv")
+    run = ["q1 Q0 d1 1 9 r", "q1 Q0 d2 2 8 r", "q2 Q0 d3 1 9 r", "q2 Q0 d9 2 8 r"]
+    (tmp_path / "r.run").write_text("\n".join(run) + "\n")
+    ImportService(db).import_run(tmp_path / "r.run")
+    yield db
+    db.dispose()
+
+
+@pytest.mark.parametrize("name", ["judged", "negative"])
+def test_query_agreement_of_the_loaded_data_is_the_services_overview(
+    name: str, request: pytest.FixtureRequest
+) -> None:
+    db: Database = request.getfixturevalue(name)
+    data = ScoringService(db).load(ScoringSettings(k=3))
+    mine, theirs = query_agreement(data), AgreementService(db).query_overview()
+    assert mine.query_external == theirs.query_external
+    for field in ("alpha", "n_items", "n_multi", "n_disputed"):
+        _equal(getattr(mine, field), getattr(theirs, field))
+
+
+def test_score_view_is_score_without_err_and_whole_list_rr(judged: Database) -> None:  # noqa: F811
+    settings = ScoringSettings(k=2)
+    full = ScoringService(judged).score(settings)
+    view, data = ScoringService(judged).score_view(settings)
+    assert data.n_queries == len(full.query_external) and view.query_external == full.query_external
+    for field in ("ndcg", "dcg", "idcg", "cg", "precision", "rr_at_k", "judged_at_k"):
+        _equal(getattr(view.table, field), getattr(full.table, field))
+    _equal(view.table.n_returned, np.minimum(full.table.n_returned, 2))  # counted down to K
+    assert (full.table.n_returned > 2).any()
+    assert np.isnan(view.table.err).all() and np.isnan(view.table.rr).all()
+    assert not np.isnan(full.table.err[full.table.has_judgments]).any()
+
+
+def test_means_first_then_the_same_summaries_with_intervals(judged: Database) -> None:  # noqa: F811
+    report = load_review(judged, ScoringSettings(k=3), agreement=False).report
+    first, later = summarize(report, intervals=False), summarize(report)
+    assert [s.ndcg.mean for s in first] == [s.ndcg.mean for s in later]
+    assert [replace(s, ndcg=s.ndcg._replace(low=0, high=0)) for s in first] == [
+        replace(s, ndcg=s.ndcg._replace(low=0, high=0)) for s in later
+    ]
+    assert all(np.isnan(s.ndcg.low) and np.isnan(s.ndcg.high) for s in first)
+    assert all(s.ndcg.low <= s.ndcg.mean <= s.ndcg.high for s in later)
+
+
+def test_the_second_stage_reads_and_scores_nothing_again(
+    judged: Database,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Fails if the second stage reloads: every read it used to make raises here."""
+    settings = ScoringSettings(k=3)
+    first = load_review(judged, settings, agreement=False)
+    assert not first.complete and not first.intervals and first.scoring is not None
+    expected = load_review_agreement(judged, settings, first.report, None)  # read again
+
+    def refuse(*_: Any, **__: Any) -> Any:
+        raise AssertionError("the second stage read the database again")
+
+    monkeypatch.setattr(ScoringService, "load", refuse)
+    monkeypatch.setattr(AgreementService, "query_overview", refuse)
+    monkeypatch.setattr(review_rows.ScoringService, "score_view", refuse)
+    statements: list[str] = []
+    event.listen(judged.engine, "before_cursor_execute", lambda *a: statements.append(a[2]))
+    overview, spread = load_review_agreement(judged, settings, first.report, None, first.scoring)
+    assert not any("judgments" in s or "results" in s for s in statements), statements
+    assert overview.query_external == expected[0].query_external
+    _equal(overview.alpha, expected[0].alpha)
+    _equal(overview.n_disputed, expected[0].n_disputed)
+    assert spread is not None and expected[1] is not None
+    _equal(spread, expected[1])
+
+
+def test_spread_of_loaded_data_is_the_spread_read_again(judged: Database) -> None:  # noqa: F811
+    settings = ScoringSettings(k=2)
+    report, data = ScoringService(judged).score_view(settings)
+    stability = StabilityService(judged)
+    again, reused = stability.spread(settings), stability.spread(settings, loaded=(report, data))
+    assert reused.sets == again.sets and reused.report is report
+    _equal(reused.values, again.values)
+    _equal(reused.spread, again.spread)
+
+
+def test_judgments_are_read_beside_the_results_on_a_second_connection(
+    judged: Database,  # noqa: F811
+) -> None:
+    """Same arrays whether the judgments are read on the same connection or on another."""
+    from ndcg_studio.services.scoring_load import load_scoring_data
+
+    settings = ScoringSettings(k=3)
+    connections: list[object] = []
+    event.listen(judged.engine, "checkout", lambda dbapi, *_: connections.append(dbapi))
+    with judged.engine.connect() as conn:
+        alone = load_scoring_data(conn, settings)
+        n_alone = len(connections)
+        beside = load_scoring_data(conn, settings, engine=judged.engine)
+    assert n_alone == 1 and len(connections) == 2  # the helper thread's own connection
+    for name in ("query_ids", "doc_ids", "run_ids", "n_annotators", "n_returned", "judgments"):
+        _equal(getattr(beside, name), getattr(alone, name))
+    for part in ("group", "doc", "rank"):
+        _equal(getattr(beside.lists, part), getattr(alone.lists, part))
+    for part in ("query", "doc", "grade"):
+        _equal(getattr(beside.qrels, part), getattr(alone.qrels, part))
+    assert beside.query_external == alone.query_external
