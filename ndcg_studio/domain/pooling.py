@@ -407,20 +407,25 @@ class ABChooser:
         self._version: list[int] = [0] * pool.n_queries
         self._judged = bytearray(pool.size)
         self._heap: list[tuple[float, int, int, int, int]] = []
+        self._ideal: dict[tuple[float, ...], float] = {}  # top grades -> their ideal DCG
         for q in range(pool.n_queries):
-            self._push(q)
+            entry = self._head(q)
+            if entry is not None:
+                self._heap.append(entry)
+        heapq.heapify(self._heap)
 
-    def _push(self, q: int) -> None:
-        """Skip query q's judged documents and queue its head under the current scale."""
+    def _head(self, q: int) -> tuple[float, int, int, int, int] | None:
+        """Query q's entry: its first unjudged document under its current scale (None: all
+        judged); the judged documents before it are skipped for good."""
         i, end = self._cursor[q], self._end[q]
         order, judged = self._order, self._judged
         while i < end and judged[order[i]]:
             i += 1
         self._cursor[q] = i
-        if i < end:
-            p = order[i]
-            key = self._neg_weight[p] / self._scale[q]
-            heapq.heappush(self._heap, (key, self._tie[p], p, q, self._version[q]))
+        if i == end:
+            return None
+        p = order[i]
+        return (self._neg_weight[p] / self._scale[q], self._tie[p], p, q, self._version[q])
 
     def next(self) -> int | None:
         heap, version = self._heap, self._version
@@ -439,10 +444,22 @@ class ABChooser:
             i -= 1
         top.insert(i, g)
         del top[self._k :]
-        ideal = float(np.dot(top, self._ideal_disc[: len(top)]))
+        key = tuple(top)
+        ideal = self._ideal.get(key)
+        if ideal is None:
+            ideal = self._ideal[key] = float(np.dot(top, self._ideal_disc[: len(top)]))
         self._scale[q] = max(ideal, 1.0)
-        self._version[q] += 1
-        self._push(q)
+        heap, stale = self._heap, self._version[q]
+        self._version[q] = stale + 1
+        entry = self._head(q)
+        if heap and heap[0][3] == q and heap[0][4] == stale:
+            # q's entry is on top (p was proposed): replace it rather than leave it stale
+            if entry is None:
+                heapq.heappop(heap)
+            else:
+                heapq.heapreplace(heap, entry)
+        elif entry is not None:
+            heapq.heappush(heap, entry)
 
 
 def make_chooser(

@@ -29,16 +29,15 @@ from dataclasses import dataclass, replace
 import numpy as np
 from numpy.typing import NDArray
 
-from ndcg_studio.domain.pooling import ABChooser, Pool, build_pool
+from ndcg_studio.domain.pooling import Pool, build_pool
 from ndcg_studio.domain.verdict import (
     DeltaBounds,
     delta_bounds,
     expected_grades,
     probability_a_better,
-    query_delta_bounds,
-    query_starts,
 )
-from ndcg_studio.services.progress import Cancelled, OperationCancelled
+from ndcg_studio.domain.verdict_settle import settle_steps
+from ndcg_studio.services.progress import Cancelled
 from ndcg_studio.services.scoring import ScoringService, ScoringSettings
 from ndcg_studio.storage.database import Database
 
@@ -179,42 +178,23 @@ def judgments_to_settle(
     Raises:
         OperationCancelled: ``cancelled()`` became true.
     """
-    g = np.asarray(grades, dtype=np.float64).copy()
+    g = np.asarray(grades, dtype=np.float64)
     if bounds is None:
         bounds = delta_bounds(pool, g, 0, 1, k, max_grade=max_grade, integer_grades=integer_grades)
-    queries = np.flatnonzero(bounds.evaluated)
-    # the evaluated queries' bounds side by side: a sum over them is the sum of
-    # low[queries] (same values, same order) without gathering 100,000 values per judgment
-    slot = np.full(pool.n_queries, -1, dtype=np.intp)
-    slot[queries] = np.arange(len(queries))
-    low = bounds.low[queries]
-    high = bounds.high[queries]
-    starts = query_starts(pool)
-    n = len(queries)
-
-    def decided() -> bool:
-        return bool(low.sum() / n > 0 or high.sum() / n < 0)
-
-    if decided():
-        return 0
-    expected = expected_grades(pool, g, complete=complete)
-    chooser = ABChooser(pool, k=k, pairs=[(0, 1)])
-    for judged in np.flatnonzero(~np.isnan(g)).tolist():
-        chooser.reveal(judged, float(g[judged]))
-    used = 0
-    while (p := chooser.next()) is not None:
-        if cancelled is not None and cancelled():
-            raise OperationCancelled("cancelled")
-        g[p] = expected[p]
-        chooser.reveal(p, float(expected[p]))
-        used += 1
-        q = int(pool.query[p])
-        low[slot[q]], high[slot[q]] = query_delta_bounds(
-            pool, g, 0, 1, k, q, max_grade=max_grade, integer_grades=integer_grades, starts=starts
-        )
-        if decided():
-            return used
-    return None
+    # the walk in blocks (domain.verdict_settle): the same count as proposing, re-bounding the
+    # proposed document's query and testing the sums one judgment at a time
+    return settle_steps(
+        pool,
+        g,
+        expected_grades(pool, g, complete=complete),
+        k,
+        bounds.low,
+        bounds.high,
+        bounds.evaluated,
+        max_grade=max_grade,
+        integer_grades=integer_grades,
+        cancelled=cancelled,
+    )
 
 
 def pair_verdict(
