@@ -164,8 +164,8 @@ elif tab == "Review":
     getattr(view, "rows_shown", view.data_loaded).connect(first)
 elif tab == "Agreement":
     view.data_loaded.connect(first)
-elif tab == "Compare":
-    view.compared.connect(first)
+elif tab == "Compare":  # the deltas and means first (rows_shown), the p-value etc. later
+    getattr(view, "rows_shown", view.compared).connect(first)
 elif tab == "Stability":
     view.shown_report.connect(first)
 window.resize(1280, 800)
