@@ -12,7 +12,8 @@ current, opens the database and is timed from its launch (the parent's clock):
   table and headline numbers; Compare: the per-query deltas of the two runs; Stability: the
   report);
 - ``complete``: everything the tab streams in after that has arrived (same as first rows for a
-  tab that does not stream);
+  tab that does not stream; Compare also marks when its p-value with the runs' intervals, its
+  N-run matrix and its verdict arrive);
 - ``CPU s``: user + system seconds of the GUI process (all its threads) at first rows and at
   complete — less sensitive than wall time to the other jobs on a shared machine;
 - ``RSS`` / ``peak RSS`` of the GUI process (``/proc/self/status`` VmRSS / VmHWM) when complete,
@@ -145,8 +146,17 @@ def first():
     mark("first rows")
     cpu = os.times()
     marks["CPU s at first rows"] = round(cpu.user + cpu.system, 2)
-    if tab == "Compare":
-        complete_when(lambda: not view.is_loading())
+    if tab == "Compare":  # when each later part arrives, then all of them
+        view.compared.connect(lambda: mark("p-value and intervals"))
+        view.matrix.computed.connect(lambda: mark("N-run matrix"))
+
+        def compare_done():
+            task = view._verdict_task
+            if task is not None and task.done:
+                mark("verdict")
+            return not view.is_loading()
+
+        complete_when(compare_done, limit=240.0)
     elif tab == "Review":  # its second stage ends with data_loaded
         complete_when(lambda: loaded["all"], limit=240.0)
     elif tab == "Agreement":

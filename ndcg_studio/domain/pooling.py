@@ -408,6 +408,7 @@ class ABChooser:
         self._judged = bytearray(pool.size)
         self._heap: list[tuple[float, int, int, int, int]] = []
         self._ideal: dict[tuple[float, ...], float] = {}  # top grades -> their ideal DCG
+        self._stale = 0  # entries on the heap that no longer are their query's head (at most)
         for q in range(pool.n_queries):
             entry = self._head(q)
             if entry is not None:
@@ -458,8 +459,54 @@ class ABChooser:
                 heapq.heappop(heap)
             else:
                 heapq.heapreplace(heap, entry)
-        elif entry is not None:
-            heapq.heappush(heap, entry)
+        else:
+            if entry is not None:
+                heapq.heappush(heap, entry)
+            # q's former entry is left stale: when they are half the heap (revealing the
+            # judged documents first leaves one per judgment), keep the valid ones only
+            self._stale += 1
+            if self._stale > 1024 and 2 * self._stale > len(heap):
+                version = self._version
+                heap[:] = [e for e in heap if e[4] == version[e[3]]]
+                heapq.heapify(heap)
+                self._stale = 0
+
+    def walk(self, grades: Sequence[float], limit: int) -> list[int]:
+        """Up to ``limit`` rounds of ``p = next(); reveal(p, grades[p])`` (the proposals, in
+        order), in one loop: the verdict walks a million of them at 100,000 queries."""
+        out: list[int] = []
+        heap, version, query = self._heap, self._version, self._query
+        top_of, scale, cache, k = self._top, self._scale, self._ideal, self._k
+        pop, replace = heapq.heappop, heapq.heapreplace
+        while len(out) < limit:
+            while heap and heap[0][4] != version[heap[0][3]]:
+                pop(heap)
+            if not heap:
+                break
+            p = heap[0][2]
+            out.append(p)
+            # reveal(p, grades[p]), with q's entry on top of the heap
+            self._judged[p] = 1
+            q = query[p]
+            top = top_of[q]
+            g = max(float(grades[p]), 0.0)
+            i = len(top)
+            while i and top[i - 1] < g:
+                i -= 1
+            top.insert(i, g)
+            del top[k:]
+            key = tuple(top)
+            ideal = cache.get(key)
+            if ideal is None:
+                ideal = cache[key] = float(np.dot(top, self._ideal_disc[: len(top)]))
+            scale[q] = max(ideal, 1.0)
+            version[q] += 1
+            entry = self._head(q)
+            if entry is None:
+                pop(heap)
+            else:
+                replace(heap, entry)
+        return out
 
 
 def make_chooser(

@@ -81,10 +81,7 @@ def settle_steps(
     while True:
         if cancelled is not None and cancelled():
             raise OperationCancelled("cancelled")
-        proposed: list[int] = []
-        while len(proposed) < block and (p := chooser.next()) is not None:
-            proposed.append(p)
-            chooser.reveal(p, expected_list[p])
+        proposed = chooser.walk(expected_list, block)
         if not proposed:
             return None
         props = np.asarray(proposed, dtype=np.intp)

@@ -147,3 +147,49 @@ def test_ties_follow_the_seeded_shuffle_across_queries() -> None:
         assert got.tolist() == want.tolist()
         # the same weights in every query: the order is not simply query by query
         assert pool.query[got[:4]].tolist() != [0, 0, 0, 0]
+
+
+@settings(max_examples=200, deadline=None)
+@given(cases(), st.integers(1, 5))
+def test_walk_is_next_and_reveal_in_a_loop(
+    case: tuple[Pool, list[float], list[int], int, int, list[tuple[int, int]]], limit: int
+) -> None:
+    pool, grades, first, k, seed, pairs = case
+    want = _walk(ScanABChooser(pool, k=k, pairs=pairs, seed=seed), grades, first)
+    chooser = ABChooser(pool, k=k, pairs=pairs, seed=seed)
+    for p in first:
+        chooser.reveal(p, grades[p])
+    got: list[int] = []
+    while step := chooser.walk(grades, limit):
+        assert len(step) <= limit
+        got += step
+        if want[len(got) : len(got) + 1]:  # next and walk can be mixed
+            assert chooser.next() == want[len(got)]
+    assert got == want
+
+
+def test_the_heap_is_compacted_without_changing_the_order() -> None:
+    # revealing 2,000 judged documents first leaves more stale entries than valid ones
+    rng = np.random.default_rng(5)
+    n_queries, length = 300, 10
+    run, query, doc, rank = [], [], [], []
+    for r in range(2):
+        for q in range(n_queries):
+            picked = rng.choice(2 * length, size=length, replace=False)
+            run += [r] * length
+            query += [q] * length
+            doc += picked.tolist()
+            rank += list(range(1, length + 1))
+    arrays = (np.array(a, dtype=np.int64) for a in (run, query, doc, rank))
+    pool = build_pool(*arrays, n_runs=2, n_queries=n_queries, depth=length)
+    grades = rng.choice([0.0, 1.0, 2.0, 4.0, 1 / 3], pool.size).tolist()
+    first = sorted(rng.choice(pool.size, size=2000, replace=False).tolist())
+    chooser = ABChooser(pool, k=5, pairs=[(0, 1)], seed=2)
+    want = _walk(ScanABChooser(pool, k=5, pairs=[(0, 1)], seed=2), grades, first)
+    for p in first:
+        chooser.reveal(p, grades[p])
+    assert len(chooser._heap) < n_queries + 1024  # compacted (2,300 entries without)
+    got = []
+    while step := chooser.walk(grades, 64):
+        got += step
+    assert got == want
