@@ -13,7 +13,7 @@ the cached scores. Changing a scoring setting, the judgments or the database res
 
 The deltas and the runs' means come first (:attr:`CompareView.rows_shown`; bench_gui_scale
 Compare); only then start the p-value with the runs' intervals (:attr:`CompareView.compared`),
-the verdict and the N-run matrix, each saying "computing" until its numbers arrive.
+then the verdict and the N-run matrix, each saying "computing" until its numbers arrive.
 """
 
 from __future__ import annotations
@@ -376,6 +376,8 @@ class CompareView(LazyView[ScoredRuns]):
             self._set_summary(tag, run, self._summaries.get(run), k)
         self.verdict.setText(verdict_html(rows))
         self.significance.setText(significance_text(rows))  # "computing…" before the test
+        depth = self.context.pool_depth
+        self.decision.setText(arg(self.tr("Verdict over the depth-%1 pool: computing…"), depth))
         # the rest starts once these rows are painted (the next turn of the event loop)
         self._late_pending = True
         QTimer.singleShot(0, lambda: self._start_late(scored, rows))
@@ -385,8 +387,8 @@ class CompareView(LazyView[ScoredRuns]):
         return self._late_pending or super().is_loading()
 
     def _start_late(self, scored: ScoredRuns, rows: CompareRows) -> None:
-        """The paired randomization test with (once per scoring) the runs' intervals, the
-        verdict and (once per scoring) the N-run matrix, each in a worker."""
+        """The paired randomization test with (once per scoring) the runs' intervals; once
+        they are in, the verdict and (once per scoring) the N-run matrix (workers)."""
         self._late_pending = False
         if scored is not self.scored or rows is not self.model.rows:
             return  # a newer comparison replaced these rows meanwhile
@@ -399,10 +401,6 @@ class CompareView(LazyView[ScoredRuns]):
             owner=self,
             replaces=self._late_task,
         )
-        self._judge_verdict()
-        if self._matrix_pending:
-            self._matrix_pending = False
-            self.matrix.set_report(scored.report)
 
     def _on_late(self, late: LateStats) -> None:
         scored, rows = self.scored, late.rows
@@ -417,6 +415,10 @@ class CompareView(LazyView[ScoredRuns]):
         for tag, run in (("A", rows.run_a), ("B", rows.run_b)):
             self._set_summary(tag, run, self._summaries.get(run), rows.k)
         self.significance.setText(significance_text(rows))
+        self._judge_verdict()
+        if self._matrix_pending:
+            self._matrix_pending = False
+            self.matrix.set_report(scored.report)
         self.compared.emit()
 
     def _set_summary(self, tag: str, run: str, summary: RunSummary | None, k: int) -> None:
