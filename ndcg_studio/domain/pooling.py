@@ -119,7 +119,7 @@ def build_pool(
     top = rank <= depth
     if queries is not None:
         top &= np.asarray(queries, dtype=bool)[query]
-    # distinct by sorting (np.unique hashes first: 4 s of 2M results, bench_gui_scale Compare)
+    # distinct by sorting: np.unique hashes first, much slower here (bench_gui_scale Compare)
     pooled = _distinct(key[top])
     rank_matrix = np.zeros((n_runs, len(pooled)), dtype=np.int64)
     pos = np.searchsorted(pooled, key)

@@ -5,8 +5,8 @@ bound of Delta nDCG@K over the grades x in [0, top] of its unjudged documents as
 ``verdict._upper_relaxed`` does for one query — the same case split, the same assignments pi
 (ideal order of the known gains and the current maximiser, ties: known first, then larger w,
 then pool order), the same Dinkelbach prefixes and the same number of rounds — with the
-queries as the rows of padded matrices instead of a Python loop (a loop of ~0.14 ms per query
-made the verdict at 100,000 queries take tens of seconds: bench_gui_scale Compare). Checked
+queries as the rows of padded matrices instead of a Python loop per query (the verdict at
+100,000 queries: bench_gui_scale Compare). Checked
 against the per-query function on random pools (tests/domain/test_verdict_batch.py): equal up
 to the rounding of sums taken in another order (1e-12).
 
