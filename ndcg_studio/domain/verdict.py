@@ -312,20 +312,11 @@ def delta_bounds(
     if not evaluated.any():
         raise ValueError("no query to evaluate")
     if integer_grades:
-        low = np.zeros(pool.n_queries)
-        high = np.zeros(pool.n_queries)
+        low, high = np.zeros(pool.n_queries), np.zeros(pool.n_queries)
         starts = query_starts(pool)
         for q in np.flatnonzero(evaluated).tolist():
             low[q], high[q] = query_delta_bounds(
-                pool,
-                grades,
-                run_a,
-                run_b,
-                k,
-                q,
-                max_grade=max_grade,
-                integer_grades=integer_grades,
-                starts=starts,
+                pool, grades, run_a, run_b, k, q, max_grade=max_grade, starts=starts
             )
     else:
         # the relaxation of every query at once (verdict_batch): the same bounds as one by one

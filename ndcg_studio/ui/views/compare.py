@@ -387,8 +387,7 @@ class CompareView(LazyView[ScoredRuns]):
         return self._late_pending or super().is_loading()
 
     def _start_late(self, scored: ScoredRuns, rows: CompareRows) -> None:
-        """The paired randomization test with (once per scoring) the runs' intervals; once
-        they are in, the verdict and (once per scoring) the N-run matrix (workers)."""
+        """The p-value and (once per scoring) the intervals; then the verdict and matrix."""
         self._late_pending = False
         if scored is not self.scored or rows is not self.model.rows:
             return  # a newer comparison replaced these rows meanwhile
