@@ -10,10 +10,11 @@ current, opens the database and is timed from its launch (the parent's clock):
 
 - ``first rows``: the tab shows its data (Annotate: the query list; Review: the table and
   headline numbers; Agreement: the headline alpha and alpha per query; Compare: the per-query
-  deltas of the two runs; Stability: the report);
+  deltas of the two runs and their means; Stability: the report);
 - ``complete``: everything the tab streams in after that has arrived (Annotate: its texts ranked
-  for sorting; Agreement: the interval, alpha without each annotator, the disputed list; same as
-  first rows for a tab that does not stream); the sorts are timed after it;
+  for sorting; Agreement: the interval, alpha without each annotator, the disputed list; Compare:
+  also marks when its p-value with the runs' intervals, its N-run matrix and its verdict arrive;
+  same as first rows for a tab that does not stream); the sorts are timed after it;
 - ``CPU s``: user + system seconds of the GUI process (all its threads) at first rows and at
   complete — less sensitive than wall time to the other jobs on a shared machine;
 - ``RSS`` / ``peak RSS`` of the GUI process (``/proc/self/status`` VmRSS / VmHWM) when the
@@ -149,8 +150,17 @@ def first():
     marks["CPU s at first rows"] = round(cpu.user + cpu.system, 2)
     at = rss()
     marks["RSS / peak at first rows (MB)"] = f"{at['VmRSS']} / {at['VmHWM']}"
-    if tab == "Compare":
-        complete_when(lambda: not view.is_loading())
+    if tab == "Compare":  # when each later part arrives, then all of them
+        view.compared.connect(lambda: mark("p-value and intervals"))
+        view.matrix.computed.connect(lambda: mark("N-run matrix"))
+
+        def compare_done():
+            task = view._verdict_task
+            if task is not None and task.done:
+                mark("verdict")
+            return not view.is_loading()
+
+        complete_when(compare_done, limit=240.0)
     elif tab == "Review":  # its second stage ends with data_loaded
         complete_when(lambda: loaded["all"], limit=240.0)
     elif tab in ("Agreement", "Annotate"):  # Annotate ranks its texts for sorting after
@@ -168,8 +178,8 @@ elif tab == "Review":
     getattr(view, "rows_shown", view.data_loaded).connect(first)
 elif tab == "Agreement":
     getattr(view, "rows_shown", view.data_loaded).connect(first)  # headline; the rest streams
-elif tab == "Compare":
-    view.compared.connect(first)
+elif tab == "Compare":  # the deltas and means first (rows_shown), the p-value etc. later
+    getattr(view, "rows_shown", view.compared).connect(first)
 elif tab == "Stability":
     view.shown_report.connect(first)
 window.resize(1280, 800)

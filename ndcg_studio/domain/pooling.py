@@ -119,13 +119,14 @@ def build_pool(
     top = rank <= depth
     if queries is not None:
         top &= np.asarray(queries, dtype=bool)[query]
-    pooled = np.unique(key[top])
+    # distinct by sorting: np.unique hashes first, much slower here (bench_gui_scale Compare)
+    pooled = _distinct(key[top])
     rank_matrix = np.zeros((n_runs, len(pooled)), dtype=np.int64)
     pos = np.searchsorted(pooled, key)
     inside = pos < len(pooled)
     inside[inside] = pooled[pos[inside]] == key[inside]
     cell = run[inside] * len(pooled) + pos[inside]
-    if len(np.unique(cell)) != len(cell):
+    if len(_distinct(cell)) != len(cell):
         raise ValueError("a document appears twice in one run's list for one query")
     rank_matrix.reshape(-1)[cell] = rank[inside]
     return Pool(
@@ -135,6 +136,12 @@ def build_pool(
         depth=int(depth),
         n_queries=int(n_queries),
     )
+
+
+def _distinct(values: NDArray[np.int64]) -> NDArray[np.int64]:
+    """The distinct values, ascending (what ``np.unique`` returns)."""
+    s = np.sort(values)
+    return s[np.concatenate([[True], s[1:] != s[:-1]])] if s.size else s
 
 
 def discounts(rank: NDArray[np.int64], k: int) -> NDArray[np.float64]:
@@ -368,6 +375,11 @@ class ABChooser:
     least 1, the smallest ideal DCG of a query with a relevant document), so a query whose
     known ideal grows sends its remaining documents back. With several pairs the weights add
     up. Ties, and the documents of weight 0 (they only change IDCG), follow a seeded shuffle.
+
+    Each query's documents keep a fixed order (weight descending, tie), so a heap holds each
+    query's first unjudged one, keyed (-weight / scale_q, tie); an entry made stale by a reveal
+    in its query is skipped when it surfaces: O(log n_queries) per proposal instead of a scan
+    of every query (quadratic at 100,000 queries: bench_gui_scale Compare).
     """
 
     def __init__(
@@ -387,34 +399,121 @@ class ABChooser:
         self._k = k
         self._ideal_disc = 1.0 / np.log2(np.arange(2, k + 2, dtype=np.float64))
         tie = np.random.default_rng(seed).permutation(pool.size)
-        self._heaps: list[list[tuple[float, int, int]]] = [[] for _ in range(pool.n_queries)]
-        for p in np.lexsort((tie, -weight)).tolist():
-            self._heaps[int(pool.query[p])].append((-float(weight[p]), int(tie[p]), p))
-        for h in self._heaps:
-            heapq.heapify(h)
-        self._query = pool.query
-        self._revealed: list[list[float]] = [[] for _ in range(pool.n_queries)]
-        self._scale = np.ones(pool.n_queries)
-        self._judged = np.zeros(pool.size, dtype=bool)
+        query = np.asarray(pool.query, dtype=np.int64)
+        # every query's documents by (weight descending, tie), the queries one after another
+        order = np.lexsort((tie, -weight, query))
+        self._order: list[int] = order.tolist()
+        self._neg_weight: list[float] = (-weight).tolist()
+        self._tie: list[int] = tie.tolist()
+        ends = np.cumsum(np.bincount(query, minlength=pool.n_queries)[: pool.n_queries])
+        self._end: list[int] = ends.tolist()
+        self._cursor: list[int] = [0, *self._end[:-1]] if pool.n_queries else []
+        self._query: list[int] = query.tolist()
+        self._top: list[list[float]] = [[] for _ in range(pool.n_queries)]
+        self._scale: list[float] = [1.0] * pool.n_queries
+        self._version: list[int] = [0] * pool.n_queries
+        self._judged = bytearray(pool.size)
+        self._heap: list[tuple[float, int, int, int, int]] = []
+        self._ideal: dict[tuple[float, ...], float] = {}  # top grades -> their ideal DCG
+        self._stale = 0  # entries on the heap that no longer are their query's head (at most)
+        for q in range(pool.n_queries):
+            entry = self._head(q)
+            if entry is not None:
+                self._heap.append(entry)
+        heapq.heapify(self._heap)
+
+    def _head(self, q: int) -> tuple[float, int, int, int, int] | None:
+        """Query q's entry: its first unjudged document under its current scale (None: all
+        judged); the judged documents before it are skipped for good."""
+        i, end = self._cursor[q], self._end[q]
+        order, judged = self._order, self._judged
+        while i < end and judged[order[i]]:
+            i += 1
+        self._cursor[q] = i
+        if i == end:
+            return None
+        p = order[i]
+        return (self._neg_weight[p] / self._scale[q], self._tie[p], p, q, self._version[q])
 
     def next(self) -> int | None:
-        best: tuple[float, int, int] | None = None
-        for q, h in enumerate(self._heaps):
-            while h and self._judged[h[0][2]]:
-                heapq.heappop(h)
-            if h:
-                cand = (h[0][0] / self._scale[q], h[0][1], h[0][2])
-                if best is None or cand < best:
-                    best = cand
-        return None if best is None else best[2]
+        heap, version = self._heap, self._version
+        while heap and heap[0][4] != version[heap[0][3]]:
+            heapq.heappop(heap)
+        return heap[0][2] if heap else None
 
     def reveal(self, p: int, grade: float) -> None:
-        self._judged[p] = True
-        q = int(self._query[p])
-        self._revealed[q].append(max(float(grade), 0.0))
-        top = sorted(self._revealed[q], reverse=True)[: self._k]
-        ideal = float(np.dot(top, self._ideal_disc[: len(top)]))
+        self._judged[p] = 1
+        q = self._query[p]
+        # the top K grades revealed in q, descending (what sorting all of them would keep)
+        top = self._top[q]
+        g = max(float(grade), 0.0)
+        i = len(top)
+        while i and top[i - 1] < g:
+            i -= 1
+        top.insert(i, g)
+        del top[self._k :]
+        key = tuple(top)
+        ideal = self._ideal.get(key)
+        if ideal is None:
+            ideal = self._ideal[key] = float(np.dot(top, self._ideal_disc[: len(top)]))
         self._scale[q] = max(ideal, 1.0)
+        heap, stale = self._heap, self._version[q]
+        self._version[q] = stale + 1
+        entry = self._head(q)
+        if heap and heap[0][3] == q and heap[0][4] == stale:
+            # q's entry is on top (p was proposed): replace it rather than leave it stale
+            if entry is None:
+                heapq.heappop(heap)
+            else:
+                heapq.heapreplace(heap, entry)
+        else:
+            if entry is not None:
+                heapq.heappush(heap, entry)
+            # q's former entry is left stale: when they are half the heap (revealing the
+            # judged documents first leaves one per judgment), keep the valid ones only
+            self._stale += 1
+            if self._stale > 1024 and 2 * self._stale > len(heap):
+                version = self._version
+                heap[:] = [e for e in heap if e[4] == version[e[3]]]
+                heapq.heapify(heap)
+                self._stale = 0
+
+    def walk(self, grades: Sequence[float], limit: int) -> list[int]:
+        """Up to ``limit`` rounds of ``p = next(); reveal(p, grades[p])`` (the proposals, in
+        order), in one loop: the verdict walks a million of them at 100,000 queries."""
+        out: list[int] = []
+        heap, version, query = self._heap, self._version, self._query
+        top_of, scale, cache, k = self._top, self._scale, self._ideal, self._k
+        pop, replace = heapq.heappop, heapq.heapreplace
+        while len(out) < limit:
+            while heap and heap[0][4] != version[heap[0][3]]:
+                pop(heap)
+            if not heap:
+                break
+            p = heap[0][2]
+            out.append(p)
+            # reveal(p, grades[p]), with q's entry on top of the heap
+            self._judged[p] = 1
+            q = query[p]
+            top = top_of[q]
+            g = max(float(grades[p]), 0.0)
+            i = len(top)
+            while i and top[i - 1] < g:
+                i -= 1
+            top.insert(i, g)
+            del top[k:]
+            key = tuple(top)
+            ideal = cache.get(key)
+            if ideal is None:
+                ideal = cache[key] = float(np.dot(top, self._ideal_disc[: len(top)]))
+            scale[q] = max(ideal, 1.0)
+            version[q] += 1
+            entry = self._head(q)
+            if entry is None:
+                pop(heap)
+            else:
+                replace(heap, entry)
+        return out
 
 
 def make_chooser(

@@ -48,6 +48,7 @@ from numpy.typing import NDArray
 
 from ndcg_studio.domain.metrics import ideal_dcg
 from ndcg_studio.domain.pooling import Pool, discounts
+from ndcg_studio.domain.verdict_batch import upper_relaxed_rows
 from ndcg_studio.domain.verdict_estimates import (
     expected_grades,
     ndcg_matrix,
@@ -308,23 +309,23 @@ def delta_bounds(
     """
     if evaluated is None:
         evaluated = np.bincount(pool.query, minlength=pool.n_queries) > 0
-    low = np.zeros(pool.n_queries)
-    high = np.zeros(pool.n_queries)
-    starts = query_starts(pool)
-    for q in np.flatnonzero(evaluated):
-        low[q], high[q] = query_delta_bounds(
-            pool,
-            grades,
-            run_a,
-            run_b,
-            k,
-            int(q),
-            max_grade=max_grade,
-            integer_grades=integer_grades,
-            starts=starts,
-        )
     if not evaluated.any():
         raise ValueError("no query to evaluate")
+    if integer_grades:
+        low, high = np.zeros(pool.n_queries), np.zeros(pool.n_queries)
+        starts = query_starts(pool)
+        for q in np.flatnonzero(evaluated).tolist():
+            low[q], high[q] = query_delta_bounds(
+                pool, grades, run_a, run_b, k, q, max_grade=max_grade, starts=starts
+            )
+    else:
+        # the relaxation of every query at once (verdict_batch): the same bounds as one by one
+        inside = evaluated[pool.query]
+        row = np.asarray(pool.query[inside], dtype=np.intp)
+        g = np.asarray(grades, dtype=_F64)[inside]
+        w = discounts(pool.rank[run_a, inside], k) - discounts(pool.rank[run_b, inside], k)
+        high = upper_relaxed_rows(row, w, g, pool.n_queries, k, max_grade, _ROUNDS)
+        low = -upper_relaxed_rows(row, -w, g, pool.n_queries, k, max_grade, _ROUNDS)
     return DeltaBounds(
         low=low,
         high=high,

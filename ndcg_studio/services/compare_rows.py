@@ -1,16 +1,27 @@
 """What the Compare view shows, computed below ``ui`` (no Qt): every run scored and summarised
 (:func:`load_scores`, a worker thread), and two runs' paired queries as :class:`CompareRows`
 (:func:`compare_rows`).
+
+At 100,000 queries the view shows what is cheap first and streams the rest
+(``bench_gui_scale.py`` Compare): :func:`load_report` scores without the runs' bootstrap
+intervals, ``compare_rows(..., test=False)`` gives the deltas without the paired
+randomization test, and :func:`late_stats` adds both afterwards — the same numbers as
+:func:`load_scores` and ``compare_rows(..., test=True)``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from numpy.typing import NDArray
 
-from ndcg_studio.domain.stats import TIE_TOLERANCE, RunComparison
+from ndcg_studio.domain.stats import (
+    TIE_TOLERANCE,
+    RunComparison,
+    compare_runs,
+    paired_randomization_test,
+)
 from ndcg_studio.services.progress import Cancelled, Progress
 from ndcg_studio.services.scoring import (
     RunSummary,
@@ -20,6 +31,7 @@ from ndcg_studio.services.scoring import (
     compare,
     summarize,
 )
+from ndcg_studio.services.sort_keys import natural_key
 from ndcg_studio.storage.database import Database
 
 
@@ -32,7 +44,10 @@ class CompareRows:
         query: str external ids of the queries both runs have an nDCG for.
         ndcg_a, ndcg_b: float64 nDCG@K in [0, 1]; delta: float64 ndcg_a - ndcg_b.
         outcome: int8 +1 win of A, -1 loss, 0 tie (|delta| <= 1e-12, as ``compare_runs``).
-        comparison: the service's :class:`~ndcg_studio.domain.stats.RunComparison`.
+        comparison: the service's :class:`~ndcg_studio.domain.stats.RunComparison` (its
+            p_value NaN until the test ran, ``compare_rows(..., test=False)``).
+        query_key: (n,) int64 natural-order sort key of ``query`` (made in the worker, so the
+            first sort by query does not make it on the GUI thread), or None.
     """
 
     run_a: str
@@ -44,6 +59,7 @@ class CompareRows:
     delta: NDArray[np.float64]
     outcome: NDArray[np.int8]
     comparison: RunComparison | None
+    query_key: NDArray[np.int64] | None = None
 
     def __len__(self) -> int:
         return int(self.delta.shape[0])
@@ -79,10 +95,20 @@ class CompareRows:
 
 @dataclass(frozen=True, eq=False)
 class ScoredRuns:
-    """Scores of every run with per-run summaries (from the worker)."""
+    """Scores of every run with per-run summaries (from the worker); ``summaries`` is empty
+    when :func:`load_report` left them to :func:`late_stats`."""
 
     report: ScoreReport
     summaries: dict[str, RunSummary]
+
+
+@dataclass(frozen=True, eq=False)
+class LateStats:
+    """What follows the deltas (:func:`late_stats`): ``rows`` with the p-value of the paired
+    randomization test, and every run's summary (bootstrap interval) or None when not asked."""
+
+    rows: CompareRows
+    summaries: dict[str, RunSummary] | None
 
 
 def load_scores(
@@ -96,7 +122,47 @@ def load_scores(
     return ScoredRuns(report, {s.run: s for s in summarize(report)})
 
 
-def compare_rows(scored: ScoredRuns, run_a: str, run_b: str) -> CompareRows:
-    """The paired comparison of two runs as table rows (worker thread)."""
-    comparison: RunComparison = compare(scored.report, run_a, run_b)
-    return CompareRows.from_report(scored.report, run_a, run_b, comparison)
+def load_report(
+    db: Database,
+    settings: ScoringSettings,
+    progress: Progress | None = None,
+    cancelled: Cancelled | None = None,
+) -> ScoredRuns:
+    """Score every run (worker thread); the summaries are left to :func:`late_stats`."""
+    report = ScoringService(db).score(settings, progress=progress, cancelled=cancelled)
+    return ScoredRuns(report, {})
+
+
+def compare_rows(scored: ScoredRuns, run_a: str, run_b: str, *, test: bool = True) -> CompareRows:
+    """The paired comparison of two runs as table rows (worker thread). ``test=False``: the
+    p-value is left NaN (:func:`late_stats` adds it).
+
+    Raises:
+        LookupError: a run that is not in the report.
+    """
+    report = scored.report
+    if test:
+        comparison: RunComparison = compare(report, run_a, run_b)
+    else:
+        for run in (run_a, run_b):
+            if run not in report.run_names:
+                raise LookupError(f"unknown run {run!r}; known: {', '.join(report.run_names)}")
+        ndcg = report.table.ndcg
+        a, b = ndcg[report.for_run(run_a)], ndcg[report.for_run(run_b)]
+        comparison = compare_runs(a, b, test=False)
+    rows = CompareRows.from_report(report, run_a, run_b, comparison)
+    return replace(rows, query_key=np.asarray(natural_key(rows.query), dtype=np.int64))
+
+
+def late_stats(scored: ScoredRuns, rows: CompareRows, *, summaries: bool) -> LateStats:
+    """The paired randomization test of ``rows`` (as :func:`compare_rows` with ``test=True``:
+    seed 0, 10,000 sign flips) and, with ``summaries``, every run's summary (as
+    :func:`load_scores`). Worker thread."""
+    c = rows.comparison
+    if c is not None and c.n and np.isnan(c.p_value):
+        ndcg = scored.report.table.ndcg
+        a = ndcg[scored.report.for_run(rows.run_a)]
+        b = ndcg[scored.report.for_run(rows.run_b)]
+        rows = replace(rows, comparison=replace(c, p_value=paired_randomization_test(a, b)))
+    done = {s.run: s for s in summarize(scored.report)} if summaries else None
+    return LateStats(rows, done)

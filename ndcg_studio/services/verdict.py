@@ -29,15 +29,15 @@ from dataclasses import dataclass, replace
 import numpy as np
 from numpy.typing import NDArray
 
-from ndcg_studio.domain.pooling import ABChooser, Pool, build_pool
+from ndcg_studio.domain.pooling import Pool, build_pool
 from ndcg_studio.domain.verdict import (
+    DeltaBounds,
     delta_bounds,
     expected_grades,
     probability_a_better,
-    query_delta_bounds,
-    query_starts,
 )
-from ndcg_studio.services.progress import Cancelled, OperationCancelled
+from ndcg_studio.domain.verdict_settle import settle_steps
+from ndcg_studio.services.progress import Cancelled
 from ndcg_studio.services.scoring import ScoringService, ScoringSettings
 from ndcg_studio.storage.database import Database
 
@@ -161,6 +161,7 @@ def judgments_to_settle(
     integer_grades: bool = True,
     complete: NDArray[np.bool_] | None = None,
     cancelled: Cancelled | None = None,
+    bounds: DeltaBounds | None = None,
 ) -> int | None:
     """ESTIMATE: judgments of runs 0 (A) and 1 (B)'s unjudged pooled documents, taken in the
     ``ab`` order and each assumed at its expected grade, until the sound interval of Delta
@@ -171,46 +172,29 @@ def judgments_to_settle(
         complete: (n_queries,) bool queries whose judgments are taken as complete (their
             unjudged documents expected at 0; :func:`~ndcg_studio.domain.verdict.
             expected_grades`).
+        bounds: ``delta_bounds(pool, grades, 0, 1, k, ...)`` with the same grade scale, when
+            the caller has it (not computed twice).
 
     Raises:
         OperationCancelled: ``cancelled()`` became true.
     """
-    g = np.asarray(grades, dtype=np.float64).copy()
-    evaluated = np.bincount(pool.query, minlength=pool.n_queries) > 0
-    queries = np.flatnonzero(evaluated)
-    low = np.zeros(pool.n_queries)
-    high = np.zeros(pool.n_queries)
-    starts = query_starts(pool)
-
-    def bounds(q: int) -> None:
-        low[q], high[q] = query_delta_bounds(
-            pool, g, 0, 1, k, q, max_grade=max_grade, integer_grades=integer_grades, starts=starts
-        )
-
-    for q in queries.tolist():
-        bounds(q)
-    n = len(queries)
-
-    def decided() -> bool:
-        return bool(low[queries].sum() / n > 0 or high[queries].sum() / n < 0)
-
-    if decided():
-        return 0
-    expected = expected_grades(pool, g, complete=complete)
-    chooser = ABChooser(pool, k=k, pairs=[(0, 1)])
-    for judged in np.flatnonzero(~np.isnan(g)).tolist():
-        chooser.reveal(judged, float(g[judged]))
-    used = 0
-    while (p := chooser.next()) is not None:
-        if cancelled is not None and cancelled():
-            raise OperationCancelled("cancelled")
-        g[p] = expected[p]
-        chooser.reveal(p, float(expected[p]))
-        used += 1
-        bounds(int(pool.query[p]))
-        if decided():
-            return used
-    return None
+    g = np.asarray(grades, dtype=np.float64)
+    if bounds is None:
+        bounds = delta_bounds(pool, g, 0, 1, k, max_grade=max_grade, integer_grades=integer_grades)
+    # the walk in blocks (domain.verdict_settle): the same count as proposing, re-bounding the
+    # proposed document's query and testing the sums one judgment at a time
+    return settle_steps(
+        pool,
+        g,
+        expected_grades(pool, g, complete=complete),
+        k,
+        bounds.low,
+        bounds.high,
+        bounds.evaluated,
+        max_grade=max_grade,
+        integer_grades=integer_grades,
+        cancelled=cancelled,
+    )
 
 
 def pair_verdict(
@@ -248,6 +232,7 @@ def pair_verdict(
         integer_grades=integer_grades,
         complete=complete,
         cancelled=cancelled,
+        bounds=b,
     )
     p = probability_a_better(pool, grades, 0, 1, k, samples=samples, seed=seed, complete=complete)
     return PairVerdict(

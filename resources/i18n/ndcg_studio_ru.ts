@@ -911,12 +911,20 @@ Not decided: the number of judgments is an estimate (the documents that decide A
         <translation>Разметка теперь сначала показывает то, что решает A и B</translation>
     </message>
     <message>
+        <source>Testing significance…</source>
+        <translation>Проверка значимости…</translation>
+    </message>
+    <message>
         <source>no judged queries</source>
         <translation>нет оценённых запросов</translation>
     </message>
     <message>
         <source>mean nDCG@%1 &lt;b&gt;%2&lt;/b&gt;</source>
         <translation>среднее nDCG@%1 &lt;b&gt;%2&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>95% CI computing…</source>
+        <translation>95% ДИ: вычисляется…</translation>
     </message>
     <message>
         <source>95% CI %1 – %2</source>
@@ -933,6 +941,10 @@ Not decided: the number of judgments is an estimate (the documents that decide A
     <message>
         <source>Over the %1 queries scored in both runs: mean Δ (A − B) = &lt;b&gt;%2&lt;/b&gt; &amp;nbsp;·&amp;nbsp; A better on &lt;b&gt;%3&lt;/b&gt; &amp;nbsp;·&amp;nbsp; B better on &lt;b&gt;%4&lt;/b&gt; &amp;nbsp;·&amp;nbsp; ties %5</source>
         <translation>По запросам, рассчитанным в обоих прогонах (%1): среднее Δ (A − B) = &lt;b&gt;%2&lt;/b&gt; &amp;nbsp;·&amp;nbsp; A лучше: &lt;b&gt;%3&lt;/b&gt; &amp;nbsp;·&amp;nbsp; B лучше: &lt;b&gt;%4&lt;/b&gt; &amp;nbsp;·&amp;nbsp; ничьих: %5</translation>
+    </message>
+    <message>
+        <source>Paired randomization test: computing (10,000 sign flips)…</source>
+        <translation>Парный рандомизационный тест: вычисляется (10 000 смен знаков)…</translation>
     </message>
     <message>
         <source>Paired randomization test (two-sided, random sign flips of the per-query deltas): %1 — the difference is significant at the 0.05 level.</source>
@@ -1586,7 +1598,7 @@ Create one with File ▸ New database…, then load the demo there.</source>
     <message>
         <source>Loading…</source>
         <extracomment>where the last opened query is remembered (&quot;database label
-query external id&quot;) a reload came while the view was hidden in a shown window: load when the view is shown</extracomment>
+query external id&quot;) a reload came while the view was hidden in a shown window: load when the view is shown ranks the list&apos;s texts in the collation after the list is shown (see QueryColumns)</extracomment>
         <translation>Загрузка…</translation>
     </message>
     <message>

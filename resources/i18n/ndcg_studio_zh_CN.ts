@@ -905,12 +905,20 @@ Not decided: the number of judgments is an estimate (the documents that decide A
         <translation>“标注”现在先显示决定 A 与 B 的文档</translation>
     </message>
     <message>
+        <source>Testing significance…</source>
+        <translation>正在检验显著性…</translation>
+    </message>
+    <message>
         <source>no judged queries</source>
         <translation>没有已标注的查询</translation>
     </message>
     <message>
         <source>mean nDCG@%1 &lt;b&gt;%2&lt;/b&gt;</source>
         <translation>平均 nDCG@%1 &lt;b&gt;%2&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>95% CI computing…</source>
+        <translation>95% 置信区间：计算中…</translation>
     </message>
     <message>
         <source>95% CI %1 – %2</source>
@@ -927,6 +935,10 @@ Not decided: the number of judgments is an estimate (the documents that decide A
     <message>
         <source>Over the %1 queries scored in both runs: mean Δ (A − B) = &lt;b&gt;%2&lt;/b&gt; &amp;nbsp;·&amp;nbsp; A better on &lt;b&gt;%3&lt;/b&gt; &amp;nbsp;·&amp;nbsp; B better on &lt;b&gt;%4&lt;/b&gt; &amp;nbsp;·&amp;nbsp; ties %5</source>
         <translation>在两个运行中都有得分的 %1 个查询上：平均 Δ（A − B）= &lt;b&gt;%2&lt;/b&gt; &amp;nbsp;·&amp;nbsp; A 更好 &lt;b&gt;%3&lt;/b&gt; 个 &amp;nbsp;·&amp;nbsp; B 更好 &lt;b&gt;%4&lt;/b&gt; 个 &amp;nbsp;·&amp;nbsp; 持平 %5 个</translation>
+    </message>
+    <message>
+        <source>Paired randomization test: computing (10,000 sign flips)…</source>
+        <translation>配对随机化检验：计算中（10,000 次符号翻转）…</translation>
     </message>
     <message>
         <source>Paired randomization test (two-sided, random sign flips of the per-query deltas): %1 — the difference is significant at the 0.05 level.</source>
@@ -1562,7 +1574,7 @@ Create one with File ▸ New database…, then load the demo there.</source>
     <message>
         <source>Loading…</source>
         <extracomment>where the last opened query is remembered (&quot;database label
-query external id&quot;) a reload came while the view was hidden in a shown window: load when the view is shown</extracomment>
+query external id&quot;) a reload came while the view was hidden in a shown window: load when the view is shown ranks the list&apos;s texts in the collation after the list is shown (see QueryColumns)</extracomment>
         <translation>正在加载…</translation>
     </message>
     <message>

@@ -44,6 +44,10 @@ class DeltaTableModel(NumpyTableModel):
         self._reset_rows()
         self.endResetModel()
 
+    def replace_comparison(self, rows: CompareRows) -> None:
+        """The same rows with a completed comparison (its p-value): nothing shown changes."""
+        self._d = rows
+
     def _header(self, section: int) -> str:
         if section in (COL_A, COL_B):
             return f"nDCG@{self._d.k} {'A' if section == COL_A else 'B'}"
@@ -62,7 +66,10 @@ class DeltaTableModel(NumpyTableModel):
 
     def _sort_key(self, column: int) -> NDArray[Any]:
         d = self._d
-        return [natural_key(d.query), d.ndcg_a, d.ndcg_b, d.delta, d.outcome][column]
+        if column == 0:
+            return d.query_key if d.query_key is not None else natural_key(d.query)
+        columns: list[NDArray[Any]] = [d.ndcg_a, d.ndcg_b, d.delta, d.outcome]
+        return columns[column - 1]
 
     def _cell(self, row: int, column: int, role: int) -> Any:
         d = self._d

@@ -10,14 +10,18 @@ Annotate pool by what decides this pair (:mod:`ndcg_studio.services.pool_order`)
 
 Scoring, the comparison and the verdict run in workers; changing a run picker only recompares
 the cached scores. Changing a scoring setting, the judgments or the database rescores.
+
+The deltas and the runs' means come first (:attr:`CompareView.rows_shown`; bench_gui_scale
+Compare); only then start the p-value with the runs' intervals (:attr:`CompareView.compared`),
+then the verdict and the N-run matrix, each saying "computing" until its numbers arrive.
 """
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+import numpy as np
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -33,7 +37,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ndcg_studio.services.compare_rows import CompareRows, ScoredRuns, compare_rows, load_scores
+from ndcg_studio.services.compare_rows import (
+    CompareRows,
+    LateStats,
+    ScoredRuns,
+    compare_rows,
+    late_stats,
+    load_report,
+)
 from ndcg_studio.services.pool_order import PoolOrder
 from ndcg_studio.services.scoring import (
     RunSummary,
@@ -45,11 +56,16 @@ from ndcg_studio.ui import settings as S
 from ndcg_studio.ui.bands import best_text_color
 from ndcg_studio.ui.charts import BETTER_A, BETTER_B, DeltaChart
 from ndcg_studio.ui.context import AppContext
-from ndcg_studio.ui.language import arg, number
+from ndcg_studio.ui.language import arg
 from ndcg_studio.ui.models.compare import COL_DELTA, DeltaTableModel
 from ndcg_studio.ui.views.base import LazyView, StateWidget
 from ndcg_studio.ui.views.compare_matrix import CompareMatrixPanel
-from ndcg_studio.ui.views.compare_text import significance_text, verdict_html, verdict_sentence
+from ndcg_studio.ui.views.compare_text import (
+    significance_text,
+    summary_texts,
+    verdict_html,
+    verdict_sentence,
+)
 from ndcg_studio.ui.views.scoring_settings import (
     SCORING_KEYS,
     describe_settings,
@@ -63,9 +79,11 @@ class CompareView(LazyView[ScoredRuns]):
     """The Compare tab. Construct as ``CompareView(context, parent)``.
 
     Signals:
-        compared(): a comparison is shown.
+        rows_shown(): the per-query deltas and the runs' means of a comparison are shown.
+        compared(): a comparison is shown whole (its p-value and the runs' intervals too).
     """
 
+    rows_shown = Signal()
     compared = Signal()
     STATE_KEY = "compare"
     LOADING_STATUS = QT_TRANSLATE_NOOP("CompareView", "Scoring…")
@@ -74,7 +92,11 @@ class CompareView(LazyView[ScoredRuns]):
     def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(context, parent)
         self.scored: ScoredRuns | None = None
+        self._summaries: dict[str, RunSummary] = {}
+        self._matrix_pending = False
+        self._late_pending = False
         self._compare_task: Task[CompareRows] | None = None
+        self._late_task: Task[LateStats] | None = None
         self._verdict_task: Task[PairVerdict] | None = None
         pickers = self._build_pickers()
         summary = self._build_summary()
@@ -219,10 +241,11 @@ class CompareView(LazyView[ScoredRuns]):
         settings = scoring_settings_from(self.context)
         self.settings_line.setText(headline(settings))
         self.settings_line.setToolTip(describe_settings(settings))
-        return lambda progress, cancelled: load_scores(db, settings, progress, cancelled)
+        return lambda progress, cancelled: load_report(db, settings, progress, cancelled)
 
     def _tasks(self) -> tuple[Task[Any] | None, ...]:
-        return (self._task, self._compare_task, self._verdict_task, self.matrix.task)
+        tasks = (self._task, self._compare_task, self._late_task, self._verdict_task)
+        return (*tasks, self.matrix.task)
 
     def _on_settings_changed(self, key: str) -> None:
         if key in SCORING_KEYS:
@@ -232,6 +255,8 @@ class CompareView(LazyView[ScoredRuns]):
 
     def _on_loaded(self, scored: ScoredRuns) -> None:
         self.scored = scored
+        self._summaries = dict(scored.summaries)
+        self._matrix_pending = True  # started once the first rows are shown
         runs = scored.report.run_names
         if len(runs) < 2:
             self._show_empty(
@@ -241,7 +266,6 @@ class CompareView(LazyView[ScoredRuns]):
             )
             return
         self.pages.setCurrentIndex(1)
-        self.matrix.set_report(scored.report)
         previous = (self.run_a.currentText(), self.run_b.currentText())
         for combo in (self.run_a, self.run_b):
             combo.blockSignals(True)
@@ -283,14 +307,17 @@ class CompareView(LazyView[ScoredRuns]):
             self.chart.set_deltas(self.model.rows.delta, a, b, scored.report.settings.k)
             return None
         self.status.setText(self.tr("Comparing…"))
+        if self._late_task is not None:
+            self._late_task.cancel()
+        if self._verdict_task is not None:
+            self._verdict_task.cancel()
         self._compare_task = run_task(
-            lambda _p, _c: compare_rows(scored, a, b),
+            lambda _p, _c: compare_rows(scored, a, b, test=False),
             on_success=self._on_compared,
             on_failure=self._on_failed,
             owner=self,
             replaces=self._compare_task,
         )
-        self._judge_verdict()
         return self._compare_task
 
     def _judge_verdict(self) -> Task[PairVerdict] | None:
@@ -337,32 +364,74 @@ class CompareView(LazyView[ScoredRuns]):
         return True
 
     def _on_compared(self, rows: CompareRows) -> None:
+        """The deltas and means are in: show them, then start what follows (in workers)."""
         scored = self.scored
         if scored is None:
             return
-        self.status.clear()
         k = rows.k
         self.model.set_rows(rows)
         self.table.resizeColumnsToContents()
         self.chart.set_deltas(rows.delta, rows.run_a, rows.run_b, k)
         for tag, run in (("A", rows.run_a), ("B", rows.run_b)):
-            self._set_summary(tag, run, scored.summaries.get(run), k)
+            self._set_summary(tag, run, self._summaries.get(run), k)
         self.verdict.setText(verdict_html(rows))
+        self.significance.setText(significance_text(rows))  # "computing…" before the test
+        depth = self.context.pool_depth
+        self.decision.setText(arg(self.tr("Verdict over the depth-%1 pool: computing…"), depth))
+        # the rest starts once these rows are painted (the next turn of the event loop)
+        self._late_pending = True
+        QTimer.singleShot(0, lambda: self._start_late(scored, rows))
+        self.rows_shown.emit()
+
+    def is_loading(self) -> bool:
+        return self._late_pending or super().is_loading()
+
+    def _start_late(self, scored: ScoredRuns, rows: CompareRows) -> None:
+        """The p-value and (once per scoring) the intervals; then the verdict and matrix."""
+        self._late_pending = False
+        if scored is not self.scored or rows is not self.model.rows:
+            return  # a newer comparison replaced these rows meanwhile
+        summaries = not self._summaries
+        self.status.setText(self.tr("Testing significance…"))
+        self._late_task = run_task(
+            lambda _p, _c: late_stats(scored, rows, summaries=summaries),
+            on_success=self._on_late,
+            on_failure=self._on_failed,
+            owner=self,
+            replaces=self._late_task,
+        )
+
+    def _on_late(self, late: LateStats) -> None:
+        scored, rows = self.scored, late.rows
+        if scored is None:
+            return
+        if late.summaries is not None:
+            self._summaries = late.summaries
+        if (rows.run_a, rows.run_b) != (self.run_a.currentText(), self.run_b.currentText()):
+            return
+        self.status.clear()
+        self.model.replace_comparison(rows)
+        for tag, run in (("A", rows.run_a), ("B", rows.run_b)):
+            self._set_summary(tag, run, self._summaries.get(run), rows.k)
         self.significance.setText(significance_text(rows))
+        self._judge_verdict()
+        if self._matrix_pending:
+            self._matrix_pending = False
+            self.matrix.set_report(scored.report)
         self.compared.emit()
 
     def _set_summary(self, tag: str, run: str, summary: RunSummary | None, k: int) -> None:
+        """Run ``tag``'s name, mean, interval and judged queries; before its summary (the
+        bootstrap interval) arrives, the mean over its scored queries and "computing"."""
         labels = self.summary_labels
         labels[f"{tag}.run"].setText(f"<b>{run}</b>")
-        if summary is None or math.isnan(summary.ndcg.mean):
-            labels[f"{tag}.mean"].setText(self.tr("no judged queries"))
-            labels[f"{tag}.ci"].clear()
-            labels[f"{tag}.n"].clear()
-            return
-        m = summary.ndcg
-        labels[f"{tag}.mean"].setText(arg(self.tr("mean nDCG@%1 <b>%2</b>"), k, f"{m.mean:.4f}"))
-        labels[f"{tag}.ci"].setText(arg(self.tr("95% CI %1 – %2"), f"{m.low:.4f}", f"{m.high:.4f}"))
-        labels[f"{tag}.n"].setText(arg(self.tr("%1 judged queries"), number(m.n)))
+        scored = self.scored
+        values = np.zeros(0)
+        if summary is None and scored is not None and run in scored.report.run_names:
+            values = scored.report.table.ndcg[scored.report.for_run(run)]
+        texts = summary_texts(k, summary, values[~np.isnan(values)])
+        for key, text in zip(("mean", "ci", "n"), texts, strict=True):
+            labels[f"{tag}.{key}"].setText(text)
 
     # ------------------------------------------------------------------ state
     def _state_widgets(self) -> tuple[tuple[str, StateWidget], ...]:

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+from numpy.typing import NDArray
 from PySide6.QtCore import QCoreApplication, QObject
 
 from ndcg_studio.services.compare_rows import CompareRows
+from ndcg_studio.services.scoring import RunSummary
 from ndcg_studio.services.verdict import PairVerdict
 from ndcg_studio.ui.language import arg, number, plural
 from ndcg_studio.ui.models.table import signed
@@ -83,8 +86,12 @@ def verdict_html(rows: CompareRows) -> str:
 def significance_text(rows: CompareRows) -> str:
     """The paired randomization test's p-value and what it means at 0.05."""
     c = rows.comparison
-    if c is None or c.n == 0 or math.isnan(c.p_value):
+    if c is None or c.n == 0:
         return ""
+    if math.isnan(c.p_value):  # the deltas are shown, the test follows (in a worker)
+        return QCoreApplication.translate(
+            "CompareView", "Paired randomization test: computing (10,000 sign flips)…"
+        )
     p = c.p_value
     p_text = "p < 0.0001" if p < 1e-4 else f"p = {p:.4f}"
     if p < 0.05:
@@ -100,3 +107,35 @@ def significance_text(rows: CompareRows) -> str:
             "deltas): %1 — the difference is not significant at the 0.05 level.",
         )
     return arg(text, p_text)
+
+
+def summary_texts(
+    k: int, summary: RunSummary | None, scored: NDArray[np.float64]
+) -> tuple[str, str, str]:
+    """A run's mean nDCG@K, 95% interval and judged queries (rich text) from its ``summary``;
+    before the summary arrives, the mean of its ``scored`` (n,) nDCG values (no NaN) and
+    "computing" for the interval (the bootstrap follows the first rows)."""
+
+    if summary is None and scored.size:
+        mean = f"{float(scored.mean()):.4f}"
+        return (
+            arg(QCoreApplication.translate("CompareView", "mean nDCG@%1 <b>%2</b>"), k, mean),
+            QCoreApplication.translate("CompareView", "95% CI computing…"),
+            arg(
+                QCoreApplication.translate("CompareView", "%1 judged queries"), number(scored.size)
+            ),
+        )
+    if summary is None or math.isnan(summary.ndcg.mean):
+        return QCoreApplication.translate("CompareView", "no judged queries"), "", ""
+    m = summary.ndcg
+    return (
+        arg(
+            QCoreApplication.translate("CompareView", "mean nDCG@%1 <b>%2</b>"), k, f"{m.mean:.4f}"
+        ),
+        arg(
+            QCoreApplication.translate("CompareView", "95% CI %1 – %2"),
+            f"{m.low:.4f}",
+            f"{m.high:.4f}",
+        ),
+        arg(QCoreApplication.translate("CompareView", "%1 judged queries"), number(m.n)),
+    )

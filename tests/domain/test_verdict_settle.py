@@ -1,0 +1,140 @@
+"""The walk in blocks (verdict_settle.settle_steps) gives the count of the plain loop it
+replaced, kept here as the oracle: propose, give the expected grade, re-bound that query,
+test the sums — on random pools, integer and fractional grades, blocks of every size."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ndcg_studio.domain import verdict_settle
+from ndcg_studio.domain.pooling import ABChooser, Pool, build_pool
+from ndcg_studio.domain.verdict import (
+    delta_bounds,
+    expected_grades,
+    query_delta_bounds,
+    query_starts,
+)
+
+
+def plain_loop(
+    pool: Pool, grades: np.ndarray, k: int, max_grade: float, integer: bool
+) -> int | None:
+    """judgments_to_settle as it was: one proposal, one re-bound, one test of the sums."""
+    g = grades.copy()
+    evaluated = np.bincount(pool.query, minlength=pool.n_queries) > 0
+    queries = np.flatnonzero(evaluated)
+    low, high = np.zeros(pool.n_queries), np.zeros(pool.n_queries)
+    starts = query_starts(pool)
+
+    def bounds(q: int) -> None:
+        low[q], high[q] = query_delta_bounds(
+            pool, g, 0, 1, k, q, max_grade=max_grade, integer_grades=integer, starts=starts
+        )
+
+    for q in queries.tolist():
+        bounds(q)
+    n = len(queries)
+
+    def decided() -> bool:
+        return bool(low[queries].sum() / n > 0 or high[queries].sum() / n < 0)
+
+    if decided():
+        return 0
+    expected = expected_grades(pool, g)
+    chooser = ABChooser(pool, k=k, pairs=[(0, 1)])
+    for judged in np.flatnonzero(~np.isnan(g)).tolist():
+        chooser.reveal(judged, float(g[judged]))
+    used = 0
+    while (p := chooser.next()) is not None:
+        g[p] = expected[p]
+        chooser.reveal(p, float(expected[p]))
+        used += 1
+        bounds(int(pool.query[p]))
+        if decided():
+            return used
+    return None
+
+
+def _pool(rng: np.random.Generator, n_queries: int, length: int, depth: int) -> Pool:
+    run, query, doc, rank = [], [], [], []
+    for r in range(2):
+        for q in range(n_queries):
+            picked = rng.choice(2 * length, size=length, replace=False)
+            run += [r] * length
+            query += [q] * length
+            doc += picked.tolist()
+            rank += list(range(1, length + 1))
+    arrays = (np.array(a, dtype=np.int64) for a in (run, query, doc, rank))
+    return build_pool(*arrays, n_runs=2, n_queries=n_queries, depth=depth)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    n_queries=st.integers(1, 12),
+    length=st.integers(1, 6),
+    k=st.integers(1, 5),
+    judged=st.floats(0.0, 0.9),
+    integer=st.booleans(),
+    block=st.sampled_from([1, 2, 3, 7, 256]),
+)
+def test_blocks_count_as_the_plain_loop(
+    seed: int,
+    n_queries: int,
+    length: int,
+    k: int,
+    judged: float,
+    integer: bool,
+    block: int,
+) -> None:
+    rng = np.random.default_rng(seed)
+    pool = _pool(rng, n_queries, length, depth=length)
+    grades = rng.integers(0, 5, pool.size).astype(float)
+    if not integer:
+        grades = np.round(grades + rng.choice([0.0, 1 / 3, -1 / 3], pool.size), 12).clip(0, 4)
+    grades[rng.random(pool.size) >= judged] = np.nan
+    want = plain_loop(pool, grades, k, 4.0, integer)
+    b = delta_bounds(pool, grades, 0, 1, k, integer_grades=integer)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(verdict_settle, "_FIRST_BLOCK", block)
+        patch.setattr(verdict_settle, "_MAX_BLOCK", max(block, 4))
+        got = verdict_settle.settle_steps(
+            pool,
+            grades,
+            expected_grades(pool, grades),
+            k,
+            b.low,
+            b.high,
+            b.evaluated,
+            max_grade=4.0,
+            integer_grades=integer,
+        )
+    assert got == want
+
+
+@pytest.mark.parametrize("seed", [0, 6, 13])
+def test_a_long_walk_is_counted_across_blocks(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    pool = _pool(rng, 40, 8, depth=8)
+    grades = rng.integers(0, 5, pool.size).astype(float)
+    grades[rng.random(pool.size) >= 0.3] = np.nan
+    want = plain_loop(pool, grades, 5, 4.0, False)
+    assert want is not None and want > 200  # these seeds: 217, 352 and 326 of 337-358
+    monkeypatch.setattr(verdict_settle, "_FIRST_BLOCK", 4)
+    monkeypatch.setattr(verdict_settle, "_MAX_BLOCK", 16)
+    b = delta_bounds(pool, grades, 0, 1, 5, integer_grades=False)
+    got = verdict_settle.settle_steps(
+        pool,
+        grades,
+        expected_grades(pool, grades),
+        5,
+        b.low,
+        b.high,
+        b.evaluated,
+        max_grade=4.0,
+        integer_grades=False,
+    )
+    assert got == want
