@@ -32,7 +32,6 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 from PySide6.QtCore import QCoreApplication, QSettings, QThreadPool  # noqa: E402
-from PySide6.QtGui import QColor, QPalette  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from ndcg_studio.services.annotation import AnnotationService, AnnotatorInfo  # noqa: E402
@@ -40,6 +39,7 @@ from ndcg_studio.storage.database import Database, open_database  # noqa: E402
 from ndcg_studio.ui import workers  # noqa: E402
 from ndcg_studio.ui.context import AppContext  # noqa: E402
 from ndcg_studio.ui.main_window import MainWindow  # noqa: E402
+from ndcg_studio.ui.theme import apply_theme  # noqa: E402
 
 SIZE = (1280, 800)
 
@@ -105,30 +105,6 @@ def build_demo(folder: Path) -> Database:
     return db
 
 
-def dark_palette() -> QPalette:
-    """A dark palette like the ones desktop themes give Fusion."""
-    p = QPalette()
-    roles = QPalette.ColorRole
-    for role, color in (
-        (roles.Window, "#2b2b2b"),
-        (roles.WindowText, "#e6e6e6"),
-        (roles.Base, "#1e1e1e"),
-        (roles.AlternateBase, "#262626"),
-        (roles.Text, "#e6e6e6"),
-        (roles.Button, "#353535"),
-        (roles.ButtonText, "#e6e6e6"),
-        (roles.Highlight, "#2f65ca"),
-        (roles.HighlightedText, "#ffffff"),
-        (roles.PlaceholderText, "#9a9a9a"),
-        (roles.Link, "#6ea8fe"),
-        (roles.Mid, "#5a5a5a"),
-        (roles.ToolTipBase, "#3a3a3a"),
-        (roles.ToolTipText, "#e6e6e6"),
-    ):
-        p.setColor(role, QColor(color))
-    return p
-
-
 def prepare_annotate(window: MainWindow, app: QApplication) -> None:
     """Query 2, on a judged document (the legend shows its grade)."""
     from ndcg_studio.ui.views.annotate import AnnotateView
@@ -167,7 +143,7 @@ def main() -> int:
     assert isinstance(app, QApplication)
     app.setApplicationDisplayName("NDCG Studio")
     if args.dark:
-        app.setPalette(dark_palette())
+        apply_theme("dark", app)
     from ndcg_studio.ui.language import apply_language
 
     apply_language(args.lang)

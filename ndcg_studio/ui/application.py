@@ -57,11 +57,14 @@ def run_gui(db: str | None = None, demo: bool = False, lang: str | None = None) 
     from ndcg_studio.ui.context import AppContext
     from ndcg_studio.ui.language import apply_language, resolve_language
     from ndcg_studio.ui.main_window import MainWindow
+    from ndcg_studio.ui.settings import THEME
+    from ndcg_studio.ui.theme import apply_theme
 
     app = _application()
     context = AppContext()
     # before any widget exists: the views translate their text once, when they are built
     undo_language = apply_language(resolve_language(lang, context.settings))
+    apply_theme(context.settings.get(THEME), app)  # View ▸ Theme's choice; "system" changes nothing
     window = MainWindow(context)
     uninstall = errors.install(lambda: window)
     e2e_log.install(app, window)

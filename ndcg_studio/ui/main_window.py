@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 
 from ndcg_studio import __version__
 from ndcg_studio.translatable import QT_TRANSLATE_NOOP
-from ndcg_studio.ui import errors, language, transfer
+from ndcg_studio.ui import errors, language, theme, transfer
 from ndcg_studio.ui import settings as S
 from ndcg_studio.ui.context import AppContext
 from ndcg_studio.ui.team import TeamWatcher
@@ -176,6 +176,7 @@ class MainWindow(DatabaseActions, StatusBarMixin, QMainWindow):
             ],
         )
         language.add_language_menu(view_menu, self.context.settings, self)  # View ▸ Language
+        theme.add_theme_menu(view_menu, self.context.settings)  # View ▸ Theme
 
     def _build_annotator_menu(self, annotator_menu: QMenu) -> None:
         self._add(

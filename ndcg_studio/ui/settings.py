@@ -74,6 +74,9 @@ ANNOTATOR = Setting("user/annotator", "", str)
 #: the interface language chosen in View ▸ Language ("" = follow the system locale); app-wide,
 #: not per database (see :mod:`ndcg_studio.ui.language`)
 LANGUAGE = Setting("ui/language", "", str, choices=("", *INTERFACE_LANGUAGES))
+#: the colour theme chosen in View ▸ Theme: "system" (follow the desktop), "light" or "dark";
+#: app-wide (see :mod:`ndcg_studio.ui.theme`)
+THEME = Setting("ui/theme", "system", str, choices=("system", "light", "dark"))
 # files
 LAST_FOLDER = Setting("files/last_folder", "", str)
 RECENT_DATABASES_KEY = "files/recent_databases"
