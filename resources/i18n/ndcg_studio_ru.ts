@@ -2899,6 +2899,26 @@ Double-click for the per-rank breakdown.</source>
     </message>
 </context>
 <context>
+    <name>Theme</name>
+    <message>
+        <source>&amp;System</source>
+        <extracomment>the themes: code and menu text (translated where shown, context &quot;Theme&quot;)</extracomment>
+        <translation>&amp;Системная</translation>
+    </message>
+    <message>
+        <source>&amp;Light</source>
+        <translation>&amp;Светлая</translation>
+    </message>
+    <message>
+        <source>&amp;Dark</source>
+        <translation>&amp;Тёмная</translation>
+    </message>
+    <message>
+        <source>&amp;Theme</source>
+        <translation>&amp;Тема</translation>
+    </message>
+</context>
+<context>
     <name>Transfer</name>
     <message>
         <source>A run (TREC run file)</source>

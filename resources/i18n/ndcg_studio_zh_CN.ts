@@ -2855,6 +2855,26 @@ Double-click for the per-rank breakdown.</source>
     </message>
 </context>
 <context>
+    <name>Theme</name>
+    <message>
+        <source>&amp;System</source>
+        <extracomment>the themes: code and menu text (translated where shown, context &quot;Theme&quot;)</extracomment>
+        <translation>跟随系统(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Light</source>
+        <translation>浅色(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Dark</source>
+        <translation>深色(&amp;D)</translation>
+    </message>
+    <message>
+        <source>&amp;Theme</source>
+        <translation>主题(&amp;T)</translation>
+    </message>
+</context>
+<context>
     <name>Transfer</name>
     <message>
         <source>A run (TREC run file)</source>
