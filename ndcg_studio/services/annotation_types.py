@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import overload
+from typing import Any, overload
 
 import numpy as np
 from numpy.typing import NDArray
@@ -43,19 +43,15 @@ class QueryProgress:
         return self.pool_size > 0 and self.judged >= self.pool_size
 
 
-@dataclass(frozen=True, eq=False)
-class QueryProgressList(Sequence[QueryProgress]):
-    """Every query's :class:`QueryProgress`, held as columns (length n) and read as a sequence
-    of rows: 100,000 queries cross from the worker to the GUI without 100,000 objects.
-
-    Attributes:
-        query_id, pool_size, judged: int64 arrays (0 <= judged <= pool_size).
-        external_id, text: lists of ``str``.
-    """
+class QueryRows(Sequence[QueryProgress]):
+    """Row access for query-progress columns: ``query_id``, ``external_id``, ``text``,
+    ``pool_size`` and ``judged``, each of length n, read as a sequence of
+    :class:`QueryProgress` (for callers written for a list). Mixed into
+    :class:`QueryProgressList` and the Annotate view's columns (``ui.models.query_columns``)."""
 
     query_id: NDArray[np.int64]
-    external_id: list[str]
-    text: list[str]
+    external_id: Any
+    text: Any
     pool_size: NDArray[np.int64]
     judged: NDArray[np.int64]
 
@@ -66,8 +62,8 @@ class QueryProgressList(Sequence[QueryProgress]):
         """Row ``i`` (0 <= i < n) as a :class:`QueryProgress`."""
         return QueryProgress(
             query_id=int(self.query_id[i]),
-            external_id=self.external_id[i],
-            text=self.text[i],
+            external_id=str(self.external_id[i]),
+            text=str(self.text[i]),
             pool_size=int(self.pool_size[i]),
             judged=int(self.judged[i]),
         )
@@ -83,6 +79,23 @@ class QueryProgressList(Sequence[QueryProgress]):
         if isinstance(i, slice):
             return [self.row(j) for j in range(len(self))[i]]
         return self.row(range(len(self))[i])
+
+
+@dataclass(frozen=True, eq=False)
+class QueryProgressList(QueryRows):
+    """Every query's :class:`QueryProgress`, held as columns (length n) and read as a sequence
+    of rows: 100,000 queries cross from the worker to the GUI without 100,000 objects.
+
+    Attributes:
+        query_id, pool_size, judged: int64 arrays (0 <= judged <= pool_size).
+        external_id, text: lists of ``str``.
+    """
+
+    query_id: NDArray[np.int64]
+    external_id: list[str]
+    text: list[str]
+    pool_size: NDArray[np.int64]
+    judged: NDArray[np.int64]
 
 
 @dataclass(frozen=True, slots=True)

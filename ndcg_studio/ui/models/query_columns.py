@@ -7,20 +7,20 @@ arrays when 100,000 queries arrive (``bench_gui_scale.py``, Annotate).
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import overload
 
 import numpy as np
 from numpy.typing import NDArray
 
 from ndcg_studio.services.annotation import QueryProgress, QueryProgressList
+from ndcg_studio.services.annotation_types import QueryRows
 from ndcg_studio.ui.collation import collation_ranks, fold
 from ndcg_studio.ui.models.table import natural_key
 
 
 @dataclass(frozen=True, eq=False)
-class QueryColumns(Sequence[QueryProgress]):
+class QueryColumns(QueryRows):
     """The query list as columns, all of shape (n,), with the keys sorting and filtering need.
 
     Attributes:
@@ -78,28 +78,3 @@ class QueryColumns(Sequence[QueryProgress]):
             id_rank=np.asarray(natural_key(ids), dtype=np.int64),
             folded=np.array(folded, dtype=str) if n else np.zeros(0, dtype=str),
         )
-
-    def __len__(self) -> int:
-        return int(self.query_id.shape[0])
-
-    def row(self, i: int) -> QueryProgress:
-        """Row ``i`` as a :class:`QueryProgress`."""
-        return QueryProgress(
-            query_id=int(self.query_id[i]),
-            external_id=str(self.external_id[i]),
-            text=str(self.text[i]),
-            pool_size=int(self.pool_size[i]),
-            judged=int(self.judged[i]),
-        )
-
-    def __iter__(self) -> Iterator[QueryProgress]:
-        return (self.row(i) for i in range(len(self)))
-
-    @overload
-    def __getitem__(self, i: int) -> QueryProgress: ...
-    @overload
-    def __getitem__(self, i: slice) -> list[QueryProgress]: ...
-    def __getitem__(self, i: int | slice) -> QueryProgress | list[QueryProgress]:
-        if isinstance(i, slice):
-            return [self.row(j) for j in range(len(self))[i]]
-        return self.row(range(len(self))[i])
