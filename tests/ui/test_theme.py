@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QApplication, QMenu
 from ndcg_studio.ui import settings as S
 from ndcg_studio.ui import theme
 from ndcg_studio.ui.bands import contrast_ratio
+from ndcg_studio.ui.views.annotate_document import DocumentPanel, GradeLegend
 
 WINDOW = QPalette.ColorRole.Window
 TEXT = QPalette.ColorRole.Text
@@ -83,3 +84,29 @@ def test_the_main_window_has_view_theme(main_window: Any) -> None:
     )
     titles = [a.text() for a in view_menu.actions()]
     assert "&Theme" in titles
+
+
+def test_a_theme_change_reaches_the_annotate_views_secondary_text_and_grade_buttons(
+    restored: Any, annotate_view: Any
+) -> None:
+    """Widgets that colour themselves from the palette follow a change of theme at once."""
+    app = restored
+    view = annotate_view
+    panel = next(w for w in view.findChildren(DocumentPanel))
+    hint = panel.hint_label
+    legend = next(w for w in view.findChildren(GradeLegend))
+    button = legend.buttons[0]
+    theme.apply_theme("dark", app)
+    QApplication.processEvents()
+    window = app.palette().color(WINDOW)
+    assert hint.palette().color(hint.foregroundRole()).name() == (
+        app.palette().color(QPalette.ColorRole.PlaceholderText).name()
+    )
+    assert button.palette().color(QPalette.ColorRole.Button).lightnessF() < 0.5
+    theme.apply_theme("light", app)
+    QApplication.processEvents()
+    assert app.palette().color(WINDOW) != window
+    assert hint.palette().color(hint.foregroundRole()).name() == (
+        app.palette().color(QPalette.ColorRole.PlaceholderText).name()
+    )
+    assert button.palette().color(QPalette.ColorRole.Button).lightnessF() > 0.5

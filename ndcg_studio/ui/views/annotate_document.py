@@ -62,6 +62,7 @@ class GradeLegend(QWidget):
         self._group = QButtonGroup(self)
         self._group.setExclusive(False)
         self.buttons: dict[int, QToolButton] = {}
+        self._current: int | None = None
         for grade in GRADES:
             button = QToolButton(self)
             button.setText(grade_name(grade))  # the chip shows the digit
@@ -81,7 +82,6 @@ class GradeLegend(QWidget):
             button.setMinimumWidth(_bold_width(button))
         self._place(len(GRADES))
         self._group.idClicked.connect(self._on_clicked)
-        self._current: int | None = None
 
     def one_row_width(self) -> int:
         """The width the five buttons need side by side with their full names."""
@@ -119,6 +119,15 @@ class GradeLegend(QWidget):
         if grade == self._current and grade is not None:
             return
         self._current = grade
+        self._paint_buttons()
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.PaletteChange:  # View ▸ Theme: the buttons follow
+            self._paint_buttons()
+        super().changeEvent(event)
+
+    def _paint_buttons(self) -> None:
+        grade = self._current
         base = self.palette()
         for g, button in self.buttons.items():
             current = g == grade

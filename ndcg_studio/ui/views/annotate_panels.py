@@ -42,12 +42,9 @@ def scaled_font(widget: QWidget, factor: float, *, bold: bool = False) -> QFont:
 
 
 def secondary(label: QLabel) -> QLabel:
-    """Secondary text: the palette's placeholder colour (readable in light and dark themes)."""
-    palette = label.palette()
-    palette.setColor(
-        QPalette.ColorRole.WindowText, palette.color(QPalette.ColorRole.PlaceholderText)
-    )
-    label.setPalette(palette)
+    """Secondary text: drawn in the palette's placeholder colour (readable in light and dark
+    themes, and following a change of theme: a role, not a colour copied into the label)."""
+    label.setForegroundRole(QPalette.ColorRole.PlaceholderText)
     return label
 
 
