@@ -226,4 +226,5 @@ def _mean_delta(
     ok = idcg > 0
     for r in (0, 1):
         nd[r, ok] = dcg[r][ok] / idcg[ok]
-    return float((nd[0, evaluated] - nd[1, evaluated]).mean())
+    delta = nd[0, evaluated] - nd[1, evaluated]
+    return float(delta.mean()) if delta.size else float("nan")  # no query: no difference

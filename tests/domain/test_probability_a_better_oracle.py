@@ -5,7 +5,7 @@ random grades, the same nDCG (bitwise), the same estimate."""
 from __future__ import annotations
 
 import numpy as np
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from ndcg_studio.domain.metrics import ideal_dcg
@@ -72,6 +72,7 @@ def _pool(rng: np.random.Generator, n_runs: int, n_queries: int, length: int) ->
     k=st.integers(1, 6),
     judged=st.floats(0.0, 1.0),
 )
+@example(seed=17386, n_runs=2, n_queries=1, length=1, k=1, judged=0.0)  # no query evaluated
 def test_the_estimate_equals_the_draw_by_draw_one(
     seed: int, n_runs: int, n_queries: int, length: int, k: int, judged: float
 ) -> None:
