@@ -20,6 +20,7 @@ from sqlalchemy import ColumnElement, Select, and_, delete, func, select
 from sqlalchemy.orm import Session
 
 from ndcg_studio.storage import models
+from ndcg_studio.storage.campaign_reads import live_leases
 from ndcg_studio.storage.judgments.items import insert_statement
 
 Item = tuple[int, int]
@@ -152,15 +153,10 @@ def offer_inputs(
             _st.c.campaign_id == campaign, _st.c.annotator_id == annotator_id
         )
     ).all()
-    leases = session.execute(
-        select(_le.c.query_id, _le.c.document_id, _le.c.annotator_id).where(
-            _le.c.campaign_id == campaign, _le.c.expires_at > now
-        )
-    ).all()
     return (
         [(int(q), int(d), int(a), int(g)) for q, d, a, g in judged],
         {(int(q), int(d)): str(state) for q, d, state in marks},
-        [(int(q), int(d), int(a)) for q, d, a in leases],
+        live_leases(session, campaign, now),
     )
 
 

@@ -245,15 +245,18 @@ def open_marks_and_leases(
             _st.c.state != "graded",
         )
     ).all()
+    return {(int(q), int(d)): str(s) for q, d, s in marks}, live_leases(session, campaign, now)
+
+
+def live_leases(session: Session, campaign: int, now: datetime) -> list[tuple[int, int, int]]:
+    """The campaign's leases that have not expired at ``now``: (query id, document id,
+    annotator id)."""
     leases = session.execute(
         select(_le.c.query_id, _le.c.document_id, _le.c.annotator_id).where(
             _le.c.campaign_id == campaign, _le.c.expires_at > now
         )
     ).all()
-    return (
-        {(int(q), int(d)): str(s) for q, d, s in marks},
-        [(int(q), int(d), int(a)) for q, d, a in leases],
-    )
+    return [(int(q), int(d), int(a)) for q, d, a in leases]
 
 
 def database_key(session: Session) -> str:
