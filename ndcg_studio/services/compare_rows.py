@@ -117,8 +117,9 @@ def load_scores(
     progress: Progress | None = None,
     cancelled: Cancelled | None = None,
 ) -> ScoredRuns:
-    """Score every run and summarise each (worker thread)."""
-    report = ScoringService(db).score(settings, progress=progress, cancelled=cancelled)
+    """Score every run and summarise each (worker thread): :func:`load_report` and the
+    summaries :func:`late_stats` adds, in one go."""
+    report = load_report(db, settings, progress, cancelled).report
     return ScoredRuns(report, {s.run: s for s in summarize(report)})
 
 
