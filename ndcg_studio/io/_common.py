@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from os import PathLike
 from pathlib import Path
 from typing import NoReturn
@@ -91,17 +91,6 @@ class Ticker:
     def chunk_size(self) -> int:
         """Lines per step so that a file gives at most ~:data:`PROGRESS_CALLS` calls."""
         return max(MIN_CHUNK_LINES, math.ceil(self.total / PROGRESS_CALLS))
-
-    def lines(self, lines: Sequence[str]) -> Iterator[tuple[int, str]]:
-        """``enumerate(lines)`` with :attr:`total` set to their number, progress reported (and
-        Cancel polled) at the start and every :meth:`chunk_size` lines."""
-        self.total = len(lines)
-        step = self.chunk_size()
-        self.tick(0)
-        for index, raw in enumerate(lines):
-            if index and index % step == 0:
-                self.tick(index)
-            yield index, raw
 
 
 def read_text(path: PathArg, issues: Issues, ticker: Ticker) -> str:

@@ -102,11 +102,16 @@ def _records(
 def _parse(lines: list[str], issues: Issues, ticker: Ticker) -> list[_Record]:
     """Records from the lines: a ``.X`` marker opens field X of the current ``.I`` record;
     other lines continue the open field."""
+    ticker.total = len(lines)
+    step = ticker.chunk_size()
+    ticker.tick(0)
     records: list[_Record] = []
     current: _Record | None = None
     field_name: str | None = None
     complained_outside = False
-    for index, raw in ticker.lines(lines):
+    for index, raw in enumerate(lines):
+        if index and index % step == 0:
+            ticker.tick(index)
         number = index + 1
         match = _MARKER.fullmatch(raw)
         if match is not None:
