@@ -117,31 +117,33 @@ class DatabaseActions:
         if create is None and target is not None and not self._may_create(url):
             return None
 
-        def work(_progress: Any, _cancelled: Any) -> tuple[Database, AnnotatorInfo | None, int]:
+        def work(_progress: Any, _cancelled: Any) -> tuple[Database, AnnotatorInfo | None, bool]:
             # lean: no memory map, page caches freed between jobs (the app's RSS)
             database = open_database(url, lean=True)
             try:
                 service = AnnotationService(database)
                 annotator = service.ensure_annotator(name) if name else None
-                queries = service.counts().queries
+                # only what the demo needs: the table counts (the status bar's, read later)
+                # scan the results and judgments, on the way to the view's first rows
+                empty = load_demo and demo.is_empty(database)
             except BaseException:
                 database.dispose()
                 raise
-            return database, annotator, queries
+            return database, annotator, empty
 
         def failed(exc: BaseException) -> None:
             self.context.set_opening(False)
             action = QCoreApplication.translate("DatabaseActions", "Opening the database")
             errors.show_error(exc, self._window(), action=action)
 
-        def done(result: tuple[Database, AnnotatorInfo | None, int]) -> None:
-            database, annotator, queries = result
+        def done(result: tuple[Database, AnnotatorInfo | None, bool]) -> None:
+            database, annotator, empty = result
             self.context.set_opening(False)
             self.context.set_database(database, annotator)
             self.context.settings.add_recent_database(database_target(database))
             if annotator is None:
                 self.ask_annotator_name()
-            if load_demo and queries == 0:
+            if empty:
                 self.load_demo()
             if on_open is not None:
                 on_open(database)

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 
 import numpy as np
 from numpy.typing import NDArray
-from sqlalchemy import Connection, func, select
+from sqlalchemy import Connection, select
 
 from ndcg_studio.storage import models
 from ndcg_studio.storage.bulk import column_by_id, id_map
@@ -61,7 +61,8 @@ def query_id(conn: Connection, external_id: str) -> int | None:
 
 def has_queries(conn: Connection) -> bool:
     """True when the database holds at least one query."""
-    return bool(conn.execute(select(func.count()).select_from(models.queries)).scalar_one())
+    # the first row, not a count: the question is asked at every open of a default database
+    return conn.execute(select(models.queries.c.id).limit(1)).first() is not None
 
 
 def query_texts(conn: Connection, ids: Iterable[int] | NDArray[np.int64]) -> dict[int, str]:
