@@ -3,7 +3,8 @@
 A change (the database, the judgments, a setting) only marks a :class:`LazyView` dirty
 (:meth:`LazyView._schedule`); a short single-shot timer coalesces a burst of changes into one
 reload, and only while the view is visible: a hidden view reloads when it is shown again or its
-tab is activated. A new load cancels the running one. The view shows either its content or a
+tab is activated. The first load from a newly opened database starts on the next turn of the
+event loop instead (nothing is shown yet that a burst could make stale). A new load cancels the running one. The view shows either its content or a
 centred message (no database, nothing to show yet, loading).
 """
 
@@ -65,8 +66,12 @@ class LazyView(QWidget, Generic[T]):
         self._timer.setSingleShot(True)
         self._timer.setInterval(RELOAD_DELAY_MS)
         self._timer.timeout.connect(self.reload)
+        #: nothing has been loaded from the current database yet: no reason to wait
+        self._first_load_due = True
         self.status = QLabel()
         context.opening_changed.connect(self._schedule)
+        # connected before the subclass connects its own reload, so it is called first
+        context.database_changed.connect(self._on_database_replaced)
 
     def _text(self, text: str) -> str:
         """``text`` (one of the class texts above) translated in the context of the class that
@@ -106,6 +111,7 @@ class LazyView(QWidget, Generic[T]):
             )
             return None
         job = self._load_job(db)
+        self._first_load_due = False
         self.status.setText(self._text(self.LOADING_STATUS))
         self._task = run_task(
             job,
@@ -131,7 +137,15 @@ class LazyView(QWidget, Generic[T]):
         """The data changed: reload soon if visible, else when shown."""
         self._dirty = True
         if self.isVisible():
-            self._timer.start()
+            self._start_timer()
+
+    def _start_timer(self) -> None:
+        """(Re)start the reload timer: :data:`RELOAD_DELAY_MS`, or 0 for the first load from
+        the database (its changes arrive together, in one turn of the event loop)."""
+        self._timer.start(0 if self._first_load_due else RELOAD_DELAY_MS)
+
+    def _on_database_replaced(self) -> None:
+        self._first_load_due = True
 
     def activated(self) -> None:
         """The main window switched to this tab: load now if anything changed meanwhile."""
@@ -141,7 +155,7 @@ class LazyView(QWidget, Generic[T]):
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
         if self._dirty:
-            self._timer.start()
+            self._start_timer()
 
     def _loaded(self, data: T) -> None:
         self.status.clear()
