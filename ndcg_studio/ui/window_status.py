@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 from typing import Any, cast
 
-from PySide6.QtCore import QCoreApplication, Qt, Slot
+from PySide6.QtCore import QCoreApplication, Qt, QTimer, Slot
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QLabel, QMainWindow
 
@@ -18,6 +18,11 @@ from ndcg_studio.ui.context import AppContext
 from ndcg_studio.ui.language import arg, counted
 from ndcg_studio.ui.team import team_text
 from ndcg_studio.ui.workers import Task, run_task
+
+
+#: after another database opens, the counts (a scan of its results and judgments) wait this
+#: long: they are not on the way to the current tab's first rows (``bench_gui_scale.py``)
+COUNTS_DELAY_MS = 1000
 
 
 class StatusBarMixin:
@@ -41,11 +46,19 @@ class StatusBarMixin:
             label.setContentsMargins(6, 0, 6, 0)
             status.addPermanentWidget(label)
         status.messageChanged.connect(self._on_message_changed)
+        self._counts_timer = QTimer(self._window())
+        self._counts_timer.setSingleShot(True)
+        self._counts_timer.setInterval(COUNTS_DELAY_MS)
+        self._counts_timer.timeout.connect(self._refresh_counts)
 
     @Slot()
     def _on_database_changed(self) -> None:
         self._update_status()
-        self._refresh_counts()
+        if self.context.database is None:
+            self._refresh_counts()  # clears the counts
+        else:
+            self._counts_label.setText("")  # the former database's, until the new ones arrive
+            self._counts_timer.start()
 
     @Slot()
     def _update_status(self) -> None:
@@ -72,6 +85,7 @@ class StatusBarMixin:
 
     @Slot()
     def _refresh_counts(self) -> None:
+        self._counts_timer.stop()
         database = self.context.database
         if database is None:
             self._counts_label.setText("")
