@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 
 from ndcg_studio import __version__
 from ndcg_studio.translatable import QT_TRANSLATE_NOOP
-from ndcg_studio.ui import errors, language, theme, transfer
+from ndcg_studio.ui import errors, language, theme
 from ndcg_studio.ui import settings as S
 from ndcg_studio.ui.context import AppContext
 from ndcg_studio.ui.team import TeamWatcher
@@ -256,12 +256,18 @@ class MainWindow(DatabaseActions, StatusBarMixin, QMainWindow):
     @Slot()
     def import_file(self) -> None:
         """File ▸ Import… (see :func:`ndcg_studio.ui.transfer.import_file`)."""
+        # imported on first use: its services (the file formats, the exports' statistics) are
+        # not needed to show the window and its first rows (``python -X importtime``)
+        from ndcg_studio.ui import transfer
+
         if self._require_database(self.tr("Import")):
             transfer.import_file(self.context, self, self.show_message)
 
     @Slot()
     def export_file(self) -> None:
         """File ▸ Export… (see :func:`ndcg_studio.ui.transfer.export_file`)."""
+        from ndcg_studio.ui import transfer  # on first use, as in import_file
+
         if self._require_database(self.tr("Export")):
             transfer.export_file(self.context, self, self.show_message)
 

@@ -15,7 +15,7 @@ queued item opens after each grade. Closing the app releases the annotator's hol
 from __future__ import annotations
 
 import contextlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication, Qt, QTimer, Slot
 from PySide6.QtGui import QKeySequence, QShortcut
@@ -39,10 +39,12 @@ from ndcg_studio.services.annotation import (
     GradeChange,
     Keep,
 )
-from ndcg_studio.services.campaigns import CampaignService
 from ndcg_studio.translatable import QT_TRANSLATE_NOOP
 from ndcg_studio.ui import errors
 from ndcg_studio.ui.language import arg
+
+if TYPE_CHECKING:  # imported when a database is open: the panel is built with the window
+    from ndcg_studio.services.campaigns import CampaignService
 
 #: the chooser's first item (translated in context "CampaignPanel")
 _NONE = QT_TRANSLATE_NOOP("CampaignPanel", "(no campaign: the whole pool)")
@@ -125,8 +127,14 @@ class CampaignPanel(QWidget):
             shortcut = QShortcut(QKeySequence(key), view)
             shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
             shortcut.activated.connect(slot)
-        self.context.database_changed.connect(self.refresh)
-        self.context.annotator_changed.connect(self.refresh)
+        # a new database or annotator: refresh on the next turn of the event loop, after the
+        # views' first loads have started (their reload timers were started before this one)
+        self._refresh_timer = QTimer(self)
+        self._refresh_timer.setSingleShot(True)
+        self._refresh_timer.setInterval(0)
+        self._refresh_timer.timeout.connect(self.refresh)
+        self.context.database_changed.connect(self._refresh_timer.start)
+        self.context.annotator_changed.connect(self._refresh_timer.start)
         view.judgment_saved.connect(self._on_saved)
         view.query_loaded.connect(lambda _q: self._show_guidelines())
         app = QApplication.instance()
@@ -145,7 +153,11 @@ class CampaignPanel(QWidget):
     # ------------------------------------------------------------------ state
     def _service(self) -> CampaignService | None:
         db = self.context.database
-        return None if db is None else CampaignService(db)
+        if db is None:
+            return None
+        from ndcg_studio.services.campaigns import CampaignService
+
+        return CampaignService(db)
 
     @property
     def campaign(self) -> str | None:
@@ -155,6 +167,7 @@ class CampaignPanel(QWidget):
     @Slot()
     def refresh(self) -> None:
         """Reload the campaigns the annotator takes part in (keeps the choice if still open)."""
+        self._refresh_timer.stop()
         service, annotator = self._service(), self.context.annotator
         names: list[str] = []
         if service is not None and annotator is not None:
@@ -288,9 +301,6 @@ class CampaignPanel(QWidget):
 
 def install_campaigns(window: Any, menu_bar_before: QMenu | None = None) -> None:
     """Add the Campaign menu to ``window`` (a MainWindow) and the panel to its Annotate view."""
-    from ndcg_studio.ui.views.campaign_dashboard import CampaignDashboard
-    from ndcg_studio.ui.views.campaign_dialog import CampaignDialog
-
     context: Any = window.context
     view = getattr(window, "views", {}).get("Annotate")
     panel = CampaignPanel.attach(view) if hasattr(view, "splitter") else None
@@ -300,12 +310,17 @@ def install_campaigns(window: Any, menu_bar_before: QMenu | None = None) -> None
     else:
         window.menuBar().addMenu(menu)
 
+    # the dialogs are imported when opened: their services are not needed to show the window
     def new_campaign() -> None:
+        from ndcg_studio.ui.views.campaign_dialog import CampaignDialog
+
         dialog = CampaignDialog(context, window)
         if dialog.exec() and panel is not None:
             panel.refresh()
 
     def dashboard() -> None:
+        from ndcg_studio.ui.views.campaign_dashboard import CampaignDashboard
+
         CampaignDashboard(context, window).exec()
 
     for text, slot, keys in (
