@@ -123,9 +123,7 @@ class DatabaseActions:
             try:
                 service = AnnotationService(database)
                 annotator = service.ensure_annotator(name) if name else None
-                # only what the demo needs: the table counts (the status bar's, read later)
-                # scan the results and judgments, on the way to the view's first rows
-                empty = load_demo and demo.is_empty(database)
+                empty = load_demo and demo.is_empty(database)  # counts() scans at scale
             except BaseException:
                 database.dispose()
                 raise
