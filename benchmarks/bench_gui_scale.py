@@ -59,6 +59,8 @@ def rss():
     )
     keys = ("VmRSS", "VmHWM", "RssAnon", "RssFile")
     return {k: int(fields[k].split()[0]) // 1024 for k in keys}
+from ndcg_studio.ui import application  # as run_gui: its Qt-free imports before PySide6
+getattr(application, "import_before_qt", lambda: None)()
 from PySide6.QtCore import QCoreApplication, QElapsedTimer, QSettings, QTimer, Qt
 from PySide6.QtWidgets import QApplication
 from ndcg_studio.ui.application import APP_NAME, ORGANIZATION

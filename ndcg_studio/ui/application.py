@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ndcg_studio import __version__
@@ -13,10 +15,43 @@ from ndcg_studio.storage.database import APP_NAME, ENV_VAR
 if TYPE_CHECKING:  # PySide6 is imported when the GUI starts, not with the CLI
     from PySide6.QtWidgets import QApplication
 
+    from ndcg_studio.ui.main_window import MainWindow
+
 #: ``QSettings`` and ``platformdirs`` both use this name, so the settings file sits in
 #: ``~/.config/ndcg-studio/`` next to nothing else (Linux; the platform's places elsewhere).
 ORGANIZATION = APP_NAME
 DISPLAY_NAME = "NDCG Studio"
+
+#: The Qt-free modules the views import, imported before PySide6 (:func:`import_before_qt`):
+#: once loaded, PySide6's ``__feature__`` import hook reads the whole source of every module
+#: imported after it (``shibokensupport.feature._mod_uses_pyside``: ``inspect.getsource``), and
+#: these bring in NumPy, SQLAlchemy and the services, some 400 modules. A module missing here is
+#: only imported later, the slower way (``benchmarks/bench_gui_scale.py``, window shown).
+#: ``services.campaigns`` (the campaign panel's, at its first refresh) brings SQLAlchemy's ORM,
+#: which the first session needs (in the worker that opens the database): both are on the way
+#: to every tab's first rows, and here not between the window shown and the view's load.
+_BEFORE_QT = (
+    "logging.handlers",
+    "ndcg_studio.services.agreement_rows",
+    "ndcg_studio.services.annotation",
+    "ndcg_studio.services.campaigns",
+    "ndcg_studio.services.compare_rows",
+    "ndcg_studio.services.edits",
+    "ndcg_studio.services.multirun",
+    "ndcg_studio.services.next_unjudged",
+    "ndcg_studio.services.pool_order",
+    "ndcg_studio.services.review_rows",
+    "ndcg_studio.services.scoring",
+    "ndcg_studio.services.stability",
+    "ndcg_studio.services.verdict",
+)
+
+
+def import_before_qt() -> None:
+    """Import :data:`_BEFORE_QT`; call it before the first import of PySide6 (after that it
+    gains nothing)."""
+    for name in _BEFORE_QT:
+        importlib.import_module(name)
 
 
 def _application() -> QApplication:
@@ -50,8 +85,9 @@ def run_gui(db: str | None = None, demo: bool = False, lang: str | None = None) 
     if problem is not None:
         print(problem, file=sys.stderr)
         return 1
+    import_before_qt()
     import shiboken6
-    from PySide6.QtCore import QCoreApplication, QEvent, QTimer
+    from PySide6.QtCore import QCoreApplication, QEvent
 
     from ndcg_studio.ui import e2e_log, errors
     from ndcg_studio.ui.context import AppContext
@@ -61,13 +97,37 @@ def run_gui(db: str | None = None, demo: bool = False, lang: str | None = None) 
     from ndcg_studio.ui.theme import apply_theme
 
     app = _application()
-    context = AppContext()
-    # before any widget exists: the views translate their text once, when they are built
-    undo_language = apply_language(resolve_language(lang, context.settings))
-    apply_theme(context.settings.get(THEME), app)  # View ▸ Theme's choice; "system" changes nothing
-    window = MainWindow(context)
+    window: MainWindow | None = None
+    # first: an error in anything below (settings, the window's construction) is shown and logged
     uninstall = errors.install(lambda: window)
-    e2e_log.install(app, window)
+    context = AppContext()
+    undo_language: Callable[[], None] = lambda: None  # noqa: E731
+    try:
+        # before any widget exists: the views translate their text once, when they are built
+        undo_language = apply_language(resolve_language(lang, context.settings))
+        apply_theme(context.settings.get(THEME), app)  # View ▸ Theme; "system" changes nothing
+        window = MainWindow(context)
+        e2e_log.install(app, window)
+        _show_and_open(window, db, demo)
+        return int(app.exec())
+    finally:
+        uninstall()
+        undo_language()
+        database = context.database
+        if database is not None:
+            database.dispose()
+        # nothing left behind for a later event loop in this process (tests, embedding): the
+        # window, and a Quit event posted when its last window closed
+        if window is not None:
+            shiboken6.delete(window)
+        QCoreApplication.removePostedEvents(app, QEvent.Type.Quit)
+
+
+def _show_and_open(window: MainWindow, db: str | None, demo: bool) -> None:
+    """Show ``window``, then open its first database (:func:`run_gui`'s ``db`` / ``demo``) on
+    the first turn of the event loop."""
+    from PySide6.QtCore import QTimer
+
     target = str(demo_database_path()) if demo else db
     window.show()
     # The first start on the default database (no --db, no $NDCG_STUDIO_DB) finds it empty and
@@ -80,15 +140,3 @@ def run_gui(db: str | None = None, demo: bool = False, lang: str | None = None) 
             target, load_demo=demo or default_database, create=True if demo else None
         ),
     )
-    try:
-        return int(app.exec())
-    finally:
-        uninstall()
-        undo_language()
-        database = context.database
-        if database is not None:
-            database.dispose()
-        # nothing left behind for a later event loop in this process (tests, embedding): the
-        # window, and a Quit event posted when its last window closed
-        shiboken6.delete(window)
-        QCoreApplication.removePostedEvents(app, QEvent.Type.Quit)
