@@ -19,7 +19,6 @@ from ndcg_studio.ui.language import arg, counted
 from ndcg_studio.ui.team import team_text
 from ndcg_studio.ui.workers import Task, run_task
 
-
 #: after another database opens, the counts (a scan of its results and judgments) wait this
 #: long: they are not on the way to the current tab's first rows (``bench_gui_scale.py``)
 COUNTS_DELAY_MS = 1000

@@ -4,8 +4,9 @@ A change (the database, the judgments, a setting) only marks a :class:`LazyView`
 (:meth:`LazyView._schedule`); a short single-shot timer coalesces a burst of changes into one
 reload, and only while the view is visible: a hidden view reloads when it is shown again or its
 tab is activated. The first load from a newly opened database starts on the next turn of the
-event loop instead (nothing is shown yet that a burst could make stale). A new load cancels the running one. The view shows either its content or a
-centred message (no database, nothing to show yet, loading).
+event loop instead (nothing is shown yet that a burst could make stale). A new load cancels the
+running one. The view shows either its content or a centred message (no database, nothing to
+show yet, loading).
 """
 
 from __future__ import annotations
