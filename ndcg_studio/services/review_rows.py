@@ -220,7 +220,10 @@ def load_review(
         source = None
     data: ScoringData | None = None
     if source is None:
-        report, data = scoring.score_view(settings, progress=progress, cancelled=cancelled)
+        # the texts are read beside the results, not after the scoring
+        report, data = scoring.score_view(
+            settings, progress=progress, cancelled=cancelled, texts=True
+        )
     else:
         report = stability.score_source(source, settings, progress=progress, cancelled=cancelled)
     if len(report) == 0:
@@ -230,7 +233,10 @@ def load_review(
         from ndcg_studio.services.progress import OperationCancelled
 
         raise OperationCancelled("cancelled")
-    texts = scoring.query_texts(report.query_ids.tolist())
+    if data is not None and data.query_text is not None:
+        texts = data.query_text
+    else:
+        texts = scoring.query_texts(report.query_ids.tolist())
     if not agreement:
         rows = ReviewRows.from_report(report, texts)
         summaries = summarize(report, intervals=False)

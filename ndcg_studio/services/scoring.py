@@ -121,9 +121,11 @@ class ScoringService:
         progress: Progress | None = None,
         cancelled: Cancelled | None = None,
         lengths: bool = True,
+        texts: bool = False,
     ) -> ScoringData:
         """Read results and judgments for ``settings`` (optionally only some queries);
-        :func:`~ndcg_studio.services.scoring_load.load_scoring_data` (``lengths`` there).
+        :func:`~ndcg_studio.services.scoring_load.load_scoring_data` (``lengths`` and
+        ``texts`` there).
 
         Raises:
             LookupError: an unknown run or annotator name (the message lists the known ones).
@@ -131,7 +133,14 @@ class ScoringService:
         engine = self.db.engine
         with engine.connect() as conn:
             return load_scoring_data(
-                conn, settings, query_ids, progress, cancelled, engine=engine, lengths=lengths
+                conn,
+                settings,
+                query_ids,
+                progress,
+                cancelled,
+                engine=engine,
+                lengths=lengths,
+                texts=texts,
             )
 
     def score(
@@ -178,6 +187,7 @@ class ScoringService:
         *,
         progress: Progress | None = None,
         cancelled: Cancelled | None = None,
+        texts: bool = False,
     ) -> tuple[ScoreReport, ScoringData]:
         """What a view shows first, and the data read for it (a later stage reuses them).
 
@@ -187,8 +197,13 @@ class ScoringService:
         counts each list down to K only (min(K, length), no SQL count of every list;
         ``bench_gui_scale.py`` Review). nDCG, DCG, IDCG, CG, P@K, judged@K, which lists
         returned nothing and the other counts are :meth:`score`'s.
+
+        ``texts=True``: the data holds the queries' texts too (``ScoringData.query_text``),
+        read beside the results.
         """
-        data = self.load(settings, progress=progress, cancelled=cancelled, lengths=False)
+        data = self.load(
+            settings, progress=progress, cancelled=cancelled, lengths=False, texts=texts
+        )
         table = score(data.lists, data.qrels, replace(settings.params(), err=False))
         if data.truncated_at is not None:
             table = replace(table, n_returned=data.n_returned)

@@ -54,6 +54,7 @@ class ScoringData:
         n_returned: (n_groups,) int64 length of each group's whole list (counted in SQL).
         truncated_at: K when ``lists`` holds only each list's top K (default ideal), else None.
         order_column: ``position`` (trec_eval order) or ``rank`` (the file's rank column).
+        query_text: each query's text ('' when it has none), read only when asked for.
     """
 
     query_ids: NDArray[np.int64]
@@ -68,6 +69,8 @@ class ScoringData:
     n_returned: NDArray[np.int64]
     truncated_at: int | None = None
     order_column: str = "position"
+    #: the text of each query (``query_ids`` order) when read with ``texts=True``, else None
+    query_text: list[str] | None = None
 
     @property
     def n_queries(self) -> int:
@@ -84,6 +87,7 @@ def load_scoring_data(
     whole: bool = False,
     engine: Engine | None = None,
     lengths: bool = True,
+    texts: bool = False,
 ) -> ScoringData:
     """Read and index everything one scoring needs, on the caller's connection.
 
@@ -96,8 +100,12 @@ def load_scoring_data(
     :mod:`ndcg_studio.services.incomplete`).
 
     ``engine``: the list lengths, judgments, adjudications and query names are read on a
-    second connection of it in a helper thread while ``conn`` reads the results (SQLite steps
-    without the GIL; ``bench_gui_scale.py`` Review). Not for a database in memory.
+    second connection of it in a helper thread while ``conn`` reads the results, and the
+    consensus grades computed there (SQLite steps and numpy sorts without the GIL;
+    ``bench_gui_scale.py`` Review). Not for a database in memory.
+
+    ``texts=True``: the queries' texts too (:attr:`ScoringData.query_text`), read with their
+    names.
 
     ``lengths=False``: no SQL count of every whole list; when only the top K is read,
     ``n_returned`` then counts each list's results down to K (min(K, length): as good for
@@ -120,19 +128,20 @@ def load_scoring_data(
     truncated = settings.ideal == "judged" and query_ids is None and order == "position"
     truncated = truncated and not whole
     single = _single_annotator(conn, settings)
-    how = (truncated, whole, single, lengths or not truncated)
-    res, counts, jud, adj, query_names = _read_rows(
-        conn, engine, settings, run_ids, query_ids, how, progress, cancelled
-    )
+    how = _How(truncated, whole, single, lengths or not truncated, texts)
+    res, beside = _read_rows(conn, engine, settings, run_ids, query_ids, how, progress, cancelled)
     checkpoint(2, 4, progress, cancelled)
-    data = _assemble(res, counts, jud, adj, run_ids, settings)
+    data = _assemble(res, beside, run_ids)
     checkpoint(3, 4, progress, cancelled)
+    ids = data.query_ids.tolist()
+    query_text = beside.query_texts
     return replace(
         data,
-        query_external=[query_names[int(q)] for q in data.query_ids],
+        query_external=[beside.query_names[q] for q in ids],
         run_names=[run_names_by_id[i] for i in run_ids],
         truncated_at=settings.k if truncated else None,
         order_column=order,
+        query_text=None if query_text is None else [query_text.get(q, "") for q in ids],
     )
 
 
@@ -152,47 +161,76 @@ def _order_column(
     return "rank"
 
 
+@dataclass(frozen=True)
+class _How:
+    """How :func:`load_scoring_data` reads (internal)."""
+
+    truncated: bool  # each list's top K only
+    whole: bool  # every result, without the scores
+    single: int | None  # the one annotator whose judgments are read (None: all of them)
+    lengths: bool  # count the lists' lengths in SQL
+    texts: bool  # read the queries' texts with their names
+
+
+@dataclass(frozen=True, eq=False)
+class _Beside:
+    """What is read (and computed) beside the results (internal): the lists' lengths (None:
+    not counted), the judgments and adjudications as read (database ids), the consensus
+    grades of the judgments by database ids, and the queries' names (and texts)."""
+
+    counts: NDArray[Any] | None
+    jud: NDArray[Any]
+    adj: NDArray[Any]
+    qrels: Qrels
+    query_names: dict[int, str]
+    query_texts: dict[int, str] | None
+
+
 def _read_rows(
     conn: Connection,
     engine: Engine | None,
     settings: ScoringSettings,
     run_ids: list[int],
     query_ids: Sequence[int] | None,
-    how: tuple[bool, bool, int | None, bool],
+    how: _How,
     progress: Progress | None,
     cancelled: Cancelled | None,
-) -> tuple[NDArray[Any], NDArray[Any] | None, NDArray[Any], NDArray[Any], dict[int, str]]:
-    """(results, list lengths or None, judgments, adjudications, query names) as
-    :func:`load_scoring_data` reads them; ``how`` = (truncated, whole, single annotator,
-    count the lists' lengths in SQL)."""
-    truncated, whole, single, lengths = how
+) -> tuple[NDArray[Any], _Beside]:
+    """The results, and what goes beside them (:class:`_Beside`), as :func:`load_scoring_data`
+    reads them: with an ``engine`` (a file), the latter on a second connection in a helper
+    thread."""
     chosen = run_ids if settings.runs else None  # all runs: no filter (see read_results)
 
-    def beside_results(other: Connection) -> tuple[Any, Any, Any, dict[int, str]]:
+    def beside_results(other: Connection) -> _Beside:
         counts = None
-        if lengths:
+        if how.lengths:
             counts = (
                 rows.count_results(other, chosen, query_ids)
                 if run_ids
                 else np.zeros(0, rows.COUNT_DTYPE)
             )
-        jud = rows.read_judgments(other, query_ids=query_ids, annotator=single)
+        jud = rows.read_judgments(other, query_ids=query_ids, annotator=how.single)
         adj = (
             rows.read_adjudications(other, query_ids=query_ids)
             if settings.annotator is None
             else np.zeros(0, rows.ADJUDICATION_DTYPE)
         )
-        return counts, jud, adj, names.query_external_ids(other)
+        # by database ids: they order as the dense indices do (see _assemble)
+        qrels = _qrels(jud, adj, settings)
+        if how.texts:
+            query_names, texts = names.query_names_and_texts(other)
+            return _Beside(counts, jud, adj, qrels, query_names, texts)
+        return _Beside(counts, jud, adj, qrels, names.query_external_ids(other), None)
 
     if engine is None or in_memory(engine.url):
-        res = _read_results(conn, settings, run_ids, query_ids, truncated, whole)
+        res = _read_results(conn, settings, run_ids, query_ids, how.truncated, how.whole)
         checkpoint(1, 4, progress, cancelled)
-        return (res, *beside_results(conn))
+        return res, beside_results(conn)
     with ThreadPoolExecutor(max_workers=1) as pool:
         beside = pool.submit(_on_own_connection, engine, beside_results)
-        res = _read_results(conn, settings, run_ids, query_ids, truncated, whole)
+        res = _read_results(conn, settings, run_ids, query_ids, how.truncated, how.whole)
         checkpoint(1, 4, progress, cancelled)
-        return (res, *beside.result())
+        return res, beside.result()
 
 
 def _on_own_connection(engine: Engine, read: Any) -> Any:
@@ -235,17 +273,14 @@ def _single_annotator(conn: Connection, settings: ScoringSettings) -> int | None
     return rows.single_annotator(conn)
 
 
-def _assemble(
-    res: NDArray[Any],
-    counts: NDArray[Any] | None,
-    jud: NDArray[Any],
-    adj: NDArray[Any],
-    run_ids: list[int],
-    settings: ScoringSettings,
-) -> ScoringData:
+def _assemble(res: NDArray[Any], beside: _Beside, run_ids: list[int]) -> ScoringData:
     """Dense indices, ranked lists, consensus qrels and annotator counts of the rows read
-    (names, truncation and order column are filled in by the caller). ``counts`` None: the
-    lists' lengths are those of ``res`` (every list has its first result there)."""
+    (names, truncation and order column are filled in by the caller). ``beside.counts`` None:
+    the lists' lengths are those of ``res`` (every list has its first result there).
+
+    The consensus was computed on database ids; dense indices keep their order (``_dense``),
+    so mapping its rows gives what it returns on the dense indices."""
+    counts, jud, adj = beside.counts, beside.jud, beside.adj
     listed = res["query"] if counts is None else counts["query"]
     query_ids_arr, q_lookup = _dense(listed, jud["query"], adj["query"])
     doc_ids, d_lookup = _dense(res["doc"], jud["doc"], adj["doc"])
@@ -269,11 +304,7 @@ def _assemble(
     judgments = np.zeros(len(jud), dtype=rows.JUDGMENT_DTYPE)
     judgments["query"], judgments["doc"] = jq, jd
     judgments["annotator"], judgments["grade"] = jud["annotator"], jud["grade"]
-    adjudicated = None
-    if len(adj):
-        adjudicated = Qrels(
-            query=q_lookup[adj["query"]], doc=d_lookup[adj["doc"]], grade=adj["grade"]
-        )
+    q = beside.qrels
     return ScoringData(
         query_ids=query_ids_arr,
         query_external=[],
@@ -281,30 +312,30 @@ def _assemble(
         run_names=[],
         doc_ids=doc_ids,
         lists=lists,
-        qrels=_qrels(jq, jd, jud, adjudicated, settings),
+        qrels=Qrels(query=q_lookup[q.query], doc=d_lookup[q.doc], grade=q.grade),
         judgments=judgments,
         n_annotators=_annotators_per_query(jq, jud["annotator"], n_q),
         n_returned=n_returned,
     )
 
 
-def _qrels(
-    jq: NDArray[np.int64],
-    jd: NDArray[np.int64],
-    jud: NDArray[Any],
-    adjudicated: Qrels | None,
-    settings: ScoringSettings,
-) -> Qrels:
-    """One grade per judged (query, document): the consensus, an adjudicated grade winning.
-    ``jq``/``jd`` are the judgments' dense query and document indices (contiguous arrays:
-    the domain sorts them), ``jud`` the rows as read."""
-    if adjudicated is None and len(jud) and jud["annotator"].min() == jud["annotator"].max():
+def _qrels(jud: NDArray[Any], adj: NDArray[Any], settings: ScoringSettings) -> Qrels:
+    """One grade per judged (query, document) of the judgments ``jud`` and adjudications
+    ``adj`` as read: the consensus, an adjudicated grade winning (database ids)."""
+    if not len(adj) and len(jud) and jud["annotator"].min() == jud["annotator"].max():
         # One annotator: each item has one grade (a unique constraint), which every consensus
         # method returns unchanged; skip the per-item reduction.
-        return Qrels(query=jq, doc=jd, grade=jud["grade"])
+        return Qrels(
+            query=np.ascontiguousarray(jud["query"]),
+            doc=np.ascontiguousarray(jud["doc"]),
+            grade=jud["grade"],
+        )
+    adjudicated = None
+    if len(adj):
+        adjudicated = Qrels(query=adj["query"], doc=adj["doc"], grade=adj["grade"])
     return consensus_qrels(
-        jq,
-        jd,
+        jud["query"],
+        jud["doc"],
         jud["annotator"],
         jud["grade"],
         method=settings.consensus,

@@ -10,6 +10,9 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
 from sqlalchemy import event
 
 from ndcg_studio.services import review_rows
@@ -144,3 +147,76 @@ def test_judgments_are_read_beside_the_results_on_a_second_connection(
     for part in ("query", "doc", "grade"):
         _equal(getattr(beside.qrels, part), getattr(alone.qrels, part))
     assert beside.query_external == alone.query_external
+
+
+def test_texts_are_read_with_the_names_beside_the_results(judged: Database) -> None:  # noqa: F811
+    with judged.engine.begin() as conn:
+        conn.exec_driver_sql("UPDATE queries SET text = 'about ' || external_id WHERE id > 1")
+    service = ScoringService(judged)
+    plain, with_texts = (
+        service.load(ScoringSettings(k=3)),
+        service.load(ScoringSettings(k=3), texts=True),
+    )
+    assert plain.query_text is None
+    assert with_texts.query_text == service.query_texts(with_texts.query_ids.tolist())
+    assert any(with_texts.query_text)
+    first = load_review(judged, ScoringSettings(k=3), agreement=False)
+    assert first.rows.text.tolist() == [
+        dict(zip(with_texts.query_external, with_texts.query_text, strict=True))[q]
+        for q in first.rows.query.tolist()
+    ]
+
+
+@hypothesis_settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.integers(0, 5), st.integers(0, 7), st.integers(0, 3), st.sampled_from([-1, 0, 2, 4])
+        ),
+        max_size=40,
+        unique_by=lambda t: t[:3],
+    ),
+    st.lists(
+        st.tuples(st.integers(0, 5), st.integers(0, 7), st.integers(0, 4)),
+        max_size=6,
+        unique_by=lambda t: t[:2],
+    ),
+    st.sampled_from(["mean", "median", "majority", "max", "min"]),
+)
+def test_consensus_on_database_ids_is_the_consensus_on_dense_indices(
+    judgments: list[tuple[int, int, int, int]],
+    adjudications: list[tuple[int, int, int]],
+    method: str,
+) -> None:
+    """The helper thread reduces the grades by database ids (sparse, large): mapped to dense
+    indices afterwards, the same rows as reducing the dense indices."""
+    from ndcg_studio.domain.consensus import consensus_qrels
+    from ndcg_studio.domain.metrics import Qrels
+    from ndcg_studio.services.scoring_load import _dense, _qrels
+    from ndcg_studio.storage.queries.scoring_input import ADJUDICATION_DTYPE, JUDGMENT_DTYPE
+
+    jud = np.array(
+        [(q * 1_000 + 7, d * 10_007 + 3, a + 1, g) for q, d, a, g in judgments],
+        dtype=JUDGMENT_DTYPE,
+    )
+    adj = np.array(
+        [(q * 1_000 + 7, d * 10_007 + 3, g) for q, d, g in adjudications], dtype=ADJUDICATION_DTYPE
+    )
+    raw = _qrels(jud, adj, ScoringSettings(consensus=method))  # type: ignore[arg-type]
+    _, q_lookup = _dense(jud["query"], adj["query"])
+    _, d_lookup = _dense(jud["doc"], adj["doc"])
+    dense_adj = Qrels(q_lookup[adj["query"]], d_lookup[adj["doc"]], adj["grade"])
+    if len(adj) == 0 and len(jud) and jud["annotator"].min() == jud["annotator"].max():
+        expected = Qrels(q_lookup[jud["query"]], d_lookup[jud["doc"]], jud["grade"])
+    else:
+        expected = consensus_qrels(
+            q_lookup[jud["query"]],
+            d_lookup[jud["doc"]],
+            jud["annotator"],
+            jud["grade"],
+            method=method,  # type: ignore[arg-type]
+            adjudicated=dense_adj if len(adj) else None,
+        )
+    _equal(q_lookup[raw.query], expected.query)
+    _equal(d_lookup[raw.doc], expected.doc)
+    assert np.asarray(raw.grade).tobytes() == np.asarray(expected.grade).tobytes()
