@@ -222,7 +222,7 @@ def load_review(
     if source is None:
         # the texts are read beside the results, not after the scoring
         report, data = scoring.score_view(
-            settings, progress=progress, cancelled=cancelled, texts=True
+            settings, progress=progress, cancelled=cancelled, texts=True, threads=2
         )
     else:
         report = stability.score_source(source, settings, progress=progress, cancelled=cancelled)

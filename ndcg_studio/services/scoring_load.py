@@ -24,6 +24,7 @@ from numpy.typing import NDArray
 from ndcg_studio.domain.consensus import consensus_qrels
 from ndcg_studio.domain.metrics import Qrels, RankedLists, ScoreTable, score
 from ndcg_studio.io.errors import InputError
+from ndcg_studio.services.freed_memory import return_freed_memory
 from ndcg_studio.services.progress import Cancelled, Progress, checkpoint
 from ndcg_studio.services.scoring_settings import ScoringSettings
 from ndcg_studio.storage.database import in_memory
@@ -88,6 +89,7 @@ def load_scoring_data(
     engine: Engine | None = None,
     lengths: bool = True,
     texts: bool = False,
+    lean: bool = False,
 ) -> ScoringData:
     """Read and index everything one scoring needs, on the caller's connection.
 
@@ -105,7 +107,9 @@ def load_scoring_data(
     ``bench_gui_scale.py`` Review). Not for a database in memory.
 
     ``texts=True``: the queries' texts too (:attr:`ScoringData.query_text`), read with their
-    names.
+    names. ``lean=True``: the memory freed by the reads is given back to the system
+    (:func:`~ndcg_studio.services.freed_memory.return_freed_memory`) before the caller goes on
+    (a view's peak; the CLI exits instead).
 
     ``lengths=False``: no SQL count of every whole list; when only the top K is read,
     ``n_returned`` then counts each list's results down to K (min(K, length): as good for
@@ -128,16 +132,19 @@ def load_scoring_data(
     truncated = settings.ideal == "judged" and query_ids is None and order == "position"
     truncated = truncated and not whole
     single = _single_annotator(conn, settings)
-    how = _How(truncated, whole, single, lengths or not truncated, texts)
+    how = _How(truncated, whole, single, lengths or not truncated, texts, lean)
     res, beside = _read_rows(conn, engine, settings, run_ids, query_ids, how, progress, cancelled)
     checkpoint(2, 4, progress, cancelled)
     data = _assemble(res, beside, run_ids)
+    query_names, query_text = beside.query_names, beside.query_texts
+    del res, beside  # the rows as read (copied into ``data``), before the caller scores
+    if lean:
+        return_freed_memory()
     checkpoint(3, 4, progress, cancelled)
     ids = data.query_ids.tolist()
-    query_text = beside.query_texts
     return replace(
         data,
-        query_external=[beside.query_names[q] for q in ids],
+        query_external=[query_names[q] for q in ids],
         run_names=[run_names_by_id[i] for i in run_ids],
         truncated_at=settings.k if truncated else None,
         order_column=order,
@@ -170,6 +177,7 @@ class _How:
     single: int | None  # the one annotator whose judgments are read (None: all of them)
     lengths: bool  # count the lists' lengths in SQL
     texts: bool  # read the queries' texts with their names
+    lean: bool  # return freed memory to the system between the steps
 
 
 @dataclass(frozen=True, eq=False)
@@ -195,7 +203,7 @@ def _read_rows(
     how: _How,
     progress: Progress | None,
     cancelled: Cancelled | None,
-) -> tuple[NDArray[Any], _Beside]:
+) -> tuple[dict[str, NDArray[Any]], _Beside]:
     """The results, and what goes beside them (:class:`_Beside`), as :func:`load_scoring_data`
     reads them: with an ``engine`` (a file), the latter on a second connection in a helper
     thread."""
@@ -217,6 +225,8 @@ def _read_rows(
         )
         # by database ids: they order as the dense indices do (see _assemble)
         qrels = _qrels(jud, adj, settings)
+        if how.lean:
+            return_freed_memory()  # the texts read and the consensus's temporaries
         if how.texts:
             query_names, texts = names.query_names_and_texts(other)
             return _Beside(counts, jud, adj, qrels, query_names, texts)
@@ -246,13 +256,13 @@ def _read_results(
     query_ids: Sequence[int] | None,
     truncated: bool,
     whole: bool,
-) -> NDArray[Any]:
-    """The results to score (empty without runs)."""
+) -> dict[str, NDArray[Any]]:
+    """The results to score, as columns (empty without runs)."""
     if not run_ids:
-        return np.zeros(0, rows.RESULT_DTYPE)
+        return {name: np.zeros(0, dtype) for name, dtype in rows.RESULT_DTYPE}
     # Some runs: filtered by id. All runs: no filter (see read_results).
     chosen = run_ids if settings.runs else None
-    res = rows.read_results(
+    return rows.read_results(
         conn,
         chosen,
         order="position" if settings.order == "score" else "rank",
@@ -261,7 +271,6 @@ def _read_results(
         # only whole lists (the breakdown shows them) read the run's scores
         with_scores=not truncated and not whole,
     )
-    return res
 
 
 def _single_annotator(conn: Connection, settings: ScoringSettings) -> int | None:
@@ -273,25 +282,29 @@ def _single_annotator(conn: Connection, settings: ScoringSettings) -> int | None
     return rows.single_annotator(conn)
 
 
-def _assemble(res: NDArray[Any], beside: _Beside, run_ids: list[int]) -> ScoringData:
+def _assemble(res: dict[str, NDArray[Any]], beside: _Beside, run_ids: list[int]) -> ScoringData:
     """Dense indices, ranked lists, consensus qrels and annotator counts of the rows read
     (names, truncation and order column are filled in by the caller). ``beside.counts`` None:
-    the lists' lengths are those of ``res`` (every list has its first result there).
+    the lists' lengths are those of ``res`` (every list has its first result there). ``res``
+    (the results' columns) is emptied: each column read is let go once used, or kept as is.
 
     The consensus was computed on database ids; dense indices keep their order (``_dense``),
     so mapping its rows gives what it returns on the dense indices."""
     counts, jud, adj = beside.counts, beside.jud, beside.adj
     listed = res["query"] if counts is None else counts["query"]
     query_ids_arr, q_lookup = _dense(listed, jud["query"], adj["query"])
+    del listed
     doc_ids, d_lookup = _dense(res["doc"], jud["doc"], adj["doc"])
     n_q, n_runs = len(query_ids_arr), len(run_ids)
     run_lookup = _lookup_table(np.array(run_ids, dtype=np.int64))
+    group = run_lookup[res.pop("run")]
+    group *= n_q
+    group += q_lookup[res.pop("query")]
     lists = RankedLists(
-        group=run_lookup[res["run"]] * n_q + q_lookup[res["query"]],
-        doc=d_lookup[res["doc"]],
-        # copies, not views: a view would keep every read column alive with the lists
-        score=np.ascontiguousarray(res["score"]),
-        rank=np.ascontiguousarray(res["position"]),
+        group=group,
+        doc=d_lookup[res.pop("doc")],
+        score=res.pop("score"),
+        rank=res.pop("position"),
         group_query=np.tile(np.arange(n_q, dtype=np.int64), n_runs),
         doc_key=np.zeros(len(doc_ids), dtype=np.int64),
     )

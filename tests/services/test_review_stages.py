@@ -220,3 +220,46 @@ def test_consensus_on_database_ids_is_the_consensus_on_dense_indices(
     _equal(q_lookup[raw.query], expected.query)
     _equal(d_lookup[raw.doc], expected.doc)
     assert np.asarray(raw.grade).tobytes() == np.asarray(expected.grade).tobytes()
+
+
+@hypothesis_settings(max_examples=40, deadline=None)
+@given(
+    st.integers(0, 2**32 - 1),
+    st.integers(1, 4),
+    st.integers(1, 30),
+    st.integers(1, 6),
+    st.integers(1, 3),
+    st.sampled_from(["judged", "list"]),
+)
+def test_scoring_in_parts_is_scoring_at_once_bit_for_bit(
+    seed: int, n_runs: int, n_queries: int, parts: int, threads: int, ideal: str
+) -> None:
+    """Every column of every group, NaN and zeros included: the same bytes."""
+    from ndcg_studio.domain.metrics import Qrels, RankedLists, score
+    from ndcg_studio.services.scoring import score_in_parts
+
+    rng = np.random.default_rng(seed)
+    n_docs = 12
+    group, doc = [], []
+    for g in range(n_runs * n_queries):
+        length = int(rng.integers(0, 8))  # some lists empty
+        group += [g] * length
+        doc += rng.choice(n_docs, size=length, replace=False).tolist()
+    n = len(group)
+    order = rng.permutation(n)  # rows in no particular order, as read
+    lists = RankedLists(
+        group=np.array(group, dtype=np.int64)[order],
+        doc=np.array(doc, dtype=np.int64)[order],
+        score=rng.integers(0, 4, size=n).astype(np.float64),  # ties broken by the doc key
+        rank=np.arange(1, n + 1),
+        group_query=np.tile(np.arange(n_queries), n_runs),
+        doc_key=rng.permutation(n_docs),
+    )
+    graded = rng.random((n_queries, n_docs)) < 0.4
+    q, d = np.nonzero(graded)
+    qrels = Qrels(q, d, rng.choice([-1.0, 0.0, 1.0, 2.5, 4.0], size=len(q)))
+    params = replace(ScoringSettings(k=int(rng.integers(1, 6)), ideal=ideal).params(), err=False)  # type: ignore[arg-type]
+    whole = score(lists, qrels, params)
+    split = score_in_parts(lists, qrels, params, parts, threads=threads)
+    for name in whole.__dataclass_fields__:
+        assert getattr(split, name).tobytes() == getattr(whole, name).tobytes(), name

@@ -21,7 +21,7 @@ from numpy.typing import NDArray
 from sqlalchemy import Connection, Select, func, select
 
 from ndcg_studio.storage import models
-from ndcg_studio.storage.bulk import fetch_array
+from ndcg_studio.storage.bulk import fetch_array, fetch_columns
 
 __all__ = [
     "ADJUDICATION_DTYPE",
@@ -78,8 +78,10 @@ def read_results(
     query_ids: Sequence[int] | None = None,
     top_k: int | None = None,
     with_scores: bool = True,
-) -> NDArray[Any]:
-    """Results as :data:`RESULT_DTYPE`, in no particular order.
+) -> dict[str, NDArray[Any]]:
+    """Results as columns, in no particular order: ``{name: (n,) array}`` with the names and
+    types of :data:`RESULT_DTYPE` (one contiguous array each, no structured array of the rows:
+    the caller lets each go once used; ``bench_gui_scale.py`` Review).
 
     Args:
         run_ids: the runs to read; None for every run (no filter: SQLite then scans the
@@ -88,8 +90,9 @@ def read_results(
         order: the column read into ``position``.
         query_ids: only these queries (None: all).
         top_k: only results whose order column is <= top_k (None: whole lists).
-        with_scores: read the run's scores; without them (``score`` 0) only integer columns
-            are read, much faster (see :func:`~ndcg_studio.storage.bulk.fetch_array`).
+        with_scores: read the run's scores; without them (``score`` 0, zeros left to the
+            allocator: no memory until written) only integer columns are read, much faster
+            (see :func:`~ndcg_studio.storage.bulk.fetch_array`).
     """
     r = models.results
     col = _order_column(order)
@@ -102,7 +105,10 @@ def read_results(
         stmt = stmt.where(r.c.query_id.in_(list(query_ids)))
     if top_k is not None:
         stmt = stmt.where(col <= top_k)
-    return _fetch_results(conn, stmt)
+    columns = fetch_columns(conn, stmt, RESULT_DTYPE[: len(stmt.selected_columns)])
+    if not with_scores:
+        columns["score"] = np.zeros(len(columns["run"]))
+    return columns
 
 
 def read_results_below(
@@ -163,8 +169,9 @@ def read_judgments(
         stmt = stmt.where(j.c.query_id.in_(list(query_ids)))
     if annotator is None:
         return fetch_array(conn, stmt, [*_JUDGMENT_READ_DTYPE, ("annotator", "i8")])
-    read = fetch_array(conn, stmt, _JUDGMENT_READ_DTYPE)
-    return _widened(read, JUDGMENT_DTYPE, annotator=annotator)
+    read = fetch_array(conn, stmt, _JUDGMENT_READ_DTYPE, into=JUDGMENT_DTYPE)
+    read["annotator"] = annotator
+    return read
 
 
 def read_adjudications(conn: Connection, *, query_ids: Sequence[int] | None = None) -> NDArray[Any]:
@@ -179,18 +186,4 @@ def read_adjudications(conn: Connection, *, query_ids: Sequence[int] | None = No
 def _fetch_results(conn: Connection, stmt: Select[Any]) -> NDArray[Any]:
     """Rows of ``stmt`` (run, query, document, order column[, score]) as :data:`RESULT_DTYPE`;
     ``score`` is 0 where the statement does not select it."""
-    read = fetch_array(conn, stmt, RESULT_DTYPE[: len(stmt.selected_columns)])
-    full = len(read.dtype.names or ()) == len(RESULT_DTYPE)
-    return read if full else _widened(read, RESULT_DTYPE)
-
-
-def _widened(rows: NDArray[Any], dtype: Any, **constant: int) -> NDArray[Any]:
-    """``rows`` in the structured ``dtype``: its fields copied by name, the others set to
-    ``constant[name]`` or 0 (a field-by-field copy, faster on a million rows than
-    ``numpy.lib.recfunctions.require_fields``; ``bench_end_to_end.py``)."""
-    out = np.zeros(len(rows), dtype=dtype)
-    for name in rows.dtype.names or ():
-        out[name] = rows[name]
-    for name, value in constant.items():
-        out[name] = value
-    return out
+    return fetch_array(conn, stmt, RESULT_DTYPE[: len(stmt.selected_columns)], into=RESULT_DTYPE)
