@@ -263,3 +263,23 @@ def test_scoring_in_parts_is_scoring_at_once_bit_for_bit(
     split = score_in_parts(lists, qrels, params, parts, threads=threads)
     for name in whole.__dataclass_fields__:
         assert getattr(split, name).tobytes() == getattr(whole, name).tobytes(), name
+
+
+@hypothesis_settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 40), st.integers(2, 6))
+def test_alpha_per_query_in_parts_is_the_alpha_at_once(seed: int, n_q: int, parts: int) -> None:
+    from ndcg_studio.domain.agreement import Ratings, alpha_by_group
+    from ndcg_studio.services.agreement import GRADE_SCALE
+    from ndcg_studio.services.review_rows import _alpha_in_parts
+
+    rng = np.random.default_rng(seed)
+    items_per_query = rng.integers(0, 5, size=n_q)  # some queries without items
+    query_of_item = np.repeat(np.arange(n_q), items_per_query)
+    graded = rng.random((len(query_of_item), 3)) < 0.7
+    item, annotator = np.nonzero(graded)
+    ratings = Ratings.from_arrays(
+        item, annotator, rng.integers(0, 5, size=len(item)).astype(float), len(query_of_item), 3
+    )
+    whole = alpha_by_group(ratings, query_of_item, n_q, "ordinal", values=GRADE_SCALE).value
+    split = _alpha_in_parts(ratings, query_of_item, n_q, "ordinal", parts)
+    assert split.tobytes() == whole.tobytes()
