@@ -330,7 +330,9 @@ def bootstrap_resamples(n_queries: int) -> int:
     return max(1_000, min(10_000, _BOOTSTRAP_BUDGET // max(n_queries, 1)))
 
 
-def summarize(report: ScoreReport, *, seed: int = 0, intervals: bool = True) -> list[RunSummary]:
+def summarize(
+    report: ScoreReport, *, seed: int = 0, intervals: bool = True, threads: int | None = None
+) -> list[RunSummary]:
     """Per-run mean nDCG@K with a 95% percentile-bootstrap interval over queries
     (:func:`bootstrap_resamples` resamples).
 
@@ -339,7 +341,8 @@ def summarize(report: ScoreReport, *, seed: int = 0, intervals: bool = True) -> 
 
     Runs with many queries are resampled on several threads at once (numpy releases the GIL
     while it draws, gathers and averages; each run has its own seeded generator, so the
-    intervals are the same as one after another; ``bench_scoring_arrays.py``).
+    intervals are the same as one after another; ``bench_scoring_arrays.py``); ``threads``
+    caps them (1: one run after the other, one run's resamples at the peak; None: the cores).
     """
     out = []
     t = report.table
@@ -352,8 +355,9 @@ def summarize(report: ScoreReport, *, seed: int = 0, intervals: bool = True) -> 
 
     if not intervals:
         cis = [_mean_only(v) for v in per_run]
-    elif len(per_run) > 1 and sum(len(v) for v in per_run) >= _PARALLEL_FROM:
-        with ThreadPoolExecutor(max_workers=min(len(per_run), os.cpu_count() or 1)) as pool:
+    elif len(per_run) > 1 and sum(len(v) for v in per_run) >= _PARALLEL_FROM and threads != 1:
+        workers = min(len(per_run), threads or os.cpu_count() or 1)
+        with ThreadPoolExecutor(max_workers=workers) as pool:
             cis = list(pool.map(interval, per_run))
     else:
         cis = [interval(v) for v in per_run]

@@ -256,7 +256,7 @@ class ReviewView(LazyView[ReviewData]):
         (``data.scoring``)."""
         if self.context.database is None:
             return
-        report = data.report
+        report = data.report  # the runs' intervals one after the other: less at the peak
         self.status.setText(self._text(self.SECOND_STAGE_STATUS))
         return_freed_memory()  # the first stage's temporaries, before the second's
         rows = data.rows
@@ -264,7 +264,7 @@ class ReviewView(LazyView[ReviewData]):
             self._load_agreement(data)
             return
         self._intervals_task = run_task(
-            lambda _progress, _cancelled: (summarize(report), with_text_keys(rows)),
+            lambda _progress, _cancelled: (summarize(report, threads=1), with_text_keys(rows)),
             on_success=lambda done: self._on_intervals(report, *done),
             on_failure=self._on_failed,
             owner=self,
