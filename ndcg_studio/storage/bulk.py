@@ -133,16 +133,20 @@ def fetch_array(
         if columns is not None:
             return columns
     array = _fetch_rows(conn, statement, dtype)
-    return array if into is None else _into(array, np.dtype(into))
+    if into is None:
+        return array
+    out: NDArray[Any] = np.zeros(len(array), dtype=into)  # the fields copied by name, others 0
+    for name in array.dtype.names or ():
+        out[name] = array[name]
+    return out
 
 
 def fetch_columns(
     conn: Connection, statement: Executable, dtype: DTypeLike
 ) -> dict[str, NDArray[Any]]:
-    """The rows of ``statement`` as one contiguous array per column: ``{name: (n,) array}``
-    (``dtype`` as in :func:`fetch_array`, which reads them the same ways). No structured array
-    of the rows is made on SQLite's integer path (each column parsed straight into its own;
-    the caller may keep or drop columns one by one; ``bench_gui_scale.py`` Review)."""
+    """The rows of ``statement`` as ``{name: (n,) contiguous array}`` (``dtype`` and the ways
+    of reading as :func:`fetch_array`); on SQLite's integer path each column is parsed straight
+    into its own, no structured array of the rows (``bench_gui_scale.py`` Review)."""
     dt = np.dtype(dtype)
     if conn.dialect.name == "sqlite" and isinstance(statement, Select):
         texts = _integer_texts(conn, statement, dt)
@@ -151,7 +155,7 @@ def fetch_columns(
             for name, values in _parsed(texts, dt):
                 if values is None:  # NULLs: row by row below
                     break
-                out[name] = values
+                out[name] = values.astype(dt[name], copy=False)
             else:
                 return out
     array = _fetch_rows(conn, statement, dt)
@@ -159,8 +163,7 @@ def fetch_columns(
 
 
 def _fetch_rows(conn: Connection, statement: Executable, dtype: DTypeLike) -> NDArray[Any]:
-    """The rows of ``statement`` by the driver: PostgreSQL's binary ``COPY`` where it
-    applies, else one tuple per row through ``numpy.fromiter``."""
+    """PostgreSQL's binary ``COPY`` where it applies, else a tuple per row via ``fromiter``."""
     if conn.dialect.name == "postgresql" and isinstance(statement, Select):
         copied = copy_out_array(conn, statement, dtype)  # binary COPY, no tuple per row
         if copied is not None:
@@ -172,14 +175,6 @@ def _fetch_rows(conn: Connection, statement: Executable, dtype: DTypeLike) -> ND
         return array
     finally:
         result.close()
-
-
-def _into(rows: NDArray[Any], dtype: np.dtype[Any]) -> NDArray[Any]:
-    """``rows`` in the structured ``dtype``: its fields copied by name, the others 0."""
-    out = np.zeros(len(rows), dtype=dtype)
-    for name in rows.dtype.names or ():
-        out[name] = rows[name]
-    return out
 
 
 def _fetch_integer_columns(
@@ -211,8 +206,8 @@ def _fetch_integer_columns(
 def _integer_texts(
     conn: Connection, statement: Select[Any], dtype: np.dtype[Any]
 ) -> list[Any] | None:
-    """``[row count, text of column 1, …]`` of :func:`_fetch_integer_columns`'s aggregate
-    statement, None when it does not apply."""
+    """``[row count, text of column 1, …]`` of :func:`_fetch_integer_columns`' statement
+    (None when it does not apply)."""
     columns = list(statement.selected_columns)
     if (
         len(columns) != len(dtype.names or ())
