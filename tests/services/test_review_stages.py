@@ -283,3 +283,30 @@ def test_alpha_per_query_in_parts_is_the_alpha_at_once(seed: int, n_q: int, part
     whole = alpha_by_group(ratings, query_of_item, n_q, "ordinal", values=GRADE_SCALE).value
     split = _alpha_in_parts(ratings, query_of_item, n_q, "ordinal", parts)
     assert split.tobytes() == whole.tobytes()
+
+
+@pytest.mark.parametrize("runs", [None, "first"])
+def test_the_top_k_read_packed_into_one_integer_is_the_plain_read(
+    judged: Database,  # noqa: F811
+    runs: str | None,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """(query, run, position) read as one integer per result and taken apart: the same
+    columns, in the same order, as reading the four columns."""
+    from ndcg_studio.storage.queries import names
+    from ndcg_studio.storage.queries import scoring_input as rows
+
+    with judged.engine.connect() as conn:
+        run_ids = (
+            None if runs is None else [i for i, n in names.run_names(conn).items() if n == runs]
+        )
+        for k in (1, 2, 5):
+            packed = rows.read_results(conn, run_ids, top_k=k, with_scores=False)
+            assert rows._read_packed(conn, rows.select(rows.models.results.c.run_id), k) is not None
+            with monkeypatch.context() as m:
+                m.setattr(rows, "_read_packed", lambda *_: None)
+                plain = rows.read_results(conn, run_ids, top_k=k, with_scores=False)
+            assert list(packed) == list(plain) and len(plain["run"]) > 0
+            for name in plain:
+                assert packed[name].dtype == plain[name].dtype
+                _equal(packed[name], plain[name])
