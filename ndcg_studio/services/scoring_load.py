@@ -101,34 +101,26 @@ def load_scoring_data(
     reads every result too, without the scores (measures that look below K,
     :mod:`ndcg_studio.services.incomplete`).
 
-    ``engine``: the list lengths, judgments, adjudications and query names are read on a
-    second connection of it in a helper thread while ``conn`` reads the results, and the
-    consensus grades computed there (SQLite steps and numpy sorts without the GIL;
-    ``bench_gui_scale.py`` Review). Not for a database in memory.
+    ``engine``: the list lengths, judgments, adjudications and query names (``texts=True``:
+    and texts, :attr:`ScoringData.query_text`) are read on a second connection of it in a
+    helper thread while ``conn`` reads the results, and the consensus computed there (SQLite
+    and numpy sorts run without the GIL; ``bench_gui_scale.py`` Review; not for a database in
+    memory). ``lean``: freed memory given back (:mod:`~ndcg_studio.services.freed_memory`).
 
-    ``texts=True``: the queries' texts too (:attr:`ScoringData.query_text`), read with their
-    names. ``lean=True``: the memory freed by the reads is given back to the system
-    (:func:`~ndcg_studio.services.freed_memory.return_freed_memory`) before the caller goes on
-    (a view's peak; the CLI exits instead).
-
-    ``lengths=False``: no SQL count of every whole list; when only the top K is read,
-    ``n_returned`` then counts each list's results down to K (min(K, length): as good for
-    judged@K and for "returned nothing", not for the RR of :func:`complete_rr`).
+    ``lengths=False``: no SQL count of every whole list; with the top K read, ``n_returned``
+    counts each list down to K (not enough for the RR of :func:`complete_rr`).
 
     Raises:
         LookupError: an unknown run or annotator name (the message lists the known ones).
         InputError: ``order="rank"`` for a run whose ranks cannot order it.
     """
     run_names_by_id = names.run_names(conn)
-    if settings.runs:
-        run_ids = _lookup(run_names_by_id, settings.runs, "run")
-    else:
-        run_ids = sorted(run_names_by_id, key=lambda i: run_names_by_id[i])
+    run_ids = _lookup(run_names_by_id, settings.runs, "run") if settings.runs else []
+    run_ids = run_ids or sorted(run_names_by_id, key=lambda i: run_names_by_id[i])
     checkpoint(0, 4, progress, cancelled)
     order = _order_column(conn, settings, run_ids)
-    # The per-query view (breakdown) and the whole-list measures read whole lists; scoring
-    # everything reads the top K — by position: ranks as written may start anywhere and leave
-    # gaps, so ``rank <= K`` is not the top K.
+    # The breakdown and the whole-list measures read whole lists; scoring everything the top
+    # K, by position (ranks as written may start anywhere and leave gaps: not the top K).
     truncated = settings.ideal == "judged" and query_ids is None and order == "position"
     truncated = truncated and not whole
     single = _single_annotator(conn, settings)
@@ -136,19 +128,15 @@ def load_scoring_data(
     res, beside = _read_rows(conn, engine, settings, run_ids, query_ids, how, progress, cancelled)
     checkpoint(2, 4, progress, cancelled)
     data = _assemble(res, beside, run_ids)
-    query_names, query_text = beside.query_names, beside.query_texts
     del res, beside  # the rows as read (copied into ``data``), before the caller scores
     if lean:
         return_freed_memory()
     checkpoint(3, 4, progress, cancelled)
-    ids = data.query_ids.tolist()
     return replace(
         data,
-        query_external=[query_names[q] for q in ids],
         run_names=[run_names_by_id[i] for i in run_ids],
         truncated_at=settings.k if truncated else None,
         order_column=order,
-        query_text=None if query_text is None else [query_text.get(q, "") for q in ids],
     )
 
 
@@ -283,10 +271,11 @@ def _single_annotator(conn: Connection, settings: ScoringSettings) -> int | None
 
 
 def _assemble(res: dict[str, NDArray[Any]], beside: _Beside, run_ids: list[int]) -> ScoringData:
-    """Dense indices, ranked lists, consensus qrels and annotator counts of the rows read
-    (names, truncation and order column are filled in by the caller). ``beside.counts`` None:
-    the lists' lengths are those of ``res`` (every list has its first result there). ``res``
-    (the results' columns) is emptied: each column read is let go once used, or kept as is.
+    """Dense indices, ranked lists, consensus qrels, annotator counts and query names (and
+    texts) of the rows read (run names, truncation and order column: the caller's).
+    ``beside.counts`` None: the lists' lengths are those of ``res`` (every list has its first
+    result there). ``res`` (the results' columns) is emptied: each column read is let go once
+    used, or kept as is.
 
     The consensus was computed on database ids; dense indices keep their order (``_dense``),
     so mapping its rows gives what it returns on the dense indices."""
@@ -317,10 +306,10 @@ def _assemble(res: dict[str, NDArray[Any]], beside: _Beside, run_ids: list[int])
     judgments = np.zeros(len(jud), dtype=rows.JUDGMENT_DTYPE)
     judgments["query"], judgments["doc"] = jq, jd
     judgments["annotator"], judgments["grade"] = jud["annotator"], jud["grade"]
-    q = beside.qrels
+    q, ids, texts = beside.qrels, query_ids_arr.tolist(), beside.query_texts
     return ScoringData(
         query_ids=query_ids_arr,
-        query_external=[],
+        query_external=[beside.query_names[i] for i in ids],
         run_ids=np.array(run_ids, dtype=np.int64),
         run_names=[],
         doc_ids=doc_ids,
@@ -329,6 +318,7 @@ def _assemble(res: dict[str, NDArray[Any]], beside: _Beside, run_ids: list[int])
         judgments=judgments,
         n_annotators=_annotators_per_query(jq, jud["annotator"], n_q),
         n_returned=n_returned,
+        query_text=None if texts is None else [texts.get(i, "") for i in ids],
     )
 
 
