@@ -123,9 +123,14 @@ def _read_packed(conn: Connection, stmt: Select[Any], top_k: int) -> dict[str, N
     ids too large for the product to stay below 2**62)."""
     if conn.dialect.name != "sqlite":
         return None
-    q, runs, r = models.queries, models.runs, models.results
-    low_q, top_q = conn.execute(select(func.min(q.c.id), func.max(q.c.id))).one()
-    low_r, top_r = conn.execute(select(func.min(runs.c.id), func.max(runs.c.id))).one()
+    r = models.results
+    # each bound its own subquery: SQLite finds a lone min() or max() of a key in the index
+    bounds = [
+        select(fn(t.c.id)).scalar_subquery()
+        for t in (models.queries, models.runs)
+        for fn in (func.min, func.max)
+    ]
+    low_q, top_q, low_r, top_r = conn.execute(select(*bounds)).one()
     if top_q is None or top_r is None or min(low_q, low_r) < 0:
         return None
     n_run, n_pos = int(top_r) + 1, top_k + 1
