@@ -21,6 +21,8 @@ current, opens the database and is timed from its launch (the parent's clock):
   window is shown, at first rows, and when complete,
   and RSS split into anonymous memory (RssAnon: the process's own data) and file-backed pages
   (RssFile: shared libraries and SQLite's memory map of the database file);
+- ``peak RSS by stage`` (Review): the highest RSS sampled while the first stage, the
+  intervals and the agreement columns are computed;
 - ``GUI stall``: the longest gap between two ticks of a 10 ms timer on the GUI thread from the
   window shown to complete (what a user feels as a frozen window);
 - ``sort ms``: sorting the tab's big table by each of two columns (``sortByColumn`` +
@@ -109,6 +111,22 @@ def finish():
     print(json.dumps(marks), flush=True)
     os._exit(0)  # do not wait for workers still running (Compare's verdict)
 
+def review_stage_peaks():
+    # Review: the highest RSS while each stage runs (its worker's peak is what VmHWM holds)
+    import threading
+    peaks = marks.setdefault("peak RSS by stage (MB)", {})
+    def sample():
+        statm, page = open("/proc/self/statm"), os.sysconf("SC_PAGE_SIZE")
+        while True:
+            statm.seek(0)
+            now = int(statm.read().split()[1]) * page // 2**20
+            d = view.data
+            stage = ("first" if d is None else "intervals" if not d.intervals
+                     else "agreement" if not d.complete else "done")
+            peaks[stage] = max(peaks.get(stage, 0), now)
+            time.sleep(0.002)
+    threading.Thread(target=sample, daemon=True).start()
+
 def complete_when(done, limit=60.0):
     # a tab that streams: poll until its late parts are in (or give up after ``limit`` s)
     started = time.perf_counter()
@@ -175,6 +193,7 @@ if tab != "Annotate":  # the Annotate list, when it is loaded while another tab 
 if tab == "Annotate":
     view.rows_loaded.connect(first)
 elif tab == "Review":
+    review_stage_peaks()
     loaded = {"all": False}
     view.data_loaded.connect(lambda: loaded.update(all=True))
     getattr(view, "rows_shown", view.data_loaded).connect(first)

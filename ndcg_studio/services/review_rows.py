@@ -18,6 +18,7 @@ from ndcg_studio.domain.bands import BandThresholds
 from ndcg_studio.domain.disputed import disputed_per_group
 from ndcg_studio.services.agreement import GRADE_SCALE, AgreementService, QueryAgreement
 from ndcg_studio.services.annotation import AnnotationService, DatabaseCounts
+from ndcg_studio.services.freed_memory import return_freed_memory
 from ndcg_studio.services.progress import Cancelled, Progress
 from ndcg_studio.services.scoring import (
     RunSummary,
@@ -220,7 +221,10 @@ def load_review(
         source = None
     data: ScoringData | None = None
     if source is None:
-        report, data = scoring.score_view(settings, progress=progress, cancelled=cancelled)
+        # the texts are read beside the results, not after the scoring
+        report, data = scoring.score_view(
+            settings, progress=progress, cancelled=cancelled, texts=True, threads=2
+        )
     else:
         report = stability.score_source(source, settings, progress=progress, cancelled=cancelled)
     if len(report) == 0:
@@ -230,7 +234,10 @@ def load_review(
         from ndcg_studio.services.progress import OperationCancelled
 
         raise OperationCancelled("cancelled")
-    texts = scoring.query_texts(report.query_ids.tolist())
+    if data is not None and data.query_text is not None:
+        texts = data.query_text
+    else:
+        texts = scoring.query_texts(report.query_ids.tolist())
     if not agreement:
         rows = ReviewRows.from_report(report, texts)
         summaries = summarize(report, intervals=False)
@@ -262,6 +269,7 @@ def load_review_agreement(
         overview = query_agreement(scoring)
     else:
         overview = AgreementService(db).query_overview()
+    return_freed_memory()  # before the spread's temporaries
     spread = None
     if int(report.n_annotators.max(initial=0)) > 1:  # one annotator: no spread
         loaded = (report, scoring) if reuse and scoring is not None else None
@@ -275,13 +283,17 @@ def query_agreement(
     data: ScoringData,
     level: Level = "ordinal",
     disputed_range: float = DEFAULT_DISPUTED_RANGE,
+    *,
+    parts: int = 4,
 ) -> QueryAgreement:
     """:meth:`AgreementService.query_overview` of the judgments ``data`` holds (every
     annotator's, as read for scoring with no ``annotator`` setting): the same arrays, from the
     rows already in memory instead of a second read (``bench_gui_scale.py`` Review).
 
     Items are the distinct (query, document) pairs in database-id order (dense indices keep
-    it), annotators by id, grades below 0 (trec_eval's -1) counted as 0, as there.
+    it), annotators by id, grades below 0 (trec_eval's -1) counted as 0, as there. The alpha
+    of each query is its own study: computed for ``parts`` ranges of queries one after the
+    other (the same values; a part's coincidence tables at the peak instead of all of them).
     """
     j = data.judgments
     n_docs = max(len(data.doc_ids), 1)
@@ -298,12 +310,41 @@ def query_agreement(
     )
     n_q = len(query_index)
     item_query_index = np.asarray(item_query_index, dtype=np.int64).reshape(-1)
-    result = alpha_by_group(ratings, item_query_index, n_q, level, values=GRADE_SCALE)
+    alpha = _alpha_in_parts(ratings, item_query_index, n_q, level, parts)
     spread = item_spread(ratings, disputed_range=disputed_range)
     return QueryAgreement(
         query_external=[data.query_external[int(q)] for q in query_index],
-        alpha=result.value,
+        alpha=alpha,
         n_items=np.bincount(item_query_index, minlength=n_q).astype(np.int64),
         n_multi=np.bincount(item_query_index[spread.n_grades >= 2], minlength=n_q).astype(np.int64),
         n_disputed=disputed_per_group(spread.disputed, item_query_index, n_q),
     )
+
+
+def _alpha_in_parts(
+    ratings: Ratings, query_of_item: NDArray[np.int64], n_q: int, level: Level, parts: int
+) -> NDArray[np.float64]:
+    """(n_q,) :func:`alpha_by_group` values of ``ratings`` by query, computed for ``parts``
+    ranges of queries one after the other (``query_of_item`` ascending; each query's items and
+    grades in their order, so each value is the same)."""
+    size = -(-n_q // max(parts, 1))
+    if parts < 2 or n_q < 2 * parts:
+        return alpha_by_group(ratings, query_of_item, n_q, level, values=GRADE_SCALE).value
+    item_bounds = np.searchsorted(query_of_item, np.arange(0, n_q + size, size).clip(max=n_q))
+    out = []
+    for part, first in enumerate(range(0, n_q, size)):
+        lo, hi = int(item_bounds[part]), int(item_bounds[part + 1])
+        rows = np.flatnonzero((ratings.item >= lo) & (ratings.item < hi))
+        sub = Ratings.from_arrays(
+            ratings.item[rows] - lo,
+            ratings.annotator[rows],
+            ratings.grade[rows],
+            hi - lo,
+            ratings.n_annotators,
+        )
+        last = min(first + size, n_q)
+        result = alpha_by_group(
+            sub, query_of_item[lo:hi] - first, last - first, level, values=GRADE_SCALE
+        )
+        out.append(result.value)
+    return np.concatenate(out)

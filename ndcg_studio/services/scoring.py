@@ -21,7 +21,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 
 import numpy as np
 from numpy.typing import NDArray
@@ -30,7 +30,7 @@ from ndcg_studio.domain.bands import Band, band_labels
 from ndcg_studio.domain.breakdown import Breakdown, breakdown
 from ndcg_studio.domain.disputed import grade_range
 from ndcg_studio.domain.incomplete import incomplete_measures
-from ndcg_studio.domain.metrics import score
+from ndcg_studio.domain.metrics import Qrels, RankedLists, ScoreTable, ScoringParams, score
 from ndcg_studio.domain.stats import MeanCI, bootstrap_mean_ci
 from ndcg_studio.services.progress import Cancelled, Progress, checkpoint
 from ndcg_studio.services.score_report import (
@@ -70,6 +70,7 @@ __all__ = [
     "load_scoring_data",
     "measure_means",
     "score_data",
+    "score_in_parts",
     "summarize",
 ]
 
@@ -121,9 +122,12 @@ class ScoringService:
         progress: Progress | None = None,
         cancelled: Cancelled | None = None,
         lengths: bool = True,
+        texts: bool = False,
+        lean: bool = False,
     ) -> ScoringData:
         """Read results and judgments for ``settings`` (optionally only some queries);
-        :func:`~ndcg_studio.services.scoring_load.load_scoring_data` (``lengths`` there).
+        :func:`~ndcg_studio.services.scoring_load.load_scoring_data` (``lengths``, ``texts``
+        and ``lean`` there).
 
         Raises:
             LookupError: an unknown run or annotator name (the message lists the known ones).
@@ -131,7 +135,15 @@ class ScoringService:
         engine = self.db.engine
         with engine.connect() as conn:
             return load_scoring_data(
-                conn, settings, query_ids, progress, cancelled, engine=engine, lengths=lengths
+                conn,
+                settings,
+                query_ids,
+                progress,
+                cancelled,
+                engine=engine,
+                lengths=lengths,
+                texts=texts,
+                lean=lean,
             )
 
     def score(
@@ -178,6 +190,8 @@ class ScoringService:
         *,
         progress: Progress | None = None,
         cancelled: Cancelled | None = None,
+        texts: bool = False,
+        threads: int = 1,
     ) -> tuple[ScoreReport, ScoringData]:
         """What a view shows first, and the data read for it (a later stage reuses them).
 
@@ -187,9 +201,16 @@ class ScoringService:
         counts each list down to K only (min(K, length), no SQL count of every list;
         ``bench_gui_scale.py`` Review). nDCG, DCG, IDCG, CG, P@K, judged@K, which lists
         returned nothing and the other counts are :meth:`score`'s.
+
+        ``texts=True``: the data holds the queries' texts too (``ScoringData.query_text``),
+        read beside the results. ``threads``: the groups scored in ``2 * threads`` parts,
+        ``threads`` at a time (:func:`score_in_parts`).
         """
-        data = self.load(settings, progress=progress, cancelled=cancelled, lengths=False)
-        table = score(data.lists, data.qrels, replace(settings.params(), err=False))
+        data = self.load(
+            settings, progress=progress, cancelled=cancelled, lengths=False, texts=texts, lean=True
+        )
+        params = replace(settings.params(), err=False)
+        table = score_in_parts(data.lists, data.qrels, params, 2 * threads, threads=threads)
         if data.truncated_at is not None:
             table = replace(table, n_returned=data.n_returned)
         unknown = np.full(len(table), np.nan)
@@ -248,6 +269,53 @@ class ScoringService:
         return [texts.get(i, "") for i in ids]
 
 
+def score_in_parts(
+    lists: RankedLists,
+    qrels: Qrels,
+    params: ScoringParams,
+    parts: int = 2,
+    *,
+    threads: int = 1,
+) -> ScoreTable:
+    """:func:`~ndcg_studio.domain.metrics.score` of ``lists`` in ``parts`` ranges of groups,
+    ``threads`` of them at a time: the same table, bit for bit (each group is scored from its
+    own rows, the ideal from its query's qrels), with the temporaries of ``threads`` parts at
+    the peak instead of the whole (a view's peak memory), and the parts side by side on
+    threads (numpy sorts and gathers without the GIL; ``bench_gui_scale.py`` Review).
+
+    Raises:
+        ValueError: as ``score`` (a duplicate document names the group within its part).
+    """
+    n_groups = lists.n_groups
+    size = -(-n_groups // max(parts, 1))
+    if parts < 2 or n_groups < 2 * parts:
+        return score(lists, qrels, params)
+    group = lists.group
+
+    def one(first: int) -> ScoreTable:
+        last = min(first + size, n_groups)
+        rows = np.flatnonzero((group >= first) & (group < last))
+        part = RankedLists(
+            group=group[rows] - first,
+            doc=lists.doc[rows],
+            score=lists.score[rows],
+            rank=lists.rank[rows],
+            group_query=lists.group_query[first:last],
+            doc_key=lists.doc_key,
+        )
+        return score(part, qrels, params)
+
+    starts = range(0, n_groups, size)
+    if threads > 1:
+        with ThreadPoolExecutor(max_workers=min(threads, os.cpu_count() or 1)) as pool:
+            tables = list(pool.map(one, starts))
+    else:
+        tables = [one(first) for first in starts]
+    return ScoreTable(
+        **{f.name: np.concatenate([getattr(t, f.name) for t in tables]) for f in fields(ScoreTable)}
+    )
+
+
 #: Bootstrap budget: resamples x queries drawn per run mean (bounds the time of a summary;
 #: ``bench_scoring_arrays.py``, timings in ``benchmarks/README.md``).
 _BOOTSTRAP_BUDGET = 20_000_000
@@ -262,7 +330,9 @@ def bootstrap_resamples(n_queries: int) -> int:
     return max(1_000, min(10_000, _BOOTSTRAP_BUDGET // max(n_queries, 1)))
 
 
-def summarize(report: ScoreReport, *, seed: int = 0, intervals: bool = True) -> list[RunSummary]:
+def summarize(
+    report: ScoreReport, *, seed: int = 0, intervals: bool = True, threads: int | None = None
+) -> list[RunSummary]:
     """Per-run mean nDCG@K with a 95% percentile-bootstrap interval over queries
     (:func:`bootstrap_resamples` resamples).
 
@@ -271,7 +341,8 @@ def summarize(report: ScoreReport, *, seed: int = 0, intervals: bool = True) -> 
 
     Runs with many queries are resampled on several threads at once (numpy releases the GIL
     while it draws, gathers and averages; each run has its own seeded generator, so the
-    intervals are the same as one after another; ``bench_scoring_arrays.py``).
+    intervals are the same as one after another; ``bench_scoring_arrays.py``); ``threads``
+    caps them (1: one run after the other, one run's resamples at the peak; None: the cores).
     """
     out = []
     t = report.table
@@ -284,8 +355,9 @@ def summarize(report: ScoreReport, *, seed: int = 0, intervals: bool = True) -> 
 
     if not intervals:
         cis = [_mean_only(v) for v in per_run]
-    elif len(per_run) > 1 and sum(len(v) for v in per_run) >= _PARALLEL_FROM:
-        with ThreadPoolExecutor(max_workers=min(len(per_run), os.cpu_count() or 1)) as pool:
+    elif len(per_run) > 1 and sum(len(v) for v in per_run) >= _PARALLEL_FROM and threads != 1:
+        workers = min(len(per_run), threads or os.cpu_count() or 1)
+        with ThreadPoolExecutor(max_workers=workers) as pool:
             cis = list(pool.map(interval, per_run))
     else:
         cis = [interval(v) for v in per_run]

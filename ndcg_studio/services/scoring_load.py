@@ -24,6 +24,7 @@ from numpy.typing import NDArray
 from ndcg_studio.domain.consensus import consensus_qrels
 from ndcg_studio.domain.metrics import Qrels, RankedLists, ScoreTable, score
 from ndcg_studio.io.errors import InputError
+from ndcg_studio.services.freed_memory import return_freed_memory
 from ndcg_studio.services.progress import Cancelled, Progress, checkpoint
 from ndcg_studio.services.scoring_settings import ScoringSettings
 from ndcg_studio.storage.database import in_memory
@@ -54,6 +55,7 @@ class ScoringData:
         n_returned: (n_groups,) int64 length of each group's whole list (counted in SQL).
         truncated_at: K when ``lists`` holds only each list's top K (default ideal), else None.
         order_column: ``position`` (trec_eval order) or ``rank`` (the file's rank column).
+        query_text: each query's text ('' when it has none), read only when asked for.
     """
 
     query_ids: NDArray[np.int64]
@@ -68,6 +70,8 @@ class ScoringData:
     n_returned: NDArray[np.int64]
     truncated_at: int | None = None
     order_column: str = "position"
+    #: the text of each query (``query_ids`` order) when read with ``texts=True``, else None
+    query_text: list[str] | None = None
 
     @property
     def n_queries(self) -> int:
@@ -84,6 +88,8 @@ def load_scoring_data(
     whole: bool = False,
     engine: Engine | None = None,
     lengths: bool = True,
+    texts: bool = False,
+    lean: bool = False,
 ) -> ScoringData:
     """Read and index everything one scoring needs, on the caller's connection.
 
@@ -95,41 +101,39 @@ def load_scoring_data(
     reads every result too, without the scores (measures that look below K,
     :mod:`ndcg_studio.services.incomplete`).
 
-    ``engine``: the list lengths, judgments, adjudications and query names are read on a
-    second connection of it in a helper thread while ``conn`` reads the results (SQLite steps
-    without the GIL; ``bench_gui_scale.py`` Review). Not for a database in memory.
+    ``engine``: the list lengths, judgments, adjudications and query names (``texts=True``:
+    and texts, :attr:`ScoringData.query_text`) are read on a second connection of it in a
+    helper thread while ``conn`` reads the results, and the consensus computed there (SQLite
+    and numpy sorts run without the GIL; ``bench_gui_scale.py`` Review; not for a database in
+    memory). ``lean``: freed memory given back (:mod:`~ndcg_studio.services.freed_memory`).
 
-    ``lengths=False``: no SQL count of every whole list; when only the top K is read,
-    ``n_returned`` then counts each list's results down to K (min(K, length): as good for
-    judged@K and for "returned nothing", not for the RR of :func:`complete_rr`).
+    ``lengths=False``: no SQL count of every whole list; with the top K read, ``n_returned``
+    counts each list down to K (not enough for the RR of :func:`complete_rr`).
 
     Raises:
         LookupError: an unknown run or annotator name (the message lists the known ones).
         InputError: ``order="rank"`` for a run whose ranks cannot order it.
     """
     run_names_by_id = names.run_names(conn)
-    if settings.runs:
-        run_ids = _lookup(run_names_by_id, settings.runs, "run")
-    else:
-        run_ids = sorted(run_names_by_id, key=lambda i: run_names_by_id[i])
+    run_ids = _lookup(run_names_by_id, settings.runs, "run") if settings.runs else []
+    run_ids = run_ids or sorted(run_names_by_id, key=lambda i: run_names_by_id[i])
     checkpoint(0, 4, progress, cancelled)
     order = _order_column(conn, settings, run_ids)
-    # The per-query view (breakdown) and the whole-list measures read whole lists; scoring
-    # everything reads the top K — by position: ranks as written may start anywhere and leave
-    # gaps, so ``rank <= K`` is not the top K.
+    # The breakdown and the whole-list measures read whole lists; scoring everything the top
+    # K, by position (ranks as written may start anywhere and leave gaps: not the top K).
     truncated = settings.ideal == "judged" and query_ids is None and order == "position"
     truncated = truncated and not whole
     single = _single_annotator(conn, settings)
-    how = (truncated, whole, single, lengths or not truncated)
-    res, counts, jud, adj, query_names = _read_rows(
-        conn, engine, settings, run_ids, query_ids, how, progress, cancelled
-    )
+    how = _How(truncated, whole, single, lengths or not truncated, texts, lean)
+    res, beside = _read_rows(conn, engine, settings, run_ids, query_ids, how, progress, cancelled)
     checkpoint(2, 4, progress, cancelled)
-    data = _assemble(res, counts, jud, adj, run_ids, settings)
+    data = _assemble(res, beside, run_ids)
+    del res, beside  # the rows as read (copied into ``data``), before the caller scores
+    if lean:
+        return_freed_memory()
     checkpoint(3, 4, progress, cancelled)
     return replace(
         data,
-        query_external=[query_names[int(q)] for q in data.query_ids],
         run_names=[run_names_by_id[i] for i in run_ids],
         truncated_at=settings.k if truncated else None,
         order_column=order,
@@ -152,47 +156,79 @@ def _order_column(
     return "rank"
 
 
+@dataclass(frozen=True)
+class _How:
+    """How :func:`load_scoring_data` reads (internal)."""
+
+    truncated: bool  # each list's top K only
+    whole: bool  # every result, without the scores
+    single: int | None  # the one annotator whose judgments are read (None: all of them)
+    lengths: bool  # count the lists' lengths in SQL
+    texts: bool  # read the queries' texts with their names
+    lean: bool  # return freed memory to the system between the steps
+
+
+@dataclass(frozen=True, eq=False)
+class _Beside:
+    """What is read (and computed) beside the results (internal): the lists' lengths (None:
+    not counted), the judgments and adjudications as read (database ids), the consensus
+    grades of the judgments by database ids, and the queries' names (and texts)."""
+
+    counts: NDArray[Any] | None
+    jud: NDArray[Any]
+    adj: NDArray[Any]
+    qrels: Qrels
+    query_names: dict[int, str]
+    query_texts: dict[int, str] | None
+
+
 def _read_rows(
     conn: Connection,
     engine: Engine | None,
     settings: ScoringSettings,
     run_ids: list[int],
     query_ids: Sequence[int] | None,
-    how: tuple[bool, bool, int | None, bool],
+    how: _How,
     progress: Progress | None,
     cancelled: Cancelled | None,
-) -> tuple[NDArray[Any], NDArray[Any] | None, NDArray[Any], NDArray[Any], dict[int, str]]:
-    """(results, list lengths or None, judgments, adjudications, query names) as
-    :func:`load_scoring_data` reads them; ``how`` = (truncated, whole, single annotator,
-    count the lists' lengths in SQL)."""
-    truncated, whole, single, lengths = how
+) -> tuple[dict[str, NDArray[Any]], _Beside]:
+    """The results, and what goes beside them (:class:`_Beside`), as :func:`load_scoring_data`
+    reads them: with an ``engine`` (a file), the latter on a second connection in a helper
+    thread."""
     chosen = run_ids if settings.runs else None  # all runs: no filter (see read_results)
 
-    def beside_results(other: Connection) -> tuple[Any, Any, Any, dict[int, str]]:
+    def beside_results(other: Connection) -> _Beside:
         counts = None
-        if lengths:
+        if how.lengths:
             counts = (
                 rows.count_results(other, chosen, query_ids)
                 if run_ids
                 else np.zeros(0, rows.COUNT_DTYPE)
             )
-        jud = rows.read_judgments(other, query_ids=query_ids, annotator=single)
+        jud = rows.read_judgments(other, query_ids=query_ids, annotator=how.single)
         adj = (
             rows.read_adjudications(other, query_ids=query_ids)
             if settings.annotator is None
             else np.zeros(0, rows.ADJUDICATION_DTYPE)
         )
-        return counts, jud, adj, names.query_external_ids(other)
+        # by database ids: they order as the dense indices do (see _assemble)
+        qrels = _qrels(jud, adj, settings)
+        if how.lean:
+            return_freed_memory()  # the texts read and the consensus's temporaries
+        if how.texts:
+            query_names, texts = names.query_names_and_texts(other)
+            return _Beside(counts, jud, adj, qrels, query_names, texts)
+        return _Beside(counts, jud, adj, qrels, names.query_external_ids(other), None)
 
     if engine is None or in_memory(engine.url):
-        res = _read_results(conn, settings, run_ids, query_ids, truncated, whole)
+        res = _read_results(conn, settings, run_ids, query_ids, how.truncated, how.whole)
         checkpoint(1, 4, progress, cancelled)
-        return (res, *beside_results(conn))
+        return res, beside_results(conn)
     with ThreadPoolExecutor(max_workers=1) as pool:
         beside = pool.submit(_on_own_connection, engine, beside_results)
-        res = _read_results(conn, settings, run_ids, query_ids, truncated, whole)
+        res = _read_results(conn, settings, run_ids, query_ids, how.truncated, how.whole)
         checkpoint(1, 4, progress, cancelled)
-        return (res, *beside.result())
+        return res, beside.result()
 
 
 def _on_own_connection(engine: Engine, read: Any) -> Any:
@@ -208,13 +244,13 @@ def _read_results(
     query_ids: Sequence[int] | None,
     truncated: bool,
     whole: bool,
-) -> NDArray[Any]:
-    """The results to score (empty without runs)."""
+) -> dict[str, NDArray[Any]]:
+    """The results to score, as columns (empty without runs)."""
     if not run_ids:
-        return np.zeros(0, rows.RESULT_DTYPE)
+        return {name: np.zeros(0, dtype) for name, dtype in rows.RESULT_DTYPE}
     # Some runs: filtered by id. All runs: no filter (see read_results).
     chosen = run_ids if settings.runs else None
-    res = rows.read_results(
+    return rows.read_results(
         conn,
         chosen,
         order="position" if settings.order == "score" else "rank",
@@ -223,7 +259,6 @@ def _read_results(
         # only whole lists (the breakdown shows them) read the run's scores
         with_scores=not truncated and not whole,
     )
-    return res
 
 
 def _single_annotator(conn: Connection, settings: ScoringSettings) -> int | None:
@@ -235,28 +270,30 @@ def _single_annotator(conn: Connection, settings: ScoringSettings) -> int | None
     return rows.single_annotator(conn)
 
 
-def _assemble(
-    res: NDArray[Any],
-    counts: NDArray[Any] | None,
-    jud: NDArray[Any],
-    adj: NDArray[Any],
-    run_ids: list[int],
-    settings: ScoringSettings,
-) -> ScoringData:
-    """Dense indices, ranked lists, consensus qrels and annotator counts of the rows read
-    (names, truncation and order column are filled in by the caller). ``counts`` None: the
-    lists' lengths are those of ``res`` (every list has its first result there)."""
+def _assemble(res: dict[str, NDArray[Any]], beside: _Beside, run_ids: list[int]) -> ScoringData:
+    """Dense indices, ranked lists, consensus qrels, annotator counts and query names (and
+    texts) of the rows read (run names, truncation and order column: the caller's).
+    ``beside.counts`` None: the lists' lengths are those of ``res`` (every list has its first
+    result there). ``res`` (the results' columns) is emptied: each column read is let go once
+    used, or kept as is.
+
+    The consensus was computed on database ids; dense indices keep their order (``_dense``),
+    so mapping its rows gives what it returns on the dense indices."""
+    counts, jud, adj = beside.counts, beside.jud, beside.adj
     listed = res["query"] if counts is None else counts["query"]
     query_ids_arr, q_lookup = _dense(listed, jud["query"], adj["query"])
+    del listed
     doc_ids, d_lookup = _dense(res["doc"], jud["doc"], adj["doc"])
     n_q, n_runs = len(query_ids_arr), len(run_ids)
     run_lookup = _lookup_table(np.array(run_ids, dtype=np.int64))
+    group = run_lookup[res.pop("run")]
+    group *= n_q
+    group += q_lookup[res.pop("query")]
     lists = RankedLists(
-        group=run_lookup[res["run"]] * n_q + q_lookup[res["query"]],
-        doc=d_lookup[res["doc"]],
-        # copies, not views: a view would keep every read column alive with the lists
-        score=np.ascontiguousarray(res["score"]),
-        rank=np.ascontiguousarray(res["position"]),
+        group=group,
+        doc=d_lookup[res.pop("doc")],
+        score=res.pop("score"),
+        rank=res.pop("position"),
         group_query=np.tile(np.arange(n_q, dtype=np.int64), n_runs),
         doc_key=np.zeros(len(doc_ids), dtype=np.int64),
     )
@@ -269,42 +306,39 @@ def _assemble(
     judgments = np.zeros(len(jud), dtype=rows.JUDGMENT_DTYPE)
     judgments["query"], judgments["doc"] = jq, jd
     judgments["annotator"], judgments["grade"] = jud["annotator"], jud["grade"]
-    adjudicated = None
-    if len(adj):
-        adjudicated = Qrels(
-            query=q_lookup[adj["query"]], doc=d_lookup[adj["doc"]], grade=adj["grade"]
-        )
+    q, ids, texts = beside.qrels, query_ids_arr.tolist(), beside.query_texts
     return ScoringData(
         query_ids=query_ids_arr,
-        query_external=[],
+        query_external=[beside.query_names[i] for i in ids],
         run_ids=np.array(run_ids, dtype=np.int64),
         run_names=[],
         doc_ids=doc_ids,
         lists=lists,
-        qrels=_qrels(jq, jd, jud, adjudicated, settings),
+        qrels=Qrels(query=q_lookup[q.query], doc=d_lookup[q.doc], grade=q.grade),
         judgments=judgments,
         n_annotators=_annotators_per_query(jq, jud["annotator"], n_q),
         n_returned=n_returned,
+        query_text=None if texts is None else [texts.get(i, "") for i in ids],
     )
 
 
-def _qrels(
-    jq: NDArray[np.int64],
-    jd: NDArray[np.int64],
-    jud: NDArray[Any],
-    adjudicated: Qrels | None,
-    settings: ScoringSettings,
-) -> Qrels:
-    """One grade per judged (query, document): the consensus, an adjudicated grade winning.
-    ``jq``/``jd`` are the judgments' dense query and document indices (contiguous arrays:
-    the domain sorts them), ``jud`` the rows as read."""
-    if adjudicated is None and len(jud) and jud["annotator"].min() == jud["annotator"].max():
+def _qrels(jud: NDArray[Any], adj: NDArray[Any], settings: ScoringSettings) -> Qrels:
+    """One grade per judged (query, document) of the judgments ``jud`` and adjudications
+    ``adj`` as read: the consensus, an adjudicated grade winning (database ids)."""
+    if not len(adj) and len(jud) and jud["annotator"].min() == jud["annotator"].max():
         # One annotator: each item has one grade (a unique constraint), which every consensus
         # method returns unchanged; skip the per-item reduction.
-        return Qrels(query=jq, doc=jd, grade=jud["grade"])
+        return Qrels(
+            query=np.ascontiguousarray(jud["query"]),
+            doc=np.ascontiguousarray(jud["doc"]),
+            grade=jud["grade"],
+        )
+    adjudicated = None
+    if len(adj):
+        adjudicated = Qrels(query=adj["query"], doc=adj["doc"], grade=adj["grade"])
     return consensus_qrels(
-        jq,
-        jd,
+        jud["query"],
+        jud["doc"],
         jud["annotator"],
         jud["grade"],
         method=settings.consensus,

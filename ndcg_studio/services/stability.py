@@ -38,6 +38,7 @@ from ndcg_studio.services.scoring import (
     ScoringService,
     ScoringSettings,
     score_data,
+    score_in_parts,
 )
 from ndcg_studio.services.stability_report import (
     BY_ANNOTATOR_COLUMNS,
@@ -187,7 +188,8 @@ class StabilityService:
         pooled = pooled_queries(data, settings.k)
         params = replace(settings.params(), err=False)  # nDCG only
         for aid, qrels in annotator_qrels(data):
-            values = score(data.lists, qrels, params).ndcg
+            # in four parts: a quarter of the temporaries at the peak (bench_gui_scale Review)
+            values = score_in_parts(data.lists, qrels, params, 4).ndcg
             judged = np.zeros((data.n_queries,), dtype=bool)
             judged[pooled[1][positions_in(pooled[0], item_keys(data, qrels))]] = True
             sets.append(names[aid])
@@ -200,7 +202,7 @@ class StabilityService:
                 qrels = source_consensus(data, mask, settings)
                 sets.append(f"source:{name}")
                 kinds.append("source")
-                rows.append(score(data.lists, qrels, params).ndcg)
+                rows.append(score_in_parts(data.lists, qrels, params, 4).ndcg)
         values = np.stack(rows) if rows else np.zeros((0, len(report)))
         low, high = ndcg_spread(values)
         return SpreadReport(report, sets, kinds, values, low, high)
@@ -293,14 +295,18 @@ class StabilityService:
             raise ValueError(f"min_coverage must lie in [0, 1], got {min_coverage}")
         settings = replace(settings or ScoringSettings(), annotator=None)
         # only nDCG@K: no count of every whole list (ScoringService.load's ``lengths``)
-        data = self.scoring.load(settings, progress=progress, cancelled=cancelled, lengths=False)
+        data = self.scoring.load(
+            settings, progress=progress, cancelled=cancelled, lengths=False, lean=True
+        )
         grade_sets = self._grade_sets(by, settings, data, min_coverage)
         sets, qrels_list = grade_sets.sets, grade_sets.qrels
         params = replace(settings.params(), err=False)  # nDCG only
         n_q, n_runs = data.n_queries, len(data.run_names)
         values = np.full((len(sets), n_runs, n_q), np.nan)
         for i, qrels in enumerate(qrels_list):
-            values[i] = score(data.lists, qrels, params).ndcg.reshape(n_runs, n_q)
+            # in two parts (score_in_parts): half the temporaries at the peak
+            table = score_in_parts(data.lists, qrels, params)
+            values[i] = table.ndcg.reshape(n_runs, n_q)
             checkpoint(i + 1, len(sets) + 1, progress, cancelled)
         result = stability(
             sets, data.run_names, values, alpha=alpha, n_resamples=n_resamples, seed=0, test=test

@@ -112,11 +112,16 @@ def _json_array(values: Sequence[str]) -> str:
     return text
 
 
-def fetch_array(conn: Connection, statement: Executable, dtype: DTypeLike) -> NDArray[Any]:
+def fetch_array(
+    conn: Connection, statement: Executable, dtype: DTypeLike, *, into: DTypeLike | None = None
+) -> NDArray[Any]:
     """Run ``statement`` and return its rows as a numpy structured array of ``dtype``.
 
     ``dtype`` is a list of ``(name, type)`` pairs in the order of the selected columns, e.g.
     ``[("query_id", "i8"), ("grade", "f8")]``; NULLs are not allowed in integer columns.
+    ``into``: return an array of this structured dtype instead, holding ``dtype``'s fields
+    (by name) and zeros in its others — filled as read where possible, not copied afterwards
+    (one array of the rows less at the peak; ``bench_gui_scale.py`` Review).
 
     On SQLite an unordered ``SELECT`` of integer columns only is read as one ``group_concat``
     text per column (see :func:`_fetch_integer_columns`); anything else (REAL columns, whose
@@ -124,13 +129,45 @@ def fetch_array(conn: Connection, statement: Executable, dtype: DTypeLike) -> ND
     keep; NULLs; texts beyond SQLite's length limit) row by row with ``numpy.fromiter``.
     """
     if conn.dialect.name == "sqlite" and isinstance(statement, Select):
-        columns = _fetch_integer_columns(conn, statement, np.dtype(dtype))
+        columns = _fetch_integer_columns(conn, statement, np.dtype(dtype), into)
         if columns is not None:
             return columns
+    array = _fetch_rows(conn, statement, dtype)
+    if into is None:
+        return array
+    out: NDArray[Any] = np.zeros(len(array), dtype=into)  # the fields copied by name, others 0
+    for name in array.dtype.names or ():
+        out[name] = array[name]
+    return out
+
+
+def fetch_columns(
+    conn: Connection, statement: Executable, dtype: DTypeLike
+) -> dict[str, NDArray[Any]]:
+    """The rows of ``statement`` as ``{name: (n,) contiguous array}`` (``dtype`` and the ways
+    of reading as :func:`fetch_array`); on SQLite's integer path each column is parsed straight
+    into its own, no structured array of the rows (``bench_gui_scale.py`` Review)."""
+    dt = np.dtype(dtype)
+    if conn.dialect.name == "sqlite" and isinstance(statement, Select):
+        texts = _integer_texts(conn, statement, dt)
+        if texts is not None:
+            out: dict[str, NDArray[Any]] = {}
+            for name, values in _parsed(texts, dt):
+                if values is None:  # NULLs: row by row below
+                    break
+                out[name] = values.astype(dt[name], copy=False)
+            else:
+                return out
+    array = _fetch_rows(conn, statement, dt)
+    return {name: np.ascontiguousarray(array[name]) for name in dt.names or ()}
+
+
+def _fetch_rows(conn: Connection, statement: Executable, dtype: DTypeLike) -> NDArray[Any]:
+    """PostgreSQL's binary ``COPY`` where it applies, else a tuple per row via ``fromiter``."""
     if conn.dialect.name == "postgresql" and isinstance(statement, Select):
-        columns = copy_out_array(conn, statement, dtype)  # binary COPY, no tuple per row
-        if columns is not None:
-            return columns
+        copied = copy_out_array(conn, statement, dtype)  # binary COPY, no tuple per row
+        if copied is not None:
+            return copied
     result = conn.execute(statement)
     try:
         rows: Iterable[Any] = result.cursor  # type: ignore[assignment]
@@ -141,16 +178,36 @@ def fetch_array(conn: Connection, statement: Executable, dtype: DTypeLike) -> ND
 
 
 def _fetch_integer_columns(
-    conn: Connection, statement: Select[Any], dtype: np.dtype[Any]
+    conn: Connection,
+    statement: Select[Any],
+    dtype: np.dtype[Any],
+    into: DTypeLike | None = None,
 ) -> NDArray[Any] | None:
     """SQLite: the rows of ``statement`` via ``SELECT count(*), group_concat(c1), … FROM
     (statement)``, each text parsed by ``numpy.fromstring`` — None when this does not apply.
+    ``into`` as in :func:`fetch_array`.
 
     Applies when every selected column has an integer SQL type (exact in text form) and the
     statement has no ``ORDER BY``/``LIMIT``. The aggregates of one row are updated together, so
     the columns stay aligned; ``group_concat`` skips NULLs, so a column whose length differs
     from ``count(*)`` means NULLs were present, and the caller reads row by row instead.
     """
+    texts = _integer_texts(conn, statement, dtype)
+    if texts is None:
+        return None
+    array: NDArray[Any] = np.zeros(int(texts[0]), dtype=dtype if into is None else np.dtype(into))
+    for name, values in _parsed(texts, dtype):
+        if values is None:
+            return None
+        array[name] = values
+    return array
+
+
+def _integer_texts(
+    conn: Connection, statement: Select[Any], dtype: np.dtype[Any]
+) -> list[Any] | None:
+    """``[row count, text of column 1, …]`` of :func:`_fetch_integer_columns`' statement
+    (None when it does not apply)."""
     columns = list(statement.selected_columns)
     if (
         len(columns) != len(dtype.names or ())
@@ -163,17 +220,22 @@ def _fetch_integer_columns(
     sub = statement.subquery()
     query = select(func.count(), *(func.group_concat(c) for c in sub.c))
     try:
-        row = conn.execute(query).one()
+        return list(conn.execute(query).one())
     except DataError:  # a text longer than SQLITE_MAX_LENGTH (hundreds of millions of rows)
         return None
-    n = int(row[0])
-    array: NDArray[Any] = np.zeros(n, dtype=dtype)
-    for name, text in zip(dtype.names or (), row[1:], strict=True):
-        values = np.fromstring(text or "", sep=",", dtype=np.int64)
-        if len(values) != n:
-            return None
-        array[name] = values
-    return array
+
+
+def _parsed(
+    texts: list[Any], dtype: np.dtype[Any]
+) -> Iterator[tuple[str, NDArray[np.int64] | None]]:
+    """(name, int64 values) of each column of ``texts`` (:func:`_integer_texts`), None for a
+    column with NULLs (fewer values than rows). Each text is let go once parsed: the texts of
+    all the columns together are as large as the values."""
+    n = int(texts[0])
+    for i, name in enumerate(dtype.names or (), start=1):
+        values = np.fromstring(texts[i] or "", sep=",", dtype=np.int64)
+        texts[i] = None
+        yield name, values if len(values) == n else None
 
 
 def bulk_insert(

@@ -10,6 +10,9 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
 from sqlalchemy import event
 
 from ndcg_studio.services import review_rows
@@ -144,3 +147,166 @@ def test_judgments_are_read_beside_the_results_on_a_second_connection(
     for part in ("query", "doc", "grade"):
         _equal(getattr(beside.qrels, part), getattr(alone.qrels, part))
     assert beside.query_external == alone.query_external
+
+
+def test_texts_are_read_with_the_names_beside_the_results(judged: Database) -> None:  # noqa: F811
+    with judged.engine.begin() as conn:
+        conn.exec_driver_sql("UPDATE queries SET text = 'about ' || external_id WHERE id > 1")
+    service = ScoringService(judged)
+    plain, with_texts = (
+        service.load(ScoringSettings(k=3)),
+        service.load(ScoringSettings(k=3), texts=True),
+    )
+    assert plain.query_text is None
+    assert with_texts.query_text == service.query_texts(with_texts.query_ids.tolist())
+    assert any(with_texts.query_text)
+    first = load_review(judged, ScoringSettings(k=3), agreement=False)
+    assert first.rows.text.tolist() == [
+        dict(zip(with_texts.query_external, with_texts.query_text, strict=True))[q]
+        for q in first.rows.query.tolist()
+    ]
+
+
+@hypothesis_settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.integers(0, 5), st.integers(0, 7), st.integers(0, 3), st.sampled_from([-1, 0, 2, 4])
+        ),
+        max_size=40,
+        unique_by=lambda t: t[:3],
+    ),
+    st.lists(
+        st.tuples(st.integers(0, 5), st.integers(0, 7), st.integers(0, 4)),
+        max_size=6,
+        unique_by=lambda t: t[:2],
+    ),
+    st.sampled_from(["mean", "median", "majority", "max", "min"]),
+)
+def test_consensus_on_database_ids_is_the_consensus_on_dense_indices(
+    judgments: list[tuple[int, int, int, int]],
+    adjudications: list[tuple[int, int, int]],
+    method: str,
+) -> None:
+    """The helper thread reduces the grades by database ids (sparse, large): mapped to dense
+    indices afterwards, the same rows as reducing the dense indices."""
+    from ndcg_studio.domain.consensus import consensus_qrels
+    from ndcg_studio.domain.metrics import Qrels
+    from ndcg_studio.services.scoring_load import _dense, _qrels
+    from ndcg_studio.storage.queries.scoring_input import ADJUDICATION_DTYPE, JUDGMENT_DTYPE
+
+    jud = np.array(
+        [(q * 1_000 + 7, d * 10_007 + 3, a + 1, g) for q, d, a, g in judgments],
+        dtype=JUDGMENT_DTYPE,
+    )
+    adj = np.array(
+        [(q * 1_000 + 7, d * 10_007 + 3, g) for q, d, g in adjudications], dtype=ADJUDICATION_DTYPE
+    )
+    raw = _qrels(jud, adj, ScoringSettings(consensus=method))  # type: ignore[arg-type]
+    _, q_lookup = _dense(jud["query"], adj["query"])
+    _, d_lookup = _dense(jud["doc"], adj["doc"])
+    dense_adj = Qrels(q_lookup[adj["query"]], d_lookup[adj["doc"]], adj["grade"])
+    if len(adj) == 0 and len(jud) and jud["annotator"].min() == jud["annotator"].max():
+        expected = Qrels(q_lookup[jud["query"]], d_lookup[jud["doc"]], jud["grade"])
+    else:
+        expected = consensus_qrels(
+            q_lookup[jud["query"]],
+            d_lookup[jud["doc"]],
+            jud["annotator"],
+            jud["grade"],
+            method=method,  # type: ignore[arg-type]
+            adjudicated=dense_adj if len(adj) else None,
+        )
+    _equal(q_lookup[raw.query], expected.query)
+    _equal(d_lookup[raw.doc], expected.doc)
+    assert np.asarray(raw.grade).tobytes() == np.asarray(expected.grade).tobytes()
+
+
+@hypothesis_settings(max_examples=40, deadline=None)
+@given(
+    st.integers(0, 2**32 - 1),
+    st.integers(1, 4),
+    st.integers(1, 30),
+    st.integers(1, 6),
+    st.integers(1, 3),
+    st.sampled_from(["judged", "list"]),
+)
+def test_scoring_in_parts_is_scoring_at_once_bit_for_bit(
+    seed: int, n_runs: int, n_queries: int, parts: int, threads: int, ideal: str
+) -> None:
+    """Every column of every group, NaN and zeros included: the same bytes."""
+    from ndcg_studio.domain.metrics import Qrels, RankedLists, score
+    from ndcg_studio.services.scoring import score_in_parts
+
+    rng = np.random.default_rng(seed)
+    n_docs = 12
+    group, doc = [], []
+    for g in range(n_runs * n_queries):
+        length = int(rng.integers(0, 8))  # some lists empty
+        group += [g] * length
+        doc += rng.choice(n_docs, size=length, replace=False).tolist()
+    n = len(group)
+    order = rng.permutation(n)  # rows in no particular order, as read
+    lists = RankedLists(
+        group=np.array(group, dtype=np.int64)[order],
+        doc=np.array(doc, dtype=np.int64)[order],
+        score=rng.integers(0, 4, size=n).astype(np.float64),  # ties broken by the doc key
+        rank=np.arange(1, n + 1),
+        group_query=np.tile(np.arange(n_queries), n_runs),
+        doc_key=rng.permutation(n_docs),
+    )
+    graded = rng.random((n_queries, n_docs)) < 0.4
+    q, d = np.nonzero(graded)
+    qrels = Qrels(q, d, rng.choice([-1.0, 0.0, 1.0, 2.5, 4.0], size=len(q)))
+    params = replace(ScoringSettings(k=int(rng.integers(1, 6)), ideal=ideal).params(), err=False)  # type: ignore[arg-type]
+    whole = score(lists, qrels, params)
+    split = score_in_parts(lists, qrels, params, parts, threads=threads)
+    for name in whole.__dataclass_fields__:
+        assert getattr(split, name).tobytes() == getattr(whole, name).tobytes(), name
+
+
+@hypothesis_settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 40), st.integers(2, 6))
+def test_alpha_per_query_in_parts_is_the_alpha_at_once(seed: int, n_q: int, parts: int) -> None:
+    from ndcg_studio.domain.agreement import Ratings, alpha_by_group
+    from ndcg_studio.services.agreement import GRADE_SCALE
+    from ndcg_studio.services.review_rows import _alpha_in_parts
+
+    rng = np.random.default_rng(seed)
+    items_per_query = rng.integers(0, 5, size=n_q)  # some queries without items
+    query_of_item = np.repeat(np.arange(n_q), items_per_query)
+    graded = rng.random((len(query_of_item), 3)) < 0.7
+    item, annotator = np.nonzero(graded)
+    ratings = Ratings.from_arrays(
+        item, annotator, rng.integers(0, 5, size=len(item)).astype(float), len(query_of_item), 3
+    )
+    whole = alpha_by_group(ratings, query_of_item, n_q, "ordinal", values=GRADE_SCALE).value
+    split = _alpha_in_parts(ratings, query_of_item, n_q, "ordinal", parts)
+    assert split.tobytes() == whole.tobytes()
+
+
+@pytest.mark.parametrize("runs", [None, "first"])
+def test_the_top_k_read_packed_into_one_integer_is_the_plain_read(
+    judged: Database,  # noqa: F811
+    runs: str | None,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """(query, run, position) read as one integer per result and taken apart: the same
+    columns, in the same order, as reading the four columns."""
+    from ndcg_studio.storage.queries import names
+    from ndcg_studio.storage.queries import scoring_input as rows
+
+    with judged.engine.connect() as conn:
+        run_ids = (
+            None if runs is None else [i for i, n in names.run_names(conn).items() if n == runs]
+        )
+        for k in (1, 2, 5):
+            packed = rows.read_results(conn, run_ids, top_k=k, with_scores=False)
+            assert rows._read_packed(conn, rows.select(rows.models.results.c.run_id), k) is not None
+            with monkeypatch.context() as m:
+                m.setattr(rows, "_read_packed", lambda *_: None)
+                plain = rows.read_results(conn, run_ids, top_k=k, with_scores=False)
+            assert list(packed) == list(plain) and len(plain["run"]) > 0
+            for name in plain:
+                assert packed[name].dtype == plain[name].dtype
+                _equal(packed[name], plain[name])

@@ -23,6 +23,7 @@ __all__ = [
     "item_text",
     "query_external_ids",
     "query_id",
+    "query_names_and_texts",
     "query_texts",
     "query_texts_by_external",
     "run_names",
@@ -49,6 +50,18 @@ def annotator_names(conn: Connection) -> dict[int, str]:
 def query_external_ids(conn: Connection) -> dict[int, str]:
     """``{query id: external id}`` of every query."""
     return id_map(conn, models.queries)
+
+
+def query_names_and_texts(conn: Connection) -> tuple[dict[int, str], dict[int, str]]:
+    """``({query id: external id}, {query id: text})`` of every query, in one scan (a NULL
+    text is '')."""
+    q = models.queries
+    external: dict[int, str] = {}
+    texts: dict[int, str] = {}
+    for i, e, t in conn.execute(select(q.c.id, q.c.external_id, q.c.text)):
+        external[int(i)] = str(e)
+        texts[int(i)] = str(t or "")
+    return external, texts
 
 
 def query_id(conn: Connection, external_id: str) -> int | None:

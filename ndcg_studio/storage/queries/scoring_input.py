@@ -21,7 +21,7 @@ from numpy.typing import NDArray
 from sqlalchemy import Connection, Select, func, select
 
 from ndcg_studio.storage import models
-from ndcg_studio.storage.bulk import fetch_array
+from ndcg_studio.storage.bulk import fetch_array, fetch_columns
 
 __all__ = [
     "ADJUDICATION_DTYPE",
@@ -51,6 +51,7 @@ COUNT_DTYPE = [("run", "i8"), ("query", "i8"), ("n", "i8")]
 JUDGMENT_DTYPE = [("query", "i8"), ("doc", "i8"), ("annotator", "i8"), ("grade", "f8")]
 ADJUDICATION_DTYPE = [("query", "i8"), ("doc", "i8"), ("grade", "f8")]
 _JUDGMENT_READ_DTYPE = [("query", "i8"), ("doc", "i8"), ("grade", "f8")]
+_KEY_DTYPE = [("key", "i8"), ("doc", "i8")]
 
 
 def _order_column(order: OrderColumn) -> Any:
@@ -78,8 +79,10 @@ def read_results(
     query_ids: Sequence[int] | None = None,
     top_k: int | None = None,
     with_scores: bool = True,
-) -> NDArray[Any]:
-    """Results as :data:`RESULT_DTYPE`, in no particular order.
+) -> dict[str, NDArray[Any]]:
+    """Results as columns, in no particular order: ``{name: (n,) array}`` with the names and
+    types of :data:`RESULT_DTYPE` (one contiguous array each, no structured array of the rows:
+    the caller lets each go once used; ``bench_gui_scale.py`` Review).
 
     Args:
         run_ids: the runs to read; None for every run (no filter: SQLite then scans the
@@ -88,8 +91,9 @@ def read_results(
         order: the column read into ``position``.
         query_ids: only these queries (None: all).
         top_k: only results whose order column is <= top_k (None: whole lists).
-        with_scores: read the run's scores; without them (``score`` 0) only integer columns
-            are read, much faster (see :func:`~ndcg_studio.storage.bulk.fetch_array`).
+        with_scores: read the run's scores; without them (``score`` 0, zeros left to the
+            allocator: no memory until written) only integer columns are read, much faster
+            (see :func:`~ndcg_studio.storage.bulk.fetch_array`).
     """
     r = models.results
     col = _order_column(order)
@@ -102,7 +106,44 @@ def read_results(
         stmt = stmt.where(r.c.query_id.in_(list(query_ids)))
     if top_k is not None:
         stmt = stmt.where(col <= top_k)
-    return _fetch_results(conn, stmt)
+    packed = None
+    if top_k is not None and order == "position" and not with_scores:
+        packed = _read_packed(conn, stmt, top_k)
+    columns = packed or fetch_columns(conn, stmt, RESULT_DTYPE[: len(stmt.selected_columns)])
+    if not with_scores:
+        columns["score"] = np.zeros(len(columns["run"]))
+    return columns
+
+
+def _read_packed(conn: Connection, stmt: Select[Any], top_k: int) -> dict[str, NDArray[Any]] | None:
+    """SQLite, the top K by position: (query, run, position) read as one integer per result
+    ``(query * n_run + run) * (K + 1) + position`` beside the document — two ``group_concat``
+    texts instead of four, a quarter less to step and parse (``bench_gui_scale.py`` Review) —
+    and taken apart here. None where that does not apply (another database, negative ids, or
+    ids too large for the product to stay below 2**62)."""
+    if conn.dialect.name != "sqlite":
+        return None
+    r = models.results
+    # each bound its own subquery: SQLite finds a lone min() or max() of a key in the index
+    bounds = [
+        select(fn(t.c.id)).scalar_subquery()
+        for t in (models.queries, models.runs)
+        for fn in (func.min, func.max)
+    ]
+    low_q, top_q, low_r, top_r = conn.execute(select(*bounds)).one()
+    if top_q is None or top_r is None or min(low_q, low_r) < 0:
+        return None
+    n_run, n_pos = int(top_r) + 1, top_k + 1
+    if (int(top_q) + 1) * n_run * n_pos >= 1 << 62:
+        return None
+    key = ((r.c.query_id * n_run + r.c.run_id) * n_pos + r.c.position).label("key")
+    read = fetch_columns(conn, stmt.with_only_columns(key, r.c.document_id), _KEY_DTYPE)
+    key_values = read["key"]
+    position = key_values % n_pos
+    np.floor_divide(key_values, n_pos, out=key_values)
+    run = key_values % n_run
+    np.floor_divide(key_values, n_run, out=key_values)
+    return {"run": run, "query": key_values, "doc": read["doc"], "position": position}
 
 
 def read_results_below(
@@ -163,8 +204,9 @@ def read_judgments(
         stmt = stmt.where(j.c.query_id.in_(list(query_ids)))
     if annotator is None:
         return fetch_array(conn, stmt, [*_JUDGMENT_READ_DTYPE, ("annotator", "i8")])
-    read = fetch_array(conn, stmt, _JUDGMENT_READ_DTYPE)
-    return _widened(read, JUDGMENT_DTYPE, annotator=annotator)
+    read = fetch_array(conn, stmt, _JUDGMENT_READ_DTYPE, into=JUDGMENT_DTYPE)
+    read["annotator"] = annotator
+    return read
 
 
 def read_adjudications(conn: Connection, *, query_ids: Sequence[int] | None = None) -> NDArray[Any]:
@@ -179,18 +221,4 @@ def read_adjudications(conn: Connection, *, query_ids: Sequence[int] | None = No
 def _fetch_results(conn: Connection, stmt: Select[Any]) -> NDArray[Any]:
     """Rows of ``stmt`` (run, query, document, order column[, score]) as :data:`RESULT_DTYPE`;
     ``score`` is 0 where the statement does not select it."""
-    read = fetch_array(conn, stmt, RESULT_DTYPE[: len(stmt.selected_columns)])
-    full = len(read.dtype.names or ()) == len(RESULT_DTYPE)
-    return read if full else _widened(read, RESULT_DTYPE)
-
-
-def _widened(rows: NDArray[Any], dtype: Any, **constant: int) -> NDArray[Any]:
-    """``rows`` in the structured ``dtype``: its fields copied by name, the others set to
-    ``constant[name]`` or 0 (a field-by-field copy, faster on a million rows than
-    ``numpy.lib.recfunctions.require_fields``; ``bench_end_to_end.py``)."""
-    out = np.zeros(len(rows), dtype=dtype)
-    for name in rows.dtype.names or ():
-        out[name] = rows[name]
-    for name, value in constant.items():
-        out[name] = value
-    return out
+    return fetch_array(conn, stmt, RESULT_DTYPE[: len(stmt.selected_columns)], into=RESULT_DTYPE)

@@ -3,16 +3,15 @@ with 95% intervals, band counts and the distribution of nDCG; filters; double-cl
 opens the Query detail of a row.
 
 Everything is computed in workers, in two stages: first the scores, the per-run means and the
-query texts (:func:`load_review`), then, side by side and from the data the first stage read,
-the means' intervals (:func:`summarize`) and the per-query alpha, disputed and spread columns
-(:func:`load_review_agreement`). A new load cancels the previous one. The view reloads when the
-database, the judgments or a scoring setting change (coalesced by a short timer, and only while
-visible; a hidden view reloads when shown).
+query texts (:func:`load_review`), then, one after the other and from the data the first stage
+read, the means' intervals (:func:`summarize`) and the per-query alpha, disputed and spread
+columns (:func:`load_review_agreement`). A new load cancels the previous one. The view reloads
+when the database, the judgments or a scoring setting change (coalesced by a short timer, and
+only while visible; a hidden view reloads when shown).
 """
 
 from __future__ import annotations
 
-import ctypes
 from dataclasses import replace
 from typing import Any
 
@@ -32,6 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from ndcg_studio.services.annotation import DatabaseCounts
+from ndcg_studio.services.freed_memory import return_freed_memory
 from ndcg_studio.services.progress import Cancelled, Progress
 from ndcg_studio.services.review_rows import (
     ReviewData,
@@ -250,37 +250,46 @@ class ReviewView(LazyView[ReviewData]):
         return (self._task, self._agreement_task, self._intervals_task)
 
     def _load_second_stage(self, data: ReviewData) -> None:
-        """The means' intervals (with the text sort keys), and the per-query alpha, disputed
-        and spread columns, each in a worker of its own, from what the first stage holds
+        """The means' intervals (with the text sort keys), then the per-query alpha, disputed
+        and spread columns, each in a worker, one after the other (their temporaries would
+        stack: ``bench_gui_scale.py`` Review, peak RSS), from what the first stage holds
         (``data.scoring``)."""
+        if self.context.database is None:
+            return
+        report = data.report  # the runs' intervals one after the other: less at the peak
+        self.status.setText(self._text(self.SECOND_STAGE_STATUS))
+        return_freed_memory()  # the first stage's temporaries, before the second's
+        rows = data.rows
+        if data.intervals:
+            self._load_agreement(data)
+            return
+        self._intervals_task = run_task(
+            lambda _progress, _cancelled: (summarize(report, threads=1), with_text_keys(rows)),
+            on_success=lambda done: self._on_intervals(report, *done),
+            on_failure=self._on_failed,
+            owner=self,
+            replaces=self._intervals_task,
+        )
+
+    def _load_agreement(self, data: ReviewData) -> None:
+        """The per-query alpha, disputed and spread columns in a worker (the second stage's
+        second part)."""
         db = self.context.database
-        if db is None:
+        if db is None or data.complete:
             return
         settings, report, scoring = data.report.settings, data.report, data.scoring
-        self.status.setText(self._text(self.SECOND_STAGE_STATUS))
-        _return_freed_memory()  # the first stage's temporaries, before the second's
-        rows = data.rows
-        if not data.intervals:
-            self._intervals_task = run_task(
-                lambda _progress, _cancelled: (summarize(report), with_text_keys(rows)),
-                on_success=lambda done: self._on_intervals(report, *done),
-                on_failure=self._on_failed,
-                owner=self,
-                replaces=self._intervals_task,
-            )
 
         def work(_progress: Progress, cancelled: Cancelled) -> ReviewRows:
             agreement, spread = load_review_agreement(db, settings, report, cancelled, scoring)
             return data.rows.with_agreement(report, agreement, spread)
 
-        if not data.complete:
-            self._agreement_task = run_task(
-                work,
-                on_success=lambda rows: self._on_agreement(report, rows),
-                on_failure=self._on_failed,
-                owner=self,
-                replaces=self._agreement_task,
-            )
+        self._agreement_task = run_task(
+            work,
+            on_success=lambda rows: self._on_agreement(report, rows),
+            on_failure=self._on_failed,
+            owner=self,
+            replaces=self._agreement_task,
+        )
 
     def _on_intervals(
         self, report: ScoreReport, summaries: list[RunSummary], keyed: ReviewRows
@@ -292,6 +301,8 @@ class ReviewView(LazyView[ReviewData]):
         self.summary_model.set_summaries(summaries, report.settings.k)
         self.summary_table.resizeColumnsToContents()
         self._fit_summary_table()
+        return_freed_memory()  # the intervals' temporaries, before the agreement's
+        self._load_agreement(self.data)
         self._second_stage_done()
 
     def _on_agreement(self, report: ScoreReport, rows: ReviewRows) -> None:
@@ -307,7 +318,7 @@ class ReviewView(LazyView[ReviewData]):
         if data is None or not (data.complete and data.intervals):
             return
         self.data = replace(data, scoring=None)
-        _return_freed_memory()
+        return_freed_memory()
         self.status.clear()
         self.data_loaded.emit()
 
@@ -428,17 +439,6 @@ class ReviewView(LazyView[ReviewData]):
             ("summary_splitter2", self.summary_splitter),
             ("header", self.table.horizontalHeader()),
         )
-
-
-def _return_freed_memory() -> None:
-    """Give the memory freed by a stage back to the system (glibc's ``malloc_trim``; nothing
-    elsewhere): the worker threads' malloc arenas keep what a stage freed, so the next stage's
-    peak would stack on it (``bench_gui_scale.py`` Review, peak RSS)."""
-    try:
-        trim = ctypes.CDLL(None).malloc_trim  # the C library the interpreter runs on
-    except (OSError, AttributeError):  # not glibc
-        return
-    trim(0)
 
 
 def _show_window(window: QWidget) -> None:
