@@ -3,6 +3,8 @@ annotator's progress and the recorded history of one item."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -65,7 +67,29 @@ def team_progress(conn: Connection) -> list[tuple[str, int, datetime | None]]:
         .outerjoin(judged, judged.c.annotator_id == a.c.id)
         .outerjoin(last, last.c.changed_by == a.c.id)
     )
-    return [(str(n), int(c), at) for n, c, at in conn.execute(stmt)]
+    with _small_scan(conn):
+        return [(str(n), int(c), at) for n, c, at in conn.execute(stmt)]
+
+
+@contextmanager
+def _small_scan(conn: Connection) -> Iterator[None]:
+    """SQLite: a one-off scan with SQLite's default 2 MiB page cache and its GROUP BY sorter
+    on a temporary file, the connection's settings restored after. The history's GROUP BY sorts
+    every judgment change: with the connection's 64 MiB cache and in-memory temp store it added
+    ~125 MB to the desktop app's peak RSS at every team poll, beside the tab's own load (and was
+    slower; ``bench_gui_scale.py``, Review). Other databases: nothing changes."""
+    if conn.dialect.name != "sqlite":
+        yield
+        return
+    cache = conn.exec_driver_sql("PRAGMA cache_size").scalar()
+    store = conn.exec_driver_sql("PRAGMA temp_store").scalar()
+    conn.exec_driver_sql("PRAGMA cache_size=-2000")
+    conn.exec_driver_sql("PRAGMA temp_store=FILE")
+    try:
+        yield
+    finally:
+        conn.exec_driver_sql(f"PRAGMA temp_store={int(store or 0)}")
+        conn.exec_driver_sql(f"PRAGMA cache_size={int(cache or -2000)}")
 
 
 def item_history(session: Session, query_id: int, document_id: int) -> list[Any]:

@@ -51,3 +51,26 @@ def test_team_progress_counts_without_grades(db: Any) -> None:
     assert [(m.name, m.judged) for m in team] == [("alice", 2), ("bob", 1), ("carol", 0)]
     assert team[0].last_change is not None and team[0].last_change.tzinfo is not None
     assert team[2].last_change is None
+
+
+def test_team_progress_leaves_the_connection_settings_as_they_were(db: Any) -> None:
+    """The team poll scans the history with a small cache and its sorter on a temporary file
+    (the desktop app's peak memory), then gives the pooled connection its own settings back."""
+    _data(db)
+    service = AnnotationService(db)
+    service.set_grade(service.ensure_annotator("alice").id, 1, 1, 2)
+    if db.engine.dialect.name != "sqlite":
+        assert [m.judged for m in service.team_progress()] == [1]
+        return
+    with db.engine.connect() as conn:
+        before = [
+            conn.exec_driver_sql(f"PRAGMA {p}").scalar() for p in ("cache_size", "temp_store")
+        ]
+    assert before == [-65536, 2]  # the engine's own: 64 MiB, in memory
+    for _ in range(3):  # the pool hands the same connection back
+        assert [m.judged for m in service.team_progress()] == [1]
+        with db.engine.connect() as conn:
+            after = [
+                conn.exec_driver_sql(f"PRAGMA {p}").scalar() for p in ("cache_size", "temp_store")
+            ]
+        assert after == before
