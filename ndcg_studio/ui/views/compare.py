@@ -328,10 +328,11 @@ class CompareView(LazyView[ScoredRuns]):
         if scored is None or db is None or not a or not b or a == b:
             return None
         settings, depth = scored.report.settings, self.context.pool_depth
+        source = scored.pool_source  # the pool from the scoring read, not read again
         self.decision.setText(arg(self.tr("Verdict over the depth-%1 pool: computing…"), depth))
         self._verdict_task = run_task(
             lambda _p, cancelled: pair_verdict(
-                db, settings, a, b, depth=depth, cancelled=cancelled
+                db, settings, a, b, depth=depth, cancelled=cancelled, source=source
             ),
             on_success=self._on_verdict,
             on_failure=self._on_verdict_failed,
