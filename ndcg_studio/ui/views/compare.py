@@ -251,6 +251,7 @@ class CompareView(LazyView[ScoredRuns]):
             self._judge_verdict()
 
     def _on_loaded(self, scored: ScoredRuns) -> None:
+        return_freed_memory()  # the scoring's transients (bench_gui_scale Compare, peak RSS)
         self.scored = scored
         self._summaries = dict(scored.summaries)
         self._matrix_pending = True  # started once the first rows are shown
@@ -381,7 +382,6 @@ class CompareView(LazyView[ScoredRuns]):
         self._late_pending = True
         QTimer.singleShot(0, lambda: self._start_late(scored, rows))
         self.rows_shown.emit()
-        return_freed_memory()  # the scoring's transients (bench_gui_scale Compare, peak RSS)
 
     def is_loading(self) -> bool:
         return self._late_pending or self._verdict_waits or super().is_loading()
