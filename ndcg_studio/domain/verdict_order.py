@@ -50,14 +50,15 @@ def ab_walk_order(
         the order is not a sort (see the module docstring).
     """
     g = np.asarray(grades, dtype=_F64)
-    disc = discounts(pool.rank, k)
     weight = np.zeros(pool.size)
-    weight += np.abs(disc[0] - disc[1])  # as the chooser adds its pairs' weights
+    # as the chooser adds its pairs' weights (one run's discounts at a time: peak memory)
+    weight += np.abs(discounts(pool.rank[0], k) - discounts(pool.rank[1], k))
     tie = np.random.default_rng(seed).permutation(pool.size)
     query = np.asarray(pool.query, dtype=np.int64)
     judged = ~np.isnan(g)
     order = np.lexsort((tie, -weight, query))
     u = order[~judged[order]]  # each query's unjudged documents in the chooser's order
+    del order
     if not len(u):
         return u.astype(np.intp)
     scale = _scales(query, np.maximum(g, 0.0), judged, u, np.maximum(expected[u], 0.0), k)

@@ -201,7 +201,9 @@ class PoolSource:
         n_q = self.n_queries
         run = self.group // max(n_q, 1)
         ia, ib = self.run_names.index(run_a), self.run_names.index(run_b)
-        keep = (run == ia) | (run == ib)
+        mask = (run == ia) | (run == ib)
+        # only these two runs were read: no copies of the columns
+        keep: NDArray[np.bool_] | slice = slice(None) if mask.all() else mask
         pool = build_pool(
             np.where(run[keep] == ia, 0, 1),
             self.group_query[self.group[keep]],
@@ -211,7 +213,7 @@ class PoolSource:
             n_queries=n_q,
             depth=depth,
         )
-        del run, keep
+        del run, mask, keep
         grades = np.full(pool.size, np.nan)
         qrels = self.qrels
         n_docs = int(max(pool.doc.max(initial=0), qrels.doc.max(initial=0))) + 1
