@@ -114,6 +114,7 @@ class CompareView(LazyView[ScoredRuns]):
         # N runs: the matrix of pairwise deltas above the chosen pair (a click picks a pair)
         self.matrix = CompareMatrixPanel()
         self.matrix.pair_chosen.connect(self.set_runs)
+        self.matrix.settled.connect(self._after_matrix)
         content_layout.insertWidget(0, self.matrix)
         self._set_content(content)
 
@@ -252,7 +253,7 @@ class CompareView(LazyView[ScoredRuns]):
 
     def _on_loaded(self, scored: ScoredRuns) -> None:
         return_freed_memory()  # the scoring's transients (bench_gui_scale Compare, peak RSS)
-        self.scored = scored
+        self.scored, self._verdict_waits = scored, False
         self._summaries = dict(scored.summaries)
         self._matrix_pending = True  # started once the first rows are shown
         runs = scored.report.run_names
@@ -305,10 +306,9 @@ class CompareView(LazyView[ScoredRuns]):
             self.chart.set_deltas(self.model.rows.delta, a, b, scored.report.settings.k)
             return None
         self.status.setText(self.tr("Comparing…"))
-        if self._late_task is not None:
-            self._late_task.cancel()
-        if self._verdict_task is not None:
-            self._verdict_task.cancel()
+        for task in (self._late_task, self._verdict_task):
+            if task is not None:
+                task.cancel()
         self._compare_task = run_task(
             lambda _p, _c: compare_rows(scored, a, b, test=False),
             on_success=self._on_compared,
@@ -384,7 +384,8 @@ class CompareView(LazyView[ScoredRuns]):
         self.rows_shown.emit()
 
     def is_loading(self) -> bool:
-        return self._late_pending or self._verdict_waits or super().is_loading()
+        waits = self._verdict_waits and self._matrix_running()
+        return self._late_pending or waits or super().is_loading()
 
     def _start_late(self, scored: ScoredRuns, rows: CompareRows) -> None:
         """The p-value and (once per scoring) the intervals; then the verdict and matrix."""
@@ -417,13 +418,14 @@ class CompareView(LazyView[ScoredRuns]):
         return_freed_memory()
         matrix = self.matrix.set_report(scored.report) if self._matrix_pending else None
         self._matrix_pending = False
-        if matrix is None:
+        # the verdict after the matrix (their peaks would stack; bench_gui_scale Compare)
+        self._verdict_waits = matrix is not None or self._matrix_running()
+        if not self._verdict_waits:
             self._judge_verdict()
-        else:  # the verdict after the matrix: their peaks would stack (bench_gui_scale Compare)
-            self._verdict_waits = True
-            for done in (matrix.signals.finished, matrix.signals.failed, matrix.signals.cancelled):
-                done.connect(self._after_matrix)
         self.compared.emit()
+
+    def _matrix_running(self) -> bool:
+        return self.matrix.task is not None and not self.matrix.task.done
 
     def _after_matrix(self) -> None:
         if self._verdict_waits:
@@ -444,6 +446,5 @@ class CompareView(LazyView[ScoredRuns]):
         for key, text in zip(("mean", "ci", "n"), texts, strict=True):
             labels[f"{tag}.{key}"].setText(text)
 
-    # ------------------------------------------------------------------ state
     def _state_widgets(self) -> tuple[tuple[str, StateWidget], ...]:
         return (("splitter", self.splitter),)
