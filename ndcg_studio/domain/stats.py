@@ -8,6 +8,7 @@ without judgments) are left out.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -20,6 +21,7 @@ __all__ = [
     "bootstrap_mean_ci",
     "compare_runs",
     "paired_randomization_test",
+    "sign_flip_means",
 ]
 
 # Elements of one resampling matrix (chunk of resamples x queries).
@@ -143,13 +145,63 @@ def paired_randomization_test(
         signs = 1.0 - 2.0 * patterns
         stats = np.abs((signs * deltas).mean(axis=1))
         return float(np.count_nonzero(stats >= threshold) / (1 << n))
-    rng = np.random.default_rng(seed)
     count = 0
-    for size in resample_chunks(n_resamples, n):
-        signs = 1.0 - 2.0 * rng.integers(0, 2, size=(size, n))
-        stats = np.abs((signs * deltas).mean(axis=1))
+    for stats in sign_flip_means(deltas, n_resamples, seed):
         count += int(np.count_nonzero(stats >= threshold))
     return (count + 1) / (n_resamples + 1)
+
+
+def sign_flip_means(
+    deltas: NDArray[np.float64], n_resamples: int, seed: int
+) -> Iterator[NDArray[np.float64]]:
+    """|mean(signs * deltas)| of ``n_resamples`` random sign patterns, chunk by chunk
+    (:func:`resample_chunks`): the patterns of ``rng.integers(0, 2, size=(size, n))``,
+    ``rng = default_rng(seed)``, sign = 1 - 2 * pattern, and the means numpy takes of them,
+    to the bit.
+
+    Faster than drawing the integers (bench_gui_scale.py Compare, the p-value): numpy draws
+    each pattern value as the top bit of a 32-bit draw (Lemire's method over [0, 2)), and
+    PCG64 gives two 32-bit draws per 64-bit output, the low half first; so the raw outputs
+    give the bits, which flip the sign bits of the deltas directly (-1 * d and 1 * d are -d
+    and d exactly). A check of the first draws against ``integers`` on a copy of the
+    generator falls back to drawing the integers when numpy draws otherwise.
+    """
+    n = int(deltas.shape[0])
+    rng = np.random.default_rng(seed)
+    if not _raw_bits_are_integers(seed):
+        for size in resample_chunks(n_resamples, n):
+            signs = 1.0 - 2.0 * rng.integers(0, 2, size=(size, n))
+            yield np.abs((signs * deltas).mean(axis=1))
+        return
+    bits = np.ascontiguousarray(deltas, dtype=np.float64).view(np.uint64)
+    sign_bit = np.uint64(1 << 63)
+    pending: NDArray[np.uint64] = np.zeros(0, dtype=np.uint64)  # a high half left over
+    for size in resample_chunks(n_resamples, n):
+        m = size * n
+        raw = rng.bit_generator.random_raw((m - len(pending) + 1) // 2)
+        halves = np.empty((len(raw), 2), dtype=np.uint64)
+        np.left_shift(raw, np.uint64(32), out=halves[:, 0])  # the low half's top bit
+        halves[:, 1] = raw  # the high half's top bit is bit 63 already
+        stream = np.concatenate([pending, halves.reshape(-1)]) if len(pending) else halves
+        stream = stream.reshape(-1)
+        pending = stream[m:].copy()
+        flips = stream[:m]
+        flips &= sign_bit
+        flips = flips.reshape(size, n)
+        flips ^= bits
+        yield np.abs(flips.view(np.float64).mean(axis=1))
+
+
+def _raw_bits_are_integers(seed: int) -> bool:
+    """The patterns of :func:`sign_flip_means` from raw outputs are ``integers``' (this
+    numpy, this generator), checked on fresh generators of ``seed``."""
+    rng = np.random.default_rng(seed)
+    if type(rng.bit_generator).__name__ != "PCG64":
+        return False
+    want = np.random.default_rng(seed).integers(0, 2, size=(3, 43))
+    raw = rng.bit_generator.random_raw(65)
+    got = np.stack([raw >> np.uint64(31), raw >> np.uint64(63)], axis=1).reshape(-1)[:129]
+    return bool(np.array_equal(got & np.uint64(1), want.reshape(-1).astype(np.uint64)))
 
 
 def _paired_deltas(

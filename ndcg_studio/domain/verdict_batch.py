@@ -104,17 +104,30 @@ def _positive_rows(
     # ties: known first (tiebreak inf), then larger w; lexsort keeps pool order after that
     neg_tiebreak = np.concatenate([np.full((n_rows, mk), -np.inf), -w], axis=1)
     g0 = np.where(known_real, g_known, 0.0)
-    rows = np.arange(n_rows)[:, None]
     best = np.full(n_rows, np.inf)
     x = np.zeros(w.shape)
+    # the rows still refining: a row whose maximiser repeats would repeat it every later
+    # round (the same minimum), so it stops there (the per-query function's ``seen``)
+    at = np.arange(n_rows)
     for _ in range(rounds):
         gains = np.where(real, np.concatenate([g_known, x], axis=1), -np.inf)
         order = np.lexsort((neg_tiebreak, -gains), axis=1)[:, :kk]
-        e_all = np.zeros((n_rows, width))
-        e_all[rows, order] = np.where(np.take_along_axis(real, order, 1), d[:kk], 0.0)
+        e_all = np.zeros((len(at), width))
+        e_all[np.arange(len(at))[:, None], order] = np.where(
+            np.take_along_axis(real, order, 1), d[:kk], 0.0
+        )
         a = (e_all[:, :mk] * g0).sum(axis=1)
-        r, x = _ratio_rows(c, a, w, e_all[:, mk:], w_real, top)
-        best = np.minimum(best, r)
+        r, new_x = _ratio_rows(c, a, w, e_all[:, mk:], w_real, top)
+        best[at] = np.minimum(best[at], r)
+        moved = np.any(new_x != x, axis=1)
+        if not moved.all():
+            at, x = at[moved], new_x[moved]
+            c, w, w_real, real = c[moved], w[moved], w_real[moved], real[moved]
+            g_known, g0, neg_tiebreak = g_known[moved], g0[moved], neg_tiebreak[moved]
+        else:
+            x = new_x
+        if not len(at):
+            break
     return np.asarray(np.minimum(best, 1.0), dtype=_F64)
 
 

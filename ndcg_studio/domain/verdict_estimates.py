@@ -195,12 +195,15 @@ class _QueryRows:
         self.shape = (pool.n_queries, int(counts.max(initial=0)))
         self.row = np.asarray(pool.query, dtype=np.intp)
         self.col = np.arange(pool.size) - (np.cumsum(counts) - counts)[self.row]
+        # each document's cell in the flattened matrix: one index per cell, made once (a
+        # (row, col) assignment per draw was most of ``ideal``; bench_gui_scale Compare)
+        self.cell = self.row * self.shape[1] + self.col
 
     def ideal(self, gains: NDArray[np.float64], k: int) -> NDArray[np.float64]:
         """IDCG@K of every query from its (P,) gains >= 0: :func:`ideal_dcg`'s terms (gain /
         log2(position + 1), positive gains only), added in the same order, per row."""
         matrix = np.zeros(self.shape)
-        matrix[self.row, self.col] = gains
+        matrix.reshape(-1)[self.cell] = gains
         top = np.sort(matrix, axis=1)[:, ::-1][:, :k]
         log_den = np.log2(np.arange(2, top.shape[1] + 2, dtype=_F64))
         out = np.zeros(self.shape[0])

@@ -20,6 +20,7 @@ plain loop re-bounded one query in Python and summed 100,000 values; at 100,000 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 from numpy.typing import NDArray
@@ -27,6 +28,7 @@ from numpy.typing import NDArray
 from ndcg_studio.domain.pooling import ABChooser, Pool, discounts
 from ndcg_studio.domain.verdict import _ROUNDS, _upper_one, query_starts
 from ndcg_studio.domain.verdict_batch import upper_relaxed_rows
+from ndcg_studio.domain.verdict_order import ab_walk_order
 from ndcg_studio.progress import Cancelled, OperationCancelled
 
 __all__ = ["settle_steps"]
@@ -71,26 +73,39 @@ def settle_steps(
     if _decided(lo, hi, n):
         return 0
     g = np.asarray(grades, dtype=_F64).copy()
-    chooser = ABChooser(pool, k=k, pairs=[(0, 1)])
-    judged = np.flatnonzero(~np.isnan(g))
-    for doc, grade in zip(judged.tolist(), g[judged].tolist(), strict=True):
-        chooser.reveal(doc, grade)
+    propose = _proposals(pool, g, np.asarray(expected, dtype=_F64), k)
     walk = _Walk(pool, g, k, max_grade, integer_grades)
-    expected_list = np.asarray(expected, dtype=_F64).tolist()
     used, block = 0, _FIRST_BLOCK
     while True:
         if cancelled is not None and cancelled():
             raise OperationCancelled("cancelled")
-        proposed = chooser.walk(expected_list, block)
-        if not proposed:
+        props = propose(used, block)
+        if not len(props):
             return None
-        props = np.asarray(proposed, dtype=np.intp)
         new_lo, new_hi = walk.advance(props, expected[props], used)
         j = _first_decided(lo, hi, slot[pool.query[props]], new_lo, new_hi, n)
         if j is not None:
             return used + j + 1
         used += len(props)
         block = min(2 * block, _MAX_BLOCK)
+
+
+def _proposals(
+    pool: Pool, grades: NDArray[np.float64], expected: NDArray[np.float64], k: int
+) -> Callable[[int, int], NDArray[np.intp]]:
+    """``propose(used, n)``: the ``ab`` order's proposals ``used`` to ``used + n`` (fewer at
+    its end), the grades of the walk known in advance: one sort
+    (:func:`~ndcg_studio.domain.verdict_order.ab_walk_order`), else the chooser's heap."""
+    order = ab_walk_order(pool, grades, expected, k)
+    if order is not None:
+        found = order
+        return lambda used, n: found[used : used + n]
+    chooser = ABChooser(pool, k=k, pairs=[(0, 1)])
+    judged = np.flatnonzero(~np.isnan(grades))
+    for doc, grade in zip(judged.tolist(), grades[judged].tolist(), strict=True):
+        chooser.reveal(doc, grade)
+    expected_list = expected.tolist()
+    return lambda _used, n: np.asarray(chooser.walk(expected_list, n), dtype=np.intp)
 
 
 def _decided(lo: NDArray[np.float64], hi: NDArray[np.float64], n: int) -> bool:

@@ -32,6 +32,7 @@ from ndcg_studio.services.scoring import (
     summarize,
 )
 from ndcg_studio.services.sort_keys import natural_key
+from ndcg_studio.services.verdict import PoolSource
 from ndcg_studio.storage.database import Database
 
 
@@ -96,10 +97,12 @@ class CompareRows:
 @dataclass(frozen=True, eq=False)
 class ScoredRuns:
     """Scores of every run with per-run summaries (from the worker); ``summaries`` is empty
-    when :func:`load_report` left them to :func:`late_stats`."""
+    when :func:`load_report` left them to :func:`late_stats`. ``pool_source``: the lists and
+    grades that scoring read, for the verdict's pool (:func:`load_report`), or None."""
 
     report: ScoreReport
     summaries: dict[str, RunSummary]
+    pool_source: PoolSource | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -119,8 +122,8 @@ def load_scores(
 ) -> ScoredRuns:
     """Score every run and summarise each (worker thread): :func:`load_report` and the
     summaries :func:`late_stats` adds, in one go."""
-    report = load_report(db, settings, progress, cancelled).report
-    return ScoredRuns(report, {s.run: s for s in summarize(report)})
+    loaded = load_report(db, settings, progress, cancelled)
+    return replace(loaded, summaries={s.run: s for s in summarize(loaded.report)})
 
 
 def load_report(
@@ -129,9 +132,14 @@ def load_report(
     progress: Progress | None = None,
     cancelled: Cancelled | None = None,
 ) -> ScoredRuns:
-    """Score every run (worker thread); the summaries are left to :func:`late_stats`."""
-    report = ScoringService(db).score(settings, progress=progress, cancelled=cancelled)
-    return ScoredRuns(report, {})
+    """Score every run (worker thread); the summaries are left to :func:`late_stats`.
+
+    The scores are :meth:`ScoringService.score_view`'s (what Review shows first: no ERR, RR
+    not completed below K; Compare shows nDCG@K only), and the lists and grades read for them
+    are kept for the verdict's pool (:class:`~ndcg_studio.services.verdict.PoolSource`), so
+    the verdict does not read them again (bench_gui_scale.py Compare)."""
+    report, data = ScoringService(db).score_view(settings, progress=progress, cancelled=cancelled)
+    return ScoredRuns(report, {}, PoolSource.of(data))
 
 
 def compare_rows(scored: ScoredRuns, run_a: str, run_b: str, *, test: bool = True) -> CompareRows:

@@ -1,8 +1,8 @@
 """Is run A better than run B yet, on the current judgments of the depth-D pool?
 
 :func:`pair_verdict` reads the pool and the judgments once (through
-:meth:`ScoringService.load`, the read of scoring; nothing is written) and answers with a
-:class:`PairVerdict`:
+:meth:`ScoringService.load`, the read of scoring; nothing is written), or takes them from a
+scoring read already made (:class:`PoolSource`), and answers with a :class:`PairVerdict`:
 
 * the SOUND interval of Delta mean nDCG@K (A - B) over every grade 0..4 the unjudged pooled
   documents could still receive (:func:`ndcg_studio.domain.verdict.delta_bounds`); "decided"
@@ -29,6 +29,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 from numpy.typing import NDArray
 
+from ndcg_studio.domain.metrics import Qrels
 from ndcg_studio.domain.pooling import Pool, build_pool
 from ndcg_studio.domain.verdict import (
     DeltaBounds,
@@ -38,11 +39,12 @@ from ndcg_studio.domain.verdict import (
 )
 from ndcg_studio.domain.verdict_settle import settle_steps
 from ndcg_studio.services.progress import Cancelled
-from ndcg_studio.services.scoring import ScoringService, ScoringSettings
+from ndcg_studio.services.scoring import ScoringData, ScoringService, ScoringSettings
 from ndcg_studio.storage.database import Database
 
 __all__ = [
     "PairVerdict",
+    "PoolSource",
     "judgments_to_settle",
     "pair_verdict",
     "pool_grades",
@@ -124,32 +126,106 @@ def pool_judgments(
         ValueError: depth < 1, or the same run twice.
         LookupError: an unknown run or annotator.
     """
+    _check_pair(run_a, run_b, depth)
+    # the whole lists (not cut at K): the pool may be deeper than K
+    data = ScoringService(db).load(replace(settings, runs=(run_a, run_b), ideal="list"))
+    return PoolSource.of(data).pool_judgments(run_a, run_b, depth)
+
+
+def _check_pair(run_a: str, run_b: str, depth: int) -> None:
     if depth < 1:
         raise ValueError(f"the pool depth must be at least 1, got {depth}")
     if run_a == run_b:
         raise ValueError("pick two different runs")
-    # the whole lists (not cut at K): the pool may be deeper than K
-    data = ScoringService(db).load(replace(settings, runs=(run_a, run_b), ideal="list"))
-    n_q = data.n_queries
-    lists = data.lists
-    run = lists.group // max(n_q, 1)
-    # the loader returns runs in name order: A must be run 0
-    names = list(data.run_names)
-    if names != [run_a, run_b]:
-        run = np.where(run == names.index(run_a), 0, 1)
-    query = lists.group_query[lists.group]
-    pool = build_pool(run, query, lists.doc, lists.rank, n_runs=2, n_queries=n_q, depth=depth)
-    grades = np.full(pool.size, np.nan)
-    n_docs = int(max(pool.doc.max(initial=0), data.qrels.doc.max(initial=0))) + 1
-    key = pool.query * n_docs + pool.doc
-    judged_key = data.qrels.query * n_docs + data.qrels.doc
-    at = np.searchsorted(key, judged_key)
-    hit = at < len(key)
-    hit[hit] = key[at[hit]] == judged_key[hit]
-    grades[at[hit]] = data.qrels.grade[hit]
-    outside = np.asarray(data.qrels.query, dtype=np.int64)[~hit]
-    complete = np.bincount(outside, minlength=n_q)[:n_q] > 0
-    return pool, grades, complete
+
+
+@dataclass(frozen=True, eq=False)
+class PoolSource:
+    """What one scoring read holds that the pool of two of its runs needs, so that the verdict
+    does not read (and pool) the results and judgments again after the view's scoring
+    (bench_gui_scale.py Compare: a second read of ~3 CPU s and ~300 MB).
+
+    Attributes:
+        group, doc, rank: (n,) int64 the read results (``ScoringData.lists``, its run scores
+            left out): group = run index * n_queries + query, rank = the order column.
+        group_query: (n_groups,) int64 query of each group.
+        qrels: the consensus (or the annotator's) grades of that read.
+        n_queries: the read's queries; run_names: its runs, in run-index order.
+        truncated_at: K when only each list's top K was read (then a pool of depth <= K only),
+            else None (whole lists).
+    """
+
+    group: NDArray[np.int64]
+    doc: NDArray[np.int64]
+    rank: NDArray[np.int64]
+    group_query: NDArray[np.int64]
+    qrels: Qrels
+    n_queries: int
+    run_names: tuple[str, ...]
+    truncated_at: int | None
+
+    @classmethod
+    def of(cls, data: ScoringData) -> PoolSource:
+        lists = data.lists
+        return cls(
+            group=lists.group,
+            doc=lists.doc,
+            rank=lists.rank,
+            group_query=lists.group_query,
+            qrels=data.qrels,
+            n_queries=data.n_queries,
+            run_names=tuple(data.run_names),
+            truncated_at=data.truncated_at,
+        )
+
+    def covers(self, run_a: str, run_b: str, depth: int) -> bool:
+        """Both runs were read, down to at least ``depth``."""
+        deep = self.truncated_at is None or depth <= self.truncated_at
+        return deep and run_a in self.run_names and run_b in self.run_names
+
+    def pool_judgments(
+        self, run_a: str, run_b: str, depth: int
+    ) -> tuple[Pool, NDArray[np.float64], NDArray[np.bool_]]:
+        """:func:`pool_judgments` from these data (run 0 = A, run 1 = B). The same pool,
+        grades and complete queries as that function's own read, up to the numbering of the
+        queries and documents (this read may hold more of them: those of other runs, which
+        have no pooled document; both number them by database id).
+
+        Raises:
+            ValueError: depth < 1, the same run twice, or data that do not cover them
+                (:meth:`covers`).
+        """
+        _check_pair(run_a, run_b, depth)
+        if not self.covers(run_a, run_b, depth):
+            raise ValueError(f"this read does not hold {run_a} and {run_b} down to {depth}")
+        n_q = self.n_queries
+        run = self.group // max(n_q, 1)
+        ia, ib = self.run_names.index(run_a), self.run_names.index(run_b)
+        mask = (run == ia) | (run == ib)
+        # only these two runs were read: no copies of the columns
+        keep: NDArray[np.bool_] | slice = slice(None) if mask.all() else mask
+        pool = build_pool(
+            np.where(run[keep] == ia, 0, 1),
+            self.group_query[self.group[keep]],
+            self.doc[keep],
+            self.rank[keep],
+            n_runs=2,
+            n_queries=n_q,
+            depth=depth,
+        )
+        del run, mask, keep
+        grades = np.full(pool.size, np.nan)
+        qrels = self.qrels
+        n_docs = int(max(pool.doc.max(initial=0), qrels.doc.max(initial=0))) + 1
+        key = pool.query * n_docs + pool.doc
+        judged_key = qrels.query * n_docs + qrels.doc
+        at = np.searchsorted(key, judged_key)
+        hit = at < len(key)
+        hit[hit] = key[at[hit]] == judged_key[hit]
+        grades[at[hit]] = qrels.grade[hit]
+        outside = np.asarray(qrels.query, dtype=np.int64)[~hit]
+        complete = np.bincount(outside, minlength=n_q)[:n_q] > 0
+        return pool, grades, complete
 
 
 def judgments_to_settle(
@@ -207,16 +283,24 @@ def pair_verdict(
     samples: int = 200,
     seed: int = 0,
     cancelled: Cancelled | None = None,
+    source: PoolSource | None = None,
 ) -> PairVerdict:
     """The verdict on A vs B at ``settings.k`` over the depth-``depth`` pool (see the module
     docstring). Reads the database once, writes nothing; safe on a worker thread.
+
+    ``source``: the data of the scoring read of ``settings`` (a view's first stage,
+    :meth:`PoolSource.of`); when it :meth:`~PoolSource.covers` the pair and the depth the pool
+    comes from it and the database is not read again — the same verdict.
 
     Raises:
         ValueError: depth < 1, the same run twice, or no pooled document.
         LookupError: an unknown run or annotator.
         OperationCancelled: ``cancelled()`` became true.
     """
-    pool, grades, complete = pool_judgments(db, settings, run_a, run_b, depth)
+    if source is not None and source.covers(run_a, run_b, depth):
+        pool, grades, complete = source.pool_judgments(run_a, run_b, depth)
+    else:
+        pool, grades, complete = pool_judgments(db, settings, run_a, run_b, depth)
     if pool.size == 0:
         raise ValueError(f"no document in the depth-{depth} pool of {run_a} and {run_b}")
     k = settings.k

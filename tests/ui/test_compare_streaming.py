@@ -61,3 +61,39 @@ def test_deltas_first_then_the_test_and_the_intervals(
     assert "Paired randomization test" in view.significance.text()
     assert view.summary_labels["A.mean"].text() == first["mean"]
     qtbot.waitUntil(lambda: not view.is_loading(), timeout=60_000)
+
+
+def test_the_verdict_starts_after_the_matrix(
+    qtbot: Any,
+    qapp: Any,
+    dl19: Database,  # noqa: F811
+    qsettings: QSettings,
+) -> None:
+    """The N-run matrix and the verdict one after the other (their memory peaks would stack):
+    while the matrix computes no verdict runs and the view is loading; the verdict then comes
+    from the scoring read (no second read of the database), as pair_verdict reads it."""
+    from ndcg_studio.services.verdict import pair_verdict, verdict_text
+
+    ctx = AppContext(qsettings)
+    ctx.set_database(dl19, None, dispose_previous=False)
+    view = CompareView(ctx)
+    qtbot.addWidget(view)
+    seen: dict[str, Any] = {}
+
+    def on_compared() -> None:
+        task = view.matrix.task
+        seen.update(matrix=task is not None and not task.done, verdict=view._verdict_task)
+        seen.update(loading=view.is_loading())
+
+    view.compared.connect(on_compared)
+    with qtbot.waitSignal(view.compared, timeout=30_000):
+        view.show()
+    assert seen == {"matrix": True, "verdict": None, "loading": True}
+    with qtbot.waitSignal(view.matrix.computed, timeout=60_000):
+        pass
+    qtbot.waitUntil(lambda: not view.is_loading(), timeout=60_000)
+    assert view._verdict_task is not None and view._verdict_task.done
+    assert view.scored is not None and view.scored.pool_source is not None
+    settings, depth = view.scored.report.settings, ctx.pool_depth
+    want = pair_verdict(dl19, settings, "bm25", "noisy", depth=depth)
+    assert view.decision.text() == verdict_text(want)

@@ -13,7 +13,7 @@ the cached scores. Changing a scoring setting, the judgments or the database res
 
 The deltas and the runs' means come first (:attr:`CompareView.rows_shown`; bench_gui_scale
 Compare); only then start the p-value with the runs' intervals (:attr:`CompareView.compared`),
-then the verdict and the N-run matrix, each saying "computing" until its numbers arrive.
+then the N-run matrix and after it the verdict, each saying "computing" until it arrives.
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ from typing import Any
 
 import numpy as np
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -46,21 +45,20 @@ from ndcg_studio.services.compare_rows import (
     load_report,
 )
 from ndcg_studio.services.pool_order import PoolOrder
-from ndcg_studio.services.scoring import (
-    RunSummary,
-)
+from ndcg_studio.services.scoring import RunSummary
 from ndcg_studio.services.verdict import PairVerdict, pair_verdict
 from ndcg_studio.storage.database import Database
 from ndcg_studio.translatable import QT_TRANSLATE_NOOP
 from ndcg_studio.ui import settings as S
-from ndcg_studio.ui.bands import best_text_color
 from ndcg_studio.ui.charts import BETTER_A, BETTER_B, DeltaChart
 from ndcg_studio.ui.context import AppContext
 from ndcg_studio.ui.language import arg
+from ndcg_studio.ui.memory import return_freed_memory
 from ndcg_studio.ui.models.compare import COL_DELTA, DeltaTableModel
 from ndcg_studio.ui.views.base import LazyView, StateWidget
 from ndcg_studio.ui.views.compare_matrix import CompareMatrixPanel
 from ndcg_studio.ui.views.compare_text import (
+    chip_label,
     significance_text,
     summary_texts,
     verdict_html,
@@ -95,6 +93,7 @@ class CompareView(LazyView[ScoredRuns]):
         self._summaries: dict[str, RunSummary] = {}
         self._matrix_pending = False
         self._late_pending = False
+        self._verdict_waits = False  # for the N-run matrix (one after the other: memory)
         self._compare_task: Task[CompareRows] | None = None
         self._late_task: Task[LateStats] | None = None
         self._verdict_task: Task[PairVerdict] | None = None
@@ -115,6 +114,7 @@ class CompareView(LazyView[ScoredRuns]):
         # N runs: the matrix of pairwise deltas above the chosen pair (a click picks a pair)
         self.matrix = CompareMatrixPanel()
         self.matrix.pair_chosen.connect(self.set_runs)
+        self.matrix.settled.connect(self._after_matrix)
         content_layout.insertWidget(0, self.matrix)
         self._set_content(content)
 
@@ -140,17 +140,16 @@ class CompareView(LazyView[ScoredRuns]):
         self.settings_line = QLabel()
         self.settings_line.setWordWrap(True)
         pickers = QHBoxLayout()
-        pickers.addWidget(_chip_label("A", BETTER_A))
+        pickers.addWidget(chip_label("A", BETTER_A))
         pickers.addWidget(self.run_a)
         pickers.addSpacing(8)
         pickers.addWidget(QLabel(self.tr("vs")))
         pickers.addSpacing(8)
-        pickers.addWidget(_chip_label("B", BETTER_B))
+        pickers.addWidget(chip_label("B", BETTER_B))
         pickers.addWidget(self.run_b)
         pickers.addWidget(self.swap)
         pickers.addStretch(1)
         pickers.addWidget(self.status)
-
         return pickers
 
     def _build_summary(self) -> QGridLayout:
@@ -160,7 +159,7 @@ class CompareView(LazyView[ScoredRuns]):
         summary.setHorizontalSpacing(14)
         summary.setVerticalSpacing(2)
         for row, tag in enumerate(("A", "B")):
-            summary.addWidget(_chip_label(tag, BETTER_A if tag == "A" else BETTER_B), row, 0)
+            summary.addWidget(chip_label(tag, BETTER_A if tag == "A" else BETTER_B), row, 0)
             for col, key in enumerate(("run", "mean", "ci", "n"), start=1):
                 label = QLabel()
                 label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -204,7 +203,6 @@ class CompareView(LazyView[ScoredRuns]):
         decision_row = QHBoxLayout()
         decision_row.addWidget(self.decision, 1)
         decision_row.addWidget(self.judge_button, 0, Qt.AlignmentFlag.AlignTop)
-
         return decision_row
 
     def _build_deltas(self) -> None:
@@ -254,7 +252,8 @@ class CompareView(LazyView[ScoredRuns]):
             self._judge_verdict()
 
     def _on_loaded(self, scored: ScoredRuns) -> None:
-        self.scored = scored
+        return_freed_memory()  # the scoring's transients (bench_gui_scale Compare, peak RSS)
+        self.scored, self._verdict_waits = scored, False
         self._summaries = dict(scored.summaries)
         self._matrix_pending = True  # started once the first rows are shown
         runs = scored.report.run_names
@@ -307,10 +306,9 @@ class CompareView(LazyView[ScoredRuns]):
             self.chart.set_deltas(self.model.rows.delta, a, b, scored.report.settings.k)
             return None
         self.status.setText(self.tr("Comparing…"))
-        if self._late_task is not None:
-            self._late_task.cancel()
-        if self._verdict_task is not None:
-            self._verdict_task.cancel()
+        for task in (self._late_task, self._verdict_task):
+            if task is not None:
+                task.cancel()
         self._compare_task = run_task(
             lambda _p, _c: compare_rows(scored, a, b, test=False),
             on_success=self._on_compared,
@@ -328,10 +326,11 @@ class CompareView(LazyView[ScoredRuns]):
         if scored is None or db is None or not a or not b or a == b:
             return None
         settings, depth = scored.report.settings, self.context.pool_depth
+        source = scored.pool_source  # the pool from the scoring read, not read again
         self.decision.setText(arg(self.tr("Verdict over the depth-%1 pool: computing…"), depth))
         self._verdict_task = run_task(
             lambda _p, cancelled: pair_verdict(
-                db, settings, a, b, depth=depth, cancelled=cancelled
+                db, settings, a, b, depth=depth, cancelled=cancelled, source=source
             ),
             on_success=self._on_verdict,
             on_failure=self._on_verdict_failed,
@@ -341,6 +340,7 @@ class CompareView(LazyView[ScoredRuns]):
         return self._verdict_task
 
     def _on_verdict(self, verdict: PairVerdict) -> None:
+        return_freed_memory()
         if (verdict.run_a, verdict.run_b) == (self.run_a.currentText(), self.run_b.currentText()):
             self.decision.setText(verdict_sentence(verdict))
 
@@ -384,7 +384,8 @@ class CompareView(LazyView[ScoredRuns]):
         self.rows_shown.emit()
 
     def is_loading(self) -> bool:
-        return self._late_pending or super().is_loading()
+        waits = self._verdict_waits and self._matrix_running()
+        return self._late_pending or waits or super().is_loading()
 
     def _start_late(self, scored: ScoredRuns, rows: CompareRows) -> None:
         """The p-value and (once per scoring) the intervals; then the verdict and matrix."""
@@ -414,11 +415,23 @@ class CompareView(LazyView[ScoredRuns]):
         for tag, run in (("A", rows.run_a), ("B", rows.run_b)):
             self._set_summary(tag, run, self._summaries.get(run), rows.k)
         self.significance.setText(significance_text(rows))
-        self._judge_verdict()
-        if self._matrix_pending:
-            self._matrix_pending = False
-            self.matrix.set_report(scored.report)
+        return_freed_memory()
+        matrix = self.matrix.set_report(scored.report) if self._matrix_pending else None
+        self._matrix_pending = False
+        # the verdict after the matrix (their peaks would stack; bench_gui_scale Compare)
+        self._verdict_waits = matrix is not None or self._matrix_running()
+        if not self._verdict_waits:
+            self._judge_verdict()
         self.compared.emit()
+
+    def _matrix_running(self) -> bool:
+        return self.matrix.task is not None and not self.matrix.task.done
+
+    def _after_matrix(self) -> None:
+        if self._verdict_waits:
+            self._verdict_waits = False
+            return_freed_memory()
+            self._judge_verdict()
 
     def _set_summary(self, tag: str, run: str, summary: RunSummary | None, k: int) -> None:
         """Run ``tag``'s name, mean, interval and judged queries; before its summary (the
@@ -433,18 +446,5 @@ class CompareView(LazyView[ScoredRuns]):
         for key, text in zip(("mean", "ci", "n"), texts, strict=True):
             labels[f"{tag}.{key}"].setText(text)
 
-    # ------------------------------------------------------------------ state
     def _state_widgets(self) -> tuple[tuple[str, StateWidget], ...]:
         return (("splitter", self.splitter),)
-
-
-def _chip_label(text: str, color: str) -> QLabel:
-    label = QLabel(text)
-    label.setAlignment(Qt.AlignmentFlag.AlignCenter)
-    label.setMinimumWidth(22)
-    label.setStyleSheet(
-        f"QLabel {{ background: {color}; color: {best_text_color(QColor(color)).name()}; "
-        "border-radius: 4px; "
-        "padding: 1px 6px; font-weight: bold; }"
-    )
-    return label

@@ -51,10 +51,12 @@ class CompareMatrixPanel(QWidget):
     Signals:
         pair_chosen(str, str): a cell (row run, column run) was clicked.
         computed(): a matrix is shown.
+        settled(): its computation ended (a matrix shown, or it failed).
     """
 
     pair_chosen = Signal(str, str)
     computed = Signal()
+    settled = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -162,6 +164,7 @@ class CompareMatrixPanel(QWidget):
         )
         self.power.setText(self.power_text(matrix))
         self.computed.emit()
+        self.settled.emit()
 
     def power_text(self, matrix: PairMatrix) -> str:
         """The topic-set-size sentence (``MultiRunReport.power_sentence``, capitalised, with
@@ -188,8 +191,10 @@ class CompareMatrixPanel(QWidget):
             self.model.set_matrix(PairMatrix.empty())
             self.status.setText(arg(self.tr("No comparison: %1."), exc))
             self.power.setText("")
+            self.settled.emit()
             return
         self.status.setText(self.tr("Failed"))
+        self.settled.emit()
         from ndcg_studio.ui.errors import show_error
 
         show_error(exc, self, action=self.tr("Comparing all runs"))

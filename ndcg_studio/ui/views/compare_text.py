@@ -12,11 +12,14 @@ import math
 
 import numpy as np
 from numpy.typing import NDArray
-from PySide6.QtCore import QCoreApplication, QObject
+from PySide6.QtCore import QCoreApplication, QObject, Qt
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QLabel
 
 from ndcg_studio.services.compare_rows import CompareRows
 from ndcg_studio.services.scoring import RunSummary
 from ndcg_studio.services.verdict import PairVerdict
+from ndcg_studio.ui.bands import best_text_color
 from ndcg_studio.ui.language import arg, number, plural
 from ndcg_studio.ui.models.table import signed
 
@@ -139,3 +142,16 @@ def summary_texts(
         ),
         arg(QCoreApplication.translate("CompareView", "%1 judged queries"), number(m.n)),
     )
+
+
+def chip_label(text: str, color: str) -> QLabel:
+    """The coloured "A" / "B" chip beside a run's name."""
+    label = QLabel(text)
+    label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+    label.setMinimumWidth(22)
+    label.setStyleSheet(
+        f"QLabel {{ background: {color}; color: {best_text_color(QColor(color)).name()}; "
+        "border-radius: 4px; "
+        "padding: 1px 6px; font-weight: bold; }"
+    )
+    return label
