@@ -44,6 +44,7 @@ from ndcg_studio.services.compare_rows import (
     late_stats,
     load_report,
 )
+from ndcg_studio.services.freed_memory import return_freed_memory
 from ndcg_studio.services.pool_order import PoolOrder
 from ndcg_studio.services.scoring import RunSummary
 from ndcg_studio.services.verdict import PairVerdict, pair_verdict
@@ -53,7 +54,6 @@ from ndcg_studio.ui import settings as S
 from ndcg_studio.ui.charts import BETTER_A, BETTER_B, DeltaChart
 from ndcg_studio.ui.context import AppContext
 from ndcg_studio.ui.language import arg
-from ndcg_studio.ui.memory import return_freed_memory
 from ndcg_studio.ui.models.compare import COL_DELTA, DeltaTableModel
 from ndcg_studio.ui.views.base import LazyView, StateWidget
 from ndcg_studio.ui.views.compare_matrix import CompareMatrixPanel
