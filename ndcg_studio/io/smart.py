@@ -27,12 +27,12 @@ import numpy as np
 from ndcg_studio.io._common import (
     Issues,
     PathArg,
-    Ticker,
     check_ids,
     empty_file,
     read_text,
     split_lines,
 )
+from ndcg_studio.io._ticker import Ticker
 from ndcg_studio.io.tabular import DocumentsFile, QueriesFile
 from ndcg_studio.progress import Cancelled, Progress
 

@@ -27,7 +27,6 @@ from numpy.typing import NDArray
 from ndcg_studio.io._common import (
     Issues,
     PathArg,
-    Ticker,
     check_ids,
     check_text,
     empty_file,
@@ -36,6 +35,7 @@ from ndcg_studio.io._common import (
     split_lines,
 )
 from ndcg_studio.io._table import Table, optional, report_duplicates
+from ndcg_studio.io._ticker import Ticker
 from ndcg_studio.io.judgments_csv import JudgmentsFile, read_judgments_csv
 from ndcg_studio.progress import Cancelled, Progress
 
