@@ -8,6 +8,7 @@ lines in the file)``); the protocol (Progress, Cancelled, OperationCancelled) is
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator, Sequence
 
 from ndcg_studio.progress import Cancelled, OperationCancelled, Progress
 
@@ -44,3 +45,23 @@ class Ticker:
     def chunk_size(self) -> int:
         """Lines per step so that a file gives at most ~:data:`PROGRESS_CALLS` calls."""
         return max(MIN_CHUNK_LINES, math.ceil(self.total / PROGRESS_CALLS))
+
+    def lines(self, lines: Sequence[str]) -> Iterator[tuple[int, str]]:
+        """``enumerate(lines)``, with progress and Cancel over them.
+
+        Sets :attr:`total` to ``len(lines)``; reports ``0`` (polling Cancel) before the first
+        line, ``index`` before every :meth:`chunk_size`-th line, and ``total`` once the last
+        line has been consumed, so a caller that reads to the end sees progress reach the total.
+
+        Raises:
+            OperationCancelled: ``cancelled()`` returned True at one of those points (nothing
+                further is yielded).
+        """
+        self.total = len(lines)
+        step = self.chunk_size()
+        self.tick(0)
+        for index, raw in enumerate(lines):
+            if index and index % step == 0:
+                self.tick(index)
+            yield index, raw
+        self.tick(self.total)
