@@ -135,14 +135,15 @@ def show_tab(qtbot: Any, window: MainWindow, title: str) -> Any:
 
 class Stress:
     """The actions, drawn at random with their weights; each says whether it did something (a
-    grade needs the pool's current document: not while the pool loads)."""
+    swap, a grade or another pool needs its tab to be current: the tabs stay mixed, and hidden
+    analyst views do not load)."""
 
     WEIGHTS: ClassVar[dict[str, int]] = {
         "tab": 4,
         "k": 2,
         "depth": 2,
         "reload": 3,
-        "swap": 1,
+        "swap": 2,
         "grade": 3,
         "query": 2,
     }
@@ -182,20 +183,21 @@ class Stress:
         return True
 
     def swap(self) -> bool:  # Compare: the deltas, then the test, verdict and matrix again
-        self.window.tabs.setCurrentWidget(self.compare)
+        if not self.compare.isVisible():
+            return False
         self.compare.swap_runs()
         return True
 
     def grade(self) -> bool:  # a grade written on the GUI thread while workers read
-        self.window.tabs.setCurrentWidget(self.annotate)
-        if self.annotate.current_item() is None:
+        if not self.annotate.isVisible() or self.annotate.current_item() is None:
             return False
         key = Qt.Key(Qt.Key.Key_0 + self.rnd.randrange(5))
         self.qtbot.keyClick(self.annotate.panel, key)
         return True
 
     def query(self) -> bool:  # the pool of another query, loaded in a worker
-        self.window.tabs.setCurrentWidget(self.annotate)
+        if not self.annotate.isVisible():
+            return False
         self.annotate.open_query(self.rnd.randrange(1, N_QUERIES + 1))
         return True
 
@@ -236,7 +238,7 @@ def test_rapid_tab_setting_and_reload_changes_with_workers_in_flight(
 
     done = Stress(qtbot, window, rnd).run(STEPS)
     assert window.isVisible() and QApplication.instance() is qapp
-    assert sum(done.values()) >= STEPS * 3 // 4, done  # it really was busy
+    assert sum(done.values()) >= STEPS // 2, done  # it really was busy
 
     # the last settings, then every analyst tab settles on them
     context.set_setting(S.K, 7)
