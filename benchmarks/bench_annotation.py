@@ -51,15 +51,13 @@ except ModuleNotFoundError:  # run as a plain script from a checkout
 
 from datetime import datetime
 
-from sqlalchemy import func, insert, select
+from scale_db import DOCS_PER_RUN, insert_catalogue, insert_results, open_or_check
+from sqlalchemy import func, select
 from sqlalchemy.orm import DeclarativeBase, Mapped
 
 from ndcg_studio.storage import models
 from ndcg_studio.storage.bulk import bulk_insert
-from ndcg_studio.storage.database import Database, open_database
-
-DOCS_PER_RUN = 10
-SHARED = 5
+from ndcg_studio.storage.database import Database
 
 
 class _PeerBase(DeclarativeBase):
@@ -83,58 +81,22 @@ class JudgmentRow(_PeerBase):
 
 def build(path: Path, n_queries: int, seed: int = 0) -> Database:
     """Create (or reuse) the benchmark database at ``path``."""
-    db = open_database(path)
-    with db.transaction() as s:
-        have = s.execute(select(func.count()).select_from(models.queries)).scalar_one()
-    if have == n_queries:
+    db, built = open_or_check(path, n_queries)
+    if built:
         return db
-    if have:
-        raise SystemExit(f"{path} holds another data set ({have} queries); remove it")
     rnd = random.Random(seed)
-    n_docs = n_queries * 5
     t0 = time.perf_counter()
+    judged: list[tuple[int, list[int]]] = []
+
+    def judge(q: int, docs: list[int]) -> None:
+        judged.append((q, docs[:DOCS_PER_RUN]))  # the judged ten: the first ten of the pool
+
     with db.engine.begin() as conn:
-        bulk_insert(
-            conn,
-            models.queries,
-            ["id", "external_id", "text"],
-            (
-                (i, f"Q{i}", f"query number {i} about topic {i % 977}")
-                for i in range(1, n_queries + 1)
-            ),
-        )
-        bulk_insert(
-            conn,
-            models.documents,
-            ["id", "external_id", "title", "text", "url"],
-            (
-                (i, f"D{i}", f"Title of document {i}", f"Body text of document {i}. " * 8, "")
-                for i in range(1, n_docs + 1)
-            ),
-        )
-        conn.execute(insert(models.runs), [{"id": 1, "name": "run-a"}, {"id": 2, "name": "run-b"}])
+        insert_catalogue(conn, n_queries)
         annotator = conn.execute(
             models.annotators.insert().values(name="bench").returning(models.annotators.c.id)
         ).scalar_one()
-
-        def results() -> Any:
-            for q in range(1, n_queries + 1):
-                docs = rnd.sample(range(1, n_docs + 1), 2 * DOCS_PER_RUN - SHARED)
-                run_a = docs[:DOCS_PER_RUN]
-                run_b = docs[DOCS_PER_RUN - SHARED :]
-                for run_id, docs_of_run in ((1, run_a), (2, run_b)):
-                    for pos, d in enumerate(docs_of_run, start=1):
-                        yield (q, run_id, d, pos, pos, float(100 - pos))
-                # the judged ten: the first ten of the pool
-                judged.append((q, docs[:DOCS_PER_RUN]))
-
-        judged: list[tuple[int, list[int]]] = []
-        bulk_insert(
-            conn,
-            models.results,
-            ["query_id", "run_id", "document_id", "rank", "position", "score"],
-            results(),
-        )
+        insert_results(conn, rnd, n_queries, judge)
         now = models.utcnow()
         bulk_insert(
             conn,

@@ -218,33 +218,22 @@ app.exec()
 
 def build(path: Path, n_queries: int, seed: int = 0) -> None:
     """Create the benchmark database at ``path`` unless it already holds ``n_queries``."""
-    from sqlalchemy import func, insert, select
+    from scale_db import insert_catalogue, insert_results, open_or_check
 
     from ndcg_studio.storage import models
     from ndcg_studio.storage.bulk import bulk_insert
-    from ndcg_studio.storage.database import open_database
 
-    db = open_database(path)
-    with db.transaction() as s:
-        have = s.execute(select(func.count()).select_from(models.queries)).scalar_one()
-    if have == n_queries:
+    db, built = open_or_check(path, n_queries)
+    if built:
         db.dispose()
         return
-    if have:
-        raise SystemExit(f"{path} holds another data set ({have} queries); remove it")
     rnd = random.Random(seed)
-    n_docs = n_queries * 5
     t0 = time.perf_counter()
     judged: list[tuple[int, int, int]] = []  # (query, document, true grade)
 
-    def results() -> Any:
-        for q in range(1, n_queries + 1):
-            docs = rnd.sample(range(1, n_docs + 1), 15)
-            for run_id, docs_of_run in ((1, docs[:10]), (2, docs[5:])):
-                for pos, d in enumerate(docs_of_run, start=1):
-                    yield (q, run_id, d, pos, pos, float(100 - pos))
-            for d in docs[: 3 + (q % 3 == 1)]:
-                judged.append((q, d, rnd.randrange(5)))
+    def judge(q: int, docs: list[int]) -> None:
+        for d in docs[: 3 + (q % 3 == 1)]:
+            judged.append((q, d, rnd.randrange(5)))
 
     def judgments(annotators: list[int]) -> Any:
         now = models.utcnow()
@@ -254,31 +243,8 @@ def build(path: Path, n_queries: int, seed: int = 0) -> None:
                 yield (q, d, a, min(4, max(0, true + noise)), now, now)
 
     with db.engine.begin() as conn:
-        bulk_insert(
-            conn,
-            models.queries,
-            ["id", "external_id", "text"],
-            (
-                (i, f"Q{i}", f"query number {i} about topic {i % 977}")
-                for i in range(1, n_queries + 1)
-            ),
-        )
-        bulk_insert(
-            conn,
-            models.documents,
-            ["id", "external_id", "title", "text", "url"],
-            (
-                (i, f"D{i}", f"Title of document {i}", f"Body text of document {i}. " * 8, "")
-                for i in range(1, n_docs + 1)
-            ),
-        )
-        conn.execute(insert(models.runs), [{"id": 1, "name": "run-a"}, {"id": 2, "name": "run-b"}])
-        bulk_insert(
-            conn,
-            models.results,
-            ["query_id", "run_id", "document_id", "rank", "position", "score"],
-            results(),
-        )
+        insert_catalogue(conn, n_queries)
+        insert_results(conn, rnd, n_queries, judge)
         annotators = [
             conn.execute(
                 models.annotators.insert().values(name=f"ann{i}").returning(models.annotators.c.id)

@@ -18,7 +18,7 @@ def test_checkpoint_reports_then_stops_when_cancelled() -> None:
 
 
 def test_every_layer_uses_the_same_protocol() -> None:
-    from ndcg_studio.io import _common, errors
+    from ndcg_studio.io import _ticker, errors
     from ndcg_studio.services import progress as services_progress
 
     assert errors.OperationCancelled is progress.OperationCancelled
@@ -26,7 +26,7 @@ def test_every_layer_uses_the_same_protocol() -> None:
     assert not hasattr(errors, "ImportCancelled") and not hasattr(errors, "ExportCancelled")
     assert services_progress.OperationCancelled is progress.OperationCancelled
     assert services_progress.checkpoint is progress.checkpoint
-    assert _common.Progress is progress.Progress and _common.Cancelled is progress.Cancelled
+    assert _ticker.Progress is progress.Progress and _ticker.Cancelled is progress.Cancelled
 
 
 def test_the_gui_worker_has_no_exception_of_its_own() -> None:

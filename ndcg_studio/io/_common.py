@@ -1,11 +1,10 @@
-"""Shared machinery of the readers: decoding, issue collection, progress/cancel, fast columns.
+"""Shared machinery of the readers: decoding, issue collection, fast columns.
 
 Private to :mod:`ndcg_studio.io`; the public names live in the format modules.
 """
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Sequence
 from os import PathLike
@@ -15,18 +14,10 @@ from typing import NoReturn
 import numpy as np
 from numpy.typing import NDArray
 
+from ndcg_studio.io._ticker import Ticker
 from ndcg_studio.io.errors import MAX_ISSUES, InputFileError, ParseIssue
-from ndcg_studio.progress import Cancelled, OperationCancelled, Progress
-
-# the readers' progress is in lines (``progress(lines read, lines in the file)``); the protocol
-# (Progress, Cancelled, OperationCancelled) is the one of ndcg_studio.progress
 
 PathArg = str | PathLike[str]
-
-#: Smallest number of lines between two progress calls (keeps the per-call overhead negligible).
-MIN_CHUNK_LINES = 10_000
-#: A reader reports progress at most about this many times per file.
-PROGRESS_CALLS = 100
 
 
 def display_path(path: PathArg) -> str:
@@ -62,35 +53,6 @@ class Issues:
 
     def _sorted(self) -> list[ParseIssue]:
         return sorted(self.items, key=lambda issue: issue.line)
-
-
-class Ticker:
-    """Calls ``progress(done, total)`` and polls ``cancelled()`` at chosen points."""
-
-    def __init__(
-        self,
-        progress: Progress | None,
-        cancelled: Cancelled | None,
-        total: int = 0,
-    ) -> None:
-        self.progress = progress
-        self.cancelled = cancelled
-        self.total = total
-
-    def check(self) -> None:
-        """Raise :class:`OperationCancelled` when the caller asked to stop."""
-        if self.cancelled is not None and self.cancelled():
-            raise OperationCancelled("import cancelled")
-
-    def tick(self, done: int) -> None:
-        """Check for cancellation, then report ``done`` of ``total``."""
-        self.check()
-        if self.progress is not None:
-            self.progress(done, self.total)
-
-    def chunk_size(self) -> int:
-        """Lines per step so that a file gives at most ~:data:`PROGRESS_CALLS` calls."""
-        return max(MIN_CHUNK_LINES, math.ceil(self.total / PROGRESS_CALLS))
 
 
 def read_text(path: PathArg, issues: Issues, ticker: Ticker) -> str:

@@ -8,7 +8,8 @@ import functools
 import os
 from collections.abc import Iterator
 
-from ndcg_studio.io._common import Issues, PathArg, Ticker, read_text
+from ndcg_studio.io._common import Issues, PathArg, read_text
+from ndcg_studio.io._ticker import Ticker
 from ndcg_studio.progress import Cancelled, Progress
 
 #: Bytes read per piece by the chunked readers: ~900,000 lines of a typical qrels file, ~500,000

@@ -14,7 +14,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ndcg_studio.io._columns import duplicate_string_pairs
-from ndcg_studio.io._common import Issues, PathArg, Ticker, empty_file
+from ndcg_studio.io._common import Issues, PathArg, empty_file
+from ndcg_studio.io._ticker import Ticker
 from ndcg_studio.io.spreadsheet import unguard, unguard_column
 
 TAB_EXTENSIONS = (".tsv", ".tab")

@@ -15,7 +15,6 @@ from ndcg_studio.io._columns import parse_int_column
 from ndcg_studio.io._common import (
     Issues,
     PathArg,
-    Ticker,
     canonical,
     check_ids,
     check_names,
@@ -23,6 +22,7 @@ from ndcg_studio.io._common import (
     read_text,
 )
 from ndcg_studio.io._table import Table, delimiter, optional, report_duplicates
+from ndcg_studio.io._ticker import Ticker
 from ndcg_studio.io.grades import apply_grade_map, check_grade_range
 from ndcg_studio.io.spreadsheet import unguard
 from ndcg_studio.progress import Cancelled, Progress

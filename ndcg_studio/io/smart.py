@@ -27,12 +27,12 @@ import numpy as np
 from ndcg_studio.io._common import (
     Issues,
     PathArg,
-    Ticker,
     check_ids,
     empty_file,
     read_text,
     split_lines,
 )
+from ndcg_studio.io._ticker import Ticker
 from ndcg_studio.io.tabular import DocumentsFile, QueriesFile
 from ndcg_studio.progress import Cancelled, Progress
 
@@ -102,16 +102,11 @@ def _records(
 def _parse(lines: list[str], issues: Issues, ticker: Ticker) -> list[_Record]:
     """Records from the lines: a ``.X`` marker opens field X of the current ``.I`` record;
     other lines continue the open field."""
-    ticker.total = len(lines)
-    step = ticker.chunk_size()
-    ticker.tick(0)
     records: list[_Record] = []
     current: _Record | None = None
     field_name: str | None = None
     complained_outside = False
-    for index, raw in enumerate(lines):
-        if index and index % step == 0:
-            ticker.tick(index)
+    for index, raw in ticker.lines(lines):
         number = index + 1
         match = _MARKER.fullmatch(raw)
         if match is not None:
@@ -144,7 +139,6 @@ def _parse(lines: list[str], issues: Issues, ticker: Ticker) -> list[_Record]:
             issues.add(number, "I", "text after '.I' outside any field (expected e.g. '.W')")
         else:
             current.fields[field_name].append(raw)
-    ticker.tick(len(lines))
     return records
 
 

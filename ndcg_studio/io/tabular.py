@@ -27,7 +27,6 @@ from numpy.typing import NDArray
 from ndcg_studio.io._common import (
     Issues,
     PathArg,
-    Ticker,
     check_ids,
     check_text,
     empty_file,
@@ -36,6 +35,7 @@ from ndcg_studio.io._common import (
     split_lines,
 )
 from ndcg_studio.io._table import Table, optional, report_duplicates
+from ndcg_studio.io._ticker import Ticker
 from ndcg_studio.io.judgments_csv import JudgmentsFile, read_judgments_csv
 from ndcg_studio.progress import Cancelled, Progress
 
@@ -177,13 +177,7 @@ def _queries_from_tsv(
     query_id: list[str] = []
     texts: list[str] = []
     numbers: list[int] = []
-    lines = split_lines(text)
-    ticker.total = len(lines)
-    step = ticker.chunk_size()
-    ticker.tick(0)
-    for index, raw in enumerate(lines):
-        if index and index % step == 0:
-            ticker.tick(index)
+    for index, raw in ticker.lines(split_lines(text)):
         if is_skipped(raw):
             continue
         number = index + 1
@@ -206,7 +200,6 @@ def _queries_from_tsv(
         query_id.append(qid)
         texts.append(body)
         numbers.append(number)
-    ticker.tick(len(lines))
     return query_id, texts, numbers
 
 
@@ -280,13 +273,7 @@ def _documents_from_jsonl(
     """``(doc_id, title, text, url)`` records and their lines of a JSONL file."""
     records: list[_Document] = []
     numbers: list[int] = []
-    lines = split_lines(text)
-    ticker.total = len(lines)
-    step = ticker.chunk_size()
-    ticker.tick(0)
-    for index, raw in enumerate(lines):
-        if index and index % step == 0:
-            ticker.tick(index)
+    for index, raw in ticker.lines(split_lines(text)):
         if not raw.strip():
             continue
         number = index + 1
@@ -295,7 +282,6 @@ def _documents_from_jsonl(
             continue
         records.append(record)
         numbers.append(number)
-    ticker.tick(len(lines))
     return records, numbers
 
 

@@ -31,11 +31,11 @@ import numpy as np
 from ndcg_studio.io._common import (
     Issues,
     PathArg,
-    Ticker,
     check_ids,
     empty_file,
     read_text,
 )
+from ndcg_studio.io._ticker import Ticker
 from ndcg_studio.io.tabular import QueriesFile
 
 __all__ = ["looks_like_topics", "read_topics"]

@@ -35,7 +35,6 @@ from ndcg_studio.io._columns import duplicate_string_pairs, parse_float_column, 
 from ndcg_studio.io._common import (
     Issues,
     PathArg,
-    Ticker,
     canonical,
     check_ids,
     check_names,
@@ -44,6 +43,7 @@ from ndcg_studio.io._common import (
     whitespace_columns,
 )
 from ndcg_studio.io._pieces import CHUNK_BYTES, pieces
+from ndcg_studio.io._ticker import Ticker
 from ndcg_studio.io.grades import apply_grade_map, check_grade_range
 from ndcg_studio.io.trec_ranks import duplicate_rank_problem, rank_column
 from ndcg_studio.progress import Cancelled, Progress

@@ -22,11 +22,20 @@ Its result goes to ``on_success`` on the GUI thread, its exception to ``on_failu
 
 Database work follows one rule: one SQLAlchemy session per task, opened and closed inside
 ``fn`` (the services do this), and only DTOs or arrays cross back to the GUI thread.
+
+A task's QObjects (the :class:`Task` and its :class:`TaskSignals`) are deleted on the GUI thread
+and never inside one of the task's own slots: the worker lets go of the signals before it says
+it is done (``_Job.released``), and a delivered task stays referenced until both that and its
+slots have returned (:func:`_release_delivered`). Before, a task whose last reference was its
+own queued slot call died as that call returned, and its QObject destructor reached its signals
+through a Python wrapper already freed: a segfault under PySide's ``qt_metacall`` one run in a
+few of ``tests/ui/test_stress_workers.py`` (``Shiboken::Object::cppPointer`` in the core dump).
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import threading
 import time
 from collections.abc import Callable
@@ -44,8 +53,12 @@ TaskFn = Callable[[Progress, Cancelled], T]
 #: a task still running after this many milliseconds shows its progress dialog
 PROGRESS_DELAY_MS = 300
 _PROGRESS_INTERVAL_S = 0.05
+#: a delivered task whose worker still holds its signals is looked at again after this long
+_RELEASE_RETRY_MS = 10
 
 _running: set[Task[Any]] = set()
+#: delivered tasks, released (their last reference dropped) by :func:`_release_delivered`
+_delivered: list[Task[Any]] = []
 
 
 class TaskSignals(QObject):
@@ -67,24 +80,38 @@ class TaskSignals(QObject):
 class _Job:
     """The part of a task that runs on the worker thread: the function, the signals to emit and
     the cancel flag; it holds no reference to the :class:`Task` (a QObject that must be deleted
-    on the GUI thread)."""
+    on the GUI thread), and lets go of the signals once it ran (then sets :attr:`released`)."""
 
     def __init__(self, fn: TaskFn[Any], signals: TaskSignals, cancel: threading.Event) -> None:
         self.fn = fn
-        self.signals = signals
+        self.signals: TaskSignals | None = signals
         self.cancel = cancel
         self.last_progress = 0.0
         self.result: Any = None
         self.error: BaseException | None = None
+        self.released = threading.Event()
 
     def report(self, done: int, total: int) -> None:
         now = time.monotonic()
+        signals = self.signals
+        if signals is None:  # called after the function returned
+            return
         if done >= total or now - self.last_progress >= _PROGRESS_INTERVAL_S:
             self.last_progress = now
-            _emit(self.signals.progress, int(done), int(total))
+            _emit(signals.progress, int(done), int(total))
 
     def __call__(self) -> None:
+        try:
+            self._run()
+        finally:
+            # the worker's last reference to the signals goes first: the Task keeps them until
+            # it is released, on the GUI thread
+            self.signals = None
+            self.released.set()
+
+    def _run(self) -> None:
         signals = self.signals
+        assert signals is not None
         _emit(signals.started)
         if self.cancel.is_set():
             _emit(signals.cancelled)
@@ -111,6 +138,30 @@ def _emit(signal: Any, *args: int) -> None:
         signal.emit(*args)
 
 
+def _delivering(slot: Callable[..., None]) -> Callable[..., None]:
+    """A :class:`Task` slot during which the task is not released (not even from an event loop
+    nested in a callback, such as a modal error dialog's)."""
+
+    @functools.wraps(slot)
+    def delivering(self: Task[Any], *args: Any) -> None:
+        self._in_slot += 1
+        try:
+            slot(self, *args)
+        finally:
+            self._in_slot -= 1
+
+    return delivering
+
+
+def _release_delivered() -> None:
+    """Drop the delivered tasks whose worker let go of their signals and whose slots returned:
+    their QObjects are deleted here, on the GUI thread, outside any slot of theirs."""
+    waiting = [t for t in _delivered if t._in_slot or not t._job.released.is_set()]
+    _delivered[:] = waiting
+    if waiting:
+        QTimer.singleShot(_RELEASE_RETRY_MS, _release_delivered)
+
+
 class Task(QObject, Generic[T]):
     """One function running (or queued) on the thread pool. Keep it to cancel it."""
 
@@ -133,6 +184,7 @@ class Task(QObject, Generic[T]):
         self._label = label
         self._cancel = threading.Event()
         self._done = False
+        self._in_slot = 0
         self._dialog: QProgressDialog | None = None
         self.signals = TaskSignals()
         self._job = _Job(fn, self.signals, self._cancel)
@@ -173,8 +225,12 @@ class Task(QObject, Generic[T]):
             self._dialog.deleteLater()
         self._dialog = None
         _running.discard(self)
+        _delivered.append(self)
+        if len(_delivered) == 1:
+            QTimer.singleShot(0, _release_delivered)
 
     @Slot()
+    @_delivering
     def _on_finished(self) -> None:
         result, self._job.result = self._job.result, None
         self._finish()
@@ -184,6 +240,7 @@ class Task(QObject, Generic[T]):
             self._on_success(result)
 
     @Slot()
+    @_delivering
     def _on_failed(self) -> None:
         exc, self._job.error = self._job.error, None
         assert exc is not None
@@ -198,10 +255,12 @@ class Task(QObject, Generic[T]):
             show_error(exc, self._owner, action=self._label)
 
     @Slot()
+    @_delivering
     def _on_cancelled(self) -> None:
         self._finish()
 
     @Slot(int, int)
+    @_delivering
     def _on_progress_signal(self, done: int, total: int) -> None:
         if self._done:
             return
@@ -212,6 +271,7 @@ class Task(QObject, Generic[T]):
             self._on_progress(done, total)
 
     @Slot()
+    @_delivering
     def _show_dialog(self) -> None:
         if self._done or self._cancel.is_set():
             return

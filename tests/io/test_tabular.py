@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from ndcg_studio.io import _common, _table
+from ndcg_studio.io import _table, _ticker
 from ndcg_studio.io.errors import InputFileError, OperationCancelled
 from ndcg_studio.io.tabular import read_documents, read_judgments_csv, read_queries
 from tests.io.conftest import DIKU, SHARED_DATA, WriteFile, need
@@ -162,7 +162,7 @@ def test_judgments_more_than_twenty_problems(write_file: WriteFile) -> None:
 
 
 def test_judgments_cancel(write_file: WriteFile, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(_common, "MIN_CHUNK_LINES", 1)
+    monkeypatch.setattr(_ticker, "MIN_CHUNK_LINES", 1)
     rows = "".join(f"q,d{i},a,1\n" for i in range(300))
     polls = itertools.count()
     with pytest.raises(OperationCancelled):

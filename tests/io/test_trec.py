@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ndcg_studio.io import _columns, _common
+from ndcg_studio.io import _columns, _common, _ticker
 from ndcg_studio.io.errors import (
     MAX_ISSUES,
     InputError,
@@ -170,13 +170,13 @@ def test_only_a_hash_in_the_first_column_is_a_comment(write_file: WriteFile) -> 
 def test_progress_is_bounded_monotone_and_complete(
     write_file: WriteFile, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(_common, "MIN_CHUNK_LINES", 1)
+    monkeypatch.setattr(_ticker, "MIN_CHUNK_LINES", 1)
     n = 1234
     path = write_file("run.txt", "".join(f"q Q0 d{i} {i + 1} 1.0 t\n" for i in range(n)))
     calls: list[tuple[int, int]] = []
     run = read_trec_run(path, progress=lambda done, total: calls.append((done, total)))
     assert len(run) == n
-    assert len(calls) <= _common.PROGRESS_CALLS + 2
+    assert len(calls) <= _ticker.PROGRESS_CALLS + 2
     assert calls[0] == (0, n) and calls[-1] == (n, n)
     assert all(total == n for _, total in calls)
     assert [done for done, _ in calls] == sorted(done for done, _ in calls)
@@ -186,7 +186,7 @@ def test_progress_is_bounded_monotone_and_complete(
 def test_cancel_raises_import_cancelled(
     write_file: WriteFile, monkeypatch: pytest.MonkeyPatch, reader: str
 ) -> None:
-    monkeypatch.setattr(_common, "MIN_CHUNK_LINES", 1)
+    monkeypatch.setattr(_ticker, "MIN_CHUNK_LINES", 1)
     if reader == "run":
         path = write_file("run.txt", "".join(f"q Q0 d{i} {i + 1} 1.0 t\n" for i in range(500)))
     else:
@@ -483,7 +483,7 @@ def test_whitespace_columns_equal_a_naive_line_by_line_split(
     """Any chunking (``chunk`` lines per step), fast or slow path: same rows, same issues."""
     if final == "" and lines and lines[-1].strip("\r") == "":
         final = "\n"  # a last blank line without LF would vanish; not what is tested here
-    ticker = _common.Ticker(None, None)
+    ticker = _ticker.Ticker(None, None)
     ticker.chunk_size = lambda: chunk  # type: ignore[method-assign]
     expected_rows = []
     expected_issues = []
