@@ -2809,6 +2809,7 @@ Double-click for the per-rank breakdown.</source>
     <name>StatusBar</name>
     <message>
         <source>NDCG Studio</source>
+        <extracomment>after another database opens, the counts (a scan of its results and judgments) wait this long: they are not on the way to the current tab&apos;s first rows (``bench_gui_scale.py``)</extracomment>
         <translation>NDCG Studio</translation>
     </message>
     <message>
@@ -2848,7 +2849,7 @@ Double-click for the per-rank breakdown.</source>
     <name>Task</name>
     <message>
         <source>Working…</source>
-        <extracomment>a task still running after this many milliseconds shows its progress dialog</extracomment>
+        <extracomment>a task still running after this many milliseconds shows its progress dialog a delivered task whose worker still holds its signals is looked at again after this long delivered tasks, released (their last reference dropped) by :func:`_release_delivered`</extracomment>
         <translation>Выполняется…</translation>
     </message>
     <message>
