@@ -16,6 +16,7 @@ from numpy.typing import NDArray
 
 from ndcg_studio.domain.ordering import trec_positions_of_docs
 from ndcg_studio.io.errors import MAX_ISSUES, InputError, InputFileError, ParseIssue
+from ndcg_studio.services.progress import Cancelled, Progress
 from ndcg_studio.storage.imports import (
     DocumentsMeanwhile,
     annotator_ids,
@@ -257,9 +258,11 @@ class Pieces:
             }
         )
 
-    def _settle(self, cols: dict[str, NDArray[Any]]) -> None:
+    def _settle(
+        self, cols: dict[str, NDArray[Any]], progress: Progress | None, cancelled: Cancelled | None
+    ) -> None:
         """The ``doc`` column of the whole file when the documents come after the pieces."""
-        settled = self.documents.settle()
+        settled = self.documents.settle(progress, cancelled)
         if settled is not None:
             doc, created = settled
             cols["doc"] = narrow(doc)
@@ -268,23 +271,33 @@ class Pieces:
     def _names(self, ids: NDArray[np.int64]) -> Mapping[int, str]:
         return document_names(self.conn, ids)
 
-    def run_columns(self, path: str) -> dict[str, NDArray[Any]]:
+    def run_columns(
+        self, path: str, progress: Progress | None = None, cancelled: Cancelled | None = None
+    ) -> dict[str, NDArray[Any]]:
         """The whole file's columns, checked across pieces: a (query, document) in two pieces is
-        refused; queries split over pieces are put in trec_eval's order anew."""
+        refused; queries split over pieces are put in trec_eval's order anew. ``progress``
+        (0-100) and ``cancelled``: of the documents' settling (SQLite)."""
         pieces = len(self.parts)
         cols = concatenate(self.parts)
-        self._settle(cols)
+        self._settle(cols, progress, cancelled)
         if pieces > 1:
             key = (cols["query"], cols["doc"])
             refuse_repeats(self._names, path, key, cols["line"], self.query_names, None, "appears")
             reposition_split_queries(self._names, self.piece_queries, cols)
         return cols
 
-    def qrels_columns(self, path: str, by: Mapping[int, str] | None) -> dict[str, NDArray[Any]]:
-        """The whole file's columns; a (query, document, annotator) in two pieces is refused."""
+    def qrels_columns(
+        self,
+        path: str,
+        by: Mapping[int, str] | None,
+        progress: Progress | None = None,
+        cancelled: Cancelled | None = None,
+    ) -> dict[str, NDArray[Any]]:
+        """The whole file's columns; a (query, document, annotator) in two pieces is refused.
+        ``progress`` and ``cancelled``: as :meth:`run_columns`."""
         pieces = len(self.parts)
         cols = concatenate(self.parts)
-        self._settle(cols)
+        self._settle(cols, progress, cancelled)
         if pieces > 1:
             key = (cols["query"], cols["doc"], cols["annotator"])
             verb = "is judged"

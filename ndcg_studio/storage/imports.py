@@ -18,6 +18,7 @@ from numpy.typing import NDArray
 from sqlalchemy import delete, select, update
 from sqlalchemy.exc import DataError, IntegrityError
 
+from ndcg_studio.progress import Cancelled, Progress
 from ndcg_studio.storage import models
 from ndcg_studio.storage.bulk import (
     bulk_insert,
@@ -219,16 +220,32 @@ class DocumentsMeanwhile:
             return None, 0
         return job.result() if job else document_ids(self._conn, doc_id)
 
-    def settle(self) -> tuple[NDArray[np.int64], int] | None:
+    @property
+    def settles(self) -> bool:
+        """Whether :meth:`settle` does the documents' work (SQLite) after the pieces."""
+        return self._staged is not None
+
+    def settle(
+        self, progress: Progress | None = None, cancelled: Cancelled | None = None
+    ) -> tuple[NDArray[np.int64], int] | None:
         """After the last piece's :meth:`result`: on SQLite the database id of every line's
         document given to :meth:`start`, ``(lines,)`` int64 in file order, and the number of
-        documents created; None on PostgreSQL (:meth:`result` gave the ids)."""
-        return None if self._staged is None else self._staged.settle()
+        documents created, with ``progress(done, 100)`` and Cancel polled as it goes
+        (:meth:`~ndcg_studio.storage.staged_ids.StagedIds.settle`); None on PostgreSQL
+        (:meth:`result` gave the ids).
 
-    def ids(self) -> tuple[NDArray[np.int64], int]:
-        """:meth:`result` of a file read in one piece, settled."""
+        Raises:
+            OperationCancelled: ``cancelled()`` returned True.
+        """
+        return None if self._staged is None else self._staged.settle(progress, cancelled)
+
+    def ids(
+        self, progress: Progress | None = None, cancelled: Cancelled | None = None
+    ) -> tuple[NDArray[np.int64], int]:
+        """:meth:`result` of a file read in one piece, settled (progress and Cancel: as
+        :meth:`settle`)."""
         ids, created = self.result()
-        settled = self.settle()
+        settled = self.settle(progress, cancelled)
         if settled is not None:
             return settled
         assert ids is not None
