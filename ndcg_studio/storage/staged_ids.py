@@ -107,7 +107,8 @@ class StagedIds:
 
         ``progress(done, 100)`` is reported and ``cancelled()`` polled every
         ``_POLL_STEPS`` instructions of SQLite's virtual machine, also inside the sort (one
-        statement of ~10 s at 10M lines): Cancel stops the running statement.
+        statement, the settle's longest: ``benchmarks/README.md``): Cancel stops the running
+        statement.
 
         Raises:
             OperationCancelled: ``cancelled()`` returned True (the caller rolls back).
