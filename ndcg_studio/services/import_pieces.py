@@ -8,7 +8,9 @@ the command line. The checks are numpy over database ids; document names come fr
 from __future__ import annotations
 
 import re
+from collections import deque
 from collections.abc import Callable, Mapping
+from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -16,6 +18,7 @@ from numpy.typing import NDArray
 
 from ndcg_studio.domain.ordering import trec_positions_of_docs
 from ndcg_studio.io.errors import MAX_ISSUES, InputError, InputFileError, ParseIssue
+from ndcg_studio.services.progress import Cancelled, Progress
 from ndcg_studio.storage.imports import (
     DocumentsMeanwhile,
     annotator_ids,
@@ -32,6 +35,11 @@ if TYPE_CHECKING:
 
 #: ``names(ids) -> {id: external id}`` of documents.
 DocumentNames = Callable[[NDArray[np.int64]], Mapping[int, str]]
+#: A piece's distinct names, each line's code among them, and the future of their ids.
+_Codes = tuple[list[str], NDArray[np.int64], "Future[tuple[NDArray[np.int64], int]]"]
+#: Pieces read ahead of the ids (:class:`Pieces`): one, so that the helper writes a piece's
+#: documents while the next is read; each waiting piece holds its document ids as strings.
+_LAG = 1
 
 
 def concatenate(parts: list[dict[str, NDArray[Any]]]) -> dict[str, NDArray[Any]]:
@@ -192,7 +200,12 @@ def check_name(value: str, option: str) -> None:
 
 class Pieces:
     """The columns of a chunked file's pieces, given database ids as they arrive, and what the
-    pieces created (queries, documents, annotators)."""
+    pieces created (queries, documents, annotators).
+
+    A piece's ids are worked out by the import's helper (:class:`DocumentsMeanwhile`) while
+    the next piece is read: its columns wait in ``waiting`` for ``_LAG`` pieces, then take
+    their ids (:meth:`_catch_up`), so the database and the reader work at the same time.
+    """
 
     def __init__(self, conn: Connection, documents: DocumentsMeanwhile) -> None:
         self.conn = conn
@@ -204,38 +217,62 @@ class Pieces:
         self.annotator_names: dict[int, str] = {}
         self.piece_queries: list[NDArray[np.int64]] = []  # the distinct queries of each piece
         self.q_new = self.d_new = self.a_new = 0
+        #: pieces without their ids yet: (columns, query codes, annotator codes, their futures)
+        self.waiting: deque[tuple[dict[str, Any], _Codes, _Codes | None]] = deque()
 
-    def _ids(
-        self, q_ext: list[str], q_inv: NDArray[np.int64]
-    ) -> tuple[dict[str, NDArray[np.integer[Any]]], NDArray[np.integer[Any]]]:
-        """The piece's document ids (from the helper: ``{"doc": ids}``, or nothing when they
-        come from :meth:`_settle`) and query ids (created where missing) of each line, given
-        the distinct query ids and each line's code among them."""
-        doc_ids, created = self.documents.result()
-        self.d_new += created
-        q_ids, created = query_ids(self.conn, q_ext)
-        self.q_new += created
-        self.query_names.update(zip(q_ids.tolist(), q_ext, strict=True))
-        self.piece_queries.append(q_ids)
-        return ({} if doc_ids is None else {"doc": narrow(doc_ids)}), narrow(q_ids[q_inv])
+    def _queue(
+        self, part: dict[str, Any], queries: tuple[list[str], Any], annotators: Any = None
+    ) -> None:
+        """Queue the piece's query (and annotator) ids behind its documents; take the ids of
+        the pieces read ``_LAG`` pieces ago."""
+        q_ext, q_inv = queries
+        q = (q_ext, q_inv, self.documents.call(query_ids, q_ext))
+        a = None
+        if annotators is not None:
+            a_ext, a_inv = annotators
+            a = (a_ext, a_inv, self.documents.call(annotator_ids, a_ext))
+        self.parts.append(part)
+        self.waiting.append((part, q, a))
+        self._catch_up(_LAG)
+
+    def _catch_up(self, lag: int) -> None:
+        """Give the pieces queued before the last ``lag`` their database ids (waits for the
+        helper; raises its error)."""
+        while len(self.waiting) > lag:
+            part, (q_ext, q_inv, q_job), a = self.waiting.popleft()
+            doc_ids, created = self.documents.result()
+            self.d_new += created
+            if doc_ids is None:  # they come from _settle
+                del part["doc"]
+            else:
+                part["doc"] = narrow(doc_ids)
+            q_ids, created = q_job.result()
+            self.q_new += created
+            self.query_names.update(zip(q_ids.tolist(), q_ext, strict=True))
+            self.piece_queries.append(q_ids)
+            part["query"] = narrow(q_ids[q_inv])
+            if a is not None:
+                a_ext, a_inv, a_job = a
+                a_ids, created = a_job.result()
+                self.a_new += created
+                self.annotator_names.update(zip(a_ids.tolist(), a_ext, strict=True))
+                part["annotator"] = narrow(a_ids[a_inv])
 
     def add_run(self, run: RunFile) -> None:
         self.tags.update(dict.fromkeys(run.tags))
         self.rank_problems.append(run.rank_problem)
         q_ext, q_inv = factorize(run.query_id)
         positions = trec_positions_of_docs(q_inv, run.score, run.doc_id)
-        doc_ids, query = self._ids(q_ext, q_inv)
-        self.parts.append(
-            {
-                "query": query,
-                **doc_ids,
-                "rank": run.rank,
-                "usable": run.rank_usable,
-                "score": run.score,
-                "line": narrow(run.line),
-                "position": narrow(positions),
-            }
-        )
+        part = {
+            "query": None,
+            "doc": None,
+            "rank": run.rank,
+            "usable": run.rank_usable,
+            "score": run.score,
+            "line": narrow(run.line),
+            "position": narrow(positions),
+        }
+        self._queue(part, (q_ext, q_inv))
 
     def add_qrels(self, qrels: QrelsFile, default_name: str) -> None:
         q_ext, q_inv = factorize(qrels.query_id)
@@ -243,23 +280,20 @@ class Pieces:
             a_ext, a_inv = factorize(qrels.annotator)
         else:
             a_ext, a_inv = [default_name], np.zeros(len(qrels), dtype=np.int64)
-        doc_ids, query = self._ids(q_ext, q_inv)
-        a_ids, created = annotator_ids(self.conn, a_ext)
-        self.a_new += created
-        self.annotator_names.update(zip(a_ids.tolist(), a_ext, strict=True))
-        self.parts.append(
-            {
-                "query": query,
-                **doc_ids,
-                "annotator": narrow(a_ids[a_inv]),
-                "grade": narrow(qrels.grade),
-                "line": narrow(qrels.line),
-            }
-        )
+        part = {
+            "query": None,
+            "doc": None,
+            "annotator": None,
+            "grade": narrow(qrels.grade),
+            "line": narrow(qrels.line),
+        }
+        self._queue(part, (q_ext, q_inv), (a_ext, a_inv))
 
-    def _settle(self, cols: dict[str, NDArray[Any]]) -> None:
+    def _settle(
+        self, cols: dict[str, NDArray[Any]], progress: Progress | None, cancelled: Cancelled | None
+    ) -> None:
         """The ``doc`` column of the whole file when the documents come after the pieces."""
-        settled = self.documents.settle()
+        settled = self.documents.settle(progress, cancelled)
         if settled is not None:
             doc, created = settled
             cols["doc"] = narrow(doc)
@@ -268,23 +302,35 @@ class Pieces:
     def _names(self, ids: NDArray[np.int64]) -> Mapping[int, str]:
         return document_names(self.conn, ids)
 
-    def run_columns(self, path: str) -> dict[str, NDArray[Any]]:
+    def run_columns(
+        self, path: str, progress: Progress | None = None, cancelled: Cancelled | None = None
+    ) -> dict[str, NDArray[Any]]:
         """The whole file's columns, checked across pieces: a (query, document) in two pieces is
-        refused; queries split over pieces are put in trec_eval's order anew."""
+        refused; queries split over pieces are put in trec_eval's order anew. ``progress``
+        (0-100) and ``cancelled``: of the documents' settling (SQLite)."""
+        self._catch_up(0)
         pieces = len(self.parts)
         cols = concatenate(self.parts)
-        self._settle(cols)
+        self._settle(cols, progress, cancelled)
         if pieces > 1:
             key = (cols["query"], cols["doc"])
             refuse_repeats(self._names, path, key, cols["line"], self.query_names, None, "appears")
             reposition_split_queries(self._names, self.piece_queries, cols)
         return cols
 
-    def qrels_columns(self, path: str, by: Mapping[int, str] | None) -> dict[str, NDArray[Any]]:
-        """The whole file's columns; a (query, document, annotator) in two pieces is refused."""
+    def qrels_columns(
+        self,
+        path: str,
+        by: Mapping[int, str] | None,
+        progress: Progress | None = None,
+        cancelled: Cancelled | None = None,
+    ) -> dict[str, NDArray[Any]]:
+        """The whole file's columns; a (query, document, annotator) in two pieces is refused.
+        ``progress`` and ``cancelled``: as :meth:`run_columns`."""
+        self._catch_up(0)
         pieces = len(self.parts)
         cols = concatenate(self.parts)
-        self._settle(cols)
+        self._settle(cols, progress, cancelled)
         if pieces > 1:
             key = (cols["query"], cols["doc"], cols["annotator"])
             verb = "is judged"

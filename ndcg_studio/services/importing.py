@@ -119,17 +119,18 @@ class ImportService:
             # and puts its results in trec_eval's order. Nothing is committed before the last
             # piece has been checked.
             pieces = Pieces(conn, documents)
+            read = 40 if documents.settles else 60  # SQLite: the documents' settle 40-60
             for run in read_trec_run_chunks(
                 path,
-                progress=stage(progress, 0, 60),
+                progress=stage(progress, 0, read),
                 cancelled=cancelled,
                 on_doc_ids=documents.start,
             ):
                 pieces.add_run(run)
                 del run
-            checkpoint(60, 100, progress, cancelled)
+            checkpoint(read, 100, progress, cancelled)
             name = name if name is not None else one_tag(str(path), pieces.tags)
-            cols = pieces.run_columns(str(path))
+            cols = pieces.run_columns(str(path), stage(progress, read, 60 - read), cancelled)
             problem = rank_problem(str(path), cols, pieces.rank_problems, pieces.query_names)
             del cols["line"]  # checked: not written
             checkpoint(65, 100, progress, cancelled)
@@ -182,7 +183,8 @@ class ImportService:
                 pieces.add_qrels(qrels, default_name)
                 del qrels
             by = pieces.annotator_names if annotator_column else None  # as the reader says it
-            cols = pieces.qrels_columns(str(path), by)
+            settling = stage(progress, 40, 20)  # SQLite: the documents after the pieces
+            cols = pieces.qrels_columns(str(path), by, settling, cancelled)
             del cols["line"]  # checked: not written
             summary = write_judgment_ids(conn, "qrels", str(path), cols, None, progress, cancelled)
             summary.counts.update(pieces.created())
@@ -212,7 +214,7 @@ class ImportService:
             q_ext, q_inv = factorize(j.query_id)
             a_ext, a_inv = factorize(j.annotator)
             checkpoint(40, 100, progress, cancelled)
-            did, d_new = documents.ids()
+            did, d_new = documents.ids(stage(progress, 40, 20), cancelled)
             q_ids, q_new = query_ids(conn, q_ext)
             a_ids, a_new = annotator_ids(conn, a_ext)
             cols = {"query": q_ids[q_inv], "doc": did, "annotator": a_ids[a_inv], "grade": j.grade}

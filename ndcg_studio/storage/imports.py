@@ -8,16 +8,18 @@ helper thread while the importing thread goes on reading the file.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections import deque
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
 from sqlalchemy import delete, select, update
 from sqlalchemy.exc import DataError, IntegrityError
 
+from ndcg_studio.progress import Cancelled, Progress
 from ndcg_studio.storage import models
 from ndcg_studio.storage.bulk import (
     bulk_insert,
@@ -55,6 +57,7 @@ __all__ = [
 ]
 
 _DOC_DEFAULTS = {"title": "", "text": "", "url": ""}
+_T = TypeVar("_T")
 
 
 class RowRefused(Exception):
@@ -181,54 +184,79 @@ class DocumentsMeanwhile:
     no ids, and :meth:`settle`, after the last piece, creates the new documents and gives every
     line of the file its id, all in key order (linear in the file, where per-piece look-ups and
     inserts were not: ``benchmarks/bench_scale.py``). On PostgreSQL the helper does all of
-    :func:`document_ids` for each piece. The importing thread must not use the connection
-    between :meth:`start` and :meth:`result`. Made by :func:`documents_meanwhile`.
+    :func:`document_ids` for each piece. The helper runs the pieces' work in order, one job at
+    a time: :meth:`start` queues a piece's documents, :meth:`call` any other work on the
+    connection (the queries of a piece), so the importing thread can read the next piece while
+    the server writes this one's. The importing thread must not use the connection itself
+    while work is queued (:meth:`result` and :meth:`call`'s futures wait for it). Made by
+    :func:`documents_meanwhile`.
     """
 
     def __init__(self, conn: Connection, helper: ThreadPoolExecutor | None) -> None:
         self._conn = conn
         self._helper = helper
-        self._doc_id: Sequence[str] | None = None
-        self._job: Future[Any] | None = None
+        self._queued: deque[tuple[Sequence[str], Future[Any] | None]] = deque()
         self._staged: StagedIds | None = None
         if conn.dialect.name == "sqlite":
             self._staged = StagedIds(conn, models.documents, defaults=_DOC_DEFAULTS)
 
     def start(self, doc_id: Sequence[str]) -> None:
-        """Begin with the document id of every line (not to be changed until :meth:`result`)."""
-        if self._doc_id is not None:
-            raise RuntimeError("the documents are already being looked up")
-        self._doc_id = doc_id
+        """Queue the document id of every line of a piece (not to be changed until its
+        :meth:`result`)."""
+        job: Future[Any] | None = None
+        if self._helper is not None and self._staged is not None:
+            job = self._helper.submit(self._staged.add, doc_id)
+        elif self._helper is not None:
+            job = self._helper.submit(document_ids, self._conn, doc_id)
+        self._queued.append((doc_id, job))
+
+    def call(self, function: Callable[..., _T], *args: Any) -> Future[_T]:
+        """``function(conn, *args)`` on the import's connection after the work queued so far
+        (in the helper; at once without one)."""
         if self._helper is not None:
-            if self._staged is not None:
-                self._job = self._helper.submit(self._staged.add, doc_id)
-            else:
-                self._job = self._helper.submit(document_ids, self._conn, doc_id)
+            return self._helper.submit(function, self._conn, *args)
+        done: Future[_T] = Future()
+        done.set_result(function(self._conn, *args))
+        return done
 
     def result(self) -> tuple[NDArray[np.int64] | None, int]:
-        """``(ids, n_created)``: the database id of each line's document, ``(n,)`` int64, and
-        the number of documents created — on SQLite ``(None, 0)``: the ids come from
-        :meth:`settle`. Waits for the helper (raises its error); then :meth:`start` may be
-        called again, with the next piece of a file."""
-        doc_id = self._doc_id
-        if doc_id is None:
+        """``(ids, n_created)`` of the oldest queued piece: the database id of each line's
+        document, ``(n,)`` int64, and the number of documents created — on SQLite ``(None,
+        0)``: the ids come from :meth:`settle`. Waits for the helper (raises its error)."""
+        if not self._queued:
             raise RuntimeError("start() was not called")
-        job, self._doc_id, self._job = self._job, None, None  # ready for the next piece
+        doc_id, job = self._queued.popleft()
         if self._staged is not None:
             job.result() if job else self._staged.add(doc_id)
             return None, 0
         return job.result() if job else document_ids(self._conn, doc_id)
 
-    def settle(self) -> tuple[NDArray[np.int64], int] | None:
+    @property
+    def settles(self) -> bool:
+        """Whether :meth:`settle` does the documents' work (SQLite) after the pieces."""
+        return self._staged is not None
+
+    def settle(
+        self, progress: Progress | None = None, cancelled: Cancelled | None = None
+    ) -> tuple[NDArray[np.int64], int] | None:
         """After the last piece's :meth:`result`: on SQLite the database id of every line's
         document given to :meth:`start`, ``(lines,)`` int64 in file order, and the number of
-        documents created; None on PostgreSQL (:meth:`result` gave the ids)."""
-        return None if self._staged is None else self._staged.settle()
+        documents created, with ``progress(done, 100)`` and Cancel polled as it goes
+        (:meth:`~ndcg_studio.storage.staged_ids.StagedIds.settle`); None on PostgreSQL
+        (:meth:`result` gave the ids).
 
-    def ids(self) -> tuple[NDArray[np.int64], int]:
-        """:meth:`result` of a file read in one piece, settled."""
+        Raises:
+            OperationCancelled: ``cancelled()`` returned True.
+        """
+        return None if self._staged is None else self._staged.settle(progress, cancelled)
+
+    def ids(
+        self, progress: Progress | None = None, cancelled: Cancelled | None = None
+    ) -> tuple[NDArray[np.int64], int]:
+        """:meth:`result` of a file read in one piece, settled (progress and Cancel: as
+        :meth:`settle`)."""
         ids, created = self.result()
-        settled = self.settle()
+        settled = self.settle(progress, cancelled)
         if settled is not None:
             return settled
         assert ids is not None
@@ -242,7 +270,8 @@ def _insert_documents(conn: Connection, doc_id: Sequence[str]) -> int:
 @contextmanager
 def documents_meanwhile(conn: Connection) -> Iterator[DocumentsMeanwhile]:
     """A :class:`DocumentsMeanwhile` for ``conn``; on leaving, waits for its helper (also when
-    the body raises, so the transaction ends only after the helper has let go of ``conn``).
+    the body raises — then after dropping the work not started yet — so the transaction ends
+    only after the helper has let go of ``conn``).
 
     An SQLite database in memory cannot be used from another thread (SQLAlchemy gives each
     thread its own), so there the work runs in :meth:`~DocumentsMeanwhile.result` instead.
@@ -250,8 +279,14 @@ def documents_meanwhile(conn: Connection) -> Iterator[DocumentsMeanwhile]:
     if in_memory(conn.engine.url):
         yield DocumentsMeanwhile(conn, None)
         return
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="import-documents") as helper:
+    helper = ThreadPoolExecutor(max_workers=1, thread_name_prefix="import-documents")
+    try:
         yield DocumentsMeanwhile(conn, helper)
+    except BaseException:
+        helper.shutdown(wait=True, cancel_futures=True)  # queued pieces: not started
+        raise
+    finally:
+        helper.shutdown(wait=True)
 
 
 def document_ids(conn: Connection, doc_id: Sequence[str]) -> tuple[NDArray[np.int64], int]:
@@ -273,16 +308,26 @@ def document_ids(conn: Connection, doc_id: Sequence[str]) -> tuple[NDArray[np.in
             created = _insert_documents(conn, m_ext)
             m_ids = ids_of_inserted(conn, models.documents, m_ext, before, created)
         else:  # PostgreSQL: known missing under the import's lock, created with their ids
-            new_ids = create_absent(conn, models.documents, m_ext, defaults=_DOC_DEFAULTS)
-            if new_ids is None:  # no import lock: race-safe creation, then a look-up
-                new_ids, created = map_external_ids(
-                    conn, models.documents, m_ext, defaults=_DOC_DEFAULTS
-                )
-            else:
-                created = len(m_ext)
-            m_ids = new_ids
+            m_ids, created = _create_in_key_order(conn, m_ext)
         ids[missing] = m_ids[m_inv]
     return ids, created
+
+
+def _create_in_key_order(conn: Connection, m_ext: list[str]) -> tuple[NDArray[np.int64], int]:
+    """PostgreSQL: the ids of the distinct documents ``m_ext`` found missing, ``(n,)`` int64 in
+    their order, created — numbered and written in key order (code-point order: the index's
+    order under the C collation), as on SQLite (``StagedIds``): the unique index of
+    ``documents`` then takes its new keys in order instead of at random
+    (``bench_scale.py --postgres``). Without the import's lock: race-safe creation, then a
+    look-up (:func:`map_external_ids`); the number created."""
+    order = np.argsort(np.array(m_ext), kind="stable")  # numpy sorts without the GIL
+    in_order = [m_ext[i] for i in order.tolist()]
+    new_ids = create_absent(conn, models.documents, in_order, defaults=_DOC_DEFAULTS)
+    if new_ids is None:
+        return map_external_ids(conn, models.documents, m_ext, defaults=_DOC_DEFAULTS)
+    ids = np.empty(len(m_ext), dtype=np.int64)
+    ids[order] = new_ids
+    return ids, len(m_ext)
 
 
 def factorize(values: Sequence[str]) -> tuple[list[str], NDArray[np.int64]]:

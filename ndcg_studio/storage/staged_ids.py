@@ -4,13 +4,15 @@ created and read back in key order once at the end (:class:`StagedIds`; the per-
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import NDArray
 from sqlalchemy import Table
 
+from ndcg_studio.progress import Cancelled, OperationCancelled, Progress
 from ndcg_studio.storage.bulk import _driver_cursor, _json_array, _sql_literals
 
 if TYPE_CHECKING:
@@ -22,6 +24,16 @@ __all__ = ["StagedIds"]
 #: Staged lines whose ids are read back per statement by :meth:`StagedIds.settle` (bounded
 #: memory: two texts of this many integers).
 _SETTLE_SLICE = 1_000_000
+
+#: SQLite virtual-machine instructions between two calls of the progress handler while
+#: :meth:`StagedIds.settle` runs (a call polls Cancel and reports progress: a few per second).
+_POLL_STEPS = 1_000_000
+
+#: :meth:`StagedIds.settle`'s three statements: (share of its progress, 0-100, as their times
+#: at 10M lines in ``benchmarks/README.md``; instructions per staged line, counted with SQLite
+#: 3.40: the statements run the same instructions for every line, so the count is the
+#: progress; a version that runs more stops at the share's end until the statement ends).
+_STEPS = {"sort": (0, 62, 15), "insert": (62, 76, 18), "read": (76, 100, 13)}
 
 
 class StagedIds:
@@ -86,12 +98,20 @@ class StagedIds:
             raise RuntimeError(f"staged lines {first}..{last} are not numbered in order")
         self.lines = last
 
-    def settle(self) -> tuple[NDArray[np.int64], int]:
+    def settle(
+        self, progress: Progress | None = None, cancelled: Cancelled | None = None
+    ) -> tuple[NDArray[np.int64], int]:
         """The id of every staged line's row, ``(lines,)`` int64 in line order, creating the
         missing rows (in key order, once each); and how many were created. The stage is
         dropped.
 
+        ``progress(done, 100)`` is reported and ``cancelled()`` polled every
+        ``_POLL_STEPS`` instructions of SQLite's virtual machine, also inside the sort (one
+        statement, the settle's longest: ``benchmarks/README.md``): Cancel stops the running
+        statement.
+
         Raises:
+            OperationCancelled: ``cancelled()`` returned True (the caller rolls back).
             RuntimeError: a staged value has no row after the insert (cannot happen under the
                 import's write lock).
         """
@@ -100,15 +120,26 @@ class StagedIds:
             return ids, 0
         stage, ordered = f'temp."{self._name}"', f'temp."{self._name}_sorted"'
         run = self._conn.exec_driver_sql
-        run(f"DROP TABLE IF EXISTS {ordered}")
-        run(
-            f'CREATE TEMP TABLE "{self._name}_sorted" AS '
-            f"SELECT ext, rowid AS line FROM {stage} ORDER BY ext"
-        )
-        run(f"DROP TABLE {stage}")
-        counted = run(f"SELECT count(*), max(line) FROM {ordered}").one()
-        if tuple(counted) != (n, n):
-            raise RuntimeError(f"{n} lines staged, {tuple(counted)} found")
+        with _polled(self._conn, n, progress, cancelled) as step:
+            run(f"DROP TABLE IF EXISTS {ordered}")
+            step("sort")
+            run(
+                f'CREATE TEMP TABLE "{self._name}_sorted" AS '
+                f"SELECT ext, rowid AS line FROM {stage} ORDER BY ext"
+            )
+            run(f"DROP TABLE {stage}")
+            counted = run(f"SELECT count(*), max(line) FROM {ordered}").one()
+            if tuple(counted) != (n, n):
+                raise RuntimeError(f"{n} lines staged, {tuple(counted)} found")
+            step("insert")
+            created = self._insert_missing(ordered)
+            step("read")
+            self._read_back(ordered, ids, step)
+            run(f"DROP TABLE {ordered}")
+        return ids, created
+
+    def _insert_missing(self, ordered: str) -> int:
+        """Insert the sorted values that have no row yet, in key order; how many."""
         cols = ", ".join(f'"{c}"' for c in [self._key, *self._defaults])
         selected = ", ".join(["ext", *_sql_literals(self._conn, self._defaults.values())])
         statement = (
@@ -117,7 +148,11 @@ class StagedIds:
         )
         with _driver_cursor(self._conn, statement) as cursor:
             cursor.execute(statement)
-            created = int(cursor.rowcount)
+            return int(cursor.rowcount)
+
+    def _read_back(self, ordered: str, ids: NDArray[np.int64], step: _Step) -> None:
+        """Every sorted line's row id into ``ids`` (by line), a slice per statement."""
+        n = len(ids)
         join = (
             f"SELECT count(*), group_concat(s.line), group_concat(t.id) FROM {ordered} AS s "
             f'JOIN "{self._table.name}" AS t ON t."{self._key}" = s.ext '
@@ -125,10 +160,69 @@ class StagedIds:
         )
         for start in range(1, n + 1, _SETTLE_SLICE):
             end = min(n, start + _SETTLE_SLICE - 1)
-            found, lines, row_ids = run(join, (start, end)).one()
+            step("read", start - 1)
+            found, lines, row_ids = self._conn.exec_driver_sql(join, (start, end)).one()
             line = np.fromstring(lines or "", sep=",", dtype=np.int64)
             if found != end - start + 1 or len(line) != found:
                 raise RuntimeError(f"staged values {start}..{end}: {found} found")
             ids[line - 1] = np.fromstring(row_ids, sep=",", dtype=np.int64)
-        run(f"DROP TABLE {ordered}")
-        return ids, created
+
+
+class _Step:
+    """``step(name, lines_done=0)``: :meth:`StagedIds.settle` begins its statement ``name``
+    (of ``_STEPS``) at ``lines_done`` staged lines; SQLite's progress handler then moves the
+    progress through that statement's share as its instructions run."""
+
+    def __init__(self, lines: int, progress: Progress | None, cancelled: Cancelled | None):
+        self.lines, self.progress, self.cancelled = lines, progress, cancelled
+        self.share, self.steps, self.stopped = (0, 0, 15), 0, False
+        self.failure: BaseException | None = None
+
+    def __call__(self, name: str, lines_done: int = 0) -> None:
+        self.share = _STEPS[name]
+        self.steps = lines_done * self.share[2]
+        self.poll(count=False)
+        if self.stopped:
+            raise OperationCancelled("cancelled")
+
+    def poll(self, *, count: bool = True) -> int:
+        """The progress handler: non-zero stops the running statement."""
+        try:
+            if self.cancelled is not None and self.cancelled():
+                self.stopped = True
+                return 1
+            if count:
+                self.steps += _POLL_STEPS
+            if self.progress is not None:
+                first, last, per_line = self.share
+                expected = max(1, self.lines * per_line)
+                self.progress(first + (last - first) * min(self.steps, expected) // expected, 100)
+        except BaseException as exc:  # raised again once SQLite has stopped the statement
+            self.failure, self.stopped = exc, True
+            return 1
+        return 0
+
+
+@contextmanager
+def _polled(
+    conn: Connection, lines: int, progress: Progress | None, cancelled: Cancelled | None
+) -> Iterator[_Step]:
+    """SQLite's progress handler on ``conn`` for the block (removed after): :class:`_Step`.
+    A statement it stopped raises ``OperationCancelled`` (or the callback's own error)."""
+    step = _Step(lines, progress, cancelled)
+    raw = conn.connection.driver_connection
+    assert raw is not None
+    if progress is not None or cancelled is not None:
+        raw.set_progress_handler(step.poll, _POLL_STEPS)
+    try:
+        yield step
+    except Exception as exc:
+        if step.failure is not None:
+            raise step.failure from None
+        if step.stopped:
+            raise OperationCancelled("cancelled") from exc
+        raise
+    finally:
+        raw.set_progress_handler(None, 0)
+    if progress is not None:
+        progress(100, 100)

@@ -141,9 +141,9 @@ def test_cancel_while_documents_are_created_leaves_nothing(
 
 @pytest.mark.parametrize("lines", [1, 30_000])
 def test_first_import_numbers_documents_in_key_order(db: Any, tmp_path: Path, lines: int) -> None:
-    """Into an empty database each result names its own document; on SQLite the documents get
-    ids 1, 2, … in order of their external ids (created once, sorted, after the whole file is
-    read: StagedIds)."""
+    """Into an empty database each result names its own document, and the documents get ids
+    1, 2, … in order of their external ids (created once, sorted: on SQLite after the whole
+    file is read, StagedIds; on PostgreSQL a piece at a time, here one piece)."""
     path = tmp_path / "run.txt"
     rows = [(f"q{i % 97}", f"doc-{(i * 7919) % (lines // 2 + 1)}") for i in range(lines)]
     rows = list(dict.fromkeys(rows))
@@ -165,8 +165,7 @@ def test_first_import_numbers_documents_in_key_order(db: Any, tmp_path: Path, li
     assert stored == set(rows)
     first_seen = list(dict.fromkeys(d for _, d in rows))
     assert summary.counts["documents created"] == len(first_seen)
-    if db.is_sqlite:
-        assert [doc_ids[d] for d in sorted(first_seen)] == list(range(1, len(first_seen) + 1))
+    assert [doc_ids[d] for d in sorted(first_seen)] == list(range(1, len(first_seen) + 1))
 
 
 @pytest.mark.parametrize("with_note", [False, True])
@@ -258,3 +257,41 @@ def test_summary_counts_one_in_the_singular(tmp_path: Path) -> None:
     assert summary.message(name_only=True) == (
         "q.txt: 1 qrels line imported (1 judgment created, 2 queries created, 1 annotator created)"
     )
+
+
+@pytest.mark.parametrize("kind", ["run", "qrels"])
+def test_the_documents_settle_reports_progress_and_cancel_there_writes_nothing(
+    sqlite_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str
+) -> None:
+    """SQLite: after the pieces, the documents' settle (StagedIds) moves the progress from 40
+    to 60 as it runs, and Cancel during it stops the import with nothing written — the CLI and
+    the GUI's import dialog both pass their progress and Cancel through ImportService."""
+    import ndcg_studio.storage.staged_ids as staged
+    from ndcg_studio.io.errors import OperationCancelled
+    from ndcg_studio.storage.database import open_database
+
+    monkeypatch.setattr(staged, "_POLL_STEPS", 20_000)  # the handler polls often on 60k lines
+    path = tmp_path / f"file.{kind}"
+    line = "q{q} Q0 d{d} {r} {r}.5 r\n" if kind == "run" else "q{q} 0 d{d} {g}\n"
+    text = (
+        line.format(q=i // 100, d=i * 7919 % 50_021, r=i % 100 + 1, g=i % 5) for i in range(60_000)
+    )
+    path.write_text("".join(text))
+    db = open_database(sqlite_url)
+    seen: list[int] = []
+    try:
+        with pytest.raises(OperationCancelled):
+            ImportService(db).import_file(
+                kind, path, progress=lambda d, t: seen.append(d), cancelled=lambda: seen[-1:] > [45]
+            )
+        stopped_at = seen[-1]
+        counts = [_count(db, t) for t in (models.documents, models.queries, models.judgments)]
+        assert [*counts, _count(db, models.results)] == [0, 0, 0, 0]
+        seen.clear()
+        summary = ImportService(db).import_file(kind, path, progress=lambda d, t: seen.append(d))
+    finally:
+        db.dispose()
+    assert 45 < stopped_at < 60  # stopped inside the settle
+    assert summary.counts["documents created"] == 50_021
+    assert seen == sorted(seen) and seen[-1] >= 99
+    assert len({d for d in seen if 40 < d < 60}) >= 5

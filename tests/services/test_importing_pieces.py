@@ -202,3 +202,46 @@ def test_qrels_in_pieces_store_what_the_whole_file_gives(
     again = service.import_qrels(path, annotator_column=True)
     assert again.counts["unchanged"] == len(rows) and again.counts["judgments created"] == 0
     assert _count(db, models.judgment_history) == len(rows)  # one entry per created judgment
+
+
+@pytest.mark.parametrize("kind", ["run", "qrels"])
+def test_the_next_piece_is_read_while_the_helper_works_on_the_last(
+    db: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str
+) -> None:
+    """A piece's ids are taken one piece later (the database writes a piece's documents while
+    the next is read): each piece's documents are queued before the ids of the one before it
+    are taken, every piece is taken in order, and the rows are the whole file's."""
+    from ndcg_studio.storage.imports import DocumentsMeanwhile
+
+    events: list[str] = []
+    start, result = DocumentsMeanwhile.start, DocumentsMeanwhile.result
+
+    def logged_start(self: Any, doc_id: Any) -> None:
+        events.append("start")
+        start(self, doc_id)
+
+    def logged_result(self: Any) -> Any:
+        events.append("result")
+        return result(self)
+
+    monkeypatch.setattr(DocumentsMeanwhile, "start", logged_start)
+    monkeypatch.setattr(DocumentsMeanwhile, "result", logged_result)
+    path = tmp_path / f"file.{kind}"
+    text = _run_text(3, grouped=False)
+    if kind == "qrels":
+        text = "".join(
+            f"{q} 0 {d} {int(float(s))}\n"
+            for q, _, d, _, s, _ in map(str.split, text.splitlines(True))
+        )
+    path.write_text(text)
+    monkeypatch.setattr(trec, "CHUNK_BYTES", _SMALL)
+    n_pieces = len(
+        list(
+            trec.read_trec_run_chunks(path) if kind == "run" else trec.read_trec_qrels_chunks(path)
+        )
+    )
+    summary = ImportService(db).import_file(kind, path)
+    assert n_pieces > 5 and summary.rows == len(text.splitlines())
+    assert events == ["start"] + ["start", "result"] * (n_pieces - 1) + ["result"]
+    table = models.results if kind == "run" else models.judgments
+    assert _count(db, table) == summary.rows
