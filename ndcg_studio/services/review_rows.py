@@ -55,10 +55,12 @@ class ReviewRows:
             (:meth:`ndcg_studio.services.stability.StabilityService.spread`); None: not
             computed (NaN everywhere).
         text_key: int64 rank of the case-folded text in the locale's collation (the Text
-            column's sort key) and haystack: ``str`` folded ``query + "\x1f" + text`` (what the
-            search box matches); None: computed by the table model when first needed. The GUI
-            fills both in its worker (``ui.models.scores.with_text_keys``: the collation is
-            Qt's), so the GUI thread does not (``bench_gui_scale.py``, Review).
+            column's sort key); haystack: shape (n_distinct,), ``str`` folded
+            ``query + "\x1f" + text`` of each distinct query (what the search box matches),
+            and haystack_index: int64 (n,) the row's entry in ``haystack`` (per query, not per
+            row: half the memory with two runs); None: computed by the table model when first
+            needed. The GUI fills them in its worker (``ui.models.scores.with_text_keys``: the
+            collation is Qt's), so the GUI thread does not (``bench_gui_scale.py``, Review).
     """
 
     k: int
@@ -78,6 +80,7 @@ class ReviewRows:
     spread: NDArray[np.float64] | None = None
     text_key: NDArray[np.int64] | None = None
     haystack: NDArray[np.str_] | None = None
+    haystack_index: NDArray[np.int64] | None = None
 
     def __len__(self) -> int:
         return int(self.ndcg.shape[0])
