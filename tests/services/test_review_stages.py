@@ -286,16 +286,21 @@ def test_alpha_per_query_in_parts_is_the_alpha_at_once(seed: int, n_q: int, part
 
 
 @pytest.mark.parametrize("runs", [None, "first"])
+@pytest.mark.parametrize("with_doc", [True, False])
 def test_the_top_k_read_packed_into_one_integer_is_the_plain_read(
     judged: Database,  # noqa: F811
     runs: str | None,
+    with_doc: bool,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """(query, run, position) read as one integer per result and taken apart: the same
-    columns, in the same order, as reading the four columns."""
+    """(query, run, position) read as one integer per result, with the document in it or
+    (ids too large for that) beside it, and taken apart: the same columns, in the same
+    order, as reading the four columns."""
     from ndcg_studio.storage.queries import names
     from ndcg_studio.storage.queries import scoring_input as rows
 
+    if not with_doc:
+        monkeypatch.setattr(rows, "_doc_factor", lambda *_: None)
     with judged.engine.connect() as conn:
         run_ids = (
             None if runs is None else [i for i, n in names.run_names(conn).items() if n == runs]
@@ -310,3 +315,28 @@ def test_the_top_k_read_packed_into_one_integer_is_the_plain_read(
             for name in plain:
                 assert packed[name].dtype == plain[name].dtype
                 _equal(packed[name], plain[name])
+
+
+@pytest.mark.parametrize("some_queries", [False, True])
+def test_the_judgments_read_packed_into_two_integers_are_the_plain_read(
+    judged: Database,  # noqa: F811
+    some_queries: bool,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """(query, document) and (annotator, grade) read as two integers per judgment and taken
+    apart: the same rows, in the same order, as reading the four columns (grades -1 too)."""
+    from ndcg_studio.storage.queries import scoring_input as rows
+
+    with judged.engine.begin() as conn:
+        conn.exec_driver_sql("UPDATE judgments SET grade = -1 WHERE id % 3 = 0")
+    with judged.engine.connect() as conn:
+        query_ids = [1, 2] if some_queries else None
+        packed = rows.read_judgments(conn, query_ids=query_ids)
+        stmt = rows.select(rows.models.judgments.c.query_id)
+        assert rows._read_judgments_packed(conn, stmt) is not None
+        with monkeypatch.context() as m:
+            m.setattr(rows, "_read_judgments_packed", lambda *_: None)
+            plain = rows.read_judgments(conn, query_ids=query_ids)
+        assert len(plain) > 0 and (plain["grade"] == -1).any()
+        assert packed.dtype == plain.dtype
+        assert packed.tobytes() == plain.tobytes()
