@@ -340,3 +340,23 @@ def test_the_judgments_read_packed_into_two_integers_are_the_plain_read(
         assert len(plain) > 0 and (plain["grade"] == -1).any()
         assert packed.dtype == plain.dtype
         assert packed.tobytes() == plain.tobytes()
+
+
+def test_the_rows_share_one_text_per_query_and_the_kept_data_no_list_of_them(
+    judged: Database,  # noqa: F811
+) -> None:
+    """The Review rows' texts refer to one str per query (not a fixed-width copy per row),
+    and the data kept for the second stage holds no second list of the texts."""
+    with judged.engine.begin() as conn:
+        conn.exec_driver_sql("UPDATE queries SET text = 'about ' || external_id")
+    first = load_review(judged, ScoringSettings(k=3), agreement=False)
+    assert first.scoring is not None and first.scoring.query_text is None
+    text = first.rows.text
+    assert text.dtype == object and len(text) == len(first.rows) > 0
+    by_query: dict[str, Any] = {}
+    for q, t in zip(first.rows.query.tolist(), text, strict=True):
+        assert t == f"about {q}"
+        assert by_query.setdefault(q, t) is t  # one object per query, shared by its rows
+    assert len(by_query) < len(text)  # several runs: rows share
+    complete = load_review(judged, ScoringSettings(k=3))
+    assert complete.rows.text.tolist() == text.tolist()
