@@ -143,7 +143,9 @@ def _read_packed(conn: Connection, stmt: Select[Any], top_k: int) -> dict[str, N
     n_doc = _doc_factor(low_d, top_d, (int(top_q) + 1) * n_run * n_pos)
     if n_doc is not None:
         one = fetch_columns(conn, stmt.with_only_columns(key * n_doc + r.c.document_id), _ONE)
-        key_values, doc = np.divmod(one.pop("key"), n_doc)
+        key_values = one.pop("key")
+        doc = np.empty_like(key_values)
+        np.divmod(key_values, n_doc, out=(key_values, doc))  # in place: one array less
     else:
         read = fetch_columns(
             conn, stmt.with_only_columns(key.label("key"), r.c.document_id), _KEY_DTYPE
@@ -261,9 +263,10 @@ def _read_judgments_packed(conn: Connection, stmt: Select[Any]) -> NDArray[Any] 
     # the packed columns are NOT NULL integers: fetch_columns' integer texts, or rows of them
     read = fetch_columns(conn, stmt.with_only_columns(item, who), _PACKED_JUDGMENT_DTYPE)
     out = np.zeros(len(read["item"]), dtype=[*_JUDGMENT_READ_DTYPE, ("annotator", "i8")])
-    out["query"], out["doc"] = np.divmod(read.pop("item"), n_doc)
-    annotator, grade = np.divmod(read.pop("who"), _GRADE_SPAN)
-    out["annotator"], out["grade"] = annotator, grade - _GRADE_OFFSET
+    # taken apart straight into the fields: no temporaries of the rows' length
+    np.divmod(read.pop("item"), n_doc, out=(out["query"], out["doc"]))
+    np.divmod(read.pop("who"), _GRADE_SPAN, out=(out["annotator"], out["grade"]))
+    out["grade"] -= _GRADE_OFFSET
     return out
 
 
