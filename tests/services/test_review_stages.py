@@ -286,21 +286,16 @@ def test_alpha_per_query_in_parts_is_the_alpha_at_once(seed: int, n_q: int, part
 
 
 @pytest.mark.parametrize("runs", [None, "first"])
-@pytest.mark.parametrize("with_doc", [True, False])
 def test_the_top_k_read_packed_into_one_integer_is_the_plain_read(
     judged: Database,  # noqa: F811
     runs: str | None,
-    with_doc: bool,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """(query, run, position) read as one integer per result, with the document in it or
-    (ids too large for that) beside it, and taken apart: the same columns, in the same
-    order, as reading the four columns."""
+    """(query, run, position) read as one integer per result and taken apart: the same
+    columns, in the same order, as reading the four columns."""
     from ndcg_studio.storage.queries import names
     from ndcg_studio.storage.queries import scoring_input as rows
 
-    if not with_doc:
-        monkeypatch.setattr(rows, "_doc_factor", lambda *_: None)
     with judged.engine.connect() as conn:
         run_ids = (
             None if runs is None else [i for i, n in names.run_names(conn).items() if n == runs]

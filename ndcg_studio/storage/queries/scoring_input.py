@@ -52,7 +52,6 @@ JUDGMENT_DTYPE = [("query", "i8"), ("doc", "i8"), ("annotator", "i8"), ("grade",
 ADJUDICATION_DTYPE = [("query", "i8"), ("doc", "i8"), ("grade", "f8")]
 _JUDGMENT_READ_DTYPE = [("query", "i8"), ("doc", "i8"), ("grade", "f8")]
 _KEY_DTYPE = [("key", "i8"), ("doc", "i8")]
-_ONE = [("key", "i8")]
 _PACKED_JUDGMENT_DTYPE = [("item", "i8"), ("who", "i8")]
 
 
@@ -119,51 +118,33 @@ def read_results(
 
 def _read_packed(conn: Connection, stmt: Select[Any], top_k: int) -> dict[str, NDArray[Any]] | None:
     """SQLite, the top K by position: (query, run, position) read as one integer per result
-    ``(query * n_run + run) * (K + 1) + position`` — times ``n_doc`` plus the document where
-    that stays below 2**62 (one ``group_concat`` text instead of four), else beside the
-    document (two) — less to step and parse (``bench_gui_scale.py`` Review), and taken apart
-    here. None where that does not apply (another database, negative ids, or ids too large
-    for the product to stay below 2**62); the results' ids lie within their tables'."""
+    ``(query * n_run + run) * (K + 1) + position`` beside the document — two ``group_concat``
+    texts instead of four, a quarter less to step and parse (``bench_gui_scale.py`` Review) —
+    and taken apart here. None where that does not apply (another database, negative ids, or
+    ids too large for the product to stay below 2**62)."""
     if conn.dialect.name != "sqlite":
         return None
     r = models.results
     # each bound its own subquery: SQLite finds a lone min() or max() of a key in the index
     bounds = [
         select(fn(t.c.id)).scalar_subquery()
-        for t in (models.queries, models.runs, models.documents)
+        for t in (models.queries, models.runs)
         for fn in (func.min, func.max)
     ]
-    low_q, top_q, low_r, top_r, low_d, top_d = conn.execute(select(*bounds)).one()
+    low_q, top_q, low_r, top_r = conn.execute(select(*bounds)).one()
     if top_q is None or top_r is None or min(low_q, low_r) < 0:
         return None
     n_run, n_pos = int(top_r) + 1, top_k + 1
     if (int(top_q) + 1) * n_run * n_pos >= 1 << 62:
         return None
-    key = (r.c.query_id * n_run + r.c.run_id) * n_pos + r.c.position
-    n_doc = _doc_factor(low_d, top_d, (int(top_q) + 1) * n_run * n_pos)
-    if n_doc is not None:
-        one = fetch_columns(conn, stmt.with_only_columns(key * n_doc + r.c.document_id), _ONE)
-        key_values = one.pop("key")
-        doc = np.empty_like(key_values)
-        np.divmod(key_values, n_doc, out=(key_values, doc))  # in place: one array less
-    else:
-        read = fetch_columns(
-            conn, stmt.with_only_columns(key.label("key"), r.c.document_id), _KEY_DTYPE
-        )
-        key_values, doc = read["key"], read["doc"]
+    key = ((r.c.query_id * n_run + r.c.run_id) * n_pos + r.c.position).label("key")
+    read = fetch_columns(conn, stmt.with_only_columns(key, r.c.document_id), _KEY_DTYPE)
+    key_values = read["key"]
     position = key_values % n_pos
     np.floor_divide(key_values, n_pos, out=key_values)
     run = key_values % n_run
     np.floor_divide(key_values, n_run, out=key_values)
-    return {"run": run, "query": key_values, "doc": doc, "position": position}
-
-
-def _doc_factor(low_d: int | None, top_d: int | None, n_keys: int) -> int | None:
-    """The document's factor in :func:`_read_packed`'s single integer (``top_d + 1``), None
-    when the documents' ids do not fit beside ``n_keys`` keys below 2**62 (or are negative)."""
-    if low_d is None or top_d is None or low_d < 0 or n_keys * (int(top_d) + 1) >= 1 << 62:
-        return None
-    return int(top_d) + 1
+    return {"run": run, "query": key_values, "doc": read["doc"], "position": position}
 
 
 def read_results_below(
