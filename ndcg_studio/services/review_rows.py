@@ -49,16 +49,20 @@ class ReviewRows:
         n_annotators: int64 annotators who judged the query.
         alpha: float64 Krippendorff's alpha of the query (NaN: undefined, e.g. one annotator).
         n_disputed: int64 disputed documents of the query (grade range >= the threshold).
-        text: str query texts.
+        text: the query texts, ``str`` objects: from :meth:`from_report` an object array whose
+            rows of one query share its text (8 bytes a row, not a fixed width of 4 bytes a
+            character: half the memory and less with two runs; ``bench_gui_scale.py`` Review).
         thresholds: the band thresholds used (for tooltips).
         spread: float64 max - min of nDCG@K over the annotators and sources
             (:meth:`ndcg_studio.services.stability.StabilityService.spread`); None: not
             computed (NaN everywhere).
         text_key: int64 rank of the case-folded text in the locale's collation (the Text
-            column's sort key) and haystack: ``str`` folded ``query + "\x1f" + text`` (what the
-            search box matches); None: computed by the table model when first needed. The GUI
-            fills both in its worker (``ui.models.scores.with_text_keys``: the collation is
-            Qt's), so the GUI thread does not (``bench_gui_scale.py``, Review).
+            column's sort key); haystack: shape (n_distinct,), ``str`` folded
+            ``query + "\x1f" + text`` of each distinct query (what the search box matches),
+            and haystack_index: int64 (n,) the row's entry in ``haystack`` (per query, not per
+            row: half the memory with two runs); None: computed by the table model when first
+            needed. The GUI fills them in its worker (``ui.models.scores.with_text_keys``: the
+            collation is Qt's), so the GUI thread does not (``bench_gui_scale.py``, Review).
     """
 
     k: int
@@ -73,11 +77,12 @@ class ReviewRows:
     n_annotators: NDArray[np.int64]
     alpha: NDArray[np.float64]
     n_disputed: NDArray[np.int64]
-    text: NDArray[np.str_]
+    text: NDArray[np.str_] | NDArray[np.object_]
     thresholds: BandThresholds = field(default_factory=BandThresholds)
     spread: NDArray[np.float64] | None = None
     text_key: NDArray[np.int64] | None = None
     haystack: NDArray[np.str_] | None = None
+    haystack_index: NDArray[np.int64] | None = None
 
     def __len__(self) -> int:
         return int(self.ndcg.shape[0])
@@ -143,10 +148,17 @@ class ReviewRows:
             n_annotators=report.n_annotators,
             alpha=alpha_q[gq],
             n_disputed=disputed_q[gq],
-            text=np.asarray(list(texts), dtype=str)[gq] if n_q else np.zeros(0, dtype=str),
+            text=_as_objects(texts)[gq] if n_q else np.zeros(0, dtype=str),
             thresholds=report.settings.bands,
             spread=spread,
         )
+
+
+def _as_objects(texts: Sequence[str]) -> NDArray[np.object_]:
+    """(n,) object array of the ``str`` of ``texts`` (each row refers to its string)."""
+    out = np.empty(len(texts), dtype=object)
+    out[:] = [str(t) for t in texts]
+    return out
 
 
 def _per_query_agreement(
@@ -242,7 +254,9 @@ def load_review(
         rows = ReviewRows.from_report(report, texts)
         summaries = summarize(report, intervals=False)
         first = ReviewData(report, summaries, rows, None, sources, source, complete=False)
-        return replace(first, intervals=False, scoring=data)
+        # the texts are in the rows: the second stage does not keep a list of them too
+        kept = None if data is None else replace(data, query_text=None)
+        return replace(first, intervals=False, scoring=kept)
     overview, spread = load_review_agreement(db, settings, report, cancelled, data)
     rows = ReviewRows.from_report(report, texts, overview, spread)
     return ReviewData(report, summarize(report), rows, None, sources, source)

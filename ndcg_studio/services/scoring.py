@@ -363,10 +363,7 @@ def summarize(
         cis = [interval(v) for v in per_run]
     for run, idx, ci in zip(report.run_names, groups, cis, strict=True):
         judged = t.has_judgments[idx]
-        codes = report.band[idx]
-        counts = {label: 0 for label in labels}
-        for label in band_labels(codes[codes >= 0]).tolist():
-            counts[label] += 1
+        counts = _band_counts(report.band[idx], labels)
         out.append(
             RunSummary(
                 run=run,
@@ -379,6 +376,22 @@ def summarize(
             )
         )
     return out
+
+
+def _band_counts(codes: NDArray[np.int8], labels: list[str]) -> dict[str, int]:
+    """``{label: rows}`` of the band ``codes`` (:data:`~ndcg_studio.domain.bands.NO_BAND`
+    not counted) in the order of ``labels``: one ``bincount``, not a label per row (the
+    first stage of ``bench_gui_scale.py`` Review).
+
+    Raises:
+        ValueError: a code that is no band (as :func:`~ndcg_studio.domain.bands.band_labels`).
+    """
+    known = codes[codes >= 0]
+    if len(known) and int(known.max()) > max(Band):
+        band_labels(known)  # raises, naming the code
+    tally = np.bincount(known.astype(np.intp), minlength=len(Band))
+    by_label = {b.label: int(tally[b]) for b in Band}
+    return {label: by_label[label] for label in labels}
 
 
 def _mean_only(ndcg: NDArray[np.float64]) -> MeanCI:

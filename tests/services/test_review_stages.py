@@ -310,3 +310,48 @@ def test_the_top_k_read_packed_into_one_integer_is_the_plain_read(
             for name in plain:
                 assert packed[name].dtype == plain[name].dtype
                 _equal(packed[name], plain[name])
+
+
+@pytest.mark.parametrize("some_queries", [False, True])
+def test_the_judgments_read_packed_into_two_integers_are_the_plain_read(
+    judged: Database,  # noqa: F811
+    some_queries: bool,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """(query, document) and (annotator, grade) read as two integers per judgment and taken
+    apart: the same rows, in the same order, as reading the four columns (grades -1 too)."""
+    from ndcg_studio.storage.queries import scoring_input as rows
+
+    with judged.engine.begin() as conn:
+        conn.exec_driver_sql("UPDATE judgments SET grade = -1 WHERE id % 3 = 0")
+    with judged.engine.connect() as conn:
+        query_ids = [1, 2] if some_queries else None
+        packed = rows.read_judgments(conn, query_ids=query_ids)
+        stmt = rows.select(rows.models.judgments.c.query_id)
+        assert rows._read_judgments_packed(conn, stmt) is not None
+        with monkeypatch.context() as m:
+            m.setattr(rows, "_read_judgments_packed", lambda *_: None)
+            plain = rows.read_judgments(conn, query_ids=query_ids)
+        assert len(plain) > 0 and (plain["grade"] == -1).any()
+        assert packed.dtype == plain.dtype
+        assert packed.tobytes() == plain.tobytes()
+
+
+def test_the_rows_share_one_text_per_query_and_the_kept_data_no_list_of_them(
+    judged: Database,  # noqa: F811
+) -> None:
+    """The Review rows' texts refer to one str per query (not a fixed-width copy per row),
+    and the data kept for the second stage holds no second list of the texts."""
+    with judged.engine.begin() as conn:
+        conn.exec_driver_sql("UPDATE queries SET text = 'about ' || external_id")
+    first = load_review(judged, ScoringSettings(k=3), agreement=False)
+    assert first.scoring is not None and first.scoring.query_text is None
+    text = first.rows.text
+    assert text.dtype == object and len(text) == len(first.rows) > 0
+    by_query: dict[str, Any] = {}
+    for q, t in zip(first.rows.query.tolist(), text, strict=True):
+        assert t == f"about {q}"
+        assert by_query.setdefault(q, t) is t  # one object per query, shared by its rows
+    assert len(by_query) < len(text)  # several runs: rows share
+    complete = load_review(judged, ScoringSettings(k=3))
+    assert complete.rows.text.tolist() == text.tolist()

@@ -7,10 +7,14 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
 from PySide6.QtCore import QPersistentModelIndex, Qt
 
 from ndcg_studio.domain.bands import NO_BAND, band_of
 from ndcg_studio.ui.bands import BAND_CODE_ROLE
+from ndcg_studio.ui.collation import fold
 from ndcg_studio.ui.models import scores as M
 from ndcg_studio.ui.models.scores import ReviewFilter, ReviewRows, ScoresTableModel
 from ndcg_studio.ui.models.table import SORT_ROLE, natural_key, sort_order
@@ -183,3 +187,44 @@ def test_run_summary_model(qtmodeltester: Any, qapp: Any) -> None:
         "1",
     ]
     assert model.index(1, 1).data() == "" and model.index(1, 2).data() == ""
+
+
+@hypothesis_settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.integers(0, 6), min_size=1, max_size=30),
+    st.text(alphabet="aBcÄäß1 ", max_size=3),
+)
+def test_search_matches_each_rows_query_and_text(
+    qapp: Any, queries: list[int], needle: str
+) -> None:
+    """The search haystack is kept once per distinct query (each row points at its query's
+    entry); the rows shown are those whose folded query id + text contains the folded needle,
+    as a haystack per row would give."""
+    texts = {q: ["Lift of Wings", "ÄPFEL straße", "boundary 1", ""][q % 4] for q in queries}
+    n = len(queries)
+    base = rows()
+    data = ReviewRows(
+        **{
+            **{f: getattr(base, f)[np.arange(n) % 6] for f in ("ndcg", "dcg", "idcg", "band")},
+            **{f: getattr(base, f)[np.arange(n) % 6] for f in ("judged_at_k", "alpha")},
+            **{f: getattr(base, f)[np.arange(n) % 6] for f in ("n_annotators", "n_disputed")},
+        },
+        k=10,
+        query=np.array([f"q{q}" for q in queries]),
+        query_id=np.array(queries, dtype=np.int64),
+        run=np.array(["r"] * n),
+        text=np.array([texts[q] for q in queries]),
+    )
+    keyed = M.with_text_keys(data)
+    assert keyed.haystack is not None and keyed.haystack_index is not None
+    assert len(keyed.haystack) == len(set(queries)) and len(keyed.haystack_index) == n
+    model = ScoresTableModel()
+    model.set_rows(keyed)
+    model.set_filter(ReviewFilter(text=needle))
+    folded = fold(needle.strip())
+    expected = (
+        [i for i, q in enumerate(queries) if folded in fold(f"q{q}\x1f{texts[q]}")]
+        if folded
+        else list(range(n))
+    )
+    assert sorted(model.source_rows().tolist()) == expected

@@ -50,21 +50,36 @@ DEFAULT_COVERAGE_THRESHOLD = 0.8
 
 def with_text_keys(rows: ReviewRows) -> ReviewRows:
     """``rows`` with :attr:`ReviewRows.text_key` (the locale's collation of the case-folded
-    text) and :attr:`ReviewRows.haystack` (what the search box matches) filled in, computed
-    once per distinct query: call it in the worker that loaded the rows, so the GUI thread
-    does not (``bench_gui_scale.py``, Review)."""
+    text), :attr:`ReviewRows.haystack` (what the search box matches, one entry per distinct
+    query) and :attr:`ReviewRows.haystack_index` (each row's entry) filled in, computed once
+    per distinct query: call it in the worker that loaded the rows, so the GUI thread does
+    not (``bench_gui_scale.py``, Review)."""
     if len(rows) == 0:
         return rows
     # one query id, one (query, text): distinct by the integer id, not by sorting strings
     _, first, inverse = np.unique(rows.query_id, return_index=True, return_inverse=True)
-    inverse = inverse.reshape(-1)
+    inverse = np.asarray(inverse, dtype=np.int64).reshape(-1)
     queries, texts = rows.query[first].tolist(), rows.text[first].tolist()
     text_key = collation_ranks([str(t).casefold() for t in texts])
     haystack = np.array(
         [fold(f"{q}\x1f{t}") for q, t in zip(queries, texts, strict=True)], dtype=str
     )
     return replace(
-        rows, text_key=np.asarray(text_key, dtype=np.int64)[inverse], haystack=haystack[inverse]
+        rows,
+        text_key=np.asarray(text_key, dtype=np.int64)[inverse],
+        haystack=haystack,
+        haystack_index=inverse,
+    )
+
+
+def _has_text_keys(rows: ReviewRows) -> bool:
+    return not (rows.text_key is None or rows.haystack is None or rows.haystack_index is None)
+
+
+def _text_keys_of(rows: ReviewRows, keyed: ReviewRows) -> ReviewRows:
+    """``rows`` with the text keys of ``keyed`` (the same rows)."""
+    return replace(
+        rows, text_key=keyed.text_key, haystack=keyed.haystack, haystack_index=keyed.haystack_index
     )
 
 
@@ -121,7 +136,6 @@ class ScoresTableModel(NumpyTableModel):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._data = ReviewRows.empty()
-        self._haystack: NDArray[np.str_] = np.zeros(0, dtype=str)
         self._filter = ReviewFilter()
         self._coverage_threshold = DEFAULT_COVERAGE_THRESHOLD
         self._italic = QFont()
@@ -144,26 +158,21 @@ class ScoresTableModel(NumpyTableModel):
         text or a search before they arrive)."""
         self.beginResetModel()
         self._data = rows
-        self._haystack = rows.haystack if rows.haystack is not None else np.zeros(0, dtype=str)
         self._reset_rows(self._filter_mask(self._filter))
         self.endResetModel()
 
     def set_text_keys(self, rows: ReviewRows) -> None:
         """The text sort key and search haystack of the rows shown, made in a worker
         (``rows`` from :func:`with_text_keys`, the same rows): no reset, nothing moves."""
-        if len(rows) != len(self._data) or rows.text_key is None or rows.haystack is None:
+        if len(rows) != len(self._data) or not _has_text_keys(rows):
             return
-        if self._data.text_key is None:
-            self._data = replace(self._data, text_key=rows.text_key, haystack=rows.haystack)
-            self._haystack = rows.haystack
+        if not _has_text_keys(self._data):
+            self._data = _text_keys_of(self._data, rows)
 
     def _text_keys(self) -> ReviewRows:
         """The rows with their text keys, made now if no worker has delivered them yet."""
-        if self._data.text_key is None or self._data.haystack is None:
+        if not _has_text_keys(self._data):
             self._data = with_text_keys(self._data)
-            self._haystack = (
-                self._data.haystack if self._data.haystack is not None else np.zeros(0, dtype=str)
-            )
         return self._data
 
     def set_agreement_columns(self, rows: ReviewRows) -> None:
@@ -173,7 +182,7 @@ class ScoresTableModel(NumpyTableModel):
         if len(rows) != len(self._data):
             self.set_rows(rows)
             return
-        self._data = replace(rows, text_key=self._data.text_key, haystack=self._data.haystack)
+        self._data = _text_keys_of(rows, self._data)
         late = (COL_ALPHA, COL_DISPUTED, COL_SPREAD)
         for column in late:
             self._key_cache.pop(column, None)
@@ -212,8 +221,10 @@ class ScoresTableModel(NumpyTableModel):
             mask &= d.judged_at_k < spec.coverage_below  # NaN compares False: excluded
         needle = fold(spec.text.strip())
         if needle:
-            self._text_keys()
-            mask &= np.char.find(self._haystack, needle) >= 0
+            keyed = self._text_keys()
+            assert keyed.haystack is not None and keyed.haystack_index is not None
+            # each distinct query searched once, its rows take its answer
+            mask &= (np.char.find(keyed.haystack, needle) >= 0)[keyed.haystack_index]
         return mask
 
     # ------------------------------------------------------------------ NumpyTableModel
