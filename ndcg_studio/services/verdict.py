@@ -204,16 +204,13 @@ class PoolSource:
         mask = (run == ia) | (run == ib)
         # only these two runs were read: no copies of the columns
         keep: NDArray[np.bool_] | slice = slice(None) if mask.all() else mask
-        pool = build_pool(
-            np.where(run[keep] == ia, 0, 1),
-            self.group_query[self.group[keep]],
-            self.doc[keep],
-            self.rank[keep],
-            n_runs=2,
-            n_queries=n_q,
-            depth=depth,
-        )
+        which = np.where(run[keep] == ia, 0, 1)
+        query = self.group_query[self.group[keep]]
+        doc, rank = self.doc[keep], self.rank[keep]
+        # the inputs alone while pooling (bench_gui_scale Compare, peak RSS of the verdict)
         del run, mask, keep
+        pool = build_pool(which, query, doc, rank, n_runs=2, n_queries=n_q, depth=depth)
+        del which, query, doc, rank
         grades = np.full(pool.size, np.nan)
         qrels = self.qrels
         n_docs = int(max(pool.doc.max(initial=0), qrels.doc.max(initial=0))) + 1
