@@ -36,7 +36,7 @@ __all__ = ["settle_steps"]
 _F64 = np.float64
 #: the first block of proposals; blocks double up to :data:`_MAX_BLOCK`
 _FIRST_BLOCK = 256
-_MAX_BLOCK = 1 << 14
+_MAX_BLOCK = 1 << 13
 
 
 def settle_steps(
