@@ -63,10 +63,17 @@ def rank_buckets(pool: Pool) -> NDArray[np.int64]:
     """(P,) int64 bucket of each pooled document by its best rank over the runs:
     ceil(log2(rank)): 0 for rank 1, 1 for 2, 2 for 3-4, 3 for 5-8, ... (a document no run
     returned within the pool cannot occur: every pooled document has a rank)."""
-    rank = np.where(pool.rank > 0, pool.rank, np.iinfo(np.int64).max)
-    best = rank.min(axis=0) if pool.n_runs else np.ones(pool.size, dtype=np.int64)
-    best = np.minimum(best, 1 << 40)
-    out: NDArray[np.int64] = np.ceil(np.log2(best.astype(_F64))).astype(np.int64)
+    if not pool.n_runs:
+        return np.zeros(pool.size, dtype=np.int64)
+    # one run at a time and in place: the same numbers with fewer (P,) temporaries
+    # (bench_gui_scale Compare, peak RSS of the verdict)
+    best = np.full(pool.size, 1 << 40, dtype=_F64)
+    for r in range(pool.n_runs):
+        rank = pool.rank[r]
+        np.minimum(best, rank, out=best, where=rank > 0)
+    np.log2(best, out=best)
+    np.ceil(best, out=best)
+    out: NDArray[np.int64] = best.astype(np.int64)
     return out
 
 
@@ -170,14 +177,22 @@ def probability_a_better(
         (unknown[b[unknown] == bucket], np.maximum(g[known & (b == bucket)], 0.0))
         for bucket in np.unique(b[unknown]).tolist()
     ]
+    del b, known
+    if len(judged):
+        del unknown  # the buckets' documents (``sources``) are all the draws need
+    n_unknown = len(g) - len(judged)
     # what every draw shares is made once (bench_gui_scale Compare: 200 draws at 100,000
-    # queries): the discounts, each bucket's unjudged documents, the queries' rows
-    disc = discounts(pool.rank[[run_a, run_b]], k)
+    # queries): the discounts, each bucket's unjudged documents, the queries' rows; the
+    # discounts one run at a time (peak RSS of the verdict, the same bench)
+    disc = np.empty((2, pool.size))
+    for i, r in enumerate((run_a, run_b)):
+        disc[i] = discounts(pool.rank[r], k)
     rows = _QueryRows(pool)
+    draw = np.empty_like(g)
     wins = 0
     for _ in range(samples):
-        draw = g.copy()
-        if len(unknown):
+        draw[:] = g
+        if n_unknown:
             if len(judged) == 0:
                 draw[unknown] = 0.0
             else:
@@ -194,17 +209,21 @@ class _QueryRows:
         counts = np.bincount(pool.query, minlength=pool.n_queries)
         self.shape = (pool.n_queries, int(counts.max(initial=0)))
         self.row = np.asarray(pool.query, dtype=np.intp)
-        self.col = np.arange(pool.size) - (np.cumsum(counts) - counts)[self.row]
         # each document's cell in the flattened matrix: one index per cell, made once (a
-        # (row, col) assignment per draw was most of ``ideal``; bench_gui_scale Compare)
-        self.cell = self.row * self.shape[1] + self.col
+        # (row, col) assignment per draw was most of ``ideal``; bench_gui_scale Compare):
+        # row * width + col, col = its place in its query's row, built in place
+        cell = np.arange(pool.size)
+        cell -= (np.cumsum(counts) - counts)[self.row]
+        cell += self.row * self.shape[1]
+        self.cell = cell
 
     def ideal(self, gains: NDArray[np.float64], k: int) -> NDArray[np.float64]:
         """IDCG@K of every query from its (P,) gains >= 0: :func:`ideal_dcg`'s terms (gain /
         log2(position + 1), positive gains only), added in the same order, per row."""
         matrix = np.zeros(self.shape)
         matrix.reshape(-1)[self.cell] = gains
-        top = np.sort(matrix, axis=1)[:, ::-1][:, :k]
+        matrix.sort(axis=1)  # in place: no second matrix (peak RSS of the verdict)
+        top = matrix[:, ::-1][:, :k]
         log_den = np.log2(np.arange(2, top.shape[1] + 2, dtype=_F64))
         out = np.zeros(self.shape[0])
         for j in range(top.shape[1]):
@@ -221,8 +240,9 @@ def _mean_delta(
     evaluated: NDArray[np.bool_],
 ) -> float:
     """Mean over ``evaluated`` of nDCG@K(A) - nDCG@K(B) for complete ``grades``: the numbers
-    of :func:`ndcg_matrix` for the two runs (``disc``: their (2, P) discounts)."""
-    g = np.maximum(grades, 0.0)
+    of :func:`ndcg_matrix` for the two runs (``disc``: their (2, P) discounts). ``grades`` is
+    overwritten by the gains (max(grade, 0)): no copy of it (peak RSS of the verdict)."""
+    g = np.maximum(grades, 0.0, out=grades)
     dcg = [np.bincount(pool.query, weights=disc[r] * g, minlength=pool.n_queries) for r in (0, 1)]
     idcg = rows.ideal(g, k)
     nd = np.zeros((2, pool.n_queries))

@@ -36,7 +36,7 @@ __all__ = ["settle_steps"]
 _F64 = np.float64
 #: the first block of proposals; blocks double up to :data:`_MAX_BLOCK`
 _FIRST_BLOCK = 256
-_MAX_BLOCK = 1 << 15
+_MAX_BLOCK = 1 << 13
 
 
 def settle_steps(
@@ -72,9 +72,10 @@ def settle_steps(
     lo, hi = low[queries].copy(), high[queries].copy()
     if _decided(lo, hi, n):
         return 0
-    g = np.asarray(grades, dtype=_F64).copy()
-    propose = _proposals(pool, g, np.asarray(expected, dtype=_F64), k)
-    walk = _Walk(pool, g, k, max_grade, integer_grades)
+    # the order first, the walk's copy of the grades after it (peak RSS of the verdict,
+    # bench_gui_scale Compare)
+    propose = _proposals(pool, np.asarray(grades, dtype=_F64), np.asarray(expected, dtype=_F64), k)
+    walk = _Walk(pool, np.asarray(grades, dtype=_F64).copy(), k, max_grade, integer_grades)
     used, block = 0, _FIRST_BLOCK
     while True:
         if cancelled is not None and cancelled():

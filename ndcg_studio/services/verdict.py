@@ -25,6 +25,7 @@ relaxation (sound for any grade in [0, 4]).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from itertools import pairwise
 
 import numpy as np
 from numpy.typing import NDArray
@@ -38,6 +39,7 @@ from ndcg_studio.domain.verdict import (
     probability_a_better,
 )
 from ndcg_studio.domain.verdict_settle import settle_steps
+from ndcg_studio.services.freed_memory import return_freed_memory
 from ndcg_studio.services.progress import Cancelled
 from ndcg_studio.services.scoring import ScoringData, ScoringService, ScoringSettings
 from ndcg_studio.storage.database import Database
@@ -54,6 +56,8 @@ __all__ = [
 
 #: the grade scale of an unjudged document (0..4)
 MAX_GRADE = 4.0
+#: ranges of queries pooled one at a time by :meth:`PoolSource.pool_judgments` (peak RSS)
+POOL_PARTS = 4
 
 
 @dataclass(frozen=True, eq=False)
@@ -199,21 +203,8 @@ class PoolSource:
         if not self.covers(run_a, run_b, depth):
             raise ValueError(f"this read does not hold {run_a} and {run_b} down to {depth}")
         n_q = self.n_queries
-        run = self.group // max(n_q, 1)
         ia, ib = self.run_names.index(run_a), self.run_names.index(run_b)
-        mask = (run == ia) | (run == ib)
-        # only these two runs were read: no copies of the columns
-        keep: NDArray[np.bool_] | slice = slice(None) if mask.all() else mask
-        pool = build_pool(
-            np.where(run[keep] == ia, 0, 1),
-            self.group_query[self.group[keep]],
-            self.doc[keep],
-            self.rank[keep],
-            n_runs=2,
-            n_queries=n_q,
-            depth=depth,
-        )
-        del run, mask, keep
+        pool = self._pool_in_parts(ia, ib, depth)
         grades = np.full(pool.size, np.nan)
         qrels = self.qrels
         n_docs = int(max(pool.doc.max(initial=0), qrels.doc.max(initial=0))) + 1
@@ -226,6 +217,46 @@ class PoolSource:
         outside = np.asarray(qrels.query, dtype=np.int64)[~hit]
         complete = np.bincount(outside, minlength=n_q)[:n_q] > 0
         return pool, grades, complete
+
+    def _pool_in_parts(self, ia: int, ib: int, depth: int, parts: int = POOL_PARTS) -> Pool:
+        """``build_pool`` of runs ``ia`` (as run 0) and ``ib`` (as run 1), ``parts`` ranges of
+        queries at a time, the parts then copied into the pool one by one: the same pool (its
+        documents are sorted by query, then document, and a query's rows are all in one part)
+        with one part's temporaries at a time (bench_gui_scale Compare, peak RSS of the
+        verdict). Rows are found by group (group = run index * n_queries + query)."""
+        n_q = self.n_queries
+        edges = np.linspace(0, n_q, parts + 1).round().astype(np.int64).tolist()
+        pieces: list[Pool | None] = []
+        for lo, hi in pairwise(edges):
+            a, b = ia * n_q, ib * n_q
+            group = self.group
+            rows = np.flatnonzero(
+                ((group >= a + lo) & (group < a + hi)) | ((group >= b + lo) & (group < b + hi))
+            )
+            g = group[rows]
+            which = np.where((g >= a + lo) & (g < a + hi), 0, 1)  # run A: 0
+            query = self.group_query[g]
+            del g
+            doc, rank = self.doc[rows], self.rank[rows]
+            del rows
+            pieces.append(build_pool(which, query, doc, rank, n_runs=2, n_queries=n_q, depth=depth))
+            del which, query, doc, rank
+        size = sum(p.size for p in pieces if p is not None)
+        out_query, out_doc = np.empty(size, dtype=np.int64), np.empty(size, dtype=np.int64)
+        out_rank = np.empty((2, size), dtype=np.int64)
+        at = 0
+        for i, piece in enumerate(pieces):
+            pieces[i] = None  # freed once copied
+            assert piece is not None
+            end = at + piece.size
+            out_query[at:end], out_doc[at:end], out_rank[:, at:end] = (
+                piece.query,
+                piece.doc,
+                piece.rank,
+            )
+            at = end
+            del piece
+        return Pool(out_query, out_doc, out_rank, depth=int(depth), n_queries=n_q)
 
 
 def judgments_to_settle(
@@ -301,6 +332,9 @@ def pair_verdict(
         pool, grades, complete = source.pool_judgments(run_a, run_b, depth)
     else:
         pool, grades, complete = pool_judgments(db, settings, run_a, run_b, depth)
+    # each step's freed temporaries back to the system before the next step's (peak RSS,
+    # bench_gui_scale Compare)
+    return_freed_memory()
     if pool.size == 0:
         raise ValueError(f"no document in the depth-{depth} pool of {run_a} and {run_b}")
     k = settings.k
@@ -318,6 +352,7 @@ def pair_verdict(
         cancelled=cancelled,
         bounds=b,
     )
+    return_freed_memory()
     p = probability_a_better(pool, grades, 0, 1, k, samples=samples, seed=seed, complete=complete)
     return PairVerdict(
         run_a=run_a,

@@ -94,3 +94,15 @@ def test_the_ideal_of_each_row_is_bitwise_ideal_dcg(seed: int, n_queries: int, k
     want = ideal_dcg(pool.query, gains, None, pool.n_queries, k)
     got = _QueryRows(pool).ideal(gains, k)
     assert got.tolist() == want.tolist()
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n_runs=st.integers(1, 3), length=st.integers(1, 40))
+def test_the_rank_buckets_are_the_former_ones(seed: int, n_runs: int, length: int) -> None:
+    """rank_buckets one run at a time, in place, equals the former formula (kept here)."""
+    pool = _pool(np.random.default_rng(seed), n_runs, 6, length)
+    rank = np.where(pool.rank > 0, pool.rank, np.iinfo(np.int64).max)
+    best = np.minimum(rank.min(axis=0), 1 << 40)
+    want = np.ceil(np.log2(best.astype(np.float64))).astype(np.int64)
+    got = rank_buckets(pool)
+    assert got.dtype == np.int64 and got.tolist() == want.tolist()

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ndcg_studio.domain import verdict_settle
+from ndcg_studio.domain import verdict_order, verdict_settle
 from ndcg_studio.domain.pooling import ABChooser, Pool, build_pool
 from ndcg_studio.domain.verdict import delta_bounds, expected_grades
 from ndcg_studio.domain.verdict_order import ab_walk_order
@@ -94,3 +94,20 @@ def test_the_walk_falls_back_to_the_chooser(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setattr(verdict_settle, "_FIRST_BLOCK", 4)
     got = verdict_settle.settle_steps(*args, max_grade=4.0, integer_grades=False)
     assert got == want
+
+
+@pytest.mark.parametrize("rows", [1, 3, 7])
+def test_the_scales_in_blocks_of_queries_give_the_same_order(
+    monkeypatch: pytest.MonkeyPatch, rows: int
+) -> None:
+    """The scales are computed a block of queries at a time (peak memory): any block size
+    gives the chooser's order (blocks of 1 and 3 split every column of 40 queries)."""
+    rng = np.random.default_rng(11)
+    pool = random_pool(rng, 40, 8, True)
+    grades = rng.integers(0, 5, pool.size).astype(float)
+    grades[rng.random(pool.size) >= 0.3] = np.nan
+    expected = expected_grades(pool, grades)
+    monkeypatch.setattr(verdict_order, "_ROWS", rows)
+    got = ab_walk_order(pool, grades, expected, 5)
+    assert got is not None and len(got) > 100
+    assert got.tolist() == chooser_order(pool, grades, expected, 5)

@@ -13,12 +13,13 @@ from typing import Any
 import numpy as np
 import pytest
 
-from ndcg_studio.domain.pooling import discounts
+from ndcg_studio.domain.metrics import Qrels
+from ndcg_studio.domain.pooling import build_pool, discounts
 from ndcg_studio.services import verdict
 from ndcg_studio.services.compare_rows import load_report
 from ndcg_studio.services.importing import ImportService
 from ndcg_studio.services.scoring import ScoringSettings
-from ndcg_studio.services.verdict import pair_verdict, pool_judgments
+from ndcg_studio.services.verdict import PoolSource, pair_verdict, pool_judgments
 
 RUNS = ("zeta", "alpha", "mid")  # "zeta" sorts last: A is not the loader's first run
 N_Q, N_RESULTS = 6, 12
@@ -88,3 +89,50 @@ def test_a_pool_deeper_than_the_read_is_read(db: Any, tmp_path: Path) -> None:
 
 def _no_read(*_: object) -> None:
     raise AssertionError("the verdict read the database again")
+
+
+@pytest.mark.parametrize("parts", [1, 2, 3, 7])
+def test_the_pool_in_parts_is_the_pool_of_every_row(parts: int) -> None:
+    """PoolSource pools a range of queries at a time (peak memory): the same arrays as one
+    build_pool of the two runs' rows, whatever the number of parts (more parts than queries
+    included), run order and a third run in the read."""
+    rng = np.random.default_rng(parts)
+    n_q, runs = 5, ("x", "y", "z")
+    group, doc, rank = [], [], []
+    for r in range(len(runs)):
+        for q in range(n_q):
+            n = int(rng.integers(0, 9))
+            group += [r * n_q + q] * n
+            doc += rng.choice(12, size=n, replace=False).tolist()
+            rank += list(range(1, n + 1))
+    g, d, rk = (np.array(a, dtype=np.int64) for a in (group, doc, rank))
+    source = PoolSource(
+        group=g,
+        doc=d,
+        rank=rk,
+        group_query=np.arange(len(runs) * n_q, dtype=np.int64) % n_q,
+        qrels=Qrels(
+            query=np.zeros(0, dtype=np.int64),
+            doc=np.zeros(0, dtype=np.int64),
+            grade=np.zeros(0),
+        ),
+        n_queries=n_q,
+        run_names=runs,
+        truncated_at=None,
+    )
+    for a, b in ((0, 2), (2, 1)):
+        got = source._pool_in_parts(a, b, 4, parts)
+        rows = (g // n_q == a) | (g // n_q == b)
+        want = build_pool(
+            np.where(g[rows] // n_q == a, 0, 1),
+            g[rows] % n_q,
+            d[rows],
+            rk[rows],
+            n_runs=2,
+            n_queries=n_q,
+            depth=4,
+        )
+        assert got.size > 0
+        for name in ("query", "doc", "rank"):
+            assert getattr(got, name).tolist() == getattr(want, name).tolist(), name
+        assert (got.depth, got.n_queries) == (want.depth, want.n_queries)
