@@ -332,9 +332,7 @@ def pair_verdict(
         pool, grades, complete = source.pool_judgments(run_a, run_b, depth)
     else:
         pool, grades, complete = pool_judgments(db, settings, run_a, run_b, depth)
-    # each step's freed temporaries back to the system before the next step's (peak RSS,
-    # bench_gui_scale Compare)
-    return_freed_memory()
+    return_freed_memory()  # each step's temporaries go before the next (bench_gui_scale peak)
     if pool.size == 0:
         raise ValueError(f"no document in the depth-{depth} pool of {run_a} and {run_b}")
     k = settings.k
