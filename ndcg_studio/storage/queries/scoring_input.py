@@ -125,17 +125,12 @@ def _read_packed(conn: Connection, stmt: Select[Any], top_k: int) -> dict[str, N
     if conn.dialect.name != "sqlite":
         return None
     r = models.results
-    # each bound its own subquery: SQLite finds a lone min() or max() of a key in the index
-    bounds = [
-        select(fn(t.c.id)).scalar_subquery()
-        for t in (models.queries, models.runs)
-        for fn in (func.min, func.max)
-    ]
-    low_q, top_q, low_r, top_r = conn.execute(select(*bounds)).one()
-    if top_q is None or top_r is None or min(low_q, low_r) < 0:
+    tops = _top_ids(conn, models.queries, models.runs)
+    if tops is None:
         return None
-    n_run, n_pos = int(top_r) + 1, top_k + 1
-    if (int(top_q) + 1) * n_run * n_pos >= 1 << 62:
+    top_q, top_r = tops
+    n_run, n_pos = top_r + 1, top_k + 1
+    if (top_q + 1) * n_run * n_pos >= 1 << 62:
         return None
     key = ((r.c.query_id * n_run + r.c.run_id) * n_pos + r.c.position).label("key")
     read = fetch_columns(conn, stmt.with_only_columns(key, r.c.document_id), _KEY_DTYPE)
@@ -228,16 +223,12 @@ def _read_judgments_packed(conn: Connection, stmt: Select[Any]) -> NDArray[Any] 
     if conn.dialect.name != "sqlite":
         return None
     j = models.judgments
-    bounds = [  # each its own subquery: SQLite finds a lone min() or max() of a key in the index
-        select(fn(t.c.id)).scalar_subquery()
-        for t in (models.queries, models.documents, models.annotators)
-        for fn in (func.min, func.max)
-    ]
-    low_q, top_q, low_d, top_d, low_a, top_a = conn.execute(select(*bounds)).one()
-    if top_q is None or top_d is None or top_a is None or min(low_q, low_d, low_a) < 0:
+    tops = _top_ids(conn, models.queries, models.documents, models.annotators)
+    if tops is None:
         return None
-    n_doc = int(top_d) + 1
-    if (int(top_q) + 1) * n_doc >= 1 << 62 or (int(top_a) + 1) * _GRADE_SPAN >= 1 << 62:
+    top_q, top_d, top_a = tops
+    n_doc = top_d + 1
+    if (top_q + 1) * n_doc >= 1 << 62 or (top_a + 1) * _GRADE_SPAN >= 1 << 62:
         return None
     item = (j.c.query_id * n_doc + j.c.document_id).label("item")
     who = (j.c.annotator_id * _GRADE_SPAN + j.c.grade + _GRADE_OFFSET).label("who")
@@ -249,6 +240,18 @@ def _read_judgments_packed(conn: Connection, stmt: Select[Any]) -> NDArray[Any] 
     np.divmod(read.pop("who"), _GRADE_SPAN, out=(out["annotator"], out["grade"]))
     out["grade"] -= _GRADE_OFFSET
     return out
+
+
+def _top_ids(conn: Connection, *tables: Any) -> list[int] | None:
+    """The largest id of each of ``tables``, in one statement; None when one is empty or holds
+    a negative id (the packed reads' bounds: every id in [0, top])."""
+    # each bound its own subquery: SQLite finds a lone min() or max() of a key in the index
+    bounds = [select(fn(t.c.id)).scalar_subquery() for t in tables for fn in (func.min, func.max)]
+    row = conn.execute(select(*bounds)).one()
+    lows, tops = row[0::2], row[1::2]
+    if any(v is None for v in tops) or min(lows) < 0:
+        return None
+    return [int(v) for v in tops]
 
 
 def read_adjudications(conn: Connection, *, query_ids: Sequence[int] | None = None) -> NDArray[Any]:
