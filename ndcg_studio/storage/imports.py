@@ -26,13 +26,10 @@ from ndcg_studio.storage.bulk import (
     bulk_transaction,
     column_by_id,
     is_empty,
-    largest_id,
 )
 from ndcg_studio.storage.database import in_memory
 from ndcg_studio.storage.external_ids import (
     create_absent,
-    ids_of_inserted,
-    insert_distinct,
     map_external_ids,
     upsert,
 )
@@ -263,10 +260,6 @@ class DocumentsMeanwhile:
         return ids, created
 
 
-def _insert_documents(conn: Connection, doc_id: Sequence[str]) -> int:
-    return insert_distinct(conn, models.documents, doc_id, defaults=_DOC_DEFAULTS)
-
-
 @contextmanager
 def documents_meanwhile(conn: Connection) -> Iterator[DocumentsMeanwhile]:
     """A :class:`DocumentsMeanwhile` for ``conn``; on leaving, waits for its helper (also when
@@ -303,10 +296,8 @@ def document_ids(conn: Connection, doc_id: Sequence[str]) -> tuple[NDArray[np.in
     created = 0
     if len(missing):
         m_ext, m_inv = factorize([doc_id[i] for i in missing.tolist()])
-        if conn.dialect.name == "sqlite":  # known missing: inserted without a second look-up
-            before = largest_id(conn, models.documents) or 0
-            created = _insert_documents(conn, m_ext)
-            m_ids = ids_of_inserted(conn, models.documents, m_ext, before, created)
+        if conn.dialect.name == "sqlite":  # only called here directly: imports use StagedIds
+            m_ids, created = map_external_ids(conn, models.documents, m_ext, defaults=_DOC_DEFAULTS)
         else:  # PostgreSQL: known missing under the import's lock, created with their ids
             m_ids, created = _create_in_key_order(conn, m_ext)
         ids[missing] = m_ids[m_inv]
