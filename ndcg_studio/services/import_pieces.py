@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any
 
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 #: ``names(ids) -> {id: external id}`` of documents.
 DocumentNames = Callable[[NDArray[np.int64]], Mapping[int, str]]
 #: A piece's distinct names, each line's code among them, and the future of their ids.
-_Codes = tuple[list[str], NDArray[np.int64], "Future[tuple[NDArray[np.int64], int]]"]
+_Codes = tuple[str | list[str], NDArray[np.int64], "Future[tuple[NDArray[np.int64], int]]"]
 #: Pieces read ahead of the ids (:class:`Pieces`): one, so that the helper writes a piece's
 #: documents while the next is read; each waiting piece holds its document ids as strings.
 _LAG = 1
@@ -198,6 +198,62 @@ def check_name(value: str, option: str) -> None:
         raise InputError(f"{option}: {value!r} holds the control character U+{ord(bad[0]):04X}")
 
 
+def one_text(names: list[str]) -> str | list[str]:
+    """A piece's distinct names as one text, a line each (:class:`PieceNames` says why); the
+    list itself when a name holds a line break (fields of lines split at white space do not)."""
+    text = "\n".join(names)
+    return text if text.count("\n") == len(names) - 1 else names
+
+
+def _split(names: str | list[str]) -> list[str]:
+    return names.split("\n") if isinstance(names, str) else names
+
+
+def _query_ids(conn: Connection, names: str | list[str]) -> tuple[NDArray[np.int64], int]:
+    """:func:`~ndcg_studio.storage.imports.query_ids` of :func:`one_text`'s names."""
+    return query_ids(conn, _split(names))
+
+
+class PieceNames(Mapping[int, str]):
+    """``{database id: name}`` of the queries (or annotators) of a file's pieces, kept per
+    piece as its ids and one text of its names, and made a dict only when read (an error
+    message, a rank problem, the annotators' list at the end).
+
+    A piece's names are its own ``str`` objects, one every hundred lines or so of the piece's
+    memory; kept (here, or queued for the helper's look-up) while the next piece is read, they
+    held the memory pools of the piece's strings in use, and the next piece's strings filled
+    their holes out of address order: every piece after the first read ~65 % slower (a 10M-line
+    run: 0.48 s a piece, 0.80 s with them kept, thread CPU; ``benchmarks/README.md``, #20
+    point 2). So a piece's names are one text (:func:`one_text`), split where read.
+    """
+
+    def __init__(self) -> None:
+        self._pieces: list[tuple[NDArray[np.int64], str | list[str]]] = []
+        self._built: dict[int, str] | None = None
+
+    def add(self, ids: NDArray[np.int64], names: str | list[str]) -> None:
+        """The names of ``ids``, one each: :func:`one_text`'s."""
+        self._pieces.append((ids, names))
+        self._built = None
+
+    def _dict(self) -> dict[int, str]:
+        if self._built is None:
+            built: dict[int, str] = {}
+            for ids, names in self._pieces:
+                built.update(zip(ids.tolist(), _split(names), strict=True))
+            self._built = built
+        return self._built
+
+    def __getitem__(self, key: int) -> str:
+        return self._dict()[key]
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._dict())
+
+    def __len__(self) -> int:
+        return len(self._dict())
+
+
 class Pieces:
     """The columns of a chunked file's pieces, given database ids as they arrive, and what the
     pieces created (queries, documents, annotators).
@@ -213,20 +269,20 @@ class Pieces:
         self.parts: list[dict[str, NDArray[Any]]] = []
         self.tags: dict[str, None] = {}
         self.rank_problems: list[str | None] = []  # one per piece
-        self.query_names: dict[int, str] = {}
-        self.annotator_names: dict[int, str] = {}
+        self.query_names = PieceNames()
+        self.annotator_names = PieceNames()
         self.piece_queries: list[NDArray[np.int64]] = []  # the distinct queries of each piece
         self.q_new = self.d_new = self.a_new = 0
         #: pieces without their ids yet: (columns, query codes, annotator codes, their futures)
         self.waiting: deque[tuple[dict[str, Any], _Codes, _Codes | None]] = deque()
 
     def _queue(
-        self, part: dict[str, Any], queries: tuple[list[str], Any], annotators: Any = None
+        self, part: dict[str, Any], queries: tuple[str | list[str], Any], annotators: Any = None
     ) -> None:
         """Queue the piece's query (and annotator) ids behind its documents; take the ids of
         the pieces read ``_LAG`` pieces ago."""
         q_ext, q_inv = queries
-        q = (q_ext, q_inv, self.documents.call(query_ids, q_ext))
+        q = (q_ext, q_inv, self.documents.call(_query_ids, q_ext))
         a = None
         if annotators is not None:
             a_ext, a_inv = annotators
@@ -248,14 +304,14 @@ class Pieces:
                 part["doc"] = narrow(doc_ids)
             q_ids, created = q_job.result()
             self.q_new += created
-            self.query_names.update(zip(q_ids.tolist(), q_ext, strict=True))
+            self.query_names.add(q_ids, q_ext)
             self.piece_queries.append(q_ids)
             part["query"] = narrow(q_ids[q_inv])
             if a is not None:
                 a_ext, a_inv, a_job = a
                 a_ids, created = a_job.result()
                 self.a_new += created
-                self.annotator_names.update(zip(a_ids.tolist(), a_ext, strict=True))
+                self.annotator_names.add(a_ids, a_ext)
                 part["annotator"] = narrow(a_ids[a_inv])
 
     def add_run(self, run: RunFile) -> None:
@@ -263,6 +319,8 @@ class Pieces:
         self.rank_problems.append(run.rank_problem)
         q_ext, q_inv = factorize(run.query_id)
         positions = trec_positions_of_docs(q_inv, run.score, run.doc_id)
+        q_names = one_text(q_ext)
+        del q_ext
         part = {
             "query": None,
             "doc": None,
@@ -272,10 +330,12 @@ class Pieces:
             "line": narrow(run.line),
             "position": narrow(positions),
         }
-        self._queue(part, (q_ext, q_inv))
+        self._queue(part, (q_names, q_inv))
 
     def add_qrels(self, qrels: QrelsFile, default_name: str) -> None:
         q_ext, q_inv = factorize(qrels.query_id)
+        q_names = one_text(q_ext)
+        del q_ext
         if qrels.annotator is not None:
             a_ext, a_inv = factorize(qrels.annotator)
         else:
@@ -287,7 +347,7 @@ class Pieces:
             "grade": narrow(qrels.grade),
             "line": narrow(qrels.line),
         }
-        self._queue(part, (q_ext, q_inv), (a_ext, a_inv))
+        self._queue(part, (q_names, q_inv), (a_ext, a_inv))
 
     def _settle(
         self, cols: dict[str, NDArray[Any]], progress: Progress | None, cancelled: Cancelled | None

@@ -22,6 +22,7 @@ from sqlalchemy.exc import DataError, IntegrityError
 from ndcg_studio.progress import Cancelled, Progress
 from ndcg_studio.storage import models
 from ndcg_studio.storage.bulk import (
+    _json_array,
     bulk_insert,
     bulk_transaction,
     column_by_id,
@@ -202,10 +203,16 @@ class DocumentsMeanwhile:
         :meth:`result`)."""
         job: Future[Any] | None = None
         if self._helper is not None and self._staged is not None:
-            job = self._helper.submit(self._staged.add, doc_id)
+            if doc_id:
+                # the JSON text made here, so the piece's strings go with the piece and not in
+                # the helper's time, amid the next piece's (see import_pieces.PieceNames)
+                text, ends = _json_array(doc_id), (doc_id[0], doc_id[-1])
+                job = self._helper.submit(self._staged.add_json, text, len(doc_id), *ends)
         elif self._helper is not None:
             job = self._helper.submit(document_ids, self._conn, doc_id)
-        self._queued.append((doc_id, job))
+        # the helper's job holds the piece's ids until it has run; kept here only without one
+        # (a piece's strings alive while the next is parsed slow that parse: _pieces.CHUNK_BYTES)
+        self._queued.append((doc_id if job is None else (), job))
 
     def call(self, function: Callable[..., _T], *args: Any) -> Future[_T]:
         """``function(conn, *args)`` on the import's connection after the work queued so far

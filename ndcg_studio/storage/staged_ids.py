@@ -78,14 +78,24 @@ class StagedIds:
             ValueError: a value holds a NUL character (see ``_json_array``).
             RuntimeError: SQLite did not number the staged lines as expected.
         """
-        if not values:
+        if values:
+            self.add_json(_json_array(values), len(values), values[0], values[-1])
+
+    def add_json(self, text: str, n: int, first_value: str, last_value: str) -> None:
+        """:meth:`add` of the JSON array ``text`` of ``n`` values (``_json_array``), the first
+        and the last of them given for the check: the text can be made in another thread
+        than the one staging it (``DocumentsMeanwhile.start``).
+
+        Raises:
+            RuntimeError: SQLite did not number the staged lines as expected.
+        """
+        if n == 0:
             return
         statements = [f'INSERT INTO temp."{self._name}" (ext) SELECT value FROM json_each(?)']
         if self.lines == 0:
             statements[:0] = [f'DROP TABLE IF EXISTS temp."{self._name}"']
             statements[1:1] = [f'CREATE TEMP TABLE "{self._name}" (ext TEXT NOT NULL)']
-        text = _json_array(values)
-        first, last = self.lines + 1, self.lines + len(values)
+        first, last = self.lines + 1, self.lines + n
         check = f'SELECT rowid, ext FROM temp."{self._name}" WHERE rowid IN (?, ?)'
         with _driver_cursor(self._conn, statements[-1]) as cursor:
             for statement in statements[:-1]:
@@ -94,7 +104,7 @@ class StagedIds:
             # a fresh table numbers the rows it is given 1, 2, ... in order: checked at both
             # ends of the piece (and by the count in settle)
             ends = dict(cursor.execute(check, (first, last)).fetchall())
-        if ends != {first: values[0], last: values[-1]}:
+        if ends != {first: first_value, last: last_value}:
             raise RuntimeError(f"staged lines {first}..{last} are not numbered in order")
         self.lines = last
 

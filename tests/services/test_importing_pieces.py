@@ -245,3 +245,86 @@ def test_the_next_piece_is_read_while_the_helper_works_on_the_last(
     assert events == ["start"] + ["start", "result"] * (n_pieces - 1) + ["result"]
     table = models.results if kind == "run" else models.judgments
     assert _count(db, table) == summary.rows
+
+
+# --- nothing of a piece is kept while the next is read (#20 point 2: time linear in the file) --
+# A piece's strings kept (or let go by the helper) while the next piece is parsed made every
+# later piece ~65 % slower (benchmarks/README.md): these check the piece is let go first.
+
+
+class _Ids(list[str]):
+    """A list that can be watched with a weak reference."""
+
+
+@pytest.mark.parametrize("kind", ["run", "qrels"])
+def test_the_reader_lets_a_piece_go_before_reading_the_next(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str
+) -> None:
+    import gc
+    import weakref
+
+    from ndcg_studio.io import _pieces
+
+    text = _run_text(5, grouped=True)
+    if kind == "qrels":
+        text = "".join(f"{q} 0 {d} 1\n" for q, _, d, *_ in map(str.split, text.splitlines()))
+    path = tmp_path / f"f.{kind}"
+    path.write_text(text)
+    collections: list[int] = []
+    monkeypatch.setattr(_pieces.gc, "collect", lambda: collections.append(1) or 0)
+    alive_then: list[bool] = []
+    first: Any = None
+    parse = trec._run_from_text if kind == "run" else trec._qrels_from_text
+
+    def parse_watched(*args: Any) -> Any:
+        if first is not None:
+            alive_then.append(first() is not None)
+        return parse(*args)
+
+    monkeypatch.setattr(trec, parse.__name__, parse_watched)
+    read = trec.read_trec_run_chunks if kind == "run" else trec.read_trec_qrels_chunks
+    pieces = read(path, chunk_bytes=_SMALL)
+    piece = next(pieces)
+    first = weakref.ref(piece)
+    del piece
+    n = 1 + sum(1 for _ in pieces)
+    assert n > 5 and len(alive_then) == n - 1
+    assert alive_then[0] is False  # the first piece gone before the second was parsed
+    # the free lists emptied after each piece, once the consumer is done with it
+    assert len(collections) == n
+    gc.collect()
+
+
+def test_the_import_helper_keeps_no_piece_once_staged(db: Any) -> None:
+    import weakref
+
+    from ndcg_studio.storage.imports import documents_meanwhile, import_transaction
+
+    if db.is_sqlite and ":memory:" in str(db.engine.url):
+        pytest.skip("no helper thread for an in-memory database")
+    with import_transaction(db.engine) as conn, documents_meanwhile(conn) as documents:
+        piece = _Ids(["D1", "D2", "D1"])
+        watched = weakref.ref(piece)
+        documents.start(piece)
+        del piece
+        documents.call(lambda _: None).result()  # the helper has staged the piece
+        assert watched() is None  # neither the queue nor the helper's job holds it
+        documents.result()
+        settled = documents.settle()
+        ids = settled[0] if settled is not None else None
+    if ids is not None:
+        assert ids[0] == ids[2] != ids[1]
+
+
+def test_piece_names_read_as_a_mapping_from_texts_and_lists() -> None:
+    from ndcg_studio.services.import_pieces import PieceNames, one_text
+
+    names = PieceNames()
+    assert one_text(["q1", "q2"]) == "q1\nq2"
+    names.add(np.array([7, 3]), one_text(["q1", "q2"]))
+    odd = ["a\nb", "c"]  # a line break in a name: kept as the list
+    assert one_text(odd) is odd
+    names.add(np.array([9, 1]), one_text(odd))
+    assert dict(names) == {7: "q1", 3: "q2", 9: "a\nb", 1: "c"}
+    names.add(np.array([2]), one_text(["z"]))
+    assert names[2] == "z" and len(names) == 5 and sorted(names) == [1, 2, 3, 7, 9]

@@ -175,3 +175,13 @@ def test_an_error_of_the_progress_callback_stops_the_statement_and_is_raised(
     finally:
         database.dispose()
     assert count == 0
+
+
+def test_add_json_checks_the_ends_it_is_given(sqlite_db: Any) -> None:
+    """The JSON text may be made in another thread (DocumentsMeanwhile.start): the values
+    given for the check must be the text's first and last."""
+    with (
+        pytest.raises(RuntimeError, match="not numbered"),
+        bulk_transaction(sqlite_db.engine) as conn,
+    ):
+        StagedIds(conn, models.documents, defaults=_DOC).add_json('["a", "b"]', 2, "a", "c")
