@@ -53,12 +53,12 @@ def main() -> None:
     if len(sys.argv) != 4:
         raise SystemExit(__doc__)
     db, kind, path = sys.argv[1:]
-    for name in ("document_ids", "_insert_documents", "ids_of_inserted", "factorize"):
+    for name in ("document_ids", "factorize"):
         wrap(imports, name)
     wrap(imports.DocumentsMeanwhile, "result", "DocumentsMeanwhile.result (wait)")
     wrap(external_ids, "_look_up", "_look_up (any table)")
     # SQLite: the documents after the pieces
-    wrap(staged_ids.StagedIds, "add", "StagedIds.add (helper)")
+    wrap(staged_ids.StagedIds, "add_json", "StagedIds.add_json (helper)")
     wrap(staged_ids.StagedIds, "settle", "StagedIds.settle")
     wrap(sets, "bulk_insert_columns", "bulk_insert_columns (judgments)")
     for name in ("apply_judgments", "plan_judgments", "insert_results"):
@@ -67,6 +67,10 @@ def main() -> None:
         wrap(pieces, name)
     for name in ("add_qrels", "add_run", "run_columns", "qrels_columns"):
         wrap(pieces.Pieces, name)
+    from ndcg_studio.io import trec
+
+    for name in ("_run_from_text", "_qrels_from_text"):
+        wrap(trec, name)
     from ndcg_studio.app import console_main
 
     start = time.perf_counter()
