@@ -78,15 +78,86 @@ def copy_out_array(
     compiled = statement.with_only_columns(*casts).compile(
         dialect=conn.dialect, compile_kwargs={"render_postcompile": True}
     )
+    if not (
+        statement._order_by_clauses  # no public accessor for these three
+        or statement._limit_clause is not None
+        or statement._offset_clause is not None
+    ):
+        arrays = _copy_out_arrays(conn, compiled.string, compiled.params, fields)
+        if arrays is not None:
+            out: NDArray[Any] = np.empty(len(arrays[0]), dtype=out_dtype)
+            for name, values in zip(names, arrays, strict=True):
+                out[name] = values
+            return out
+    buffer = _copy_out(conn, f"COPY ({compiled.string}) TO STDOUT (FORMAT binary)", compiled.params)
+    return _parse_rows(buffer, _row_dtype(fields), out_dtype)
+
+
+def _copy_out(conn: Connection, sql: str, params: Mapping[str, Any] | None) -> bytearray:
+    """The whole output of the ``COPY … TO STDOUT`` statement ``sql``."""
     raw = conn.connection.driver_connection
     assert raw is not None
     buffer = bytearray()
-    with raw.cursor() as cursor:
-        sql = f"COPY ({compiled.string}) TO STDOUT (FORMAT binary)"
-        with cursor.copy(sql, compiled.params or None) as copy:
-            for block in copy:
-                buffer += block
-    return _parse_rows(buffer, _row_dtype(fields), out_dtype)
+    with raw.cursor() as cursor, cursor.copy(sql, params or None) as copy:
+        for block in copy:
+            buffer += block
+    return buffer
+
+
+#: one-dimensional array, binary form: dimensions, has-NULLs flag, element type, then the
+#: dimension's length and lower bound (PostgreSQL's ``array_send``), then each element.
+_ARRAY_HEADER = np.dtype(
+    [("ndim", ">i4"), ("nulls", ">i4"), ("oid", ">i4"), ("n", ">i4"), ("lb", ">i4")]
+)
+
+
+def _copy_out_arrays(
+    conn: Connection, sql: str, params: Mapping[str, Any] | None, fields: list[tuple[str, str]]
+) -> list[NDArray[Any]] | None:
+    """The rows of the unordered ``SELECT`` ``sql`` (its columns already ``int8``/``float8``)
+    as one column array per field, read as one row of ``array_agg`` arrays: COPY sends a
+    row per message, and reading a million messages one by one took longer than the server's
+    work (a 1M-judgment read 0.42 s → 0.30 s; ``bench_scale.py --postgres``). The aggregates
+    of one row see the rows in the same order, so the columns stay aligned. None when a
+    value is NULL or the arrays do not fit in one of the server's values (1 GB): rows then."""
+    import psycopg  # only on PostgreSQL, where the dialect has imported it
+
+    aggregates = ", ".join(f"array_agg(c{i})" for i in range(len(fields)))
+    aliases = ", ".join(f"c{i}" for i in range(len(fields)))
+    outer = f"SELECT {aggregates} FROM ({sql}) AS t ({aliases})"
+    savepoint = conn.begin_nested()
+    try:
+        buffer = _copy_out(conn, f"COPY ({outer}) TO STDOUT (FORMAT binary)", params)
+    except (psycopg.errors.ProgramLimitExceeded, psycopg.errors.OutOfMemory):
+        savepoint.rollback()
+        return None
+    savepoint.commit()
+    return _parse_arrays(buffer, fields)
+
+
+def _parse_arrays(buffer: bytearray, fields: list[tuple[str, str]]) -> list[NDArray[Any]] | None:
+    """The arrays of :func:`_copy_out_arrays`' one row (None: a NULL element)."""
+    if not buffer.startswith(_SIGNATURE) or not buffer.endswith(_TRAILER):
+        return None
+    at = 19 + int.from_bytes(buffer[15:19], "big") + 2  # the header, the row's field count
+    columns: list[NDArray[Any]] = []
+    for _, kind in fields:
+        length = int.from_bytes(buffer[at : at + 4], "big", signed=True)
+        at += 4
+        if length < 0:  # array_agg of no rows: NULL
+            columns.append(np.empty(0, dtype=kind))
+            continue
+        head = np.frombuffer(buffer, dtype=_ARRAY_HEADER, count=1, offset=at)[0]
+        if head["ndim"] != 1 or head["nulls"] != 0:
+            return None
+        n = int(head["n"])
+        element = np.dtype([("len", ">i4"), ("value", kind)])
+        values = np.frombuffer(buffer, dtype=element, count=n, offset=at + _ARRAY_HEADER.itemsize)
+        if (values["len"] != 8).any():
+            return None
+        columns.append(values["value"].astype(np.dtype(kind).newbyteorder("="), copy=True))
+        at += length
+    return columns
 
 
 def _parse_rows(

@@ -165,3 +165,68 @@ def test_keyed_texts_store_what_the_row_by_row_copy_stores(
     ]
     if not escaped:
         assert got == expected
+
+
+def test_an_unordered_read_comes_as_arrays_equal_to_the_row_reads(pg: Database) -> None:
+    """Without ORDER BY the rows come as one row of ``array_agg`` arrays (one COPY message,
+    not one per row): the same rows as the row-by-row read, columns aligned; a NULL falls
+    back to the rows."""
+    from ndcg_studio.storage import pg_copy
+
+    sqls: list[str] = []
+    real = pg_copy._copy_out
+    monkey = pytest.MonkeyPatch()
+    monkey.setattr(pg_copy, "_copy_out", lambda c, sql, p: sqls.append(sql) or real(c, sql, p))
+    rng = np.random.default_rng(7)
+    try:
+        with pg.engine.connect() as conn, conn.begin() as transaction:
+            grades = rng.integers(-1, 5, 50)
+            cols = {"query_id": np.ones(50, np.int64), "document_id": np.arange(1, 51)}
+            bulk_insert_columns(
+                conn, models.judgments, {**cols, "grade": grades}, constants={"annotator_id": 1}
+            )
+            j = models.judgments
+            stmt = select(j.c.document_id, j.c.grade, j.c.annotator_id, j.c.query_id)
+            dtype = [("doc", "i8"), ("grade", "f8"), ("annotator", "i8"), ("query", "i8")]
+            got = copy_out_array(conn, stmt, dtype)
+            assert got is not None and "array_agg" in sqls[-1]
+            assert sorted(got.tolist()) == sorted(_row_by_row(conn, stmt, dtype).tolist())
+            assert dict(zip(got["doc"].tolist(), got["grade"].tolist(), strict=True)) == dict(
+                zip(range(1, 51), grades.astype(float).tolist(), strict=True)
+            )
+            conn.execute(text(
+                "INSERT INTO results (query_id, run_id, document_id, rank, position, score) "
+                "VALUES (1, 1, 1, NULL, 1, 0.5), (1, 1, 2, 7, 2, 0.25)"))  # fmt: skip
+            r = models.results
+            nulls = select(r.c.document_id, r.c.rank)
+            assert copy_out_array(conn, nulls, [("doc", "i8"), ("rank", "i8")]) is None
+            transaction.rollback()
+    finally:
+        monkey.undo()
+
+
+def test_arrays_beyond_one_server_value_fall_back_to_the_rows(pg: Database) -> None:
+    """Arrays that do not fit in one of the server's values (1 GB) make it refuse the
+    statement (54000): the read rolls back to its savepoint and comes row by row, the
+    transaction still usable. Forced here by a value over the limit in place of the arrays."""
+    from ndcg_studio.storage import pg_copy
+
+    real = pg_copy._copy_out
+
+    def too_large(conn: Any, sql: str, params: Any) -> bytearray:
+        if "array_agg" in sql:
+            sql = "COPY (SELECT repeat('x', 1073741824)) TO STDOUT"
+        return real(conn, sql, params)
+
+    monkey = pytest.MonkeyPatch()
+    monkey.setattr(pg_copy, "_copy_out", too_large)
+    try:
+        with pg.engine.connect() as conn, conn.begin() as transaction:
+            d = models.documents
+            stmt = select(d.c.id).where(d.c.id <= 5)
+            got = copy_out_array(conn, stmt, [("id", "i8")])
+            assert got is not None and sorted(got["id"].tolist()) == [1, 2, 3, 4, 5]
+            assert conn.execute(select(d.c.id).where(d.c.id == 3)).scalar_one() == 3
+            transaction.rollback()
+    finally:
+        monkey.undo()
