@@ -272,6 +272,7 @@ def test_the_reader_lets_a_piece_go_before_reading_the_next(
     path.write_text(text)
     collections: list[int] = []
     monkeypatch.setattr(_pieces.gc, "collect", lambda: collections.append(1) or 0)
+    monkeypatch.setattr(_pieces, "_FREE_LISTS_AFTER", 1)  # after every piece, small ones too
     alive_then: list[bool] = []
     first: Any = None
     parse = trec._run_from_text if kind == "run" else trec._qrels_from_text
