@@ -5,7 +5,6 @@ are built on it, and so are their whole-file forms (one piece)."""
 from __future__ import annotations
 
 import functools
-import gc
 import os
 from collections.abc import Iterator
 
@@ -70,8 +69,6 @@ def pieces(
                 yield text, lines_before, Ticker(report, cancelled)
                 del text
                 lines_before += n_lines
-                if span >= _FREE_LISTS_AFTER:
-                    _free_lists()
             if at_end:
                 return
 
@@ -79,26 +76,6 @@ def pieces(
 def _in_bytes(progress: Progress, size: int, base: int, span: int, done: int, total: int) -> None:
     """A piece's progress in lines (``done`` of ``total``) as the file's, in bytes."""
     progress(base + span * done // max(total, 1), size)
-
-
-#: Bytes of a piece after which :func:`_free_lists` runs: a collection costs milliseconds to
-#: tens of milliseconds (a process holding many objects: the GUI, a test run), the disorder it
-#: prevents ~0.1 s of a 16 MB piece's parse; small pieces (tests) do not need it.
-_FREE_LISTS_AFTER = 4 << 20
-
-
-def _free_lists() -> None:
-    """Between two pieces (the consumer done with the last): a full collection, which also
-    empties the interpreter's free lists of floats, tuples, lists and dicts.
-
-    A piece makes and drops millions of small objects; the few dropped ones those free lists
-    keep lie in memory pools among the piece's strings, so the pools stay in use, and the next
-    piece's strings fill their holes out of address order. Each piece then ran slower than the
-    one before: a 10M-line run's pieces read 0.41 s at first, 0.63 s by the 20th (thread CPU);
-    with this, 0.44-0.48 s throughout (``benchmarks/README.md``, #20 point 2: time linear in
-    the file). A collection takes 15-30 ms in the GUI with the 100k-query database open.
-    """
-    gc.collect()
 
 
 def _query_start(buf: bytes, cut: int) -> int:

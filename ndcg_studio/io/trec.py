@@ -334,7 +334,7 @@ def _run_pieces(
         rows += len(run)
         if len(run):
             yield run
-        del run  # not alive while the next piece is parsed: see _pieces.CHUNK_BYTES
+        del run  # not alive while the next piece is parsed (import_pieces.PieceNames: why)
     if not rows:
         empty_file(issues)
 
@@ -386,6 +386,6 @@ def _qrels_pieces(
         rows += len(qrels)
         if len(qrels):
             yield qrels
-        del qrels  # not alive while the next piece is parsed: see _pieces.CHUNK_BYTES
+        del qrels  # not alive while the next piece is parsed (import_pieces.PieceNames: why)
     if not rows:
         empty_file(issues)

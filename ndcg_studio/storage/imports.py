@@ -211,7 +211,8 @@ class DocumentsMeanwhile:
         elif self._helper is not None:
             job = self._helper.submit(document_ids, self._conn, doc_id)
         # the helper's job holds the piece's ids until it has run; kept here only without one
-        # (a piece's strings alive while the next is parsed slow that parse: _pieces.CHUNK_BYTES)
+        # (a piece's strings alive while the next is parsed slow that parse: see PieceNames in
+        # services/import_pieces.py)
         self._queued.append((doc_id if job is None else (), job))
 
     def call(self, function: Callable[..., _T], *args: Any) -> Future[_T]:
