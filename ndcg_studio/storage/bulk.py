@@ -34,7 +34,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import DataError, DBAPIError, IntegrityError
 
 from ndcg_studio.storage.database import describe_url
-from ndcg_studio.storage.pg_copy import copy_any, copy_out_array, copy_rows
+from ndcg_studio.storage.pg_copy import copy_any, copy_out_array, copy_rows, rows_in_any_order
 from ndcg_studio.storage.resilience import refusal_of
 
 _CHUNK = 50_000
@@ -211,9 +211,7 @@ def _integer_texts(
     columns = list(statement.selected_columns)
     if (
         len(columns) != len(dtype.names or ())
-        or statement._order_by_clauses  # no public accessor for these three
-        or statement._limit_clause is not None
-        or statement._offset_clause is not None
+        or not rows_in_any_order(statement)
         or not all(isinstance(c.type, Integer | Boolean) for c in columns)
     ):
         return None

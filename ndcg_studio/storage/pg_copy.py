@@ -36,6 +36,7 @@ __all__ = [
     "copy_out_array",
     "copy_rows",
     "copy_target",
+    "rows_in_any_order",
 ]
 
 _SIGNATURE = b"PGCOPY\n\xff\r\n\x00"
@@ -78,19 +79,31 @@ def copy_out_array(
     compiled = statement.with_only_columns(*casts).compile(
         dialect=conn.dialect, compile_kwargs={"render_postcompile": True}
     )
-    if not (
+    arrays = None
+    if rows_in_any_order(statement):
+        arrays = _copy_out_arrays(conn, compiled.string, compiled.params, fields)
+    if arrays is None:
+        buffer = _copy_out(
+            conn, f"COPY ({compiled.string}) TO STDOUT (FORMAT binary)", compiled.params
+        )
+        arrays = _parse_rows(buffer, fields)
+    if arrays is None:
+        return None
+    out: NDArray[Any] = np.empty(len(arrays[0]), dtype=out_dtype)
+    for name, values in zip(names, arrays, strict=True):
+        out[name] = values  # from network order, field by field
+    return out
+
+
+def rows_in_any_order(statement: Select[Any]) -> bool:
+    """Whether ``statement`` has no ``ORDER BY``, ``LIMIT`` or ``OFFSET``: its rows may then
+    come through an aggregate (PostgreSQL's ``array_agg`` here, SQLite's ``group_concat`` in
+    :mod:`~ndcg_studio.storage.bulk`), which need not keep an order."""
+    return not (
         statement._order_by_clauses  # no public accessor for these three
         or statement._limit_clause is not None
         or statement._offset_clause is not None
-    ):
-        arrays = _copy_out_arrays(conn, compiled.string, compiled.params, fields)
-        if arrays is not None:
-            out: NDArray[Any] = np.empty(len(arrays[0]), dtype=out_dtype)
-            for name, values in zip(names, arrays, strict=True):
-                out[name] = values
-            return out
-    buffer = _copy_out(conn, f"COPY ({compiled.string}) TO STDOUT (FORMAT binary)", compiled.params)
-    return _parse_rows(buffer, _row_dtype(fields), out_dtype)
+    )
 
 
 def _copy_out(conn: Connection, sql: str, params: Mapping[str, Any] | None) -> bytearray:
@@ -136,49 +149,56 @@ def _copy_out_arrays(
 
 
 def _parse_arrays(buffer: bytearray, fields: list[tuple[str, str]]) -> list[NDArray[Any]] | None:
-    """The arrays of :func:`_copy_out_arrays`' one row (None: a NULL element)."""
-    if not buffer.startswith(_SIGNATURE) or not buffer.endswith(_TRAILER):
+    """The arrays of :func:`_copy_out_arrays`' one row, in network order (views of
+    ``buffer``); None: a NULL element."""
+    body = _copy_body(buffer)
+    if body is None:
         return None
-    at = 19 + int.from_bytes(buffer[15:19], "big") + 2  # the header, the row's field count
+    at = 2  # the row's field count
     columns: list[NDArray[Any]] = []
     for _, kind in fields:
-        length = int.from_bytes(buffer[at : at + 4], "big", signed=True)
+        length = int.from_bytes(body[at : at + 4], "big", signed=True)
         at += 4
         if length < 0:  # array_agg of no rows: NULL
             columns.append(np.empty(0, dtype=kind))
             continue
-        head = np.frombuffer(buffer, dtype=_ARRAY_HEADER, count=1, offset=at)[0]
+        head = np.frombuffer(body, dtype=_ARRAY_HEADER, count=1, offset=at)[0]
         if head["ndim"] != 1 or head["nulls"] != 0:
             return None
         n = int(head["n"])
         element = np.dtype([("len", ">i4"), ("value", kind)])
-        values = np.frombuffer(buffer, dtype=element, count=n, offset=at + _ARRAY_HEADER.itemsize)
+        values = np.frombuffer(body, dtype=element, count=n, offset=at + _ARRAY_HEADER.itemsize)
         if (values["len"] != 8).any():
             return None
-        columns.append(values["value"].astype(np.dtype(kind).newbyteorder("="), copy=True))
+        columns.append(values["value"])
         at += length
     return columns
 
 
-def _parse_rows(
-    buffer: bytearray, row: np.dtype[Any], out_dtype: np.dtype[Any]
-) -> NDArray[Any] | None:
+def _copy_body(buffer: bytearray) -> memoryview | None:
+    """The rows of a binary COPY stream: between its header (signature, flags, extension)
+    and its trailer; None when it is not one."""
     if not buffer.startswith(_SIGNATURE) or not buffer.endswith(_TRAILER):
         return None
     extension = int.from_bytes(buffer[15:19], "big")
-    body = memoryview(buffer)[19 + extension : len(buffer) - len(_TRAILER)]
-    if len(body) % row.itemsize:
+    return memoryview(buffer)[19 + extension : len(buffer) - len(_TRAILER)]
+
+
+def _parse_rows(buffer: bytearray, fields: list[tuple[str, str]]) -> list[NDArray[Any]] | None:
+    """The ``fields`` of binary COPY rows (:func:`_row_dtype`), one array each in network
+    order (views of ``buffer``); None: a NULL."""
+    row = _row_dtype(fields)
+    body = _copy_body(buffer)
+    if body is None or len(body) % row.itemsize:
         return None  # a NULL (a field without its bytes)
     rows = np.frombuffer(body, dtype=row)
-    width = len(out_dtype.names or ())
+    names = [name for name, _ in fields]
+    width = len(names)
     if len(rows) and (
         (rows["_count"] != width).any() or any((rows[f"_len{i}"] != 8).any() for i in range(width))
     ):
         return None
-    out: NDArray[Any] = np.empty(len(rows), dtype=out_dtype)
-    for name in out_dtype.names or ():
-        out[name] = rows[name]
-    return out
+    return [rows[name] for name in names]
 
 
 #: (binary form, smallest, largest) of the column types written in binary.
