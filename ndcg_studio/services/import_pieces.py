@@ -205,6 +205,12 @@ def one_text(names: list[str]) -> str | list[str]:
     return text if text.count("\n") == len(names) - 1 else names
 
 
+def _codes(values: list[str]) -> tuple[str | list[str], NDArray[np.int64]]:
+    """:func:`factorize` of a piece's column, its distinct names as :func:`one_text`."""
+    distinct, codes = factorize(values)
+    return one_text(distinct), codes
+
+
 def _split(names: str | list[str]) -> list[str]:
     return names.split("\n") if isinstance(names, str) else names
 
@@ -317,10 +323,8 @@ class Pieces:
     def add_run(self, run: RunFile) -> None:
         self.tags.update(dict.fromkeys(run.tags))
         self.rank_problems.append(run.rank_problem)
-        q_ext, q_inv = factorize(run.query_id)
+        q_names, q_inv = _codes(run.query_id)
         positions = trec_positions_of_docs(q_inv, run.score, run.doc_id)
-        q_names = one_text(q_ext)
-        del q_ext
         part = {
             "query": None,
             "doc": None,
@@ -333,9 +337,7 @@ class Pieces:
         self._queue(part, (q_names, q_inv))
 
     def add_qrels(self, qrels: QrelsFile, default_name: str) -> None:
-        q_ext, q_inv = factorize(qrels.query_id)
-        q_names = one_text(q_ext)
-        del q_ext
+        q_names, q_inv = _codes(qrels.query_id)
         if qrels.annotator is not None:
             a_ext, a_inv = factorize(qrels.annotator)
         else:
