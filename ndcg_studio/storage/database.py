@@ -37,6 +37,11 @@ DEFAULT_FILE = "studio.sqlite"
 #: PostgreSQL advisory-lock key held while migrating, so that two processes opening the same
 #: server at once do not both run the same migration.
 _MIGRATION_LOCK_KEY = 4_172_023_001
+#: Execution option of an SQLite engine whose bulk imports may write through a rollback journal
+#: when theirs is the file's only connection (:func:`ndcg_studio.storage.bulk.bulk_transaction`):
+#: set on the engines of short-lived commands, not on the desktop app's (``lean``), whose other
+#: connections read while an import runs.
+LONE_BULK_JOURNAL = "ndcg_studio_lone_bulk_journal"
 
 
 class DatabaseError(Exception):
@@ -148,9 +153,10 @@ def create_studio_engine(url: URL, *, lean: bool = False) -> Engine:
     timeout, a 64 MiB page cache and a 256 MiB memory map on every connection, 16 KiB pages for
     a new file; the parent folder is created. ``lean`` (the desktop app, a long-lived process
     whose RSS counts): no memory map, and a connection's page cache is freed when it goes back
-    to the pool. PostgreSQL: ``pool_pre_ping`` so a
-    restarted server is noticed and reconnected to, plus :data:`POSTGRES_CONNECT_ARGS` (connect
-    timeout, TCP keepalives, application name) unless the URL's query sets them.
+    to the pool; not ``lean`` (a command): the :data:`LONE_BULK_JOURNAL` option. PostgreSQL:
+    ``pool_pre_ping`` so a restarted server is noticed and reconnected to, plus
+    :data:`POSTGRES_CONNECT_ARGS` (connect timeout, TCP keepalives, application name) unless the
+    URL's query sets them.
     """
     if url.get_backend_name() == "sqlite":
         if not in_memory(url) and url.database:
@@ -160,6 +166,8 @@ def create_studio_engine(url: URL, *, lean: bool = False) -> Engine:
         if lean:
             event.listen(engine, "connect", _without_memory_map)
             event.listen(engine, "checkin", _release_page_cache)
+        elif not in_memory(url):
+            engine.update_execution_options(**{LONE_BULK_JOURNAL: True})
         return engine
     return create_engine(
         url,
