@@ -3,6 +3,7 @@ in key order; and the settings of a bulk transaction's connection are restored a
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -66,7 +67,7 @@ def test_a_nul_character_is_refused(sqlite_db: Any) -> None:
 
 def test_bulk_transaction_restores_the_connections_settings(tmp_path: Path) -> None:
     database = open_database(str(tmp_path / "p.sqlite"))
-    pragmas = ("temp_store", "mmap_size", "foreign_keys")
+    pragmas = ("temp_store", "mmap_size", "foreign_keys", "threads")
     try:
         with database.engine.connect() as conn:
             outside = [conn.exec_driver_sql(f"PRAGMA {p}").scalar() for p in pragmas]
@@ -76,8 +77,9 @@ def test_bulk_transaction_restores_the_connections_settings(tmp_path: Path) -> N
             after = [conn.exec_driver_sql(f"PRAGMA {p}").scalar() for p in pragmas]
     finally:
         database.dispose()
-    assert inside == [1, 0, 0]  # temporary tables in a file, no memory map, no FK checks
-    assert after == outside == [2, 268435456, 1]
+    # temporary tables in a file, no memory map, no FK checks, the sorter's helper threads
+    assert inside == [1, 0, 0, max(0, min(2, (os.cpu_count() or 1) - 1))]
+    assert after == outside == [2, 268435456, 1, 0]
 
 
 def _stage_and_settle(
