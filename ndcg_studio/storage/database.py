@@ -9,6 +9,8 @@ written by a newer version of the app is refused with :class:`DatabaseVersionErr
 from __future__ import annotations
 
 import os
+import sqlite3
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -109,7 +111,7 @@ def _on_sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
     # with SQLite's default 4 KiB (benchmarks/bench_end_to_end.py; numbers in its README).
     cursor.execute("PRAGMA page_size=16384")
     cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA journal_mode=WAL")
+    _set_wal(cursor)
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA busy_timeout=10000")
     # 64 MiB page cache (default 2 MiB) and in-memory temp tables: bulk imports touch large
@@ -123,6 +125,32 @@ def _on_sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
     # database must be on a local disk, as SQLite requires for WAL anyway.)
     cursor.execute("PRAGMA mmap_size=268435456")
     cursor.close()
+
+
+#: Seconds a connection waits for the file (SQLite's busy timeout, and for setting WAL).
+_BUSY_SECONDS = 10
+
+
+def _set_wal(cursor: Any) -> None:
+    """``PRAGMA journal_mode=WAL``, waiting up to :data:`_BUSY_SECONDS` while the file is
+    locked: a command's import writes it through a rollback journal when nothing else has it
+    open (``bulk.bulk_transaction``), and SQLite refuses the switch at once, without its busy
+    timeout, until that import ends. Meanwhile this connection holds no lock, so it cannot
+    hold the import up.
+
+    Raises:
+        sqlite3.OperationalError: still locked after the wait ("database is locked"), or
+            another failure.
+    """
+    deadline = time.monotonic() + _BUSY_SECONDS
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
 
 
 def _without_memory_map(dbapi_connection: Any, _record: Any) -> None:
@@ -161,7 +189,7 @@ def create_studio_engine(url: URL, *, lean: bool = False) -> Engine:
     if url.get_backend_name() == "sqlite":
         if not in_memory(url) and url.database:
             Path(url.database).parent.mkdir(parents=True, exist_ok=True)
-        engine = create_engine(url, connect_args={"timeout": 10})
+        engine = create_engine(url, connect_args={"timeout": _BUSY_SECONDS})
         event.listen(engine, "connect", _on_sqlite_connect)
         if lean:
             event.listen(engine, "connect", _without_memory_map)

@@ -9,6 +9,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -61,6 +62,39 @@ def test_alone_a_command_imports_through_a_rollback_journal(tmp_path: Path) -> N
     reader = sqlite3.connect(path)
     assert reader.execute("PRAGMA journal_mode").fetchone() == ("wal",)  # the file's own mode
     reader.close()
+
+
+def test_a_program_opening_the_file_meanwhile_waits_for_the_import(tmp_path: Path) -> None:
+    """It cannot set WAL while the import holds the file; it waits (holding no lock, so the
+    import goes on) and opens the file as the import left it."""
+    path = tmp_path / "waited.sqlite"
+    database = open_database(path)
+    opened: dict[str, object] = {}
+
+    def newcomer() -> None:
+        started = time.perf_counter()
+        other = open_database(path)
+        opened["seconds"] = time.perf_counter() - started
+        opened["queries"] = _queries(other)
+        other.dispose()
+
+    thread = threading.Thread(target=newcomer)
+    try:
+        with bulk_transaction(database.engine) as conn:
+            assert _modes(conn) == ("delete", 2)
+            map_external_ids(conn, models.queries, ["during"], defaults={"text": ""})
+            thread.start()
+            time.sleep(1.0)
+            assert thread.is_alive() and not opened  # still waiting
+            map_external_ids(conn, models.queries, ["later"], defaults={"text": ""})
+        thread.join(timeout=15)
+        assert opened["queries"] == ["during", "later"]
+        assert 0.9 < float(opened["seconds"]) < 10  # type: ignore[arg-type]
+        with database.engine.connect() as conn:
+            assert _modes(conn) == ("wal", 1)
+    finally:
+        thread.join(timeout=15)
+        database.dispose()
 
 
 def test_not_while_another_connection_has_the_file_open(tmp_path: Path) -> None:
