@@ -112,7 +112,7 @@ def open_db(args: argparse.Namespace, *, must_exist: bool = True) -> Any:
         path = Path(str(url.database))
         if must_exist and not path.is_file():
             raise UsageError(f"no database at {path}; `import` or `demo` creates one")
-    return open_database(url)
+    return open_database(url, command=True)
 
 
 def check_output(args: argparse.Namespace) -> None:

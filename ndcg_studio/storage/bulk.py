@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -32,25 +31,16 @@ from sqlalchemy import (
     literal,
     select,
 )
-from sqlalchemy.exc import DataError, DBAPIError, IntegrityError, OperationalError
+from sqlalchemy.exc import DataError, DBAPIError, IntegrityError
 
-from ndcg_studio.storage.database import LONE_BULK_JOURNAL, describe_url
+from ndcg_studio.storage.database import describe_url
 from ndcg_studio.storage.pg_copy import copy_any, copy_out_array, copy_rows, rows_in_any_order
 from ndcg_studio.storage.resilience import refusal_of
+from ndcg_studio.storage.sqlite_import import import_settings
 
 _CHUNK = 50_000
 #: From this many rows on, SQLite inserts go through a staging table (see bulk_insert).
 _STAGE_FROM = 5_000
-
-
-#: SQLite settings of a bulk transaction's connection (see :func:`bulk_transaction`). threads:
-#: helper threads SQLite's sorter may start (the one sort of a file's document ids, in
-#: ``StagedIds.settle``), up to two, one core left to the importing thread.
-_IMPORT_SETTINGS = {
-    "temp_store": 1,  # FILE
-    "mmap_size": 0,
-    "threads": max(0, min(2, (os.cpu_count() or 1) - 1)),
-}
 
 
 @contextmanager
@@ -63,23 +53,9 @@ def bulk_transaction(engine: Engine) -> Iterator[Connection]:
     inside one). Imports reference only ids they have just read or created under that lock, so
     the checks (three parent lookups per inserted row) could not fail; skipping them halves the
     time of inserting a million judgments or results. Enforcement is switched back on before
-    the connection returns to the pool (or the connection is discarded). For the transaction,
-    temporary tables go to a file (``temp_store=FILE``: an import stages and sorts its whole
-    file's document ids there, ``StagedIds``), the sort may use helper threads (``threads``: a
-    10M-line run imported 1.5-2.5 s faster, at 1M no change) and the memory map is off (its
-    pages count in the process's memory, up to 256 MiB of a large file) — the peak memory of a
-    10M-line import (``benchmarks/bench_scale.py``); the connection's settings are restored
-    after.
-    On an engine with the :data:`~ndcg_studio.storage.database.LONE_BULK_JOURNAL` option (a
-    command's) whose connection is the only one on the file, the transaction writes through a
-    rollback journal (``journal_mode=DELETE``, ``synchronous=FULL``), and the file goes back to
-    WAL after: SQLite's advice for transactions over some dozens of megabytes
-    (https://sqlite.org/wal.html, "WAL does not work well for very large transactions"). In WAL
-    every page is written twice (log, then checkpoint at the commit), and a page the cache
-    spilled and changed again makes the commit re-read the log after it to redo its checksums:
-    a 10M-line qrels import wrote 6 GB instead of 2 GB and its commit took 7 s, growing faster
-    than the file (``benchmarks/README.md``). A program opening the file meanwhile waits
-    (busy timeout) instead of reading what was there before the import.
+    the connection returns to the pool (or the connection is discarded). The connection's other
+    settings for the transaction, and the rollback journal of a command's import into a file
+    nobody else has open: :func:`~ndcg_studio.storage.sqlite_import.import_settings`.
     PostgreSQL: an ordinary transaction, constraints checked (the references of judgments,
     results and their history set-wise, once per statement: migration 0008).
 
@@ -97,59 +73,9 @@ def bulk_transaction(engine: Engine) -> Iterator[Connection]:
                     raise refusal from exc
                 raise
             return
-        current = {p: conn.exec_driver_sql(f"PRAGMA {p}").scalar() for p in _IMPORT_SETTINGS}
-        settings = {p: int(v) for p, v in current.items() if v is not None}  # none: in memory
-        conn.exec_driver_sql("PRAGMA foreign_keys=OFF")  # outside a transaction: takes effect
-        for pragma in settings:
-            conn.exec_driver_sql(f"PRAGMA {pragma}={_IMPORT_SETTINGS[pragma]}")
-        lone = bool(engine.get_execution_options().get(LONE_BULK_JOURNAL)) and _rollback_journal(
-            conn
-        )
-        conn.commit()
-        try:
-            with conn.begin():
-                conn.exec_driver_sql("BEGIN IMMEDIATE")
-                yield conn
-        finally:
-            try:
-                conn.exec_driver_sql("PRAGMA foreign_keys=ON")
-                for pragma, value in settings.items():
-                    conn.exec_driver_sql(f"PRAGMA {pragma}={value}")
-                conn.commit()
-                if lone:
-                    _back_to_wal(conn)
-            except Exception:
-                conn.invalidate()  # a new connection starts with foreign_keys=ON
-                raise
-
-
-def _rollback_journal(conn: Connection) -> bool:
-    """Switch ``conn``'s file from WAL to a rollback journal (``synchronous=FULL``, which that
-    journal needs to survive a power cut) if it is the file's only connection; whether it did.
-    SQLite refuses at once ("database is locked", no busy wait) while any other connection, in
-    this process or another, has the file open in WAL."""
-    if conn.exec_driver_sql("PRAGMA journal_mode").scalar() != "wal":
-        return False
-    try:
-        mode = conn.exec_driver_sql("PRAGMA journal_mode=DELETE").scalar()
-    except OperationalError:
-        return False
-    if mode != "delete":
-        return False
-    conn.exec_driver_sql("PRAGMA synchronous=FULL")
-    return True
-
-
-def _back_to_wal(conn: Connection) -> None:
-    """The file back in WAL with ``synchronous=NORMAL`` (every connection's settings,
-    ``database._on_sqlite_connect``), after :func:`_rollback_journal`. A program that opened
-    the file meanwhile may hold it past the busy timeout: the connection is then discarded
-    (the import is committed; the next connection sets WAL as it opens)."""
-    try:
-        conn.exec_driver_sql("PRAGMA journal_mode=WAL")
-        conn.exec_driver_sql("PRAGMA synchronous=NORMAL")
-    except OperationalError:
-        conn.invalidate()
+        with import_settings(engine, conn), conn.begin():
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
+            yield conn
 
 
 def _json_array(values: Sequence[str]) -> str:

@@ -40,9 +40,9 @@ DEFAULT_FILE = "studio.sqlite"
 #: server at once do not both run the same migration.
 _MIGRATION_LOCK_KEY = 4_172_023_001
 #: Execution option of an SQLite engine whose bulk imports may write through a rollback journal
-#: when theirs is the file's only connection (:func:`ndcg_studio.storage.bulk.bulk_transaction`):
-#: set on the engines of short-lived commands, not on the desktop app's (``lean``), whose other
-#: connections read while an import runs.
+#: when theirs is the file's only connection (:func:`ndcg_studio.storage.sqlite_import.
+#: import_settings`): set on the engines of the command line's commands (``command``), not on
+#: the desktop app's, whose other connections read while an import runs.
 LONE_BULK_JOURNAL = "ndcg_studio_lone_bulk_journal"
 
 
@@ -174,14 +174,15 @@ def _release_page_cache(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
-def create_studio_engine(url: URL, *, lean: bool = False) -> Engine:
+def create_studio_engine(url: URL, *, lean: bool = False, command: bool = False) -> Engine:
     """An engine for ``url`` with our connection settings.
 
     SQLite: ``PRAGMA foreign_keys=ON``, WAL journal, ``synchronous=NORMAL``, a 10 s busy
     timeout, a 64 MiB page cache and a 256 MiB memory map on every connection, 16 KiB pages for
     a new file; the parent folder is created. ``lean`` (the desktop app, a long-lived process
     whose RSS counts): no memory map, and a connection's page cache is freed when it goes back
-    to the pool; not ``lean`` (a command): the :data:`LONE_BULK_JOURNAL` option. PostgreSQL:
+    to the pool; ``command`` (a command-line command's): the :data:`LONE_BULK_JOURNAL` option.
+    PostgreSQL:
     ``pool_pre_ping`` so a restarted server is noticed and reconnected to, plus
     :data:`POSTGRES_CONNECT_ARGS` (connect timeout, TCP keepalives, application name) unless the
     URL's query sets them.
@@ -194,7 +195,7 @@ def create_studio_engine(url: URL, *, lean: bool = False) -> Engine:
         if lean:
             event.listen(engine, "connect", _without_memory_map)
             event.listen(engine, "checkin", _release_page_cache)
-        elif not in_memory(url):
+        if command and not in_memory(url):
             engine.update_execution_options(**{LONE_BULK_JOURNAL: True})
         return engine
     return create_engine(
@@ -374,9 +375,11 @@ def open_database(
     *,
     upgrade: bool = True,
     lean: bool = False,
+    command: bool = False,
 ) -> Database:
     """Open (creating if needed) and upgrade the database named by ``db`` (see :func:`resolve_url`).
-    ``lean``: SQLite connections for a long-lived process (see :func:`create_studio_engine`).
+    ``lean``: SQLite connections for a long-lived process; ``command``: for a command-line
+    command (see :func:`create_studio_engine`).
 
     Raises:
         DatabaseVersionError: written by a newer app version.
@@ -384,7 +387,7 @@ def open_database(
     """
     url = db if isinstance(db, URL) else resolve_url(db)
     try:
-        engine = create_studio_engine(url, lean=lean)
+        engine = create_studio_engine(url, lean=lean, command=command)
     except Exception as exc:
         raise DatabaseError(f"cannot open the database {describe_url(url)}: {exc}") from exc
     try:

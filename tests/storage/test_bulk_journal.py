@@ -1,6 +1,7 @@
-"""SQLite: a command's bulk import writes through a rollback journal when its connection is the
-file's only one, and the file is back in WAL after (``bulk.bulk_transaction``): committed,
-rolled back, killed — and never while another connection has the file open, nor in the app."""
+"""SQLite: a command-line command's bulk import writes through a rollback journal when its
+connection is the file's only one, and the file is back in WAL after
+(``sqlite_import.import_settings``): committed, rolled back, killed — and never while another
+connection has the file open, nor in the desktop app or a library's engine."""
 
 from __future__ import annotations
 
@@ -34,7 +35,7 @@ def _queries(database: Database) -> list[str]:
 
 def test_alone_a_command_imports_through_a_rollback_journal(tmp_path: Path) -> None:
     path = tmp_path / "alone.sqlite"
-    database = open_database(path)
+    database = open_database(path, command=True)
     try:
         with bulk_transaction(database.engine) as conn:
             assert _modes(conn) == ("delete", 2)  # synchronous=FULL
@@ -68,12 +69,12 @@ def test_a_program_opening_the_file_meanwhile_waits_for_the_import(tmp_path: Pat
     """It cannot set WAL while the import holds the file; it waits (holding no lock, so the
     import goes on) and opens the file as the import left it."""
     path = tmp_path / "waited.sqlite"
-    database = open_database(path)
+    database = open_database(path, command=True)
     opened: dict[str, object] = {}
 
     def newcomer() -> None:
         started = time.perf_counter()
-        other = open_database(path)
+        other = open_database(path, command=True)
         opened["seconds"] = time.perf_counter() - started
         opened["queries"] = _queries(other)
         other.dispose()
@@ -99,7 +100,7 @@ def test_a_program_opening_the_file_meanwhile_waits_for_the_import(tmp_path: Pat
 
 def test_not_while_another_connection_has_the_file_open(tmp_path: Path) -> None:
     path = tmp_path / "shared.sqlite"
-    database = open_database(path)
+    database = open_database(path, command=True)
     other = sqlite3.connect(path)
     try:
         assert other.execute("SELECT count(*) FROM queries").fetchone() == (0,)  # open in WAL
@@ -116,8 +117,9 @@ def test_not_while_another_connection_has_the_file_open(tmp_path: Path) -> None:
         database.dispose()
 
 
-def test_not_in_the_desktop_app(tmp_path: Path) -> None:
-    database = open_database(tmp_path / "app.sqlite", lean=True)
+@pytest.mark.parametrize("lean", [True, False])
+def test_not_in_the_desktop_app_nor_outside_a_command(tmp_path: Path, lean: bool) -> None:
+    database = open_database(tmp_path / "app.sqlite", lean=lean)
     try:
         with bulk_transaction(database.engine) as conn:
             assert _modes(conn) == ("wal", 1)
@@ -129,7 +131,7 @@ def test_an_import_killed_midway_leaves_the_file_as_it_was(tmp_path: Path) -> No
     """``kill -9`` while the import has written pages into the file itself: the next open
     rolls them back from the journal, and the file is in WAL again."""
     path = tmp_path / "killed.sqlite"
-    database = open_database(path)
+    database = open_database(path, command=True)
     with database.engine.begin() as conn:
         map_external_ids(conn, models.queries, ["before"], defaults={"text": ""})
     database.dispose()
@@ -157,7 +159,7 @@ def test_an_import_killed_midway_leaves_the_file_as_it_was(tmp_path: Path) -> No
     finally:
         proc.wait(timeout=60)
     assert proc.returncode == -signal.SIGKILL
-    database = open_database(path)
+    database = open_database(path, command=True)
     try:
         assert _queries(database) == ["before"]
         with database.engine.connect() as conn:
