@@ -9,7 +9,6 @@ written by a newer version of the app is refused with :class:`DatabaseVersionErr
 from __future__ import annotations
 
 import os
-import sqlite3
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -113,7 +112,7 @@ def _on_sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA foreign_keys=ON")
     _set_wal(cursor)
     cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.execute("PRAGMA busy_timeout=10000")
+    cursor.execute(f"PRAGMA busy_timeout={_BUSY_SECONDS * 1000}")
     # 64 MiB page cache (default 2 MiB) and in-memory temp tables: bulk imports touch large
     # indexes in random key order.
     cursor.execute("PRAGMA cache_size=-65536")
@@ -134,14 +133,16 @@ _BUSY_SECONDS = 10
 def _set_wal(cursor: Any) -> None:
     """``PRAGMA journal_mode=WAL``, waiting up to :data:`_BUSY_SECONDS` while the file is
     locked: a command's import writes it through a rollback journal when nothing else has it
-    open (``bulk.bulk_transaction``), and SQLite refuses the switch at once, without its busy
-    timeout, until that import ends. Meanwhile this connection holds no lock, so it cannot
-    hold the import up.
+    open (``sqlite_import.import_settings``), and SQLite refuses the switch at once, without
+    its busy timeout, until that import ends. Meanwhile this connection holds no lock, so it
+    cannot hold the import up.
 
     Raises:
         sqlite3.OperationalError: still locked after the wait ("database is locked"), or
             another failure.
     """
+    import sqlite3  # imported already by SQLAlchemy's SQLite dialect; not at start-up
+
     deadline = time.monotonic() + _BUSY_SECONDS
     while True:
         try:
@@ -182,8 +183,7 @@ def create_studio_engine(url: URL, *, lean: bool = False, command: bool = False)
     a new file; the parent folder is created. ``lean`` (the desktop app, a long-lived process
     whose RSS counts): no memory map, and a connection's page cache is freed when it goes back
     to the pool; ``command`` (a command-line command's): the :data:`LONE_BULK_JOURNAL` option.
-    PostgreSQL:
-    ``pool_pre_ping`` so a restarted server is noticed and reconnected to, plus
+    PostgreSQL: ``pool_pre_ping`` so a restarted server is noticed and reconnected to, plus
     :data:`POSTGRES_CONNECT_ARGS` (connect timeout, TCP keepalives, application name) unless the
     URL's query sets them.
     """

@@ -22,7 +22,6 @@ from sqlalchemy.exc import DataError, IntegrityError
 from ndcg_studio.progress import Cancelled, Progress
 from ndcg_studio.storage import models
 from ndcg_studio.storage.bulk import (
-    _json_array,
     bulk_insert,
     bulk_transaction,
     column_by_id,
@@ -35,7 +34,7 @@ from ndcg_studio.storage.external_ids import (
     upsert,
 )
 from ndcg_studio.storage.pg_copy import copy_columns
-from ndcg_studio.storage.staged_ids import StagedIds
+from ndcg_studio.storage.staged_ids import StagedIds, json_piece
 
 if TYPE_CHECKING:
     from sqlalchemy import Connection, Engine
@@ -206,8 +205,7 @@ class DocumentsMeanwhile:
             if doc_id:
                 # the JSON text made here, so the piece's strings go with the piece and not in
                 # the helper's time, amid the next piece's (see import_pieces.PieceNames)
-                text, ends = _json_array(doc_id), (doc_id[0], doc_id[-1])
-                job = self._helper.submit(self._staged.add_json, text, len(doc_id), *ends)
+                job = self._helper.submit(self._staged.add_json, *json_piece(doc_id))
         elif self._helper is not None:
             job = self._helper.submit(document_ids, self._conn, doc_id)
         # the helper's job holds the piece's ids until it has run; kept here only without one

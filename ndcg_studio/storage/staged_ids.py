@@ -18,7 +18,7 @@ from ndcg_studio.storage.bulk import _driver_cursor, _json_array, _sql_literals
 if TYPE_CHECKING:
     from sqlalchemy import Connection
 
-__all__ = ["StagedIds"]
+__all__ = ["StagedIds", "json_piece"]
 
 
 #: Staged lines whose ids are read back per statement by :meth:`StagedIds.settle` (bounded
@@ -34,6 +34,16 @@ _POLL_STEPS = 1_000_000
 #: 3.40: the statements run the same instructions for every line, so the count is the
 #: progress; a version that runs more stops at the share's end until the statement ends).
 _STEPS = {"sort": (0, 62, 15), "insert": (62, 76, 18), "read": (76, 100, 13)}
+
+
+def json_piece(values: Sequence[str]) -> tuple[str, int, str, str]:
+    """The arguments of :meth:`StagedIds.add_json` for a non-empty piece of ``values``: their
+    JSON array text, how many, the first and the last.
+
+    Raises:
+        ValueError: a value holds a NUL character (see ``_json_array``).
+    """
+    return _json_array(values), len(values), values[0], values[-1]
 
 
 class StagedIds:
@@ -79,12 +89,12 @@ class StagedIds:
             RuntimeError: SQLite did not number the staged lines as expected.
         """
         if values:
-            self.add_json(_json_array(values), len(values), values[0], values[-1])
+            self.add_json(*json_piece(values))
 
     def add_json(self, text: str, n: int, first_value: str, last_value: str) -> None:
-        """:meth:`add` of the JSON array ``text`` of ``n`` values (``_json_array``), the first
-        and the last of them given for the check: the text can be made in another thread
-        than the one staging it (``DocumentsMeanwhile.start``).
+        """:meth:`add` of the JSON array ``text`` of ``n`` values, the first and the last of
+        them given for the check (:func:`json_piece` makes the four): the text can be made in
+        another thread than the one staging it (``DocumentsMeanwhile.start``).
 
         Raises:
             RuntimeError: SQLite did not number the staged lines as expected.
