@@ -1,4 +1,5 @@
-"""Benchmark of ndcg_studio.domain.agreement against the reference packages, in the same run.
+"""Benchmark of ndcg_studio.domain.agreement.summary against the reference packages, in the same
+run.
 
 Data: 10,000 queries x 10 documents x 10 annotators = 100,000 items, 30% of the judgments missing
 (~700,000 grades), grades 0..4 = clip(round(true grade + annotator bias + noise)).
@@ -20,28 +21,20 @@ from typing import Any
 import numpy as np
 
 try:
-    from ndcg_studio.domain.agreement import (
-        Ratings,
-        alpha,
-        alpha_bootstrap,
-        alpha_by_group,
-        alpha_leave_one_out,
-        item_spread,
-        pairwise_cohen_kappa,
-    )
+    from ndcg_studio.domain.agreement.alpha import alpha, alpha_by_group
+    from ndcg_studio.domain.agreement.alpha_intervals import alpha_bootstrap, alpha_leave_one_out
+    from ndcg_studio.domain.agreement.kappa import pairwise_cohen_kappa
+    from ndcg_studio.domain.agreement.ratings import Ratings
+    from ndcg_studio.domain.agreement.spread import item_spread
 except ModuleNotFoundError:  # run as a plain script from a checkout
     import sys
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from ndcg_studio.domain.agreement import (
-        Ratings,
-        alpha,
-        alpha_bootstrap,
-        alpha_by_group,
-        alpha_leave_one_out,
-        item_spread,
-        pairwise_cohen_kappa,
-    )
+    from ndcg_studio.domain.agreement.alpha import alpha, alpha_by_group
+    from ndcg_studio.domain.agreement.alpha_intervals import alpha_bootstrap, alpha_leave_one_out
+    from ndcg_studio.domain.agreement.kappa import pairwise_cohen_kappa
+    from ndcg_studio.domain.agreement.ratings import Ratings
+    from ndcg_studio.domain.agreement.spread import item_spread
 
 import krippendorff
 from sklearn.metrics import cohen_kappa_score

@@ -44,10 +44,10 @@ from typing import Any
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 try:
-    from ndcg_studio.services.annotation import AnnotationService
+    from ndcg_studio.services.annotation.service import AnnotationService
 except ModuleNotFoundError:  # run as a plain script from a checkout
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from ndcg_studio.services.annotation import AnnotationService
+    from ndcg_studio.services.annotation.service import AnnotationService
 
 from datetime import datetime
 
@@ -56,7 +56,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import DeclarativeBase, Mapped
 
 from ndcg_studio.storage import models
-from ndcg_studio.storage.bulk import bulk_insert
+from ndcg_studio.storage.bulk.columns import bulk_insert
 from ndcg_studio.storage.database import Database
 
 
@@ -172,7 +172,7 @@ def run(db: Database, args: argparse.Namespace) -> None:
 
     from ndcg_studio.ui.context import AppContext
     from ndcg_studio.ui.models.query_progress import QueryProgressModel
-    from ndcg_studio.ui.views.annotate import AnnotateView
+    from ndcg_studio.ui.views.annotate.view import AnnotateView
 
     app = QApplication.instance() or QApplication([])
     model = QueryProgressModel()
@@ -269,7 +269,8 @@ def run(db: Database, args: argparse.Namespace) -> None:
 
 def bench_campaign(db: Database, args: argparse.Namespace) -> list[tuple[str, str]]:
     """The campaign keystroke: grade the shown item, then take the next one from the queue."""
-    from ndcg_studio.services.campaigns import CampaignService, CampaignSpec
+    from ndcg_studio.services.campaigns.service import CampaignService
+    from ndcg_studio.services.campaigns.types import CampaignSpec
 
     rows: list[tuple[str, str]] = []
     svc = CampaignService(db)

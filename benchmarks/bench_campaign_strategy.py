@@ -31,7 +31,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench_annotation import build, percentiles
 
-from ndcg_studio.services.campaigns import CampaignService, CampaignSpec
+from ndcg_studio.services.campaigns.service import CampaignService
+from ndcg_studio.services.campaigns.types import CampaignSpec
 
 
 def main() -> None:

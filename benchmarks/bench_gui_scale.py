@@ -67,7 +67,7 @@ from PySide6.QtCore import QCoreApplication, QElapsedTimer, QSettings, QTimer, Q
 from PySide6.QtWidgets import QApplication
 from ndcg_studio.ui.application import APP_NAME, ORGANIZATION
 from ndcg_studio.ui.context import AppContext
-from ndcg_studio.ui.main_window import MainWindow
+from ndcg_studio.ui.window.main_window import MainWindow
 QCoreApplication.setOrganizationName(ORGANIZATION)
 QCoreApplication.setApplicationName(APP_NAME)
 QSettings().setValue("user/annotator", "ann1")
@@ -221,7 +221,7 @@ def build(path: Path, n_queries: int, seed: int = 0) -> None:
     from scale_db import insert_catalogue, insert_results, open_or_check
 
     from ndcg_studio.storage import models
-    from ndcg_studio.storage.bulk import bulk_insert
+    from ndcg_studio.storage.bulk.columns import bulk_insert
 
     db, built = open_or_check(path, n_queries)
     if built:

@@ -22,9 +22,9 @@ import time
 from collections import defaultdict
 from typing import Any
 
-import ndcg_studio.services.import_pieces as pieces
-from ndcg_studio.services import import_steps
-from ndcg_studio.storage import external_ids, imports, staged_ids
+from ndcg_studio.services.importing import pieces
+from ndcg_studio.services.importing import steps as import_steps
+from ndcg_studio.storage.bulk import external_ids, imports, staged_ids
 from ndcg_studio.storage.judgments import sets
 
 _TOTALS: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0, 0])
@@ -67,7 +67,7 @@ def main() -> None:
         wrap(pieces, name)
     for name in ("add_qrels", "add_run", "run_columns", "qrels_columns"):
         wrap(pieces.Pieces, name)
-    from ndcg_studio.io import trec
+    from ndcg_studio.io.trec import readers as trec
 
     for name in ("_run_from_text", "_qrels_from_text"):
         wrap(trec, name)

@@ -28,12 +28,12 @@ from typing import Any
 import numpy as np
 
 try:
-    from ndcg_studio.io.trec import read_trec_qrels, read_trec_run
+    from ndcg_studio.io.trec.readers import read_trec_qrels, read_trec_run
 except ModuleNotFoundError:  # run as a plain script from a checkout
     import sys
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from ndcg_studio.io.trec import read_trec_qrels, read_trec_run
+    from ndcg_studio.io.trec.readers import read_trec_qrels, read_trec_run
 
 
 def make_files(folder: Path, n_lines: int, seed: int = 0) -> tuple[Path, Path]:

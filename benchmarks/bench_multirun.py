@@ -1,4 +1,5 @@
-"""Benchmark of ndcg_studio.domain.multirun (N runs x many queries); peer: scipy tukey_hsd.
+"""Benchmark of ndcg_studio.domain.statistics.multirun (N runs x many queries); peer: scipy
+tukey_hsd.
 
 Data: 10 runs x 10,000 queries, score = query difficulty (beta(2, 2)) + a run effect of 0 to
 0.01 + noise N(0, 0.05), clipped to [0, 1]: strong query effect, small run differences (the
@@ -25,12 +26,12 @@ from typing import Any
 import numpy as np
 
 try:
-    from ndcg_studio.domain import multirun
+    from ndcg_studio.domain.statistics import multirun
 except ModuleNotFoundError:  # run as a plain script from a checkout
     import sys
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from ndcg_studio.domain import multirun
+    from ndcg_studio.domain.statistics import multirun
 
 from scipy.stats import tukey_hsd
 

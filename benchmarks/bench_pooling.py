@@ -47,13 +47,13 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from ndcg_studio.domain.pooling import STRATEGIES  # noqa: E402
-from ndcg_studio.domain.verdict import ndcg_matrix  # noqa: E402
+from ndcg_studio.domain.pooling.strategies import STRATEGIES  # noqa: E402
+from ndcg_studio.domain.verdict.estimates import ndcg_matrix  # noqa: E402
 from ndcg_studio.io.smart import read_smart_documents, read_smart_queries  # noqa: E402
-from ndcg_studio.io.trec import read_trec_run  # noqa: E402
-from ndcg_studio.io.writers import write_trec_run  # noqa: E402
+from ndcg_studio.io.trec.readers import read_trec_run  # noqa: E402
+from ndcg_studio.io.trec.writers import write_trec_run  # noqa: E402
 from ndcg_studio.services.demo import load_demo  # noqa: E402
-from ndcg_studio.services.importing import ImportService  # noqa: E402
+from ndcg_studio.services.importing.service import ImportService  # noqa: E402
 from ndcg_studio.services.simulation import load_problem, simulate  # noqa: E402
 from ndcg_studio.storage.database import open_database  # noqa: E402
 

@@ -26,8 +26,9 @@ from PySide6.QtCore import QSortFilterProxyModel, Qt
 from PySide6.QtWidgets import QApplication
 
 from ndcg_studio.domain.bands import Band, band_of
+from ndcg_studio.services.screens.review import ReviewRows
 from ndcg_studio.ui.models import scores as M
-from ndcg_studio.ui.models.scores import ReviewFilter, ReviewRows, ScoresTableModel
+from ndcg_studio.ui.models.scores import ReviewFilter, ScoresTableModel
 from ndcg_studio.ui.models.table import SORT_ROLE
 
 WORDS = np.array(

@@ -1,4 +1,5 @@
-"""Benchmark of ndcg_studio.domain.metrics.score() against ranx and ir-measures, in the same run.
+"""Benchmark of ndcg_studio.domain.metrics.measures.score() against ranx and ir-measures, in the
+same run.
 
 Data: 10,000 queries x 100 retrieved documents (1,000,000 results) from a 2,000,000-document
 collection, continuous random scores (ties are rare), every retrieved document judged 0..4 plus
@@ -23,24 +24,14 @@ from typing import Any
 import numpy as np
 
 try:
-    from ndcg_studio.domain.metrics import (
-        Qrels,
-        RankedLists,
-        ScoringParams,
-        doc_order_key,
-        score,
-    )
+    from ndcg_studio.domain.metrics.measures import Qrels, RankedLists, ScoringParams, score
+    from ndcg_studio.domain.metrics.ordering import doc_order_key
 except ModuleNotFoundError:  # run as a plain script from a checkout
     import sys
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from ndcg_studio.domain.metrics import (
-        Qrels,
-        RankedLists,
-        ScoringParams,
-        doc_order_key,
-        score,
-    )
+    from ndcg_studio.domain.metrics.measures import Qrels, RankedLists, ScoringParams, score
+    from ndcg_studio.domain.metrics.ordering import doc_order_key
 
 
 def best_of(fn: Callable[[], Any], repeat: int) -> tuple[float, float, Any]:

@@ -37,7 +37,7 @@ from PySide6.QtCore import QCoreApplication, QSettings, QTimer, Qt
 from PySide6.QtWidgets import QApplication
 from ndcg_studio.ui.application import APP_NAME, ORGANIZATION
 from ndcg_studio.ui.context import AppContext
-from ndcg_studio.ui.main_window import MainWindow
+from ndcg_studio.ui.window.main_window import MainWindow
 from ndcg_studio.ui.models.scores import COL_NDCG, COL_TEXT
 QCoreApplication.setOrganizationName(ORGANIZATION)
 QCoreApplication.setApplicationName(APP_NAME)

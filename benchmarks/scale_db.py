@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from sqlalchemy import Connection, func, insert, select
 
 from ndcg_studio.storage import models
-from ndcg_studio.storage.bulk import bulk_insert
+from ndcg_studio.storage.bulk.columns import bulk_insert
 from ndcg_studio.storage.database import Database, open_database
 
 DOCS_PER_RUN = 10

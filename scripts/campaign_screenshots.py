@@ -30,12 +30,13 @@ from PySide6.QtCore import QSettings  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 from screenshots import SIZE, add_second_annotator, build_demo, settle  # noqa: E402
 
-from ndcg_studio.services.annotation import AnnotationService  # noqa: E402
-from ndcg_studio.services.campaigns import CampaignService, CampaignSpec, GoldItem  # noqa: E402
+from ndcg_studio.services.annotation.service import AnnotationService  # noqa: E402
+from ndcg_studio.services.campaigns.service import CampaignService  # noqa: E402
+from ndcg_studio.services.campaigns.types import CampaignSpec, GoldItem  # noqa: E402
 from ndcg_studio.ui.context import AppContext  # noqa: E402
-from ndcg_studio.ui.main_window import MainWindow  # noqa: E402
-from ndcg_studio.ui.views.campaign_dashboard import CampaignDashboard  # noqa: E402
-from ndcg_studio.ui.views.campaign_dialog import CampaignDialog  # noqa: E402
+from ndcg_studio.ui.dialogs.campaign import CampaignDialog  # noqa: E402
+from ndcg_studio.ui.views.campaign.dashboard import CampaignDashboard  # noqa: E402
+from ndcg_studio.ui.window.main_window import MainWindow  # noqa: E402
 
 GUIDELINES = """# Aerodynamics relevance study
 

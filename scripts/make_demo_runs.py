@@ -44,8 +44,9 @@ from ndcg_studio.io.smart import (  # noqa: E402
     read_smart_documents,
     read_smart_queries,
 )
-from ndcg_studio.io.trec import read_trec_qrels, read_trec_run  # noqa: E402
-from ndcg_studio.io.writers import atomic_text_writer, write_trec_run  # noqa: E402
+from ndcg_studio.io.trec.readers import read_trec_qrels, read_trec_run  # noqa: E402
+from ndcg_studio.io.trec.writers import write_trec_run  # noqa: E402
+from ndcg_studio.io.writers import atomic_text_writer  # noqa: E402
 
 DEMO = REPO / "resources" / "demo"
 COLLECTION = DEMO / "cranfield"

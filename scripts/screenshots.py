@@ -34,12 +34,13 @@ if str(REPO) not in sys.path:
 from PySide6.QtCore import QCoreApplication, QSettings, QThreadPool  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
-from ndcg_studio.services.annotation import AnnotationService, AnnotatorInfo  # noqa: E402
+from ndcg_studio.services.annotation.service import AnnotationService  # noqa: E402
+from ndcg_studio.services.annotation.types import AnnotatorInfo  # noqa: E402
 from ndcg_studio.storage.database import Database, open_database  # noqa: E402
 from ndcg_studio.ui import workers  # noqa: E402
 from ndcg_studio.ui.context import AppContext  # noqa: E402
-from ndcg_studio.ui.main_window import MainWindow  # noqa: E402
 from ndcg_studio.ui.theme import apply_theme  # noqa: E402
+from ndcg_studio.ui.window.main_window import MainWindow  # noqa: E402
 
 SIZE = (1280, 800)
 
@@ -107,7 +108,7 @@ def build_demo(folder: Path) -> Database:
 
 def prepare_annotate(window: MainWindow, app: QApplication) -> None:
     """Query 2, on a judged document (the legend shows its grade)."""
-    from ndcg_studio.ui.views.annotate import AnnotateView
+    from ndcg_studio.ui.views.annotate.view import AnnotateView
 
     view = window.view("Annotate")
     assert isinstance(view, AnnotateView)
@@ -221,7 +222,7 @@ def add_second_annotator(db: Database, folder: Path, seed: int = 7) -> None:
     from sqlalchemy import select
 
     from ndcg_studio.services.demo import DEMO_ANNOTATOR
-    from ndcg_studio.services.importing import ImportService
+    from ndcg_studio.services.importing.service import ImportService
     from ndcg_studio.storage import models
 
     j, q, d, a = models.judgments, models.queries, models.documents, models.annotators
@@ -253,7 +254,7 @@ def prepare_review(window: MainWindow, app: QApplication) -> None:
     from PySide6.QtCore import Qt
 
     from ndcg_studio.ui.models import scores as M
-    from ndcg_studio.ui.views.review import ReviewView
+    from ndcg_studio.ui.views.review.view import ReviewView
 
     context = window.context
     db = context.require_database()
@@ -281,7 +282,7 @@ def prepare_review(window: MainWindow, app: QApplication) -> None:
 
 def prepare_agreement(window: MainWindow, app: QApplication) -> None:
     """Adjudicate the second disputed item so the history and the Final column show one."""
-    from ndcg_studio.ui.views.agreement import AgreementView
+    from ndcg_studio.ui.views.agreement.view import AgreementView
 
     view = window.view("Agreement")
     assert isinstance(view, AgreementView)
@@ -307,7 +308,7 @@ def add_fusion_run_and_model_judge(db: Database, folder: Path, seed: int = 18) -
     from sqlalchemy import select
 
     from ndcg_studio.services.demo import DEMO_ANNOTATOR
-    from ndcg_studio.services.importing import ImportService
+    from ndcg_studio.services.importing.service import ImportService
     from ndcg_studio.storage import models
 
     r, q, d, run = models.results, models.queries, models.documents, models.runs

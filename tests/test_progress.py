@@ -18,8 +18,9 @@ def test_checkpoint_reports_then_stops_when_cancelled() -> None:
 
 
 def test_every_layer_uses_the_same_protocol() -> None:
-    from ndcg_studio.io import _ticker, errors
-    from ndcg_studio.services import progress as services_progress
+    from ndcg_studio import progress as services_progress
+    from ndcg_studio.io import errors
+    from ndcg_studio.io.reading import ticker as _ticker
 
     assert errors.OperationCancelled is progress.OperationCancelled
     # one exception type: the former reader/writer subclasses are gone

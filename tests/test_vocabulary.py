@@ -23,7 +23,7 @@ def _choices(parser: argparse.ArgumentParser, command: str, option: str) -> tupl
 
 
 def test_the_cli_offers_exactly_the_vocabulary() -> None:
-    from ndcg_studio.cli import build_parser
+    from ndcg_studio.cli.parser import build_parser
 
     parser = build_parser()
     assert _choices(parser, "score", "--gain") == V.GAINS
@@ -44,9 +44,10 @@ def test_the_cli_offers_exactly_the_vocabulary() -> None:
 def test_every_ui_label_table_covers_exactly_the_vocabulary() -> None:
     pytest.importorskip("PySide6")
     from ndcg_studio.ui import settings as S
-    from ndcg_studio.ui import transfer
+    from ndcg_studio.ui.dialogs import scoring_settings
     from ndcg_studio.ui.models import grades
-    from ndcg_studio.ui.views import agreement, scoring_settings
+    from ndcg_studio.ui.views.agreement import view as agreement
+    from ndcg_studio.ui.window import transfer
 
     assert set(dict(scoring_settings._GAINS)) == set(V.GAINS)
     assert set(dict(scoring_settings._IDEALS)) == set(V.IDEALS)
@@ -64,7 +65,7 @@ def test_every_ui_label_table_covers_exactly_the_vocabulary() -> None:
 
 
 def test_the_services_read_the_vocabulary() -> None:
-    from ndcg_studio.domain.agreement_alpha import LEVELS
+    from ndcg_studio.domain.agreement.alpha import LEVELS
     from ndcg_studio.services.agreement import AgreementSettings
 
     assert set(LEVELS) == set(V.ALPHA_LEVELS)
@@ -72,7 +73,7 @@ def test_the_services_read_the_vocabulary() -> None:
     assert AgreementSettings().level == V.DEFAULT_LEVEL
     import inspect
 
-    from ndcg_studio.domain.agreement_spread import item_spread
+    from ndcg_studio.domain.agreement.spread import item_spread
 
     default = inspect.signature(item_spread).parameters["disputed_range"].default
     assert default == V.DEFAULT_DISPUTED_RANGE
@@ -95,7 +96,7 @@ def test_the_table_models_sort_like_natural_key() -> None:
     """The vectorised key of the table models (Review, Compare, Agreement) and the list key
     (Annotate's query list) agree: q1, q2, q10, not q1, q10, q2."""
     pytest.importorskip("PySide6")
-    from ndcg_studio.ui.models.table import natural_key as array_key
+    from ndcg_studio.services.screens.sort_keys import natural_key as array_key
 
     ids = np.array(["q10", "q2", "q1", "q2", "d7", "q100"])
     got = [str(ids[i]) for i in np.argsort(array_key(ids), kind="stable")]

@@ -11,32 +11,5 @@ settings that produced a file go beside it as ``NAME.settings.json``.
 
 The package is split into the command line (:mod:`~ndcg_studio.cli.parser`), the handlers
 (:mod:`~ndcg_studio.cli.handlers`, one literal table naming each command's function), the entry
-point (:mod:`~ndcg_studio.cli.main`) and what they share (:mod:`~ndcg_studio.cli.common`);
-this module re-exports the names the app and the tests use.
+point (:mod:`~ndcg_studio.cli.main`) and what they share (:mod:`~ndcg_studio.cli.common`).
 """
-
-from __future__ import annotations
-
-from ndcg_studio.cli.common import (
-    RUNS_SEPARATOR,
-    Handler,
-    UsageError,
-    check_output,
-    open_db,
-    positive_int,
-)
-from ndcg_studio.cli.main import run
-from ndcg_studio.cli.parser import build_parser, normalize_argv, parse_args
-
-__all__ = [
-    "RUNS_SEPARATOR",
-    "Handler",
-    "UsageError",
-    "build_parser",
-    "check_output",
-    "normalize_argv",
-    "open_db",
-    "parse_args",
-    "positive_int",
-    "run",
-]

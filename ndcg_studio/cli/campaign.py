@@ -1,7 +1,7 @@
 """``ndcg-studio campaign create|queue|status|list|close|grades``: judging campaigns headless.
 
 Registered by :func:`ndcg_studio.cli.build_parser` (:func:`add_parser`); see
-:mod:`ndcg_studio.services.campaigns` for what a campaign is.
+:mod:`ndcg_studio.services.campaigns.service` for what a campaign is.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from ndcg_studio.cli.common import UsageError, open_db, positive_int, run_names
 
 if TYPE_CHECKING:
-    from ndcg_studio.services.campaigns import CampaignService
+    from ndcg_studio.services.campaigns.service import CampaignService
 
 #: The ``--strategy`` choices (services/campaign_types.POOL_STRATEGIES; the CLI's parser must
 #: not import the services, tests/cli checks they are equal).
@@ -173,7 +173,7 @@ def _read_file(option: str, path: str | None) -> str | None:
 
 
 def campaign_command(args: argparse.Namespace) -> int:
-    from ndcg_studio.services.campaigns import CampaignService
+    from ndcg_studio.services.campaigns.service import CampaignService
 
     if args.campaign_action == "create":
         return _create(args)
@@ -283,7 +283,8 @@ _ACTIONS: dict[str, Callable[[CampaignService, argparse.Namespace], None]] = {
 
 def _create(args: argparse.Namespace) -> int:
     from ndcg_studio.io.campaign_files import read_gold_file, read_query_list
-    from ndcg_studio.services.campaigns import CampaignService, CampaignSpec, GoldItem
+    from ndcg_studio.services.campaigns.service import CampaignService
+    from ndcg_studio.services.campaigns.types import CampaignSpec, GoldItem
 
     queries = gold_rows = guidelines = None
     if _read_file("--queries", args.queries):

@@ -62,7 +62,8 @@ def write_rows(
     """Write ``rows`` to ``--output`` (stdout for ``-``; files atomically): as an aligned table
     under its notes as ``# `` lines, as CSV whose line 1 is the header (the notes then go to
     stderr on screen) or as an xlsx workbook (:func:`~ndcg_studio.io.writers.write_table`). A
-    file gets ``about`` (an :class:`~ndcg_studio.services.exporting.About`) written beside it
+    file gets ``about`` (an :class:`~ndcg_studio.services.exporting.service.About`) written beside
+    it
     as ``F.settings.json``."""
     from ndcg_studio.io.writers import atomic_text_writer, write_table
 
@@ -109,7 +110,7 @@ def terminal_progress(enabled: bool, description: str) -> Iterator[Any]:
 
 def scoring_settings(args: argparse.Namespace) -> Any:
     """ScoringSettings from the ``--k --gain --gains --ideal --order --consensus`` options."""
-    from ndcg_studio.services.scoring import ScoringSettings
+    from ndcg_studio.services.scoring.settings import ScoringSettings
 
     default = ScoringSettings()
     runs = getattr(args, "run", None)
@@ -151,7 +152,7 @@ def _other_trec_kind(kind: str, path: Path) -> str | None:
 
 
 def import_command(args: argparse.Namespace) -> int:
-    from ndcg_studio.services.importing import ImportService
+    from ndcg_studio.services.importing.service import ImportService
 
     path = Path(args.file)
     if args.source is not None and args.kind not in ("qrels", "judgments"):
@@ -218,8 +219,8 @@ def check_before_writing(db: Any) -> None:
 
 
 def score_command(args: argparse.Namespace) -> int:
-    from ndcg_studio.services.exporting import About
-    from ndcg_studio.services.scoring import describe_measures
+    from ndcg_studio.services.exporting.tables import About
+    from ndcg_studio.services.scoring.report import describe_measures
 
     settings = scoring_settings(args)
     check_output(args)
@@ -250,7 +251,7 @@ def score_command(args: argparse.Namespace) -> int:
 
 def _score(args: argparse.Namespace, settings: Any, every: bool) -> Any:
     """The score report of ``score`` (against one judgment source with ``--source``)."""
-    from ndcg_studio.services.scoring import ScoringService
+    from ndcg_studio.services.scoring.service import ScoringService
 
     db = open_db(args)
     try:
@@ -259,7 +260,7 @@ def _score(args: argparse.Namespace, settings: Any, every: bool) -> Any:
                 raise UsageError("--source: not with --annotator")
             if every:
                 raise UsageError("--source: not with --measures all")
-            from ndcg_studio.services.stability import StabilityService
+            from ndcg_studio.services.stability.service import StabilityService
 
             return StabilityService(db).score_source(args.source, settings)
         return ScoringService(db).score(settings, measures=every)
@@ -269,7 +270,8 @@ def _score(args: argparse.Namespace, settings: Any, every: bool) -> Any:
 
 def _summary_rows(report: Any, settings: Any, every: bool) -> tuple[tuple[str, ...], list[Any]]:
     """Header and rows of ``score --summary``: one row per run."""
-    from ndcg_studio.services.scoring import INCOMPLETE_COLUMNS, measure_means, summarize
+    from ndcg_studio.services.scoring.report import INCOMPLETE_COLUMNS, measure_means
+    from ndcg_studio.services.scoring.service import summarize
 
     header = (
         "run",
@@ -302,8 +304,9 @@ def _summary_rows(report: Any, settings: Any, every: bool) -> tuple[tuple[str, .
 
 def _score_by_annotator(args: argparse.Namespace, settings: Any) -> int:
     """``score --by-annotator``: long rows query_id,run,annotator,source,kind,k,ndcg."""
-    from ndcg_studio.services.exporting import About
-    from ndcg_studio.services.stability import BY_ANNOTATOR_COLUMNS, StabilityService
+    from ndcg_studio.services.exporting.tables import About
+    from ndcg_studio.services.stability.report import BY_ANNOTATOR_COLUMNS
+    from ndcg_studio.services.stability.service import StabilityService
 
     if args.summary or settings.annotator:
         raise UsageError("--by-annotator: not with --summary or --annotator")
@@ -327,8 +330,9 @@ def _score_by_annotator(args: argparse.Namespace, settings: Any) -> int:
 
 
 def stability_command(args: argparse.Namespace) -> int:
-    from ndcg_studio.services.exporting import About
-    from ndcg_studio.services.stability import STABILITY_COLUMNS, StabilityService
+    from ndcg_studio.services.exporting.tables import About
+    from ndcg_studio.services.stability.report import STABILITY_COLUMNS
+    from ndcg_studio.services.stability.service import StabilityService
 
     settings = scoring_settings(args)
     if settings.annotator:
@@ -388,7 +392,7 @@ def agreement_settings(args: argparse.Namespace) -> Any:
 
 
 def agreement_command(args: argparse.Namespace) -> int:
-    from ndcg_studio.services.exporting import ExportService
+    from ndcg_studio.services.exporting.service import ExportService
 
     check_output(args)
     db = open_db(args)
@@ -404,7 +408,7 @@ def agreement_command(args: argparse.Namespace) -> int:
 
 
 def export_command(args: argparse.Namespace) -> int:
-    from ndcg_studio.services.exporting import ExportService
+    from ndcg_studio.services.exporting.service import ExportService
 
     settings = scoring_settings(args)
     if getattr(args, "correction", None) == "holm" and not getattr(args, "baseline", None):

@@ -2,7 +2,8 @@
 
 Options and output follow trec_eval 10 (``-m``, ``-q``, ``-c``, ``-l``, ``-J``; lines
 ``measure<TAB>query<TAB>value``, then the ``all`` lines); see
-:mod:`ndcg_studio.services.evaluation` for the measures and conventions. A measure that is not
+:mod:`ndcg_studio.services.evaluation.evaluate` for the measures and conventions. A measure that is
+not
 implemented is refused in one line (exit 2) before the files are read.
 """
 
@@ -22,7 +23,7 @@ __all__ = ["add_parser"]
 def add_parser(sub: Any) -> None:
     """Add the ``eval`` sub-command to ``ndcg-studio``'s sub-parsers (its handler is
     registered when this module is imported)."""
-    from ndcg_studio.services.evaluation import DEFAULT_MEASURES, MEASURES
+    from ndcg_studio.services.evaluation.measures import DEFAULT_MEASURES, MEASURES
 
     p = sub.add_parser(
         "eval",
@@ -99,8 +100,9 @@ def eval_command(args: argparse.Namespace) -> int:
     if "numpy" not in sys.modules:
         os.environ.setdefault("NUMPY_MADVISE_HUGEPAGE", "0")
     _reuse_freed_memory()
-    from ndcg_studio.io.trec_columns import read_qrels_columns, read_run_columns
-    from ndcg_studio.services.evaluation import MeasureError, evaluate, parse_measures
+    from ndcg_studio.io.trec.columns import read_qrels_columns, read_run_columns
+    from ndcg_studio.services.evaluation.evaluate import evaluate
+    from ndcg_studio.services.evaluation.measures import MeasureError, parse_measures
 
     try:
         measures = parse_measures(args.measures)

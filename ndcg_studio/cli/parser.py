@@ -19,7 +19,7 @@ from ndcg_studio.cli.common import (
 from ndcg_studio.cli.options import add_agreement, add_db, add_output, add_scoring
 from ndcg_studio.vocabulary import IMPORT_KINDS, INTERFACE_LANGUAGES
 
-__all__ = ["add_db", "build_parser", "normalize_argv", "parse_args"]
+__all__ = ["build_parser", "normalize_argv", "parse_args"]
 
 if TYPE_CHECKING:
     # the subparsers of a command (argparse's own type, generic only in typeshed)

@@ -75,7 +75,7 @@ def _cell(value: Any) -> Any:
 
 def simulate_command(args: argparse.Namespace) -> int:
     from ndcg_studio.cli.commands import write_rows
-    from ndcg_studio.services.exporting import About
+    from ndcg_studio.services.exporting.tables import About
     from ndcg_studio.services.simulation import SIMULATION_COLUMNS, load_problem, simulate
 
     if len(args.runs) < 2:

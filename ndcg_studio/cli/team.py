@@ -16,7 +16,7 @@ import sys
 from typing import Any
 
 from ndcg_studio.cli.common import open_db
-from ndcg_studio.cli.parser import add_db
+from ndcg_studio.cli.options import add_db
 
 
 def add_parser(sub: Any) -> None:

@@ -1,7 +1,8 @@
 """One grade per (query, document) from several annotators' judgments (pure numpy).
 
 Input is long format, one row per (query, document, annotator) judgment; output is a
-:class:`~ndcg_studio.domain.metrics.Qrels` ready for scoring. Vectorised: rows are sorted by
+:class:`~ndcg_studio.domain.metrics.measures.Qrels` ready for scoring. Vectorised: rows are sorted
+by
 (query, document, grade) and reduced per item with ``ufunc.reduceat``.
 """
 
@@ -10,12 +11,10 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ndcg_studio.domain.metrics import Qrels
+from ndcg_studio.domain.metrics.measures import Qrels
 from ndcg_studio.vocabulary import CONSENSUS_METHODS, ConsensusMethod
 
-__all__ = ["ConsensusMethod", "consensus_qrels"]
-
-_METHODS = CONSENSUS_METHODS
+__all__ = ["consensus_qrels"]
 
 
 def _int_array(values: ArrayLike, name: str) -> NDArray[np.int64]:
@@ -76,8 +75,8 @@ def consensus_qrels(
         ValueError: unknown method, arrays of different lengths or not 1-D, negative indices,
             infinite grades, or one annotator grading the same item twice.
     """
-    if method not in _METHODS:
-        raise ValueError(f"method must be one of {_METHODS}, got {method!r}")
+    if method not in CONSENSUS_METHODS:
+        raise ValueError(f"method must be one of {CONSENSUS_METHODS}, got {method!r}")
     q, d, _, g = _sorted_judgments(query, doc, annotator, grade)
     item_q, item_d, item_grade = _item_grades(q, d, g, method)
     if adjudicated is not None and adjudicated.query.size:

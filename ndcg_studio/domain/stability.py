@@ -7,9 +7,10 @@ set gives every (run, query) an nDCG@K; this module compares what the grade sets
 * the spread of nDCG@K per (query, run) over the grade sets (max - min), the column "queries
   whose score depends most on who judged";
 * the runs' order by mean nDCG@K under each set, Kendall's tau-b and tau_AP between every two
-  orders (:mod:`ndcg_studio.domain.rank_correlation`), the run pairs whose order flips;
+  orders (:mod:`ndcg_studio.domain.statistics.rank_correlation`), the run pairs whose order flips;
 * the run pairs whose *significance* flips: the paired randomization test
-  (:func:`ndcg_studio.domain.stats.paired_randomization_test`, Smucker et al. 2007) finds a
+  (:func:`ndcg_studio.domain.statistics.resampling.paired_randomization_test`, Smucker et al. 2007)
+  finds a
   difference at level alpha under one set and not (or the other way round) under another;
 * for two runs, one sentence: "A better than B under 5 of 6 grade sets; flips under ada's grades".
 
@@ -29,8 +30,12 @@ from itertools import combinations
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ndcg_studio.domain.rank_correlation import discordant_pairs, kendall_tau_b, tau_ap_symmetric
-from ndcg_studio.domain.stats import paired_randomization_test, resample_chunks
+from ndcg_studio.domain.statistics.rank_correlation import (
+    discordant_pairs,
+    kendall_tau_b,
+    tau_ap_symmetric,
+)
+from ndcg_studio.domain.statistics.resampling import paired_randomization_test, resample_chunks
 
 __all__ = [
     "GradeSet",
@@ -240,7 +245,8 @@ _CACHE_CELLS = 2_000_000
 
 
 class _RandomizationTests:
-    """:func:`~ndcg_studio.domain.stats.paired_randomization_test` for many delta vectors.
+    """:func:`~ndcg_studio.domain.statistics.resampling.paired_randomization_test` for many delta
+    vectors.
 
     That test seeds its generator afresh on every call, so every call with the same seed,
     number of resamples and number of queries flips the same sign patterns; drawing them costs
@@ -309,7 +315,8 @@ def stability(
         ndcg: float64[n_sets, n_runs, n_queries] nDCG@K of every (run, query) under each set;
             NaN where the set has no judgment of the query (left out of the means and tests).
         alpha: significance level of the paired randomization test, in (0, 1).
-        n_resamples, seed: of :func:`ndcg_studio.domain.stats.paired_randomization_test`
+        n_resamples, seed: of
+        :func:`ndcg_studio.domain.statistics.resampling.paired_randomization_test`
             (the same seed for every set, so two equal sets give equal p-values).
         test: run the significance tests (False: p-values NaN, no significance flips).
 

@@ -11,8 +11,8 @@ message`` for each problem (at most 20).
 
 from __future__ import annotations
 
-from ndcg_studio.io._common import Issues, PathArg, is_skipped, read_text, split_lines
-from ndcg_studio.io._ticker import Ticker
+from ndcg_studio.io.reading.text import Issues, PathArg, is_skipped, read_text, split_lines
+from ndcg_studio.io.reading.ticker import Ticker
 
 __all__ = ["read_gold_file", "read_query_list"]
 

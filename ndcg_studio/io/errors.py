@@ -10,15 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ndcg_studio.progress import OperationCancelled
-
-__all__ = [
-    "MAX_ISSUES",
-    "InputError",
-    "InputFileError",
-    "OperationCancelled",
-    "ParseIssue",
-]
+__all__ = ["MAX_ISSUES", "InputError", "InputFileError", "ParseIssue"]
 
 #: A reader stops collecting problems after this many and raises with ``truncated=True``.
 MAX_ISSUES = 20

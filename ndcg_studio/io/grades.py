@@ -21,9 +21,6 @@ from ndcg_studio.io.errors import InputError
 from ndcg_studio.vocabulary import JUDGED_NONRELEVANT, MAX_GRADE, MIN_GRADE
 
 __all__ = [
-    "GRADE_MAX",
-    "GRADE_MIN",
-    "JUDGED_NONRELEVANT",
     "apply_grade_map",
     "format_grade_map",
     "parse_grade_map",
@@ -31,8 +28,6 @@ __all__ = [
 ]
 
 #: The 0-4 scale and trec_eval's "judged non-relevant" (-1) come from the one vocabulary.
-GRADE_MIN = MIN_GRADE
-GRADE_MAX = MAX_GRADE
 
 
 def parse_grade_map(text: str) -> dict[int, int]:
@@ -61,9 +56,9 @@ def parse_grade_map(text: str) -> dict[int, int]:
             ) from None
         if source in result:
             raise InputError(f"grade map: grade {source} is mapped twice")
-        if not JUDGED_NONRELEVANT <= target <= GRADE_MAX:
+        if not JUDGED_NONRELEVANT <= target <= MAX_GRADE:
             raise InputError(
-                f"grade map: {item!r}: target {target} is outside {JUDGED_NONRELEVANT}..{GRADE_MAX}"
+                f"grade map: {item!r}: target {target} is outside {JUDGED_NONRELEVANT}..{MAX_GRADE}"
             )
         result[source] = target
     return result
@@ -110,13 +105,13 @@ def scale_hint(file_grades: NDArray[np.int64]) -> str:
     """
     used = np.unique(np.asarray(file_grades, dtype=np.int64))
     used = used[used != JUDGED_NONRELEVANT]
-    levels = GRADE_MAX - GRADE_MIN + 1
+    levels = MAX_GRADE - MIN_GRADE + 1
     if used.size > levels or used.size == 0:
         return (
             f"the file uses {used.size} grades and NDCG Studio stores {levels} (0-4, and -1 for "
             "judged non-relevant): map several file grades onto one with --grade-map"
         )
-    stored = range(GRADE_MIN, GRADE_MIN + used.size)
+    stored = range(MIN_GRADE, MIN_GRADE + used.size)
     grade_map = ",".join(f"{g}:{s}" for g, s in zip(used.tolist(), stored, strict=True))
     gains = ",".join(f"{s}:{g}" for g, s in zip(used.tolist(), stored, strict=True))
     return (
@@ -133,7 +128,7 @@ def out_of_range_message(
 ) -> str:
     """Message for a grade outside -1..4 after mapping (used by the readers); ``hint`` (from
     :func:`scale_hint`) is appended when given."""
-    scale = f"{JUDGED_NONRELEVANT}..{GRADE_MAX}"
+    scale = f"{JUDGED_NONRELEVANT}..{MAX_GRADE}"
     if grade_map and original in grade_map:
         text = f"{original} is mapped to {mapped}, outside {scale}"
     elif grade_map:
@@ -158,7 +153,7 @@ def check_grade_range(
 ) -> bool:
     """Report every grade outside -1..4 after mapping (the first with a :func:`scale_hint`
     computed from all the file's grades); True when all grades are in range."""
-    bad = np.flatnonzero((mapped < JUDGED_NONRELEVANT) | (mapped > GRADE_MAX))
+    bad = np.flatnonzero((mapped < JUDGED_NONRELEVANT) | (mapped > MAX_GRADE))
     hint = scale_hint(original) if bad.size and not grade_map else ""
     for i in bad.tolist():
         add_issue(

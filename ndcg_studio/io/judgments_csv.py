@@ -11,8 +11,10 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from ndcg_studio.io._columns import parse_int_column
-from ndcg_studio.io._common import (
+from ndcg_studio.io.grades import apply_grade_map, check_grade_range
+from ndcg_studio.io.reading.columns import parse_int_column
+from ndcg_studio.io.reading.table import Table, delimiter, optional, report_duplicates
+from ndcg_studio.io.reading.text import (
     Issues,
     PathArg,
     canonical,
@@ -21,9 +23,7 @@ from ndcg_studio.io._common import (
     empty_file,
     read_text,
 )
-from ndcg_studio.io._table import Table, delimiter, optional, report_duplicates
-from ndcg_studio.io._ticker import Ticker
-from ndcg_studio.io.grades import apply_grade_map, check_grade_range
+from ndcg_studio.io.reading.ticker import Ticker
 from ndcg_studio.io.spreadsheet import unguard
 from ndcg_studio.progress import Cancelled, Progress
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ndcg_studio.io._common import (
+from ndcg_studio.io.reading.text import (
     Issues,
     PathArg,
     check_ids,
@@ -32,7 +32,7 @@ from ndcg_studio.io._common import (
     read_text,
     split_lines,
 )
-from ndcg_studio.io._ticker import Ticker
+from ndcg_studio.io.reading.ticker import Ticker
 from ndcg_studio.io.tabular import DocumentsFile, QueriesFile
 from ndcg_studio.progress import Cancelled, Progress
 

@@ -24,7 +24,8 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from ndcg_studio.io._common import (
+from ndcg_studio.io.reading.table import Table, optional, report_duplicates
+from ndcg_studio.io.reading.text import (
     Issues,
     PathArg,
     check_ids,
@@ -34,19 +35,10 @@ from ndcg_studio.io._common import (
     read_text,
     split_lines,
 )
-from ndcg_studio.io._table import Table, optional, report_duplicates
-from ndcg_studio.io._ticker import Ticker
-from ndcg_studio.io.judgments_csv import JudgmentsFile, read_judgments_csv
+from ndcg_studio.io.reading.ticker import Ticker
 from ndcg_studio.progress import Cancelled, Progress
 
-__all__ = [
-    "DocumentsFile",
-    "JudgmentsFile",
-    "QueriesFile",
-    "read_documents",
-    "read_judgments_csv",
-    "read_queries",
-]
+__all__ = ["DocumentsFile", "QueriesFile", "read_documents", "read_queries"]
 
 JSONL_EXTENSIONS = (".jsonl", ".ndjson")
 

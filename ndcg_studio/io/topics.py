@@ -28,14 +28,14 @@ from xml.parsers import expat
 
 import numpy as np
 
-from ndcg_studio.io._common import (
+from ndcg_studio.io.reading.text import (
     Issues,
     PathArg,
     check_ids,
     empty_file,
     read_text,
 )
-from ndcg_studio.io._ticker import Ticker
+from ndcg_studio.io.reading.ticker import Ticker
 from ndcg_studio.io.tabular import QueriesFile
 
 __all__ = ["looks_like_topics", "read_topics"]

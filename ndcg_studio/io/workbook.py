@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from ndcg_studio.io import writers
-from ndcg_studio.io._common import PathArg
+from ndcg_studio.io.reading.text import PathArg
 from ndcg_studio.progress import Cancelled
 
 __all__ = ["XLSX_MAX_ROWS", "write_xlsx"]

@@ -12,7 +12,7 @@ replaced file keeps its permission bits; a new one gets the default ``0o666 & ~u
 The path ``"-"`` writes to standard output instead (not atomic, no BOM check).
 
 This module holds the atomic file, CSV and the settings sidecar; the TREC run and qrels writers
-live in :mod:`ndcg_studio.io.trec_writers` and the workbook in :mod:`ndcg_studio.io.workbook`.
+live in :mod:`ndcg_studio.io.trec.writers` and the workbook in :mod:`ndcg_studio.io.workbook`.
 They build on this module's atomic writer, so it re-exports them lazily (:func:`__getattr__`):
 every writer is still imported from here.
 """
@@ -34,16 +34,14 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 import numpy as np
 
-from ndcg_studio.io._common import PathArg
-from ndcg_studio.io.spreadsheet import FORMULA_TRIGGERS, guard
+from ndcg_studio.io.reading.text import PathArg
+from ndcg_studio.io.spreadsheet import guard
 from ndcg_studio.progress import Cancelled, OperationCancelled
 
 if TYPE_CHECKING:
-    from ndcg_studio.io.trec_writers import write_trec_qrels, write_trec_run
-    from ndcg_studio.io.workbook import write_xlsx
+    pass
 
 __all__ = [
-    "FORMULA_TRIGGERS",
     "atomic_text_writer",
     "csv_cell",
     "csv_column",
@@ -52,9 +50,6 @@ __all__ = [
     "write_csv_columns",
     "write_settings",
     "write_table",
-    "write_trec_qrels",
-    "write_trec_run",
-    "write_xlsx",
 ]
 
 #: Rows between two polls of ``cancelled()``.
@@ -64,8 +59,8 @@ STDOUT = "-"
 
 #: The writers re-exported from their own modules (see the module docstring).
 _MOVED = {
-    "write_trec_qrels": "ndcg_studio.io.trec_writers",
-    "write_trec_run": "ndcg_studio.io.trec_writers",
+    "write_trec_qrels": "ndcg_studio.io.trec.writers",
+    "write_trec_run": "ndcg_studio.io.trec.writers",
     "write_xlsx": "ndcg_studio.io.workbook",
 }
 

@@ -1,7 +1,8 @@
 """Agreement use cases: how much the annotators disagree, where, and who.
 
 Reads every judgment in bulk, numbers items ((query, document) pairs) and annotators densely and
-hands them to :func:`ndcg_studio.domain.agreement.agreement_summary` on the fixed 0–4 grade scale.
+hands them to :func:`ndcg_studio.domain.agreement.summary.agreement_summary` on the fixed 0–4 grade
+scale.
 Rows for reports and ``ndcg-studio agreement`` follow one long format:
 ``scope,scope_id,statistic,value,ci_low,ci_high,n_items,n_judgments``.
 """
@@ -15,24 +16,19 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ndcg_studio.domain.agreement import (
-    AgreementSummary,
+from ndcg_studio.domain.agreement.alpha import GroupAlphaResult, alpha, alpha_by_group
+from ndcg_studio.domain.agreement.alpha_intervals import (
     AlphaInterval,
-    GroupAlphaResult,
-    Ratings,
-    agreement_summary,
-    alpha,
     alpha_bootstrap,
-    alpha_by_group,
     alpha_leave_one_out,
-    encode_grades,
-    fleiss_kappa,
-    item_spread,
-    pairwise_cohen_kappa,
 )
-from ndcg_studio.domain.disputed import disputed_per_group, most_disputed_first
-from ndcg_studio.services._cells import nan_to_none
-from ndcg_studio.services.progress import Cancelled, Progress, checkpoint
+from ndcg_studio.domain.agreement.disputed import disputed_per_group, most_disputed_first
+from ndcg_studio.domain.agreement.kappa import fleiss_kappa, pairwise_cohen_kappa
+from ndcg_studio.domain.agreement.ratings import Ratings, encode_grades
+from ndcg_studio.domain.agreement.spread import item_spread
+from ndcg_studio.domain.agreement.summary import AgreementSummary, agreement_summary
+from ndcg_studio.progress import Cancelled, Progress, checkpoint
+from ndcg_studio.services.screens.cells import nan_to_none
 from ndcg_studio.storage.database import Database
 from ndcg_studio.storage.queries import judgments, names
 from ndcg_studio.vocabulary import (

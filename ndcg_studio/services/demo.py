@@ -14,7 +14,7 @@ from pathlib import Path
 from platformdirs import user_data_dir
 
 from ndcg_studio._paths import resources_dir
-from ndcg_studio.services.progress import Cancelled, Progress, checkpoint
+from ndcg_studio.progress import Cancelled, Progress, checkpoint
 from ndcg_studio.storage.database import APP_NAME, Database
 from ndcg_studio.storage.queries.names import has_queries
 
@@ -51,7 +51,7 @@ def load_demo(
     Returns a one-line summary. Raises OSError when the shipped files are missing.
     """
     from ndcg_studio.io.smart import CRANFIELD_GRADE_MAP
-    from ndcg_studio.services.importing import ImportService  # not at the app's start-up
+    from ndcg_studio.services.importing.service import ImportService  # not at the app's start-up
 
     base = demo_dir()
     cran = base / "cranfield"
@@ -99,7 +99,7 @@ def load_examples(
 
     Returns a one-line summary. Raises OSError when the shipped files are missing.
     """
-    from ndcg_studio.services.importing import ImportService  # as in load_demo
+    from ndcg_studio.services.importing.service import ImportService  # as in load_demo
 
     base = examples_dir()
     service = ImportService(db)

@@ -10,14 +10,14 @@ read as scoring) and never writes; :func:`simulate` then works in memory:
   relevant), so with every pooled document revealed the numbers are exactly those of the normal
   scoring with the judgments restricted to the pool;
 * the grades (of ``annotator``, or the consensus) are hidden and revealed one by one in the
-  order of the strategy (:mod:`ndcg_studio.domain.pooling`);
+  order of the strategy (:mod:`ndcg_studio.domain.pooling.strategies`);
 * after every ``step`` judgments (and at 0 and at the end) one row
   :data:`SIMULATION_COLUMNS` is produced:
 
   - ``pairs_decided``: run pairs whose SOUND interval of Delta mean nDCG@K
-    (:func:`ndcg_studio.domain.verdict.delta_bounds`) excludes 0;
+    (:func:`ndcg_studio.domain.verdict.bounds.delta_bounds`) excludes 0;
   - ``pairs_correct``: run pairs whose current verdict, the sign of Delta mean nDCG@K with the
-    unjudged documents at their expected grade (:func:`~ndcg_studio.domain.verdict.
+    unjudged documents at their expected grade (:func:`~ndcg_studio.domain.verdict.bounds.
     expected_grades`), equals the verdict with every judgment;
   - ``kendall_tau``: Kendall's tau-b (``scipy.stats.kendalltau``) between the runs' current
     mean nDCG@K (same estimate) and their mean nDCG@K with every judgment (NaN when either
@@ -34,14 +34,17 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ndcg_studio.domain.pooling import STRATEGIES, Pool, Strategy, build_pool, make_chooser
-from ndcg_studio.domain.verdict import (
-    expected_grades,
-    ndcg_matrix,
-    query_delta_bounds,
-    rank_buckets,
+from ndcg_studio.domain.pooling.strategies import (
+    STRATEGIES,
+    Pool,
+    Strategy,
+    build_pool,
+    make_chooser,
 )
-from ndcg_studio.services.scoring import ScoringService, ScoringSettings
+from ndcg_studio.domain.verdict.bounds import query_delta_bounds
+from ndcg_studio.domain.verdict.estimates import expected_grades, ndcg_matrix, rank_buckets
+from ndcg_studio.services.scoring.service import ScoringService
+from ndcg_studio.services.scoring.settings import ScoringSettings
 from ndcg_studio.storage.database import Database
 from ndcg_studio.vocabulary import ConsensusMethod
 

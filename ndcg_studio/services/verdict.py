@@ -5,15 +5,17 @@
 scoring read already made (:class:`PoolSource`), and answers with a :class:`PairVerdict`:
 
 * the SOUND interval of Delta mean nDCG@K (A - B) over every grade 0..4 the unjudged pooled
-  documents could still receive (:func:`ndcg_studio.domain.verdict.delta_bounds`); "decided"
+  documents could still receive (:func:`ndcg_studio.domain.verdict.bounds.delta_bounds`); "decided"
   when it excludes 0 — no future judgment can flip it;
 * an ESTIMATE of how many more judgments would settle it: the unjudged documents are taken in
-  the ``ab`` order for this pair (:class:`ndcg_studio.domain.pooling.ABChooser`, Carterette,
+  the ``ab`` order for this pair (:class:`ndcg_studio.domain.pooling.strategies.ABChooser`,
+  Carterette,
   Allan & Sitaraman, SIGIR 2006, doi:10.1145/1148170.1148219), each assumed to receive its
-  expected grade (:func:`~ndcg_studio.domain.verdict.expected_grades`: the mean known grade at
+  expected grade (:func:`~ndcg_studio.domain.verdict.bounds.expected_grades`: the mean known grade
+  at
   its rank; 0 in a query judged outside the pool, whose qrels are read as complete, see
   :func:`pool_judgments`), until the sound interval of those assumed grades excludes 0;
-* an ESTIMATE of P(A better) (:func:`~ndcg_studio.domain.verdict.probability_a_better`).
+* an ESTIMATE of P(A better) (:func:`~ndcg_studio.domain.verdict.bounds.probability_a_better`).
 
 The queries are those of the pool (every query with a document in some run's top D): a query
 nobody judged yet still counts, since its grades may still come. Grades are the consensus of
@@ -30,18 +32,16 @@ from itertools import pairwise
 import numpy as np
 from numpy.typing import NDArray
 
-from ndcg_studio.domain.metrics import Qrels
-from ndcg_studio.domain.pooling import Pool, build_pool
-from ndcg_studio.domain.verdict import (
-    DeltaBounds,
-    delta_bounds,
-    expected_grades,
-    probability_a_better,
-)
-from ndcg_studio.domain.verdict_settle import settle_steps
+from ndcg_studio.domain.metrics.measures import Qrels
+from ndcg_studio.domain.pooling.strategies import Pool, build_pool
+from ndcg_studio.domain.verdict.bounds import DeltaBounds, delta_bounds
+from ndcg_studio.domain.verdict.estimates import expected_grades, probability_a_better
+from ndcg_studio.domain.verdict.settle import settle_steps
+from ndcg_studio.progress import Cancelled
 from ndcg_studio.services.freed_memory import return_freed_memory
-from ndcg_studio.services.progress import Cancelled
-from ndcg_studio.services.scoring import ScoringData, ScoringService, ScoringSettings
+from ndcg_studio.services.scoring.load import ScoringData
+from ndcg_studio.services.scoring.service import ScoringService
+from ndcg_studio.services.scoring.settings import ScoringSettings
 from ndcg_studio.storage.database import Database
 
 __all__ = [
@@ -123,7 +123,7 @@ def pool_judgments(
     A query with a judged document that neither run placed in its top ``depth`` was judged
     by some process other than this pool (imported qrels of an exhaustive or deeper
     judging, such as Cranfield's): the estimates take its judgments as complete
-    (``complete`` of :func:`ndcg_studio.domain.verdict.expected_grades`). Judging in the app
+    (``complete`` of :func:`ndcg_studio.domain.verdict.bounds.expected_grades`). Judging in the app
     at this depth never makes a query complete.
 
     Raises:
@@ -277,7 +277,7 @@ def judgments_to_settle(
     Args:
         pool: a pool of two runs; grades: (P,) float64, NaN = not judged yet.
         complete: (n_queries,) bool queries whose judgments are taken as complete (their
-            unjudged documents expected at 0; :func:`~ndcg_studio.domain.verdict.
+            unjudged documents expected at 0; :func:`~ndcg_studio.domain.verdict.bounds.
             expected_grades`).
         bounds: ``delta_bounds(pool, grades, 0, 1, k, ...)`` with the same grade scale, when
             the caller has it (not computed twice).

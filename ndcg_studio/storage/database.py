@@ -39,7 +39,7 @@ DEFAULT_FILE = "studio.sqlite"
 #: server at once do not both run the same migration.
 _MIGRATION_LOCK_KEY = 4_172_023_001
 #: Execution option of an SQLite engine whose bulk imports may write through a rollback journal
-#: when theirs is the file's only connection (:func:`ndcg_studio.storage.sqlite_import.
+#: when theirs is the file's only connection (:func:`ndcg_studio.storage.bulk.sqlite_import.
 #: import_settings`): set on the engines of the command line's commands (``command``), not on
 #: the desktop app's, whose other connections read while an import runs.
 LONE_BULK_JOURNAL = "ndcg_studio_lone_bulk_journal"

@@ -1,6 +1,6 @@
 """Judgment sources (human, vendor, model) and their annotators: the reads and the one write.
 
-The SQL of :mod:`ndcg_studio.services.stability` lives here, so the service imports neither
+The SQL of :mod:`ndcg_studio.services.stability.service` lives here, so the service imports neither
 SQLAlchemy nor the models. Every function works on the caller's ``Connection`` (and, for the
 write, inside the caller's transaction).
 """

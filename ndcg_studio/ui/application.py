@@ -15,7 +15,7 @@ from ndcg_studio.storage.database import APP_NAME, ENV_VAR
 if TYPE_CHECKING:  # PySide6 is imported when the GUI starts, not with the CLI
     from PySide6.QtWidgets import QApplication
 
-    from ndcg_studio.ui.main_window import MainWindow
+    from ndcg_studio.ui.window.main_window import MainWindow
 
 #: ``QSettings`` and ``platformdirs`` both use this name, so the settings file sits in
 #: ``~/.config/ndcg-studio/`` next to nothing else (Linux; the platform's places elsewhere).
@@ -32,17 +32,17 @@ DISPLAY_NAME = "NDCG Studio"
 #: to every tab's first rows, and here not between the window shown and the view's load.
 _BEFORE_QT = (
     "logging.handlers",
-    "ndcg_studio.services.agreement_rows",
-    "ndcg_studio.services.annotation",
-    "ndcg_studio.services.campaigns",
-    "ndcg_studio.services.compare_rows",
-    "ndcg_studio.services.edits",
-    "ndcg_studio.services.multirun",
-    "ndcg_studio.services.next_unjudged",
-    "ndcg_studio.services.pool_order",
-    "ndcg_studio.services.review_rows",
-    "ndcg_studio.services.scoring",
-    "ndcg_studio.services.stability",
+    "ndcg_studio.services.screens.agreement",
+    "ndcg_studio.services.annotation.service",
+    "ndcg_studio.services.campaigns.service",
+    "ndcg_studio.services.screens.compare",
+    "ndcg_studio.services.annotation.edits",
+    "ndcg_studio.services.scoring.multirun",
+    "ndcg_studio.services.annotation.next_unjudged",
+    "ndcg_studio.services.annotation.pool_order",
+    "ndcg_studio.services.screens.review",
+    "ndcg_studio.services.scoring.service",
+    "ndcg_studio.services.stability.service",
     "ndcg_studio.services.verdict",
 )
 
@@ -92,9 +92,9 @@ def run_gui(db: str | None = None, demo: bool = False, lang: str | None = None) 
     from ndcg_studio.ui import e2e_log, errors
     from ndcg_studio.ui.context import AppContext
     from ndcg_studio.ui.language import apply_language, resolve_language
-    from ndcg_studio.ui.main_window import MainWindow
     from ndcg_studio.ui.settings import THEME
     from ndcg_studio.ui.theme import apply_theme
+    from ndcg_studio.ui.window.main_window import MainWindow
 
     app = _application()
     window: MainWindow | None = None

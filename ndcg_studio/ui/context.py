@@ -24,7 +24,8 @@ from typing import Any
 from PySide6.QtCore import QObject, QSettings, Signal
 from PySide6.QtGui import QUndoStack
 
-from ndcg_studio.services.annotation import AnnotationService, AnnotatorInfo
+from ndcg_studio.services.annotation.service import AnnotationService
+from ndcg_studio.services.annotation.types import AnnotatorInfo
 from ndcg_studio.storage.database import Database
 from ndcg_studio.ui import settings as S
 
@@ -175,9 +176,10 @@ class AppContext(QObject):
 
     @property
     def pool_order(self) -> Any:
-        """The Annotate pool's order: a :class:`ndcg_studio.services.pool_order.PoolOrder`
+        """The Annotate pool's order: a
+        :class:`ndcg_studio.services.annotation.pool_order.PoolOrder`
         (what decides two runs first), or None for the shuffled order."""
-        from ndcg_studio.services.pool_order import PoolOrder
+        from ndcg_studio.services.annotation.pool_order import PoolOrder
 
         return PoolOrder.from_text(self.settings.get(S.POOL_ORDER))
 
@@ -202,11 +204,12 @@ class AppContext(QObject):
         return self.settings.band_thresholds
 
     def scoring_settings(self) -> Any:
-        """The app's scoring options as :class:`ndcg_studio.services.scoring.ScoringSettings`
+        """The app's scoring options as
+        :class:`ndcg_studio.services.scoring.service.ScoringSettings`
         (K, gain, ideal, consensus, bands; everything else at its trec_eval default). Invalid
         band thresholds fall back to the defaults."""
         from ndcg_studio.domain.bands import BandThresholds
-        from ndcg_studio.services.scoring import ScoringSettings
+        from ndcg_studio.services.scoring.settings import ScoringSettings
 
         try:
             bands = BandThresholds(*self.band_thresholds)

@@ -68,7 +68,7 @@ BAND_FAIR = Setting("bands/fair", 0.7, float, minimum=0.0, maximum=1.0, per_data
 BAND_POOR = Setting("bands/poor", 0.6, float, minimum=0.0, maximum=1.0, per_database=True)
 # annotation
 POOL_DEPTH = Setting("annotate/pool_depth", 10, int, minimum=1, maximum=1000, per_database=True)
-#: "" = the shuffled pool; else :meth:`ndcg_studio.services.pool_order.PoolOrder.to_text`
+#: "" = the shuffled pool; else :meth:`ndcg_studio.services.annotation.pool_order.PoolOrder.to_text`
 POOL_ORDER = Setting("annotate/pool_order", "", str, per_database=True)
 ANNOTATOR = Setting("user/annotator", "", str)
 #: the interface language chosen in View ▸ Language ("" = follow the system locale); app-wide,

@@ -1,7 +1,7 @@
 """Seeing the team's work without restarting: a poller of the open database.
 
 Every few seconds (in a worker) :class:`TeamWatcher` reads the database's
-:class:`~ndcg_studio.services.annotation.ChangeMarker` — four index look-ups. When it moved
+:class:`~ndcg_studio.services.annotation.service.ChangeMarker` — four index look-ups. When it moved
 because *someone else* graded, adjudicated or imported (another annotator on the shared
 PostgreSQL server, or a terminal import into the same SQLite file), it tells every view to reload
 (``AppContext.notify_judgments_changed(None)``): the query list's progress, the scores and the
@@ -18,7 +18,8 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, QObject, QTimer, Signal, Slot
 from PySide6.QtWidgets import QWidget
 
-from ndcg_studio.services.annotation import AnnotationService, ChangeMarker, TeamMember
+from ndcg_studio.services.annotation.service import AnnotationService
+from ndcg_studio.services.annotation.types import ChangeMarker, TeamMember
 from ndcg_studio.ui.context import AppContext
 from ndcg_studio.ui.language import arg, number, plural
 from ndcg_studio.ui.workers import Task, run_task

@@ -1,7 +1,8 @@
 """Undo and redo of grades, notes and adjudications on the ``QUndoStack``.
 
 The edits themselves are plain values with their apply/inverse logic in
-:mod:`ndcg_studio.services.edits` (no Qt, tested without a QApplication); this module keeps only
+:mod:`ndcg_studio.services.annotation.edits` (no Qt, tested without a QApplication); this module
+keeps only
 the ``QUndoCommand`` adapter (:class:`EditCommand`), which calls the apply function and swaps
 the two edits (Orange's design).
 """
@@ -13,8 +14,8 @@ from typing import Generic, TypeVar
 
 from PySide6.QtGui import QUndoCommand
 
-from ndcg_studio.services.annotation import GradeChange
-from ndcg_studio.services.edits import AdjudicationEdit, GradeEdit
+from ndcg_studio.services.annotation.edits import AdjudicationEdit, GradeEdit
+from ndcg_studio.storage.judgments.items import GradeChange
 
 E = TypeVar("E", GradeEdit, AdjudicationEdit)
 

@@ -164,7 +164,7 @@ def test_create_with_a_pool_strategy(two_runs: str, capsys: pytest.CaptureFixtur
 
 def test_the_cli_strategies_are_the_services() -> None:
     from ndcg_studio.cli.campaign import POOL_STRATEGIES as CLI_STRATEGIES
-    from ndcg_studio.domain.pooling import STRATEGIES
-    from ndcg_studio.services.campaign_types import POOL_STRATEGIES
+    from ndcg_studio.domain.pooling.strategies import STRATEGIES
+    from ndcg_studio.services.campaigns.types import POOL_STRATEGIES
 
     assert CLI_STRATEGIES == POOL_STRATEGIES == STRATEGIES

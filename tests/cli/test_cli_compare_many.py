@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from ndcg_studio.app import main
-from ndcg_studio.services.multirun import PAIR_COLUMNS
+from ndcg_studio.services.scoring.multirun import PAIR_COLUMNS
 
 RUNS = ("-good", "mid", "bad", "noise")
 
@@ -235,7 +235,8 @@ def test_refusals_are_one_line(
 
 
 def test_list_options_stop_at_the_next_option(four_runs: str) -> None:
-    from ndcg_studio.cli import RUNS_SEPARATOR, normalize_argv
+    from ndcg_studio.cli.common import RUNS_SEPARATOR
+    from ndcg_studio.cli.parser import normalize_argv
 
     words = normalize_argv(
         ["export", "compare", "--runs", "-a", "-b", "c", "--baseline", "-a", "c", "-o", "F"]

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from ndcg_studio.app import main
-from ndcg_studio.cli import build_parser
+from ndcg_studio.cli.parser import build_parser
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "trec_eval_test"
 
@@ -220,7 +220,8 @@ def test_a_file_of_the_other_trec_kind_is_one_message(
 
 
 def test_runs_takes_every_name_up_to_the_next_option() -> None:
-    from ndcg_studio.cli import RUNS_SEPARATOR, normalize_argv
+    from ndcg_studio.cli.common import RUNS_SEPARATOR
+    from ndcg_studio.cli.parser import normalize_argv
 
     argv = ["simulate", "--runs", "a", "-b", "c", "-o", "out.csv", "--depth", "2"]
     assert normalize_argv(argv) == [

@@ -172,9 +172,9 @@ def test_same_numbers_as_pytrec_eval_and_ir_measures(
     import pytrec_eval
 
     qrels_path, run_path = write_trec(tmp_path, np.random.default_rng(seed))
-    from ndcg_studio.io.trec_columns import read_qrels_columns, read_run_columns
-    from ndcg_studio.services.evaluation import evaluate as evaluate_columns
-    from ndcg_studio.services.evaluation import parse_measures
+    from ndcg_studio.io.trec.columns import read_qrels_columns, read_run_columns
+    from ndcg_studio.services.evaluation.evaluate import evaluate as evaluate_columns
+    from ndcg_studio.services.evaluation.measures import parse_measures
 
     words = [
         "ndcg_cut.5,10",

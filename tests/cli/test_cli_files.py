@@ -15,11 +15,12 @@ from hypothesis import strategies as st
 from sqlalchemy import create_engine, select
 
 from ndcg_studio.app import main
+from ndcg_studio.io.judgments_csv import read_judgments_csv
 from ndcg_studio.io.spreadsheet import FORMULA_TRIGGERS
 from ndcg_studio.io.spreadsheet import unguard as u
-from ndcg_studio.io.tabular import read_judgments_csv
-from ndcg_studio.io.trec import read_trec_qrels
-from ndcg_studio.io.writers import write_csv, write_trec_qrels
+from ndcg_studio.io.trec.readers import read_trec_qrels
+from ndcg_studio.io.trec.writers import write_trec_qrels
+from ndcg_studio.io.writers import write_csv
 from ndcg_studio.storage import models
 from ndcg_studio.storage.database import resolve_url
 

@@ -15,16 +15,16 @@ import numpy as np
 import pytest
 
 from ndcg_studio.app import main
-from ndcg_studio.services.importing import ImportService
-from ndcg_studio.services.incomplete import IncompleteService
-from ndcg_studio.services.scoring import (
+from ndcg_studio.services.importing.service import ImportService
+from ndcg_studio.services.scoring.incomplete import IncompleteService
+from ndcg_studio.services.scoring.report import (
     EXTRA_COLUMNS,
     INCOMPLETE_COLUMNS,
     SCORE_COLUMNS,
-    ScoringService,
-    ScoringSettings,
     measure_means,
 )
+from ndcg_studio.services.scoring.service import ScoringService
+from ndcg_studio.services.scoring.settings import ScoringSettings
 from ndcg_studio.storage.database import open_database
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "trec_eval_test"

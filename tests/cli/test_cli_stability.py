@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from ndcg_studio.app import main
-from ndcg_studio.services.scoring import ScoringService, ScoringSettings
-from ndcg_studio.services.stability import BY_ANNOTATOR_COLUMNS, STABILITY_COLUMNS
+from ndcg_studio.services.scoring.service import ScoringService
+from ndcg_studio.services.scoring.settings import ScoringSettings
+from ndcg_studio.services.stability.report import BY_ANNOTATOR_COLUMNS, STABILITY_COLUMNS
 from ndcg_studio.storage.database import open_database
 from tests.services.test_stability_service import GRADES, RUNS, _build
 

@@ -12,8 +12,8 @@ import pandas as pd
 import pytest
 
 from ndcg_studio.io.spreadsheet import unguard
-from ndcg_studio.io.trec import read_trec_qrels
-from ndcg_studio.io.writers import write_xlsx
+from ndcg_studio.io.trec.readers import read_trec_qrels
+from ndcg_studio.io.workbook import write_xlsx
 from tests.cli.test_cli_files import HOSTILE_IDS, hostile, run  # noqa: F401  (fixture)
 
 # every command that writes a table, with the columns that must hold numbers

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 
-from ndcg_studio.domain.metrics import Qrels, RankedLists, doc_order_key
+from ndcg_studio.domain.metrics.measures import Qrels, RankedLists
+from ndcg_studio.domain.metrics.ordering import doc_order_key
 
 # One ranked list: (query id, [(doc id, score) or (doc id, score, rank), ...]).
 GroupSpec = tuple[str, Sequence[tuple[str, float] | tuple[str, float, int]]]

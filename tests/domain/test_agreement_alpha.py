@@ -11,17 +11,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ndcg_studio.domain.agreement import (
+from ndcg_studio.domain.agreement.alpha import (
     LEVELS,
     REASON_EMPTY,
     REASON_NO_PAIRABLE,
     REASON_ONE_VALUE,
-    Ratings,
     alpha,
-    alpha_bootstrap,
     alpha_by_group,
-    alpha_leave_one_out,
 )
+from ndcg_studio.domain.agreement.alpha_intervals import alpha_bootstrap, alpha_leave_one_out
+from ndcg_studio.domain.agreement.ratings import Ratings
 from tests.domain.test_agreement_oracles import (
     KRIPPENDORFF_2011,
     KRIPPENDORFF_2011_ALPHA,
@@ -387,7 +386,7 @@ def test_chunked_paths_give_the_same_results(
     200 and 7 cells -> the per-feature bincount fallback of leave-one-out, and bootstrap chunks of
     a few resamples.
     """
-    from ndcg_studio.domain import agreement_alpha_ci
+    from ndcg_studio.domain.agreement import alpha_intervals as agreement_alpha_ci
 
     ratings = _correlated(60, 9, seed=8)
     expected_loo = alpha_leave_one_out(ratings, "ordinal")

@@ -24,17 +24,12 @@ from sklearn.metrics import cohen_kappa_score
 from statsmodels.stats.inter_rater import aggregate_raters
 from statsmodels.stats.inter_rater import fleiss_kappa as sm_fleiss_kappa
 
-from ndcg_studio.domain.agreement import (
-    LEVELS,
-    Ratings,
-    agreement_summary,
-    alpha,
-    alpha_by_group,
-    alpha_leave_one_out,
-    fleiss_kappa,
-    item_spread,
-    pairwise_cohen_kappa,
-)
+from ndcg_studio.domain.agreement.alpha import LEVELS, alpha, alpha_by_group
+from ndcg_studio.domain.agreement.alpha_intervals import alpha_leave_one_out
+from ndcg_studio.domain.agreement.kappa import fleiss_kappa, pairwise_cohen_kappa
+from ndcg_studio.domain.agreement.ratings import Ratings
+from ndcg_studio.domain.agreement.spread import item_spread
+from ndcg_studio.domain.agreement.summary import agreement_summary
 from tests.domain.test_agreement_oracles import reference_alpha, units_of
 
 REPO = Path(__file__).resolve().parents[2]

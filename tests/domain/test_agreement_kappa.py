@@ -12,13 +12,13 @@ from sklearn.metrics import cohen_kappa_score
 from statsmodels.stats.inter_rater import aggregate_raters
 from statsmodels.stats.inter_rater import fleiss_kappa as sm_fleiss_kappa
 
-from ndcg_studio.domain.agreement import (
+from ndcg_studio.domain.agreement.kappa import (
     REASON_KAPPA_CHANCE_ONE,
     REASON_NO_SHARED,
-    Ratings,
     fleiss_kappa,
     pairwise_cohen_kappa,
 )
+from ndcg_studio.domain.agreement.ratings import Ratings
 from tests.domain.test_agreement_oracles import (
     ratings_from_matrix,
     ratings_strategy,

@@ -9,9 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import cohen_kappa_score
 
-from ndcg_studio.domain import agreement_kappa
-from ndcg_studio.domain.agreement_kappa import pairwise_cohen_kappa
-from ndcg_studio.domain.agreement_ratings import Ratings
+from ndcg_studio.domain.agreement import kappa as agreement_kappa
+from ndcg_studio.domain.agreement.kappa import pairwise_cohen_kappa
+from ndcg_studio.domain.agreement.ratings import Ratings
 
 GRADES = [0.0, 1.0, 2.0, 3.0, 4.0]
 

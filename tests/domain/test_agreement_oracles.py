@@ -1,7 +1,8 @@
 """Slow, obviously-correct reference implementations used as oracles by the agreement tests.
 
 They follow the textbook definitions with Python loops and exact ``Fraction`` arithmetic, sharing no
-code with ``ndcg_studio.domain.agreement``. The tests in this module check the oracles themselves
+code with ``ndcg_studio.domain.agreement.summary``. The tests in this module check the oracles
+themselves
 against the published values and the reference packages, so that an oracle bug cannot hide.
 """
 
@@ -16,7 +17,7 @@ import numpy as np
 import pytest
 from hypothesis import strategies as st
 
-from ndcg_studio.domain.agreement import Ratings
+from ndcg_studio.domain.agreement.ratings import Ratings
 
 NAN = float("nan")
 

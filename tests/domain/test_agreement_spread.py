@@ -10,7 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ndcg_studio.domain.agreement import Ratings, agreement_summary, item_spread
+from ndcg_studio.domain.agreement.ratings import Ratings
+from ndcg_studio.domain.agreement.spread import item_spread
+from ndcg_studio.domain.agreement.summary import agreement_summary
 from tests.domain.test_agreement_oracles import ratings_strategy
 
 

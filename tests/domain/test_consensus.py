@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ndcg_studio.domain.consensus import consensus_qrels
-from ndcg_studio.domain.metrics import Qrels
+from ndcg_studio.domain.metrics.measures import Qrels
 
 # (query, doc, annotator, grade); item (0,0): 1,2,2,4 ; (0,1): 3,0 ; (1,0): 1,2,3 ; (1,2): 2
 ROWS = [

@@ -1,4 +1,5 @@
-"""The one rule for disputed items (ndcg_studio.domain.disputed) against its users' old copies:
+"""The one rule for disputed items (ndcg_studio.domain.agreement.disputed) against its users' old
+copies:
 item_spread's flag, the breakdown's per-document spread, the service's and the view's orders."""
 
 from __future__ import annotations
@@ -8,13 +9,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ndcg_studio.domain.agreement import Ratings, item_spread
-from ndcg_studio.domain.disputed import (
+from ndcg_studio.domain.agreement.disputed import (
     disputed_per_group,
     grade_range,
     is_disputed,
     most_disputed_first,
 )
+from ndcg_studio.domain.agreement.ratings import Ratings
+from ndcg_studio.domain.agreement.spread import item_spread
 from ndcg_studio.vocabulary import DEFAULT_DISPUTED_RANGE
 
 grades_st = st.lists(

@@ -22,8 +22,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ndcg_studio.domain.incomplete import incomplete_measures
-from ndcg_studio.domain.metrics import ScoringParams, score
+from ndcg_studio.domain.metrics.incomplete import incomplete_measures
+from ndcg_studio.domain.metrics.measures import ScoringParams, score
 from tests.domain.conftest import make_case
 from tests.domain.test_metrics_trec_eval import DL19, TE, Trec
 

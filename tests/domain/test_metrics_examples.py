@@ -8,16 +8,16 @@ from collections.abc import Sequence
 import numpy as np
 import pytest
 
-from ndcg_studio.domain import kernels
-from ndcg_studio.domain.breakdown import breakdown
-from ndcg_studio.domain.metrics import (
+from ndcg_studio.domain.metrics import kernels
+from ndcg_studio.domain.metrics.breakdown import breakdown
+from ndcg_studio.domain.metrics.measures import (
     Qrels,
     RankedLists,
     ScoringParams,
-    doc_order_key,
     gains_of_grades,
     score,
 )
+from ndcg_studio.domain.metrics.ordering import doc_order_key
 from tests.domain.conftest import Case, make_case
 
 

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from ndcg_studio.domain.metrics import ScoringParams, score
+from ndcg_studio.domain.metrics.measures import ScoringParams, score
 from tests.domain.conftest import Case, make_case
 
 ir_measures = pytest.importorskip("ir_measures")

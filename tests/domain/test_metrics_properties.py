@@ -16,9 +16,9 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from ndcg_studio.domain import kernels
-from ndcg_studio.domain.breakdown import breakdown
-from ndcg_studio.domain.metrics import RankedLists, ScoringParams, score
+from ndcg_studio.domain.metrics import kernels
+from ndcg_studio.domain.metrics.breakdown import breakdown
+from ndcg_studio.domain.metrics.measures import RankedLists, ScoringParams, score
 from tests.domain.conftest import Case, make_case
 
 INTEGER_GRADES = [-1.0, 0.0, 1.0, 2.0, 3.0, 4.0]

@@ -17,14 +17,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ndcg_studio.domain.breakdown import breakdown
-from ndcg_studio.domain.metrics import (
-    Qrels,
-    RankedLists,
-    ScoringParams,
-    doc_order_key,
-    score,
-)
+from ndcg_studio.domain.metrics.breakdown import breakdown
+from ndcg_studio.domain.metrics.measures import Qrels, RankedLists, ScoringParams, score
+from ndcg_studio.domain.metrics.ordering import doc_order_key
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 TE = DATA / "trec_eval_test"

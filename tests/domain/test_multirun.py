@@ -18,7 +18,8 @@ from statsmodels.formula.api import ols
 from statsmodels.stats.anova import anova_lm
 from statsmodels.stats.multitest import multipletests
 
-from ndcg_studio.domain.multirun import (
+from ndcg_studio.domain.statistics.anova import two_way_anova
+from ndcg_studio.domain.statistics.multirun import (
     bootstrap_pair_intervals,
     compare_many,
     holm_adjust,
@@ -26,9 +27,8 @@ from ndcg_studio.domain.multirun import (
     permuted_run_ranges,
     randomised_tukey_hsd,
     randomization_p_values,
-    two_way_anova,
 )
-from ndcg_studio.domain.stats import bootstrap_mean_ci, paired_randomization_test
+from ndcg_studio.domain.statistics.resampling import bootstrap_mean_ci, paired_randomization_test
 
 
 def scores_with_query_difficulty(n_runs: int, n_queries: int, seed: int) -> np.ndarray:
@@ -158,7 +158,7 @@ def slow_tukey(x: np.ndarray, n_permutations: int, seed: int, chunk: int) -> lis
 def test_tukey_hsd_equals_a_slow_loop(n_runs: int, n_queries: int) -> None:
     x = scores_with_query_difficulty(n_runs, n_queries, 7)
     n_permutations = 300
-    from ndcg_studio.domain import multirun
+    from ndcg_studio.domain.statistics import multirun
 
     chunk = max(1, multirun._TUKEY_CHUNK_ELEMENTS // (n_runs * n_queries))
     got = randomised_tukey_hsd(x, n_permutations, seed=3)
@@ -171,7 +171,7 @@ def test_tukey_hsd_equals_a_slow_loop(n_runs: int, n_queries: int) -> None:
 def test_tukey_hsd_chunking_does_not_change_the_draws(
     monkeypatch: pytest.MonkeyPatch, n_runs: int
 ) -> None:
-    from ndcg_studio.domain import multirun
+    from ndcg_studio.domain.statistics import multirun
 
     x = scores_with_query_difficulty(n_runs, 25, 8)
     monkeypatch.setattr(multirun, "_TUKEY_CHUNK_ELEMENTS", 1 << 30)  # one chunk

@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ndcg_studio.domain import multirun
-from ndcg_studio.domain.multirun import permuted_run_ranges
+from ndcg_studio.domain.statistics import multirun
+from ndcg_studio.domain.statistics.multirun import permuted_run_ranges
 
 
 def sorted_ranges(x: np.ndarray, n_permutations: int, seed: int) -> np.ndarray:

@@ -7,8 +7,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ndcg_studio.domain.metrics import doc_order_key
-from ndcg_studio.domain.ordering import trec_positions, trec_positions_of_docs
+from ndcg_studio.domain.metrics.ordering import (
+    doc_order_key,
+    trec_positions,
+    trec_positions_of_docs,
+)
 
 
 def test_score_desc_then_docno_desc_per_group() -> None:

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ndcg_studio.domain.pooling import (
+from ndcg_studio.domain.pooling.strategies import (
     STRATEGIES,
     ABChooser,
     MaxMeanChooser,

@@ -12,7 +12,13 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ndcg_studio.domain.pooling import ABChooser, Pool, build_pool, discounts, judging_order
+from ndcg_studio.domain.pooling.strategies import (
+    ABChooser,
+    Pool,
+    build_pool,
+    discounts,
+    judging_order,
+)
 
 
 class ScanABChooser:
@@ -197,7 +203,7 @@ def test_the_heap_is_compacted_without_changing_the_order() -> None:
 
 @given(st.lists(st.integers(-5, 5), max_size=30))
 def test_distinct_is_np_unique(values: list[int]) -> None:
-    from ndcg_studio.domain.pooling import _distinct
+    from ndcg_studio.domain.pooling.strategies import _distinct
 
     a = np.array(values, dtype=np.int64)
     assert _distinct(a).tolist() == np.unique(a).tolist()

@@ -9,15 +9,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ndcg_studio.domain.pooling import Pool, judging_order, make_chooser
-from ndcg_studio.domain.pooling_incremental import (
+from ndcg_studio.domain.pooling.incremental import (
     BLOCKED,
     LATER,
     OPEN,
     SKIP,
     IncrementalOrder,
 )
-from ndcg_studio.services.campaign_order import first_offered
+from ndcg_studio.domain.pooling.strategies import Pool, judging_order, make_chooser
+from ndcg_studio.services.campaigns.order import first_offered
 
 
 @st.composite

@@ -8,9 +8,9 @@ import numpy as np
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from ndcg_studio.domain.metrics import ideal_dcg
-from ndcg_studio.domain.pooling import Pool, build_pool
-from ndcg_studio.domain.verdict_estimates import (
+from ndcg_studio.domain.metrics.measures import ideal_dcg
+from ndcg_studio.domain.pooling.strategies import Pool, build_pool
+from ndcg_studio.domain.verdict.estimates import (
     _known_grades,
     _QueryRows,
     ndcg_matrix,

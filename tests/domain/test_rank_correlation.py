@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from scipy.stats import kendalltau
 
-from ndcg_studio.domain.rank_correlation import (
+from ndcg_studio.domain.statistics.rank_correlation import (
     discordant_pairs,
     kendall_tau_b,
     tau_ap,

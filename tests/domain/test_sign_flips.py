@@ -10,8 +10,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ndcg_studio.domain import stats
-from ndcg_studio.domain.stats import paired_randomization_test, resample_chunks, sign_flip_means
+from ndcg_studio.domain.statistics import resampling as stats
+from ndcg_studio.domain.statistics.resampling import (
+    paired_randomization_test,
+    resample_chunks,
+    sign_flip_means,
+)
 
 
 def former_means(deltas: np.ndarray, n_resamples: int, seed: int) -> list[np.ndarray]:

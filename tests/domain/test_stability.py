@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from scipy.stats import kendalltau
 
 from ndcg_studio.domain.stability import GradeSet, ndcg_spread, run_means, stability
-from ndcg_studio.domain.stats import paired_randomization_test
+from ndcg_studio.domain.statistics.resampling import paired_randomization_test
 
 
 def _tau_ap_reference(reference: list[float], other: list[float]) -> float:

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from ndcg_studio.domain.stats import (
+from ndcg_studio.domain.statistics.resampling import (
     MeanCI,
     bootstrap_mean_ci,
     compare_runs,

@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from statsmodels.stats.power import FTestAnovaPower, TTestPower
 
-from ndcg_studio.domain.topic_set_size import min_detectable_delta, power, topic_set_size
+from ndcg_studio.domain.statistics.topic_set_size import min_detectable_delta, power, topic_set_size
 
 
 def test_worked_example() -> None:

@@ -1,6 +1,6 @@
 """The verdict: sound Delta nDCG bounds (exhaustive enumeration), estimates, nDCG on a pool.
 
-Oracle for every nDCG here: :func:`ndcg_studio.domain.metrics.score` (trec_eval ndcg_cut),
+Oracle for every nDCG here: :func:`ndcg_studio.domain.metrics.measures.score` (trec_eval ndcg_cut),
 itself tested against trec_eval.
 """
 
@@ -14,16 +14,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ndcg_studio.domain import verdict
-from ndcg_studio.domain.metrics import Qrels, RankedLists, ScoringParams, score
-from ndcg_studio.domain.pooling import Pool, build_pool
-from ndcg_studio.domain.verdict import (
-    delta_bounds,
-    expected_grades,
-    ndcg_matrix,
-    probability_a_better,
-    query_delta_bounds,
-)
+from ndcg_studio.domain.metrics.measures import Qrels, RankedLists, ScoringParams, score
+from ndcg_studio.domain.pooling.strategies import Pool, build_pool
+from ndcg_studio.domain.verdict import bounds as verdict
+from ndcg_studio.domain.verdict.bounds import delta_bounds, query_delta_bounds
+from ndcg_studio.domain.verdict.estimates import expected_grades, ndcg_matrix, probability_a_better
 
 
 def _random_runs(

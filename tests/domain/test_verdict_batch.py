@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ndcg_studio.domain import verdict
-from ndcg_studio.domain.verdict_batch import upper_relaxed_rows
+from ndcg_studio.domain.verdict import bounds as verdict
+from ndcg_studio.domain.verdict.batch import upper_relaxed_rows
 
 
 @st.composite
@@ -60,7 +60,7 @@ def test_rows_equal_the_per_query_relaxation(case) -> None:  # type: ignore[no-u
 
 
 def test_rows_in_several_chunks(monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    from ndcg_studio.domain import verdict_batch
+    from ndcg_studio.domain.verdict import batch as verdict_batch
 
     rng = np.random.default_rng(3)
     n_rows, k = 50, 5
@@ -78,8 +78,8 @@ def test_rows_in_several_chunks(monkeypatch) -> None:  # type: ignore[no-untyped
 def _positive_rows_every_round(c, g_known, known_real, w, w_real, k, top, rounds):  # type: ignore[no-untyped-def]
     """verdict_batch._positive_rows as it was: every row through every round (the oracle of
     the rows that stop once their maximiser repeats)."""
-    from ndcg_studio.domain.pooling import discounts
-    from ndcg_studio.domain.verdict_batch import _ratio_rows
+    from ndcg_studio.domain.pooling.strategies import discounts
+    from ndcg_studio.domain.verdict.batch import _ratio_rows
 
     n_rows, mk = g_known.shape
     width = mk + w.shape[1]
@@ -104,7 +104,7 @@ def _positive_rows_every_round(c, g_known, known_real, w, w_real, k, top, rounds
 
 @pytest.mark.parametrize("seed", range(8))
 def test_rows_that_stop_refining_give_the_same_bounds_to_the_bit(monkeypatch, seed) -> None:  # type: ignore[no-untyped-def]
-    from ndcg_studio.domain import verdict_batch
+    from ndcg_studio.domain.verdict import batch as verdict_batch
 
     rng = np.random.default_rng(seed)
     n_rows, k = 400, int(rng.integers(2, 11))

@@ -10,10 +10,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ndcg_studio.domain import verdict_order, verdict_settle
-from ndcg_studio.domain.pooling import ABChooser, Pool, build_pool
-from ndcg_studio.domain.verdict import delta_bounds, expected_grades
-from ndcg_studio.domain.verdict_order import ab_walk_order
+from ndcg_studio.domain.pooling.strategies import ABChooser, Pool, build_pool
+from ndcg_studio.domain.verdict import order as verdict_order
+from ndcg_studio.domain.verdict import settle as verdict_settle
+from ndcg_studio.domain.verdict.bounds import delta_bounds
+from ndcg_studio.domain.verdict.estimates import expected_grades
+from ndcg_studio.domain.verdict.order import ab_walk_order
 
 
 def chooser_order(pool: Pool, grades: np.ndarray, expected: np.ndarray, k: int) -> list[int]:

@@ -9,14 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ndcg_studio.domain import verdict_settle
-from ndcg_studio.domain.pooling import ABChooser, Pool, build_pool
-from ndcg_studio.domain.verdict import (
-    delta_bounds,
-    expected_grades,
-    query_delta_bounds,
-    query_starts,
-)
+from ndcg_studio.domain.pooling.strategies import ABChooser, Pool, build_pool
+from ndcg_studio.domain.verdict import settle as verdict_settle
+from ndcg_studio.domain.verdict.bounds import delta_bounds, query_delta_bounds, query_starts
+from ndcg_studio.domain.verdict.estimates import expected_grades
 
 
 def plain_loop(

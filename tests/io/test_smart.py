@@ -16,7 +16,7 @@ from ndcg_studio.io.smart import (
     read_smart_documents,
     read_smart_queries,
 )
-from ndcg_studio.io.trec import read_trec_qrels, read_trec_run
+from ndcg_studio.io.trec.readers import read_trec_qrels, read_trec_run
 from tests.io.conftest import CRANFIELD, DEMO, WriteFile
 
 

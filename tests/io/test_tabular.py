@@ -10,9 +10,12 @@ from typing import Any
 
 import pytest
 
-from ndcg_studio.io import _table, _ticker
-from ndcg_studio.io.errors import InputFileError, OperationCancelled
-from ndcg_studio.io.tabular import read_documents, read_judgments_csv, read_queries
+from ndcg_studio.io.errors import InputFileError
+from ndcg_studio.io.judgments_csv import read_judgments_csv
+from ndcg_studio.io.reading import table as _table
+from ndcg_studio.io.reading import ticker as _ticker
+from ndcg_studio.io.tabular import read_documents, read_queries
+from ndcg_studio.progress import OperationCancelled
 from tests.io.conftest import DIKU, SHARED_DATA, WriteFile, need
 
 

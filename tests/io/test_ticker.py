@@ -16,10 +16,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ndcg_studio.io import _ticker
-from ndcg_studio.io.errors import OperationCancelled
+from ndcg_studio.io.reading import ticker as _ticker
 from ndcg_studio.io.smart import read_smart_documents
 from ndcg_studio.io.tabular import read_documents, read_queries
+from ndcg_studio.progress import OperationCancelled
 from tests.io.conftest import WriteFile
 
 Calls = list[tuple[int, int]]

@@ -11,16 +11,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ndcg_studio.io import _columns, _common, _ticker
-from ndcg_studio.io.errors import (
-    MAX_ISSUES,
-    InputError,
-    InputFileError,
-    OperationCancelled,
-    ParseIssue,
-)
+from ndcg_studio.io.errors import MAX_ISSUES, InputError, InputFileError, ParseIssue
 from ndcg_studio.io.grades import apply_grade_map, format_grade_map, parse_grade_map
-from ndcg_studio.io.trec import read_trec_qrels, read_trec_run
+from ndcg_studio.io.reading import columns as _columns
+from ndcg_studio.io.reading import text as _common
+from ndcg_studio.io.reading import ticker as _ticker
+from ndcg_studio.io.trec.readers import read_trec_qrels, read_trec_run
+from ndcg_studio.progress import OperationCancelled
 from tests.io.conftest import DIKU, TEST_DATA, WriteFile, need
 
 TREC_EVAL = TEST_DATA / "trec_eval_test"

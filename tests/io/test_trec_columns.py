@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ndcg_studio.io import trec_columns
 from ndcg_studio.io.errors import InputFileError
-from ndcg_studio.io.trec import read_trec_run
-from ndcg_studio.io.trec_columns import read_qrels_columns, read_run_columns
+from ndcg_studio.io.trec import columns as trec_columns
+from ndcg_studio.io.trec.columns import read_qrels_columns, read_run_columns
+from ndcg_studio.io.trec.readers import read_trec_run
 
 ids = st.text(alphabet="abcXYZ019-_.é€", min_size=1, max_size=12)
 gaps = st.sampled_from([" ", "\t", "  ", " \t "])

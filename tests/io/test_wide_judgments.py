@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from ndcg_studio.io.errors import InputFileError
-from ndcg_studio.io.tabular import read_judgments_csv
+from ndcg_studio.io.judgments_csv import read_judgments_csv
 from tests.io.conftest import WriteFile
 
 

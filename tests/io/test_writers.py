@@ -17,18 +17,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ndcg_studio.io import writers
-from ndcg_studio.io.errors import OperationCancelled
-from ndcg_studio.io.tabular import read_judgments_csv
-from ndcg_studio.io.trec import read_trec_qrels, read_trec_run
+from ndcg_studio.io.judgments_csv import read_judgments_csv
+from ndcg_studio.io.trec.readers import read_trec_qrels, read_trec_run
+from ndcg_studio.io.trec.writers import write_trec_qrels, write_trec_run
 from ndcg_studio.io.writers import (
     csv_cell,
     settings_path,
     write_csv,
     write_csv_columns,
     write_settings,
-    write_trec_qrels,
-    write_trec_run,
 )
+from ndcg_studio.progress import OperationCancelled
 
 
 def read_rows(path: Path) -> list[list[str]]:

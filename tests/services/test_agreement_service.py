@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from ndcg_studio.services.agreement import AGREEMENT_COLUMNS, AgreementService, AgreementSettings
-from ndcg_studio.services.importing import ImportService
+from ndcg_studio.services.importing.service import ImportService
 from tests.conftest import SHARED_DATA
 
 DIKU = SHARED_DATA / "diku_relevance_credibility" / "judgments_long.csv"

@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 from ndcg_studio.services.agreement import AgreementService, AgreementSettings
-from ndcg_studio.services.agreement_rows import complete_agreement, load_agreement, load_headline
-from ndcg_studio.services.importing import ImportService
+from ndcg_studio.services.importing.service import ImportService
+from ndcg_studio.services.screens.agreement import complete_agreement, load_agreement, load_headline
 
 
 @pytest.fixture

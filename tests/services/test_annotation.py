@@ -12,15 +12,11 @@ from typing import Any
 import pytest
 from sqlalchemy import func, insert, select
 
-from ndcg_studio.services.annotation import (
-    KEEP,
-    AnnotationService,
-    GradeChange,
-    PoolItem,
-    pool_order_key,
-)
+from ndcg_studio.services.annotation.service import AnnotationService, pool_order_key
+from ndcg_studio.services.annotation.types import PoolItem
 from ndcg_studio.storage import models
 from ndcg_studio.storage.database import Database
+from ndcg_studio.storage.judgments.items import KEEP, GradeChange
 
 # (run, query) -> documents at ranks 1, 2, ...
 RESULTS = {

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import func, insert, select
 
-from ndcg_studio.services.annotation import AnnotationService
+from ndcg_studio.services.annotation.service import AnnotationService
 from ndcg_studio.storage import models
 from ndcg_studio.storage.database import Database
 from ndcg_studio.storage.resilience import ConnectionLost

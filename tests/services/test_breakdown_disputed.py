@@ -1,5 +1,6 @@
 """QueryBreakdown.grade_range: the breakdown's disputed documents follow the one rule of
-ndcg_studio.domain.disputed, as the agreement statistics do (trec_eval's -1 counts as 0)."""
+ndcg_studio.domain.agreement.disputed, as the agreement statistics do (trec_eval's -1 counts as
+0)."""
 
 from __future__ import annotations
 
@@ -9,10 +10,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ndcg_studio.domain.disputed import is_disputed
+from ndcg_studio.domain.agreement.disputed import is_disputed
 from ndcg_studio.services.agreement import AgreementService
-from ndcg_studio.services.importing import ImportService
-from ndcg_studio.services.scoring import ScoringService
+from ndcg_studio.services.importing.service import ImportService
+from ndcg_studio.services.scoring.service import ScoringService
 from ndcg_studio.storage.database import Database, open_database
 
 

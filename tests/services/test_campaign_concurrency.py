@@ -36,7 +36,8 @@ DEADLINE = 240.0
 
 
 def _setup(url: str, strategy: str = "depth") -> None:
-    from ndcg_studio.services.campaigns import CampaignService, CampaignSpec, GoldItem
+    from ndcg_studio.services.campaigns.service import CampaignService
+    from ndcg_studio.services.campaigns.types import CampaignSpec, GoldItem
 
     db = open_database(url)
     try:
@@ -87,7 +88,8 @@ def _setup(url: str, strategy: str = "depth") -> None:
 
 def _worker(url: str, name: str, start: Any, results: Any) -> None:
     try:
-        from ndcg_studio.services.campaigns import CampaignService, ItemComplete
+        from ndcg_studio.services.campaigns.service import CampaignService
+        from ndcg_studio.storage.judgments.items import ItemComplete
 
         db = open_database(url)
         service = CampaignService(db)
@@ -123,7 +125,7 @@ def _worker(url: str, name: str, start: Any, results: Any) -> None:
 
 
 def _doomed(url: str, ready: Any) -> None:
-    from ndcg_studio.services.campaigns import CampaignService
+    from ndcg_studio.services.campaigns.service import CampaignService
 
     db = open_database(url)
     service = CampaignService(db)

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 from sqlalchemy import select
 
-from ndcg_studio.domain.pooling import build_pool, judging_order, make_chooser
-from ndcg_studio.services.campaigns import CampaignService
+from ndcg_studio.domain.pooling.strategies import build_pool, judging_order, make_chooser
+from ndcg_studio.services.campaigns.service import CampaignService
 from ndcg_studio.storage import models
 from ndcg_studio.storage.database import Database
 from tests.services.test_campaigns import build, spec
@@ -129,8 +129,9 @@ def test_the_campaign_lock_is_the_one_campaign_grades_take() -> None:
     """Queue reads (storage.campaigns.lock_campaign) and campaign grades (the judgment writer)
     must take the same advisory lock, or a grade could land between a queue's read and its
     holds on PostgreSQL."""
-    from ndcg_studio.storage import campaigns, judgments
-    from ndcg_studio.storage.campaigns import campaign_lock_key
+    from ndcg_studio.storage import judgments
+    from ndcg_studio.storage.campaigns import records as campaigns
+    from ndcg_studio.storage.campaigns.records import campaign_lock_key
     from ndcg_studio.storage.judgments.locks import item_lock_key
 
     assert campaigns.lock_campaign is judgments.lock_campaign  # one implementation
@@ -142,7 +143,7 @@ def test_the_campaign_lock_is_the_one_campaign_grades_take() -> None:
 
 @pytest.mark.parametrize("strategy", ["mtf", "bandit", "ab"])
 def test_first_offered_is_the_choosers_order_less_blocked_then_later(strategy: str) -> None:
-    from ndcg_studio.services.campaign_order import campaign_pool, first_offered
+    from ndcg_studio.services.campaigns.order import campaign_pool, first_offered
 
     rng = np.random.default_rng(4)
     query = np.repeat(np.array([3, 8, 9]), 5)

@@ -13,11 +13,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import delete, insert, select
 
-from ndcg_studio.services import campaign_order
-from ndcg_studio.services.campaigns import CampaignService, ItemComplete
-from ndcg_studio.storage import campaigns as cs
+from ndcg_studio.services.campaigns import order as campaign_order
+from ndcg_studio.services.campaigns.service import CampaignService
 from ndcg_studio.storage import models
+from ndcg_studio.storage.campaigns import records as cs
 from ndcg_studio.storage.database import Database, open_database
+from ndcg_studio.storage.judgments.items import ItemComplete
 from tests.services.test_campaigns import build, spec
 
 PEOPLE = ("ann", "bob", "cid")

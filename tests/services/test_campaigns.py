@@ -12,16 +12,14 @@ from sklearn.metrics import cohen_kappa_score
 from sqlalchemy import insert, select
 
 from ndcg_studio.services.agreement import AgreementService
-from ndcg_studio.services.annotation import AnnotationService
-from ndcg_studio.services.campaigns import (
-    CampaignService,
-    CampaignSpec,
-    GoldItem,
-    ItemComplete,
-)
-from ndcg_studio.services.scoring import ScoringService, ScoringSettings
+from ndcg_studio.services.annotation.service import AnnotationService
+from ndcg_studio.services.campaigns.service import CampaignService
+from ndcg_studio.services.campaigns.types import CampaignSpec, GoldItem
+from ndcg_studio.services.scoring.service import ScoringService
+from ndcg_studio.services.scoring.settings import ScoringSettings
 from ndcg_studio.storage import models
 from ndcg_studio.storage.database import Database
+from ndcg_studio.storage.judgments.items import ItemComplete
 
 N_QUERIES = 4
 N_DOCS = 6  # per query and run

@@ -36,7 +36,7 @@ from ndcg_studio.storage.database import Database, open_database
 pytestmark = pytest.mark.slow
 
 annotation = pytest.importorskip(
-    "ndcg_studio.services.annotation", reason="the annotation service is not written yet"
+    "ndcg_studio.services.annotation.service", reason="the annotation service is not written yet"
 )
 
 N_QUERIES = 30

@@ -21,7 +21,8 @@ import pytest
 
 from ndcg_studio.app import main
 from ndcg_studio.services.demo import EXAMPLE_RUNS, examples_dir, load_examples
-from ndcg_studio.services.scoring import ScoringService, ScoringSettings
+from ndcg_studio.services.scoring.service import ScoringService
+from ndcg_studio.services.scoring.settings import ScoringSettings
 from tests.conftest import SHARED_DATA
 
 SEED = next(iter(sorted((SHARED_DATA.parent / "seeds").glob("003_*.txt"))), None)

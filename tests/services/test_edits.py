@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from ndcg_studio.services.annotation import KEEP, GradeChange, Keep
-from ndcg_studio.services.edits import AdjudicationEdit, GradeEdit
+from ndcg_studio.services.annotation.edits import AdjudicationEdit, GradeEdit
 from ndcg_studio.storage import models
 from ndcg_studio.storage.database import Database
+from ndcg_studio.storage.judgments.items import KEEP, GradeChange, Keep
 from tests.services.test_annotation import build
 
 
@@ -162,7 +162,7 @@ def test_an_invalid_grade_edit_raises_before_writing(db: Database, grade: int) -
 
 def test_the_edits_import_no_qt() -> None:
     code = (
-        "import sys, ndcg_studio.services.edits; "
+        "import sys, ndcg_studio.services.annotation.edits; "
         "assert not [m for m in sys.modules if m.startswith('PySide6')]"
     )
     subprocess.run([sys.executable, "-c", code], check=True)

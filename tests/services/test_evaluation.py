@@ -8,9 +8,10 @@ import numpy as np
 import pytest
 
 from ndcg_studio.io.errors import InputFileError
-from ndcg_studio.io.trec_columns import read_qrels_columns, read_run_columns
-from ndcg_studio.services import evaluation
-from ndcg_studio.services.evaluation import MeasureError, evaluate, parse_measures
+from ndcg_studio.io.trec.columns import read_qrels_columns, read_run_columns
+from ndcg_studio.services.evaluation import evaluate as evaluation
+from ndcg_studio.services.evaluation.evaluate import evaluate
+from ndcg_studio.services.evaluation.measures import MeasureError, parse_measures
 
 TE = Path(__file__).resolve().parents[1] / "data" / "trec_eval_test"
 WORDS = ["ndcg_cut.5,10", "P.5", "map", "bpref", "recip_rank", "ndcg", "rbp", "num_rel_ret"]

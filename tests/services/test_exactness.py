@@ -19,8 +19,9 @@ from sqlalchemy import insert, select
 from ndcg_studio.app import main
 from ndcg_studio.io.errors import InputError, InputFileError
 from ndcg_studio.services.agreement import AgreementService, AgreementSettings
-from ndcg_studio.services.importing import ImportService
-from ndcg_studio.services.scoring import ScoringService, ScoringSettings
+from ndcg_studio.services.importing.service import ImportService
+from ndcg_studio.services.scoring.service import ScoringService
+from ndcg_studio.services.scoring.settings import ScoringSettings
 from ndcg_studio.storage import models
 
 TREC = Path(__file__).resolve().parents[1] / "data" / "trec_eval_test"
@@ -393,7 +394,7 @@ def test_one_to_five_scale_hint() -> None:
 
 
 def test_out_of_range_grade_never_suggests_mapping_to_zero(tmp_path: Path) -> None:
-    from ndcg_studio.io.trec import read_trec_qrels
+    from ndcg_studio.io.trec.readers import read_trec_qrels
 
     path = tmp_path / "q.txt"
     path.write_text("q 0 a 0\nq 0 b 5\nq 0 c 3\n")

@@ -11,9 +11,11 @@ from typing import Any
 import pytest
 
 from ndcg_studio.services.agreement import AgreementService
-from ndcg_studio.services.exporting import REPORT_EXTRA, ExportService
-from ndcg_studio.services.importing import ImportService
-from ndcg_studio.services.scoring import SCORE_COLUMNS, ScoringService, ScoringSettings
+from ndcg_studio.services.exporting.service import REPORT_EXTRA, ExportService
+from ndcg_studio.services.importing.service import ImportService
+from ndcg_studio.services.scoring.report import SCORE_COLUMNS
+from ndcg_studio.services.scoring.service import ScoringService
+from ndcg_studio.services.scoring.settings import ScoringSettings
 
 
 def test_report_rows_carry_scores_text_and_alpha(db: Any, tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import func, select
 
 from ndcg_studio.io.errors import InputFileError
-from ndcg_studio.services.importing import ImportService
+from ndcg_studio.services.importing.service import ImportService
 from ndcg_studio.storage import models
 
 
@@ -35,7 +35,7 @@ def test_imported_judgments_carry_the_import_time(db: Any, tmp_path: Path) -> No
 
 def test_bulk_insert_constants_are_literals_safely_quoted(db: Any) -> None:
     """A constant with a quote reaches every row intact (rendered as an SQL literal on SQLite)."""
-    from ndcg_studio.storage.bulk import bulk_insert
+    from ndcg_studio.storage.bulk.columns import bulk_insert
 
     q = models.queries
     with db.engine.begin() as conn:
@@ -49,8 +49,8 @@ def test_bulk_insert_constants_are_literals_safely_quoted(db: Any) -> None:
 def test_run_lines_get_their_documents_ids_creating_new_ones_once(db: Any) -> None:
     """Each line's document id: known documents looked up, new ones created once each even when
     several lines name them, into an empty table or one holding some of them."""
-    from ndcg_studio.storage.bulk import bulk_transaction, id_map
-    from ndcg_studio.storage.imports import document_ids as _document_ids
+    from ndcg_studio.storage.bulk.columns import bulk_transaction, id_map
+    from ndcg_studio.storage.bulk.imports import document_ids as _document_ids
 
     with bulk_transaction(db.engine) as conn:
         first, created = _document_ids(conn, ["a", "b", "a"])
@@ -120,8 +120,8 @@ def test_cancel_while_documents_are_created_leaves_nothing(
 ) -> None:
     """Cancel after the helper has started: the import stops, waits for the helper, and the
     transaction rolls back."""
-    from ndcg_studio.io.errors import OperationCancelled
-    from ndcg_studio.storage.imports import DocumentsMeanwhile
+    from ndcg_studio.progress import OperationCancelled
+    from ndcg_studio.storage.bulk.imports import DocumentsMeanwhile
 
     started: list[bool] = []
     original = DocumentsMeanwhile.start
@@ -191,8 +191,8 @@ def test_documents_import_reports_progress_per_slice_and_cancel_rolls_back(
 ) -> None:
     """Documents are upserted a slice at a time: progress moves past 50 % during the write,
     and a cancel between slices leaves no document behind."""
-    from ndcg_studio.io.errors import OperationCancelled
-    from ndcg_studio.services import importing
+    from ndcg_studio.progress import OperationCancelled
+    from ndcg_studio.services.importing import service as importing
 
     monkeypatch.setattr(importing, "_UPSERT_SLICE", 1_000)
     path = tmp_path / "docs.csv"
@@ -216,8 +216,8 @@ def test_judgments_export_gives_iso_utc_times_for_imported_and_app_grades(
     once) writes every row with an ISO UTC time: imported grades and grades set in the app."""
     import csv
 
-    from ndcg_studio.services.annotation import AnnotationService
-    from ndcg_studio.services.exporting import ExportService
+    from ndcg_studio.services.annotation.service import AnnotationService
+    from ndcg_studio.services.exporting.service import ExportService
 
     (tmp_path / "a.qrels").write_text("q1 0 d1 2\nq1 0 =d2 1\nq2 0 d1 0\n")
     ImportService(db).import_qrels(tmp_path / "a.qrels", annotator="imp")
@@ -250,7 +250,7 @@ def test_judgments_export_gives_iso_utc_times_for_imported_and_app_grades(
 
 
 def test_summary_counts_one_in_the_singular(tmp_path: Path) -> None:
-    from ndcg_studio.services.importing import ImportSummary
+    from ndcg_studio.services.importing.steps import ImportSummary
 
     summary = ImportSummary(kind="qrels", path=str(tmp_path / "q.txt"), rows=1)
     summary.counts = {"judgments created": 1, "queries created": 2, "annotators created": 1}
@@ -266,8 +266,8 @@ def test_the_documents_settle_reports_progress_and_cancel_there_writes_nothing(
     """SQLite: after the pieces, the documents' settle (StagedIds) moves the progress from 40
     to 60 as it runs, and Cancel during it stops the import with nothing written — the CLI and
     the GUI's import dialog both pass their progress and Cancel through ImportService."""
-    import ndcg_studio.storage.staged_ids as staged
-    from ndcg_studio.io.errors import OperationCancelled
+    import ndcg_studio.storage.bulk.staged_ids as staged
+    from ndcg_studio.progress import OperationCancelled
     from ndcg_studio.storage.database import open_database
 
     monkeypatch.setattr(staged, "_POLL_STEPS", 20_000)  # the handler polls often on 60k lines

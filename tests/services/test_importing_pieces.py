@@ -10,11 +10,12 @@ import numpy as np
 import pytest
 from sqlalchemy import func, select
 
-from ndcg_studio.domain.ordering import trec_positions_of_docs
-from ndcg_studio.io import trec
+from ndcg_studio.domain.metrics.ordering import trec_positions_of_docs
 from ndcg_studio.io.errors import InputFileError
-from ndcg_studio.services.importing import ImportService, factorize
+from ndcg_studio.io.trec import readers as trec
+from ndcg_studio.services.importing.service import ImportService
 from ndcg_studio.storage import models
+from ndcg_studio.storage.bulk.imports import factorize
 
 #: Bytes per piece in these tests: a few dozen lines each.
 _SMALL = 700
@@ -211,7 +212,7 @@ def test_the_next_piece_is_read_while_the_helper_works_on_the_last(
     """A piece's ids are taken one piece later (the database writes a piece's documents while
     the next is read): each piece's documents are queued before the ids of the one before it
     are taken, every piece is taken in order, and the rows are the whole file's."""
-    from ndcg_studio.storage.imports import DocumentsMeanwhile
+    from ndcg_studio.storage.bulk.imports import DocumentsMeanwhile
 
     events: list[str] = []
     start, result = DocumentsMeanwhile.start, DocumentsMeanwhile.result
@@ -290,7 +291,7 @@ def test_the_reader_lets_a_piece_go_before_reading_the_next(
 def test_the_import_helper_keeps_no_piece_once_staged(db: Any) -> None:
     import weakref
 
-    from ndcg_studio.storage.imports import documents_meanwhile, import_transaction
+    from ndcg_studio.storage.bulk.imports import documents_meanwhile, import_transaction
 
     if db.is_sqlite and ":memory:" in str(db.engine.url):
         pytest.skip("no helper thread for an in-memory database")
@@ -309,7 +310,7 @@ def test_the_import_helper_keeps_no_piece_once_staged(db: Any) -> None:
 
 
 def test_piece_names_read_as_a_mapping_from_texts_and_lists() -> None:
-    from ndcg_studio.services.import_pieces import PieceNames, one_text
+    from ndcg_studio.services.importing.pieces import PieceNames, one_text
 
     names = PieceNames()
     assert one_text(["q1", "q2"]) == "q1\nq2"

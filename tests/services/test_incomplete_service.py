@@ -13,9 +13,11 @@ from typing import Any
 import numpy as np
 import pytest
 
-from ndcg_studio.services.importing import ImportService
-from ndcg_studio.services.incomplete import INCOMPLETE_COLUMNS, IncompleteService
-from ndcg_studio.services.scoring import ScoringService, ScoringSettings
+from ndcg_studio.services.importing.service import ImportService
+from ndcg_studio.services.scoring.incomplete import IncompleteService
+from ndcg_studio.services.scoring.report import INCOMPLETE_COLUMNS
+from ndcg_studio.services.scoring.service import ScoringService
+from ndcg_studio.services.scoring.settings import ScoringSettings
 
 DL19 = Path(__file__).resolve().parents[1] / "data" / "trec_dl19_passage"
 

@@ -10,10 +10,11 @@ import numpy as np
 import pytest
 from statsmodels.stats.multitest import multipletests
 
-from ndcg_studio.domain.multirun import compare_many
-from ndcg_studio.services.importing import ImportService
-from ndcg_studio.services.multirun import PAIR_COLUMNS, compare_report_runs
-from ndcg_studio.services.scoring import ScoringService, ScoringSettings
+from ndcg_studio.domain.statistics.multirun import compare_many
+from ndcg_studio.services.importing.service import ImportService
+from ndcg_studio.services.scoring.multirun import PAIR_COLUMNS, compare_report_runs
+from ndcg_studio.services.scoring.service import ScoringService
+from ndcg_studio.services.scoring.settings import ScoringSettings
 
 
 @pytest.fixture

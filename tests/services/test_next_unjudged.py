@@ -8,12 +8,12 @@ from dataclasses import dataclass
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ndcg_studio.services.annotation import QueryProgress
-from ndcg_studio.services.next_unjudged import (
+from ndcg_studio.services.annotation.next_unjudged import (
     first_unfinished_query,
     next_in_pool,
     next_unfinished_query,
 )
+from ndcg_studio.services.annotation.types import QueryProgress
 
 
 def test_next_in_pool_goes_forward_and_wraps() -> None:

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from ndcg_studio.services.pool_order import PoolOrder
+from ndcg_studio.services.annotation.pool_order import PoolOrder
 from ndcg_studio.storage.database import Database
 from tests.services.test_annotation import RESULTS, Data, build
 

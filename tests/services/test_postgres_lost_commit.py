@@ -18,7 +18,7 @@ from collections.abc import Iterator
 import pytest
 from sqlalchemy import func, select
 
-from ndcg_studio.services.annotation import AnnotationService
+from ndcg_studio.services.annotation.service import AnnotationService
 from ndcg_studio.storage import models
 from ndcg_studio.storage.database import Database, open_database
 from tests.pg import SUPERUSER, PostgresServer
@@ -132,7 +132,7 @@ def _history(database: Database) -> list[tuple[str, int | None, int | None]]:
 def test_a_grade_whose_commit_reply_is_lost_is_recorded_once_and_undoable(
     relayed: tuple[CommitDroppingRelay, Database],
 ) -> None:
-    from ndcg_studio.services.edits import GradeEdit
+    from ndcg_studio.services.annotation.edits import GradeEdit
 
     relay, database = relayed
     service = AnnotationService(database)
@@ -153,7 +153,7 @@ def test_a_grade_whose_commit_reply_is_lost_is_recorded_once_and_undoable(
 def test_an_adjudication_whose_commit_reply_is_lost_is_recorded_once(
     relayed: tuple[CommitDroppingRelay, Database],
 ) -> None:
-    from ndcg_studio.services.edits import AdjudicationEdit
+    from ndcg_studio.services.annotation.edits import AdjudicationEdit
 
     relay, database = relayed
     service = AnnotationService(database)

@@ -15,12 +15,13 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 from sqlalchemy import event
 
-from ndcg_studio.services import review_rows
 from ndcg_studio.services.agreement import AgreementService
-from ndcg_studio.services.importing import ImportService
-from ndcg_studio.services.review_rows import load_review, load_review_agreement, query_agreement
-from ndcg_studio.services.scoring import ScoringService, ScoringSettings, summarize
-from ndcg_studio.services.stability import StabilityService
+from ndcg_studio.services.importing.service import ImportService
+from ndcg_studio.services.scoring.service import ScoringService, summarize
+from ndcg_studio.services.scoring.settings import ScoringSettings
+from ndcg_studio.services.screens import review as review_rows
+from ndcg_studio.services.screens.review import load_review, load_review_agreement, query_agreement
+from ndcg_studio.services.stability.service import StabilityService
 from ndcg_studio.storage.database import Database, open_database
 from tests.services.test_view_rows import judged  # noqa: F401  (the fixture)
 
@@ -130,7 +131,7 @@ def test_judgments_are_read_beside_the_results_on_a_second_connection(
     judged: Database,  # noqa: F811
 ) -> None:
     """Same arrays whether the judgments are read on the same connection or on another."""
-    from ndcg_studio.services.scoring_load import load_scoring_data
+    from ndcg_studio.services.scoring.load import load_scoring_data
 
     settings = ScoringSettings(k=3)
     connections: list[object] = []
@@ -191,8 +192,8 @@ def test_consensus_on_database_ids_is_the_consensus_on_dense_indices(
     """The helper thread reduces the grades by database ids (sparse, large): mapped to dense
     indices afterwards, the same rows as reducing the dense indices."""
     from ndcg_studio.domain.consensus import consensus_qrels
-    from ndcg_studio.domain.metrics import Qrels
-    from ndcg_studio.services.scoring_load import _dense, _qrels
+    from ndcg_studio.domain.metrics.measures import Qrels
+    from ndcg_studio.services.scoring.load import _dense, _qrels
     from ndcg_studio.storage.queries.scoring_input import ADJUDICATION_DTYPE, JUDGMENT_DTYPE
 
     jud = np.array(
@@ -235,8 +236,8 @@ def test_scoring_in_parts_is_scoring_at_once_bit_for_bit(
     seed: int, n_runs: int, n_queries: int, parts: int, threads: int, ideal: str
 ) -> None:
     """Every column of every group, NaN and zeros included: the same bytes."""
-    from ndcg_studio.domain.metrics import Qrels, RankedLists, score
-    from ndcg_studio.services.scoring import score_in_parts
+    from ndcg_studio.domain.metrics.measures import Qrels, RankedLists, score
+    from ndcg_studio.services.scoring.service import score_in_parts
 
     rng = np.random.default_rng(seed)
     n_docs = 12
@@ -268,9 +269,10 @@ def test_scoring_in_parts_is_scoring_at_once_bit_for_bit(
 @hypothesis_settings(max_examples=40, deadline=None)
 @given(st.integers(0, 2**32 - 1), st.integers(1, 40), st.integers(2, 6))
 def test_alpha_per_query_in_parts_is_the_alpha_at_once(seed: int, n_q: int, parts: int) -> None:
-    from ndcg_studio.domain.agreement import Ratings, alpha_by_group
+    from ndcg_studio.domain.agreement.alpha import alpha_by_group
+    from ndcg_studio.domain.agreement.ratings import Ratings
     from ndcg_studio.services.agreement import GRADE_SCALE
-    from ndcg_studio.services.review_rows import _alpha_in_parts
+    from ndcg_studio.services.screens.review import _alpha_in_parts
 
     rng = np.random.default_rng(seed)
     items_per_query = rng.integers(0, 5, size=n_q)  # some queries without items

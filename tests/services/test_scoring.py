@@ -9,13 +9,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-from ndcg_studio.services.importing import ImportService
-from ndcg_studio.services.scoring import (
-    SCORE_COLUMNS,
-    ScoringService,
-    ScoringSettings,
-    summarize,
-)
+from ndcg_studio.services.importing.service import ImportService
+from ndcg_studio.services.scoring.report import SCORE_COLUMNS
+from ndcg_studio.services.scoring.service import ScoringService, summarize
+from ndcg_studio.services.scoring.settings import ScoringSettings
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 TREC = DATA / "trec_eval_test"
@@ -126,7 +123,7 @@ def test_reimport_same_file_changes_nothing(trec_db: Any) -> None:
 def test_top_k_read_equals_full_lists(trec_db: Any) -> None:
     """Scoring reads only the top K of each list (plus SQL counts and the rest of the lists
     whose first relevant document lies below K): every column equals scoring the full lists."""
-    from ndcg_studio.domain.metrics import score
+    from ndcg_studio.domain.metrics.measures import score
 
     service = ScoringService(trec_db)
     for k in (1, 3, 10, 100):
@@ -164,7 +161,7 @@ def _all_query_ids(db: Any) -> list[int]:
 def test_consensus_and_adjudication_drive_the_grade(db: Any, tmp_path: Path) -> None:
     """Two annotators disagree on d1 (4 vs 0): the mean consensus gives 2; a lead's adjudicated
     grade wins over any consensus; scoring one annotator ignores the adjudication."""
-    from ndcg_studio.services.annotation import AnnotationService
+    from ndcg_studio.services.annotation.service import AnnotationService
 
     run = tmp_path / "r.txt"
     run.write_text("q1 Q0 d1 1 2.0 sys\nq1 Q0 d2 2 1.0 sys\n")
@@ -208,7 +205,7 @@ def test_summaries_on_parallel_threads_equal_one_after_another(
 ) -> None:
     """Runs resampled on several threads get the intervals they get one after another, each
     with its own run (a second run with reversed scores has other values)."""
-    from ndcg_studio.services import scoring
+    from ndcg_studio.services.scoring import service as scoring
 
     lines = (TREC / "results.test").read_text().splitlines()
     flipped = tmp_path / "flipped.run"

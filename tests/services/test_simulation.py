@@ -9,9 +9,10 @@ import numpy as np
 import pytest
 from sqlalchemy import select
 
-from ndcg_studio.domain.pooling import STRATEGIES
-from ndcg_studio.services.importing import ImportService
-from ndcg_studio.services.scoring import ScoringService, ScoringSettings
+from ndcg_studio.domain.pooling.strategies import STRATEGIES
+from ndcg_studio.services.importing.service import ImportService
+from ndcg_studio.services.scoring.service import ScoringService
+from ndcg_studio.services.scoring.settings import ScoringSettings
 from ndcg_studio.services.simulation import SIMULATION_COLUMNS, load_problem, simulate
 from ndcg_studio.storage import models
 

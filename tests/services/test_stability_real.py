@@ -29,9 +29,9 @@ import pytest
 import pytrec_eval
 from scipy.stats import kendalltau
 
-from ndcg_studio.services.importing import ImportService
-from ndcg_studio.services.scoring import ScoringSettings
-from ndcg_studio.services.stability import StabilityService
+from ndcg_studio.services.importing.service import ImportService
+from ndcg_studio.services.scoring.settings import ScoringSettings
+from ndcg_studio.services.stability.service import StabilityService
 from tests.conftest import SHARED_DATA
 
 DL19 = Path(__file__).resolve().parents[1] / "data" / "trec_dl19_passage"

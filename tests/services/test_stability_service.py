@@ -15,9 +15,11 @@ from scipy.stats import kendalltau
 from sklearn.metrics import cohen_kappa_score, confusion_matrix
 
 from ndcg_studio.io.errors import InputError
-from ndcg_studio.services.importing import ImportService
-from ndcg_studio.services.scoring import ScoringService, ScoringSettings, summarize
-from ndcg_studio.services.stability import STABILITY_COLUMNS, StabilityService
+from ndcg_studio.services.importing.service import ImportService
+from ndcg_studio.services.scoring.service import ScoringService, summarize
+from ndcg_studio.services.scoring.settings import ScoringSettings
+from ndcg_studio.services.stability.report import STABILITY_COLUMNS
+from ndcg_studio.services.stability.service import StabilityService
 
 RUNS = {
     # run: {query: [docs in order]}
@@ -252,7 +254,7 @@ def test_query_spread_equals_the_full_spread(built: Any) -> None:
 
 
 def test_the_judgments_export_names_the_source(built: Any, tmp_path: Path) -> None:
-    from ndcg_studio.services.exporting import ExportService
+    from ndcg_studio.services.exporting.service import ExportService
 
     table = ExportService(built).judgments()
     header = list(table.header)

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ndcg_studio.domain.bands import NO_BAND, Band, band_labels
-from ndcg_studio.services.scoring import _band_counts
+from ndcg_studio.services.scoring.service import _band_counts
 
 LABELS = [b.label for b in sorted(Band, reverse=True)]
 

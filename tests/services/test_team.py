@@ -6,7 +6,7 @@ from typing import Any
 
 from sqlalchemy import insert
 
-from ndcg_studio.services.annotation import AnnotationService
+from ndcg_studio.services.annotation.service import AnnotationService
 from ndcg_studio.storage import models
 
 

@@ -8,10 +8,12 @@ from typing import Any
 import numpy as np
 import pytest
 
-from ndcg_studio.domain.pooling import ABChooser, build_pool
-from ndcg_studio.domain.verdict import delta_bounds, expected_grades, probability_a_better
-from ndcg_studio.services.importing import ImportService
-from ndcg_studio.services.scoring import ScoringService, ScoringSettings
+from ndcg_studio.domain.pooling.strategies import ABChooser, build_pool
+from ndcg_studio.domain.verdict.bounds import delta_bounds
+from ndcg_studio.domain.verdict.estimates import expected_grades, probability_a_better
+from ndcg_studio.services.importing.service import ImportService
+from ndcg_studio.services.scoring.service import ScoringService
+from ndcg_studio.services.scoring.settings import ScoringSettings
 from ndcg_studio.services.verdict import (
     PairVerdict,
     judgments_to_settle,

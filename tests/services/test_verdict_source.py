@@ -13,12 +13,12 @@ from typing import Any
 import numpy as np
 import pytest
 
-from ndcg_studio.domain.metrics import Qrels
-from ndcg_studio.domain.pooling import build_pool, discounts
+from ndcg_studio.domain.metrics.measures import Qrels
+from ndcg_studio.domain.pooling.strategies import build_pool, discounts
 from ndcg_studio.services import verdict
-from ndcg_studio.services.compare_rows import load_report
-from ndcg_studio.services.importing import ImportService
-from ndcg_studio.services.scoring import ScoringSettings
+from ndcg_studio.services.importing.service import ImportService
+from ndcg_studio.services.scoring.settings import ScoringSettings
+from ndcg_studio.services.screens.compare import load_report
 from ndcg_studio.services.verdict import PoolSource, pair_verdict, pool_judgments
 
 RUNS = ("zeta", "alpha", "mid")  # "zeta" sorts last: A is not the loader's first run

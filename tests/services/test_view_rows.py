@@ -15,13 +15,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ndcg_studio.services.agreement import AgreementService, AgreementSettings
-from ndcg_studio.services.agreement_rows import DisputedRows, load_agreement, load_item
-from ndcg_studio.services.annotation import AnnotationService
-from ndcg_studio.services.compare_rows import compare_rows, load_scores
-from ndcg_studio.services.importing import ImportService
-from ndcg_studio.services.review_rows import ReviewRows, load_review
-from ndcg_studio.services.scoring import ScoringSettings, compare
-from ndcg_studio.services.sort_keys import dense_ranks, natural_key
+from ndcg_studio.services.annotation.service import AnnotationService
+from ndcg_studio.services.importing.service import ImportService
+from ndcg_studio.services.scoring.report import compare
+from ndcg_studio.services.scoring.settings import ScoringSettings
+from ndcg_studio.services.screens.agreement import DisputedRows, load_agreement, load_item
+from ndcg_studio.services.screens.compare import compare_rows, load_scores
+from ndcg_studio.services.screens.review import ReviewRows, load_review
+from ndcg_studio.services.screens.sort_keys import dense_ranks, natural_key
 from ndcg_studio.storage.database import Database, open_database
 
 # (query, doc) -> grades of ann, bob, cy ('' = not graded)

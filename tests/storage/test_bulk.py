@@ -10,14 +10,14 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
 from ndcg_studio.storage import models
-from ndcg_studio.storage.bulk import (
+from ndcg_studio.storage.bulk.columns import (
     _fetch_integer_columns,
     bulk_insert,
     bulk_transaction,
     fetch_array,
     id_map,
 )
-from ndcg_studio.storage.external_ids import _assign_new_rowids, map_external_ids
+from ndcg_studio.storage.bulk.external_ids import _assign_new_rowids, map_external_ids
 
 
 def test_map_external_ids_creates_missing_in_order(db: Any) -> None:
@@ -77,7 +77,7 @@ def test_bulk_insert_violation_rolls_back(db: Any) -> None:
 
 @pytest.mark.parametrize("n", [3, 2_500])
 def test_column_by_id_few_and_many(db: Any, n: int) -> None:
-    from ndcg_studio.storage.bulk import column_by_id
+    from ndcg_studio.storage.bulk.columns import column_by_id
 
     with db.engine.begin() as conn:
         ids, _ = map_external_ids(conn, models.queries, [f"q{i}" for i in range(n + 5)],
@@ -268,7 +268,7 @@ def test_staged_bulk_insert_writes_all_rows_or_none(db: Any) -> None:
 def test_packed_columns_arrive_as_given(db: Any, huge_grade_ids: bool) -> None:
     """bulk_insert_columns stores exactly the given integers (packed into one JSON array on
     SQLite; with values too wide to pack together it falls back to row binding), in order."""
-    from ndcg_studio.storage.bulk import bulk_insert_columns
+    from ndcg_studio.storage.bulk.columns import bulk_insert_columns
 
     if huge_grade_ids and not db.is_sqlite:
         pytest.skip("PostgreSQL always copies rows (and its INTEGER ids are 32-bit)")
@@ -310,7 +310,7 @@ def test_packed_columns_arrive_as_given(db: Any, huge_grade_ids: bool) -> None:
 
 
 def test_packed_columns_refuse_bad_input(db: Any) -> None:
-    from ndcg_studio.storage.bulk import bulk_insert_columns
+    from ndcg_studio.storage.bulk.columns import bulk_insert_columns
 
     with db.engine.begin() as conn, pytest.raises(ValueError, match="lengths"):
         bulk_insert_columns(conn, models.judgments, {"grade": np.zeros(2), "query_id": np.zeros(3)})
@@ -320,7 +320,7 @@ def test_insert_distinct_numbers_first_appearances(db: Any) -> None:
     """insert_distinct skips repeats and known values; ids_of_inserted gives the new rows' ids
     in order of first appearance — by arithmetic when it holds, else by lookup (a known value
     among them: the counts no longer add up)."""
-    from ndcg_studio.storage.external_ids import ids_of_inserted, insert_distinct
+    from ndcg_studio.storage.bulk.external_ids import ids_of_inserted, insert_distinct
 
     if not db.is_sqlite:
         pytest.skip("SQLite's first-import path")
@@ -379,7 +379,7 @@ def test_results_go_straight_in_and_a_duplicate_rolls_back(db: Any) -> None:
 def test_packed_rows_get_ids_in_their_order_after_existing_rows(db: Any) -> None:
     """bulk_insert_columns writes the new ids itself (following the largest id, in the order
     given), so a second batch continues the first."""
-    from ndcg_studio.storage.bulk import bulk_insert_columns
+    from ndcg_studio.storage.bulk.columns import bulk_insert_columns
 
     j = models.judgments
     with bulk_transaction(db.engine) as conn:
@@ -405,7 +405,7 @@ def test_packed_rows_get_ids_in_their_order_after_existing_rows(db: Any) -> None
 def test_ids_with_a_nul_character_are_refused_not_cut(db: Any) -> None:
     """SQLite's JSON functions end a string at \\u0000: the json_each paths refuse such ids
     instead of storing 'a' for 'a\\x00b'. A literal backslash-u0000 is an ordinary id."""
-    from ndcg_studio.storage.external_ids import insert_distinct
+    from ndcg_studio.storage.bulk.external_ids import insert_distinct
 
     with bulk_transaction(db.engine) as conn:
         ids, _ = map_external_ids(conn, models.documents, ["x\\u0000y", "z"], defaults=_DOC)
@@ -422,7 +422,7 @@ def test_ids_with_a_nul_character_are_refused_not_cut(db: Any) -> None:
 def test_upsert_creates_new_rows_updates_known_ones_and_counts_them(db: Any) -> None:
     """upsert: new keys become rows, known keys get the new values (None included), the count
     is of the created rows only; bad input is refused before anything is written."""
-    from ndcg_studio.storage.external_ids import upsert
+    from ndcg_studio.storage.bulk.external_ids import upsert
 
     q = models.queries
     with bulk_transaction(db.engine) as conn:
@@ -444,8 +444,8 @@ def test_an_import_creates_absent_documents_with_ids_from_the_sequence(db: Any) 
     from the table's sequence, ascending in the order given — the numbering the race-safe path
     gives; the next default id follows them; a stored value is refused, nothing written; and
     without the import's lock it does nothing (None)."""
-    from ndcg_studio.storage.external_ids import create_absent
-    from ndcg_studio.storage.imports import RowRefused, document_ids, import_transaction
+    from ndcg_studio.storage.bulk.external_ids import create_absent
+    from ndcg_studio.storage.bulk.imports import RowRefused, document_ids, import_transaction
 
     if db.is_sqlite:
         pytest.skip("PostgreSQL's import path")
@@ -481,7 +481,7 @@ def test_drawing_ids_from_a_sequence_gives_what_nextval_gives(db: Any) -> None:
     the sequence goes on after them."""
     from sqlalchemy import text
 
-    from ndcg_studio.storage.external_ids import _draw
+    from ndcg_studio.storage.bulk.external_ids import _draw
 
     if db.is_sqlite:
         pytest.skip("PostgreSQL's sequences")

@@ -18,9 +18,9 @@ import pytest
 from sqlalchemy import func, select
 
 from ndcg_studio.storage import models
-from ndcg_studio.storage.bulk import bulk_transaction
+from ndcg_studio.storage.bulk.columns import bulk_transaction
+from ndcg_studio.storage.bulk.external_ids import map_external_ids
 from ndcg_studio.storage.database import Database, open_database
-from ndcg_studio.storage.external_ids import map_external_ids
 
 
 def _modes(conn: object) -> tuple[str, int]:

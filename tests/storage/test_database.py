@@ -221,9 +221,9 @@ def test_headless_scoring_path_does_not_import_the_orm(sqlite_url: str) -> None:
     code = (
         "import sys\n"
         "import ndcg_studio.storage.database, ndcg_studio.storage.models\n"
-        "import ndcg_studio.services.scoring, ndcg_studio.cli.commands\n"
+        "import ndcg_studio.services.scoring.service, ndcg_studio.cli.commands\n"
         "print('sqlalchemy.orm' in sys.modules)\n"
-        "from ndcg_studio.services.scoring import ScoringService, ScoringSettings\n"
+        "from ndcg_studio.services.scoring.service import ScoringService, ScoringSettings\n"
         "from ndcg_studio.storage.database import open_database\n"
         f"db = open_database({sqlite_url!r})\n"
         "ScoringService(db).score(ScoringSettings())\n"

@@ -8,7 +8,7 @@ import numpy as np
 from sqlalchemy import select
 
 from ndcg_studio.storage import models
-from ndcg_studio.storage.bulk import fetch_array, fetch_columns
+from ndcg_studio.storage.bulk.columns import fetch_array, fetch_columns
 from tests.storage.test_bulk import _three_queries_with_judgments
 
 _DTYPE = [("query", "i8"), ("doc", "i8"), ("annotator", "i8"), ("grade", "f8")]

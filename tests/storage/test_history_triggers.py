@@ -8,8 +8,8 @@ from pathlib import Path
 
 from sqlalchemy import select, text
 
-from ndcg_studio.services.annotation import AnnotationService
-from ndcg_studio.services.importing import ImportService
+from ndcg_studio.services.annotation.service import AnnotationService
+from ndcg_studio.services.importing.service import ImportService
 from ndcg_studio.storage import models
 from ndcg_studio.storage.database import Database
 

@@ -15,10 +15,10 @@ from sqlalchemy import select, text
 from sqlalchemy.exc import IntegrityError
 
 from ndcg_studio.storage import models
-from ndcg_studio.storage.bulk import bulk_insert_columns, bulk_transaction, fetch_array
+from ndcg_studio.storage.bulk.columns import bulk_insert_columns, bulk_transaction, fetch_array
+from ndcg_studio.storage.bulk.imports import insert_results
+from ndcg_studio.storage.bulk.pg_copy import copy_in_columns, copy_out_array
 from ndcg_studio.storage.database import Database, open_database
-from ndcg_studio.storage.imports import insert_results
-from ndcg_studio.storage.pg_copy import copy_in_columns, copy_out_array
 
 pytestmark = pytest.mark.postgres
 
@@ -136,7 +136,7 @@ def test_keyed_texts_store_what_the_row_by_row_copy_stores(
     """copy_keyed_texts (text made in bulk) stores exactly what copy_rows (a tuple per row)
     stores; where a value or a constant needs the text format's escapes it writes nothing and
     says so (None)."""
-    from ndcg_studio.storage.pg_copy import _ESCAPED, copy_keyed_texts, copy_rows
+    from ndcg_studio.storage.bulk.pg_copy import _ESCAPED, copy_keyed_texts, copy_rows
 
     d = models.documents
     ids = np.arange(1_000, 1_000 + len(names), dtype=np.int64)
@@ -171,7 +171,7 @@ def test_an_unordered_read_comes_as_arrays_equal_to_the_row_reads(pg: Database) 
     """Without ORDER BY the rows come as one row of ``array_agg`` arrays (one COPY message,
     not one per row): the same rows as the row-by-row read, columns aligned; a NULL falls
     back to the rows."""
-    from ndcg_studio.storage import pg_copy
+    from ndcg_studio.storage.bulk import pg_copy
 
     sqls: list[str] = []
     real = pg_copy._copy_out
@@ -209,7 +209,7 @@ def test_arrays_beyond_one_server_value_fall_back_to_the_rows(pg: Database) -> N
     """Arrays that do not fit in one of the server's values (1 GB) make it refuse the
     statement (54000): the read rolls back to its savepoint and comes row by row, the
     transaction still usable. Forced here by a value over the limit in place of the arrays."""
-    from ndcg_studio.storage import pg_copy
+    from ndcg_studio.storage.bulk import pg_copy
 
     real = pg_copy._copy_out
 

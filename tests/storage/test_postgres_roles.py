@@ -15,8 +15,8 @@ import pytest
 from sqlalchemy import select, text
 
 from ndcg_studio.app import main
-from ndcg_studio.services.annotation import AnnotationService
-from ndcg_studio.services.importing import ImportService
+from ndcg_studio.services.annotation.service import AnnotationService
+from ndcg_studio.services.importing.service import ImportService
 from ndcg_studio.storage import models
 from ndcg_studio.storage.database import Database, DatabaseError, open_database
 from ndcg_studio.storage.resilience import WriteRefused
@@ -336,7 +336,8 @@ def test_password_is_asked_twice_and_stored_encrypted(
 def test_campaign_work_as_annotator_and_lead_logins(team: PostgresServer) -> None:
     """Issue #16: an annotator login holds, grades, marks and releases its own campaign items; it
     cannot hold or mark for another annotator, nor create a campaign; a lead can."""
-    from ndcg_studio.services.campaigns import CampaignService, CampaignSpec
+    from ndcg_studio.services.campaigns.service import CampaignService
+    from ndcg_studio.services.campaigns.types import CampaignSpec
 
     owner = open_database(_url(team, "studio_owner"))
     with owner.engine.begin() as conn:

@@ -152,7 +152,7 @@ def test_an_import_holding_the_parents_still_refuses_a_missing_one(
     """Inside an import the parents are locked against writers (no row lock per parent): the
     existence check (an anti-join, 0009) still refuses a reference to a missing row with
     SQLSTATE 23503, nothing is written, and the parents are locked."""
-    from ndcg_studio.storage.imports import RowRefused, import_transaction
+    from ndcg_studio.storage.bulk.imports import RowRefused, import_transaction
 
     with pytest.raises(RowRefused, match="foreign key") as caught, import_transaction(pg) as conn:
         modes = conn.execute(text(

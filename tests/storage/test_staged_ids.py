@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 from sqlalchemy import func, select
 
 from ndcg_studio.storage import models
-from ndcg_studio.storage.bulk import bulk_transaction, id_map
+from ndcg_studio.storage.bulk.columns import bulk_transaction, id_map
+from ndcg_studio.storage.bulk.staged_ids import StagedIds
 from ndcg_studio.storage.database import open_database
-from ndcg_studio.storage.staged_ids import StagedIds
 
 _DOC = {"title": "", "text": "", "url": ""}
 _NAMES = st.text(alphabet="ab\u00e9\u4e2d\"'\\ ", min_size=1, max_size=4)
@@ -96,7 +96,7 @@ def test_settle_reports_progress_inside_its_statements_and_ends_at_100(
 ) -> None:
     """SQLite's progress handler moves the progress through the sort, the insert and the
     read-back (not only between them), never backwards, to 100; it is removed afterwards."""
-    import ndcg_studio.storage.staged_ids as module
+    import ndcg_studio.storage.bulk.staged_ids as module
 
     monkeypatch.setattr(module, "_POLL_STEPS", 20_000)  # ~60 polls for the sort of 80k lines
     database = open_database(str(tmp_path / "p.sqlite"))
@@ -125,7 +125,7 @@ def test_cancel_during_settle_stops_the_statement_and_writes_nothing(
     stops (the progress stays inside its share), OperationCancelled is raised, the import's
     transaction rolls back, and the database (and the connection, returned to the pool) works
     as before."""
-    import ndcg_studio.storage.staged_ids as module
+    import ndcg_studio.storage.bulk.staged_ids as module
     from ndcg_studio.progress import OperationCancelled
 
     monkeypatch.setattr(module, "_POLL_STEPS", 20_000)
@@ -157,7 +157,7 @@ def test_cancel_during_settle_stops_the_statement_and_writes_nothing(
 def test_an_error_of_the_progress_callback_stops_the_statement_and_is_raised(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import ndcg_studio.storage.staged_ids as module
+    import ndcg_studio.storage.bulk.staged_ids as module
 
     monkeypatch.setattr(module, "_POLL_STEPS", 20_000)
     database = open_database(str(tmp_path / "e.sqlite"))

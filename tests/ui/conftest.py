@@ -18,7 +18,8 @@ from PySide6.QtCore import QSettings, QThreadPool
 from PySide6.QtWidgets import QInputDialog, QMessageBox
 from sqlalchemy import insert, select
 
-from ndcg_studio.services.annotation import AnnotationService, AnnotatorInfo
+from ndcg_studio.services.annotation.service import AnnotationService
+from ndcg_studio.services.annotation.types import AnnotatorInfo
 from ndcg_studio.storage import models
 from ndcg_studio.storage.database import Database, open_database
 
@@ -165,7 +166,7 @@ def context(qapp: object, ui_data: UiData, qsettings: QSettings) -> Iterator[obj
 @pytest.fixture
 def annotate_view(qtbot: object, context: object) -> object:
     """The Annotate view, shown, with q1 (the first query) loaded."""
-    from ndcg_studio.ui.views.annotate import AnnotateView
+    from ndcg_studio.ui.views.annotate.view import AnnotateView
 
     view = AnnotateView(context)  # type: ignore[arg-type]
     qtbot.addWidget(view)  # type: ignore[attr-defined]
@@ -178,7 +179,7 @@ def annotate_view(qtbot: object, context: object) -> object:
 
 @pytest.fixture
 def main_window(qtbot: object, context: object) -> object:
-    from ndcg_studio.ui.main_window import MainWindow
+    from ndcg_studio.ui.window.main_window import MainWindow
 
     window = MainWindow(context)  # type: ignore[arg-type]
     qtbot.addWidget(window)  # type: ignore[attr-defined]

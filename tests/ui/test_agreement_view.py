@@ -10,11 +10,11 @@ from PySide6.QtCore import Qt
 from sqlalchemy import select
 
 from ndcg_studio.services.agreement import AgreementService, AgreementSettings
-from ndcg_studio.services.annotation import AnnotationService
+from ndcg_studio.services.annotation.service import AnnotationService
 from ndcg_studio.storage import models
 from ndcg_studio.ui.context import AppContext
 from ndcg_studio.ui.models.disputed import COL_D_FINAL
-from ndcg_studio.ui.views.agreement import AgreementView
+from ndcg_studio.ui.views.agreement.view import AgreementView
 from tests.ui.conftest import UiData
 
 
@@ -113,7 +113,8 @@ def test_adjudication_by_key_and_clear(
 
 
 def test_scores_use_the_adjudicated_grade(qtbot: Any, view: AgreementView, graded: UiData) -> None:
-    from ndcg_studio.services.scoring import ScoringService, ScoringSettings
+    from ndcg_studio.services.scoring.service import ScoringService
+    from ndcg_studio.services.scoring.settings import ScoringSettings
 
     before = ScoringService(graded.db).breakdown("q1", "bm25-secret-run", ScoringSettings())
     with qtbot.waitSignal(view.adjudicated, timeout=10_000):
@@ -198,7 +199,7 @@ def test_a_failed_second_stage_is_shown_and_the_headline_stays(
     qtbot: Any, context: AppContext, graded: UiData, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from ndcg_studio.ui import errors
-    from ndcg_studio.ui.views import agreement
+    from ndcg_studio.ui.views.agreement import view as agreement
 
     def broken(*_args: Any) -> Any:
         raise RuntimeError("disk gone")

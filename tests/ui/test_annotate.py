@@ -9,12 +9,13 @@ from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QInputDialog, QLabel, QTextBrowser
 from sqlalchemy import select
 
-from ndcg_studio.services.annotation import AnnotationService, QueryProgress
+from ndcg_studio.services.annotation.service import AnnotationService
+from ndcg_studio.services.annotation.types import QueryProgress
 from ndcg_studio.storage import models
 from ndcg_studio.ui import settings as S
 from ndcg_studio.ui.models.pool import PoolModel
 from ndcg_studio.ui.models.query_progress import QueryFilterProxy, QueryProgressModel
-from ndcg_studio.ui.views.annotate import AnnotateView
+from ndcg_studio.ui.views.annotate.view import AnnotateView
 from tests.ui.conftest import RUN_NAMES, UiData
 
 

@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from ndcg_studio.services.annotation import AnnotationService
-from ndcg_studio.ui.main_window import MainWindow
-from ndcg_studio.ui.views.annotate import AnnotateView
-from ndcg_studio.ui.views.review import ReviewView
+from ndcg_studio.services.annotation.service import AnnotationService
+from ndcg_studio.ui.views.annotate.view import AnnotateView
+from ndcg_studio.ui.views.review.view import ReviewView
+from ndcg_studio.ui.window.main_window import MainWindow
 
 
 def test_starting_on_review_does_not_load_the_annotate_list(

@@ -11,8 +11,8 @@ from PySide6.QtGui import QKeyEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
-from ndcg_studio.ui.views.annotate import AnnotateView
-from ndcg_studio.ui.views.annotate_keys import GRADE_KEYS, PLAIN_KEYS, Action, key_action
+from ndcg_studio.ui.views.annotate.keys import GRADE_KEYS, PLAIN_KEYS, Action, key_action
+from ndcg_studio.ui.views.annotate.view import AnnotateView
 
 NONE = Qt.KeyboardModifier.NoModifier
 CTRL = Qt.KeyboardModifier.ControlModifier

@@ -7,8 +7,8 @@ from typing import Any
 
 from PySide6.QtGui import QUndoStack
 
-from ndcg_studio.services.annotation import GradeChange
-from ndcg_studio.services.edits import GradeEdit
+from ndcg_studio.services.annotation.edits import GradeEdit
+from ndcg_studio.storage.judgments.items import GradeChange
 from ndcg_studio.ui.undo import EditCommand
 from tests.services.test_edits import FakeWriter
 

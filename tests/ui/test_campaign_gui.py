@@ -6,11 +6,12 @@ from typing import Any
 
 import pytest
 
-from ndcg_studio.services.campaigns import CampaignService, CampaignSpec
-from ndcg_studio.ui.views.annotate import AnnotateView
-from ndcg_studio.ui.views.campaign_dashboard import AnnotatorStatusModel, CampaignDashboard
-from ndcg_studio.ui.views.campaign_dialog import CampaignDialog
-from ndcg_studio.ui.views.campaign_panel import CampaignPanel
+from ndcg_studio.services.campaigns.service import CampaignService
+from ndcg_studio.services.campaigns.types import CampaignSpec
+from ndcg_studio.ui.dialogs.campaign import CampaignDialog
+from ndcg_studio.ui.views.annotate.view import AnnotateView
+from ndcg_studio.ui.views.campaign.dashboard import AnnotatorStatusModel, CampaignDashboard
+from ndcg_studio.ui.views.campaign.panel import CampaignPanel
 from tests.ui.conftest import RUN_NAMES, UiData
 
 GUIDELINES = "# Study guidelines\n\nA document is *relevant* when it answers the query."

@@ -16,10 +16,11 @@ from hypothesis import strategies as st
 from PySide6.QtCore import QCollator, QLocale, Qt
 
 from ndcg_studio.domain.bands import band_of
-from ndcg_studio.services.annotation import QueryProgress
+from ndcg_studio.services.annotation.types import QueryProgress
+from ndcg_studio.services.screens.review import ReviewRows
 from ndcg_studio.ui.collation import collation_ranks, fold
 from ndcg_studio.ui.models.query_progress import QueryFilterProxy, QueryProgressModel
-from ndcg_studio.ui.models.scores import COL_QUERY, COL_TEXT, ReviewFilter, ReviewRows
+from ndcg_studio.ui.models.scores import COL_QUERY, COL_TEXT, ReviewFilter
 from ndcg_studio.ui.models.scores import ScoresTableModel as Scores
 from ndcg_studio.ui.models.table import SORT_ROLE
 

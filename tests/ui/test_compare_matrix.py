@@ -12,9 +12,11 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QSettings, Qt
 
-from ndcg_studio.services.importing import ImportService
-from ndcg_studio.services.multirun import compare_report_runs
-from ndcg_studio.services.scoring import ScoreReport, ScoringService, ScoringSettings
+from ndcg_studio.services.importing.service import ImportService
+from ndcg_studio.services.scoring.multirun import compare_report_runs
+from ndcg_studio.services.scoring.report import ScoreReport
+from ndcg_studio.services.scoring.service import ScoringService
+from ndcg_studio.services.scoring.settings import ScoringSettings
 from ndcg_studio.storage.database import Database, open_database
 from ndcg_studio.ui.context import AppContext
 from ndcg_studio.ui.models.compare_matrix import (
@@ -25,7 +27,7 @@ from ndcg_studio.ui.models.compare_matrix import (
     marks,
 )
 from ndcg_studio.ui.models.table import SORT_ROLE, signed
-from ndcg_studio.ui.views.compare import CompareView
+from ndcg_studio.ui.views.compare.view import CompareView
 
 DL19 = Path(__file__).resolve().parents[1] / "data" / "trec_dl19_passage"
 NOISE = {"bm25": 0.0, "slight": 0.3, "noisy": 1.5, "wild": 4.0}

@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QSettings
 
-from ndcg_studio.services.compare_rows import compare_rows, load_scores
-from ndcg_studio.services.scoring import ScoringSettings
+from ndcg_studio.services.scoring.settings import ScoringSettings
+from ndcg_studio.services.screens.compare import compare_rows, load_scores
 from ndcg_studio.storage.database import Database
 from ndcg_studio.ui.context import AppContext
-from ndcg_studio.ui.views.compare import CompareView
+from ndcg_studio.ui.views.compare.view import CompareView
 from tests.ui.test_compare_view import dl19  # noqa: F401  (fixture)
 
 

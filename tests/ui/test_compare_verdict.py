@@ -7,12 +7,12 @@ from typing import Any
 
 from PySide6.QtCore import QSettings
 
-from ndcg_studio.services.pool_order import PoolOrder
+from ndcg_studio.services.annotation.pool_order import PoolOrder
 from ndcg_studio.services.verdict import pair_verdict, verdict_text
 from ndcg_studio.storage.database import Database
 from ndcg_studio.ui import settings as S
 from ndcg_studio.ui.context import AppContext
-from ndcg_studio.ui.views.compare import CompareView
+from ndcg_studio.ui.views.compare.view import CompareView
 from ndcg_studio.ui.workers import running_tasks
 from tests.ui.conftest import RUN_NAMES
 from tests.ui.test_compare_view import dl19  # noqa: F401  (fixture)

@@ -11,12 +11,14 @@ import pytest
 from PySide6.QtCharts import QBarSet
 from PySide6.QtCore import QSettings
 
-from ndcg_studio.services.importing import ImportService
-from ndcg_studio.services.scoring import ScoringService, ScoringSettings, compare
+from ndcg_studio.services.importing.service import ImportService
+from ndcg_studio.services.scoring.report import compare
+from ndcg_studio.services.scoring.service import ScoringService
+from ndcg_studio.services.scoring.settings import ScoringSettings
 from ndcg_studio.storage.database import Database, open_database
 from ndcg_studio.ui import settings as S
 from ndcg_studio.ui.context import AppContext
-from ndcg_studio.ui.views.compare import CompareView
+from ndcg_studio.ui.views.compare.view import CompareView
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 DL19 = DATA / "trec_dl19_passage"

@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 from PySide6.QtWidgets import QFileDialog
 
-from ndcg_studio.services.exporting import ExportService
-from ndcg_studio.ui import transfer
-from ndcg_studio.ui.main_window import MainWindow
-from ndcg_studio.ui.transfer import EXPORT_KINDS
+from ndcg_studio.services.exporting.service import ExportService
+from ndcg_studio.ui.window import transfer
+from ndcg_studio.ui.window.main_window import MainWindow
+from ndcg_studio.ui.window.transfer import EXPORT_KINDS
 
 
 def test_export_compare_reads_the_runs_off_the_gui_thread(

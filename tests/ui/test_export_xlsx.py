@@ -9,9 +9,9 @@ import openpyxl
 import pytest
 from PySide6.QtWidgets import QFileDialog, QInputDialog
 
-from ndcg_studio.ui import transfer
-from ndcg_studio.ui.main_window import MainWindow
-from ndcg_studio.ui.transfer import EXPORT_KINDS, XLSX_FILTER, export_format
+from ndcg_studio.ui.window import transfer
+from ndcg_studio.ui.window.main_window import MainWindow
+from ndcg_studio.ui.window.transfer import EXPORT_KINDS, XLSX_FILTER, export_format
 
 
 def test_export_format_follows_the_filter_or_the_suffix() -> None:

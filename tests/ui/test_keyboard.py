@@ -18,10 +18,10 @@ from sqlalchemy import select
 
 from ndcg_studio.storage import models
 from ndcg_studio.ui.context import AppContext
-from ndcg_studio.ui.main_window import VIEWS, MainWindow
-from ndcg_studio.ui.views.annotate import AnnotateView
+from ndcg_studio.ui.dialogs.scoring_settings import ScoringSettingsDialog
+from ndcg_studio.ui.views.annotate.view import AnnotateView
 from ndcg_studio.ui.views.query_detail import QueryDetailDialog
-from ndcg_studio.ui.views.scoring_settings import ScoringSettingsDialog
+from ndcg_studio.ui.window.main_window import VIEWS, MainWindow
 from tests.ui.conftest import UiData
 
 CTRL = Qt.KeyboardModifier.ControlModifier

@@ -12,7 +12,7 @@ from PySide6.QtGui import QInputMethodEvent, QKeyEvent
 from PySide6.QtWidgets import QApplication, QInputDialog
 
 from ndcg_studio.ui.keys import JCUKEN_TO_QWERTY, layout_key
-from ndcg_studio.ui.views.annotate import AnnotateView
+from ndcg_studio.ui.views.annotate.view import AnnotateView
 from tests.ui.conftest import UiData
 from tests.ui.test_annotate import judgments
 

@@ -15,10 +15,11 @@ from sqlalchemy import func, select
 
 from ndcg_studio import __version__
 from ndcg_studio.storage import models
-from ndcg_studio.ui import errors, transfer
+from ndcg_studio.ui import errors
 from ndcg_studio.ui.context import AppContext
-from ndcg_studio.ui.main_window import VIEWS, MainWindow
-from ndcg_studio.ui.views.annotate import AnnotateView
+from ndcg_studio.ui.views.annotate.view import AnnotateView
+from ndcg_studio.ui.window import transfer
+from ndcg_studio.ui.window.main_window import VIEWS, MainWindow
 from tests.ui.conftest import UiData
 
 
@@ -131,7 +132,7 @@ def test_import_runs_the_import_service_and_views_reload(
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    pytest.importorskip("ndcg_studio.services.importing")
+    pytest.importorskip("ndcg_studio.services.importing.service")
     run = tmp_path / "extra.run"
     run.write_text("q2 Q0 d1 1 9.5 extra\nq2 Q0 d10 2 8.0 extra\n", encoding="utf-8")
     monkeypatch.setattr(transfer, "ask_item", lambda *a, **k: ("A run (TREC run file)", True))
@@ -389,7 +390,7 @@ def test_a_bad_import_file_shows_what_is_wrong_and_writes_nothing(
 
 
 def _qrels_label() -> list[str]:
-    from ndcg_studio.ui.transfer import IMPORT_KINDS
+    from ndcg_studio.ui.window.transfer import IMPORT_KINDS
 
     return [IMPORT_KINDS["qrels"][0]]
 
@@ -421,7 +422,7 @@ def test_help_load_demo_only_into_an_empty_database(
 def test_export_report_from_the_app_writes_the_csv(
     qtbot: Any, main_window: MainWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from ndcg_studio.ui.transfer import EXPORT_KINDS
+    from ndcg_studio.ui.window.transfer import EXPORT_KINDS
 
     out = tmp_path / "report.csv"
     monkeypatch.setattr(transfer, "ask_item", lambda *a, **k: (EXPORT_KINDS["report"], True))
@@ -445,7 +446,7 @@ def test_the_import_dialog_needs_a_context_and_a_parent_not_a_main_window(
         for node in ast.walk(ast.parse(source))
         if isinstance(node, ast.ImportFrom) and node.module
     }
-    assert "ndcg_studio.ui.main_window" not in imported  # no import cycle
+    assert "ndcg_studio.ui.window.main_window" not in imported  # no import cycle
     run = tmp_path / "third.run"
     run.write_text("q1 Q0 d1 1 9.0 third\n", encoding="utf-8")
     parent = QWidget()

@@ -14,9 +14,9 @@ from PySide6.QtCore import Qt
 from sqlalchemy import select
 
 from ndcg_studio.services.agreement import AgreementReport, AgreementService
-from ndcg_studio.services.agreement_rows import DisputedRows
-from ndcg_studio.services.annotation import AnnotationService
-from ndcg_studio.services.importing import ImportService
+from ndcg_studio.services.annotation.service import AnnotationService
+from ndcg_studio.services.importing.service import ImportService
+from ndcg_studio.services.screens.agreement import DisputedRows
 from ndcg_studio.storage import models
 from ndcg_studio.storage.database import Database, open_database
 from ndcg_studio.ui.models.agreement import (

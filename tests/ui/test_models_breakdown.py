@@ -11,8 +11,9 @@ import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 
-from ndcg_studio.services.importing import ImportService
-from ndcg_studio.services.scoring import QueryBreakdown, ScoringService, ScoringSettings
+from ndcg_studio.services.importing.service import ImportService
+from ndcg_studio.services.scoring.service import QueryBreakdown, ScoringService
+from ndcg_studio.services.scoring.settings import ScoringSettings
 from ndcg_studio.storage.database import Database, open_database
 from ndcg_studio.ui.models.breakdown import UNJUDGED, BreakdownTableModel
 from ndcg_studio.ui.models.table import SORT_ROLE

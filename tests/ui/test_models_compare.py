@@ -10,8 +10,11 @@ import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 
-from ndcg_studio.services.importing import ImportService
-from ndcg_studio.services.scoring import ScoreReport, ScoringService, ScoringSettings, compare
+from ndcg_studio.services.importing.service import ImportService
+from ndcg_studio.services.scoring.report import ScoreReport, compare
+from ndcg_studio.services.scoring.service import ScoringService
+from ndcg_studio.services.scoring.settings import ScoringSettings
+from ndcg_studio.services.screens.compare import CompareRows
 from ndcg_studio.storage.database import Database, open_database
 from ndcg_studio.ui.models.compare import (
     COL_A,
@@ -19,7 +22,6 @@ from ndcg_studio.ui.models.compare import (
     COL_DELTA,
     COL_OUTCOME,
     COL_QUERY,
-    CompareRows,
     DeltaTableModel,
 )
 from ndcg_studio.ui.models.table import SORT_ROLE

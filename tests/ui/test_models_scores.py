@@ -13,11 +13,13 @@ from hypothesis import strategies as st
 from PySide6.QtCore import QPersistentModelIndex, Qt
 
 from ndcg_studio.domain.bands import NO_BAND, band_of
+from ndcg_studio.services.screens.review import ReviewRows
+from ndcg_studio.services.screens.sort_keys import natural_key
 from ndcg_studio.ui.bands import BAND_CODE_ROLE
 from ndcg_studio.ui.collation import fold
 from ndcg_studio.ui.models import scores as M
-from ndcg_studio.ui.models.scores import ReviewFilter, ReviewRows, ScoresTableModel
-from ndcg_studio.ui.models.table import SORT_ROLE, natural_key, sort_order
+from ndcg_studio.ui.models.scores import ReviewFilter, ScoresTableModel
+from ndcg_studio.ui.models.table import SORT_ROLE, sort_order
 
 NAN = math.nan
 
@@ -167,8 +169,8 @@ def test_sort_order_matches_python_sorted() -> None:
 
 
 def test_run_summary_model(qtmodeltester: Any, qapp: Any) -> None:
-    from ndcg_studio.domain.stats import MeanCI
-    from ndcg_studio.services.scoring import RunSummary
+    from ndcg_studio.domain.statistics.resampling import MeanCI
+    from ndcg_studio.services.scoring.report import RunSummary
 
     summaries = [
         RunSummary("bm25", MeanCI(0.5, 0.4, 0.6, 10), 10, 2, 1, 0, {"bad": 10}),

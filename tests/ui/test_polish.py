@@ -14,15 +14,16 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QComboBox, QFileDialog, QInputDialog
 
 from ndcg_studio.services.agreement import AgreementService, AgreementSettings
-from ndcg_studio.services.annotation import AnnotationService, DatabaseCounts
-from ndcg_studio.ui import transfer
+from ndcg_studio.services.annotation.service import AnnotationService
+from ndcg_studio.services.annotation.types import DatabaseCounts
 from ndcg_studio.ui.context import AppContext
-from ndcg_studio.ui.main_window import MainWindow
-from ndcg_studio.ui.views.agreement import AgreementView
-from ndcg_studio.ui.views.annotate import AnnotateView
-from ndcg_studio.ui.views.compare import CompareView
+from ndcg_studio.ui.views.agreement.view import AgreementView
+from ndcg_studio.ui.views.annotate.view import AnnotateView
+from ndcg_studio.ui.views.compare.view import CompareView
 from ndcg_studio.ui.views.query_detail import TITLE_MIN_WIDTH, QueryDetailView
-from ndcg_studio.ui.views.review import ReviewView
+from ndcg_studio.ui.views.review.view import ReviewView
+from ndcg_studio.ui.window import transfer
+from ndcg_studio.ui.window.main_window import MainWindow
 from tests.ui.conftest import RUN_NAMES, UiData
 
 
@@ -115,7 +116,7 @@ def test_review_of_a_database_with_judgments_and_no_run(
     db = open_database(tmp_path / "judged.sqlite")
     qrels = tmp_path / "j.qrels"
     qrels.write_text("q1 0 d1 2\nq1 0 d2 0\n", encoding="utf-8")
-    from ndcg_studio.services.importing import ImportService
+    from ndcg_studio.services.importing.service import ImportService
 
     ImportService(db).import_qrels(qrels, annotator="nist")
     ctx = AppContext(qsettings)
@@ -179,7 +180,8 @@ def test_alpha_without_each_annotator_says_why_it_is_empty_for_two_annotators(
 def test_query_detail_keeps_the_title_column_readable(
     qtbot: Any, context: AppContext, ui_data: UiData
 ) -> None:
-    from ndcg_studio.services.scoring import ScoringService, ScoringSettings
+    from ndcg_studio.services.scoring.service import ScoringService
+    from ndcg_studio.services.scoring.settings import ScoringSettings
 
     view = QueryDetailView(context)
     qtbot.addWidget(view)

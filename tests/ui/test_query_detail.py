@@ -11,8 +11,9 @@ import pytest
 from PySide6.QtCharts import QLineSeries
 from PySide6.QtCore import QSettings
 
-from ndcg_studio.services.importing import ImportService
-from ndcg_studio.services.scoring import ScoringService, ScoringSettings
+from ndcg_studio.services.importing.service import ImportService
+from ndcg_studio.services.scoring.service import ScoringService
+from ndcg_studio.services.scoring.settings import ScoringSettings
 from ndcg_studio.storage.database import Database, open_database
 from ndcg_studio.ui.context import AppContext
 from ndcg_studio.ui.views.query_detail import QueryDetailView

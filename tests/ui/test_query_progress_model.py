@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PySide6.QtCore import QPersistentModelIndex, Qt
 
-from ndcg_studio.services.annotation import QueryProgress, QueryProgressList
-from ndcg_studio.services.scoring import ScoreReport
+from ndcg_studio.services.annotation.types import QueryProgress, QueryProgressList
+from ndcg_studio.services.scoring.report import ScoreReport
 from ndcg_studio.ui.collation import fold
 from ndcg_studio.ui.models.query_columns import QueryColumns
 from ndcg_studio.ui.models.query_progress import QueryFilterProxy, QueryProgressModel
@@ -166,7 +166,7 @@ def test_table_natural_key_matches_the_python_key(
 ) -> None:
     """Ids of one prefix and a number take the numeric fast path; anything else the Python key:
     both give ranks in the order of ``vocabulary.natural_key`` (ties in code point order)."""
-    from ndcg_studio.ui.models.table import natural_key as table_key
+    from ndcg_studio.services.screens.sort_keys import natural_key as table_key
 
     ids = [f"{prefix}{'0' * z}{n}" for n, z in zip(numbers, zeros, strict=False)]
     if odd:
@@ -185,7 +185,7 @@ def test_review_rows_keys_made_in_the_worker_sort_and_filter_as_the_model_would(
     order."""
     from dataclasses import replace
 
-    from ndcg_studio.services.review_rows import ReviewRows
+    from ndcg_studio.services.screens.review import ReviewRows
     from ndcg_studio.ui.models.scores import (
         COL_TEXT,
         ReviewFilter,
@@ -218,13 +218,8 @@ def test_review_agreement_columns_arrive_without_a_reset(
     """The second stage of a Review load fills alpha / disputed / spread in place: values as
     from_report would give them, the selection kept, re-sorted and re-filtered by them."""
     from ndcg_studio.services.agreement import QueryAgreement
-    from ndcg_studio.ui.models.scores import (
-        COL_ALPHA,
-        COL_QUERY,
-        ReviewFilter,
-        ReviewRows,
-        ScoresTableModel,
-    )
+    from ndcg_studio.services.screens.review import ReviewRows
+    from ndcg_studio.ui.models.scores import COL_ALPHA, COL_QUERY, ReviewFilter, ScoresTableModel
 
     names = list(report.query_external)
     rng = np.random.default_rng(3)

@@ -18,8 +18,10 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QSettings, Qt
 
-from ndcg_studio.services.importing import ImportService
-from ndcg_studio.services.scoring import ScoreReport, ScoringService, ScoringSettings
+from ndcg_studio.services.importing.service import ImportService
+from ndcg_studio.services.scoring.report import ScoreReport
+from ndcg_studio.services.scoring.service import ScoringService
+from ndcg_studio.services.scoring.settings import ScoringSettings
 from ndcg_studio.storage.database import Database, open_database
 from ndcg_studio.ui import settings as S
 from ndcg_studio.ui.context import AppContext
@@ -33,7 +35,7 @@ from ndcg_studio.ui.models.condensed import (
     CondensedTableModel,
 )
 from ndcg_studio.ui.models.table import SORT_ROLE
-from ndcg_studio.ui.views.review import ReviewView
+from ndcg_studio.ui.views.review.view import ReviewView
 
 DL19 = Path(__file__).resolve().parents[1] / "data" / "trec_dl19_passage"
 

@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 
 from ndcg_studio.services.agreement import AgreementService, AgreementSettings
-from ndcg_studio.services.annotation import AnnotationService
-from ndcg_studio.services.importing import ImportService
-from ndcg_studio.services.scoring import ScoringService
+from ndcg_studio.services.annotation.service import AnnotationService
+from ndcg_studio.services.importing.service import ImportService
+from ndcg_studio.services.scoring.service import ScoringService
 
 GRADES = {  # (query, doc): grades of ann, bob, cy ('' = none)
     ("q1", "d1"): (4, 4, 0),

@@ -8,10 +8,10 @@ import pytest
 from PySide6.QtCore import QSettings
 
 from ndcg_studio.domain.bands import BandThresholds
-from ndcg_studio.services.scoring import ScoringSettings
+from ndcg_studio.services.scoring.settings import ScoringSettings
 from ndcg_studio.ui import settings as S
 from ndcg_studio.ui.context import AppContext
-from ndcg_studio.ui.views.scoring_settings import (
+from ndcg_studio.ui.dialogs.scoring_settings import (
     SCORING_KEYS,
     ScoringSettingsPanel,
     describe_settings,

@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QSettings
 
-from ndcg_studio.services.scoring import ScoringService
-from ndcg_studio.services.stability import StabilityService
+from ndcg_studio.services.scoring.service import ScoringService
+from ndcg_studio.services.stability.service import StabilityService
 from ndcg_studio.storage.database import Database, open_database
 from ndcg_studio.ui.context import AppContext
-from ndcg_studio.ui.views.review import ReviewView
+from ndcg_studio.ui.views.review.view import ReviewView
 from tests.services.test_stability_service import _build
 
 

@@ -11,14 +11,14 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QSettings
 
-from ndcg_studio.services import scoring
 from ndcg_studio.services.agreement import AgreementService
-from ndcg_studio.services.scoring import ScoringService
+from ndcg_studio.services.scoring import service as scoring
+from ndcg_studio.services.scoring.service import ScoringService
 from ndcg_studio.storage.database import Database
 from ndcg_studio.ui.context import AppContext
 from ndcg_studio.ui.models import scores as M
-from ndcg_studio.ui.views import review as review_module
-from ndcg_studio.ui.views.review import ReviewView
+from ndcg_studio.ui.views.review import view as review_module
+from ndcg_studio.ui.views.review.view import ReviewView
 from tests.ui.test_review_view import trec_db  # noqa: F401  (the fixture)
 
 

@@ -13,15 +13,16 @@ import pytest
 from PySide6.QtCore import QPoint, QSettings, Qt
 
 from ndcg_studio.domain.bands import NO_BAND, Band
-from ndcg_studio.services.importing import ImportService
-from ndcg_studio.services.scoring import ScoringService, ScoringSettings
+from ndcg_studio.services.importing.service import ImportService
+from ndcg_studio.services.scoring.service import ScoringService
+from ndcg_studio.services.scoring.settings import ScoringSettings
 from ndcg_studio.storage.database import Database, open_database
 from ndcg_studio.ui import settings as S
 from ndcg_studio.ui.bands import BAND_CODE_ROLE
 from ndcg_studio.ui.context import AppContext
 from ndcg_studio.ui.models import scores as M
 from ndcg_studio.ui.models.table import SORT_ROLE
-from ndcg_studio.ui.views.review import ReviewView
+from ndcg_studio.ui.views.review.view import ReviewView
 
 TREC = Path(__file__).resolve().parents[1] / "data" / "trec_eval_test"
 

@@ -10,13 +10,13 @@ from typing import Any
 
 from PySide6.QtCore import QSettings, Qt
 
-from ndcg_studio.services.scoring import ScoringSettings
+from ndcg_studio.services.scoring.settings import ScoringSettings
 from ndcg_studio.storage.database import Database, open_database
 from ndcg_studio.ui import settings as S
 from ndcg_studio.ui.context import AppContext, database_target
-from ndcg_studio.ui.views.compare import CompareView
-from ndcg_studio.ui.views.review import ReviewView
-from ndcg_studio.ui.views.scoring_settings import ScoringSettingsPanel, headline
+from ndcg_studio.ui.dialogs.scoring_settings import ScoringSettingsPanel, headline
+from ndcg_studio.ui.views.compare.view import CompareView
+from ndcg_studio.ui.views.review.view import ReviewView
 
 
 def two_databases(tmp_path: Path) -> tuple[Database, Database]:

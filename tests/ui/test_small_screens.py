@@ -19,11 +19,11 @@ from PySide6.QtWidgets import QApplication, QWidget
 from ndcg_studio.ui import workers
 from ndcg_studio.ui.charts import ChartsPane
 from ndcg_studio.ui.context import AppContext
-from ndcg_studio.ui.main_window import MainWindow
 from ndcg_studio.ui.models.pool import PoolModel
-from ndcg_studio.ui.views.agreement import AgreementView
-from ndcg_studio.ui.views.annotate import AnnotateView
-from ndcg_studio.ui.views.review import ReviewView
+from ndcg_studio.ui.views.agreement.view import AgreementView
+from ndcg_studio.ui.views.annotate.view import AnnotateView
+from ndcg_studio.ui.views.review.view import ReviewView
+from ndcg_studio.ui.window.main_window import MainWindow
 
 
 def settle(qtbot: Any, seconds: float = 10.0) -> None:
@@ -173,7 +173,8 @@ def test_the_first_window_fits_a_small_screen(qtbot: Any, context: AppContext) -
 def test_annotate_with_a_campaign_fits_1024(qtbot: Any, context: AppContext) -> None:
     """The campaign panel (guidelines, own progress) is a tab beside the query list, not a
     fourth column: with it Annotate was ~1,120 px at least and did not fit a 1024-px screen."""
-    from ndcg_studio.services.campaigns import CampaignService, CampaignSpec
+    from ndcg_studio.services.campaigns.service import CampaignService
+    from ndcg_studio.services.campaigns.types import CampaignSpec
     from tests.ui.conftest import RUN_NAMES
 
     database = context.require_database()

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QSettings, Qt
 
-from ndcg_studio.services.scoring import ScoringSettings
-from ndcg_studio.services.stability import StabilityService
+from ndcg_studio.services.scoring.settings import ScoringSettings
+from ndcg_studio.services.stability.service import StabilityService
 from ndcg_studio.storage.database import Database, open_database
 from ndcg_studio.ui.context import AppContext
 from ndcg_studio.ui.models.stability import MeansTableModel, PairsTableModel, TauMatrixModel
@@ -84,7 +84,7 @@ def test_view_shows_the_sentence_of_the_service(
 def test_review_spread_column_sorts_queries_by_who_judged(
     qapp: Any, qtmodeltester: Any, small: Database
 ) -> None:
-    from ndcg_studio.services.review_rows import load_review
+    from ndcg_studio.services.screens.review import load_review
     from ndcg_studio.ui.models import scores as M
 
     settings = ScoringSettings(k=3)
@@ -133,8 +133,8 @@ def test_agreement_disputed_list_filters_by_source_pair(
 ) -> None:
     """The correction queue: items where two sources differ by 2+ grades, in the disputed
     list (adjudicable there), chosen by source pair."""
-    from ndcg_studio.services.annotation import AnnotationService
-    from ndcg_studio.ui.views.agreement import AgreementView
+    from ndcg_studio.services.annotation.service import AnnotationService
+    from ndcg_studio.ui.views.agreement.view import AgreementView
 
     ctx = AppContext(qsettings)
     lead = AnnotationService(small).ensure_annotator("lead")
@@ -172,8 +172,8 @@ def test_file_import_marks_a_model_source(
     """File ▸ Import… of judgments asks whose they are; a model's become a source."""
     from PySide6.QtWidgets import QFileDialog, QInputDialog
 
-    from ndcg_studio.ui import transfer
-    from ndcg_studio.ui.transfer import IMPORT_KINDS
+    from ndcg_studio.ui.window import transfer
+    from ndcg_studio.ui.window.transfer import IMPORT_KINDS
 
     f = tmp_path / "judge.csv"
     f.write_text("query_id,doc_id,annotator,grade,explanation\nq1,d1,judge,3,on topic\n")

@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
-from ndcg_studio.services.annotation import AnnotationService
+from ndcg_studio.services.annotation.service import AnnotationService
 from ndcg_studio.ui.context import AppContext
-from ndcg_studio.ui.main_window import MainWindow
 from ndcg_studio.ui.views.base import RELOAD_DELAY_MS
 from ndcg_studio.ui.views.stability import StabilityView
+from ndcg_studio.ui.window.main_window import MainWindow
 from tests.ui.conftest import UiData
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -49,21 +49,21 @@ def test_the_window_is_built_without_the_modules_of_file_transfer_and_campaign_d
         "import sys\n"
         "from PySide6.QtWidgets import QApplication\n"
         "from ndcg_studio.ui.context import AppContext\n"
-        "from ndcg_studio.ui.main_window import MainWindow\n"
+        "from ndcg_studio.ui.window.main_window import MainWindow\n"
         "app = QApplication([])\n"
         "window = MainWindow(AppContext())\n"
         "print(' '.join(sorted(sys.modules)))\n",
         tmp_path,
     )
     loaded = set(out.split())
-    assert "ndcg_studio.ui.main_window" in loaded  # the check itself ran
+    assert "ndcg_studio.ui.window.main_window" in loaded  # the check itself ran
     for module in (
-        "ndcg_studio.ui.transfer",
-        "ndcg_studio.services.exporting",
-        "ndcg_studio.services.importing",
-        "ndcg_studio.services.campaigns",
-        "ndcg_studio.ui.views.campaign_dialog",
-        "ndcg_studio.ui.views.campaign_dashboard",
+        "ndcg_studio.ui.window.transfer",
+        "ndcg_studio.services.exporting.service",
+        "ndcg_studio.services.importing.service",
+        "ndcg_studio.services.campaigns.service",
+        "ndcg_studio.ui.dialogs.campaign",
+        "ndcg_studio.ui.views.campaign.dashboard",
         "sqlalchemy.orm",
     ):
         assert module not in loaded, f"{module} is imported to build the window"
@@ -78,7 +78,7 @@ def test_import_before_qt_imports_no_qt_and_what_the_views_need_from_services(
         "import_before_qt()\n"
         "before = set(sys.modules)\n"
         "print(int(any(m.startswith(('PySide6', 'shiboken6')) for m in before)))\n"
-        "import ndcg_studio.ui.main_window\n"
+        "import ndcg_studio.ui.window.main_window\n"
         "print(' '.join(sorted(set(sys.modules) - before)))\n",
         tmp_path,
     )

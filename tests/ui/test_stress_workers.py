@@ -26,15 +26,15 @@ from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QApplication
 from sqlalchemy import insert
 
-from ndcg_studio.services.annotation import AnnotationService
-from ndcg_studio.services.compare_rows import compare_rows, load_scores
+from ndcg_studio.services.annotation.service import AnnotationService
+from ndcg_studio.services.screens.compare import compare_rows, load_scores
 from ndcg_studio.storage import models
-from ndcg_studio.storage.bulk import bulk_insert
+from ndcg_studio.storage.bulk.columns import bulk_insert
 from ndcg_studio.storage.database import Database, open_database
 from ndcg_studio.ui import settings as S
 from ndcg_studio.ui.context import AppContext
-from ndcg_studio.ui.main_window import MainWindow
-from ndcg_studio.ui.views.scoring_settings import scoring_settings_from
+from ndcg_studio.ui.dialogs.scoring_settings import scoring_settings_from
+from ndcg_studio.ui.window.main_window import MainWindow
 from ndcg_studio.ui.workers import running_tasks
 
 N_QUERIES = 1000

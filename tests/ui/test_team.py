@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ndcg_studio.services.annotation import AnnotationService
-from ndcg_studio.ui.main_window import MainWindow
+from ndcg_studio.services.annotation.service import AnnotationService
 from ndcg_studio.ui.team import team_text
-from ndcg_studio.ui.views.annotate import AnnotateView
+from ndcg_studio.ui.views.annotate.view import AnnotateView
+from ndcg_studio.ui.window.main_window import MainWindow
 from tests.ui.conftest import UiData
 
 
@@ -44,7 +44,7 @@ def test_another_annotators_grades_reload_the_views_and_show_in_the_team_line(
 def test_team_text_is_counts_only() -> None:
     from datetime import UTC, datetime
 
-    from ndcg_studio.services.annotation import TeamMember
+    from ndcg_studio.services.annotation.types import TeamMember
 
     team = [
         TeamMember("alice", 120, datetime(2026, 11, 22, 10, 0, tzinfo=UTC)),

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QApplication, QMenu
 from ndcg_studio.ui import settings as S
 from ndcg_studio.ui import theme
 from ndcg_studio.ui.bands import contrast_ratio
-from ndcg_studio.ui.views.annotate_document import DocumentPanel, GradeLegend
+from ndcg_studio.ui.views.annotate.document import DocumentPanel, GradeLegend
 
 WINDOW = QPalette.ColorRole.Window
 TEXT = QPalette.ColorRole.Text

@@ -3,7 +3,8 @@ services and the domain write for the command line, word for word; in Chinese an
 are whole translated sentences (no English word left but names), with Russian's plural forms.
 
 Oracles: :func:`ndcg_studio.services.verdict.verdict_text`,
-:meth:`ndcg_studio.services.multirun.MultiRunReport.power_sentence` (as the view showed it before
+:meth:`ndcg_studio.services.scoring.multirun.MultiRunReport.power_sentence` (as the view showed it
+before
 it was translated), :func:`ndcg_studio.services.wording.count`.
 """
 
@@ -23,7 +24,7 @@ from ndcg_studio.services.verdict import PairVerdict, verdict_text
 from ndcg_studio.services.wording import count
 from ndcg_studio.ui.language import apply_language, counted, label
 from ndcg_studio.ui.models.compare_matrix import PairMatrix
-from ndcg_studio.ui.views.compare_text import verdict_sentence
+from ndcg_studio.ui.views.compare.text import verdict_sentence
 
 #: words of two or more Latin letters that are not names, units or notation
 _ENGLISH = re.compile(r"\b(?!nDCG|IDCG|DCG|bm25|run|fusion|noisy)[A-Za-z]{3,}\b")
@@ -128,7 +129,7 @@ def _matrix(delta: float) -> PairMatrix:
 
 
 def test_the_english_power_text_is_the_services_sentence(qtbot: Any) -> None:
-    from ndcg_studio.ui.views.compare_matrix import CompareMatrixPanel
+    from ndcg_studio.ui.views.compare.matrix import CompareMatrixPanel
 
     panel = CompareMatrixPanel()
     qtbot.addWidget(panel)
@@ -142,9 +143,9 @@ def test_the_english_power_text_is_the_services_sentence(qtbot: Any) -> None:
 
 @pytest.mark.parametrize("lang", ["zh_CN", "ru"], indirect=True)
 def test_the_power_text_and_the_domains_reasons_are_translated(lang: str, qtbot: Any) -> None:
-    from ndcg_studio.domain.agreement_alpha import REASON_NO_PAIRABLE
-    from ndcg_studio.domain.agreement_kappa import REASON_NO_SHARED
-    from ndcg_studio.ui.views.compare_matrix import CompareMatrixPanel
+    from ndcg_studio.domain.agreement.alpha import REASON_NO_PAIRABLE
+    from ndcg_studio.domain.agreement.kappa import REASON_NO_SHARED
+    from ndcg_studio.ui.views.compare.matrix import CompareMatrixPanel
 
     panel = CompareMatrixPanel()
     qtbot.addWidget(panel)

@@ -401,8 +401,8 @@ def _run_in(lang: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> dict[
     from PySide6.QtWidgets import QApplication, QInputDialog
 
     from ndcg_studio.ui.application import run_gui
-    from ndcg_studio.ui.main_window import MainWindow
-    from ndcg_studio.ui.views.annotate_document import GradeLegend
+    from ndcg_studio.ui.views.annotate.document import GradeLegend
+    from ndcg_studio.ui.window.main_window import MainWindow
 
     monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("dora", True))
     seen: dict[str, Any] = {}
@@ -474,8 +474,8 @@ def test_the_translations_stay_installed_when_the_undo_is_dropped(qapp: Any) -> 
 
 
 def test_the_consensus_names_cover_the_vocabulary_and_are_translated(qapp: Any) -> None:
-    from ndcg_studio.services.scoring import ScoringSettings
-    from ndcg_studio.ui.views import scoring_settings
+    from ndcg_studio.services.scoring.settings import ScoringSettings
+    from ndcg_studio.ui.dialogs import scoring_settings
     from ndcg_studio.vocabulary import CONSENSUS_METHODS
 
     assert set(scoring_settings._CONSENSUS_NAMES) == set(CONSENSUS_METHODS)

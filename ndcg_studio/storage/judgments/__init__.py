@@ -2,9 +2,10 @@
 
 Every INSERT, UPDATE and DELETE of ``judgments`` and ``adjudications`` made by NDCG Studio is in
 this package: :mod:`~ndcg_studio.storage.judgments.items` writes one item at a time (the app's
-grades, notes, adjudications and undo; :class:`~ndcg_studio.services.annotation.AnnotationService`),
+grades, notes, adjudications and undo;
+:class:`~ndcg_studio.services.annotation.service.AnnotationService`),
 :mod:`~ndcg_studio.storage.judgments.sets` writes an import's judgments set-wise
-(:class:`~ndcg_studio.services.importing.ImportService`). No Python code writes
+(:class:`~ndcg_studio.services.importing.service.ImportService`). No Python code writes
 ``judgment_history``: the database does, with the triggers of migration 0004 (row triggers on
 SQLite, statement triggers with transition tables on PostgreSQL), whatever route the write took
 — the app, an import, a campaign grade, plain SQL.
@@ -32,52 +33,3 @@ in id order, is one unbroken chain where every ``old_grade`` is the previous ``n
 ``tests/storage/test_history_triggers.py`` checks the rule on SQLite and on a real PostgreSQL
 server, for the app's writes and for imports.
 """
-
-from __future__ import annotations
-
-from ndcg_studio.storage.judgments.items import (
-    KEEP,
-    CampaignGrade,
-    GradeChange,
-    HistoryKind,
-    ItemComplete,
-    ItemWrite,
-    Keep,
-    as_utc,
-    ensure_annotator,
-    insert_statement,
-    write_errors,
-    write_item,
-)
-from ndcg_studio.storage.judgments.locks import item_lock_key, lock_campaign
-from ndcg_studio.storage.judgments.sets import (
-    INSERT_SLICE,
-    JudgmentPlan,
-    apply_judgments,
-    item_keys,
-    match_keys,
-    plan_judgments,
-)
-
-__all__ = [
-    "INSERT_SLICE",
-    "KEEP",
-    "CampaignGrade",
-    "GradeChange",
-    "HistoryKind",
-    "ItemComplete",
-    "ItemWrite",
-    "JudgmentPlan",
-    "Keep",
-    "apply_judgments",
-    "as_utc",
-    "ensure_annotator",
-    "insert_statement",
-    "item_keys",
-    "item_lock_key",
-    "lock_campaign",
-    "match_keys",
-    "plan_judgments",
-    "write_errors",
-    "write_item",
-]

@@ -47,7 +47,7 @@ KEEP: Final = Keep.KEEP
 @dataclass(frozen=True, slots=True)
 class CampaignGrade:
     """A grade given in a judging campaign: which campaign, and the seconds from showing the
-    document to the grade (None: not timed). See :mod:`ndcg_studio.services.campaigns`."""
+    document to the grade (None: not timed). See :mod:`ndcg_studio.services.campaigns.service`."""
 
     campaign_id: int
     seconds: float | None = None

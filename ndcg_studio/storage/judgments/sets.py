@@ -17,7 +17,12 @@ from numpy.typing import NDArray
 from sqlalchemy import bindparam, func, select, update
 
 from ndcg_studio.storage import models
-from ndcg_studio.storage.bulk import bulk_insert, bulk_insert_columns, column_by_id, fetch_array
+from ndcg_studio.storage.bulk.columns import (
+    bulk_insert,
+    bulk_insert_columns,
+    column_by_id,
+    fetch_array,
+)
 
 if TYPE_CHECKING:
     from sqlalchemy import Connection

@@ -9,5 +9,5 @@
 Every function takes a ``Connection`` opened by the caller (the service owns the connection or
 transaction, so that several reads of one use case share it) and returns numpy arrays,
 dataclasses or plain tuples — never rows of SQLAlchemy. Bulk reads go through
-:func:`ndcg_studio.storage.bulk.fetch_array`, which keeps the dialect-specific fast path.
+:func:`ndcg_studio.storage.bulk.columns.fetch_array`, which keeps the dialect-specific fast path.
 """

@@ -16,7 +16,7 @@ from numpy.typing import NDArray
 from sqlalchemy import Connection, select
 
 from ndcg_studio.storage import models
-from ndcg_studio.storage.bulk import fetch_array
+from ndcg_studio.storage.bulk.columns import fetch_array
 
 __all__ = ["GRADE_DTYPE", "JudgmentRows", "adjudicated_grades", "all_grades", "judgment_rows"]
 

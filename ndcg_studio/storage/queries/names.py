@@ -1,7 +1,7 @@
 """Names and texts by database id: runs, annotators, queries and documents.
 
 The small tables (runs, annotators, queries) are read whole; documents, which may number
-millions, only for the ids asked for (:func:`ndcg_studio.storage.bulk.column_by_id`).
+millions, only for the ids asked for (:func:`ndcg_studio.storage.bulk.columns.column_by_id`).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from numpy.typing import NDArray
 from sqlalchemy import Connection, select
 
 from ndcg_studio.storage import models
-from ndcg_studio.storage.bulk import column_by_id, id_map
+from ndcg_studio.storage.bulk.columns import column_by_id, id_map
 
 __all__ = [
     "annotator_names",

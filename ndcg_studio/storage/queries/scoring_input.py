@@ -21,7 +21,7 @@ from numpy.typing import NDArray
 from sqlalchemy import Connection, Select, func, select
 
 from ndcg_studio.storage import models
-from ndcg_studio.storage.bulk import fetch_array, fetch_columns
+from ndcg_studio.storage.bulk.columns import fetch_array, fetch_columns
 
 __all__ = [
     "ADJUDICATION_DTYPE",
@@ -94,7 +94,7 @@ def read_results(
         top_k: only results whose order column is <= top_k (None: whole lists).
         with_scores: read the run's scores; without them (``score`` 0, zeros left to the
             allocator: no memory until written) only integer columns are read, much faster
-            (see :func:`~ndcg_studio.storage.bulk.fetch_array`).
+            (see :func:`~ndcg_studio.storage.bulk.columns.fetch_array`).
     """
     r = models.results
     col = _order_column(order)

@@ -16,20 +16,13 @@ from numpy.typing import NDArray
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QBrush, QColor
 
-from ndcg_studio.domain.disputed import disputed_per_group
+from ndcg_studio.domain.agreement.disputed import disputed_per_group
 from ndcg_studio.services.agreement import AgreementReport
+from ndcg_studio.services.screens.sort_keys import natural_key
 from ndcg_studio.translatable import QT_TRANSLATE_NOOP
 from ndcg_studio.ui.bands import best_text_color
 from ndcg_studio.ui.language import arg, counted, label
-from ndcg_studio.ui.models.table import (
-    SORT_ROLE,
-    Index,
-    NumpyTableModel,
-    TableModel,
-    fixed,
-    natural_key,
-    signed,
-)
+from ndcg_studio.ui.models.table import SORT_ROLE, Index, NumpyTableModel, TableModel, fixed, signed
 
 KappaKind = Literal["kappa", "kappa_linear", "kappa_quadratic"]
 KAPPA_KINDS: dict[KappaKind, str] = {

@@ -18,8 +18,8 @@ from PySide6.QtCore import QCoreApplication, QObject, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QPalette
 from PySide6.QtWidgets import QApplication
 
-from ndcg_studio.domain.disputed import is_disputed
-from ndcg_studio.services.scoring import QueryBreakdown
+from ndcg_studio.domain.agreement.disputed import is_disputed
+from ndcg_studio.services.scoring.service import QueryBreakdown
 from ndcg_studio.translatable import QT_TRANSLATE_NOOP
 from ndcg_studio.ui.language import arg, label
 from ndcg_studio.ui.models.grades import chip_icon
@@ -48,7 +48,7 @@ def grade_text(grade: float) -> str:
 
 
 class BreakdownTableModel(TableModel):
-    """One side of a :class:`~ndcg_studio.services.scoring.QueryBreakdown`.
+    """One side of a :class:`~ndcg_studio.services.scoring.service.QueryBreakdown`.
 
     Columns (run side): Rank, Document, Title, one per annotator, Consensus, Gain, Discount,
     Discounted gain, Cumulative DCG. The ideal side has the same columns; its cumulative column

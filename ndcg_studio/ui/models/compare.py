@@ -10,10 +10,11 @@ from numpy.typing import NDArray
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QColor, QIcon, QPainter, QPixmap
 
-from ndcg_studio.services.compare_rows import CompareRows
+from ndcg_studio.services.screens.compare import CompareRows
+from ndcg_studio.services.screens.sort_keys import natural_key
 from ndcg_studio.translatable import QT_TRANSLATE_NOOP
 from ndcg_studio.ui.language import arg
-from ndcg_studio.ui.models.table import SORT_ROLE, NumpyTableModel, natural_key, signed
+from ndcg_studio.ui.models.table import SORT_ROLE, NumpyTableModel, signed
 
 COL_QUERY, COL_A, COL_B, COL_DELTA, COL_OUTCOME = range(5)
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)

@@ -18,7 +18,7 @@ from numpy.typing import NDArray
 from PySide6.QtCore import QCoreApplication, QModelIndex, QObject, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor
 
-from ndcg_studio.services.multirun import MultiRunReport
+from ndcg_studio.services.scoring.multirun import MultiRunReport
 from ndcg_studio.ui.language import arg
 from ndcg_studio.ui.models.table import SORT_ROLE, TableModel, signed
 

@@ -16,10 +16,11 @@ from numpy.typing import NDArray
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QColor
 
-from ndcg_studio.services.scoring import ScoreReport
+from ndcg_studio.services.scoring.report import ScoreReport
+from ndcg_studio.services.screens.sort_keys import natural_key
 from ndcg_studio.translatable import QT_TRANSLATE_NOOP
 from ndcg_studio.ui.language import arg
-from ndcg_studio.ui.models.table import SORT_ROLE, NumpyTableModel, natural_key, signed
+from ndcg_studio.ui.models.table import SORT_ROLE, NumpyTableModel, signed
 
 COL_QUERY, COL_RUN, COL_NDCG, COL_CONDENSED, COL_GAP, COL_JUDGED = range(6)
 #: |nDCG′ − nDCG| above this flags a row by default

@@ -1,7 +1,7 @@
 """Models of the Agreement view's item lists: the disputed items, one item's grades, and an
 item's history (split from :mod:`ndcg_studio.ui.models.agreement`, which re-exports them).
 
-The disputed rows arrive built in a worker (:class:`~ndcg_studio.services.agreement_rows.
+The disputed rows arrive built in a worker (:class:`~ndcg_studio.services.screens.agreement.
 DisputedRows`, their Grades text included), so the GUI thread only indexes arrays.
 """
 
@@ -15,18 +15,13 @@ import numpy as np
 from numpy.typing import NDArray
 from PySide6.QtCore import QObject, Qt
 
-from ndcg_studio.services.agreement_rows import DisputedRows
-from ndcg_studio.services.annotation import HistoryEntry
+from ndcg_studio.services.annotation.types import HistoryEntry
+from ndcg_studio.services.screens.agreement import DisputedRows
+from ndcg_studio.services.screens.sort_keys import natural_key
 from ndcg_studio.translatable import QT_TRANSLATE_NOOP
 from ndcg_studio.ui.language import arg
 from ndcg_studio.ui.models.grades import chip_icon, grade_name
-from ndcg_studio.ui.models.table import (
-    SORT_ROLE,
-    Index,
-    NumpyTableModel,
-    TableModel,
-    natural_key,
-)
+from ndcg_studio.ui.models.table import SORT_ROLE, Index, NumpyTableModel, TableModel
 
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 _CENTER = int(Qt.AlignmentFlag.AlignCenter)

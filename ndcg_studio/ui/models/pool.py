@@ -1,6 +1,7 @@
 """The pool of the current query as a compact list: position, title, this annotator's grade.
 
-Blind by construction: it holds :class:`~ndcg_studio.services.annotation.PoolItem` values, which
+Blind by construction: it holds :class:`~ndcg_studio.services.annotation.service.PoolItem` values,
+which
 carry no run, rank, score or other annotator's grade.
 """
 
@@ -13,7 +14,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QWidget
 
-from ndcg_studio.services.annotation import PoolItem
+from ndcg_studio.services.annotation.types import PoolItem
 from ndcg_studio.translatable import QT_TRANSLATE_NOOP
 from ndcg_studio.ui.models.grades import chip_icon, grade_name
 from ndcg_studio.ui.models.table import Index, TableModel

@@ -13,10 +13,9 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from ndcg_studio.services.annotation import QueryProgress, QueryProgressList
-from ndcg_studio.services.annotation_types import QueryRows
+from ndcg_studio.services.annotation.types import QueryProgress, QueryProgressList, QueryRows
+from ndcg_studio.services.screens.sort_keys import natural_key
 from ndcg_studio.ui.collation import collation_ranks, fold
-from ndcg_studio.ui.models.table import natural_key
 
 
 @dataclass(frozen=True, eq=False)

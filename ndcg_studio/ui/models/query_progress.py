@@ -20,7 +20,7 @@ from PySide6.QtCore import QAbstractProxyModel, QModelIndex, QRect, QSize, Qt
 from PySide6.QtGui import QPainter, QPalette
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
-from ndcg_studio.services.annotation import QueryProgress
+from ndcg_studio.services.annotation.types import QueryProgress
 from ndcg_studio.translatable import QT_TRANSLATE_NOOP
 from ndcg_studio.ui.collation import fold
 from ndcg_studio.ui.language import arg

@@ -1,6 +1,6 @@
 """Review's per-run table: mean nDCG@K with its 95% bootstrap interval, and how many queries
 the mean covers, has no judgment for, or the run returned nothing for (one row per
-:class:`~ndcg_studio.services.scoring.RunSummary`)."""
+:class:`~ndcg_studio.services.scoring.service.RunSummary`)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Qt
 
-from ndcg_studio.services.scoring import RunSummary
+from ndcg_studio.services.scoring.report import RunSummary
 from ndcg_studio.translatable import QT_TRANSLATE_NOOP
 from ndcg_studio.ui.language import arg
 from ndcg_studio.ui.models.table import SORT_ROLE, Index, TableModel, fixed

@@ -1,7 +1,7 @@
 """The Review table: one row per (query, run) with nDCG@K, its band, DCG, IDCG, judged@K,
 annotators, per-query alpha and disputed items; numpy sorting and filtering.
 
-Data arrive as a :class:`ReviewRows` (built from a :class:`~ndcg_studio.services.scoring.
+Data arrive as a :class:`ReviewRows` (built from a :class:`~ndcg_studio.services.scoring.service.
 ScoreReport`, the query texts and a :class:`~ndcg_studio.services.agreement.QueryAgreement`, in
 a worker); the model only formats what is visible.
 """
@@ -18,18 +18,14 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QFont
 
 from ndcg_studio.domain.bands import NO_BAND
-from ndcg_studio.services.review_rows import ReviewRows
+from ndcg_studio.services.screens.review import ReviewRows
+from ndcg_studio.services.screens.sort_keys import natural_key
 from ndcg_studio.translatable import QT_TRANSLATE_NOOP
 from ndcg_studio.ui.bands import BAND_CODE_ROLE, band_name, band_range_text
 from ndcg_studio.ui.collation import collation_ranks, fold
 from ndcg_studio.ui.language import arg
 from ndcg_studio.ui.models.run_summary import RunSummaryModel  # noqa: F401  (its old home)
-from ndcg_studio.ui.models.table import (
-    SORT_ROLE,
-    NumpyTableModel,
-    fixed,
-    natural_key,
-)
+from ndcg_studio.ui.models.table import SORT_ROLE, NumpyTableModel, fixed
 
 COL_QUERY = 0
 COL_RUN = 1

@@ -11,10 +11,11 @@ from numpy.typing import NDArray
 from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor
 
-from ndcg_studio.services.stability import STABILITY_COLUMNS, StabilityReport
+from ndcg_studio.services.screens.sort_keys import natural_key
+from ndcg_studio.services.stability.report import STABILITY_COLUMNS, StabilityReport
 from ndcg_studio.translatable import QT_TRANSLATE_NOOP
 from ndcg_studio.ui.language import arg
-from ndcg_studio.ui.models.table import SORT_ROLE, NumpyTableModel, TableModel, natural_key
+from ndcg_studio.ui.models.table import SORT_ROLE, NumpyTableModel, TableModel
 
 Index = QModelIndex | QPersistentModelIndex
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)

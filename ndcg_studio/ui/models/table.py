@@ -30,21 +30,10 @@ from PySide6.QtCore import (
     Qt,
 )
 
-from ndcg_studio.services.sort_keys import dense_ranks, natural_key
 from ndcg_studio.ui.collation import collation_ranks
 
 # dense_ranks and natural_key live below ui (no Qt); the models import them from here too
-__all__ = [
-    "SORT_ROLE",
-    "Index",
-    "NumpyTableModel",
-    "TableModel",
-    "dense_ranks",
-    "fixed",
-    "natural_key",
-    "signed",
-    "sort_order",
-]
+__all__ = ["SORT_ROLE", "Index", "NumpyTableModel", "TableModel", "fixed", "signed", "sort_order"]
 
 #: role returning the raw value of a cell (float, int or str) for sorting and tests
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1

@@ -29,14 +29,15 @@ from PySide6.QtWidgets import (
 )
 
 from ndcg_studio.domain.bands import band_of_value
-from ndcg_studio.services.scoring import QueryBreakdown, ScoringService, ScoringSettings
-from ndcg_studio.services.stability import StabilityService
+from ndcg_studio.services.scoring.service import QueryBreakdown, ScoringService
+from ndcg_studio.services.scoring.settings import ScoringSettings
+from ndcg_studio.services.stability.service import StabilityService
 from ndcg_studio.ui.bands import band_color, band_name, band_text_color
 from ndcg_studio.ui.charts import CumulativeDcgChart
 from ndcg_studio.ui.context import AppContext
+from ndcg_studio.ui.dialogs.scoring_settings import describe_settings, scoring_settings_from
 from ndcg_studio.ui.language import arg, plural
 from ndcg_studio.ui.models.breakdown import BreakdownTableModel
-from ndcg_studio.ui.views.scoring_settings import describe_settings, scoring_settings_from
 from ndcg_studio.ui.workers import Task, run_task
 
 #: the run table's Title column: its index and the least width it keeps

@@ -4,7 +4,8 @@ The runs' order by mean nDCG@K under each grade set (each annotator with enough 
 judgment source, or each consensus rule), Kendall's tau-b and tau_AP between every two orders
 as a coloured matrix, the run pairs whose order or significance flips, and for two picked runs
 the sentence "A better than B under 5 of 6 grade sets; flips under ada's grades"
-(:class:`ndcg_studio.services.stability.StabilityService`). By source, the label agreement of
+(:class:`ndcg_studio.services.stability.service.StabilityService`). By source, the label agreement
+of
 every two sources (weighted kappa, alpha, items two grades apart) is listed under the table.
 
 Everything is computed in a worker; picking two runs only rewrites the sentence.
@@ -30,23 +31,19 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ndcg_studio.services.stability import (
-    BY_CHOICES,
-    DEFAULT_MIN_COVERAGE,
-    StabilityReport,
-    StabilityService,
-)
+from ndcg_studio.services.stability.report import BY_CHOICES, DEFAULT_MIN_COVERAGE, StabilityReport
+from ndcg_studio.services.stability.service import StabilityService
 from ndcg_studio.storage.database import Database
 from ndcg_studio.translatable import QT_TRANSLATE_NOOP
 from ndcg_studio.ui.context import AppContext
-from ndcg_studio.ui.language import arg, label, plural
-from ndcg_studio.ui.models.stability import MeansTableModel, PairsTableModel, TauMatrixModel
-from ndcg_studio.ui.views.base import LazyView, StateWidget
-from ndcg_studio.ui.views.scoring_settings import (
+from ndcg_studio.ui.dialogs.scoring_settings import (
     SCORING_KEYS,
     consensus_name,
     scoring_settings_from,
 )
+from ndcg_studio.ui.language import arg, label, plural
+from ndcg_studio.ui.models.stability import MeansTableModel, PairsTableModel, TauMatrixModel
+from ndcg_studio.ui.views.base import LazyView, StateWidget
 from ndcg_studio.ui.workers import TaskFn
 from ndcg_studio.vocabulary import GRADES
 

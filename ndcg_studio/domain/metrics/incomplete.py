@@ -1,0 +1,352 @@
+"""Measures for incomplete judgments and their companions, for many ranked lists at once.
+
+Same inputs and layout as :mod:`ndcg_studio.domain.metrics.measures` (``RankedLists`` grouped by
+(run, query) group, one grade per judged (query, document) in ``Qrels``, run order = score
+descending then document id descending, trec_eval ``form_res_rels.c``); every measure is an
+(n_groups,) array computed for all groups at once.
+
+Vocabulary (trec_eval ``form_res_rels.c``):
+
+* *judged*: the (query, document) pair is in the qrels with a grade >= 0. A negative grade
+  (trec_eval's -1) means "in the pool but not judged": it counts as unjudged here, as in
+  trec_eval's ``-J``, ``bpref`` and ``rbp_resid`` (so it differs from ``ScoreTable.judged_at_k``,
+  which counts every qrels row).
+* *relevant*: judged with grade >= ``relevance_threshold`` (trec_eval ``-l``, default 1).
+* *judged non-relevant*: judged with 0 <= grade < threshold.
+* R = number of relevant judged documents of the query (returned or not); N = number of
+  judged non-relevant documents of the query.
+
+Measures (rank r counts from 1 in run order):
+
+* ``ndcg_condensed``: nDCG′@K (Sakai 2007, SIGIR, "Alternatives to bpref"; trec_eval ``-J``
+  with ``ndcg_cut.K``): unjudged documents are removed from the list first, the remaining
+  ones keep their order, then nDCG@K is computed by :func:`metrics.score` with the same
+  parameters (gain, ideal, K).
+* ``ap``: average precision over the whole list, trec_eval ``map``: sum over the relevant
+  returned documents of (relevant at or above r) / r, divided by R; 0 when R = 0.
+* ``ap_at_k``: the same over ranks <= K, still divided by R (trec_eval ``map_cut.K``).
+* ``recall``: relevant documents in the top K / R (trec_eval ``recall.K``; whole list when
+  K is None); 0 when R = 0.
+* ``bpref``: Buckley & Voorhees (2004, SIGIR, "Retrieval evaluation with incomplete
+  information") exactly as trec_eval ``m_bpref.c``: unjudged documents are skipped; each
+  relevant returned document adds 1 - min(n, R) / min(N, R), n = judged non-relevant
+  documents above it (1 when n = 0); the sum is divided by R (0 when R = 0). Over the whole
+  list, no cutoff.
+* ``rbp``: rank-biased precision (Moffat & Zobel 2008, ACM TOIS 27(1)), (1 - p) sum_r g_r
+  p**(r - 1) over the whole list, persistence p (default 0.8). Binary gain by default
+  (g = 1 for relevant documents, else 0); ``rbp_gain="graded"`` is trec_eval's ``rbp``:
+  g = grade / (largest grade >= 0 judged for the query) when that largest grade exceeds 1,
+  else g = grade, for judged documents (threshold not used), 0 for the others.
+* ``rbp_residual``: Moffat & Zobel's residual, the most RBP could still rise if every
+  unjudged returned document and every document below the list had gain 1:
+  (1 - p) sum_{unjudged r} p**(r - 1) + p**n_returned. trec_eval's ``rbp_resid`` is the same
+  number but is 0 when the list holds no unjudged document (it leaves out the tail then).
+
+Every measure is NaN when the query has no judgment at all (like ``ScoreTable.ndcg``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Literal
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ndcg_studio.domain.metrics.measures import (
+    Qrels,
+    RankedLists,
+    RankedRows,
+    ScoringParams,
+    index_spaces,
+    rank_groups,
+    score,
+)
+
+__all__ = ["IncompleteTable", "incomplete_measures"]
+
+_F64 = np.float64
+_I64 = np.int64
+
+
+@dataclass(frozen=True, eq=False)
+class IncompleteTable:
+    """Per-group measures for incomplete judgments; every attribute is an (n_groups,) array.
+
+    Attributes (definitions in the module docstring; float64 in [0, 1] unless stated, NaN
+    when the query has no judgment):
+        ndcg_condensed: nDCG′@K, unjudged documents removed (trec_eval -J ndcg_cut.K).
+        ap: average precision, whole list (trec_eval map).
+        ap_at_k: average precision cut at K (trec_eval map_cut.K).
+        recall: recall at K (trec_eval recall.K).
+        bpref: trec_eval bpref.
+        rbp: rank-biased precision with persistence p.
+        rbp_residual: RBP residual (unjudged documents of the list plus the tail p**n).
+        n_relevant: int64 R, relevant judged documents of the query.
+        n_nonrelevant: int64 N, judged non-relevant documents of the query.
+        n_unjudged: int64 returned documents of the group that are not judged (grade < 0 or
+            absent from the qrels).
+        has_judgments: bool, the query has at least one qrels row.
+    """
+
+    ndcg_condensed: NDArray[np.float64]
+    ap: NDArray[np.float64]
+    ap_at_k: NDArray[np.float64]
+    recall: NDArray[np.float64]
+    bpref: NDArray[np.float64]
+    rbp: NDArray[np.float64]
+    rbp_residual: NDArray[np.float64]
+    n_relevant: NDArray[np.int64]
+    n_nonrelevant: NDArray[np.int64]
+    n_unjudged: NDArray[np.int64]
+    has_judgments: NDArray[np.bool_]
+
+    def __len__(self) -> int:
+        return int(self.ap.shape[0])
+
+    def as_dict(self) -> dict[str, NDArray[np.generic]]:
+        """The columns by name (same arrays, no copy)."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+def _lookup_grades(
+    qrels: Qrels, query: NDArray[np.int64], doc: NDArray[np.int64], n_docs: int
+) -> NDArray[np.float64]:
+    """Grade of each (query, doc) pair, NaN when the pair is not in the qrels."""
+    out = np.full(query.shape[0], np.nan)
+    m = qrels.query.shape[0]
+    if m == 0 or query.shape[0] == 0:
+        return out
+    key = qrels.query * n_docs + qrels.doc
+    order = np.argsort(key, kind="stable")
+    key_sorted = key[order]
+    if np.any(key_sorted[1:] == key_sorted[:-1]):
+        first = int(key_sorted[1:][key_sorted[1:] == key_sorted[:-1]][0])
+        raise ValueError(
+            f"qrels hold more than one grade for query index {first // n_docs}, "
+            f"document index {first % n_docs}: apply a consensus first"
+        )
+    wanted = query * n_docs + doc
+    at = np.minimum(np.searchsorted(key_sorted, wanted), m - 1)
+    found = key_sorted[at] == wanted
+    out[found] = qrels.grade[order[at[found]]]
+    return out
+
+
+def _cumsum_in_groups(
+    values: NDArray[np.float64], segment: NDArray[np.int64]
+) -> NDArray[np.float64]:
+    """Inclusive running sum of ``values`` restarting at each new value of ``segment`` (sorted)."""
+    total = np.cumsum(values)
+    if values.shape[0] == 0:
+        return total
+    starts = np.flatnonzero(np.concatenate(([True], segment[1:] != segment[:-1])))
+    seg_id = np.cumsum(np.concatenate(([True], segment[1:] != segment[:-1]))) - 1
+    base = (total - values)[starts]
+    return np.asarray(total - base[seg_id], dtype=_F64)
+
+
+def incomplete_measures(
+    lists: RankedLists,
+    qrels: Qrels,
+    params: ScoringParams | None = None,
+    *,
+    persistence: float = 0.8,
+    rbp_gain: Literal["binary", "graded"] = "binary",
+    condensed: bool = True,
+) -> IncompleteTable:
+    """nDCG′@K, AP, AP@K, Recall@K, bpref, RBP and its residual of every group at once.
+
+    SOURCE: trec_eval ``form_res_rels.c`` (run order, judged/unjudged), ``m_map.c``,
+    ``m_map_cut.c``, ``m_recall.c``, ``m_bpref.c``, ``m_rbp.c``, ``m_rbp_resid.c`` and ``-J``;
+    Sakai (2007) SIGIR; Buckley & Voorhees (2004) SIGIR; Moffat & Zobel (2008) ACM TOIS. See
+    the module docstring for the exact definitions.
+
+    Args:
+        lists: the ranked lists (n results, n_groups groups).
+        qrels: one grade per judged (query, document).
+        params: K (cutoff of nDCG′, AP@K and Recall@K; None = whole list), relevance
+            threshold, run order, and the gain and ideal of nDCG′ (default: trec_eval's
+            ``ndcg_cut.10``, threshold 1).
+        persistence: RBP's p, in (0, 1).
+        rbp_gain: ``"binary"`` (relevant = 1) or ``"graded"`` (trec_eval ``rbp``).
+        condensed: compute nDCG′ (False: ``ndcg_condensed`` is all NaN, which saves a
+            :func:`metrics.score` call when only the other measures are wanted).
+
+    Returns:
+        An :class:`IncompleteTable` of (n_groups,) arrays.
+
+    Raises:
+        ValueError: p outside (0, 1), unknown rbp_gain, a document twice in one ranked list,
+            two grades for one (query, document), or index spaces too large for 64-bit keys.
+    """
+    if params is None:
+        params = ScoringParams()
+    _check_rbp(persistence, rbp_gain)
+    return _incomplete_table(lists, qrels, params, persistence, rbp_gain, condensed)
+
+
+def _incomplete_table(
+    lists: RankedLists,
+    qrels: Qrels,
+    params: ScoringParams,
+    persistence: float,
+    rbp_gain: str,
+    condensed: bool,
+) -> IncompleteTable:
+    """:func:`incomplete_measures` once its options are checked."""
+    n_groups = lists.n_groups
+    n_queries, n_docs = index_spaces(lists, qrels)
+    ranked = rank_groups(lists, params)
+    n = ranked.group.shape[0]
+    rows = ranked.rows(np.arange(n, dtype=np.intp))  # input row at each run-order position
+    group, query_of_group = ranked.group, lists.group_query
+    grade = _lookup_grades(qrels, query_of_group[group], lists.doc[rows], n_docs)
+    judged = grade >= 0.0  # NaN compares False
+    relevant = grade >= params.relevance_threshold
+    cut = params.k if params.k is not None else n + 1
+    r_count, n_count, has_judgments = _query_counts(
+        qrels, params.relevance_threshold, n_queries, query_of_group
+    )
+    r_safe = np.maximum(r_count, 1).astype(_F64)
+    ap, ap_at_k, recall = _ap_and_recall(relevant, group, ranked.pos, cut, r_safe, n_groups)
+    bpref = _bpref(relevant, judged & ~relevant, group, r_count, n_count, r_safe, n_groups)
+    rbp, rbp_residual, n_unjudged = _rbp(
+        grade, judged, relevant, ranked, query_of_group, qrels, n_queries, persistence, rbp_gain
+    )
+    # nDCG′@K: drop the unjudged results, keep the order, score as usual.
+    ndcg_condensed = (
+        _condensed_ndcg(lists, qrels, params, rows[judged])
+        if condensed
+        else np.full(n_groups, np.nan)
+    )
+    for column in (ap, ap_at_k, recall, bpref, rbp, rbp_residual):
+        column[~has_judgments] = np.nan
+    return IncompleteTable(
+        ndcg_condensed=np.asarray(ndcg_condensed, dtype=_F64),
+        ap=ap,
+        ap_at_k=ap_at_k,
+        recall=recall,
+        bpref=bpref,
+        rbp=rbp,
+        rbp_residual=rbp_residual,
+        n_relevant=r_count,
+        n_nonrelevant=n_count,
+        n_unjudged=n_unjudged,
+        has_judgments=has_judgments,
+    )
+
+
+def _check_rbp(persistence: float, rbp_gain: str) -> None:
+    """Raise ValueError for a persistence outside (0, 1) or an unknown RBP gain."""
+    if not 0.0 < persistence < 1.0:
+        raise ValueError(f"RBP persistence must lie in (0, 1), got {persistence}")
+    if rbp_gain not in ("binary", "graded"):
+        raise ValueError(f"rbp_gain must be 'binary' or 'graded', got {rbp_gain!r}")
+
+
+def _query_counts(
+    qrels: Qrels, threshold: float, n_queries: int, query_of_group: NDArray[np.int64]
+) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.bool_]]:
+    """Per group, from its query's qrels: (relevant R, judged non-relevant N, has judgments)."""
+    qrels_relevant = qrels.grade >= threshold
+    qrels_nonrelevant = (qrels.grade >= 0.0) & ~qrels_relevant
+    n_rel_q = np.bincount(qrels.query[qrels_relevant], minlength=n_queries)
+    n_nonrel_q = np.bincount(qrels.query[qrels_nonrelevant], minlength=n_queries)
+    n_judg_q = np.bincount(qrels.query, minlength=n_queries)
+    r_count = n_rel_q[query_of_group].astype(_I64)
+    n_count = n_nonrel_q[query_of_group].astype(_I64)
+    return r_count, n_count, n_judg_q[query_of_group] > 0
+
+
+def _ap_and_recall(
+    relevant: NDArray[np.bool_],
+    group: NDArray[np.int64],
+    pos: NDArray[np.int64],
+    cut: int,
+    r_safe: NDArray[np.float64],
+    n_groups: int,
+) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
+    """(n_groups,) AP, AP@K and Recall@K from the rows in run order (trec_eval ``m_map.c``,
+    ``m_map_cut.c``, ``m_recall.c``)."""
+    rel_so_far = _cumsum_in_groups(relevant.astype(_F64), group)
+    precision_at_rel = np.where(relevant, rel_so_far / (pos + 1.0), 0.0)
+    ap = np.bincount(group, weights=precision_at_rel, minlength=n_groups) / r_safe
+    in_top = pos < cut
+    ap_at_k = (
+        np.bincount(group[in_top], weights=precision_at_rel[in_top], minlength=n_groups) / r_safe
+    )
+    recall = np.bincount(group[in_top & relevant], minlength=n_groups) / r_safe
+    return ap, ap_at_k, recall
+
+
+def _bpref(
+    relevant: NDArray[np.bool_],
+    nonrelevant: NDArray[np.bool_],
+    group: NDArray[np.int64],
+    r_count: NDArray[np.int64],
+    n_count: NDArray[np.int64],
+    r_safe: NDArray[np.float64],
+    n_groups: int,
+) -> NDArray[np.float64]:
+    """(n_groups,) bpref: judged non-relevant documents above each relevant one (trec_eval
+    ``m_bpref.c``)."""
+    nonrel_so_far = _cumsum_in_groups(nonrelevant.astype(_F64), group)
+    r_row = r_count[group].astype(_F64)
+    denominator = np.minimum(n_count[group], r_count[group]).astype(_F64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        penalty = np.minimum(nonrel_so_far, r_row) / denominator
+    credit = np.where(nonrel_so_far > 0, 1.0 - penalty, 1.0)
+    return np.bincount(group[relevant], weights=credit[relevant], minlength=n_groups) / r_safe
+
+
+def _rbp(
+    grade: NDArray[np.float64],
+    judged: NDArray[np.bool_],
+    relevant: NDArray[np.bool_],
+    ranked: RankedRows,
+    query_of_group: NDArray[np.int64],
+    qrels: Qrels,
+    n_queries: int,
+    p: float,
+    rbp_gain: str,
+) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.int64]]:
+    """(n_groups,) RBP, its residual and the number of unjudged results (trec_eval ``m_rbp.c``,
+    ``m_rbp_resid.c``)."""
+    group, pos, n_groups = ranked.group, ranked.pos, ranked.n_returned.shape[0]
+    weight = (1.0 - p) * np.power(p, pos.astype(_F64))
+    if rbp_gain == "binary":
+        gain = relevant.astype(_F64)
+    else:
+        top_grade = np.zeros(n_queries, dtype=_F64)
+        non_negative = qrels.grade >= 0.0
+        np.maximum.at(top_grade, qrels.query[non_negative], qrels.grade[non_negative])
+        scale = top_grade[query_of_group[group]]
+        scale = np.where(scale > 1.0, scale, 1.0)
+        gain = np.where(judged, np.nan_to_num(grade) / scale, 0.0)
+    rbp = np.bincount(group, weights=weight * gain, minlength=n_groups).astype(_F64)
+    unjudged = ~judged
+    tail = np.power(p, ranked.n_returned.astype(_F64))
+    rbp_residual = np.asarray(
+        np.bincount(group[unjudged], weights=weight[unjudged], minlength=n_groups) + tail,
+        dtype=_F64,
+    )
+    n_unjudged = np.bincount(group[unjudged], minlength=n_groups).astype(_I64)
+    return rbp, rbp_residual, n_unjudged
+
+
+def _condensed_ndcg(
+    lists: RankedLists, qrels: Qrels, params: ScoringParams, judged_rows: NDArray[np.intp]
+) -> NDArray[np.float64]:
+    """nDCG′@K: :func:`metrics.score` of the lists without their unjudged results."""
+    keep = np.zeros(lists.group.shape[0], dtype=bool)
+    keep[judged_rows] = True
+    condensed = RankedLists(
+        group=lists.group[keep],
+        doc=lists.doc[keep],
+        score=lists.score[keep],
+        rank=lists.rank[keep],
+        group_query=lists.group_query,
+        doc_key=lists.doc_key,
+    )
+    return score(condensed, qrels, params).ndcg

@@ -1,0 +1,218 @@
+"""How many judgments, in the ``ab`` order at expected grades, until the verdict is decided:
+the walk of :func:`ndcg_studio.services.verdict.judgments_to_settle` in blocks (pure numpy).
+
+The rule, as the plain loop states it: propose the next document of
+:class:`~ndcg_studio.domain.pooling.strategies.ABChooser`, give it its expected grade, bound Delta
+nDCG@K
+of its query again (:func:`~ndcg_studio.domain.verdict.bounds.query_delta_bounds`), and stop at the
+first step where the sum of the evaluated queries' lower bounds is > 0 or that of the upper
+bounds < 0 (the sums of the contiguous arrays, as NumPy adds them).
+
+The walk, block by block (a block of proposals does not depend on the bounds, only on the
+grades the chooser is given): the new bounds of every step of a block at once (each step's
+query with the grades revealed up to that step: the relaxation of
+:mod:`~ndcg_studio.domain.verdict.batch` for all of them, or the exact bound step by step for
+integer grades), running sums of the changes, and the exact sums of the arrays only at the
+steps where the running sums are within their rounding error of deciding. One step of the
+plain loop re-bounded one query in Python and summed 100,000 values; at 100,000 queries
+(bench_gui_scale Compare) the pool may need a million steps.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ndcg_studio.domain.pooling.strategies import ABChooser, Pool, discounts
+from ndcg_studio.domain.verdict.batch import upper_relaxed_rows
+from ndcg_studio.domain.verdict.bounds import ROUNDS, query_starts, upper_one
+from ndcg_studio.domain.verdict.order import ab_walk_order
+from ndcg_studio.progress import Cancelled, OperationCancelled
+
+__all__ = ["settle_steps"]
+
+_F64 = np.float64
+#: the first block of proposals; blocks double up to :data:`_MAX_BLOCK`
+_FIRST_BLOCK = 256
+_MAX_BLOCK = 1 << 13
+
+
+def settle_steps(
+    pool: Pool,
+    grades: NDArray[np.float64],
+    expected: NDArray[np.float64],
+    k: int,
+    low: NDArray[np.float64],
+    high: NDArray[np.float64],
+    evaluated: NDArray[np.bool_],
+    *,
+    max_grade: float,
+    integer_grades: bool,
+    cancelled: Cancelled | None = None,
+) -> int | None:
+    """The number of judgments after which the verdict is decided (0: already), None when
+    the whole pool would not decide it.
+
+    Args:
+        pool: a pool of two runs (0 = A, 1 = B); grades: (P,) float64, NaN = not judged.
+        expected: (P,) float64 the grade each unjudged document is assumed to get.
+        low, high: (n_queries,) float64 the bounds of every query for ``grades``
+            (:func:`~ndcg_studio.domain.verdict.bounds.delta_bounds`); evaluated: (n_queries,) bool
+            the queries in the mean.
+
+    Raises:
+        OperationCancelled: ``cancelled()`` became true.
+    """
+    queries = np.flatnonzero(evaluated)
+    n = len(queries)
+    slot = np.full(pool.n_queries, -1, dtype=np.intp)
+    slot[queries] = np.arange(n)
+    lo, hi = low[queries].copy(), high[queries].copy()
+    if _decided(lo, hi, n):
+        return 0
+    # the order first, the walk's copy of the grades after it (peak RSS of the verdict,
+    # bench_gui_scale Compare)
+    propose = _proposals(pool, np.asarray(grades, dtype=_F64), np.asarray(expected, dtype=_F64), k)
+    walk = _Walk(pool, np.asarray(grades, dtype=_F64).copy(), k, max_grade, integer_grades)
+    used, block = 0, _FIRST_BLOCK
+    while True:
+        if cancelled is not None and cancelled():
+            raise OperationCancelled("cancelled")
+        props = propose(used, block)
+        if not len(props):
+            return None
+        new_lo, new_hi = walk.advance(props, expected[props], used)
+        j = _first_decided(lo, hi, slot[pool.query[props]], new_lo, new_hi, n)
+        if j is not None:
+            return used + j + 1
+        used += len(props)
+        block = min(2 * block, _MAX_BLOCK)
+
+
+def _proposals(
+    pool: Pool, grades: NDArray[np.float64], expected: NDArray[np.float64], k: int
+) -> Callable[[int, int], NDArray[np.intp]]:
+    """``propose(used, n)``: the ``ab`` order's proposals ``used`` to ``used + n`` (fewer at
+    its end), the grades of the walk known in advance: one sort
+    (:func:`~ndcg_studio.domain.verdict.order.ab_walk_order`), else the chooser's heap."""
+    order = ab_walk_order(pool, grades, expected, k)
+    if order is not None:
+        found = order
+        return lambda used, n: found[used : used + n]
+    chooser = ABChooser(pool, k=k, pairs=[(0, 1)])
+    judged = np.flatnonzero(~np.isnan(grades))
+    for doc, grade in zip(judged.tolist(), grades[judged].tolist(), strict=True):
+        chooser.reveal(doc, grade)
+    expected_list = expected.tolist()
+    return lambda _used, n: np.asarray(chooser.walk(expected_list, n), dtype=np.intp)
+
+
+def _decided(lo: NDArray[np.float64], hi: NDArray[np.float64], n: int) -> bool:
+    """The plain loop's test, on the evaluated queries' bounds side by side."""
+    return bool(lo.sum() / n > 0 or hi.sum() / n < 0)
+
+
+class _Walk:
+    """The grades of the walk so far and when each document got its grade (its step)."""
+
+    def __init__(
+        self, pool: Pool, grades: NDArray[np.float64], k: int, top: float, integer: bool
+    ) -> None:
+        self.pool, self.g, self.k, self.top, self.integer = pool, grades, k, top, integer
+        self.w = discounts(pool.rank[0], k) - discounts(pool.rank[1], k)
+        self.starts = query_starts(pool)
+        # judged before the walk: step -1; never: a step after every other
+        self.step = np.where(np.isnan(grades), np.iinfo(np.int64).max, -1).astype(np.int64)
+
+    def advance(
+        self, props: NDArray[np.intp], grades: NDArray[np.float64], first_step: int
+    ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        """Give ``props`` (steps ``first_step``, ``first_step + 1``, …) their grades; the
+        (low, high) bounds of each step's query right after that step."""
+        steps = first_step + np.arange(len(props), dtype=np.int64)
+        self.step[props] = steps
+        self.g[props] = grades
+        q = self.pool.query[props]
+        begin, end = self.starts[q], self.starts[q + 1]
+        sizes = end - begin
+        row = np.repeat(np.arange(len(props), dtype=np.intp), sizes)
+        docs = np.repeat(begin - np.cumsum(sizes) + sizes, sizes) + np.arange(int(sizes.sum()))
+        known = self.step[docs] <= steps[row]
+        g = np.where(known, self.g[docs], np.nan)
+        w = self.w[docs]
+        if not self.integer:
+            n = len(props)
+            high = upper_relaxed_rows(row, w, g, n, self.k, self.top, ROUNDS)
+            low = -upper_relaxed_rows(row, -w, g, n, self.k, self.top, ROUNDS)
+            return low, high
+        return self._exact(row, w, g, len(props))
+
+    def _exact(
+        self, row: NDArray[np.intp], w: NDArray[np.float64], g: NDArray[np.float64], n: int
+    ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        """``query_delta_bounds`` of each step, one by one (the exact enumeration)."""
+        low, high = np.zeros(n), np.zeros(n)
+        edges = np.searchsorted(row, np.arange(n + 1))
+        for r in range(n):
+            wr, gr = w[edges[r] : edges[r + 1]], g[edges[r] : edges[r + 1]]
+            known = ~np.isnan(gr)
+            gk = np.maximum(gr[known], 0.0)
+            high[r] = upper_one(wr[known], gk, wr[~known], self.k, self.top, True)
+            low[r] = -upper_one(-wr[known], gk, -wr[~known], self.k, self.top, True)
+        return low, high
+
+
+def _first_decided(
+    lo: NDArray[np.float64],
+    hi: NDArray[np.float64],
+    slots: NDArray[np.intp],
+    new_lo: NDArray[np.float64],
+    new_hi: NDArray[np.float64],
+    n: int,
+) -> int | None:
+    """The first step j of a block after which the plain loop's test holds (``lo`` / ``hi``
+    then hold the state after step j), else None (they hold the state after the block).
+
+    Running sums of the changes find the candidates: a step whose running sums are farther
+    from deciding than their rounding error cannot decide; at the others the arrays are
+    brought to that step and summed as the plain loop sums them."""
+    inside = slots >= 0
+    slots, new_lo, new_hi = slots[inside], new_lo[inside], new_hi[inside]
+    index = np.flatnonzero(inside)
+    prev_lo, prev_hi = _previous(lo, slots, new_lo), _previous(hi, slots, new_hi)
+    d_lo, d_hi = new_lo - prev_lo, new_hi - prev_hi
+    run_lo = float(lo.sum()) + np.cumsum(d_lo)
+    run_hi = float(hi.sum()) + np.cumsum(d_hi)
+    # a generous bound of the rounding of both ways of summing (each addition errs by at
+    # most eps times the sum of the magnitudes added so far)
+    scale = float(np.abs(lo).sum() + np.abs(hi).sum() + np.abs(d_lo).sum() + np.abs(d_hi).sum())
+    tol = 4.0 * (len(slots) + math.log2(n + 1) + 8) * np.finfo(_F64).eps * scale
+    undecided = (run_lo < -tol) & (run_hi > tol)
+    applied = 0
+    for j in np.flatnonzero(~undecided).tolist():
+        for t in range(applied, j + 1):
+            lo[slots[t]], hi[slots[t]] = new_lo[t], new_hi[t]
+        applied = j + 1
+        if _decided(lo, hi, n):
+            return int(index[j])
+    for t in range(applied, len(slots)):
+        lo[slots[t]], hi[slots[t]] = new_lo[t], new_hi[t]
+    return None
+
+
+def _previous(
+    values: NDArray[np.float64], slots: NDArray[np.intp], new: NDArray[np.float64]
+) -> NDArray[np.float64]:
+    """Each step's value of its slot just before the step: the previous step's new value in
+    the same slot, else the value before the block."""
+    order = np.argsort(slots, kind="stable")
+    s = slots[order]
+    prev = values[s].copy()
+    same = np.flatnonzero(s[1:] == s[:-1]) + 1
+    prev[same] = new[order][same - 1]
+    out = np.empty_like(prev)
+    out[order] = prev
+    return out

@@ -1,0 +1,113 @@
+"""Creating a campaign: checking its :class:`CampaignSpec` and choosing its items (the pool of
+its runs over its queries, then the gold items). Used by
+:meth:`ndcg_studio.services.campaigns.service.CampaignService.create`."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from typing import TYPE_CHECKING, Any
+
+from ndcg_studio.services.campaigns.types import POOL_STRATEGIES, CampaignSpec
+from ndcg_studio.storage.campaigns import records as cs
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
+
+__all__ = ["campaign_items", "validate"]
+
+
+def _shuffle_key(seed: int, query: str, document: str) -> int:
+    """A seeded 31-bit order key of an item (BLAKE2b; blind to runs and ranks)."""
+    digest = hashlib.blake2b(f"{seed}\x1f{query}\x1f{document}".encode(), digest_size=4).digest()
+    return int.from_bytes(digest, "big") >> 1
+
+
+def validate(spec: CampaignSpec) -> tuple[str, list[str]]:
+    """The stripped name and sorted annotators of ``spec``; see :meth:`CampaignService.create`."""
+    name = spec.name.strip()
+    if not name:
+        raise ValueError("a campaign needs a name")
+    if not spec.runs:
+        raise ValueError("a campaign needs at least one run to pool")
+    for label, value in (("overlap", spec.overlap), ("depth", spec.depth)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ValueError(f"the {label} is an integer ≥ 1, not {value!r}")
+    if not 0.0 <= spec.gold_rate <= 1.0:
+        raise ValueError(f"the gold rate is between 0 and 1, not {spec.gold_rate!r}")
+    if spec.sample is not None and (spec.sample < 1 or spec.queries is not None):
+        raise ValueError("--sample takes a number ≥ 1 and cannot go with --queries")
+    if not spec.annotators:
+        raise ValueError("a campaign needs at least one annotator")
+    people = sorted({a.strip() for a in spec.annotators})
+    if not all(people):
+        raise ValueError("an annotator needs a name")
+    _validate_strategy(spec)
+    return name, people
+
+
+def _validate_strategy(spec: CampaignSpec) -> None:
+    if spec.strategy not in POOL_STRATEGIES:
+        raise ValueError(
+            f"the strategy is one of {', '.join(POOL_STRATEGIES)}, not {spec.strategy!r}"
+        )
+    if spec.strategy != "ab":
+        if spec.pair is not None or spec.k is not None:
+            raise ValueError("--pair and --k belong to the ab strategy")
+        return
+    if spec.pair is None or spec.k is None:
+        raise ValueError("the ab strategy needs --pair A B and --k K")
+    a, b = spec.pair
+    if a == b or a not in spec.runs or b not in spec.runs:
+        raise ValueError("--pair names two different runs among --runs")
+    if isinstance(spec.k, bool) or not isinstance(spec.k, int) or spec.k < 1:
+        raise ValueError(f"--k is an integer ≥ 1, not {spec.k!r}")
+
+
+def _chosen(spec: CampaignSpec, available: set[str]) -> set[str]:
+    """The queries of the campaign among ``available`` (those with pooled results)."""
+    if spec.queries is not None:
+        unknown = [x for x in spec.queries if x not in available]
+        if unknown:
+            raise ValueError(f"query {unknown[0]!r} has no results in these runs")
+        return set(spec.queries)
+    if spec.sample is not None:
+        if spec.sample > len(available):
+            raise ValueError(f"--sample {spec.sample}: the runs have only {len(available)} queries")
+        return set(random.Random(spec.seed).sample(sorted(available), spec.sample))
+    return available
+
+
+def campaign_items(
+    session: Session, spec: CampaignSpec, run_ids: dict[str, int]
+) -> list[dict[str, Any]]:
+    """The campaign's item rows: its pool over the chosen queries, then the gold items."""
+    pool = cs.pool_rows(session, run_ids.values(), spec.depth)
+    chosen = _chosen(spec, {qe for qe, _de, _qi, _di in pool})
+    items: dict[tuple[int, int], dict[str, Any]] = {}
+    for qe, de, qi, di in pool:
+        if qe in chosen:
+            key = _shuffle_key(spec.seed, qe, de)
+            items[(qi, di)] = {
+                "query_id": qi,
+                "document_id": di,
+                "gold_grade": None,
+                "shuffle": key,
+            }
+    if not items:
+        raise ValueError("the pool is empty: no results of these runs at this depth")
+    for gold in spec.gold:
+        gq, gd = cs.item_ids(session, gold.query, gold.document)
+        if gq is None:
+            raise ValueError(f"gold item: no query {gold.query!r}")
+        if gd is None:
+            raise ValueError(f"gold item: no document {gold.document!r}")
+        if not 0 <= gold.grade <= 4:
+            raise ValueError(f"gold item: grade {gold.grade} is outside 0–4")
+        items[(gq, gd)] = {
+            "query_id": gq,
+            "document_id": gd,
+            "gold_grade": gold.grade,
+            "shuffle": _shuffle_key(spec.seed, gold.query, gold.document),
+        }
+    return list(items.values())

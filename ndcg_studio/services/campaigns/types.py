@@ -1,0 +1,163 @@
+"""The values the campaign service takes and returns (see
+:mod:`ndcg_studio.services.campaigns.service`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Final, Literal
+
+DEFAULT_GOLD_RATE: Final = 0.05
+DEFAULT_GOLD_THRESHOLD: Final = 0.7
+#: How long an offered item stays held for its annotator (seconds).
+DEFAULT_HOLD_SECONDS: Final = 30 * 60
+MarkState = Literal["cant_judge", "later"]
+PoolStrategy = Literal["depth", "mtf", "bandit", "ab"]
+#: The orders a campaign's queue may offer its pool in (``campaign create --strategy``).
+POOL_STRATEGIES: Final[tuple[PoolStrategy, ...]] = ("depth", "mtf", "bandit", "ab")
+
+
+@dataclass(frozen=True, slots=True)
+class GoldItem:
+    """A gold item: query and document external ids and the known grade (0–4)."""
+
+    query: str
+    document: str
+    grade: int
+
+
+@dataclass(frozen=True, slots=True)
+class CampaignSpec:
+    """What :meth:`CampaignService.create` needs (see the CLI ``campaign create``).
+
+    ``strategy`` orders the queue (:data:`POOL_STRATEGIES`); ``pair`` (runs A and B, both among
+    ``runs``) and ``k`` (cutoff ≥ 1) belong to ``ab`` only and are required by it.
+    """
+
+    name: str
+    runs: Sequence[str]
+    depth: int
+    overlap: int
+    annotators: Sequence[str]
+    queries: Sequence[str] | None = None
+    sample: int | None = None
+    seed: int = 0
+    gold: Sequence[GoldItem] = ()
+    gold_rate: float = DEFAULT_GOLD_RATE
+    gold_threshold: float = DEFAULT_GOLD_THRESHOLD
+    guidelines: str = ""
+    strategy: PoolStrategy = "depth"
+    pair: tuple[str, str] | None = None
+    k: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CampaignInfo:
+    """A stored campaign (``items`` counts pooled items, ``gold`` the gold items; ``pair`` and
+    ``k`` are the ``ab`` strategy's, else None)."""
+
+    id: int
+    name: str
+    status: str
+    guidelines: str
+    pool_depth: int
+    overlap: int
+    gold_rate: float
+    gold_threshold: float
+    seed: int | None
+    runs: tuple[str, ...]
+    annotators: tuple[str, ...]
+    items: int
+    gold: int
+    complete: int
+    strategy: str = "depth"
+    pair: tuple[str, str] | None = None
+    k: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class QueueItem:
+    """One item offered to an annotator: blind (no run, rank, gold flag or other grade)."""
+
+    query_id: int
+    document_id: int
+    query: str
+    document: str
+
+
+@dataclass(frozen=True, slots=True)
+class OwnProgress:
+    """An annotator's progress in a campaign: items graded, can't judge, put off, and the
+    campaign's complete/total items."""
+
+    done: int
+    cant_judge: int
+    later: int
+    complete: int
+    total: int
+
+
+@dataclass(frozen=True, slots=True)
+class AnnotatorStatus:
+    """One row of the lead's dashboard (see :meth:`CampaignService.status` for definitions)."""
+
+    annotator: str
+    assigned: int
+    done: int
+    cant_judge: int
+    later: int
+    median_seconds: float
+    leniency: float
+    kappa_vs_others: float
+    alpha_without: float
+    gold_exact: float
+    gold_within_one: float
+    gold_n: int
+    grades: tuple[int, ...]
+    gold_warning: bool
+
+
+@dataclass(frozen=True, slots=True)
+class QueryStatus:
+    """Progress of one query of a campaign: non-gold items with N grades / all of them."""
+
+    query: str
+    complete: int
+    total: int
+
+
+@dataclass(frozen=True, slots=True)
+class MarkedItem:
+    """A "can't judge" or "later" mark, listed for the lead."""
+
+    annotator: str
+    query: str
+    document: str
+    state: str
+    reason: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class CampaignStatus:
+    """The lead's dashboard of one campaign."""
+
+    campaign: CampaignInfo
+    annotators: list[AnnotatorStatus]
+    queries: list[QueryStatus]
+    marks: list[MarkedItem] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class GradeRow:
+    """One grade or mark of a campaign item, for exports."""
+
+    campaign: str
+    query: str
+    document: str
+    annotator: str
+    state: str
+    grade: int | None
+    explanation: str | None
+    seconds: float | None
+    reason: str | None
+    gold: bool

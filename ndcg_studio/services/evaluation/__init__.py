@@ -1,0 +1,6 @@
+"""``ndcg-studio eval``: trec_eval's measures of a run file against a qrels file, no database.
+
+- :mod:`.measures` — the measures as trec_eval names them: which exist, how ``-m`` reads;
+- :mod:`.evaluate` — evaluating the parsed files and formatting trec_eval's output;
+- :mod:`.tables` — the score tables behind the measures.
+"""

@@ -1,0 +1,84 @@
+"""The score tables behind trec_eval's measures in :func:`ndcg_studio.services.evaluation.evaluate`.
+
+Each table (:func:`ndcg_studio.domain.metrics.measures.score` or
+:func:`ndcg_studio.domain.metrics.incomplete.incomplete_measures`) is computed once per (cutoff,
+gains)
+and shared by every measure that reads it; :meth:`MeasureTables.columns` names the per-query
+columns as trec_eval 10 prints them (``m_*.c``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+
+from ndcg_studio.domain.metrics.incomplete import IncompleteTable, incomplete_measures
+from ndcg_studio.domain.metrics.measures import Qrels, RankedLists, ScoreTable, ScoringParams, score
+from ndcg_studio.services.evaluation.measures import MeasureError, MeasureSpec
+
+__all__ = ["MeasureTables"]
+
+
+class MeasureTables:
+    """The score tables of one evaluation, each computed once per (cutoff, gains) and shared by
+    every measure that reads it."""
+
+    def __init__(self, lists: RankedLists, judgments: Qrels, threshold: float) -> None:
+        self.lists, self.judgments, self.threshold = lists, judgments, threshold
+        self._scores: dict[object, ScoreTable] = {}
+        self._extras: dict[object, IncompleteTable] = {}
+
+    def scored(self, k: int | None, gains: Mapping[int, float] | None = None) -> ScoreTable:
+        key = (k, tuple(sorted(gains.items())) if gains else None)
+        if key not in self._scores:
+            params = ScoringParams(
+                k=k, gain=gains if gains else "linear", relevance_threshold=self.threshold
+            )
+            self._scores[key] = score(self.lists, self.judgments, params)
+        return self._scores[key]
+
+    def incomplete(self, k: int | None, graded_rbp: bool = False) -> IncompleteTable:
+        key = (k, graded_rbp)
+        if key not in self._extras:
+            params = ScoringParams(k=k, relevance_threshold=self.threshold)
+            self._extras[key] = incomplete_measures(
+                self.lists,
+                self.judgments,
+                params,
+                persistence=0.9 if graded_rbp else 0.8,
+                rbp_gain="graded" if graded_rbp else "binary",
+                condensed=False,
+            )
+        return self._extras[key]
+
+    def columns(self, spec: MeasureSpec, any_k: int) -> dict[str, object]:
+        """``{printed name: per-query values}`` of one measure family (trec_eval's names)."""
+        name = spec.name
+        if name == "num_ret":
+            return {name: self.scored(any_k).n_returned.astype(np.float64)}
+        if name == "num_rel":
+            return {name: self.incomplete(None).n_relevant.astype(np.float64)}
+        if name == "num_rel_ret":
+            table = self.incomplete(None)
+            return {name: np.rint(table.recall * table.n_relevant)}
+        if name == "map":
+            return {name: self.incomplete(None).ap}
+        if name == "bpref":
+            return {name: self.incomplete(None).bpref}
+        if name == "recip_rank":
+            return {name: self.scored(any_k).rr}
+        if name == "P":
+            return {f"P_{k}": self.scored(k).precision for k in spec.cutoffs}
+        if name == "recall":
+            return {f"recall_{k}": self.incomplete(k).recall for k in spec.cutoffs}
+        if name == "ndcg":
+            return {spec.names()[0]: self.scored(None, spec.gains).ndcg}
+        if name == "ndcg_cut":
+            return {f"ndcg_cut_{k}": self.scored(k).ndcg for k in spec.cutoffs}
+        if name == "map_cut":
+            return {f"map_cut_{k}": self.incomplete(k).ap_at_k for k in spec.cutoffs}
+        if name == "rbp":
+            return {name: self.incomplete(None, graded_rbp=True).rbp}
+        # parse_measures only lets MEASURES through
+        raise MeasureError(f"measure {name!r} is not implemented")  # pragma: no cover

@@ -1,0 +1,226 @@
+"""What the Agreement view shows, computed below ``ui`` (no Qt): the report with its disputed
+items as :class:`DisputedRows` (most disputed first), the correction queue of every two judgment
+sources, and one item's texts and history. :func:`load_agreement` and :func:`load_item` run on a
+worker thread.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ndcg_studio.domain.agreement.disputed import most_disputed_first
+from ndcg_studio.progress import Cancelled, Progress
+from ndcg_studio.services.agreement import (
+    AgreementReport,
+    AgreementService,
+    AgreementSettings,
+    DisputedItem,
+)
+from ndcg_studio.services.annotation.service import AnnotationService
+from ndcg_studio.services.annotation.types import HistoryEntry
+from ndcg_studio.services.screens.sort_keys import dense_ranks, natural_key
+from ndcg_studio.services.stability.report import DEFAULT_SOURCE
+from ndcg_studio.services.stability.service import StabilityService
+from ndcg_studio.storage.database import Database
+
+
+@dataclass(frozen=True, eq=False)
+class DisputedRows:
+    """Disputed items (grade range >= the threshold), most disputed first; arrays (n,).
+
+    Attributes:
+        query, document: str external ids; query_id, document_id: int64 database ids.
+        range, mean, std: float64 spread of the grades (grade units).
+        grades: per item ``{annotator: grade}``.
+        adjudicated: float64 the lead's final grade, NaN when not adjudicated.
+        grades_text: str ``grades`` as the Grades column shows them ("ann1 2  ann2 4"),
+            made where the rows are made (a worker), not on the GUI thread.
+    """
+
+    query: NDArray[np.str_]
+    document: NDArray[np.str_]
+    query_id: NDArray[np.int64]
+    document_id: NDArray[np.int64]
+    range: NDArray[np.float64]
+    mean: NDArray[np.float64]
+    std: NDArray[np.float64]
+    grades: list[dict[str, float]]
+    adjudicated: NDArray[np.float64]
+    grades_text: NDArray[np.str_] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        text = np.asarray(
+            ["  ".join(f"{a} {g:g}" for a, g in sorted(gr.items())) for gr in self.grades] or [""],
+            dtype=str,
+        )[: len(self.grades)]
+        object.__setattr__(self, "grades_text", text)
+
+    def __len__(self) -> int:
+        return int(self.range.shape[0])
+
+    @classmethod
+    def empty(cls) -> DisputedRows:
+        s, i, f = np.zeros(0, dtype=str), np.zeros(0, dtype=np.int64), np.zeros(0)
+        return cls(s, s, i, i, f, f, f, [], f)
+
+    @classmethod
+    def from_report(
+        cls, report: AgreementReport, adjudications: Mapping[tuple[int, int], int] | None = None
+    ) -> DisputedRows:
+        """The disputed items of ``report`` (vectorised: one sort of the ratings by item)."""
+        sp = report.summary.spread
+        doc_ext = np.asarray(report.doc_external, dtype=str)
+        q_ext = np.asarray(report.query_external, dtype=str)
+        # most disputed first (range, then std, descending); ties in query and document order
+        idx = np.flatnonzero(sp.disputed)
+        ties = np.zeros((2, sp.range.shape[0]), dtype=np.int64)
+        if idx.size:
+            ties[0, idx] = dense_ranks(natural_key(q_ext[report.item_query_index[idx]]))
+            ties[1, idx] = dense_ranks(natural_key(doc_ext[idx]))
+        idx = most_disputed_first(sp.range, sp.std, sp.disputed, ties[0], ties[1])
+        r = report.ratings
+        order = np.argsort(r.item, kind="stable")
+        items = r.item[order]
+        starts = np.searchsorted(items, idx, side="left")
+        ends = np.searchsorted(items, idx, side="right")
+        names = report.annotators
+        grades: list[dict[str, float]] = []
+        ann, grd = r.annotator[order], r.grade[order]
+        for s, e in zip(starts.tolist(), ends.tolist(), strict=True):
+            grades.append(
+                {
+                    names[int(a)]: float(g)
+                    for a, g in zip(ann[s:e].tolist(), grd[s:e].tolist(), strict=True)
+                }
+            )
+        q_ids = report.item_query[idx]
+        d_ids = report.item_doc[idx]
+        adj = adjudications or {}
+        adjudicated = np.array(
+            [
+                float(adj.get((int(q), int(d)), math.nan))
+                for q, d in zip(q_ids.tolist(), d_ids.tolist(), strict=True)
+            ],
+            dtype=np.float64,
+        )
+        return cls(
+            query=q_ext[report.item_query_index[idx]] if idx.size else np.zeros(0, dtype=str),
+            document=doc_ext[idx] if idx.size else np.zeros(0, dtype=str),
+            query_id=q_ids.astype(np.int64),
+            document_id=d_ids.astype(np.int64),
+            range=sp.range[idx].astype(np.float64),
+            mean=sp.mean[idx].astype(np.float64),
+            std=sp.std[idx].astype(np.float64),
+            grades=grades,
+            adjudicated=adjudicated,
+        )
+
+    @classmethod
+    def from_items(
+        cls,
+        items: Sequence[DisputedItem],
+        adjudications: Mapping[tuple[int, int], int] | None = None,
+    ) -> DisputedRows:
+        """Rows of service items in their order (e.g. two sources' correction queue,
+        :meth:`ndcg_studio.services.stability.service.StabilityService.source_disputes`)."""
+        if not items:
+            return cls.empty()
+        adj = adjudications or {}
+        grades = [dict(i.grades) for i in items]
+        return cls(
+            query=np.array([i.query_external for i in items], dtype=str),
+            document=np.array([i.doc_external for i in items], dtype=str),
+            query_id=np.array([i.query_id for i in items], dtype=np.int64),
+            document_id=np.array([i.document_id for i in items], dtype=np.int64),
+            range=np.array([i.range for i in items], dtype=np.float64),
+            mean=np.array([i.mean for i in items], dtype=np.float64),
+            std=np.array([float(np.std(list(g.values()))) for g in grades], dtype=np.float64),
+            grades=grades,
+            adjudicated=np.array(
+                [float(adj.get((i.query_id, i.document_id), math.nan)) for i in items],
+                dtype=np.float64,
+            ),
+        )
+
+
+@dataclass(frozen=True, eq=False)
+class AgreementData:
+    """One load of the view (from the worker): the report and the disputed rows."""
+
+    report: AgreementReport
+    disputed: DisputedRows
+    #: the correction queue of every two judgment sources: items two grades apart or more
+    by_sources: dict[tuple[str, str], DisputedRows] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ItemDetail:
+    """One disputed item's texts, history and the annotator names of that history."""
+
+    query_id: int
+    document_id: int
+    query_text: str
+    title: str
+    history: list[HistoryEntry]
+    names: dict[int, str]
+
+
+def load_agreement(
+    db: Database,
+    settings: AgreementSettings,
+    progress: Progress | None = None,
+    cancelled: Cancelled | None = None,
+) -> AgreementData:
+    """Agreement report plus the disputed items with their adjudicated grades (worker thread)."""
+    report = AgreementService(db).report(settings, progress=progress, cancelled=cancelled)
+    return complete_agreement(db, AgreementData(report, DisputedRows.empty()), cancelled)
+
+
+def load_headline(
+    db: Database,
+    settings: AgreementSettings,
+    progress: Progress | None = None,
+    cancelled: Cancelled | None = None,
+) -> AgreementData:
+    """What the Agreement view shows first (worker thread): the report's headline
+    (:meth:`AgreementService.headline`), no disputed items yet; :func:`complete_agreement`
+    adds the rest."""
+    report = AgreementService(db).headline(settings, progress=progress, cancelled=cancelled)
+    return AgreementData(report, DisputedRows.empty())
+
+
+def complete_agreement(
+    db: Database, data: AgreementData, cancelled: Cancelled | None = None
+) -> AgreementData:
+    """``data`` with its report complete (:meth:`AgreementService.complete`: the bootstrap
+    interval, alpha without each annotator), the disputed items with their adjudicated grades
+    and every two judgment sources' correction queue (worker thread)."""
+    service = AgreementService(db)
+    report = service.complete(data.report, cancelled=cancelled)
+    adjudications = service.adjudications()
+    by_sources: dict[tuple[str, str], DisputedRows] = {}
+    stability = StabilityService(db)
+    sources = stability.sources()
+    if sources:
+        names = [DEFAULT_SOURCE, *(s.name for s in sources)]
+        for i, a in enumerate(names):
+            for b in names[i + 1 :]:
+                items = stability.source_disputes(a, b)
+                by_sources[(a, b)] = DisputedRows.from_items(items, adjudications)
+    disputed = DisputedRows.from_report(report, adjudications)
+    return AgreementData(report, disputed, by_sources)
+
+
+def load_item(db: Database, query_id: int, document_id: int) -> ItemDetail:
+    """Texts and history of one item (worker thread)."""
+    text, title = AgreementService(db).item_text(query_id, document_id)
+    annotation = AnnotationService(db)
+    names = {a.id: a.name for a in annotation.list_annotators()}
+    return ItemDetail(
+        query_id, document_id, text, title, annotation.history(query_id, document_id), names
+    )

@@ -1,0 +1,9 @@
+"""Campaign SQL: the tables of migrations 0006 and 0007, read and written for the campaign service.
+
+- :mod:`.records` — creating, finding, listing and closing campaigns, the campaign lock;
+- :mod:`.queue` — what the queue may offer an annotator, holds (leases) and marks;
+- :mod:`.reads` — the lead's dashboard, the exports of every grade and mark, own progress.
+
+Split by who asks: the lead's set-up (records), an annotator's next item (queue), and the reports
+(reads). Every function takes the caller's session, inside the transaction of the use case.
+"""

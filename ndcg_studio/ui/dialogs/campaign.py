@@ -1,0 +1,193 @@
+"""The New campaign dialog (issue #16.1): name, runs and depth, overlap, the order the queue
+offers the pool in (a pooling strategy: depth, mtf, bandit, or ab with its runs A, B and cutoff
+K), annotators, a query sample, gold rate and warning threshold, guidelines in Markdown with a
+live preview.
+Creating goes through :meth:`CampaignService.create` (its errors are shown, nothing written)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QPlainTextEdit,
+    QSpinBox,
+    QTextBrowser,
+    QWidget,
+)
+
+from ndcg_studio.services.campaigns.service import CampaignService
+from ndcg_studio.services.campaigns.types import POOL_STRATEGIES, CampaignInfo, CampaignSpec
+
+
+class CampaignDialog(QDialog):
+    """Create a campaign on the context's database."""
+
+    def __init__(self, context: Any, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("campaign_dialog")
+        self.setWindowTitle(self.tr("New campaign"))
+        self.resize(760, 560)
+        self.context = context
+        self.created: CampaignInfo | None = None
+        form = QFormLayout(self)
+        self.name = QLineEdit(self)
+        form.addRow(self.tr("Name"), self.name)
+        self.runs = QListWidget(self)
+        self.runs.setSelectionMode(QAbstractItemView.SelectionMode.MultiSelection)
+        self.runs.setMaximumHeight(110)
+        db = context.database
+        names = CampaignService(db).run_names() if db is not None else []
+        self.runs.addItems(names)
+        form.addRow(self.tr("Runs to pool"), self.runs)
+        self._add_pool_rows(form, names)
+        self.annotators = QLineEdit(self)
+        self.annotators.setPlaceholderText(self.tr("names separated by spaces or commas"))
+        form.addRow(self.tr("Annotators"), self.annotators)
+        self._add_sample_and_gold_rows(form)
+        self.guidelines = QPlainTextEdit(self)
+        self.guidelines.setPlaceholderText(
+            self.tr("# Guidelines\n\nWhat makes a document *relevant*…")
+        )
+        self.preview = QTextBrowser(self)
+        self.guidelines.textChanged.connect(
+            lambda: self.preview.setMarkdown(self.guidelines.toPlainText())
+        )
+        row = QHBoxLayout()
+        row.addWidget(self.guidelines)
+        row.addWidget(self.preview)
+        form.addRow(self.tr("Guidelines (Markdown)"), row)
+        self.error = QLabel("", self)
+        self.error.setObjectName("campaign_dialog_error")
+        self.error.setWordWrap(True)
+        form.addRow(self.error)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
+        )
+        buttons.accepted.connect(self.create_campaign)
+        buttons.rejected.connect(self.reject)
+        form.addRow(buttons)
+
+    def _add_pool_rows(self, form: QFormLayout, runs: list[str]) -> None:
+        """Depth, grades per item, and the order the queue offers the pool in (a strategy;
+        ``ab`` with its pair of runs and cutoff)."""
+        self.depth_box = QSpinBox(self)
+        self.depth_box.setRange(1, 1000)
+        self.depth_box.setValue(10)
+        self.overlap = QSpinBox(self)
+        self.overlap.setRange(1, 20)
+        self.overlap.setValue(2)
+        row = QHBoxLayout()
+        row.addWidget(QLabel(self.tr("depth")))
+        row.addWidget(self.depth_box)
+        row.addWidget(QLabel(self.tr("grades per item")))
+        row.addWidget(self.overlap)
+        form.addRow(self.tr("Pool"), row)
+        self.strategy = QComboBox(self)
+        self.strategy.setObjectName("campaign_strategy")
+        for key in POOL_STRATEGIES:
+            self.strategy.addItem(self._strategy_label(key), key)
+        self.pair_a, self.pair_b = QComboBox(self), QComboBox(self)
+        for combo, index in ((self.pair_a, 0), (self.pair_b, 1)):
+            combo.addItems(runs)
+            combo.setCurrentIndex(min(index, len(runs) - 1))
+        self.k_box = QSpinBox(self)
+        self.k_box.setRange(1, 1000)
+        self.k_box.setValue(10)
+        row = QHBoxLayout()
+        row.addWidget(self.strategy, 1)
+        self._pair_widgets: list[QWidget] = [
+            QLabel(self.tr("A"), self),
+            self.pair_a,
+            QLabel(self.tr("B"), self),
+            self.pair_b,
+            QLabel(self.tr("K"), self),
+            self.k_box,
+        ]
+        for widget in self._pair_widgets:
+            row.addWidget(widget)
+        form.addRow(self.tr("Order"), row)
+        self.strategy.currentIndexChanged.connect(self._show_pair)
+        self._show_pair()
+
+    def _strategy_label(self, key: str) -> str:
+        labels = {
+            "depth": self.tr("fewest grades first, shuffled (depth)"),
+            "mtf": self.tr("move-to-front (mtf)"),
+            "bandit": self.tr("MaxMean bandit (bandit)"),
+            "ab": self.tr("what decides run A vs B (ab)"),
+        }
+        return labels[key]
+
+    def _show_pair(self) -> None:
+        ab = self.strategy.currentData() == "ab"
+        for widget in self._pair_widgets:
+            widget.setVisible(ab)
+
+    def _add_sample_and_gold_rows(self, form: QFormLayout) -> None:
+        self.sample = QSpinBox(self)
+        self.sample.setRange(0, 10_000_000)
+        self.sample.setSpecialValueText(self.tr("all queries"))
+        self.seed = QSpinBox(self)
+        self.seed.setRange(0, 2**31 - 1)
+        row = QHBoxLayout()
+        row.addWidget(self.sample)
+        row.addWidget(QLabel(self.tr("seed")))
+        row.addWidget(self.seed)
+        form.addRow(self.tr("Query sample"), row)
+        self.gold_rate = QDoubleSpinBox(self)
+        self.gold_rate.setRange(0.0, 1.0)
+        self.gold_rate.setSingleStep(0.01)
+        self.gold_rate.setValue(0.05)
+        self.gold_threshold = QDoubleSpinBox(self)
+        self.gold_threshold.setRange(0.0, 1.0)
+        self.gold_threshold.setSingleStep(0.05)
+        self.gold_threshold.setValue(0.7)
+        row = QHBoxLayout()
+        row.addWidget(self.gold_rate)
+        row.addWidget(QLabel(self.tr("warn below")))
+        row.addWidget(self.gold_threshold)
+        form.addRow(self.tr("Gold rate"), row)
+
+    def spec(self) -> CampaignSpec:
+        """The campaign the form describes."""
+        people = [p for p in self.annotators.text().replace(",", " ").split() if p]
+        strategy = self.strategy.currentData()
+        ab = strategy == "ab"
+        return CampaignSpec(
+            name=self.name.text(),
+            runs=[item.text() for item in self.runs.selectedItems()],
+            depth=self.depth_box.value(),
+            overlap=self.overlap.value(),
+            annotators=people,
+            sample=self.sample.value() or None,
+            seed=self.seed.value(),
+            gold_rate=self.gold_rate.value(),
+            gold_threshold=self.gold_threshold.value(),
+            guidelines=self.guidelines.toPlainText(),
+            strategy=strategy,
+            pair=(self.pair_a.currentText(), self.pair_b.currentText()) if ab else None,
+            k=self.k_box.value() if ab else None,
+        )
+
+    def create_campaign(self) -> None:
+        """Create the campaign; on bad input show why and stay open."""
+        db = self.context.database
+        if db is None:
+            self.error.setText(self.tr("No database is open."))
+            return
+        try:
+            self.created = CampaignService(db).create(self.spec())
+        except (ValueError, LookupError) as exc:
+            self.error.setText(str(exc))
+            return
+        self.accept()

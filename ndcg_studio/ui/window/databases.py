@@ -1,0 +1,239 @@
+"""The main window's database actions: File ▸ New database…, Open database…, Connect to
+server…, opening in a worker (create, upgrade, the remembered annotator), and the Cranfield demo.
+A mixin of :class:`~ndcg_studio.ui.window.main_window.MainWindow`, which holds the state declared
+below.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, cast
+
+from PySide6.QtCore import QCoreApplication, Slot
+from PySide6.QtWidgets import QFileDialog, QInputDialog, QMainWindow, QMessageBox
+
+from ndcg_studio.services import demo
+from ndcg_studio.services.annotation.service import AnnotationService
+from ndcg_studio.services.annotation.types import AnnotatorInfo
+from ndcg_studio.storage.database import Database, open_database, resolve_url
+from ndcg_studio.ui import errors
+from ndcg_studio.ui import settings as S
+from ndcg_studio.ui.context import AppContext, database_target
+from ndcg_studio.ui.language import arg
+from ndcg_studio.ui.workers import Task, run_task
+
+
+def _opening(url: Any) -> str:
+    """'Opening judgments.sqlite…' (a file) or 'Opening server…' (a server)."""
+    where = url.database if url.get_backend_name() == "sqlite" else url.host
+    return arg(QCoreApplication.translate("DatabaseActions", "Opening %1…"), where)
+
+
+class DatabaseActions:
+    """Opening databases and loading the demo (a mixin of the main window)."""
+
+    context: AppContext
+    _open_task: Task[Any] | None
+    show_message: Callable[..., None]
+    ask_annotator_name: Callable[[], None]
+    _require_database: Callable[[str], bool]
+
+    def _window(self) -> QMainWindow:
+        """The main window itself (owner of tasks, parent of dialogs)."""
+        return cast(QMainWindow, self)
+
+    @Slot()
+    def new_database(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(
+            self._window(),
+            QCoreApplication.translate("DatabaseActions", "New database"),
+            str(Path(self.context.last_folder()) / "judgments.sqlite"),
+            QCoreApplication.translate("DatabaseActions", "SQLite database (*.sqlite *.db)"),
+            options=QFileDialog.Option.DontConfirmOverwrite,
+        )
+        if not path:
+            return
+        if Path(path).exists():
+            QMessageBox.information(
+                self._window(),
+                QCoreApplication.translate("DatabaseActions", "New database"),
+                arg(
+                    QCoreApplication.translate(
+                        "DatabaseActions",
+                        "%1 already exists; use File ▸ Open database… to open it.",
+                    ),
+                    path,
+                ),
+            )
+            return
+        self.context.settings.set(S.LAST_FOLDER, str(Path(path).parent))
+        self.open_database(path, create=True)
+
+    @Slot()
+    def open_database_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(
+            self._window(),
+            QCoreApplication.translate("DatabaseActions", "Open database"),
+            self.context.last_folder(),
+            QCoreApplication.translate(
+                "DatabaseActions", "SQLite database (*.sqlite *.db);;All files (*)"
+            ),
+        )
+        if path:
+            self.context.settings.set(S.LAST_FOLDER, str(Path(path).parent))
+            self.open_database(path)
+
+    @Slot()
+    def connect_server(self) -> None:
+        url, ok = QInputDialog.getText(
+            self._window(),
+            QCoreApplication.translate("DatabaseActions", "Connect to a team server"),
+            QCoreApplication.translate(
+                "DatabaseActions",
+                "PostgreSQL URL (password in ~/.pgpass or $PGPASSWORD, not here):",
+            ),
+            text="postgresql://user@server/relevance",
+        )
+        if ok and url.strip():
+            self.open_database(url.strip())
+
+    def open_database(
+        self,
+        target: str | None,
+        *,
+        load_demo: bool = False,
+        on_open: Any = None,
+        create: bool | None = None,
+    ) -> Task[Any] | None:
+        """Open (create, upgrade) ``target`` — a path or URL; None: $NDCG_STUDIO_DB or the
+        default file — in a worker, then make it current with the remembered annotator (or ask
+        for a name). With ``load_demo``, an empty database gets the demo data set.
+
+        A database file that does not exist is created only with ``create=True`` (File ▸ New
+        database, the demo, the default file); with None the user is asked first (default: no),
+        so a mistyped ``--db`` or path does not silently become a new empty database. Returns
+        None when nothing is opened."""
+        name = self.context.remembered_annotator_name()
+        url = resolve_url(target)
+        if create is None and target is not None and not self._may_create(url):
+            return None
+
+        def work(_progress: Any, _cancelled: Any) -> tuple[Database, AnnotatorInfo | None, bool]:
+            # lean: no memory map, page caches freed between jobs (the app's RSS)
+            database = open_database(url, lean=True)
+            try:
+                service = AnnotationService(database)
+                annotator = service.ensure_annotator(name) if name else None
+                empty = load_demo and demo.is_empty(database)  # counts() scans at scale
+            except BaseException:
+                database.dispose()
+                raise
+            return database, annotator, empty
+
+        def failed(exc: BaseException) -> None:
+            self.context.set_opening(False)
+            action = QCoreApplication.translate("DatabaseActions", "Opening the database")
+            errors.show_error(exc, self._window(), action=action)
+
+        def done(result: tuple[Database, AnnotatorInfo | None, bool]) -> None:
+            database, annotator, empty = result
+            self.context.set_opening(False)
+            self.context.set_database(database, annotator)
+            self.context.settings.add_recent_database(database_target(database))
+            if annotator is None:
+                self.ask_annotator_name()
+            if empty:
+                self.load_demo()
+            if on_open is not None:
+                on_open(database)
+
+        self.context.set_opening(True)
+        self._open_task = run_task(
+            work,
+            on_success=done,
+            on_failure=failed,
+            owner=self._window(),
+            label=_opening(url),
+            replaces=self._open_task,
+        )
+        return self._open_task
+
+    def _may_create(self, url: Any) -> bool:
+        """True unless ``url`` is a database file that does not exist and the user chose not
+        to create it (the question defaults to No)."""
+        if url.get_backend_name() != "sqlite" or url.database in (None, "", ":memory:"):
+            return True
+        path = Path(url.database).expanduser()
+        if path.exists():
+            return True
+        answer = QMessageBox.question(
+            self._window(),
+            QCoreApplication.translate("DatabaseActions", "Open database"),
+            arg(
+                QCoreApplication.translate(
+                    "DatabaseActions",
+                    "There is no database at %1.\n\nCreate a new, empty database there?",
+                ),
+                path,
+            ),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
+        )
+        return answer == QMessageBox.StandardButton.Yes
+
+    @Slot()
+    def load_demo_into_empty(self) -> None:
+        """Help ▸ Load the Cranfield demo: into the open database when it is empty (the demo's
+        query and document ids would mix with anything already there)."""
+        if not self._require_database(
+            QCoreApplication.translate("DatabaseActions", "Load the demo")
+        ):
+            return
+        database = self.context.require_database()
+
+        def empty(_progress: Any, _cancelled: Any) -> bool:
+            return demo.is_empty(database)
+
+        def checked(is_empty: bool) -> None:
+            if is_empty:
+                self.load_demo()
+            else:
+                QMessageBox.information(
+                    self._window(),
+                    QCoreApplication.translate("DatabaseActions", "Load the demo"),
+                    QCoreApplication.translate(
+                        "DatabaseActions",
+                        "The demo collection goes into an empty database, and this one already "
+                        "holds queries.\n\nCreate one with File ▸ New database…, then load the "
+                        "demo there.",
+                    ),
+                )
+
+        run_task(empty, on_success=checked, owner=self._window())
+
+    def load_demo(self) -> None:
+        """Load the Cranfield demo into the (empty) open database, in a worker."""
+        database = self.context.require_database()
+
+        def done(runs: list[str]) -> None:
+            self.context.notify_data_replaced()
+            text = QCoreApplication.translate(
+                "DatabaseActions",
+                "Cranfield demo loaded: 1,400 documents, 225 queries, Cleverdon's judgments "
+                "(annotator %1), runs %2",
+            )
+            self.show_message(arg(text, demo.DEMO_ANNOTATOR, ", ".join(runs)), 10000)
+
+        def work(progress: Any, cancelled: Any) -> list[str]:
+            demo.load_demo(database, progress=progress, cancelled=cancelled)
+            return list(demo.demo_runs())
+
+        run_task(
+            work,
+            on_success=done,
+            owner=self._window(),
+            label=QCoreApplication.translate(
+                "DatabaseActions", "Loading the Cranfield demo collection…"
+            ),
+        )
