@@ -210,7 +210,7 @@ mark("window shown")
 at = rss()
 marks["RSS / peak at window shown (MB)"] = f"{at['VmRSS']} / {at['VmHWM']}"
 ticker.start()
-QTimer.singleShot(0, lambda: window.open_database(os.environ["BENCH_DB"]))
+QTimer.singleShot(0, lambda: window.databases.open_database(os.environ["BENCH_DB"]))
 QTimer.singleShot(300_000, app.quit)
 app.exec()
 """

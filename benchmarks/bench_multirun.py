@@ -27,11 +27,13 @@ import numpy as np
 
 try:
     from ndcg_studio.domain.statistics import multirun
+    from ndcg_studio.domain.statistics.anova import two_way_anova
 except ModuleNotFoundError:  # run as a plain script from a checkout
     import sys
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     from ndcg_studio.domain.statistics import multirun
+    from ndcg_studio.domain.statistics.anova import two_way_anova
 
 from scipy.stats import tukey_hsd
 
@@ -65,7 +67,7 @@ def main() -> None:
     scores = np.clip(difficulty + effect + rng.normal(0, 0.05, size=(r, n)), 0.0, 1.0)
 
     rows: list[tuple[str, tuple[float, float]]] = []
-    t, anova = best_of(lambda: multirun.two_way_anova(scores))
+    t, anova = best_of(lambda: two_way_anova(scores))
     rows.append(("two-way ANOVA (run x query)", t))
     t, tukey = best_of(lambda: multirun.randomised_tukey_hsd(scores, b, seed=0))
     rows.append((f"randomised Tukey HSD, B={b} (all {r * (r - 1) // 2} pairs)", t))

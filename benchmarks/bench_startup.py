@@ -68,7 +68,7 @@ window.resize(1280, 800)
 window.show()
 app.processEvents()
 mark("window shown")
-QTimer.singleShot(0, lambda: window.open_database(os.environ["BENCH_DB"]))
+QTimer.singleShot(0, lambda: window.databases.open_database(os.environ["BENCH_DB"]))
 QTimer.singleShot(120_000, app.quit)
 app.exec()
 """

@@ -10,7 +10,8 @@ import gc
 import sys
 from collections.abc import Sequence
 
-from ndcg_studio import cli
+from ndcg_studio.cli.main import run
+from ndcg_studio.cli.parser import normalize_argv, parse_args
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -18,10 +19,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     Returns the process exit code.
     """
-    argv = cli.normalize_argv(list(sys.argv[1:] if argv is None else argv))
-    args = cli.parse_args(argv)
+    argv = normalize_argv(list(sys.argv[1:] if argv is None else argv))
+    args = parse_args(argv)
     if args.command is not None:
-        return cli.run(args)
+        return run(args)
     from ndcg_studio.ui.application import run_gui
 
     return run_gui(db=args.db, demo=args.demo, lang=args.lang)

@@ -18,16 +18,12 @@ def test_checkpoint_reports_then_stops_when_cancelled() -> None:
 
 
 def test_every_layer_uses_the_same_protocol() -> None:
-    from ndcg_studio import progress as services_progress
     from ndcg_studio.io import errors
-    from ndcg_studio.io.reading import ticker as _ticker
+    from ndcg_studio.io.reading import ticker
 
-    assert errors.OperationCancelled is progress.OperationCancelled
-    # one exception type: the former reader/writer subclasses are gone
+    # one exception type (progress.OperationCancelled): the former reader/writer subclasses are gone
     assert not hasattr(errors, "ImportCancelled") and not hasattr(errors, "ExportCancelled")
-    assert services_progress.OperationCancelled is progress.OperationCancelled
-    assert services_progress.checkpoint is progress.checkpoint
-    assert _ticker.Progress is progress.Progress and _ticker.Cancelled is progress.Cancelled
+    assert ticker.Progress is progress.Progress and ticker.Cancelled is progress.Cancelled
 
 
 def test_the_gui_worker_has_no_exception_of_its_own() -> None:

@@ -136,7 +136,7 @@ def _show_and_open(window: MainWindow, db: str | None, demo: bool) -> None:
     # the demo and the default file are created when missing; any other path asks first
     QTimer.singleShot(
         0,
-        lambda: window.open_database(
+        lambda: window.databases.open_database(
             target, load_demo=demo or default_database, create=True if demo else None
         ),
     )

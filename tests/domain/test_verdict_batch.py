@@ -55,7 +55,7 @@ def test_rows_equal_the_per_query_relaxation(case) -> None:  # type: ignore[no-u
     row, w, g, n_rows, k, top = case
     for sign in (1.0, -1.0):  # the upper bound and (minus) the lower one
         want = _one_by_one(row, sign * w, g, n_rows, k, top)
-        got = upper_relaxed_rows(row, sign * w, g, n_rows, k, top, verdict._ROUNDS)
+        got = upper_relaxed_rows(row, sign * w, g, n_rows, k, top, verdict.ROUNDS)
         np.testing.assert_allclose(got, want, rtol=0, atol=1e-12)
 
 
@@ -70,7 +70,7 @@ def test_rows_in_several_chunks(monkeypatch) -> None:  # type: ignore[no-untyped
     g = np.where(rng.random(row.size) < 0.4, rng.integers(0, 5, row.size).astype(float), np.nan)
     want = _one_by_one(row, w, g, n_rows, k, 4.0)
     monkeypatch.setattr(verdict_batch, "_ROWS_PER_CHUNK", 7)
-    got = upper_relaxed_rows(row, w, g, n_rows, k, 4.0, verdict._ROUNDS)
+    got = upper_relaxed_rows(row, w, g, n_rows, k, 4.0, verdict.ROUNDS)
     np.testing.assert_allclose(got, want, rtol=0, atol=1e-12)
     assert (want != 0).sum() > 10  # the rows are not trivially 0
 
@@ -113,11 +113,9 @@ def test_rows_that_stop_refining_give_the_same_bounds_to_the_bit(monkeypatch, se
     w = rng.choice(np.r_[0.0, disc], row.size) - rng.choice(np.r_[0.0, disc], row.size)
     g = rng.integers(0, 13, row.size) / 3.0  # a mean of 3 annotators' grades
     g[rng.random(row.size) < rng.random()] = np.nan
-    got = upper_relaxed_rows(row, w, g, n_rows, k, 4.0, verdict._ROUNDS)
-    low = upper_relaxed_rows(row, -w, g, n_rows, k, 4.0, verdict._ROUNDS)
+    got = upper_relaxed_rows(row, w, g, n_rows, k, 4.0, verdict.ROUNDS)
+    low = upper_relaxed_rows(row, -w, g, n_rows, k, 4.0, verdict.ROUNDS)
     monkeypatch.setattr(verdict_batch, "_positive_rows", _positive_rows_every_round)
-    assert got.tobytes() == upper_relaxed_rows(row, w, g, n_rows, k, 4.0, verdict._ROUNDS).tobytes()
-    assert (
-        low.tobytes() == upper_relaxed_rows(row, -w, g, n_rows, k, 4.0, verdict._ROUNDS).tobytes()
-    )
+    assert got.tobytes() == upper_relaxed_rows(row, w, g, n_rows, k, 4.0, verdict.ROUNDS).tobytes()
+    assert low.tobytes() == upper_relaxed_rows(row, -w, g, n_rows, k, 4.0, verdict.ROUNDS).tobytes()
     assert len(np.unique(got)) > 20

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from ndcg_studio.io.errors import InputFileError
 from ndcg_studio.io.trec import columns as trec_columns
 from ndcg_studio.io.trec.columns import read_qrels_columns, read_run_columns
-from ndcg_studio.io.trec.readers import read_trec_run
+from ndcg_studio.io.trec.readers import read_trec_qrels, read_trec_run
 
 ids = st.text(alphabet="abcXYZ019-_.é€", min_size=1, max_size=12)
 gaps = st.sampled_from([" ", "\t", "  ", " \t "])
@@ -72,7 +72,7 @@ def test_irregular_files_go_through_the_strict_reader(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     calls: list[object] = []
-    strict = trec_columns.read_trec_qrels
+    strict = read_trec_qrels
 
     def spy(path: object) -> object:
         calls.append(path)

@@ -126,15 +126,12 @@ def test_depth_is_the_default_and_the_strategy_options_are_checked(db: Database)
 
 
 def test_the_campaign_lock_is_the_one_campaign_grades_take() -> None:
-    """Queue reads (storage.campaigns.lock_campaign) and campaign grades (the judgment writer)
+    """Queue reads (storage.judgments.locks.lock_campaign) and campaign grades (the judgment writer)
     must take the same advisory lock, or a grade could land between a queue's read and its
     holds on PostgreSQL."""
-    from ndcg_studio.storage import judgments
-    from ndcg_studio.storage.campaigns import records as campaigns
     from ndcg_studio.storage.campaigns.records import campaign_lock_key
     from ndcg_studio.storage.judgments.locks import item_lock_key
 
-    assert campaigns.lock_campaign is judgments.lock_campaign  # one implementation
     for campaign_id in (1, 7, 123456):
         writer_key = item_lock_key("campaign", {"campaign_id": campaign_id})
         assert campaign_lock_key(campaign_id) == writer_key

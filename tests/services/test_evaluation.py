@@ -11,7 +11,12 @@ from ndcg_studio.io.errors import InputFileError
 from ndcg_studio.io.trec.columns import read_qrels_columns, read_run_columns
 from ndcg_studio.services.evaluation import evaluate as evaluation
 from ndcg_studio.services.evaluation.evaluate import evaluate
-from ndcg_studio.services.evaluation.measures import MeasureError, parse_measures
+from ndcg_studio.services.evaluation.measures import (
+    DEFAULT_CUTOFFS,
+    DEFAULT_MEASURES,
+    MeasureError,
+    parse_measures,
+)
 
 TE = Path(__file__).resolve().parents[1] / "data" / "trec_eval_test"
 WORDS = ["ndcg_cut.5,10", "P.5", "map", "bpref", "recip_rank", "ndcg", "rbp", "num_rel_ret"]
@@ -53,9 +58,9 @@ def test_measures_are_parsed_as_trec_eval_does() -> None:
     # trec_eval's order of output, the first parameters win, default cutoffs otherwise
     assert [s.name for s in specs] == ["map", "recip_rank", "P", "ndcg_cut"]
     assert specs[2].cutoffs == (5, 10)
-    assert specs[3].cutoffs == evaluation.DEFAULT_CUTOFFS
+    assert specs[3].cutoffs == DEFAULT_CUTOFFS
     assert parse_measures(["ndcg", "ndcg.1=3,2=9"])[0].names() == ["ndcg_1=3,2=9"]
-    assert [s.name for s in parse_measures([])] == list(evaluation.DEFAULT_MEASURES)
+    assert [s.name for s in parse_measures([])] == list(DEFAULT_MEASURES)
     for bad in ("Rprec", "P.x", "P.", "ndcg.1", "map.5", "success.1", "P.0"):
         with pytest.raises(MeasureError):
             parse_measures([bad])

@@ -92,12 +92,12 @@ def test_opening_another_database_in_a_worker(
 ) -> None:
     target = tmp_path / "other.sqlite"
     with qtbot.waitSignal(context.database_changed, timeout=10_000):
-        main_window.open_database(str(target), create=True)
+        main_window.databases.open_database(str(target), create=True)
     assert context.database is not None and context.database.label == str(target)
     assert context.annotator is not None and context.annotator.name == "alice"  # remembered
     assert context.settings.recent_databases()[0] == str(target)
     assert main_window.windowTitle() == "other.sqlite — NDCG Studio"
-    qtbot.waitUntil(lambda: "0 queries" in main_window._counts_label.text(), timeout=5000)
+    qtbot.waitUntil(lambda: "0 queries" in main_window.status.counts_label.text(), timeout=5000)
     # the app's connections read without a memory map (its pages would count in its RSS)
     with context.database.engine.connect() as conn:
         assert conn.exec_driver_sql("PRAGMA mmap_size").scalar() == 0
@@ -117,7 +117,7 @@ def test_first_start_asks_for_the_annotators_name(
 
     monkeypatch.setattr(QInputDialog, "getText", fake_get_text)
     with qtbot.waitSignal(context.annotator_changed, timeout=10_000):
-        window.open_database(str(tmp_path / "first.sqlite"), create=True)
+        window.databases.open_database(str(tmp_path / "first.sqlite"), create=True)
     assert asked == ["Welcome to NDCG Studio"]
     assert context.annotator is not None and context.annotator.name == "carol"
     assert context.remembered_annotator_name() == "carol"
@@ -299,7 +299,7 @@ def test_a_database_that_does_not_exist_is_created_only_when_the_user_says_so(
 
     monkeypatch.setattr(QMessageBox, "question", decline)
     typo = tmp_path / "typo" / "x.sqlite"
-    assert main_window.open_database(str(typo)) is None
+    assert main_window.databases.open_database(str(typo)) is None
     assert asked == [
         (
             f"There is no database at {typo}.\n\nCreate a new, empty database there?",
@@ -308,9 +308,9 @@ def test_a_database_that_does_not_exist_is_created_only_when_the_user_says_so(
     ]
     assert not typo.parent.exists()
     assert context.database is ui_data.db and not context.opening
-    assert main_window._db_label.text() == "Database: ui.sqlite"
+    assert main_window.status.db_label.text() == "Database: ui.sqlite"
     # an existing file is opened without a question
-    assert main_window.open_database(str(ui_data.db.label)) is not None
+    assert main_window.databases.open_database(str(ui_data.db.label)) is not None
     assert len(asked) == 1
     qtbot.waitUntil(lambda: not context.opening, timeout=10_000)
 
@@ -324,7 +324,7 @@ def test_run_gui_on_a_missing_database_declined_opens_nothing(
     code, window = _run_gui_until(
         qapp,
         monkeypatch,
-        lambda w: w._db_label.text() == "No database" and w.windowTitle() == "NDCG Studio",
+        lambda w: w.status.db_label.text() == "No database" and w.windowTitle() == "NDCG Studio",
         db=str(target),
     )
     assert code == 0 and window is not None
@@ -414,7 +414,7 @@ def test_help_load_demo_only_into_an_empty_database(
 ) -> None:
     infos: list[str] = []
     monkeypatch.setattr(QMessageBox, "information", lambda *a, **k: infos.append(a[2]))
-    main_window.load_demo_into_empty()  # the test database already holds queries
+    main_window.databases.load_demo_into_empty()  # the test database already holds queries
     qtbot.waitUntil(lambda: bool(infos), timeout=5000)
     assert "empty database" in infos[0]
 

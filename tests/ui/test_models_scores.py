@@ -18,6 +18,7 @@ from ndcg_studio.services.screens.sort_keys import natural_key
 from ndcg_studio.ui.bands import BAND_CODE_ROLE
 from ndcg_studio.ui.collation import fold
 from ndcg_studio.ui.models import scores as M
+from ndcg_studio.ui.models.run_summary import RunSummaryModel
 from ndcg_studio.ui.models.scores import ReviewFilter, ScoresTableModel
 from ndcg_studio.ui.models.table import SORT_ROLE, sort_order
 
@@ -176,7 +177,7 @@ def test_run_summary_model(qtmodeltester: Any, qapp: Any) -> None:
         RunSummary("bm25", MeanCI(0.5, 0.4, 0.6, 10), 10, 2, 1, 0, {"bad": 10}),
         RunSummary("empty", MeanCI(NAN, NAN, NAN, 0), 0, 3, 0, 0, {}),
     ]
-    model = M.RunSummaryModel()
+    model = RunSummaryModel()
     model.set_summaries(summaries, 5)
     qtmodeltester.check(model, force_py=False)
     assert model.headerData(1, Qt.Orientation.Horizontal) == "Mean nDCG@5"

@@ -39,22 +39,22 @@ def test_a_long_status_message_ends_at_a_word_with_the_whole_text_in_the_tooltip
         "(annotator 'cleverdon'), runs bm25-fulltext, bm25-title, and a great many words more "
         "than any status bar has room for"
     )
-    main_window.show_message(long)
+    main_window.status.show_message(long)
     shown = status.currentMessage()
     assert shown != long and shown.endswith(" …")
     words = shown[:-2].split(" ")
     assert long.startswith(shown[:-2]) and all(w in long.split(" ") for w in words[-1:])
     assert status.toolTip() == long
     assert status.fontMetrics().horizontalAdvance(shown) <= status.width()
-    main_window.show_message("Saved.")
+    main_window.status.show_message("Saved.")
     assert status.currentMessage() == "Saved." and status.toolTip() == ""
 
 
 def test_counts_in_the_status_bar_are_singular_for_one(main_window: MainWindow) -> None:
-    main_window._show_counts(DatabaseCounts(1, 1, 1, 1, 1))
-    assert main_window._counts_label.text() == "1 query · 1 document · 1 run · 1 judgment"
-    main_window._show_counts(DatabaseCounts(2, 1400, 0, 3, 11386))
-    text = main_window._counts_label.text()
+    main_window.status.show_counts(DatabaseCounts(1, 1, 1, 1, 1))
+    assert main_window.status.counts_label.text() == "1 query · 1 document · 1 run · 1 judgment"
+    main_window.status.show_counts(DatabaseCounts(2, 1400, 0, 3, 11386))
+    text = main_window.status.counts_label.text()
     assert text == "2 queries · 1,400 documents · 0 runs · 11,386 judgments"
 
 

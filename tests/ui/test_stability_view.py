@@ -86,6 +86,7 @@ def test_review_spread_column_sorts_queries_by_who_judged(
 ) -> None:
     from ndcg_studio.services.screens.review import load_review
     from ndcg_studio.ui.models import scores as M
+    from ndcg_studio.ui.models.table import SORT_ROLE
 
     settings = ScoringSettings(k=3)
     data = load_review(small, settings)
@@ -97,7 +98,7 @@ def test_review_spread_column_sorts_queries_by_who_judged(
     qtmodeltester.check(model)
     assert model.headerData(M.COL_SPREAD, Qt.Orientation.Horizontal) == "Spread"
     model.sort(M.COL_SPREAD, Qt.SortOrder.DescendingOrder)
-    shown = [model.data(model.index(r, M.COL_SPREAD), M.SORT_ROLE) for r in range(3)]
+    shown = [model.data(model.index(r, M.COL_SPREAD), SORT_ROLE) for r in range(3)]
     assert shown == sorted(shown, reverse=True)
     assert shown[0] == pytest.approx(float(np.nanmax(expected.spread)))
     assert model.data(model.index(0, M.COL_SPREAD)) == f"{shown[0]:.4f}"

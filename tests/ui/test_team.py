@@ -38,7 +38,7 @@ def test_another_annotators_grades_reload_the_views_and_show_in_the_team_line(
     with qtbot.waitSignal(view.rows_loaded, timeout=10_000):
         _poll(qtbot, main_window)
     assert None in changes
-    assert "bob" in main_window._team_label.text()
+    assert "bob" in main_window.status.team_label.text()
 
 
 def test_team_text_is_counts_only() -> None:
@@ -77,6 +77,6 @@ def test_the_first_poll_takes_the_baseline_and_the_team_line_follows(
     qtbot.waitUntil(lambda: main_window.team._task is not None and main_window.team._task.done)
     assert reads == []
     _poll(qtbot, main_window)
-    assert len(reads) == 1 and main_window._team_label.text() == "Team: bob 1"
+    assert len(reads) == 1 and main_window.status.team_label.text() == "Team: bob 1"
     _poll(qtbot, main_window)  # nothing changed and the line is shown: no team read
     assert len(reads) == 1

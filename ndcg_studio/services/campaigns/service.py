@@ -59,6 +59,7 @@ from ndcg_studio.storage.campaigns import reads as cr
 from ndcg_studio.storage.campaigns import records as cs
 from ndcg_studio.storage.database import Database
 from ndcg_studio.storage.judgments.items import CampaignGrade, GradeChange
+from ndcg_studio.storage.judgments.locks import lock_campaign
 from ndcg_studio.storage.resilience import refusal_of
 
 if TYPE_CHECKING:
@@ -244,7 +245,7 @@ class CampaignService:
                     raise ValueError(f"campaign {name!r} is closed")
                 if not cs.is_member(session, row.id, annotator_id):
                     raise ValueError("this annotator does not take part in the campaign")
-                cs.lock_campaign(session, row.id)
+                lock_campaign(session, row.id)
                 picked = self._pick(session, row, annotator_id, limit, now)
                 until = now + timedelta(seconds=hold_seconds)
                 cq.hold(session, row.id, annotator_id, picked, until)

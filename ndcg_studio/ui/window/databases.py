@@ -1,16 +1,19 @@
 """The main window's database actions: File ▸ New database…, Open database…, Connect to
 server…, opening in a worker (create, upgrade, the remembered annotator), and the Cranfield demo.
-A mixin of :class:`~ndcg_studio.ui.window.main_window.MainWindow`, which holds the state declared
-below.
+
+:class:`DatabaseMenu` is an object the main window owns: it opens databases into the
+:class:`~ndcg_studio.ui.context.AppContext`, reports through the window's
+:class:`~ndcg_studio.ui.window.status_bar.StatusBar`, and asks the window for an annotator's name
+with its :attr:`~DatabaseMenu.annotator_needed` signal. (Its texts keep the translation context
+``DatabaseActions``.)
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
-from PySide6.QtCore import QCoreApplication, Slot
+from PySide6.QtCore import QCoreApplication, QObject, Signal, Slot
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QMainWindow, QMessageBox
 
 from ndcg_studio.services import demo
@@ -21,6 +24,7 @@ from ndcg_studio.ui import errors
 from ndcg_studio.ui import settings as S
 from ndcg_studio.ui.context import AppContext, database_target
 from ndcg_studio.ui.language import arg
+from ndcg_studio.ui.window.status_bar import StatusBar
 from ndcg_studio.ui.workers import Task, run_task
 
 
@@ -30,23 +34,37 @@ def _opening(url: Any) -> str:
     return arg(QCoreApplication.translate("DatabaseActions", "Opening %1…"), where)
 
 
-class DatabaseActions:
-    """Opening databases and loading the demo (a mixin of the main window)."""
+class DatabaseMenu(QObject):
+    """Opening databases and loading the demo, for ``window`` (parent of its dialogs, owner of
+    its tasks); messages go to ``status``."""
 
-    context: AppContext
-    _open_task: Task[Any] | None
-    show_message: Callable[..., None]
-    ask_annotator_name: Callable[[], None]
-    _require_database: Callable[[str], bool]
+    #: a database opened with no remembered annotator: the window asks for a name
+    annotator_needed = Signal()
 
-    def _window(self) -> QMainWindow:
-        """The main window itself (owner of tasks, parent of dialogs)."""
-        return cast(QMainWindow, self)
+    def __init__(self, window: QMainWindow, context: AppContext, status: StatusBar) -> None:
+        super().__init__(window)
+        self._window = window
+        self.context = context
+        self._status = status
+        self._open_task: Task[Any] | None = None
+
+    def require_database(self, title: str) -> bool:
+        """True when a database is open; otherwise say so under ``title`` and return False."""
+        if self.context.database is None:
+            QMessageBox.information(
+                self._window,
+                title,
+                QCoreApplication.translate(
+                    "MainWindow", "Open a database first (File ▸ Open database…)."
+                ),
+            )
+            return False
+        return True
 
     @Slot()
     def new_database(self) -> None:
         path, _ = QFileDialog.getSaveFileName(
-            self._window(),
+            self._window,
             QCoreApplication.translate("DatabaseActions", "New database"),
             str(Path(self.context.last_folder()) / "judgments.sqlite"),
             QCoreApplication.translate("DatabaseActions", "SQLite database (*.sqlite *.db)"),
@@ -56,7 +74,7 @@ class DatabaseActions:
             return
         if Path(path).exists():
             QMessageBox.information(
-                self._window(),
+                self._window,
                 QCoreApplication.translate("DatabaseActions", "New database"),
                 arg(
                     QCoreApplication.translate(
@@ -73,7 +91,7 @@ class DatabaseActions:
     @Slot()
     def open_database_dialog(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
-            self._window(),
+            self._window,
             QCoreApplication.translate("DatabaseActions", "Open database"),
             self.context.last_folder(),
             QCoreApplication.translate(
@@ -87,7 +105,7 @@ class DatabaseActions:
     @Slot()
     def connect_server(self) -> None:
         url, ok = QInputDialog.getText(
-            self._window(),
+            self._window,
             QCoreApplication.translate("DatabaseActions", "Connect to a team server"),
             QCoreApplication.translate(
                 "DatabaseActions",
@@ -134,7 +152,7 @@ class DatabaseActions:
         def failed(exc: BaseException) -> None:
             self.context.set_opening(False)
             action = QCoreApplication.translate("DatabaseActions", "Opening the database")
-            errors.show_error(exc, self._window(), action=action)
+            errors.show_error(exc, self._window, action=action)
 
         def done(result: tuple[Database, AnnotatorInfo | None, bool]) -> None:
             database, annotator, empty = result
@@ -142,7 +160,7 @@ class DatabaseActions:
             self.context.set_database(database, annotator)
             self.context.settings.add_recent_database(database_target(database))
             if annotator is None:
-                self.ask_annotator_name()
+                self.annotator_needed.emit()
             if empty:
                 self.load_demo()
             if on_open is not None:
@@ -153,7 +171,7 @@ class DatabaseActions:
             work,
             on_success=done,
             on_failure=failed,
-            owner=self._window(),
+            owner=self._window,
             label=_opening(url),
             replaces=self._open_task,
         )
@@ -168,7 +186,7 @@ class DatabaseActions:
         if path.exists():
             return True
         answer = QMessageBox.question(
-            self._window(),
+            self._window,
             QCoreApplication.translate("DatabaseActions", "Open database"),
             arg(
                 QCoreApplication.translate(
@@ -186,7 +204,7 @@ class DatabaseActions:
     def load_demo_into_empty(self) -> None:
         """Help ▸ Load the Cranfield demo: into the open database when it is empty (the demo's
         query and document ids would mix with anything already there)."""
-        if not self._require_database(
+        if not self.require_database(
             QCoreApplication.translate("DatabaseActions", "Load the demo")
         ):
             return
@@ -200,7 +218,7 @@ class DatabaseActions:
                 self.load_demo()
             else:
                 QMessageBox.information(
-                    self._window(),
+                    self._window,
                     QCoreApplication.translate("DatabaseActions", "Load the demo"),
                     QCoreApplication.translate(
                         "DatabaseActions",
@@ -210,7 +228,7 @@ class DatabaseActions:
                     ),
                 )
 
-        run_task(empty, on_success=checked, owner=self._window())
+        run_task(empty, on_success=checked, owner=self._window)
 
     def load_demo(self) -> None:
         """Load the Cranfield demo into the (empty) open database, in a worker."""
@@ -223,7 +241,7 @@ class DatabaseActions:
                 "Cranfield demo loaded: 1,400 documents, 225 queries, Cleverdon's judgments "
                 "(annotator %1), runs %2",
             )
-            self.show_message(arg(text, demo.DEMO_ANNOTATOR, ", ".join(runs)), 10000)
+            self._status.show_message(arg(text, demo.DEMO_ANNOTATOR, ", ".join(runs)), 10000)
 
         def work(progress: Any, cancelled: Any) -> list[str]:
             demo.load_demo(database, progress=progress, cancelled=cancelled)
@@ -232,7 +250,7 @@ class DatabaseActions:
         run_task(
             work,
             on_success=done,
-            owner=self._window(),
+            owner=self._window,
             label=QCoreApplication.translate(
                 "DatabaseActions", "Loading the Cranfield demo collection…"
             ),

@@ -32,9 +32,8 @@ from ndcg_studio.ui.views.annotate.view import AnnotateView
 from ndcg_studio.ui.views.compare.view import CompareView
 from ndcg_studio.ui.views.review.view import ReviewView
 from ndcg_studio.ui.views.stability import StabilityView
-from ndcg_studio.ui.window.databases import DatabaseActions
-from ndcg_studio.ui.window.status_bar import StatusBarMixin
-from ndcg_studio.ui.workers import Task
+from ndcg_studio.ui.window.databases import DatabaseMenu
+from ndcg_studio.ui.window.status_bar import StatusBar
 
 _GEOMETRY_KEY = "window/geometry"
 _STATE_KEY = "window/state"
@@ -60,7 +59,7 @@ _TAB_ACTIONS = {
 }
 
 
-class MainWindow(DatabaseActions, StatusBarMixin, QMainWindow):
+class MainWindow(QMainWindow):
     """Tabs of views, the File/Edit/Annotator/Help menus and a status bar."""
 
     def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
@@ -75,21 +74,18 @@ class MainWindow(DatabaseActions, StatusBarMixin, QMainWindow):
             self.views[title] = view
             self.tabs.addTab(view, QCoreApplication.translate("MainWindow", title))
         self.setCentralWidget(self.tabs)
-        self._open_task: Task[Any] | None = None
-        self._counts_task: Task[Any] | None = None
+        self.status = StatusBar(self, context)
+        self.databases = DatabaseMenu(self, context, self.status)
+        self.databases.annotator_needed.connect(self.ask_annotator_name)
         self._build_menus()
-        self._build_status_bar()
-        context.database_changed.connect(self._on_database_changed)
-        context.annotator_changed.connect(self._update_status)
-        context.judgments_changed.connect(self._refresh_counts)
         self.tabs.currentChanged.connect(self._on_tab_changed)
         self.team = TeamWatcher(context, self)
-        self.team.team_changed.connect(self._show_team)
-        self.team.reachable_changed.connect(self._show_reachable)
+        self.team.team_changed.connect(self.status.show_team)
+        self.team.reachable_changed.connect(self.status.show_reachable)
         self.restore_state()
         self.tab_actions[self.tabs.currentIndex()].setChecked(True)
-        self._update_status()
-        self._refresh_counts()
+        self.status.refresh()
+        self.status.refresh_counts()
 
     # ================================================================== menus
     def _build_menus(self) -> None:
@@ -105,18 +101,21 @@ class MainWindow(DatabaseActions, StatusBarMixin, QMainWindow):
 
     def _build_file_menu(self, file_menu: QMenu) -> None:
         self._add(
-            file_menu, self.tr("&New database…"), self.new_database, QKeySequence.StandardKey.New
+            file_menu,
+            self.tr("&New database…"),
+            self.databases.new_database,
+            QKeySequence.StandardKey.New,
         )
         self._add(
             file_menu,
             self.tr("&Open database…"),
-            self.open_database_dialog,
+            self.databases.open_database_dialog,
             QKeySequence.StandardKey.Open,
         )
         self._add(
             file_menu,
             self.tr("Connect to &server…"),
-            self.connect_server,
+            self.databases.connect_server,
             QKeySequence("Ctrl+Shift+O"),
         )
         self.recent_menu = file_menu.addMenu(self.tr("Open &Recent"))
@@ -219,7 +218,7 @@ class MainWindow(DatabaseActions, StatusBarMixin, QMainWindow):
         self._add(
             help_menu,
             self.tr("Load the Cranfield &demo"),
-            self.load_demo_into_empty,
+            self.databases.load_demo_into_empty,
             QKeySequence("Ctrl+Shift+L"),
         )
         help_menu.addSeparator()
@@ -244,7 +243,7 @@ class MainWindow(DatabaseActions, StatusBarMixin, QMainWindow):
         recent = self.context.settings.recent_databases()
         for target in recent:
             action = self.recent_menu.addAction(target)
-            action.triggered.connect(lambda _c=False, t=target: self.open_database(t))
+            action.triggered.connect(lambda _c=False, t=target: self.databases.open_database(t))
         if not recent:
             self.recent_menu.addAction(self.tr("(none)")).setEnabled(False)
         else:
@@ -260,24 +259,16 @@ class MainWindow(DatabaseActions, StatusBarMixin, QMainWindow):
         # not needed to show the window and its first rows (``python -X importtime``)
         from ndcg_studio.ui.window import transfer
 
-        if self._require_database(self.tr("Import")):
-            transfer.import_file(self.context, self, self.show_message)
+        if self.databases.require_database(self.tr("Import")):
+            transfer.import_file(self.context, self, self.status.show_message)
 
     @Slot()
     def export_file(self) -> None:
         """File ▸ Export… (see :func:`ndcg_studio.ui.window.transfer.export_file`)."""
         from ndcg_studio.ui.window import transfer
 
-        if self._require_database(self.tr("Export")):
-            transfer.export_file(self.context, self, self.show_message)
-
-    def _require_database(self, title: str) -> bool:
-        if self.context.database is None:
-            QMessageBox.information(
-                self, title, self.tr("Open a database first (File ▸ Open database…).")
-            )
-            return False
-        return True
+        if self.databases.require_database(self.tr("Export")):
+            transfer.export_file(self.context, self, self.status.show_message)
 
     # ================================================================== annotator
     def ask_annotator_name(self) -> None:
@@ -343,7 +334,7 @@ class MainWindow(DatabaseActions, StatusBarMixin, QMainWindow):
     @Slot()
     def set_pool_order_shuffled(self) -> None:
         self.context.set_setting(S.POOL_ORDER, "")
-        self.show_message(self.tr("Annotate pool order: shuffled"), 5000)
+        self.status.show_message(self.tr("Annotate pool order: shuffled"), 5000)
         self._sync_pool_order_actions()
 
     @Slot()
@@ -353,7 +344,7 @@ class MainWindow(DatabaseActions, StatusBarMixin, QMainWindow):
         compare = self.views["Compare"]
         if not compare.judge_what_decides():  # type: ignore[attr-defined]
             self.tabs.setCurrentWidget(compare)
-            self.show_message(self.tr("Pick runs A and B in Compare first"), 5000)
+            self.status.show_message(self.tr("Pick runs A and B in Compare first"), 5000)
         self._sync_pool_order_actions()
 
     # ================================================================== help

@@ -1,16 +1,18 @@
 """The main window's status bar: the database, the annotator, the team and the counts as
-permanent labels, and messages fitted to the room they leave. A mixin of
-:class:`~ndcg_studio.ui.window.main_window.MainWindow`, which holds the state declared below.
+permanent labels, and messages fitted to the room they leave.
+
+:class:`StatusBar` is an object the main window owns: it listens to the
+:class:`~ndcg_studio.ui.context.AppContext` signals itself, and the window and its other parts
+show messages through :meth:`StatusBar.show_message`.
 """
 
 from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
-from PySide6.QtCore import QCoreApplication, Qt, QTimer, Slot
-from PySide6.QtGui import QResizeEvent
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer, Slot
 from PySide6.QtWidgets import QLabel, QMainWindow
 
 from ndcg_studio.services.annotation.service import AnnotationService
@@ -25,58 +27,62 @@ from ndcg_studio.ui.workers import Task, run_task
 COUNTS_DELAY_MS = 1000
 
 
-class StatusBarMixin:
-    """The status bar of the main window (a mixin)."""
+class StatusBar(QObject):
+    """The status bar of ``window``: permanent labels kept up to date from ``context``'s
+    signals, and one message at a time fitted to the room they leave."""
 
-    context: AppContext
-    _counts_task: Task[Any] | None
-
-    def _window(self) -> QMainWindow:
-        """The main window itself (owner of tasks, parent of labels)."""
-        return cast(QMainWindow, self)
-
-    def _build_status_bar(self) -> None:
-        status = self._window().statusBar()
-        self._db_label = QLabel(self._window())
-        self._annotator_label = QLabel(self._window())
+    def __init__(self, window: QMainWindow, context: AppContext) -> None:
+        super().__init__(window)
+        self._window = window
+        self.context = context
+        self._counts_task: Task[Any] | None = None
+        self._team: list[Any] | None = None
         self._message: tuple[str, float | None] | None = None  # shown text, expiry (monotonic)
-        self._counts_label = QLabel(self._window())
-        self._team_label = QLabel(self._window())
-        for label in (self._db_label, self._annotator_label, self._team_label, self._counts_label):
+        status = window.statusBar()
+        self.db_label = QLabel(window)
+        self.annotator_label = QLabel(window)
+        self.counts_label = QLabel(window)
+        self.team_label = QLabel(window)
+        for label in (self.db_label, self.annotator_label, self.team_label, self.counts_label):
             label.setContentsMargins(6, 0, 6, 0)
             status.addPermanentWidget(label)
         status.messageChanged.connect(self._on_message_changed)
-        self._counts_timer = QTimer(self._window())
+        status.installEventFilter(self)  # its resize refits the team line
+        self._counts_timer = QTimer(self)
         self._counts_timer.setSingleShot(True)
         self._counts_timer.setInterval(COUNTS_DELAY_MS)
-        self._counts_timer.timeout.connect(self._refresh_counts)
+        self._counts_timer.timeout.connect(self.refresh_counts)
+        context.database_changed.connect(self._on_database_changed)
+        context.annotator_changed.connect(self.refresh)
+        context.judgments_changed.connect(self.refresh_counts)
 
     @Slot()
     def _on_database_changed(self) -> None:
-        self._update_status()
+        self.refresh()
         if self.context.database is None:
-            self._refresh_counts()  # clears the counts
+            self.refresh_counts()  # clears the counts
         else:
-            self._counts_label.setText("")  # the former database's, until the new ones arrive
+            self.counts_label.setText("")  # the former database's, until the new ones arrive
             self._counts_timer.start()
 
     @Slot()
-    def _update_status(self) -> None:
+    def refresh(self) -> None:
+        """Show the open database (also in the window's title) and the current annotator."""
         database = self.context.database
         if database is None:
-            self._window().setWindowTitle(QCoreApplication.translate("StatusBar", "NDCG Studio"))
-            self._db_label.setText(QCoreApplication.translate("StatusBar", "No database"))
+            self._window.setWindowTitle(QCoreApplication.translate("StatusBar", "NDCG Studio"))
+            self.db_label.setText(QCoreApplication.translate("StatusBar", "No database"))
         else:
             label = Path(database.label).name if database.is_sqlite else database.label
-            self._window().setWindowTitle(
+            self._window.setWindowTitle(
                 arg(QCoreApplication.translate("StatusBar", "%1 — NDCG Studio"), label)
             )
-            self._db_label.setText(
+            self.db_label.setText(
                 arg(QCoreApplication.translate("StatusBar", "Database: %1"), label)
             )
-            self._db_label.setToolTip(database.label)
+            self.db_label.setToolTip(database.label)
         annotator = self.context.annotator
-        self._annotator_label.setText(
+        self.annotator_label.setText(
             arg(QCoreApplication.translate("StatusBar", "Annotator: %1"), annotator.name)
             if annotator
             else QCoreApplication.translate("StatusBar", "No annotator")
@@ -84,20 +90,21 @@ class StatusBarMixin:
         self._refit_message()
 
     @Slot()
-    def _refresh_counts(self) -> None:
+    def refresh_counts(self) -> None:
+        """Count the database's queries, documents, runs and judgments again (in a worker)."""
         self._counts_timer.stop()
         database = self.context.database
         if database is None:
-            self._counts_label.setText("")
+            self.counts_label.setText("")
             return
         service = AnnotationService(database)
         self._counts_task = run_task(
             lambda _p, _c: service.counts(),
-            on_success=self._show_counts,
-            on_failure=lambda exc: self._counts_label.setText(
+            on_success=self.show_counts,
+            on_failure=lambda exc: self.counts_label.setText(
                 QCoreApplication.translate("StatusBar", "counts unavailable")
             ),
-            owner=self._window(),
+            owner=self._window,
             replaces=self._counts_task,
         )
 
@@ -108,10 +115,10 @@ class StatusBarMixin:
         When a permanent label changes later (the counts arrive), :meth:`_refit_message` fits
         the text again to the room then left."""
         self._message = (text, time.monotonic() + timeout / 1000 if timeout else None)
-        status = self._window().statusBar()
+        status = self._window.statusBar()
         # sizeHint, not width: a label's width follows its new text only after the next layout
         room = status.width() - 24
-        for label in (self._db_label, self._annotator_label, self._team_label, self._counts_label):
+        for label in (self.db_label, self.annotator_label, self.team_label, self.counts_label):
             if label.isVisible():
                 room -= label.sizeHint().width() + 8
         metrics = status.fontMetrics()
@@ -127,7 +134,7 @@ class StatusBarMixin:
 
     def _refit_message(self) -> None:
         """Fit the message shown now to the room the permanent labels leave after a change."""
-        if self._message is None or not self._window().statusBar().currentMessage():
+        if self._message is None or not self._window.statusBar().currentMessage():
             return
         text, expires = self._message
         if expires is None:
@@ -138,9 +145,10 @@ class StatusBarMixin:
     def _on_message_changed(self, message: str) -> None:
         if not message:
             self._message = None
-            self._window().statusBar().setToolTip("")
+            self._window.statusBar().setToolTip("")
 
-    def _show_team(self, team: list[Any]) -> None:
+    def show_team(self, team: list[Any]) -> None:
+        """Show who else works on the database (members of a :class:`TeamWatcher` poll)."""
         self._team = team
         self._fit_team()
         self._refit_message()
@@ -148,31 +156,33 @@ class StatusBarMixin:
     def _fit_team(self) -> None:
         """The team line with as many members (3, 2, 1) as leave the permanent labels inside
         the status bar (the Russian counts are longer: at 1024 px they ran off its end)."""
-        team = getattr(self, "_team", None)
+        team = self._team
         if team is None:
             return
-        status = self._window().statusBar()
+        status = self._window.statusBar()
 
         def width(label: QLabel) -> int:  # the text's own width: sizeHint lags a new text
             return label.fontMetrics().horizontalAdvance(label.text()) + 12 + 8
 
-        labels = (self._db_label, self._annotator_label, self._counts_label)
+        labels = (self.db_label, self.annotator_label, self.counts_label)
         others = sum(width(label) for label in labels if not label.isHidden())
         # the status bar also keeps room for its message area and size grip (measured: the
         # window grew by 216 px past labels that summed to the window's width)
-        room = min(status.width(), self._window().width()) - 240
+        room = min(status.width(), self._window.width()) - 240
         for limit in (3, 2, 1):
             text, tooltip = team_text(team, limit)
-            self._team_label.setText(text)
-            self._team_label.setToolTip(tooltip)
-            if others + width(self._team_label) <= room:
+            self.team_label.setText(text)
+            self.team_label.setToolTip(tooltip)
+            if others + width(self.team_label) <= room:
                 break
 
-    def resizeEvent(self, event: QResizeEvent) -> None:
-        super().resizeEvent(event)  # type: ignore[misc]
-        self._fit_team()
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Resize:
+            self._fit_team()
+        return super().eventFilter(watched, event)
 
-    def _show_reachable(self, reachable: bool) -> None:
+    def show_reachable(self, reachable: bool) -> None:
+        """Say that the database stopped answering, or answers again."""
         if reachable:
             self.show_message(
                 QCoreApplication.translate("StatusBar", "The database answers again."), 5000
@@ -184,8 +194,9 @@ class StatusBarMixin:
                 )
             )
 
-    def _show_counts(self, counts: DatabaseCounts) -> None:
-        self._counts_label.setText(
+    def show_counts(self, counts: DatabaseCounts) -> None:
+        """Show the database's counts."""
+        self.counts_label.setText(
             " · ".join(
                 counted(n, noun)
                 for n, noun in (
