@@ -39,6 +39,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from ndcg_studio.io.atomic import atomic_text_writer  # noqa: E402
 from ndcg_studio.io.smart import (  # noqa: E402
     CRANFIELD_GRADE_MAP,
     read_smart_documents,
@@ -46,7 +47,6 @@ from ndcg_studio.io.smart import (  # noqa: E402
 )
 from ndcg_studio.io.trec.readers import read_trec_qrels, read_trec_run  # noqa: E402
 from ndcg_studio.io.trec.writers import write_trec_run  # noqa: E402
-from ndcg_studio.io.writers import atomic_text_writer  # noqa: E402
 
 DEMO = REPO / "resources" / "demo"
 COLLECTION = DEMO / "cranfield"

@@ -65,7 +65,8 @@ def write_rows(
     file gets ``about`` (an :class:`~ndcg_studio.services.exporting.service.About`) written beside
     it
     as ``F.settings.json``."""
-    from ndcg_studio.io.writers import atomic_text_writer, write_table
+    from ndcg_studio.io.atomic import atomic_text_writer
+    from ndcg_studio.io.writers import write_table
 
     if args.format == "table":
         with atomic_text_writer(args.output) as out:

@@ -1,5 +1,5 @@
 """Excel workbooks (Office Open XML, ``.xlsx``, by openpyxl), atomic through
-:func:`ndcg_studio.io.writers.atomic_path`; :func:`ndcg_studio.io.writers.write_table` chooses
+:func:`ndcg_studio.io.atomic.atomic_path`; :func:`ndcg_studio.io.writers.write_table` chooses
 between them and CSV, and :mod:`ndcg_studio.io.writers` re-exports :func:`write_xlsx`."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from ndcg_studio.io import writers
+from ndcg_studio.io.atomic import STDOUT, atomic_path, rows_with_cancel
 from ndcg_studio.io.reading.text import PathArg
 from ndcg_studio.progress import Cancelled
 
@@ -99,13 +99,13 @@ def write_xlsx(
     """
     from openpyxl.workbook.workbook import Workbook
 
-    if str(path) == writers.STDOUT:
+    if str(path) == STDOUT:
         raise ValueError("a workbook cannot be written to standard output: give --output F.xlsx")
     book: Any = Workbook(write_only=True)  # type: ignore[no-untyped-call]
     count = _data_sheet(book, header, rows, cancelled)
     if settings is not None:
         _settings_sheet(book, path, settings)
-    with writers.atomic_path(path) as temporary:
+    with atomic_path(path) as temporary:
         book.save(temporary)
     return count
 
@@ -123,7 +123,7 @@ def _data_sheet(
     sheet.append([_text_cell(str(name), sheet) for name in header])
     count = 0
     try:
-        for row in writers.rows_with_cancel(rows, cancelled):
+        for row in rows_with_cancel(rows, cancelled):
             count += 1
             if count > XLSX_MAX_ROWS:
                 raise ValueError(

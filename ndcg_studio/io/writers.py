@@ -11,38 +11,32 @@ replaced file keeps its permission bits; a new one gets the default ``0o666 & ~u
 
 The path ``"-"`` writes to standard output instead (not atomic, no BOM check).
 
-This module holds the atomic file, CSV and the settings sidecar; the TREC run and qrels writers
-live in :mod:`ndcg_studio.io.trec.writers` and the workbook in :mod:`ndcg_studio.io.workbook`.
-They build on this module's atomic writer, so it re-exports them lazily (:func:`__getattr__`):
-every writer is still imported from here.
+This module holds CSV, the settings sidecar and :func:`write_table`; the atomic file itself is
+:mod:`ndcg_studio.io.atomic`, the TREC run and qrels writers :mod:`ndcg_studio.io.trec.writers`
+and the workbook :mod:`ndcg_studio.io.workbook`.
 """
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import json
 import math
 import numbers
-import os
-import secrets
-import stat
-import sys
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, TextIO
 
 import numpy as np
 
+from ndcg_studio.io.atomic import STDOUT, atomic_text_writer, rows_with_cancel
 from ndcg_studio.io.reading.text import PathArg
 from ndcg_studio.io.spreadsheet import guard
-from ndcg_studio.progress import Cancelled, OperationCancelled
+from ndcg_studio.progress import Cancelled
 
 if TYPE_CHECKING:
     pass
 
 __all__ = [
-    "atomic_text_writer",
     "csv_cell",
     "csv_column",
     "table_format",
@@ -51,89 +45,6 @@ __all__ = [
     "write_settings",
     "write_table",
 ]
-
-#: Rows between two polls of ``cancelled()``.
-CANCEL_CHECK_ROWS = 10_000
-
-STDOUT = "-"
-
-#: The writers re-exported from their own modules (see the module docstring).
-_MOVED = {
-    "write_trec_qrels": "ndcg_studio.io.trec.writers",
-    "write_trec_run": "ndcg_studio.io.trec.writers",
-    "write_xlsx": "ndcg_studio.io.workbook",
-}
-
-
-def __getattr__(name: str) -> Any:
-    """``writers.write_trec_run`` etc.: imported from their module on first use (PEP 562)."""
-    if name in _MOVED:
-        import importlib
-
-        return getattr(importlib.import_module(_MOVED[name]), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-@contextlib.contextmanager
-def atomic_text_writer(path: PathArg, *, bom: bool = False) -> Iterator[TextIO]:
-    """Open ``path`` for writing UTF-8 text atomically (see the module docstring).
-
-    Args:
-        path: destination file, or ``"-"`` for standard output (not atomic).
-        bom: start the file with a UTF-8 byte order mark (U+FEFF).
-
-    Yields:
-        A text stream with ``newline=""`` (no newline translation: what you write is what
-        ends up in the file).
-
-    Raises:
-        OSError: the directory is not writable, the disk is full, ...; the destination is then
-            unchanged and the temporary file removed. Any exception from the body (including
-            :class:`~ndcg_studio.io.errors.OperationCancelled`) propagates the same way.
-    """
-    if str(path) == STDOUT:
-        if bom:
-            sys.stdout.write("\ufeff")
-        yield sys.stdout
-        sys.stdout.flush()
-        return
-    target = Path(path)
-    temporary = target.with_name(f".{target.name}.{secrets.token_hex(6)}.tmp")
-    try:
-        descriptor = os.open(
-            temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666
-        )
-    except OSError as exc:  # name the file the user asked for, not our temporary one
-        raise OSError(exc.errno, exc.strerror, str(target)) from exc
-    try:
-        with os.fdopen(descriptor, "w", encoding="utf-8", newline="") as handle:
-            if bom:
-                handle.write("\ufeff")
-            yield handle
-            handle.flush()
-            os.fsync(handle.fileno())
-        with contextlib.suppress(FileNotFoundError):
-            os.chmod(temporary, stat.S_IMODE(target.stat().st_mode))
-        os.replace(temporary, target)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(temporary)
-        raise
-    _fsync_directory(target.parent)
-
-
-def _fsync_directory(folder: Path) -> None:
-    """Make the rename durable (POSIX); a no-op where directories cannot be opened."""
-    try:
-        descriptor = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(descriptor)
-    except OSError:
-        pass
-    finally:
-        os.close(descriptor)
 
 
 def _format_float(value: float) -> str:
@@ -183,20 +94,6 @@ def csv_cell(value: object) -> str:
     if isinstance(value, numbers.Real):
         return str(value)
     return guard(str(value))
-
-
-def rows_with_cancel(
-    rows: Iterable[Sequence[object]], cancelled: Cancelled | None
-) -> Iterator[Sequence[object]]:
-    """``rows`` unchanged, polling ``cancelled()`` every :data:`CANCEL_CHECK_ROWS` rows.
-
-    Raises:
-        OperationCancelled: ``cancelled()`` returned True.
-    """
-    for index, row in enumerate(rows):
-        if cancelled is not None and index % CANCEL_CHECK_ROWS == 0 and cancelled():
-            raise OperationCancelled("export cancelled")
-        yield row
 
 
 class _LineFeedRows:
@@ -346,26 +243,6 @@ def write_settings(path: PathArg, about: Mapping[str, object]) -> Path | None:
         json.dump(content, handle, ensure_ascii=False, indent=2)
         handle.write("\n")
     return target
-
-
-@contextlib.contextmanager
-def atomic_path(path: PathArg) -> Iterator[Path]:
-    """A temporary path beside ``path`` for a library to write; renamed over ``path`` when the
-    body succeeds (a replaced file keeps its permission bits), removed when it fails."""
-    target = Path(path)
-    temporary = target.with_name(f".{target.name}.{secrets.token_hex(6)}.tmp")
-    try:
-        yield temporary
-        with open(temporary, "rb+") as handle:
-            os.fsync(handle.fileno())
-        with contextlib.suppress(FileNotFoundError):
-            os.chmod(temporary, stat.S_IMODE(target.stat().st_mode))
-        os.replace(temporary, target)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(temporary)
-        raise
-    _fsync_directory(target.parent)
 
 
 # --------------------------------------------------------------------------- workbooks

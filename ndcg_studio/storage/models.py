@@ -370,7 +370,7 @@ campaign_states = Table(
     Column("reason", Text),
     Column("seconds", Float),
     _timestamp("updated_at"),
-    CheckConstraint("state IN ('graded', 'cant_judge', 'later')", name="state"),
+    CheckConstraint(f"state IN {CAMPAIGN_STATES!r}", name="state"),
     CheckConstraint("seconds IS NULL OR seconds >= 0", name="seconds_nonnegative"),
     Index("ix_campaign_states_annotator", "annotator_id", "campaign_id"),
 )

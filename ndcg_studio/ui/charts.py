@@ -65,7 +65,6 @@ class ChartView(QChartView):
         self.setMinimumHeight(180)
         self._title = title
         self._title_shown = True
-        self._empty_text = QCoreApplication.translate("ChartView", "No data")
         self._is_empty = True
         self.restyle()
 
@@ -109,10 +108,6 @@ class ChartView(QChartView):
         if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.FontChange):
             self.restyle()
         super().changeEvent(event)
-
-    def set_title(self, title: str) -> None:
-        self._title = title
-        self.chart().setTitle(title if self._title_shown else "")
 
     def show_title(self, shown: bool) -> None:
         """Show or hide the chart's title (hidden on a tab, whose name says it: the line it

@@ -93,7 +93,7 @@ class Counts(QObject):
     ``self.tr`` with a variable count)."""
 
     def text(self, noun: str, n: int) -> str:
-        """``n`` and ``noun`` (a key of :data:`COUNTED`) in the interface language."""
+        """``n`` and ``noun`` (annotators, documents, items, judgments, queries, rows or runs) in the interface language."""
         forms = {
             "annotators": lambda: self.tr("%1 annotator(s)", "", n),
             "documents": lambda: self.tr("%1 document(s)", "", n),
@@ -106,9 +106,6 @@ class Counts(QObject):
         text = plural(forms[noun](), n).replace("query(ies)", "query" if n == 1 else "queries")
         return arg(text, number(n))
 
-
-#: the nouns :func:`counted` knows
-COUNTED = ("annotators", "documents", "items", "judgments", "queries", "rows", "runs")
 
 
 def counted(n: int, noun: str) -> str:

@@ -176,7 +176,6 @@ class Task(QObject, Generic[T]):
         label: str | None = None,
     ) -> None:
         super().__init__()
-        self._fn = fn
         self._on_success = on_success
         self._on_failure = on_failure
         self._on_progress = on_progress

@@ -1,6 +1,5 @@
 """TREC run and qrels writers (``qid Q0 docno rank score tag``, ``qid 0 docno grade``), atomic
-through :func:`ndcg_studio.io.writers.atomic_text_writer` and re-exported by
-:mod:`ndcg_studio.io.writers` (the import path of every writer).
+through :func:`ndcg_studio.io.atomic.atomic_text_writer` .
 
 A line whose query id starts with ``#`` is written with one leading space: trec_eval 10 skips
 a line with ``#`` in its first column as a comment (``get_qrels.c``), and reads the spaced line
@@ -14,7 +13,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
 
-from ndcg_studio.io import writers
+from ndcg_studio.io.atomic import CANCEL_CHECK_ROWS, atomic_text_writer, rows_with_cancel
 from ndcg_studio.io.reading.text import PathArg
 from ndcg_studio.progress import Cancelled, OperationCancelled
 
@@ -39,12 +38,12 @@ def _write_lines(
     cancelled: Cancelled | None,
 ) -> int:
     count = 0
-    with writers.atomic_text_writer(path) as handle:
+    with atomic_text_writer(path) as handle:
         batch: list[str] = []
-        for index, row in enumerate(writers.rows_with_cancel(rows, cancelled), start=1):
+        for index, row in enumerate(rows_with_cancel(rows, cancelled), start=1):
             line = format_row(row, index)
             batch.append(" " + line if line.startswith("#") else line)
-            if len(batch) >= writers.CANCEL_CHECK_ROWS:
+            if len(batch) >= CANCEL_CHECK_ROWS:
                 handle.write("".join(batch))
                 batch.clear()
             count = index
@@ -162,13 +161,13 @@ def _plain_qrels_lines(rows: list[Sequence[object]]) -> list[str] | None:
 
 
 def _write_line_list(path: PathArg, lines: list[str], cancelled: Cancelled | None) -> int:
-    """Write finished lines atomically, :data:`~ndcg_studio.io.writers.CANCEL_CHECK_ROWS` at a
+    """Write finished lines atomically, :data:`~ndcg_studio.io.CANCEL_CHECK_ROWS` at a
     time (polling ``cancelled``)."""
-    with writers.atomic_text_writer(path) as handle:
-        for start in range(0, len(lines), writers.CANCEL_CHECK_ROWS):
+    with atomic_text_writer(path) as handle:
+        for start in range(0, len(lines), CANCEL_CHECK_ROWS):
             if cancelled is not None and cancelled():
                 raise OperationCancelled("export cancelled")
-            handle.write("".join(lines[start : start + writers.CANCEL_CHECK_ROWS]))
+            handle.write("".join(lines[start : start + CANCEL_CHECK_ROWS]))
     return len(lines)
 
 

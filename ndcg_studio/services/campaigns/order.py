@@ -319,12 +319,6 @@ def _state(session: Session, row: Any) -> _State:
     return state
 
 
-def forget_states() -> None:
-    """Drop every campaign's state (tests; the next request rebuilds it)."""
-    with _STATES_LOCK:
-        _STATES.clear()
-
-
 def strategy_items(
     session: Session, row: Any, annotator_id: int, now: datetime, need: int
 ) -> list[Item]:

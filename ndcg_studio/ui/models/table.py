@@ -190,10 +190,6 @@ class NumpyTableModel(TableModel):
     def sort_column(self) -> int:
         return self._sort_column
 
-    @property
-    def sort_order_(self) -> Qt.SortOrder:
-        return self._sort_order
-
     def source_count(self) -> int:
         """Number of rows before filtering."""
         return self._source_count()

@@ -282,9 +282,6 @@ class DocumentPanel(QFrame):
         self.note_label.setVisible(bool(item.note))
         self.legend.set_current(item.grade)
 
-    def show_card(self) -> None:
-        self.centre_stack.setCurrentWidget(self.card)
-
     def scroll_text(self, pages: int) -> None:
         """Scroll the document's text by ``pages`` pages (negative: up)."""
         bar = self.text_view.verticalScrollBar()
