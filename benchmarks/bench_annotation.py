@@ -192,7 +192,7 @@ def run(db: Database, args: argparse.Namespace) -> None:
         view = AnnotateView(context)
         view.resize(1280, 800)
         view.show()
-        view.load_rows_now()  # synchronous load for the benchmark
+        view.loader.load_rows_now()  # synchronous load for the benchmark
         app.processEvents()
         rnd = random.Random(1)
         samples: list[float] = []
@@ -201,13 +201,13 @@ def run(db: Database, args: argparse.Namespace) -> None:
         queries = rnd.sample([p.query_id for p in progress], args.grades // 10 + 1)
         done = 0
         for qid in queries:
-            view.open_query_now(qid)
+            view.loader.open_query_now(qid)
             app.processEvents()
             for _ in range(len(view.pool_items())):
                 if done == args.grades:
                     break
                 t0 = time.perf_counter()
-                view.grade_current(rnd.randrange(5))  # what the key press runs
+                view.grader.grade_current(rnd.randrange(5))  # what the key press runs
                 t1 = time.perf_counter()
                 app.processEvents()  # repaint of the card, pool row, progress row
                 t2 = time.perf_counter()

@@ -142,7 +142,7 @@ def complete_when(done, limit=60.0):
 
 def measure():
     if tab == "Annotate":
-        t = view.query_table
+        t = view.queries.query_table
         marks["rows"] = t.model().rowCount()
         sorts(t, (1, 2))
     elif tab == "Review":
@@ -153,7 +153,7 @@ def measure():
         marks["filtered rows"] = view.model.rowCount()
         marks["filter cleared (ms)"] = timed_ms(lambda: view.search.setText(""))
     elif tab == "Agreement":
-        t = view.query_table
+        t = view.queries.query_table
         marks["rows"] = t.model().rowCount()
         sorts(t, (0, 1))
         marks["disputed rows"] = view.disputed_table.model().rowCount()

@@ -89,13 +89,14 @@ def main() -> int:
         window.show()
         settle(app)
         view = window.view("Annotate")
-        panel = view.campaign_panel  # type: ignore[attr-defined]
+        panel = window.campaign_panel
+        assert panel is not None
         view.splitter.setSizes([300, 560, 190])  # type: ignore[attr-defined]
         panel.chooser.setCurrentText("aero-2026")
         for _ in range(6):
             panel.next_item()
             settle(app)
-            view.grade_current(2)  # type: ignore[attr-defined]
+            view.grader.grade_current(2)  # type: ignore[attr-defined]
             settle(app)
         panel.later()
         settle(app)

@@ -114,15 +114,15 @@ def prepare_annotate(window: MainWindow, app: QApplication) -> None:
     assert isinstance(view, AnnotateView)
     rows = view.rows_model.rows()
     if len(rows) > 1:
-        view.open_query(rows[1].query_id)
+        view.loader.open_query(rows[1].query_id)
         settle(app)
         judged = [i for i, it in enumerate(view.pool_items()) if it.grade is not None]
-        view.pool_table.setFocus()
+        view.pool.pool_table.setFocus()
         if judged:
-            view._show_position(judged[-1])
+            view.show_position(judged[-1])
     view.panel.setFocus()
     saved = QCoreApplication.translate("GradingMixin", "Saved ✓ %1")  # as after a grade
-    view.status_label.setText(saved.replace("%1", "10:42:07"))
+    view.panel.status_label.setText(saved.replace("%1", "10:42:07"))
 
 
 PREPARE: dict[str, Callable[[MainWindow, QApplication], None]] = {

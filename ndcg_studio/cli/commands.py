@@ -409,7 +409,7 @@ def agreement_command(args: argparse.Namespace) -> int:
 
 
 def export_command(args: argparse.Namespace) -> int:
-    from ndcg_studio.services.exporting.service import ExportService
+    from ndcg_studio.services.exporting.service import ExportRequest, ExportService
 
     settings = scoring_settings(args)
     if getattr(args, "correction", None) == "holm" and not getattr(args, "baseline", None):
@@ -417,7 +417,7 @@ def export_command(args: argparse.Namespace) -> int:
     check_output(args)
     db = open_db(args)
     try:
-        n = ExportService(db).write(
+        request = ExportRequest(
             args.kind,
             args.output,
             settings=settings,
@@ -430,6 +430,7 @@ def export_command(args: argparse.Namespace) -> int:
             excel=getattr(args, "excel", False),
             file_format=args.format,
         )
+        n = ExportService(db).write(request)
     finally:
         db.dispose()
     if args.output != "-":

@@ -43,6 +43,7 @@ from ndcg_studio.domain.pooling.strategies import (
 )
 from ndcg_studio.domain.verdict.bounds import query_delta_bounds
 from ndcg_studio.domain.verdict.estimates import expected_grades, ndcg_matrix, rank_buckets
+from ndcg_studio.services.scoring.load import ScoringRead
 from ndcg_studio.services.scoring.service import ScoringService
 from ndcg_studio.services.scoring.settings import ScoringSettings
 from ndcg_studio.storage.database import Database
@@ -140,7 +141,7 @@ def load_problem(
     settings = ScoringSettings(
         k=k, ideal="list", annotator=annotator, consensus=consensus, runs=tuple(runs)
     )
-    data = ScoringService(db).load(settings)
+    data = ScoringService(db).load(ScoringRead(settings))
     n_q = data.n_queries
     n_runs = len(data.run_names)
     lists = data.lists

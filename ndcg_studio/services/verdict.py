@@ -39,7 +39,7 @@ from ndcg_studio.domain.verdict.estimates import expected_grades, probability_a_
 from ndcg_studio.domain.verdict.settle import settle_steps
 from ndcg_studio.progress import Cancelled
 from ndcg_studio.services.freed_memory import return_freed_memory
-from ndcg_studio.services.scoring.load import ScoringData
+from ndcg_studio.services.scoring.load import ScoringData, ScoringRead
 from ndcg_studio.services.scoring.service import ScoringService
 from ndcg_studio.services.scoring.settings import ScoringSettings
 from ndcg_studio.storage.database import Database
@@ -132,7 +132,9 @@ def pool_judgments(
     """
     _check_pair(run_a, run_b, depth)
     # the whole lists (not cut at K): the pool may be deeper than K
-    data = ScoringService(db).load(replace(settings, runs=(run_a, run_b), ideal="list"))
+    data = ScoringService(db).load(
+        ScoringRead(replace(settings, runs=(run_a, run_b), ideal="list"))
+    )
     return PoolSource.of(data).pool_judgments(run_a, run_b, depth)
 
 

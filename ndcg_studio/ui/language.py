@@ -93,7 +93,8 @@ class Counts(QObject):
     ``self.tr`` with a variable count)."""
 
     def text(self, noun: str, n: int) -> str:
-        """``n`` and ``noun`` (annotators, documents, items, judgments, queries, rows or runs) in the interface language."""
+        """``n`` and ``noun`` (annotators, documents, items, judgments, queries, rows or runs) in
+        the interface language."""
         forms = {
             "annotators": lambda: self.tr("%1 annotator(s)", "", n),
             "documents": lambda: self.tr("%1 document(s)", "", n),
@@ -105,7 +106,6 @@ class Counts(QObject):
         }
         text = plural(forms[noun](), n).replace("query(ies)", "query" if n == 1 else "queries")
         return arg(text, number(n))
-
 
 
 def counted(n: int, noun: str) -> str:

@@ -281,6 +281,59 @@
     </message>
 </context>
 <context>
+    <name>AnnotateLoader</name>
+    <message>
+        <source>Loading…</source>
+        <extracomment>where the last opened query is remembered (&quot;database label
+query external id&quot;) ranks the list&apos;s texts in the collation after the list is shown (see QueryColumns) the document to show when the loading query&apos;s pool arrives a reload came while the view was hidden in a shown window: load when it is shown</extracomment>
+        <translation>Загрузка…</translation>
+    </message>
+    <message>
+        <source>No database is open.
+
+Use File ▸ New database… (Ctrl+N) or File ▸ Open database… (Ctrl+O).</source>
+        <translation>База данных не открыта.
+
+Выберите Файл ▸ Новая база данных… (Ctrl+N) или Файл ▸ Открыть базу данных… (Ctrl+O).</translation>
+    </message>
+    <message>
+        <source>Who is annotating?
+
+Choose your name with Annotator ▸ Switch annotator… (Ctrl+Shift+A).</source>
+        <translation>Кто размечает?
+
+Выберите своё имя: Асессор ▸ Сменить асессора… (Ctrl+Shift+A).</translation>
+    </message>
+    <message>
+        <source>Loading queries…</source>
+        <translation>Загрузка запросов…</translation>
+    </message>
+    <message>
+        <source>Pool</source>
+        <translation>Пул</translation>
+    </message>
+    <message>
+        <source>This database has no queries yet.
+
+Import queries, documents and runs with File ▸ Import…, or start the app with --demo for the Cranfield collection.</source>
+        <translation>В этой базе пока нет запросов.
+
+Импортируйте запросы, документы и прогоны через Файл ▸ Импорт… или запустите программу с --demo для коллекции Cranfield.</translation>
+    </message>
+    <message>
+        <source>Loading the pool</source>
+        <translation>Загрузка пула</translation>
+    </message>
+    <message>
+        <source>(no text)</source>
+        <translation>(нет текста)</translation>
+    </message>
+    <message>
+        <source>Nothing to judge for this query: no run returned a document for it.</source>
+        <translation>Для этого запроса нечего оценивать: ни один прогон не вернул по нему документов.</translation>
+    </message>
+</context>
+<context>
     <name>AnnotateView</name>
     <message>
         <source>Queries</source>
@@ -366,6 +419,7 @@
     <name>BandCountsChart</name>
     <message>
         <source>Queries per quality band</source>
+        <extracomment>categorical series colours (Okabe–Ito: blue, orange, bluish green, reddish purple, …) run A / run B better, in the Compare chart</extracomment>
         <translation>Запросы по уровням качества</translation>
     </message>
     <message>
@@ -752,14 +806,6 @@ Nothing left for you in this campaign.</source>
     </message>
 </context>
 <context>
-    <name>ChartView</name>
-    <message>
-        <source>No data</source>
-        <extracomment>categorical series colours (Okabe–Ito: blue, orange, bluish green, reddish purple, …) run A / run B better, in the Compare chart</extracomment>
-        <translation>Нет данных</translation>
-    </message>
-</context>
-<context>
     <name>CompareMatrixPanel</name>
     <message>
         <source>No baseline: every pair, corrected by the randomised Tukey HSD. A baseline: only the pairs with it, corrected by Holm–Bonferroni.</source>
@@ -1082,7 +1128,7 @@ Not decided: the number of judgments is an estimate (the documents that decide A
     </message>
 </context>
 <context>
-    <name>DatabaseActions</name>
+    <name>DatabaseMenu</name>
     <message>
         <source>New database</source>
         <translation>Новая база данных</translation>
@@ -1381,42 +1427,10 @@ Create one with File ▸ New database…, then load the demo there.</source>
     </message>
 </context>
 <context>
-    <name>Grades</name>
-    <message>
-        <source>irrelevant</source>
-        <extracomment>trec_eval&apos;s &quot;judged non-relevant&quot;: the lowest grade an imported judgment may keep (gain 0 under every gain setting; an annotator grades 0-4 only). The name of each grade an annotator gives (English; the GUI shows it translated in context &quot;Grades&quot;, the CLI as it is).</extracomment>
-        <translation>нерелевантный</translation>
-    </message>
-    <message>
-        <source>marginal</source>
-        <translation>слабо релевантный</translation>
-    </message>
-    <message>
-        <source>relevant</source>
-        <translation>релевантный</translation>
-    </message>
-    <message>
-        <source>highly relevant</source>
-        <translation>очень релевантный</translation>
-    </message>
-    <message>
-        <source>perfect</source>
-        <translation>идеальный</translation>
-    </message>
-    <message>
-        <source>Not judged</source>
-        <extracomment>fill colour of each grade&apos;s chip: grey, then yellow to dark green (ColorBrewer RdYlGn / Greens) digit colour on each chip (contrast with the fill ≥ 4.5) a hollow chip for &quot;not judged&quot;</extracomment>
-        <translation>Не оценено</translation>
-    </message>
-    <message>
-        <source>Judged non-relevant (−1)</source>
-        <translation>Признан нерелевантным (−1)</translation>
-    </message>
-</context>
-<context>
-    <name>GradingMixin</name>
+    <name>Grader</name>
     <message>
         <source>Grade %1 “%2”</source>
+        <extracomment>the judging campaign grades go to (set by the campaign panel), None outside one grades written so far: a load that started before a write is stale and is redone True while this grader announces its own change (the view does not reload for it)</extracomment>
         <translation>Оценка %1 «%2»</translation>
     </message>
     <message>
@@ -1462,6 +1476,39 @@ Create one with File ▸ New database…, then load the demo there.</source>
     <message>
         <source>Saved ✓ %1</source>
         <translation>Сохранено ✓ %1</translation>
+    </message>
+</context>
+<context>
+    <name>Grades</name>
+    <message>
+        <source>irrelevant</source>
+        <extracomment>trec_eval&apos;s &quot;judged non-relevant&quot;: the lowest grade an imported judgment may keep (gain 0 under every gain setting; an annotator grades 0-4 only). The name of each grade an annotator gives (English; the GUI shows it translated in context &quot;Grades&quot;, the CLI as it is).</extracomment>
+        <translation>нерелевантный</translation>
+    </message>
+    <message>
+        <source>marginal</source>
+        <translation>слабо релевантный</translation>
+    </message>
+    <message>
+        <source>relevant</source>
+        <translation>релевантный</translation>
+    </message>
+    <message>
+        <source>highly relevant</source>
+        <translation>очень релевантный</translation>
+    </message>
+    <message>
+        <source>perfect</source>
+        <translation>идеальный</translation>
+    </message>
+    <message>
+        <source>Not judged</source>
+        <extracomment>fill colour of each grade&apos;s chip: grey, then yellow to dark green (ColorBrewer RdYlGn / Greens) digit colour on each chip (contrast with the fill ≥ 4.5) a hollow chip for &quot;not judged&quot;</extracomment>
+        <translation>Не оценено</translation>
+    </message>
+    <message>
+        <source>Judged non-relevant (−1)</source>
+        <translation>Признан нерелевантным (−1)</translation>
     </message>
 </context>
 <context>
@@ -1534,7 +1581,6 @@ Create one with File ▸ New database…, then load the demo there.</source>
     </message>
     <message>
         <source>&amp;Language</source>
-        <extracomment>the nouns :func:`counted` knows</extracomment>
         <translation>&amp;Язык</translation>
     </message>
 </context>
@@ -1591,59 +1637,6 @@ Create one with File ▸ New database…, then load the demo there.</source>
     <message>
         <source>Positive Δ: agreement rises without this annotator</source>
         <translation>Положительное Δ: без этого асессора согласие растёт</translation>
-    </message>
-</context>
-<context>
-    <name>LoadingMixin</name>
-    <message>
-        <source>Loading…</source>
-        <extracomment>where the last opened query is remembered (&quot;database label
-query external id&quot;) a reload came while the view was hidden in a shown window: load when the view is shown ranks the list&apos;s texts in the collation after the list is shown (see QueryColumns)</extracomment>
-        <translation>Загрузка…</translation>
-    </message>
-    <message>
-        <source>No database is open.
-
-Use File ▸ New database… (Ctrl+N) or File ▸ Open database… (Ctrl+O).</source>
-        <translation>База данных не открыта.
-
-Выберите Файл ▸ Новая база данных… (Ctrl+N) или Файл ▸ Открыть базу данных… (Ctrl+O).</translation>
-    </message>
-    <message>
-        <source>Who is annotating?
-
-Choose your name with Annotator ▸ Switch annotator… (Ctrl+Shift+A).</source>
-        <translation>Кто размечает?
-
-Выберите своё имя: Асессор ▸ Сменить асессора… (Ctrl+Shift+A).</translation>
-    </message>
-    <message>
-        <source>Loading queries…</source>
-        <translation>Загрузка запросов…</translation>
-    </message>
-    <message>
-        <source>Pool</source>
-        <translation>Пул</translation>
-    </message>
-    <message>
-        <source>This database has no queries yet.
-
-Import queries, documents and runs with File ▸ Import…, or start the app with --demo for the Cranfield collection.</source>
-        <translation>В этой базе пока нет запросов.
-
-Импортируйте запросы, документы и прогоны через Файл ▸ Импорт… или запустите программу с --demo для коллекции Cranfield.</translation>
-    </message>
-    <message>
-        <source>Loading the pool</source>
-        <translation>Загрузка пула</translation>
-    </message>
-    <message>
-        <source>(no text)</source>
-        <translation>(нет текста)</translation>
-    </message>
-    <message>
-        <source>Nothing to judge for this query: no run returned a document for it.</source>
-        <translation>Для этого запроса нечего оценивать: ни один прогон не вернул по нему документов.</translation>
     </message>
 </context>
 <context>
@@ -1812,6 +1805,7 @@ Import queries, documents and runs with File ▸ Import…, or start the app wit
     </message>
     <message>
         <source>Open a database first (File ▸ Open database…).</source>
+        <extracomment>a database opened with no remembered annotator: the window asks for a name</extracomment>
         <translation>Сначала откройте базу данных (Файл ▸ Открыть базу данных…).</translation>
     </message>
     <message>

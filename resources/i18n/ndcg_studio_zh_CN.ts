@@ -279,6 +279,59 @@
     </message>
 </context>
 <context>
+    <name>AnnotateLoader</name>
+    <message>
+        <source>Loading…</source>
+        <extracomment>where the last opened query is remembered (&quot;database label
+query external id&quot;) ranks the list&apos;s texts in the collation after the list is shown (see QueryColumns) the document to show when the loading query&apos;s pool arrives a reload came while the view was hidden in a shown window: load when it is shown</extracomment>
+        <translation>正在加载…</translation>
+    </message>
+    <message>
+        <source>No database is open.
+
+Use File ▸ New database… (Ctrl+N) or File ▸ Open database… (Ctrl+O).</source>
+        <translation>没有打开的数据库。
+
+请使用 文件 ▸ 新建数据库…（Ctrl+N）或 文件 ▸ 打开数据库…（Ctrl+O）。</translation>
+    </message>
+    <message>
+        <source>Who is annotating?
+
+Choose your name with Annotator ▸ Switch annotator… (Ctrl+Shift+A).</source>
+        <translation>谁在标注？
+
+请用 标注者 ▸ 切换标注者…（Ctrl+Shift+A）选择您的名字。</translation>
+    </message>
+    <message>
+        <source>Loading queries…</source>
+        <translation>正在加载查询…</translation>
+    </message>
+    <message>
+        <source>Pool</source>
+        <translation>标注池</translation>
+    </message>
+    <message>
+        <source>This database has no queries yet.
+
+Import queries, documents and runs with File ▸ Import…, or start the app with --demo for the Cranfield collection.</source>
+        <translation>此数据库还没有查询。
+
+请用 文件 ▸ 导入… 导入查询、文档和运行，或以 --demo 启动程序以使用 Cranfield 数据集。</translation>
+    </message>
+    <message>
+        <source>Loading the pool</source>
+        <translation>加载标注池</translation>
+    </message>
+    <message>
+        <source>(no text)</source>
+        <translation>（无文本）</translation>
+    </message>
+    <message>
+        <source>Nothing to judge for this query: no run returned a document for it.</source>
+        <translation>此查询无可标注内容：没有运行为它返回文档。</translation>
+    </message>
+</context>
+<context>
     <name>AnnotateView</name>
     <message>
         <source>Queries</source>
@@ -364,6 +417,7 @@
     <name>BandCountsChart</name>
     <message>
         <source>Queries per quality band</source>
+        <extracomment>categorical series colours (Okabe–Ito: blue, orange, bluish green, reddish purple, …) run A / run B better, in the Compare chart</extracomment>
         <translation>各质量等级的查询数</translation>
     </message>
     <message>
@@ -748,14 +802,6 @@ Nothing left for you in this campaign.</source>
     </message>
 </context>
 <context>
-    <name>ChartView</name>
-    <message>
-        <source>No data</source>
-        <extracomment>categorical series colours (Okabe–Ito: blue, orange, bluish green, reddish purple, …) run A / run B better, in the Compare chart</extracomment>
-        <translation>无数据</translation>
-    </message>
-</context>
-<context>
     <name>CompareMatrixPanel</name>
     <message>
         <source>No baseline: every pair, corrected by the randomised Tukey HSD. A baseline: only the pairs with it, corrected by Holm–Bonferroni.</source>
@@ -1062,7 +1108,7 @@ Not decided: the number of judgments is an estimate (the documents that decide A
     </message>
 </context>
 <context>
-    <name>DatabaseActions</name>
+    <name>DatabaseMenu</name>
     <message>
         <source>New database</source>
         <translation>新建数据库</translation>
@@ -1357,42 +1403,10 @@ Create one with File ▸ New database…, then load the demo there.</source>
     </message>
 </context>
 <context>
-    <name>Grades</name>
-    <message>
-        <source>irrelevant</source>
-        <extracomment>trec_eval&apos;s &quot;judged non-relevant&quot;: the lowest grade an imported judgment may keep (gain 0 under every gain setting; an annotator grades 0-4 only). The name of each grade an annotator gives (English; the GUI shows it translated in context &quot;Grades&quot;, the CLI as it is).</extracomment>
-        <translation>完全不相关</translation>
-    </message>
-    <message>
-        <source>marginal</source>
-        <translation>稍微相关</translation>
-    </message>
-    <message>
-        <source>relevant</source>
-        <translation>相关</translation>
-    </message>
-    <message>
-        <source>highly relevant</source>
-        <translation>非常相关</translation>
-    </message>
-    <message>
-        <source>perfect</source>
-        <translation>完美匹配</translation>
-    </message>
-    <message>
-        <source>Not judged</source>
-        <extracomment>fill colour of each grade&apos;s chip: grey, then yellow to dark green (ColorBrewer RdYlGn / Greens) digit colour on each chip (contrast with the fill ≥ 4.5) a hollow chip for &quot;not judged&quot;</extracomment>
-        <translation>未标注</translation>
-    </message>
-    <message>
-        <source>Judged non-relevant (−1)</source>
-        <translation>判定为不相关（−1）</translation>
-    </message>
-</context>
-<context>
-    <name>GradingMixin</name>
+    <name>Grader</name>
     <message>
         <source>Grade %1 “%2”</source>
+        <extracomment>the judging campaign grades go to (set by the campaign panel), None outside one grades written so far: a load that started before a write is stale and is redone True while this grader announces its own change (the view does not reload for it)</extracomment>
         <translation>评级 %1“%2”</translation>
     </message>
     <message>
@@ -1438,6 +1452,39 @@ Create one with File ▸ New database…, then load the demo there.</source>
     <message>
         <source>Saved ✓ %1</source>
         <translation>已保存 ✓ %1</translation>
+    </message>
+</context>
+<context>
+    <name>Grades</name>
+    <message>
+        <source>irrelevant</source>
+        <extracomment>trec_eval&apos;s &quot;judged non-relevant&quot;: the lowest grade an imported judgment may keep (gain 0 under every gain setting; an annotator grades 0-4 only). The name of each grade an annotator gives (English; the GUI shows it translated in context &quot;Grades&quot;, the CLI as it is).</extracomment>
+        <translation>完全不相关</translation>
+    </message>
+    <message>
+        <source>marginal</source>
+        <translation>稍微相关</translation>
+    </message>
+    <message>
+        <source>relevant</source>
+        <translation>相关</translation>
+    </message>
+    <message>
+        <source>highly relevant</source>
+        <translation>非常相关</translation>
+    </message>
+    <message>
+        <source>perfect</source>
+        <translation>完美匹配</translation>
+    </message>
+    <message>
+        <source>Not judged</source>
+        <extracomment>fill colour of each grade&apos;s chip: grey, then yellow to dark green (ColorBrewer RdYlGn / Greens) digit colour on each chip (contrast with the fill ≥ 4.5) a hollow chip for &quot;not judged&quot;</extracomment>
+        <translation>未标注</translation>
+    </message>
+    <message>
+        <source>Judged non-relevant (−1)</source>
+        <translation>判定为不相关（−1）</translation>
     </message>
 </context>
 <context>
@@ -1510,7 +1557,6 @@ Create one with File ▸ New database…, then load the demo there.</source>
     </message>
     <message>
         <source>&amp;Language</source>
-        <extracomment>the nouns :func:`counted` knows</extracomment>
         <translation>语言(&amp;L)</translation>
     </message>
 </context>
@@ -1567,59 +1613,6 @@ Create one with File ▸ New database…, then load the demo there.</source>
     <message>
         <source>Positive Δ: agreement rises without this annotator</source>
         <translation>Δ 为正：去掉此标注者后一致性上升</translation>
-    </message>
-</context>
-<context>
-    <name>LoadingMixin</name>
-    <message>
-        <source>Loading…</source>
-        <extracomment>where the last opened query is remembered (&quot;database label
-query external id&quot;) a reload came while the view was hidden in a shown window: load when the view is shown ranks the list&apos;s texts in the collation after the list is shown (see QueryColumns)</extracomment>
-        <translation>正在加载…</translation>
-    </message>
-    <message>
-        <source>No database is open.
-
-Use File ▸ New database… (Ctrl+N) or File ▸ Open database… (Ctrl+O).</source>
-        <translation>没有打开的数据库。
-
-请使用 文件 ▸ 新建数据库…（Ctrl+N）或 文件 ▸ 打开数据库…（Ctrl+O）。</translation>
-    </message>
-    <message>
-        <source>Who is annotating?
-
-Choose your name with Annotator ▸ Switch annotator… (Ctrl+Shift+A).</source>
-        <translation>谁在标注？
-
-请用 标注者 ▸ 切换标注者…（Ctrl+Shift+A）选择您的名字。</translation>
-    </message>
-    <message>
-        <source>Loading queries…</source>
-        <translation>正在加载查询…</translation>
-    </message>
-    <message>
-        <source>Pool</source>
-        <translation>标注池</translation>
-    </message>
-    <message>
-        <source>This database has no queries yet.
-
-Import queries, documents and runs with File ▸ Import…, or start the app with --demo for the Cranfield collection.</source>
-        <translation>此数据库还没有查询。
-
-请用 文件 ▸ 导入… 导入查询、文档和运行，或以 --demo 启动程序以使用 Cranfield 数据集。</translation>
-    </message>
-    <message>
-        <source>Loading the pool</source>
-        <translation>加载标注池</translation>
-    </message>
-    <message>
-        <source>(no text)</source>
-        <translation>（无文本）</translation>
-    </message>
-    <message>
-        <source>Nothing to judge for this query: no run returned a document for it.</source>
-        <translation>此查询无可标注内容：没有运行为它返回文档。</translation>
     </message>
 </context>
 <context>
@@ -1788,6 +1781,7 @@ Import queries, documents and runs with File ▸ Import…, or start the app wit
     </message>
     <message>
         <source>Open a database first (File ▸ Open database…).</source>
+        <extracomment>a database opened with no remembered annotator: the window asks for a name</extracomment>
         <translation>请先打开一个数据库（文件 ▸ 打开数据库…）。</translation>
     </message>
     <message>

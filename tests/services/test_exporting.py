@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from ndcg_studio.services.agreement import AgreementService
-from ndcg_studio.services.exporting.service import REPORT_EXTRA, ExportService
+from ndcg_studio.services.exporting.service import REPORT_EXTRA, ExportRequest, ExportService
 from ndcg_studio.services.importing.service import ImportService
 from ndcg_studio.services.scoring.report import SCORE_COLUMNS
 from ndcg_studio.services.scoring.service import ScoringService
@@ -33,7 +33,7 @@ def test_report_rows_carry_scores_text_and_alpha(db: Any, tmp_path: Path) -> Non
     service.import_qrels(tmp_path / "two.qrels", annotator_column=True)
     out = tmp_path / "report.csv"
     settings = ScoringSettings(k=10)
-    assert ExportService(db).write("report", out, settings=settings) == 3
+    assert ExportService(db).write(ExportRequest("report", out, settings=settings)) == 3
     rows = list(csv.DictReader(out.read_text().splitlines()))
     about = json.loads((tmp_path / "report.settings.json").read_text())
     assert about["what"] == "report" and about["settings"].startswith("k=10 ")

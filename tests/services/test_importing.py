@@ -217,7 +217,7 @@ def test_judgments_export_gives_iso_utc_times_for_imported_and_app_grades(
     import csv
 
     from ndcg_studio.services.annotation.service import AnnotationService
-    from ndcg_studio.services.exporting.service import ExportService
+    from ndcg_studio.services.exporting.service import ExportRequest, ExportService
 
     (tmp_path / "a.qrels").write_text("q1 0 d1 2\nq1 0 =d2 1\nq2 0 d1 0\n")
     ImportService(db).import_qrels(tmp_path / "a.qrels", annotator="imp")
@@ -232,7 +232,7 @@ def test_judgments_export_gives_iso_utc_times_for_imported_and_app_grades(
     service.set_grade(bob.id, qid, did, 4)
     service.set_note(bob.id, qid, did, "-looks fine")
     out = tmp_path / "j.csv"
-    assert ExportService(db).write("judgments", out) == 4
+    assert ExportService(db).write(ExportRequest("judgments", out)) == 4
     rows = list(csv.reader(line for line in out.open() if not line.startswith("#")))
     assert rows[0] == [
         "query_id", "doc_id", "annotator", "grade", "note", "updated_at", "source", "source_kind",

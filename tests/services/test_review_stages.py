@@ -17,6 +17,7 @@ from sqlalchemy import event
 
 from ndcg_studio.services.agreement import AgreementService
 from ndcg_studio.services.importing.service import ImportService
+from ndcg_studio.services.scoring.load import ScoringRead
 from ndcg_studio.services.scoring.service import ScoringService, summarize
 from ndcg_studio.services.scoring.settings import ScoringSettings
 from ndcg_studio.services.screens import review as review_rows
@@ -59,7 +60,7 @@ def test_query_agreement_of_the_loaded_data_is_the_services_overview(
     name: str, request: pytest.FixtureRequest
 ) -> None:
     db: Database = request.getfixturevalue(name)
-    data = ScoringService(db).load(ScoringSettings(k=3))
+    data = ScoringService(db).load(ScoringRead(ScoringSettings(k=3)))
     mine, theirs = query_agreement(data), AgreementService(db).query_overview()
     assert mine.query_external == theirs.query_external
     for field in ("alpha", "n_items", "n_multi", "n_disputed"):
@@ -137,9 +138,9 @@ def test_judgments_are_read_beside_the_results_on_a_second_connection(
     connections: list[object] = []
     event.listen(judged.engine, "checkout", lambda dbapi, *_: connections.append(dbapi))
     with judged.engine.connect() as conn:
-        alone = load_scoring_data(conn, settings)
+        alone = load_scoring_data(conn, ScoringRead(settings))
         n_alone = len(connections)
-        beside = load_scoring_data(conn, settings, engine=judged.engine)
+        beside = load_scoring_data(conn, ScoringRead(settings), engine=judged.engine)
     assert n_alone == 1 and len(connections) == 2  # the helper thread's own connection
     for name in ("query_ids", "doc_ids", "run_ids", "n_annotators", "n_returned", "judgments"):
         _equal(getattr(beside, name), getattr(alone, name))
@@ -155,8 +156,8 @@ def test_texts_are_read_with_the_names_beside_the_results(judged: Database) -> N
         conn.exec_driver_sql("UPDATE queries SET text = 'about ' || external_id WHERE id > 1")
     service = ScoringService(judged)
     plain, with_texts = (
-        service.load(ScoringSettings(k=3)),
-        service.load(ScoringSettings(k=3), texts=True),
+        service.load(ScoringRead(ScoringSettings(k=3))),
+        service.load(ScoringRead(ScoringSettings(k=3), texts=True)),
     )
     assert plain.query_text is None
     assert with_texts.query_text == service.query_texts(with_texts.query_ids.tolist())

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from ndcg_studio.services.importing.service import ImportService
+from ndcg_studio.services.scoring.load import ScoringRead
 from ndcg_studio.services.scoring.report import SCORE_COLUMNS
 from ndcg_studio.services.scoring.service import ScoringService, summarize
 from ndcg_studio.services.scoring.settings import ScoringSettings
@@ -129,7 +130,8 @@ def test_top_k_read_equals_full_lists(trec_db: Any) -> None:
     for k in (1, 3, 10, 100):
         settings = ScoringSettings(k=k, relevance_threshold=2)
         fast = service.score(settings).table
-        full_data = service.load(settings, query_ids=[int(q) for q in _all_query_ids(trec_db)])
+        ids = [int(q) for q in _all_query_ids(trec_db)]
+        full_data = service.load(ScoringRead(settings, query_ids=ids))
         full = score(full_data.lists, full_data.qrels, settings.params())
         for name in ("ndcg", "dcg", "idcg", "rr", "precision", "err", "judged_at_k", "n_returned"):
             np.testing.assert_allclose(getattr(fast, name), getattr(full, name), err_msg=name)

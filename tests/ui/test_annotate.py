@@ -88,11 +88,11 @@ def test_grading_by_keyboard_writes_the_judgment_and_advances(
     key(qtbot, view, Qt.Key.Key_3)
     assert judgments(ui_data, ui_data.alice.id) == {first.document_id: (3, None)}
     assert view.position() == 1
-    assert view.status_label.text().startswith("Saved")
+    assert view.panel.status_label.text().startswith("Saved")
     assert progress_text(view, "q1") == "1 / 6"
     assert view.pool_model.item(0).grade == 3
     key(qtbot, view, Qt.Key.Key_Left)
-    assert view.position() == 0 and view.legend.current() == 3
+    assert view.position() == 0 and view.panel.legend.current() == 3
     key(qtbot, view, Qt.Key.Key_0)  # re-grade: an update, not a second row
     assert judgments(ui_data, ui_data.alice.id) == {first.document_id: (0, None)}
     # bob's grade is untouched and never shown
@@ -114,7 +114,7 @@ def test_navigation_keys(qtbot: Any, annotate_view: AnnotateView) -> None:
     ]:
         key(qtbot, view, k)
         assert view.position() == expected
-    assert view.position_label.text() == "Document 6 / 6"
+    assert view.panel.position_label.text() == "Document 6 / 6"
 
 
 def test_backspace_clears_the_grade(
@@ -165,8 +165,8 @@ def test_progress_column_and_totals_follow_the_grades(
     for k in (Qt.Key.Key_1, Qt.Key.Key_2, Qt.Key.Key_4):
         key(qtbot, view, k)
     assert progress_text(view, "q1") == "3 / 6"
-    assert view.pool_title.text() == "Pool · 3 / 6 judged"
-    assert "3 / 11 documents judged" in view.totals_label.text()  # pools of 6 + 3 + 2 + 0
+    assert view.pool.pool_title.text() == "Pool · 3 / 6 judged"
+    assert "3 / 11 documents judged" in view.queries.totals_label.text()  # pools of 6 + 3 + 2 + 0
 
 
 def test_next_unjudged_jumps_within_the_pool_then_to_the_next_query(
@@ -181,10 +181,10 @@ def test_next_unjudged_jumps_within_the_pool_then_to_the_next_query(
         key(qtbot, view, Qt.Key.Key_2)
     assert progress_text(view, "q1") == "6 / 6"
     with qtbot.waitSignal(view.query_loaded, timeout=5000) as blocker:
-        view.next_button.click()
+        view.queries.next_button.click()
     assert blocker.args == [ui_data.query["q2"]]  # natural order: q1, q2, q3 (empty), q10
     assert view.position() == 0 and view.current_item().grade is None
-    selected = view.query_table.selectionModel().currentIndex()
+    selected = view.queries.query_table.selectionModel().currentIndex()
     assert view.proxy.data(selected, QueryProgressModel.QueryIdRole) == ui_data.query["q2"]
 
 
@@ -201,13 +201,13 @@ def test_the_note_dialog_saves_a_note(
     monkeypatch.setattr(QInputDialog, "getMultiLineText", fake_dialog)
     doc = view.current_item().document_id
     key(qtbot, view, Qt.Key.Key_N)  # not graded yet: no dialog, a hint instead
-    assert asked == [] and "Grade the document first" in view.status_label.text()
+    assert asked == [] and "Grade the document first" in view.panel.status_label.text()
     key(qtbot, view, Qt.Key.Key_3)
     key(qtbot, view, Qt.Key.Key_Left)
     key(qtbot, view, Qt.Key.Key_N)
     assert asked == [""]
     assert judgments(ui_data, ui_data.alice.id) == {doc: (3, "only the abstract is relevant")}
-    assert view.note_label.text() == "Note: only the abstract is relevant"
+    assert view.panel.note_label.text() == "Note: only the abstract is relevant"
     key(qtbot, view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)  # undo the note only
     assert judgments(ui_data, ui_data.alice.id) == {doc: (3, None)}
 
@@ -259,10 +259,10 @@ def test_changes_from_elsewhere_are_shown(
 
 def test_filter_box_filters_the_query_list(qtbot: Any, annotate_view: AnnotateView) -> None:
     view = annotate_view
-    qtbot.keyClicks(view.filter_edit, "HYPERSONIC")
+    qtbot.keyClicks(view.queries.filter_edit, "HYPERSONIC")
     qtbot.waitUntil(lambda: view.proxy.rowCount() == 1, timeout=2000)
     assert view.proxy.index(0, QueryProgressModel.COL_QUERY).data() == "q10"
-    view.filter_edit.clear()
+    view.queries.filter_edit.clear()
     qtbot.waitUntil(lambda: view.proxy.rowCount() == 4, timeout=2000)
 
 
@@ -271,12 +271,12 @@ def test_an_empty_pool_and_no_annotator_show_a_message(
 ) -> None:
     view = annotate_view
     with qtbot.waitSignal(view.query_loaded, timeout=5000):
-        view.open_query(ui_data.query["q3"])
-    assert view.centre_stack.currentWidget() is view.message
-    assert "no run returned" in view.message.text()
+        view.loader.open_query(ui_data.query["q3"])
+    assert view.panel.centre_stack.currentWidget() is view.panel.message
+    assert "no run returned" in view.panel.message.text()
     key(qtbot, view, Qt.Key.Key_2)  # nothing to grade: nothing happens
     view.context.set_annotator(None)
-    qtbot.waitUntil(lambda: "Who is annotating" in view.message.text(), timeout=2000)
+    qtbot.waitUntil(lambda: "Who is annotating" in view.panel.message.text(), timeout=2000)
     assert view.rows_model.rowCount() == 0
 
 

@@ -59,7 +59,7 @@ def test_every_key_of_the_map_is_handled_by_the_view(annotate_view: AnnotateView
     assert view.handle_key(press(Qt.Key.Key_End)) and view.position() == len(view.pool_items()) - 1
     assert view.handle_key(press(Qt.Key.Key_Home)) and view.position() == 0
     assert view.handle_key(press(Qt.Key.Key_N)) and "Grade the document first" in (
-        view.status_label.text()
+        view.panel.status_label.text()
     )
     grade = next(iter(GRADE_KEYS))
     assert view.handle_key(press(grade)) and view.pool_items()[0].grade == GRADE_KEYS[grade]
@@ -84,9 +84,9 @@ def test_tab_goes_from_the_query_list_to_the_document_panel(annotate_view: Annot
     # the side tab widget (query list | campaign) has no tab bar without a campaign and must
     # not hold the focus for it: under X11 Tab stopped there (tests/e2e/test_x11.py)
     view = annotate_view
-    assert _next_tab_stop(view.filter_edit) is view.hide_complete
-    assert _next_tab_stop(view.query_table) is view.next_button
-    assert _next_tab_stop(view.next_button) is view.panel
-    view.next_button.setFocus()
-    QTest.keyClick(view.next_button, Qt.Key.Key_Tab)  # as Qt walks it, focus proxies too
+    assert _next_tab_stop(view.queries.filter_edit) is view.queries.hide_complete
+    assert _next_tab_stop(view.queries.query_table) is view.queries.next_button
+    assert _next_tab_stop(view.queries.next_button) is view.panel
+    view.queries.next_button.setFocus()
+    QTest.keyClick(view.queries.next_button, Qt.Key.Key_Tab)  # as Qt walks it, focus proxies too
     assert QApplication.focusWidget() is view.panel

@@ -34,7 +34,7 @@ def test_panel_shows_guidelines_grades_in_the_campaign_and_marks(
     panel = CampaignPanel.attach(view)
     assert panel.chooser.count() == 2  # no campaign, study
     panel.chooser.setCurrentText("study")
-    assert view.campaign_id == campaign.campaign_id("study")
+    assert view.grader.campaign_id == campaign.campaign_id("study")
     assert "Study guidelines" in panel.guidelines.toPlainText()
     assert panel.guidelines.document().toMarkdown().startswith("# Study guidelines")
     assert panel.next_item()
@@ -47,7 +47,7 @@ def test_panel_shows_guidelines_grades_in_the_campaign_and_marks(
         ),
         timeout=5000,
     )
-    view.grade_current(3)
+    view.grader.grade_current(3)
     grades = [g for g in campaign.grades("study") if g.annotator == "alice"]
     assert [(g.query, g.document, g.state, g.grade) for g in grades] == [
         (held.query, held.document, "graded", 3)
@@ -67,7 +67,7 @@ def test_panel_shows_guidelines_grades_in_the_campaign_and_marks(
     assert campaign.release(ui_data.alice.id) == 0
     # without a campaign, grades are plain again
     panel.chooser.setCurrentIndex(0)
-    assert view.campaign_id is None
+    assert view.grader.campaign_id is None
 
 
 def test_dashboard_model_and_dialog(

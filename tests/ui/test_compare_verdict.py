@@ -69,7 +69,7 @@ def test_annotate_uses_the_stored_order_and_stays_blind(
     context.set_setting(S.POOL_ORDER, order.to_text())
     qtbot.waitUntil(lambda: annotate_view.pool_model.items() == ordered, timeout=5000)
     # blind: no run name appears anywhere in the view's text
-    texts = [w.text() for w in annotate_view.findChildren(type(annotate_view.status_label))]
+    texts = [w.text() for w in annotate_view.findChildren(type(annotate_view.panel.status_label))]
     assert not any(run in t for t in texts for run in RUN_NAMES)
     context.set_setting(S.POOL_ORDER, "")
     qtbot.waitUntil(lambda: annotate_view.pool_model.items() == shuffled, timeout=5000)

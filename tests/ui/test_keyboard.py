@@ -64,27 +64,27 @@ def test_annotate_takes_the_keyboard_when_shown_and_digits_grade_from_the_query_
     assert _alice_grades(ui_data) == {first.external_id: 3}
 
     # a person clicked the query list (focus there): 1 still grades, the list keeps the focus
-    view.query_table.setFocus()
+    view.queries.query_table.setFocus()
     second = view.current_item()
     assert second is not None and second.document_id != first.document_id
-    _key(view.query_table, Qt.Key.Key_1)
+    _key(view.queries.query_table, Qt.Key.Key_1)
     assert _alice_grades(ui_data)[second.external_id] == 1
-    assert QApplication.focusWidget() is view.query_table
+    assert QApplication.focusWidget() is view.queries.query_table
 
     # the filter has the focus because the person put it there: digits are text, not grades
-    view.filter_edit.setFocus()
+    view.queries.filter_edit.setFocus()
     before = _alice_grades(ui_data)
-    _key(view.filter_edit, Qt.Key.Key_2)
-    assert view.filter_edit.text() == "2" and _alice_grades(ui_data) == before
-    _key(view.filter_edit, Qt.Key.Key_Return)  # Enter: back to grading
+    _key(view.queries.filter_edit, Qt.Key.Key_2)
+    assert view.queries.filter_edit.text() == "2" and _alice_grades(ui_data) == before
+    _key(view.queries.filter_edit, Qt.Key.Key_Return)  # Enter: back to grading
     assert QApplication.focusWidget() is view.panel
-    view.filter_edit.setFocus()
-    _key(view.filter_edit, Qt.Key.Key_Escape)  # Esc too, the filter kept
-    assert QApplication.focusWidget() is view.panel and view.filter_edit.text() == "2"
+    view.queries.filter_edit.setFocus()
+    _key(view.queries.filter_edit, Qt.Key.Key_Escape)  # Esc too, the filter kept
+    assert QApplication.focusWidget() is view.panel and view.queries.filter_edit.text() == "2"
 
     # another tab and back (with the filter focused before): the panel again, not the filter
-    view.filter_edit.setFocus()
-    _key(view.filter_edit, Qt.Key.Key_2, CTRL)
+    view.queries.filter_edit.setFocus()
+    _key(view.queries.filter_edit, Qt.Key.Key_2, CTRL)
     assert main_window.tabs.currentIndex() == 1
     _key(QApplication.focusWidget(), Qt.Key.Key_1, CTRL)
     assert main_window.tabs.currentIndex() == 0
@@ -96,7 +96,7 @@ def test_ctrl_digits_and_ctrl_tab_switch_tabs_from_a_table(
     main_window: MainWindow, qtbot: Any
 ) -> None:
     view = _active(main_window, qtbot)
-    view.query_table.setFocus()
+    view.queries.query_table.setFocus()
     for i in (4, 3, 0, 2, 1):  # Ctrl+5, Ctrl+4, Ctrl+1, …, each on whatever has the focus
         _key(QApplication.focusWidget() or main_window, Qt.Key(Qt.Key.Key_1 + i), CTRL)
         assert main_window.tabs.currentIndex() == i
@@ -131,12 +131,12 @@ def test_tab_leaves_every_table_of_the_window_and_its_dialogs(
 
 def test_tab_walks_out_of_the_query_list(main_window: MainWindow, qtbot: Any) -> None:
     view = _active(main_window, qtbot)
-    view.query_table.setFocus()
-    _key(view.query_table, Qt.Key.Key_Tab)
-    assert QApplication.focusWidget() is view.next_button
-    _key(view.next_button, Qt.Key.Key_Backtab, Qt.KeyboardModifier.ShiftModifier)
-    _key(view.query_table, Qt.Key.Key_Backtab, Qt.KeyboardModifier.ShiftModifier)
-    assert QApplication.focusWidget() is view.hide_complete
+    view.queries.query_table.setFocus()
+    _key(view.queries.query_table, Qt.Key.Key_Tab)
+    assert QApplication.focusWidget() is view.queries.next_button
+    _key(view.queries.next_button, Qt.Key.Key_Backtab, Qt.KeyboardModifier.ShiftModifier)
+    _key(view.queries.query_table, Qt.Key.Key_Backtab, Qt.KeyboardModifier.ShiftModifier)
+    assert QApplication.focusWidget() is view.queries.hide_complete
 
 
 def _menu_actions(window: MainWindow) -> list[QAction]:

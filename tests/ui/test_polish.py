@@ -147,14 +147,14 @@ def test_grade_buttons_are_disabled_with_nothing_to_grade(
     qtbot: Any, annotate_view: AnnotateView, ui_data: UiData
 ) -> None:
     view = annotate_view
-    assert view.legend.isEnabled()
+    assert view.panel.legend.isEnabled()
     with qtbot.waitSignal(view.query_loaded, timeout=5000):
-        view.open_query(ui_data.query["q3"])  # no run returned anything: an empty pool
-    assert not view.legend.isEnabled()
-    assert not any(b.isEnabled() for b in view.legend.buttons.values())
+        view.loader.open_query(ui_data.query["q3"])  # no run returned anything: an empty pool
+    assert not view.panel.legend.isEnabled()
+    assert not any(b.isEnabled() for b in view.panel.legend.buttons.values())
     with qtbot.waitSignal(view.query_loaded, timeout=5000):
-        view.open_query(ui_data.query["q1"])
-    assert view.legend.isEnabled()
+        view.loader.open_query(ui_data.query["q1"])
+    assert view.panel.legend.isEnabled()
 
 
 def test_alpha_without_each_annotator_says_why_it_is_empty_for_two_annotators(
@@ -199,10 +199,14 @@ def test_annotate_says_loading_while_a_database_opens(qtbot: Any, qsettings: Any
     view = AnnotateView(ctx)
     qtbot.addWidget(view)
     view.show()
-    qtbot.waitUntil(lambda: view.message.text().startswith("No database is open."), timeout=3000)
-    assert "…." not in view.message.text()  # one stop after "Open database…"
+    qtbot.waitUntil(
+        lambda: view.panel.message.text().startswith("No database is open."), timeout=3000
+    )
+    assert "…." not in view.panel.message.text()  # one stop after "Open database…"
     ctx.set_opening(True)
-    qtbot.waitUntil(lambda: view.message.text() == "Loading…", timeout=3000)
-    assert not view.legend.isEnabled()
+    qtbot.waitUntil(lambda: view.panel.message.text() == "Loading…", timeout=3000)
+    assert not view.panel.legend.isEnabled()
     ctx.set_opening(False)
-    qtbot.waitUntil(lambda: view.message.text().startswith("No database is open."), timeout=3000)
+    qtbot.waitUntil(
+        lambda: view.panel.message.text().startswith("No database is open."), timeout=3000
+    )

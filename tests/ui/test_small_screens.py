@@ -102,13 +102,13 @@ def test_annotate_at_1024_shows_the_pool_grades_and_the_legend(
     small_window.tabs.setCurrentWidget(small_window.view("Annotate"))
     settle(qtbot)
     assert small_window.width() <= 1024
-    table = view.pool_table
+    table = view.pool.pool_table
     header = table.horizontalHeader()
     grade = PoolModel.COL_GRADE
     x = header.sectionViewportPosition(grade)
     assert x >= 0 and x + header.sectionSize(grade) <= table.viewport().width(), "Grade column cut"
     assert_inside(table, small_window, "the pool")
-    for g, button in view.legend.buttons.items():
+    for g, button in view.panel.legend.buttons.items():
         assert_inside(button, small_window, f"grade button {g}")
         # the full name fits (not "Ir…nt"): the button is at least as wide as it asks for
         assert button.width() >= button.sizeHint().width(), button.text()
@@ -193,7 +193,8 @@ def test_annotate_with_a_campaign_fits_1024(qtbot: Any, context: AppContext) -> 
     settle(qtbot)
     view = window.view("Annotate")
     assert isinstance(view, AnnotateView)
-    panel = view.campaign_panel
+    panel = window.campaign_panel
+    assert panel is not None
     assert not panel.isHidden() and view.side_panel_shown(panel)
     tabs = view.side_tabs
     assert [tabs.tabText(i) for i in range(tabs.count())] == ["Queries", "Campaign"]
@@ -205,8 +206,8 @@ def test_annotate_with_a_campaign_fits_1024(qtbot: Any, context: AppContext) -> 
         (panel.guidelines, "the guidelines"),
         (panel.progress_label, "your progress"),
         (panel.next_button, "Next from queue"),
-        (view.pool_table, "the pool"),
-        *((b, f"grade button {g}") for g, b in view.legend.buttons.items()),
+        (view.pool.pool_table, "the pool"),
+        *((b, f"grade button {g}") for g, b in view.panel.legend.buttons.items()),
     ):
         assert_inside(widget, window, what)
     panel.chooser.setCurrentText("study")
@@ -214,7 +215,7 @@ def test_annotate_with_a_campaign_fits_1024(qtbot: Any, context: AppContext) -> 
     assert_inside(panel.guidelines, window, "the chosen campaign's guidelines")
     # the query list is one tab away; an annotator in no open campaign sees no tab bar
     tabs.setCurrentIndex(0)
-    assert_inside(view.query_table, window, "the query list")
+    assert_inside(view.queries.query_table, window, "the query list")
     panel.hide()
     assert tabs.count() == 1 and not view.side_panel_shown(panel)
     assert not tabs.tabBar().isVisible()

@@ -200,7 +200,7 @@ class Stress:
     def query(self) -> bool:  # the pool of another query, loaded in a worker
         if not self.annotate.isVisible():
             return False
-        self.annotate.open_query(self.rnd.randrange(1, N_QUERIES + 1))
+        self.annotate.loader.open_query(self.rnd.randrange(1, N_QUERIES + 1))
         return True
 
 

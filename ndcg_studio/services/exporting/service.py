@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -30,6 +30,7 @@ from ndcg_studio.services.agreement import (
 )
 from ndcg_studio.services.exporting.compare import compare_many_table, compare_table
 from ndcg_studio.services.exporting.tables import About, ColumnTable, Table
+from ndcg_studio.services.scoring.load import ScoringRead
 from ndcg_studio.services.scoring.multirun import Correction
 from ndcg_studio.services.scoring.service import ScoringService
 from ndcg_studio.services.scoring.settings import ScoringSettings
@@ -51,6 +52,30 @@ JUDGMENT_COLUMNS = (
     "source",
     "source_kind",
 )
+
+
+@dataclass(frozen=True)
+class ExportRequest:
+    """One export: what (``kind``, one of :data:`~ndcg_studio.vocabulary.EXPORT_KINDS`) goes where
+    (``path``, ``-`` = stdout), with the options of its kind.
+
+    ``settings``: what the scores are (report, compare, qrels); ``agreement``, ``by``: the
+    agreement export; ``wide``: the judgments export with one column per annotator; ``runs``,
+    ``correction``, ``baselines``: compare (``runs`` None when the database holds exactly two);
+    ``excel``: a CSV for spreadsheets (a BOM); ``file_format``: ``csv``, ``xlsx`` or ``trec``
+    (None: from the path's suffix)."""
+
+    kind: str
+    path: str | Path
+    settings: ScoringSettings = field(default_factory=ScoringSettings)
+    agreement: AgreementSettings = field(default_factory=AgreementSettings)
+    by: Scope = "all"
+    wide: bool = False
+    runs: Sequence[str] | None = None
+    correction: Correction | None = None
+    baselines: Sequence[str] = ()
+    excel: bool = False
+    file_format: str | None = None
 
 
 class ExportService:
@@ -133,7 +158,7 @@ class ExportService:
             ValueError: a consensus grade is fractional (qrels hold integers): choose
                 ``majority``, ``max`` or ``min`` consensus, or one annotator.
         """
-        data = ScoringService(self.db).load(settings)
+        data = ScoringService(self.db).load(ScoringRead(settings))
         qrels = data.qrels
         grades = qrels.grade
         fractional = grades != np.round(grades)
@@ -247,27 +272,16 @@ class ExportService:
     # --------------------------------------------------------------- writing
     def write(
         self,
-        kind: str,
-        path: str | Path,
-        *,
-        settings: ScoringSettings | None = None,
-        agreement: AgreementSettings | None = None,
-        by: Scope = "all",
-        wide: bool = False,
-        runs: Sequence[str] | None = None,
-        correction: Correction | None = None,
-        baselines: Sequence[str] = (),
-        excel: bool = False,
-        file_format: str | None = None,
+        request: ExportRequest,
         progress: Progress | None = None,
         cancelled: Cancelled | None = None,
     ) -> int:
-        """Write one export to ``path`` (``-`` = stdout) and its settings beside it
-        (``F.settings.json``, :func:`ndcg_studio.io.writers.write_settings`; none for stdout).
+        """Write the export ``request`` asks for to its path (``-`` = stdout) and its settings
+        beside it (``F.settings.json``, :func:`ndcg_studio.io.writers.write_settings`; none for
+        stdout).
 
-        ``runs`` (compare) may be None when the database holds exactly two runs. Compare
-        writes the per-query deltas of two runs (:meth:`compare`), or, for more than two runs
-        or with a ``correction`` or ``baselines``, one row per pair (:meth:`compare_many`).
+        Compare writes the per-query deltas of two runs (:meth:`compare`), or, for more than two
+        runs or with a ``correction`` or ``baselines``, one row per pair (:meth:`compare_many`).
 
         Returns:
             The number of rows written.
@@ -279,24 +293,27 @@ class ExportService:
         """
         from ndcg_studio.io.writers import table_format
 
-        settings = settings or ScoringSettings()
-        agreement = agreement or AgreementSettings()
-        chosen = table_format(path, "csv" if file_format == "trec" else file_format)
-        if kind == "qrels":
-            return self._write_qrels(settings, path, chosen, progress, cancelled)
+        r = request
+        file_format = "csv" if r.file_format == "trec" else r.file_format
+        chosen = table_format(r.path, file_format)
+        if r.kind == "qrels":
+            return self._write_qrels(r.settings, r.path, chosen, progress, cancelled)
         table: Table | ColumnTable
-        if kind == "report":
-            table = self.report(settings, agreement.level, progress=progress, cancelled=cancelled)
-        elif kind == "judgments":
-            table = self.judgments(wide=wide)
-        elif kind == "agreement":
-            table = self.agreement(agreement, by)
-        elif kind == "compare":
-            table = self._compare_table(settings, runs, correction, baselines)
+        if r.kind == "report":
+            table = self.report(
+                r.settings, r.agreement.level, progress=progress, cancelled=cancelled
+            )
+        elif r.kind == "judgments":
+            table = self.judgments(wide=r.wide)
+        elif r.kind == "agreement":
+            table = self.agreement(r.agreement, r.by)
+        elif r.kind == "compare":
+            table = self._compare_table(r.settings, r.runs, r.correction, r.baselines)
         else:
-            raise ValueError(f"unknown export kind {kind!r}; one of {', '.join(EXPORT_KINDS)}")
+            kinds = ", ".join(EXPORT_KINDS)
+            raise ValueError(f"unknown export kind {r.kind!r}; one of {kinds}")
         checkpoint(2, 3, progress, cancelled)
-        n = table.write_csv(path, excel=excel, cancelled=cancelled, file_format=chosen)
+        n = table.write_csv(r.path, excel=r.excel, cancelled=cancelled, file_format=chosen)
         checkpoint(3, 3, progress, cancelled)
         return n
 

@@ -20,7 +20,7 @@ from numpy.typing import NDArray
 
 from ndcg_studio.domain.metrics.incomplete import IncompleteTable, incomplete_measures
 from ndcg_studio.progress import Cancelled, Progress, checkpoint
-from ndcg_studio.services.scoring.load import ScoringData, load_scoring_data
+from ndcg_studio.services.scoring.load import ScoringData, ScoringRead, load_scoring_data
 from ndcg_studio.services.scoring.report import INCOMPLETE_COLUMNS
 from ndcg_studio.services.scoring.settings import ScoringSettings
 from ndcg_studio.services.screens.cells import nan_to_none
@@ -139,7 +139,7 @@ class IncompleteService:
         # itself still comes from ``settings``.
         whole = replace(settings, ideal="list")
         with self.db.engine.connect() as conn:
-            data = load_scoring_data(conn, whole, None, progress, cancelled)
+            data = load_scoring_data(conn, ScoringRead(whole), progress, cancelled)
         report = incomplete_report(data, settings, persistence=persistence, rbp_gain=rbp_gain)
         checkpoint(4, 4, progress, cancelled)
         return report

@@ -78,20 +78,30 @@ class ScoringData:
         return int(self.query_ids.shape[0])
 
 
+@dataclass(frozen=True)
+class ScoringRead:
+    """What one scoring reads: the runs, grades and cutoff of ``settings``, optionally only the
+    queries ``query_ids`` (database ids), and how much of each list (see
+    :func:`load_scoring_data`): ``whole`` every result, ``lengths`` a count of every whole list,
+    ``texts`` the queries' texts, ``lean`` freed memory given back between the steps."""
+
+    settings: ScoringSettings
+    query_ids: Sequence[int] | None = None
+    whole: bool = False
+    lengths: bool = True
+    texts: bool = False
+    lean: bool = False
+
+
 def load_scoring_data(
     conn: Connection,
-    settings: ScoringSettings,
-    query_ids: Sequence[int] | None = None,
+    read: ScoringRead,
     progress: Progress | None = None,
     cancelled: Cancelled | None = None,
     *,
-    whole: bool = False,
     engine: Engine | None = None,
-    lengths: bool = True,
-    texts: bool = False,
-    lean: bool = False,
 ) -> ScoringData:
-    """Read and index everything one scoring needs, on the caller's connection.
+    """Read and index everything the scoring ``read`` describes, on the caller's connection.
 
     With the default ideal (all judged documents) only results within the cutoff are read
     (``position <= K``), with each list's length counted in SQL; the lists of groups whose
@@ -114,6 +124,8 @@ def load_scoring_data(
         LookupError: an unknown run or annotator name (the message lists the known ones).
         InputError: ``order="rank"`` for a run whose ranks cannot order it.
     """
+    settings, query_ids, whole = read.settings, read.query_ids, read.whole
+    lengths, texts, lean = read.lengths, read.texts, read.lean
     run_names_by_id = names.run_names(conn)
     run_ids = _lookup(run_names_by_id, settings.runs, "run") if settings.runs else []
     run_ids = run_ids or sorted(run_names_by_id, key=lambda i: run_names_by_id[i])

@@ -33,7 +33,12 @@ from ndcg_studio.domain.metrics.incomplete import incomplete_measures
 from ndcg_studio.domain.metrics.measures import Qrels, RankedLists, ScoreTable, ScoringParams, score
 from ndcg_studio.domain.statistics.resampling import MeanCI, bootstrap_mean_ci
 from ndcg_studio.progress import Cancelled, Progress, checkpoint
-from ndcg_studio.services.scoring.load import ScoringData, complete_rr, load_scoring_data
+from ndcg_studio.services.scoring.load import (
+    ScoringData,
+    ScoringRead,
+    complete_rr,
+    load_scoring_data,
+)
 from ndcg_studio.services.scoring.report import (
     RBP_GAIN,
     RBP_PERSISTENCE,
@@ -88,35 +93,19 @@ class ScoringService:
 
     def load(
         self,
-        settings: ScoringSettings,
-        *,
-        query_ids: Sequence[int] | None = None,
+        read: ScoringRead,
         progress: Progress | None = None,
         cancelled: Cancelled | None = None,
-        lengths: bool = True,
-        texts: bool = False,
-        lean: bool = False,
     ) -> ScoringData:
-        """Read results and judgments for ``settings`` (optionally only some queries);
-        :func:`~ndcg_studio.services.scoring.load.load_scoring_data` (``lengths``, ``texts``
-        and ``lean`` there).
+        """Read the results and judgments ``read`` describes
+        (:func:`~ndcg_studio.services.scoring.load.load_scoring_data`).
 
         Raises:
             LookupError: an unknown run or annotator name (the message lists the known ones).
         """
         engine = self.db.engine
         with engine.connect() as conn:
-            return load_scoring_data(
-                conn,
-                settings,
-                query_ids,
-                progress,
-                cancelled,
-                engine=engine,
-                lengths=lengths,
-                texts=texts,
-                lean=lean,
-            )
+            return load_scoring_data(conn, read, progress, cancelled, engine=engine)
 
     def score(
         self,
@@ -137,9 +126,8 @@ class ScoringService:
         settings = settings or ScoringSettings()
         engine = self.db.engine
         with engine.connect() as conn:
-            data = load_scoring_data(
-                conn, settings, None, progress, cancelled, whole=measures, engine=engine
-            )
+            read = ScoringRead(settings, whole=measures)
+            data = load_scoring_data(conn, read, progress, cancelled, engine=engine)
             table = complete_rr(
                 conn, data, score(data.lists, data.qrels, settings.params()), settings
             )
@@ -178,9 +166,8 @@ class ScoringService:
         read beside the results. ``threads``: the groups scored in ``2 * threads`` parts,
         ``threads`` at a time (:func:`score_in_parts`).
         """
-        data = self.load(
-            settings, progress=progress, cancelled=cancelled, lengths=False, texts=texts, lean=True
-        )
+        read = ScoringRead(settings, lengths=False, texts=texts, lean=True)
+        data = self.load(read, progress=progress, cancelled=cancelled)
         params = replace(settings.params(), err=False)
         table = score_in_parts(data.lists, data.qrels, params, 2 * threads, threads=threads)
         if data.truncated_at is not None:
@@ -204,7 +191,7 @@ class ScoringService:
             qid = names.query_id(conn, query_external)
             if qid is None:
                 raise LookupError(f"unknown query {query_external!r}")
-            data = load_scoring_data(conn, settings, [qid])
+            data = load_scoring_data(conn, ScoringRead(settings, [qid]))
             if data.n_queries == 0:
                 raise LookupError(
                     f"query {query_external!r} has no results in run {run!r} and no judgments"

@@ -32,7 +32,7 @@ from ndcg_studio.domain.metrics.measures import Qrels, score
 from ndcg_studio.domain.stability import GradeSet, ndcg_spread, stability
 from ndcg_studio.progress import Cancelled, Progress, checkpoint
 from ndcg_studio.services.agreement import DisputedItem
-from ndcg_studio.services.scoring.load import ScoringData
+from ndcg_studio.services.scoring.load import ScoringData, ScoringRead
 from ndcg_studio.services.scoring.report import ScoreReport, score_data
 from ndcg_studio.services.scoring.service import ScoringService, score_in_parts
 from ndcg_studio.services.scoring.settings import ScoringSettings
@@ -152,9 +152,8 @@ class StabilityService:
         """
         settings = replace(settings or ScoringSettings(), annotator=None)
         if loaded is None:
-            data = self.scoring.load(
-                settings, query_ids=query_ids, progress=progress, cancelled=cancelled
-            )
+            read = ScoringRead(settings, query_ids=query_ids)
+            data = self.scoring.load(read, progress=progress, cancelled=cancelled)
             report = score_data(data, settings)
         else:
             report, data = loaded
@@ -227,7 +226,7 @@ class StabilityService:
         # whole lists (the load of ideal="list"): RR needs each list's first relevant document,
         # which may lie below K; the nDCG@K of the settings' own ideal is the same either way
         whole = replace(settings, ideal="list")
-        data = self.scoring.load(whole, progress=progress, cancelled=cancelled)
+        data = self.scoring.load(ScoringRead(whole), progress=progress, cancelled=cancelled)
         sources = group_sources(source_of, names, data, always=True)
         if source not in sources:
             raise LookupError(f"unknown source {source!r}; known: {', '.join(sources)}")
@@ -274,9 +273,8 @@ class StabilityService:
             raise ValueError(f"min_coverage must lie in [0, 1], got {min_coverage}")
         settings = replace(settings or ScoringSettings(), annotator=None)
         # only nDCG@K: no count of every whole list (ScoringService.load's ``lengths``)
-        data = self.scoring.load(
-            settings, progress=progress, cancelled=cancelled, lengths=False, lean=True
-        )
+        read = ScoringRead(settings, lengths=False, lean=True)
+        data = self.scoring.load(read, progress=progress, cancelled=cancelled)
         grade_sets = self._grade_sets(by, settings, data, min_coverage)
         sets, qrels_list = grade_sets.sets, grade_sets.qrels
         params = replace(settings.params(), err=False)  # nDCG only
@@ -343,7 +341,7 @@ class StabilityService:
         with self.db.engine.connect() as conn:
             names = name_reads.annotator_names(conn)
             source_of = source_store.source_of(conn)
-        data = self.scoring.load(settings)
+        data = self.scoring.load(ScoringRead(settings))
         sources = group_sources(source_of, names, data, always=True)
         for s in (source_a, source_b):
             if s not in sources:

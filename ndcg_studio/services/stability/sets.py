@@ -17,7 +17,7 @@ from ndcg_studio.domain.agreement.kappa import pairwise_cohen_kappa
 from ndcg_studio.domain.agreement.ratings import Ratings
 from ndcg_studio.domain.consensus import consensus_qrels
 from ndcg_studio.domain.metrics.measures import Qrels
-from ndcg_studio.services.scoring.load import ScoringData
+from ndcg_studio.services.scoring.load import ScoringData, ScoringRead
 from ndcg_studio.services.scoring.service import ScoringService
 from ndcg_studio.services.scoring.settings import ScoringSettings
 from ndcg_studio.services.stability.report import DEFAULT_SOURCE, SourceAgreement
@@ -132,7 +132,7 @@ def rule_qrels(
     """The qrels of one consensus rule with adjudications winning, as the app scores."""
     if rule == settings.consensus:
         return data.qrels
-    other = scoring.load(replace(settings, consensus=rule))  # type: ignore[arg-type]
+    other = scoring.load(ScoringRead(replace(settings, consensus=rule)))  # type: ignore[arg-type]
     if other.n_queries != data.n_queries or len(other.doc_ids) != len(data.doc_ids):
         raise RuntimeError("the database changed while it was read; try again")
     return other.qrels

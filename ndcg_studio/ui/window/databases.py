@@ -4,8 +4,7 @@ server…, opening in a worker (create, upgrade, the remembered annotator), and 
 :class:`DatabaseMenu` is an object the main window owns: it opens databases into the
 :class:`~ndcg_studio.ui.context.AppContext`, reports through the window's
 :class:`~ndcg_studio.ui.window.status_bar.StatusBar`, and asks the window for an annotator's name
-with its :attr:`~DatabaseMenu.annotator_needed` signal. (Its texts keep the translation context
-``DatabaseActions``.)
+with its :attr:`~DatabaseMenu.annotator_needed` signal.
 """
 
 from __future__ import annotations
@@ -31,7 +30,7 @@ from ndcg_studio.ui.workers import Task, run_task
 def _opening(url: Any) -> str:
     """'Opening judgments.sqlite…' (a file) or 'Opening server…' (a server)."""
     where = url.database if url.get_backend_name() == "sqlite" else url.host
-    return arg(QCoreApplication.translate("DatabaseActions", "Opening %1…"), where)
+    return arg(QCoreApplication.translate("DatabaseMenu", "Opening %1…"), where)
 
 
 class DatabaseMenu(QObject):
@@ -65,9 +64,9 @@ class DatabaseMenu(QObject):
     def new_database(self) -> None:
         path, _ = QFileDialog.getSaveFileName(
             self._window,
-            QCoreApplication.translate("DatabaseActions", "New database"),
+            QCoreApplication.translate("DatabaseMenu", "New database"),
             str(Path(self.context.last_folder()) / "judgments.sqlite"),
-            QCoreApplication.translate("DatabaseActions", "SQLite database (*.sqlite *.db)"),
+            QCoreApplication.translate("DatabaseMenu", "SQLite database (*.sqlite *.db)"),
             options=QFileDialog.Option.DontConfirmOverwrite,
         )
         if not path:
@@ -75,10 +74,10 @@ class DatabaseMenu(QObject):
         if Path(path).exists():
             QMessageBox.information(
                 self._window,
-                QCoreApplication.translate("DatabaseActions", "New database"),
+                QCoreApplication.translate("DatabaseMenu", "New database"),
                 arg(
                     QCoreApplication.translate(
-                        "DatabaseActions",
+                        "DatabaseMenu",
                         "%1 already exists; use File ▸ Open database… to open it.",
                     ),
                     path,
@@ -92,10 +91,10 @@ class DatabaseMenu(QObject):
     def open_database_dialog(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
             self._window,
-            QCoreApplication.translate("DatabaseActions", "Open database"),
+            QCoreApplication.translate("DatabaseMenu", "Open database"),
             self.context.last_folder(),
             QCoreApplication.translate(
-                "DatabaseActions", "SQLite database (*.sqlite *.db);;All files (*)"
+                "DatabaseMenu", "SQLite database (*.sqlite *.db);;All files (*)"
             ),
         )
         if path:
@@ -106,9 +105,9 @@ class DatabaseMenu(QObject):
     def connect_server(self) -> None:
         url, ok = QInputDialog.getText(
             self._window,
-            QCoreApplication.translate("DatabaseActions", "Connect to a team server"),
+            QCoreApplication.translate("DatabaseMenu", "Connect to a team server"),
             QCoreApplication.translate(
-                "DatabaseActions",
+                "DatabaseMenu",
                 "PostgreSQL URL (password in ~/.pgpass or $PGPASSWORD, not here):",
             ),
             text="postgresql://user@server/relevance",
@@ -151,7 +150,7 @@ class DatabaseMenu(QObject):
 
         def failed(exc: BaseException) -> None:
             self.context.set_opening(False)
-            action = QCoreApplication.translate("DatabaseActions", "Opening the database")
+            action = QCoreApplication.translate("DatabaseMenu", "Opening the database")
             errors.show_error(exc, self._window, action=action)
 
         def done(result: tuple[Database, AnnotatorInfo | None, bool]) -> None:
@@ -187,10 +186,10 @@ class DatabaseMenu(QObject):
             return True
         answer = QMessageBox.question(
             self._window,
-            QCoreApplication.translate("DatabaseActions", "Open database"),
+            QCoreApplication.translate("DatabaseMenu", "Open database"),
             arg(
                 QCoreApplication.translate(
-                    "DatabaseActions",
+                    "DatabaseMenu",
                     "There is no database at %1.\n\nCreate a new, empty database there?",
                 ),
                 path,
@@ -204,9 +203,7 @@ class DatabaseMenu(QObject):
     def load_demo_into_empty(self) -> None:
         """Help ▸ Load the Cranfield demo: into the open database when it is empty (the demo's
         query and document ids would mix with anything already there)."""
-        if not self.require_database(
-            QCoreApplication.translate("DatabaseActions", "Load the demo")
-        ):
+        if not self.require_database(QCoreApplication.translate("DatabaseMenu", "Load the demo")):
             return
         database = self.context.require_database()
 
@@ -219,9 +216,9 @@ class DatabaseMenu(QObject):
             else:
                 QMessageBox.information(
                     self._window,
-                    QCoreApplication.translate("DatabaseActions", "Load the demo"),
+                    QCoreApplication.translate("DatabaseMenu", "Load the demo"),
                     QCoreApplication.translate(
-                        "DatabaseActions",
+                        "DatabaseMenu",
                         "The demo collection goes into an empty database, and this one already "
                         "holds queries.\n\nCreate one with File ▸ New database…, then load the "
                         "demo there.",
@@ -237,7 +234,7 @@ class DatabaseMenu(QObject):
         def done(runs: list[str]) -> None:
             self.context.notify_data_replaced()
             text = QCoreApplication.translate(
-                "DatabaseActions",
+                "DatabaseMenu",
                 "Cranfield demo loaded: 1,400 documents, 225 queries, Cleverdon's judgments "
                 "(annotator %1), runs %2",
             )
@@ -252,6 +249,6 @@ class DatabaseMenu(QObject):
             on_success=done,
             owner=self._window,
             label=QCoreApplication.translate(
-                "DatabaseActions", "Loading the Cranfield demo collection…"
+                "DatabaseMenu", "Loading the Cranfield demo collection…"
             ),
         )

@@ -96,7 +96,8 @@ class MainWindow(QMainWindow):
         self._build_annotator_menu(bar.addMenu(self.tr("&Annotator")))
         from ndcg_studio.ui.views.campaign.panel import install_campaigns
 
-        install_campaigns(self)  # the Campaign menu and Annotate's campaign panel
+        # the Campaign menu and Annotate's campaign panel
+        self.campaign_panel = install_campaigns(self)
         self._build_help_menu(bar.addMenu(self.tr("&Help")))
 
     def _build_file_menu(self, file_menu: QMenu) -> None:

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ndcg_studio.services.exporting.service import ExportService
+from ndcg_studio.services.exporting.service import ExportRequest, ExportService
 from ndcg_studio.services.importing.service import ImportService
 from ndcg_studio.translatable import QT_TRANSLATE_NOOP
 from ndcg_studio.ui import settings as S
@@ -183,9 +183,9 @@ def ask_source(parent: QWidget, path: Path) -> dict[str, str] | None:
 
 
 def export_file(context: AppContext, parent: QWidget, show_message: ShowMessage) -> None:
-    """File ▸ Export…: choose what, then where; runs ``ExportService(database).write(kind,
-    path, settings=<the app's scoring settings>, ...)`` of
-    :mod:`ndcg_studio.services.exporting.service` in a worker. A comparison asks for the two
+    """File ▸ Export…: choose what, then where; writes an
+    :class:`~ndcg_studio.services.exporting.service.ExportRequest` of that kind and path, with the
+    app's scoring settings, in a worker. A comparison asks for the two
     runs."""
     labels = [QCoreApplication.translate("Transfer", label) for label in EXPORT_KINDS.values()]
     choice, ok = ask_item(
@@ -253,11 +253,7 @@ def _export_to(
     settings = context.scoring_settings()
     run_task(
         lambda progress, cancelled: service.write(
-            kind,
-            path,
-            settings=settings,
-            runs=runs,
-            file_format=file_format,
+            ExportRequest(kind, path, settings=settings, runs=runs, file_format=file_format),
             progress=progress,
             cancelled=cancelled,
         ),

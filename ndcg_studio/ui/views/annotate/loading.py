@@ -3,85 +3,68 @@ open query, each in a worker (:func:`~ndcg_studio.ui.workers.run_task`; a newer 
 older one). A load that started before a grade was written is stale and is redone, so the view
 never shows a grade older than one it wrote. While another tab of a shown window is current, the
 query list is not loaded (100,000 queries would slow that tab): it loads when Annotate is shown.
-The synchronous variants serve benchmarks and scripts.
+The synchronous variants serve benchmarks and scripts. :class:`AnnotateLoader` is an object the
+view owns.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any, cast
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from PySide6.QtCore import (
     QCoreApplication,
     QItemSelectionModel,
     QModelIndex,
+    QObject,
     QTimer,
-    SignalInstance,
     Slot,
 )
-from PySide6.QtGui import QShowEvent
-from PySide6.QtWidgets import QTableView, QWidget
 
 from ndcg_studio.services.annotation.next_unjudged import first_unfinished_query
 from ndcg_studio.services.annotation.types import PoolItem, QueryProgress
 from ndcg_studio.ui import errors
-from ndcg_studio.ui.context import AppContext
-from ndcg_studio.ui.models.pool import PoolModel
 from ndcg_studio.ui.models.query_columns import QueryColumns
-from ndcg_studio.ui.models.query_progress import QueryFilterProxy, QueryProgressModel
-from ndcg_studio.ui.views.annotate.document import DocumentPanel
-from ndcg_studio.ui.views.annotate.panels import PoolPanel, QueryListPanel
+from ndcg_studio.ui.models.query_progress import QueryProgressModel
 from ndcg_studio.ui.workers import Task, run_task
+
+if TYPE_CHECKING:
+    from ndcg_studio.ui.views.annotate.view import AnnotateView
 
 #: where the last opened query is remembered ("database label\nquery external id")
 LAST_QUERY_KEY = "annotate/last_query"
 
 
-class LoadingMixin:
-    """The loading half of :class:`~ndcg_studio.ui.views.annotate.view.AnnotateView` (a mixin: the
-    view holds the state declared below)."""
+class AnnotateLoader(QObject):
+    """Loads the query list and the open query's pool of ``view`` (which owns it), in workers;
+    the view shows what arrives through its public methods and signals."""
 
-    context: AppContext
-    rows_model: QueryProgressModel
-    proxy: QueryFilterProxy
-    pool_model: PoolModel
-    panel: DocumentPanel
-    queries: QueryListPanel
-    pool: PoolPanel
-    query_table: QTableView
-    rows_loaded: SignalInstance
-    query_loaded: SignalInstance
-    _query: QueryProgress | None
-    _position: int
-    _rows_task: Task[Any] | None
-    _pool_task: Task[Any] | None
-    _loading_query: int | None
-    _pending_document: int | None
-    _writes: int
-    _reload_timer: QTimer
-    _show_position: Callable[[int], None]
-    _go_to_document: Callable[[int], None]
-    _update_pool_title: Callable[[], None]
-    _update_totals: Callable[[], None]
-    _set_status: Callable[[str], None]
-    #: a reload came while the view was hidden in a shown window: load when the view is shown
-    _rows_due = False
-    #: ranks the list's texts in the collation after the list is shown (see QueryColumns)
-    _rank_task: Task[Any] | None = None
-
-    def _widget(self) -> QWidget:
-        """The view itself, as the widget it is (owner of tasks, parent of messages)."""
-        return cast(QWidget, self)
+    def __init__(self, view: AnnotateView) -> None:
+        super().__init__(view)
+        self._view = view
+        self.context = view.context
+        self._rows_task: Task[Any] | None = None
+        self._pool_task: Task[Any] | None = None
+        #: ranks the list's texts in the collation after the list is shown (see QueryColumns)
+        self._rank_task: Task[Any] | None = None
+        self._loading_query: int | None = None
+        #: the document to show when the loading query's pool arrives
+        self.pending_document: int | None = None
+        #: a reload came while the view was hidden in a shown window: load when it is shown
+        self._rows_due = False
+        self._reload_timer = QTimer(self)
+        self._reload_timer.setSingleShot(True)
+        self._reload_timer.setInterval(0)
+        self._reload_timer.timeout.connect(self._start_reload)
 
     @Slot()
     def reload(self) -> None:
         """Reload the query list and the current pool (coalesced: many calls, one load)."""
         self._reload_timer.start()
 
-    def showEvent(self, event: QShowEvent) -> None:
-        """Load the query list that was put off while the view was hidden."""
-        super().showEvent(event)  # type: ignore[misc]
+    def shown(self) -> None:
+        """The view was shown: load the query list that was put off while it was hidden."""
         if self._rows_due:
             self._rows_due = False
             self.reload()
@@ -96,7 +79,7 @@ class LoadingMixin:
         return None if annotator is None else annotator.id
 
     def _start_reload(self) -> None:
-        view = self._widget()
+        view = self._view
         if view.window().isVisible() and not view.isVisible():
             self._rows_due = True  # another tab is current: it starts without this list
             return
@@ -104,11 +87,11 @@ class LoadingMixin:
         if db is None:
             self._clear(
                 QCoreApplication.translate(
-                    "LoadingMixin", "Loading…"
+                    "AnnotateLoader", "Loading…"
                 )  # the database is being opened in a worker
                 if self.context.opening
                 else QCoreApplication.translate(
-                    "LoadingMixin",
+                    "AnnotateLoader",
                     "No database is open.\n\nUse File ▸ New database… (Ctrl+N) or "
                     "File ▸ Open database… (Ctrl+O).",
                 )
@@ -117,7 +100,7 @@ class LoadingMixin:
         if self.context.annotator is None:
             self._clear(
                 QCoreApplication.translate(
-                    "LoadingMixin",
+                    "AnnotateLoader",
                     "Who is annotating?\n\nChoose your name with Annotator ▸ Switch annotator… "
                     "(Ctrl+Shift+A).",
                 )
@@ -125,9 +108,9 @@ class LoadingMixin:
             return
         annotator_id, depth = self._annotator_id(), self.context.pool_depth
         service = self.context.annotation_service()
-        self._set_status(QCoreApplication.translate("LoadingMixin", "Loading queries…"))
-        writes = self._writes
-        header = self.query_table.horizontalHeader()
+        self._view.set_status(QCoreApplication.translate("AnnotateLoader", "Loading queries…"))
+        writes = self._view.grader.writes
+        header = self._view.queries.query_table.horizontalHeader()
         by_text = header.sortIndicatorSection() == QueryProgressModel.COL_TEXT
 
         def work(_progress: Any, _cancelled: Any) -> QueryColumns:
@@ -139,9 +122,9 @@ class LoadingMixin:
         self._rows_task = run_task(
             work,
             on_success=lambda rows: (
-                self._on_rows_loaded(rows) if writes == self._writes else self.reload()
+                self._on_rows_loaded(rows) if writes == self._view.grader.writes else self.reload()
             ),
-            owner=self._widget(),
+            owner=self._view,
             replaces=self._rows_task,
         )
 
@@ -151,43 +134,45 @@ class LoadingMixin:
         self._on_rows_loaded(service.query_progress(self._annotator_id(), self.context.pool_depth))
 
     def _clear(self, message: str) -> None:
-        self.rows_model.set_rows([])
-        self.pool_model.set_items([])
-        self._query = None
-        self._position = -1
-        self.panel.show_message(message)
-        self.panel.show_query("", "")
-        self.queries.totals_label.setText("")
-        self.pool.pool_title.setText(QCoreApplication.translate("LoadingMixin", "Pool"))
-        self._set_status("")
+        self._view.rows_model.set_rows([])
+        self._view.pool_model.set_items([])
+        self._view.set_current_query(None)
+        self._view.panel.show_message(message)
+        self._view.panel.show_query("", "")
+        self._view.queries.totals_label.setText("")
+        self._view.pool.pool_title.setText(QCoreApplication.translate("AnnotateLoader", "Pool"))
+        self._view.set_status("")
 
     def _on_rows_loaded(self, rows: Sequence[QueryProgress]) -> None:
-        keep = self._query.query_id if self._query is not None else self._remembered_query(rows)
-        self.rows_model.set_rows(rows)
-        self._update_totals()
-        self._set_status("")
+        current = self._view.current_query
+        keep = current.query_id if current is not None else self._remembered_query(rows)
+        self._view.rows_model.set_rows(rows)
+        self._view.update_totals()
+        self._view.set_status("")
         if not rows:
             self._clear(
                 QCoreApplication.translate(
-                    "LoadingMixin",
+                    "AnnotateLoader",
                     "This database has no queries yet.\n\nImport queries, documents and runs "
                     "with File ▸ Import…, or start the app with --demo for the Cranfield "
                     "collection.",
                 )
             )
-            self.rows_loaded.emit()
+            self._view.rows_loaded.emit()
             return
-        query_id = keep if keep is not None and self.rows_model.row_of(keep) is not None else None
-        document_id = self._pending_document if query_id is not None else None
+        query_id = (
+            keep if keep is not None and self._view.rows_model.row_of(keep) is not None else None
+        )
+        document_id = self.pending_document if query_id is not None else None
         if query_id is None:
             query_id = self._first_unfinished_query()
-        self._query = None  # force a reload of the pool (grades may have changed)
-        self._select_query(query_id, document_id)
+        self._view.set_current_query(None)  # force a reload of the pool (grades may have changed)
+        self.select_query(query_id, document_id)
         if isinstance(rows, QueryColumns):  # ready before the user sorts by text
             self._rank_task = run_task(
-                lambda _p, _c: rows.warm_text_rank(), owner=self._widget(), replaces=self._rank_task
+                lambda _p, _c: rows.warm_text_rank(), owner=self._view, replaces=self._rank_task
             )
-        self.rows_loaded.emit()
+        self._view.rows_loaded.emit()
 
     def _remembered_query(self, rows: Sequence[QueryProgress]) -> int | None:
         db = self.context.database
@@ -200,61 +185,62 @@ class LoadingMixin:
             return int(rows.query_id[found[0]]) if found.size else None
         return next((r.query_id for r in rows if r.external_id == external_id), None)
 
-    def _listed(self, proxy_row: int) -> QueryProgress:
+    def listed(self, proxy_row: int) -> QueryProgress:
         """The query shown at ``proxy_row`` of the (filtered, sorted) list."""
-        source = self.proxy.mapToSource(self.proxy.index(proxy_row, 0))
-        return self.rows_model.query_at(source.row())
+        source = self._view.proxy.mapToSource(self._view.proxy.index(proxy_row, 0))
+        return self._view.rows_model.query_at(source.row())
 
     def _first_unfinished_query(self) -> int:
-        found = first_unfinished_query(self.proxy.rowCount(), self._listed)
-        return found if found is not None else self.rows_model.query_at(0).query_id
+        found = first_unfinished_query(self._view.proxy.rowCount(), self.listed)
+        return found if found is not None else self._view.rows_model.query_at(0).query_id
 
-    def _select_query(self, query_id: int, document_id: int | None = None) -> None:
+    def select_query(self, query_id: int, document_id: int | None = None) -> None:
         """Select ``query_id`` in the list (if it passes the filter) and open its pool."""
-        self._pending_document = document_id
-        source_row = self.rows_model.row_of(query_id)
+        self.pending_document = document_id
+        source_row = self._view.rows_model.row_of(query_id)
         if source_row is not None:
-            proxy_index = self.proxy.mapFromSource(self.rows_model.index(source_row, 0))
+            proxy_index = self._view.proxy.mapFromSource(self._view.rows_model.index(source_row, 0))
             if proxy_index.isValid():
-                selection = self.query_table.selectionModel()
+                selection = self._view.queries.query_table.selectionModel()
                 selection.setCurrentIndex(
                     proxy_index,
                     QItemSelectionModel.SelectionFlag.ClearAndSelect
                     | QItemSelectionModel.SelectionFlag.Rows,
                 )
-                self.query_table.scrollTo(proxy_index)
+                self._view.queries.query_table.scrollTo(proxy_index)
         self.open_query(query_id, document_id)
 
     @Slot(QModelIndex, QModelIndex)
-    def _on_query_row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+    def on_query_row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
         if not current.isValid():
             return
-        query_id = self.proxy.data(current, QueryProgressModel.QueryIdRole)
+        query_id = self._view.proxy.data(current, QueryProgressModel.QueryIdRole)
         if isinstance(query_id, int):
-            self.open_query(query_id, self._pending_document)
+            self.open_query(query_id, self.pending_document)
 
     def open_query(self, query_id: int, document_id: int | None = None) -> None:
         """Show the pool of ``query_id`` (loaded in a worker), at ``document_id`` or at its first
         unjudged document."""
-        if self._query is not None and self._query.query_id == query_id:
+        current = self._view.current_query
+        if current is not None and current.query_id == query_id:
             if document_id is not None:
-                self._go_to_document(document_id)
+                self._view.go_to_document(document_id)
             return
         if self._loading_query == query_id:
-            self._pending_document = document_id
+            self.pending_document = document_id
             return
         annotator_id, depth = self._annotator_id(), self.context.pool_depth
         order = self.context.pool_order
         service = self.context.annotation_service()
         self._loading_query = query_id
-        self._pending_document = document_id
-        self._set_status(QCoreApplication.translate("LoadingMixin", "Loading…"))
-        writes = self._writes
+        self.pending_document = document_id
+        self._view.set_status(QCoreApplication.translate("AnnotateLoader", "Loading…"))
+        writes = self._view.grader.writes
         self._pool_task = run_task(
             lambda _progress, _cancelled: service.pool(query_id, annotator_id, depth, order),
             on_success=lambda items: self._on_pool_loaded(query_id, items, writes),
             on_failure=self._on_pool_failed,
-            owner=self._widget(),
+            owner=self._view,
             replaces=self._pool_task,
         )
 
@@ -271,8 +257,8 @@ class LoadingMixin:
         self._loading_query = None
         errors.show_error(
             exc,
-            self._widget(),
-            action=QCoreApplication.translate("LoadingMixin", "Loading the pool"),
+            self._view,
+            action=QCoreApplication.translate("AnnotateLoader", "Loading the pool"),
         )
 
     def _on_pool_loaded(
@@ -281,39 +267,38 @@ class LoadingMixin:
         if self._loading_query != query_id:
             return  # an older load
         self._loading_query = None
-        if writes is not None and writes != self._writes:
-            self.open_query(query_id, self._pending_document)  # read before a grade: again
+        if writes is not None and writes != self._view.grader.writes:
+            self.open_query(query_id, self.pending_document)  # read before a grade: again
             return
-        progress = self.rows_model.progress_of(query_id)
+        progress = self._view.rows_model.progress_of(query_id)
         if progress is None:
             return
-        self._query = progress
-        document_id, self._pending_document = self._pending_document, None
-        self.pool_model.set_items(items)
-        self.rows_model.set_judged(query_id, self.pool_model.judged_count())
-        self._update_totals()
-        self.panel.show_query(
+        self._view.set_current_query(progress)
+        document_id, self.pending_document = self.pending_document, None
+        self._view.pool_model.set_items(items)
+        self._view.rows_model.set_judged(query_id, self._view.pool_model.judged_count())
+        self._view.update_totals()
+        self._view.panel.show_query(
             progress.external_id,
-            progress.text or QCoreApplication.translate("LoadingMixin", "(no text)"),
+            progress.text or QCoreApplication.translate("AnnotateLoader", "(no text)"),
         )
         self._remember_query(progress)
-        self._set_status("")
+        self._view.set_status("")
         if not items:
-            self._position = -1
-            self.panel.show_message(
+            self._view.panel.show_message(
                 QCoreApplication.translate(
-                    "LoadingMixin",
+                    "AnnotateLoader",
                     "Nothing to judge for this query: no run returned a document for it.",
                 )
             )
 
-            self._update_pool_title()
+            self._view.update_pool_title()
         else:
-            row = self.pool_model.row_of(document_id) if document_id is not None else None
+            row = self._view.pool_model.row_of(document_id) if document_id is not None else None
             if row is None:
                 row = next((i for i, it in enumerate(items) if it.grade is None), 0)
-            self._show_position(row)
-        self.query_loaded.emit(query_id)
+            self._view.show_position(row)
+        self._view.query_loaded.emit(query_id)
 
     def _remember_query(self, progress: QueryProgress) -> None:
         db = self.context.database

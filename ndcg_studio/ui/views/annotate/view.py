@@ -4,22 +4,20 @@ Left, the queries with this annotator's progress (filter, "Next unjudged"), and 
 second tab the campaign panel when the annotator takes part in an open campaign; centre, the
 query and the current document as a card with the 0–4 legend; right, the pool as a compact list.
 
-The view is put together from its seams: the panels (:mod:`~ndcg_studio.ui.views.annotate.panels`,
-:mod:`~ndcg_studio.ui.views.annotate.document`), the key map
-(:mod:`~ndcg_studio.ui.views.annotate.keys`), loading
-(:mod:`~ndcg_studio.ui.views.annotate.loading`), grading and undo
-(:mod:`~ndcg_studio.ui.views.annotate.grading`) and the pure "next unjudged" rule
-(:mod:`ndcg_studio.services.annotation.next_unjudged`). Blind: the view shows no run names, ranks,
-scores
-or other annotators' grades (it only ever receives
-:class:`~ndcg_studio.services.annotation.service.PoolItem` values, which carry none).
+The view owns its parts: the panels (:mod:`~ndcg_studio.ui.views.annotate.panels`,
+:mod:`~ndcg_studio.ui.views.annotate.document`), its :class:`~.loading.AnnotateLoader` (the query
+list and the pool, in workers) and its :class:`~.grading.Grader` (grades and notes as undoable
+edits), which show what they do through the view's public methods; the key map is
+:mod:`~ndcg_studio.ui.views.annotate.keys` and the pure "next unjudged" rule
+:mod:`ndcg_studio.services.annotation.next_unjudged`. Blind: the view shows no run names, ranks,
+scores or other annotators' grades (it only ever receives
+:class:`~ndcg_studio.services.annotation.types.PoolItem` values, which carry none).
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any
 
 from PySide6.QtCore import (
     QEvent,
@@ -42,16 +40,15 @@ from ndcg_studio.ui.language import arg, number
 from ndcg_studio.ui.models.pool import PoolModel
 from ndcg_studio.ui.models.query_progress import QueryFilterProxy, QueryProgressModel
 from ndcg_studio.ui.views.annotate.document import DocumentPanel
-from ndcg_studio.ui.views.annotate.grading import GradingMixin
+from ndcg_studio.ui.views.annotate.grading import Grader
 from ndcg_studio.ui.views.annotate.keys import GRADE_KEYS, Action, key_action
-from ndcg_studio.ui.views.annotate.loading import LoadingMixin
+from ndcg_studio.ui.views.annotate.loading import AnnotateLoader
 from ndcg_studio.ui.views.annotate.panels import PoolPanel, QueryListPanel
-from ndcg_studio.ui.workers import Task
 
 _SPLITTER_KEY = "annotate/splitter"
 
 
-class AnnotateView(LoadingMixin, GradingMixin, QWidget):
+class AnnotateView(QWidget):
     """Judge the pool of one query after another; keys in
     :mod:`~ndcg_studio.ui.views.annotate.keys`."""
 
@@ -69,30 +66,19 @@ class AnnotateView(LoadingMixin, GradingMixin, QWidget):
         self.pool_model = PoolModel(self)
         self._query: QueryProgress | None = None
         self._position = -1
-        self._rows_task: Task[Any] | None = None
-        self._pool_task: Task[Any] | None = None
-        self._loading_query: int | None = None
-        self._pending_document: int | None = None
-        self._emitting = False
-        # grades written so far: a load that started before a write is stale and is redone
-        self._writes = 0
-        # the judging campaign grades go to (set by the campaign panel), and when the current
-        # document was shown (the seconds a campaign grade took)
-        self.campaign_id: int | None = None
+        # when the current document was shown (the seconds a campaign grade took)
         self._shown_at = time.monotonic()
         self._side_panels: dict[QWidget, tuple[QWidget, str]] = {}
+        self.grader = Grader(self)
+        self.loader = AnnotateLoader(self)
         self._build()
         self._install_shortcuts()
-        self._reload_timer = QTimer(self)
-        self._reload_timer.setSingleShot(True)
-        self._reload_timer.setInterval(0)
-        self._reload_timer.timeout.connect(self._start_reload)
-        context.database_changed.connect(self.reload)
-        context.opening_changed.connect(self.reload)
-        context.annotator_changed.connect(self.reload)
+        context.database_changed.connect(self.loader.reload)
+        context.opening_changed.connect(self.loader.reload)
+        context.annotator_changed.connect(self.loader.reload)
         context.settings_changed.connect(self._on_settings_changed)
         context.judgments_changed.connect(self._on_judgments_changed)
-        self.reload()
+        self.loader.reload()
 
     # ================================================================== layout
     def _build(self) -> None:
@@ -123,21 +109,13 @@ class AnnotateView(LoadingMixin, GradingMixin, QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addWidget(self.splitter)
-        # the widgets tests, scripts and the campaign panel reach through the view
-        q, p = self.queries, self.panel
-        self.filter_edit, self.hide_complete = q.filter_edit, q.hide_complete
-        self.query_table, self.next_button = q.query_table, q.next_button
-        self.totals_label = q.totals_label
-        self.legend, self.message, self.centre_stack = p.legend, p.message, p.centre_stack
-        self.card, self.status_label, self.text_view = p.card, p.status_label, p.text_view
-        self.position_label, self.note_label = p.position_label, p.note_label
-        self.pool_table, self.pool_title = self.pool.pool_table, self.pool.pool_title
-        q.done.connect(self.activated)  # Enter or Esc in the filter: back to grading
-        q.next_unjudged.connect(self.next_unjudged)
-        self.query_table.selectionModel().currentRowChanged.connect(self._on_query_row_changed)
-        self.query_table.activated.connect(lambda _i: self.panel.setFocus())
-        self.legend.grade_clicked.connect(self.grade_current)
-        self.pool_table.clicked.connect(self._on_pool_clicked)
+        self.queries.done.connect(self.activated)  # Enter or Esc in the filter: back to grading
+        self.queries.next_unjudged.connect(self.next_unjudged)
+        query_table = self.queries.query_table
+        query_table.selectionModel().currentRowChanged.connect(self.loader.on_query_row_changed)
+        query_table.activated.connect(lambda _i: self.panel.setFocus())
+        self.panel.legend.grade_clicked.connect(self.grader.grade_current)
+        self.pool.pool_table.clicked.connect(self._on_pool_clicked)
 
     def _install_shortcuts(self) -> None:
         shortcut = QShortcut(QKeySequence("Ctrl+U"), self)
@@ -149,7 +127,7 @@ class AnnotateView(LoadingMixin, GradingMixin, QWidget):
         for key, grade in GRADE_KEYS.items():
             grade_shortcut = QShortcut(QKeySequence(key), self)
             grade_shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-            grade_shortcut.activated.connect(lambda grade=grade: self.grade_current(grade))
+            grade_shortcut.activated.connect(lambda grade=grade: self.grader.grade_current(grade))
 
     def add_side_panel(self, panel: QWidget, title: str) -> None:
         """Put ``panel`` in a tab beside the query list (the campaign panel). The tab is there
@@ -196,6 +174,7 @@ class AnnotateView(LoadingMixin, GradingMixin, QWidget):
         QTimer.singleShot(0, self._fit_centre)  # once laid out: sizes are final then
         if not event.spontaneous():  # not a window coming back from minimised
             self.activated()
+        self.loader.shown()
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
@@ -231,43 +210,73 @@ class AnnotateView(LoadingMixin, GradingMixin, QWidget):
             self.splitter.restoreState(state)
 
     # ================================================================== showing a document
-    def _show_position(self, row: int) -> None:
+    @property
+    def current_query(self) -> QueryProgress | None:
+        """The query whose pool is shown, None while none is."""
+        return self._query
+
+    def set_current_query(self, query: QueryProgress | None) -> None:
+        """Make ``query`` the shown query (its pool follows); None: no query, no document."""
+        self._query = query
+        if query is None:
+            self._position = -1
+
+    def seconds_shown(self) -> float:
+        """Seconds since the current document was shown."""
+        return time.monotonic() - self._shown_at
+
+    def show_position(self, row: int) -> None:
+        """Show the pool's document at ``row`` (ignored outside the pool)."""
         if not 0 <= row < self.pool_model.rowCount():
             return
         self._position = row
         self._shown_at = time.monotonic()
         self.pool_model.set_current(row)
         index = self.pool_model.index(row, PoolModel.COL_TITLE)
-        self.pool_table.selectionModel().setCurrentIndex(
+        self.pool.pool_table.selectionModel().setCurrentIndex(
             index,
             QItemSelectionModel.SelectionFlag.ClearAndSelect
             | QItemSelectionModel.SelectionFlag.Rows,
         )
-        self.pool_table.scrollTo(index)
-        self._refresh_card()
-        self.centre_stack.setCurrentWidget(self.card)
+        self.pool.pool_table.scrollTo(index)
+        self.refresh_card()
+        self.panel.centre_stack.setCurrentWidget(self.panel.card)
 
-    def _refresh_card(self) -> None:
+    def refresh_card(self) -> None:
+        """Show the current document again (its grade or note changed)."""
         item = self.current_item()
         if item is None:
             return
         self.panel.show_item(item, self._position, self.pool_model.rowCount())
-        self._update_pool_title()
+        self.update_pool_title()
 
-    def _update_pool_title(self) -> None:
+    def update_pool_title(self) -> None:
+        """The pool's title: how many of its documents this annotator has judged."""
         total = self.pool_model.rowCount()
-        self.pool_title.setText(
+        self.pool.pool_title.setText(
             arg(self.tr("Pool · %1 / %2 judged"), self.pool_model.judged_count(), total)
         )
 
-    def _update_totals(self) -> None:
+    def update_totals(self) -> None:
+        """The line under the query list: queries complete, documents judged."""
         complete, judged, pooled = self.rows_model.totals()
         n = self.rows_model.rowCount()
         text = self.tr("%1 of %2 queries complete · %3 / %4 documents judged")
-        self.totals_label.setText(arg(text, *map(number, (complete, n, judged, pooled))))
+        self.queries.totals_label.setText(arg(text, *map(number, (complete, n, judged, pooled))))
 
-    def _set_status(self, text: str) -> None:
-        self.status_label.setText(text)
+    def set_status(self, text: str) -> None:
+        """The status line of the document panel ("Saved ✓", "Loading…")."""
+        self.panel.status_label.setText(text)
+
+    # ================================================================== what every view answers
+    @Slot()
+    def reload(self) -> None:
+        """Reload the query list and the current pool (coalesced, in workers)."""
+        self.loader.reload()
+
+    def is_loading(self) -> bool:
+        """Whether the query list is still loading (see :meth:`AnnotateLoader.is_loading`)."""
+        return self.loader.is_loading()
 
     # ================================================================== public API (tests)
     @property
@@ -294,7 +303,7 @@ class AnnotateView(LoadingMixin, GradingMixin, QWidget):
             return False
         action, grade = found
         if action is Action.GRADE and grade is not None:
-            self.grade_current(grade)
+            self.grader.grade_current(grade)
             return True
         last = self.pool_model.rowCount() - 1
         handlers: dict[Action, Callable[[], object]] = {
@@ -302,11 +311,11 @@ class AnnotateView(LoadingMixin, GradingMixin, QWidget):
             Action.REDO: self.context.undo_stack.redo,
             Action.NEXT: self.go_next,
             Action.PREVIOUS: self.go_previous,
-            Action.CLEAR: self.clear_current,
-            Action.NOTE: self.edit_note,
+            Action.CLEAR: self.grader.clear_current,
+            Action.NOTE: self.grader.edit_note,
             Action.NEXT_UNJUDGED: self.next_unjudged,
-            Action.FIRST: lambda: self._show_position(0),
-            Action.LAST: lambda: self._show_position(last),
+            Action.FIRST: lambda: self.show_position(0),
+            Action.LAST: lambda: self.show_position(last),
             Action.PAGE_DOWN: lambda: self.panel.scroll_text(1),
             Action.PAGE_UP: lambda: self.panel.scroll_text(-1),
         }
@@ -316,22 +325,23 @@ class AnnotateView(LoadingMixin, GradingMixin, QWidget):
     @Slot()
     def go_next(self) -> None:
         if self._position + 1 < self.pool_model.rowCount():
-            self._show_position(self._position + 1)
+            self.show_position(self._position + 1)
 
     @Slot()
     def go_previous(self) -> None:
         if self._position > 0:
-            self._show_position(self._position - 1)
+            self.show_position(self._position - 1)
 
-    def _go_to_document(self, document_id: int) -> None:
+    def go_to_document(self, document_id: int) -> None:
+        """Show the pool's document ``document_id`` (ignored when it is not in the pool)."""
         row = self.pool_model.row_of(document_id)
         if row is not None:
-            self._show_position(row)
+            self.show_position(row)
 
     @Slot(QModelIndex)
     def _on_pool_clicked(self, index: QModelIndex) -> None:
         if index.isValid():
-            self._show_position(index.row())
+            self.show_position(index.row())
             self.panel.setFocus()
 
     @Slot()
@@ -342,7 +352,7 @@ class AnnotateView(LoadingMixin, GradingMixin, QWidget):
         judged = [item.grade is not None for item in self.pool_model.items()]
         row = next_in_pool(judged, self._position)
         if row is not None:
-            self._show_position(row)
+            self.show_position(row)
             self.panel.setFocus()
             return
         current, query_id = -1, None
@@ -351,23 +361,23 @@ class AnnotateView(LoadingMixin, GradingMixin, QWidget):
             source_row = self.rows_model.row_of(query_id)
             if source_row is not None:
                 current = self.proxy.mapFromSource(self.rows_model.index(source_row, 0)).row()
-        found = next_unfinished_query(self.proxy.rowCount(), self._listed, current, query_id)
+        found = next_unfinished_query(self.proxy.rowCount(), self.loader.listed, current, query_id)
         if found is None:
-            self._set_status(self.tr("Everything in the list is judged."))
+            self.set_status(self.tr("Everything in the list is judged."))
 
             return
-        self._select_query(found)
+        self.loader.select_query(found)
         self.panel.setFocus()
 
     # ================================================================== context signals
     @Slot(str)
     def _on_settings_changed(self, key: str) -> None:
         if key in (S.POOL_DEPTH.key, S.POOL_ORDER.key):
-            self.reload()
+            self.loader.reload()
 
     @Slot(object)
     def _on_judgments_changed(self, _query_ids: object) -> None:
-        if not self._emitting:
+        if not self.grader.emitting:
             if self._query is not None and (item := self.current_item()) is not None:
-                self._pending_document = item.document_id
-            self.reload()
+                self.loader.pending_document = item.document_id
+            self.loader.reload()

@@ -142,7 +142,6 @@ class CampaignPanel(QWidget):
         """Add a panel to ``view`` (an :class:`AnnotateView`), as a tab beside its query list."""
         panel = cls(view, view)
         view.add_side_panel(panel, QCoreApplication.translate("CampaignPanel", "Campaign"))
-        view.campaign_panel = panel
         return panel
 
     # ------------------------------------------------------------------ state
@@ -187,7 +186,7 @@ class CampaignPanel(QWidget):
         enabled = service is not None and name is not None
         for button in (self.next_button, self.cant_button, self.later_button):
             button.setEnabled(enabled)
-        self.view.campaign_id = (
+        self.view.grader.campaign_id = (
             service.campaign_id(name) if service is not None and name is not None else None
         )
         self._show_guidelines()
@@ -239,7 +238,7 @@ class CampaignPanel(QWidget):
             nothing = self.tr("%1\nNothing left for you in this campaign.")
             self.progress_label.setText(arg(nothing, self.progress_label.text()))
             return False
-        self.view.open_query(items[0].query_id, items[0].document_id)
+        self.view.loader.open_query(items[0].query_id, items[0].document_id)
         return True
 
     def _mark(self, state: str, reason: str | None) -> None:
@@ -294,8 +293,9 @@ class CampaignPanel(QWidget):
                 service.release(annotator.id)
 
 
-def install_campaigns(window: Any, menu_bar_before: QMenu | None = None) -> None:
-    """Add the Campaign menu to ``window`` (a MainWindow) and the panel to its Annotate view."""
+def install_campaigns(window: Any, menu_bar_before: QMenu | None = None) -> CampaignPanel | None:
+    """Add the Campaign menu to ``window`` (a MainWindow) and the panel to its Annotate view;
+    returns the panel (None without an Annotate view), which the window keeps."""
     context: Any = window.context
     view = getattr(window, "views", {}).get("Annotate")
     panel = CampaignPanel.attach(view) if hasattr(view, "splitter") else None
@@ -331,3 +331,4 @@ def install_campaigns(window: Any, menu_bar_before: QMenu | None = None) -> None
             action = menu.addAction(QCoreApplication.translate("CampaignMenu", text))
             action.setShortcut(QKeySequence(keys))
             action.triggered.connect(lambda _checked=False, slot=slot: slot())
+    return panel
