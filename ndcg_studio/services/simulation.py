@@ -41,7 +41,7 @@ from ndcg_studio.domain.pooling.strategies import (
     build_pool,
     make_chooser,
 )
-from ndcg_studio.domain.verdict.bounds import query_delta_bounds
+from ndcg_studio.domain.verdict.bounds import VerdictInputs, query_delta_bounds
 from ndcg_studio.domain.verdict.estimates import expected_grades, ndcg_matrix, rank_buckets
 from ndcg_studio.services.scoring.load import ScoringRead
 from ndcg_studio.services.scoring.service import ScoringService
@@ -260,14 +260,16 @@ class _Tracker:
         for q in self.dirty:
             for i, (a, b) in enumerate(self.pairs):
                 self.low[i, q], self.high[i, q] = query_delta_bounds(
-                    pool,
-                    grades,
-                    a,
-                    b,
-                    k,
+                    VerdictInputs(
+                        pool,
+                        grades,
+                        k,
+                        a,
+                        b,
+                        max_grade=self.max_grade,
+                        integer_grades=self.integer_grades,
+                    ),
                     q,
-                    max_grade=self.max_grade,
-                    integer_grades=self.integer_grades,
                 )
         self.dirty.clear()
         n_eval = len(self.evaluated_q)

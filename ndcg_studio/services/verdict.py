@@ -34,7 +34,7 @@ from numpy.typing import NDArray
 
 from ndcg_studio.domain.metrics.measures import Qrels
 from ndcg_studio.domain.pooling.strategies import Pool, build_pool
-from ndcg_studio.domain.verdict.bounds import DeltaBounds, delta_bounds
+from ndcg_studio.domain.verdict.bounds import DeltaBounds, VerdictInputs, delta_bounds
 from ndcg_studio.domain.verdict.estimates import expected_grades, probability_a_better
 from ndcg_studio.domain.verdict.settle import settle_steps
 from ndcg_studio.progress import Cancelled
@@ -262,12 +262,8 @@ class PoolSource:
 
 
 def judgments_to_settle(
-    pool: Pool,
-    grades: NDArray[np.float64],
-    k: int,
+    inputs: VerdictInputs,
     *,
-    max_grade: float = MAX_GRADE,
-    integer_grades: bool = True,
     complete: NDArray[np.bool_] | None = None,
     cancelled: Cancelled | None = None,
     bounds: DeltaBounds | None = None,
@@ -277,33 +273,23 @@ def judgments_to_settle(
     mean nDCG@K excludes 0. 0 when it already does; None when the whole pool would not.
 
     Args:
-        pool: a pool of two runs; grades: (P,) float64, NaN = not judged yet.
+        inputs: a pool of two runs (0 = A, 1 = B), its grades (NaN = not judged yet), K and
+            the grade scale.
         complete: (n_queries,) bool queries whose judgments are taken as complete (their
             unjudged documents expected at 0; :func:`~ndcg_studio.domain.verdict.bounds.
             expected_grades`).
-        bounds: ``delta_bounds(pool, grades, 0, 1, k, ...)`` with the same grade scale, when
-            the caller has it (not computed twice).
+        bounds: ``delta_bounds(inputs)``, when the caller has it (not computed twice).
 
     Raises:
         OperationCancelled: ``cancelled()`` became true.
     """
-    g = np.asarray(grades, dtype=np.float64)
+    inputs = replace(inputs, grades=np.asarray(inputs.grades, dtype=np.float64))
     if bounds is None:
-        bounds = delta_bounds(pool, g, 0, 1, k, max_grade=max_grade, integer_grades=integer_grades)
+        bounds = delta_bounds(inputs)
     # the walk in blocks (domain.verdict_settle): the same count as proposing, re-bounding the
     # proposed document's query and testing the sums one judgment at a time
-    return settle_steps(
-        pool,
-        g,
-        expected_grades(pool, g, complete=complete),
-        k,
-        bounds.low,
-        bounds.high,
-        bounds.evaluated,
-        max_grade=max_grade,
-        integer_grades=integer_grades,
-        cancelled=cancelled,
-    )
+    expected = expected_grades(inputs.pool, inputs.grades, complete=complete)
+    return settle_steps(inputs, expected, bounds, cancelled=cancelled)
 
 
 def pair_verdict(
@@ -341,19 +327,11 @@ def pair_verdict(
     known = grades[~np.isnan(grades)]
     integer_grades = bool(np.all(known == np.round(known)))
     max_grade = max(MAX_GRADE, float(np.ceil(known.max(initial=0.0))))
-    b = delta_bounds(pool, grades, 0, 1, k, max_grade=max_grade, integer_grades=integer_grades)
-    to_settle = judgments_to_settle(
-        pool,
-        grades,
-        k,
-        max_grade=max_grade,
-        integer_grades=integer_grades,
-        complete=complete,
-        cancelled=cancelled,
-        bounds=b,
-    )
+    inputs = VerdictInputs(pool, grades, k, max_grade=max_grade, integer_grades=integer_grades)
+    b = delta_bounds(inputs)
+    to_settle = judgments_to_settle(inputs, complete=complete, cancelled=cancelled, bounds=b)
     return_freed_memory()
-    p = probability_a_better(pool, grades, 0, 1, k, samples=samples, seed=seed, complete=complete)
+    p = probability_a_better(inputs, samples=samples, seed=seed, complete=complete)
     return PairVerdict(
         run_a=run_a,
         run_b=run_b,

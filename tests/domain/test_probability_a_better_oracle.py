@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from ndcg_studio.domain.metrics.measures import ideal_dcg
 from ndcg_studio.domain.pooling.strategies import Pool, build_pool
+from ndcg_studio.domain.verdict.bounds import VerdictInputs
 from ndcg_studio.domain.verdict.estimates import (
     _known_grades,
     _QueryRows,
@@ -82,7 +83,10 @@ def test_the_estimate_equals_the_draw_by_draw_one(
     grades[rng.random(pool.size) >= judged] = np.nan
     a, b = 0, n_runs - 1
     want = draw_by_draw(pool, grades, a, b, k, 20, seed % 7)
-    assert probability_a_better(pool, grades, a, b, k, samples=20, seed=seed % 7) == want
+    assert (
+        probability_a_better(VerdictInputs(pool, grades, k, a, b), samples=20, seed=seed % 7)
+        == want
+    )
 
 
 @settings(max_examples=60, deadline=None)

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from ndcg_studio.domain.metrics.measures import Qrels, RankedLists, ScoringParams, score
 from ndcg_studio.domain.pooling.strategies import Pool, build_pool
 from ndcg_studio.domain.verdict import bounds as verdict
-from ndcg_studio.domain.verdict.bounds import delta_bounds, query_delta_bounds
+from ndcg_studio.domain.verdict.bounds import VerdictInputs, delta_bounds, query_delta_bounds
 from ndcg_studio.domain.verdict.estimates import expected_grades, ndcg_matrix, probability_a_better
 
 
@@ -80,9 +80,9 @@ def test_bounds_contain_every_grade_assignment(
     # at most 5 unjudged documents: 5**5 assignments
     hidden[np.flatnonzero(hidden)[5:]] = False
     grades[hidden] = np.nan
-    lo, hi = query_delta_bounds(pool, grades, 0, 1, k, 0)
+    lo, hi = query_delta_bounds(VerdictInputs(pool, grades, k), 0)
     with mock.patch.object(verdict, "_MAX_ENUMERATION", 0):  # the relaxation bound
-        relaxed_lo, relaxed_hi = query_delta_bounds(pool, grades, 0, 1, k, 0)
+        relaxed_lo, relaxed_hi = query_delta_bounds(VerdictInputs(pool, grades, k), 0)
     unknown = np.flatnonzero(hidden)
     deltas = []
     for assignment in itertools.product(range(5), repeat=len(unknown)):
@@ -111,7 +111,7 @@ def test_bounds_are_tight_on_a_hand_example() -> None:
     rank = np.array([1, 2, 1, 2])
     pool = build_pool(run, query, doc, rank, n_runs=2, n_queries=1, depth=2)
     grades = np.array([np.nan, 2.0])
-    lo, hi = query_delta_bounds(pool, grades, 0, 1, 10, 0)
+    lo, hi = query_delta_bounds(VerdictInputs(pool, grades, 10), 0)
     d2 = 1 / np.log2(3)
     best = ((4 + 2 * d2) - (2 + 4 * d2)) / (4 + 2 * d2)
     worst = (2 * d2 - 2) / 2
@@ -138,12 +138,12 @@ def test_mean_bounds_and_decision() -> None:
     run, query, doc, rank = _random_runs(rng, 2, 5, 30, 10)
     pool = build_pool(run, query, doc, rank, n_runs=2, n_queries=5, depth=10)
     truth = rng.integers(0, 5, size=pool.size).astype(float)
-    full = delta_bounds(pool, truth, 0, 1, 10)
+    full = delta_bounds(VerdictInputs(pool, truth, 10))
     nd = ndcg_matrix(pool, truth, 10)
     assert full.mean_low == pytest.approx(float((nd[0] - nd[1]).mean()), abs=1e-12)
     assert full.mean_high == pytest.approx(full.mean_low, abs=1e-12)
     assert full.decided == (abs(full.mean_low) > 0)
-    none = delta_bounds(pool, np.full(pool.size, np.nan), 0, 1, 10)
+    none = delta_bounds(VerdictInputs(pool, np.full(pool.size, np.nan), 10))
     assert none.mean_low < 0 < none.mean_high and not none.decided
     assert none.mean_low >= -1 and none.mean_high <= 1
 
@@ -170,10 +170,10 @@ def test_expected_grades_and_estimate() -> None:
     )
     g = np.full(same.size, np.nan)
     g[::2] = 3.0
-    assert probability_a_better(same, g, 0, 1, 10, samples=50) == 0.0
-    p = probability_a_better(pool, grades, 0, 1, 10, samples=50, seed=1)
+    assert probability_a_better(VerdictInputs(same, g, 10), samples=50) == 0.0
+    p = probability_a_better(VerdictInputs(pool, grades, 10), samples=50, seed=1)
     assert 0.0 <= p <= 1.0
-    assert p == probability_a_better(pool, grades, 0, 1, 10, samples=50, seed=1)
+    assert p == probability_a_better(VerdictInputs(pool, grades, 10), samples=50, seed=1)
 
 
 @settings(max_examples=15, deadline=None)
@@ -187,7 +187,7 @@ def test_fractional_grades_use_a_bound_sound_on_the_whole_box(seed: int, k: int)
     grades = rng.integers(0, 9, size=pool.size) / 2.0
     unknown = rng.choice(pool.size, size=min(3, pool.size), replace=False)
     grades[unknown] = np.nan
-    lo, hi = query_delta_bounds(pool, grades, 0, 1, k, 0, integer_grades=False)
+    lo, hi = query_delta_bounds(VerdictInputs(pool, grades, k, integer_grades=False), 0)
     for assignment in itertools.product(np.arange(9) / 2.0, repeat=len(unknown)):
         g = grades.copy()
         g[unknown] = assignment
@@ -202,13 +202,13 @@ def test_estimate_is_certain_when_everything_is_judged_and_follows_the_evidence(
     truth = rng.integers(0, 5, size=pool.size).astype(float)
     nd = ndcg_matrix(pool, truth, 10)
     a_better = float((nd[0] - nd[1]).mean()) > 0
-    assert probability_a_better(pool, truth, 0, 1, 10, samples=20) == float(a_better)
+    assert probability_a_better(VerdictInputs(pool, truth, 10), samples=20) == float(a_better)
     # A's top 3 documents judged 4, B's top 3 judged 0 (where not shared): A very likely better
     grades = np.full(pool.size, np.nan)
     grades[(pool.rank[0] >= 1) & (pool.rank[0] <= 3)] = 4.0
     b_top = (pool.rank[1] >= 1) & (pool.rank[1] <= 3) & np.isnan(grades)
     grades[b_top] = 0.0
-    assert probability_a_better(pool, grades, 0, 1, 10, samples=100, seed=2) > 0.9
+    assert probability_a_better(VerdictInputs(pool, grades, 10), samples=100, seed=2) > 0.9
 
 
 def _cranfield_style(n_queries: int, mirror: bool = False) -> tuple[Pool, np.ndarray]:
@@ -245,9 +245,11 @@ def test_estimates_take_independent_qrels_as_complete() -> None:
     the estimate follows the evidence; the sound interval does not change."""
     pool, grades = _cranfield_style(20)
     complete = np.ones(pool.n_queries, dtype=bool)
-    fair = probability_a_better(pool, grades, 0, 1, 10, samples=200, seed=3)
+    fair = probability_a_better(VerdictInputs(pool, grades, 10), samples=200, seed=3)
     assert fair < 0.5  # the old reading: misleading
-    p = probability_a_better(pool, grades, 0, 1, 10, samples=200, seed=3, complete=complete)
+    p = probability_a_better(
+        VerdictInputs(pool, grades, 10), samples=200, seed=3, complete=complete
+    )
     assert p > 0.95
     filled = expected_grades(pool, grades, complete=complete)
     np.testing.assert_array_equal(filled, np.where(np.isnan(grades), 0.0, grades))
@@ -260,7 +262,7 @@ def test_estimates_take_independent_qrels_as_complete() -> None:
     assert mixed[open_unjudged].mean() < 1.0
     assert (expected_grades(pool, grades)[open_unjudged] > 2.0).all()
     # (c) the sound interval is not an estimate: it ignores the assumption
-    b = delta_bounds(pool, grades, 0, 1, 10)
+    b = delta_bounds(VerdictInputs(pool, grades, 10))
     assert b.mean_low < 0 < b.mean_high
 
 
@@ -269,5 +271,7 @@ def test_estimate_of_a_symmetric_case_is_about_one_half() -> None:
     difference is as likely negative as positive, so P(A better) ~ 1/2."""
     pool, grades = _cranfield_style(40, mirror=True)
     complete = (np.arange(pool.n_queries) // 2) % 2 == 0
-    p = probability_a_better(pool, grades, 0, 1, 10, samples=400, seed=4, complete=complete)
+    p = probability_a_better(
+        VerdictInputs(pool, grades, 10), samples=400, seed=4, complete=complete
+    )
     assert 0.4 < p < 0.6

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from ndcg_studio.domain.pooling.strategies import ABChooser, Pool, build_pool
 from ndcg_studio.domain.verdict import order as verdict_order
 from ndcg_studio.domain.verdict import settle as verdict_settle
-from ndcg_studio.domain.verdict.bounds import delta_bounds
+from ndcg_studio.domain.verdict.bounds import VerdictInputs, delta_bounds
 from ndcg_studio.domain.verdict.estimates import expected_grades
 from ndcg_studio.domain.verdict.order import ab_walk_order
 
@@ -88,13 +88,14 @@ def test_the_walk_falls_back_to_the_chooser(monkeypatch: pytest.MonkeyPatch) -> 
     pool = random_pool(rng, 40, 8, False)
     grades = rng.integers(0, 5, pool.size).astype(float)
     grades[rng.random(pool.size) >= 0.3] = np.nan
-    b = delta_bounds(pool, grades, 0, 1, 5, integer_grades=False)
-    args = (pool, grades, expected_grades(pool, grades), 5, b.low, b.high, b.evaluated)
-    want = verdict_settle.settle_steps(*args, max_grade=4.0, integer_grades=False)
+    inputs = VerdictInputs(pool, grades, 5, max_grade=4.0, integer_grades=False)
+    b = delta_bounds(inputs)
+    args = (inputs, expected_grades(pool, grades), b)
+    want = verdict_settle.settle_steps(*args)
     assert want is not None and want > 100
     monkeypatch.setattr(verdict_settle, "ab_walk_order", lambda *a, **kw: None)
     monkeypatch.setattr(verdict_settle, "_FIRST_BLOCK", 4)
-    got = verdict_settle.settle_steps(*args, max_grade=4.0, integer_grades=False)
+    got = verdict_settle.settle_steps(*args)
     assert got == want
 
 

@@ -11,7 +11,12 @@ from hypothesis import strategies as st
 
 from ndcg_studio.domain.pooling.strategies import ABChooser, Pool, build_pool
 from ndcg_studio.domain.verdict import settle as verdict_settle
-from ndcg_studio.domain.verdict.bounds import delta_bounds, query_delta_bounds, query_starts
+from ndcg_studio.domain.verdict.bounds import (
+    VerdictInputs,
+    delta_bounds,
+    query_delta_bounds,
+    query_starts,
+)
 from ndcg_studio.domain.verdict.estimates import expected_grades
 
 
@@ -27,7 +32,7 @@ def plain_loop(
 
     def bounds(q: int) -> None:
         low[q], high[q] = query_delta_bounds(
-            pool, g, 0, 1, k, q, max_grade=max_grade, integer_grades=integer, starts=starts
+            VerdictInputs(pool, g, k, max_grade=max_grade, integer_grades=integer), q, starts=starts
         )
 
     for q in queries.tolist():
@@ -93,20 +98,14 @@ def test_blocks_count_as_the_plain_loop(
         grades = np.round(grades + rng.choice([0.0, 1 / 3, -1 / 3], pool.size), 12).clip(0, 4)
     grades[rng.random(pool.size) >= judged] = np.nan
     want = plain_loop(pool, grades, k, 4.0, integer)
-    b = delta_bounds(pool, grades, 0, 1, k, integer_grades=integer)
+    b = delta_bounds(VerdictInputs(pool, grades, k, integer_grades=integer))
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(verdict_settle, "_FIRST_BLOCK", block)
         patch.setattr(verdict_settle, "_MAX_BLOCK", max(block, 4))
         got = verdict_settle.settle_steps(
-            pool,
-            grades,
+            VerdictInputs(pool, grades, k, max_grade=4.0, integer_grades=integer),
             expected_grades(pool, grades),
-            k,
-            b.low,
-            b.high,
-            b.evaluated,
-            max_grade=4.0,
-            integer_grades=integer,
+            b,
         )
     assert got == want
 
@@ -121,16 +120,10 @@ def test_a_long_walk_is_counted_across_blocks(monkeypatch: pytest.MonkeyPatch, s
     assert want is not None and want > 200  # these seeds: 217, 352 and 326 of 337-358
     monkeypatch.setattr(verdict_settle, "_FIRST_BLOCK", 4)
     monkeypatch.setattr(verdict_settle, "_MAX_BLOCK", 16)
-    b = delta_bounds(pool, grades, 0, 1, 5, integer_grades=False)
+    b = delta_bounds(VerdictInputs(pool, grades, 5, integer_grades=False))
     got = verdict_settle.settle_steps(
-        pool,
-        grades,
+        VerdictInputs(pool, grades, 5, max_grade=4.0, integer_grades=False),
         expected_grades(pool, grades),
-        5,
-        b.low,
-        b.high,
-        b.evaluated,
-        max_grade=4.0,
-        integer_grades=False,
+        b,
     )
     assert got == want

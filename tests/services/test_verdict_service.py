@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from ndcg_studio.domain.pooling.strategies import ABChooser, build_pool
-from ndcg_studio.domain.verdict.bounds import delta_bounds
+from ndcg_studio.domain.verdict.bounds import VerdictInputs, delta_bounds
 from ndcg_studio.domain.verdict.estimates import expected_grades, probability_a_better
 from ndcg_studio.services.importing.service import ImportService
 from ndcg_studio.services.scoring.service import ScoringService
@@ -102,13 +102,13 @@ def test_partial_judgments_match_the_domain(db: Any, tmp_path: Path, seed: int) 
     assert not pool_judgments(db, settings, RUN_A, RUN_B, DEPTH)[2].any()
 
     v = pair_verdict(db, settings, RUN_A, RUN_B, depth=DEPTH)
-    b = delta_bounds(want_pool, want_grades, 0, 1, 5)
+    b = delta_bounds(VerdictInputs(want_pool, want_grades, 5))
     assert (v.pooled, v.judged) == (want_pool.size, len(qrels))
     assert (v.low, v.high) == pytest.approx((b.mean_low, b.mean_high), abs=1e-12)
     assert v.decided == b.decided
     # the Monte Carlo draws follow the pool's document order: the service's own pool
-    assert v.p_a_better == probability_a_better(pool, grades, 0, 1, 5)
-    assert v.to_settle == judgments_to_settle(pool, grades, 5)
+    assert v.p_a_better == probability_a_better(VerdictInputs(pool, grades, 5))
+    assert v.to_settle == judgments_to_settle(VerdictInputs(pool, grades, 5))
     # B vs A: the interval mirrors, P(A better) complements (up to ties)
     w = pair_verdict(db, settings, RUN_B, RUN_A, depth=DEPTH)
     assert (w.low, w.high) == pytest.approx((-v.high, -v.low), abs=1e-12)
@@ -126,18 +126,18 @@ def test_queries_judged_outside_the_pool_are_taken_as_complete(db: Any, tmp_path
     pool, grades, complete = pool_judgments(db, settings, RUN_A, RUN_B, DEPTH)
     assert complete.tolist() == [True, False, True, False, False]
     v = pair_verdict(db, settings, RUN_A, RUN_B, depth=DEPTH)
-    b = delta_bounds(pool, grades, 0, 1, 5)
+    b = delta_bounds(VerdictInputs(pool, grades, 5))
     assert (v.low, v.high) == (b.mean_low, b.mean_high)  # (c): not an estimate, unchanged
     assert v.judged == len(qrels)  # the pooled ones
-    assert v.p_a_better == probability_a_better(pool, grades, 0, 1, 5, complete=complete)
-    assert v.to_settle == judgments_to_settle(pool, grades, 5, complete=complete)
+    assert v.p_a_better == probability_a_better(VerdictInputs(pool, grades, 5), complete=complete)
+    assert v.to_settle == judgments_to_settle(VerdictInputs(pool, grades, 5), complete=complete)
 
 
 @pytest.mark.parametrize("seed", [4, 5, 6, 7])
 def test_judgments_to_settle_replays_the_ab_order(db: Any, tmp_path: Path, seed: int) -> None:
     lists, qrels = _collection(tmp_path, seed, judged_fraction=0.3)
     pool, grades = _oracle_pool(lists, qrels)
-    n = judgments_to_settle(pool, grades, 5)
+    n = judgments_to_settle(VerdictInputs(pool, grades, 5))
     # replay: the ab order with the judged documents revealed first, expected grades after
     expected = expected_grades(pool, grades)
     chooser = ABChooser(pool, k=5, pairs=[(0, 1)])
@@ -153,7 +153,7 @@ def test_judgments_to_settle_replays_the_ab_order(db: Any, tmp_path: Path, seed:
     def decided_after(m: int) -> bool:
         g = grades.copy()
         g[order[:m]] = expected[order[:m]]
-        return delta_bounds(pool, g, 0, 1, 5).decided
+        return delta_bounds(VerdictInputs(pool, g, 5)).decided
 
     if n is None:
         assert not any(decided_after(m) for m in range(len(order) + 1))
@@ -174,7 +174,7 @@ def test_identical_runs_never_settle() -> None:
         n_queries=1,
         depth=3,
     )
-    assert judgments_to_settle(pool, np.array([np.nan, 2.0, np.nan]), 3) is None
+    assert judgments_to_settle(VerdictInputs(pool, np.array([np.nan, 2.0, np.nan]), 3)) is None
 
 
 def test_everything_judged_is_the_normal_scoring(db: Any, tmp_path: Path) -> None:

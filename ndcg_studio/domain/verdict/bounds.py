@@ -217,6 +217,31 @@ def _upper_relaxed(
 
 
 @dataclass(frozen=True, eq=False)
+class VerdictInputs:
+    """One pair of runs on a pool, as every verdict function reads it.
+
+    Attributes:
+        pool: the pool of the runs' top documents (:class:`~ndcg_studio.domain.pooling.
+            strategies.Pool`).
+        grades: (P,) float64 grades of the pooled documents so far, NaN = not judged yet.
+        k: the cutoff K of nDCG@K (>= 1).
+        run_a, run_b: the two runs' indices in the pool; differences are A - B.
+        max_grade: the largest grade an unjudged document may receive.
+        integer_grades: unjudged documents receive integer grades (one annotator). False when
+            a hidden grade may be fractional (a mean consensus of several annotators): then
+            only the relaxation over [0, max_grade] is sound and it is used.
+    """
+
+    pool: Pool
+    grades: NDArray[np.float64]
+    k: int
+    run_a: int = 0
+    run_b: int = 1
+    max_grade: float = 4.0
+    integer_grades: bool = True
+
+
+@dataclass(frozen=True, eq=False)
 class DeltaBounds:
     """Sound bounds of Delta nDCG@K = nDCG(A) - nDCG(B).
 
@@ -239,19 +264,13 @@ class DeltaBounds:
 
 
 def query_delta_bounds(
-    pool: Pool,
-    grades: NDArray[np.float64],
-    run_a: int,
-    run_b: int,
-    k: int,
-    q: int,
-    *,
-    max_grade: float = 4.0,
-    integer_grades: bool = True,
-    starts: NDArray[np.intp] | None = None,
+    inputs: VerdictInputs, q: int, *, starts: NDArray[np.intp] | None = None
 ) -> tuple[float, float]:
     """(low, high) of Delta nDCG@K of query ``q``; see :func:`delta_bounds`. ``starts``: the
     pool's :func:`query_starts`, passed by callers that bound many queries."""
+    pool, grades, k = inputs.pool, inputs.grades, inputs.k
+    run_a, run_b = inputs.run_a, inputs.run_b
+    max_grade, integer_grades = inputs.max_grade, inputs.integer_grades
     if starts is None:
         starts = query_starts(pool)
     lo, hi = int(starts[q]), int(starts[q + 1])
@@ -265,15 +284,7 @@ def query_delta_bounds(
 
 
 def delta_bounds(
-    pool: Pool,
-    grades: NDArray[np.float64],
-    run_a: int,
-    run_b: int,
-    k: int,
-    *,
-    max_grade: float = 4.0,
-    integer_grades: bool = True,
-    evaluated: NDArray[np.bool_] | None = None,
+    inputs: VerdictInputs, *, evaluated: NDArray[np.bool_] | None = None
 ) -> DeltaBounds:
     """Interval of Delta nDCG@K (A - B) over EVERY grade 0..max_grade of the unjudged documents.
 
@@ -281,29 +292,24 @@ def delta_bounds(
     relaxation (the method and its proof are in the module docstring).
 
     Args:
-        grades: (P,) float64 grades, NaN = not judged yet.
-        run_a, run_b: run indices.
-        max_grade: the largest grade an unjudged document may receive.
-        integer_grades: unjudged documents receive integer grades (one annotator). False when
-            a hidden grade may be fractional (a mean consensus of several annotators): then
-            only the relaxation over [0, max_grade] is sound and it is used.
+        inputs: the pool, its grades, the two runs, K and the grade scale.
         evaluated: (n_queries,) bool queries in the mean (default: queries with a pooled
             document).
 
     Raises:
         ValueError: no evaluated query.
     """
+    pool, grades, k = inputs.pool, inputs.grades, inputs.k
+    run_a, run_b, max_grade = inputs.run_a, inputs.run_b, inputs.max_grade
     if evaluated is None:
         evaluated = np.bincount(pool.query, minlength=pool.n_queries) > 0
     if not evaluated.any():
         raise ValueError("no query to evaluate")
-    if integer_grades:
+    if inputs.integer_grades:
         low, high = np.zeros(pool.n_queries), np.zeros(pool.n_queries)
         starts = query_starts(pool)
         for q in np.flatnonzero(evaluated).tolist():
-            low[q], high[q] = query_delta_bounds(
-                pool, grades, run_a, run_b, k, q, max_grade=max_grade, starts=starts
-            )
+            low[q], high[q] = query_delta_bounds(inputs, q, starts=starts)
     else:
         # the relaxation of every query at once (verdict_batch): the same bounds as one by one
         inside = evaluated[pool.query]

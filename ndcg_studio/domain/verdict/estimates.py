@@ -22,6 +22,7 @@ from numpy.typing import NDArray
 
 from ndcg_studio.domain.metrics.measures import ideal_dcg
 from ndcg_studio.domain.pooling.strategies import Pool, discounts
+from ndcg_studio.domain.verdict.bounds import VerdictInputs
 
 __all__ = ["expected_grades", "ndcg_matrix", "probability_a_better", "rank_buckets"]
 
@@ -145,11 +146,7 @@ def expected_grades(
 
 
 def probability_a_better(
-    pool: Pool,
-    grades: NDArray[np.float64],
-    run_a: int,
-    run_b: int,
-    k: int,
+    inputs: VerdictInputs,
     *,
     samples: int = 200,
     seed: int = 0,
@@ -164,8 +161,10 @@ def probability_a_better(
     none; 0 when nothing is known), ``samples`` times with
     ``numpy.random.default_rng(seed)``. Returns the fraction of draws with a positive
     difference, in [0, 1]. It measures the uncertainty of the missing grades only, not that
-    of the query sample (a significance test over queries answers that).
+    of the query sample (a significance test over queries answers that). ``inputs``: the pool,
+    its grades, the two runs and K (the grade scale is not used: draws come from known grades).
     """
+    pool, grades, k, run_a, run_b = inputs.pool, inputs.grades, inputs.k, inputs.run_a, inputs.run_b
     g = _known_grades(pool, grades, complete)
     if evaluated is None:
         evaluated = np.bincount(pool.query, minlength=pool.n_queries) > 0

@@ -28,7 +28,13 @@ from numpy.typing import NDArray
 
 from ndcg_studio.domain.pooling.strategies import ABChooser, Pool, discounts
 from ndcg_studio.domain.verdict.batch import upper_relaxed_rows
-from ndcg_studio.domain.verdict.bounds import ROUNDS, query_starts, upper_one
+from ndcg_studio.domain.verdict.bounds import (
+    ROUNDS,
+    DeltaBounds,
+    VerdictInputs,
+    query_starts,
+    upper_one,
+)
 from ndcg_studio.domain.verdict.order import ab_walk_order
 from ndcg_studio.progress import Cancelled, OperationCancelled
 
@@ -41,31 +47,29 @@ _MAX_BLOCK = 1 << 13
 
 
 def settle_steps(
-    pool: Pool,
-    grades: NDArray[np.float64],
+    inputs: VerdictInputs,
     expected: NDArray[np.float64],
-    k: int,
-    low: NDArray[np.float64],
-    high: NDArray[np.float64],
-    evaluated: NDArray[np.bool_],
+    bounds: DeltaBounds,
     *,
-    max_grade: float,
-    integer_grades: bool,
     cancelled: Cancelled | None = None,
 ) -> int | None:
     """The number of judgments after which the verdict is decided (0: already), None when
     the whole pool would not decide it.
 
     Args:
-        pool: a pool of two runs (0 = A, 1 = B); grades: (P,) float64, NaN = not judged.
+        inputs: a pool of two runs (0 = A, 1 = B), its grades (NaN = not judged), K and the
+            grade scale.
         expected: (P,) float64 the grade each unjudged document is assumed to get.
-        low, high: (n_queries,) float64 the bounds of every query for ``grades``
-            (:func:`~ndcg_studio.domain.verdict.bounds.delta_bounds`); evaluated: (n_queries,) bool
-            the queries in the mean.
+        bounds: the bounds of every query for those grades
+            (:func:`~ndcg_studio.domain.verdict.bounds.delta_bounds`), with the queries in the
+            mean.
 
     Raises:
         OperationCancelled: ``cancelled()`` became true.
     """
+    pool, grades, k = inputs.pool, inputs.grades, inputs.k
+    max_grade, integer_grades = inputs.max_grade, inputs.integer_grades
+    low, high, evaluated = bounds.low, bounds.high, bounds.evaluated
     queries = np.flatnonzero(evaluated)
     n = len(queries)
     slot = np.full(pool.n_queries, -1, dtype=np.intp)
