@@ -149,7 +149,7 @@ def _check_pair(run_a: str, run_b: str, depth: int) -> None:
 class PoolSource:
     """What one scoring read holds that the pool of two of its runs needs, so that the verdict
     does not read (and pool) the results and judgments again after the view's scoring
-    (bench_gui_scale.py Compare: a second read of ~3 CPU s and ~300 MB).
+    (a second read would cost Compare its time and peak memory: ``bench_gui_scale.py`` Compare).
 
     Attributes:
         group, doc, rank: (n,) int64 the read results (``ScoringData.lists``, its run scores

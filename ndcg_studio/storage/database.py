@@ -156,9 +156,8 @@ def _set_wal(cursor: Any) -> None:
 
 def _without_memory_map(dbapi_connection: Any, _record: Any) -> None:
     # After _on_sqlite_connect (a lean engine): read through the page cache instead. Pages of
-    # a memory map count in the process's RSS (RssFile) as they are touched — up to the whole
-    # 256 MiB on the GUI's 100,000-query benchmark — for no measurable gain in its loads
-    # (benchmarks/README.md, bench_gui_scale.py).
+    # a memory map count in the process's RSS (RssFile) as they are touched, up to the whole
+    # map, for no measurable gain in the GUI's loads (bench_gui_scale.py).
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA mmap_size=0")
     cursor.close()

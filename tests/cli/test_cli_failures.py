@@ -185,7 +185,7 @@ def test_full_disk_during_export_keeps_the_old_file(
     def no_space(fd: int) -> None:
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr("ndcg_studio.io.writers.os.fsync", no_space)
+    monkeypatch.setattr("ndcg_studio.io.atomic.os.fsync", no_space)
     code, err = run(capsys, "--db", str(loaded), "export", "report", "-o", str(out))
     assert code == 1 and err.count("\n") == 1, err
     assert "the disk is full" in err

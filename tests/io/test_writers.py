@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ndcg_studio.io import writers
+from ndcg_studio.io import atomic
 from ndcg_studio.io.judgments_csv import read_judgments_csv
 from ndcg_studio.io.trec.readers import read_trec_qrels, read_trec_run
 from ndcg_studio.io.trec.writers import write_trec_qrels, write_trec_run
@@ -152,7 +152,7 @@ def test_failure_in_fsync_leaves_old_file(tmp_path: Path, monkeypatch: pytest.Mo
 
 
 def test_cancel_leaves_old_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(writers, "CANCEL_CHECK_ROWS", 10)
+    monkeypatch.setattr(atomic, "CANCEL_CHECK_ROWS", 10)
     path = tmp_path / "qrels.txt"
     path.write_text("old\n", encoding="utf-8")
     polls = itertools.count()

@@ -13,7 +13,8 @@ from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
 
-from ndcg_studio.io.atomic import CANCEL_CHECK_ROWS, atomic_text_writer, rows_with_cancel
+from ndcg_studio.io import atomic
+from ndcg_studio.io.atomic import atomic_text_writer, rows_with_cancel
 from ndcg_studio.io.reading.text import PathArg
 from ndcg_studio.progress import Cancelled, OperationCancelled
 
@@ -43,7 +44,7 @@ def _write_lines(
         for index, row in enumerate(rows_with_cancel(rows, cancelled), start=1):
             line = format_row(row, index)
             batch.append(" " + line if line.startswith("#") else line)
-            if len(batch) >= CANCEL_CHECK_ROWS:
+            if len(batch) >= atomic.CANCEL_CHECK_ROWS:
                 handle.write("".join(batch))
                 batch.clear()
             count = index
@@ -161,13 +162,13 @@ def _plain_qrels_lines(rows: list[Sequence[object]]) -> list[str] | None:
 
 
 def _write_line_list(path: PathArg, lines: list[str], cancelled: Cancelled | None) -> int:
-    """Write finished lines atomically, :data:`~ndcg_studio.io.CANCEL_CHECK_ROWS` at a
+    """Write finished lines atomically, :data:`~ndcg_studio.io.atomic.CANCEL_CHECK_ROWS` at a
     time (polling ``cancelled``)."""
     with atomic_text_writer(path) as handle:
-        for start in range(0, len(lines), CANCEL_CHECK_ROWS):
+        for start in range(0, len(lines), atomic.CANCEL_CHECK_ROWS):
             if cancelled is not None and cancelled():
                 raise OperationCancelled("export cancelled")
-            handle.write("".join(lines[start : start + CANCEL_CHECK_ROWS]))
+            handle.write("".join(lines[start : start + atomic.CANCEL_CHECK_ROWS]))
     return len(lines)
 
 

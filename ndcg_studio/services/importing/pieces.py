@@ -228,9 +228,9 @@ class PieceNames(Mapping[int, str]):
     A piece's names are its own ``str`` objects, one every hundred lines or so of the piece's
     memory; kept (here, or queued for the helper's look-up) while the next piece is read, they
     held the memory pools of the piece's strings in use, and the next piece's strings filled
-    their holes out of address order: every piece after the first read ~65 % slower (a 10M-line
-    run: 0.48 s a piece, 0.80 s with them kept, thread CPU; ``benchmarks/README.md``, #20
-    point 2). So a piece's names are one text (:func:`one_text`), split where read.
+    their holes out of address order: every piece after the first read much slower
+    (``bench_scale.py``, ``bench_import_phases.py``). So a piece's names are one text
+    (:func:`one_text`), split where read.
     """
 
     def __init__(self) -> None:

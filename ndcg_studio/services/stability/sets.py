@@ -67,7 +67,7 @@ def pooled_queries(data: ScoringData, k: int) -> tuple[NDArray[np.int64], NDArra
     top = lists.rank <= k
     q = lists.group_query[lists.group[top]]
     keys = np.sort(q * max(len(data.doc_ids), 1) + lists.doc[top])
-    # distinct by one sort (np.unique hashes first, 1.8 s of 2M keys in bench_gui_scale Review)
+    # distinct by one sort: np.unique hashes first, much slower here (bench_gui_scale.py Review)
     keys = keys[np.concatenate([[True], keys[1:] != keys[:-1]])] if len(keys) else keys
     return keys, keys // max(len(data.doc_ids), 1)
 

@@ -129,8 +129,8 @@ def _copy_out_arrays(
 ) -> list[NDArray[Any]] | None:
     """The rows of the unordered ``SELECT`` ``sql`` (its columns already ``int8``/``float8``)
     as one column array per field, read as one row of ``array_agg`` arrays: COPY sends a
-    row per message, and reading a million messages one by one took longer than the server's
-    work (a 1M-judgment read 0.42 s → 0.30 s; ``bench_scale.py --postgres``). The aggregates
+    row per message, and reading a million messages one by one takes longer than the server's
+    work (``bench_scale.py --postgres``). The aggregates
     of one row see the rows in the same order, so the columns stay aligned. None when a
     value is NULL or the arrays do not fit in one of the server's values (1 GB): rows then."""
     import psycopg  # only on PostgreSQL, where the dialect has imported it

@@ -34,8 +34,7 @@ def import_settings(engine: Engine, conn: Connection) -> Iterator[None]:
     ``StagedIds``) and the memory map is off (its pages count in the process's memory, up to
     256 MiB of a large file) — the peak memory of a 10M-line import
     (``benchmarks/bench_scale.py``). SQLite's sorter may start helper threads for that sort
-    (``threads``: up to two, one core left to the importing thread; a 10M-line run imported
-    1.5-2.5 s faster, the 1M no different).
+    (``threads``: up to two, one core left to the importing thread; ``bench_scale.py``).
 
     On an engine with the :data:`~ndcg_studio.storage.database.LONE_BULK_JOURNAL` option (a
     command's) whose connection is the file's only one, the transaction writes through a
@@ -44,8 +43,8 @@ def import_settings(engine: Engine, conn: Connection) -> Iterator[None]:
     transactions over some dozens of megabytes (https://sqlite.org/wal.html, "WAL does not
     work well for very large transactions"). In WAL every page is written twice (log, then
     checkpoint at the commit), and a page the cache spilled and changed again makes the commit
-    re-read the log after it to redo its checksums: a 10M-line qrels import wrote 6 GB instead
-    of 2 GB and its commit took 7 s, growing faster than the file (``benchmarks/README.md``).
+    re-read the log after it to redo its checksums, a commit growing faster than the file
+    (``bench_scale.py``; the finding is in ``benchmarks/README.md``).
     SQLite refuses the switch at once while any other connection, in this process or another,
     has the file open in WAL; the import then runs in WAL. A program opening the file during
     the import waits for it (``database._set_wal``) instead of reading what was there before.

@@ -1,4 +1,4 @@
-"""The New campaign dialog (issue #16.1): name, runs and depth, overlap, the order the queue
+"""The New campaign dialog: name, runs and depth, overlap, the order the queue
 offers the pool in (a pooling strategy: depth, mtf, bandit, or ab with its runs A, B and cutoff
 K), annotators, a query sample, gold rate and warning threshold, guidelines in Markdown with a
 live preview.

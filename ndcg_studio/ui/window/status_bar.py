@@ -166,8 +166,8 @@ class StatusBar(QObject):
 
         labels = (self.db_label, self.annotator_label, self.counts_label)
         others = sum(width(label) for label in labels if not label.isHidden())
-        # the status bar also keeps room for its message area and size grip (measured: the
-        # window grew by 216 px past labels that summed to the window's width)
+        # the status bar also keeps room for its message area and size grip: labels that sum
+        # to the window's width push the window wider
         room = min(status.width(), self._window.width()) - 240
         for limit in (3, 2, 1):
             text, tooltip = team_text(team, limit)

@@ -1,4 +1,4 @@
-"""The lead's dashboard of a campaign (issue #16.4): progress and one row per annotator.
+"""The lead's dashboard of a campaign: progress and one row per annotator.
 
 The rows are :class:`~ndcg_studio.services.campaigns.service.AnnotatorStatus` values (see
 :meth:`CampaignService.status` for every definition); a gold accuracy below the campaign's
@@ -149,7 +149,7 @@ class CampaignDashboard(QDialog):
             return
         service = CampaignService(db)
         self.summary.setText(arg(self.tr("Computing the statistics of %1…"), name))
-        # seconds on a large campaign (6 s for 150,000 items): in a worker
+        # seconds on a large campaign (bench_annotation.py, the lead's status): in a worker
         self._task = run_task(
             lambda _progress, _cancelled: service.status(name),
             on_success=self._show_status,

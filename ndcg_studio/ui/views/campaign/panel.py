@@ -1,4 +1,4 @@
-"""The campaign side panel of Annotate (issue #16.5) and the Campaign menu.
+"""The campaign side panel of Annotate and the Campaign menu.
 
 The panel sits at the right of the Annotate view: the campaign the annotator works on (only open
 campaigns they take part in), its guidelines (Markdown, ``QTextBrowser.setMarkdown``), under them
