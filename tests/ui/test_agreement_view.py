@@ -13,7 +13,7 @@ from ndcg_studio.services.agreement import AgreementService, AgreementSettings
 from ndcg_studio.services.annotation.service import AnnotationService
 from ndcg_studio.storage import models
 from ndcg_studio.ui.context import AppContext
-from ndcg_studio.ui.models.disputed import COL_D_FINAL
+from ndcg_studio.ui.models.agreement import COL_D_FINAL
 from ndcg_studio.ui.views.agreement.view import AgreementView
 from tests.ui.conftest import UiData
 

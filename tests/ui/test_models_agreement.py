@@ -20,17 +20,15 @@ from ndcg_studio.services.screens.agreement import DisputedRows
 from ndcg_studio.storage import models
 from ndcg_studio.storage.database import Database, open_database
 from ndcg_studio.ui.models.agreement import (
+    COL_D_FINAL,
+    DisputedItemsModel,
+    HistoryModel,
+    ItemGradesModel,
     LeaveOneOutModel,
     PairwiseKappaModel,
     PerQueryAlphaModel,
     kappa_color,
     text_color_on,
-)
-from ndcg_studio.ui.models.disputed import (
-    COL_D_FINAL,
-    DisputedItemsModel,
-    HistoryModel,
-    ItemGradesModel,
 )
 from ndcg_studio.ui.models.table import SORT_ROLE
 

@@ -1,4 +1,4 @@
-"""Campaign SQL, part 2: what the queue may offer an annotator, holds (leases) and marks.
+"""The campaign queue's SQL: what the queue may offer an annotator, holds (leases) and marks.
 
 Every function takes the caller's session, inside the transaction in which
 :mod:`ndcg_studio.services.campaigns.service` holds the campaign's lock

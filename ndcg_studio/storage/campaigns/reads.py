@@ -1,4 +1,4 @@
-"""Campaign SQL, part 3: the reads of the lead's dashboard, the exports of every grade and mark,
+"""Campaign reads: the reads of the lead's dashboard, the exports of every grade and mark,
 and an annotator's own progress.
 
 Every function takes the caller's session and returns plain tuples (the campaign service turns

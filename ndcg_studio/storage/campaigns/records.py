@@ -1,4 +1,4 @@
-"""Campaign SQL, part 1: creating, finding, listing and closing campaigns (tables of migrations
+"""Campaign records: creating, finding, listing and closing campaigns (tables of migrations
 0006 and 0007), the campaign lock, and the small look-ups the campaign service needs.
 
 Every function takes the caller's :class:`~sqlalchemy.orm.Session` (one transaction of

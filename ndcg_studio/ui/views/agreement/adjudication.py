@@ -34,7 +34,7 @@ from ndcg_studio.storage.judgments.items import GradeChange
 from ndcg_studio.ui.context import AppContext
 from ndcg_studio.ui.errors import show_error
 from ndcg_studio.ui.language import arg, number, plural
-from ndcg_studio.ui.models.disputed import HistoryModel, ItemGradesModel
+from ndcg_studio.ui.models.agreement import HistoryModel, ItemGradesModel
 from ndcg_studio.ui.models.grades import chip_icon, grade_name
 from ndcg_studio.ui.undo import EditCommand
 from ndcg_studio.ui.workers import Task, run_task

@@ -45,12 +45,13 @@ from ndcg_studio.translatable import QT_TRANSLATE_NOOP
 from ndcg_studio.ui.context import AppContext
 from ndcg_studio.ui.language import arg, label, number
 from ndcg_studio.ui.models.agreement import (
+    COL_D_RANGE,
     KAPPA_KINDS,
+    DisputedItemsModel,
     LeaveOneOutModel,
     PairwiseKappaModel,
     PerQueryAlphaModel,
 )
-from ndcg_studio.ui.models.disputed import COL_D_RANGE, DisputedItemsModel
 from ndcg_studio.ui.views.agreement.adjudication import AdjudicationPanel, grade_shortcuts, table
 from ndcg_studio.ui.views.agreement.text import alpha_html, fleiss_text, loo_note_text
 from ndcg_studio.ui.views.base import LazyView, StateWidget
