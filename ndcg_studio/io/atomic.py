@@ -58,28 +58,17 @@ def atomic_text_writer(path: PathArg, *, bom: bool = False) -> Iterator[TextIO]:
         sys.stdout.flush()
         return
     target = Path(path)
-    temporary = target.with_name(f".{target.name}.{secrets.token_hex(6)}.tmp")
-    try:
-        descriptor = os.open(
-            temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666
-        )
-    except OSError as exc:  # name the file the user asked for, not our temporary one
-        raise OSError(exc.errno, exc.strerror, str(target)) from exc
-    try:
+    with atomic_path(target) as temporary:
+        try:
+            descriptor = os.open(
+                temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666
+            )
+        except OSError as exc:  # name the file the user asked for, not our temporary one
+            raise OSError(exc.errno, exc.strerror, str(target)) from exc
         with os.fdopen(descriptor, "w", encoding="utf-8", newline="") as handle:
             if bom:
                 handle.write("\ufeff")
             yield handle
-            handle.flush()
-            os.fsync(handle.fileno())
-        with contextlib.suppress(FileNotFoundError):
-            os.chmod(temporary, stat.S_IMODE(target.stat().st_mode))
-        os.replace(temporary, target)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(temporary)
-        raise
-    _fsync_directory(target.parent)
 
 
 def _fsync_directory(folder: Path) -> None:
@@ -110,7 +99,8 @@ def atomic_path(path: PathArg) -> Iterator[Path]:
             os.chmod(temporary, stat.S_IMODE(target.stat().st_mode))
         os.replace(temporary, target)
     except BaseException:
-        with contextlib.suppress(FileNotFoundError):
+        # never mask the failure: the temporary may not exist, or its folder refuse writes
+        with contextlib.suppress(OSError):
             os.unlink(temporary)
         raise
     _fsync_directory(target.parent)
