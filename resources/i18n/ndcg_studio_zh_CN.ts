@@ -1405,8 +1405,11 @@ Create one with File ▸ New database…, then load the demo there.</source>
 <context>
     <name>Grader</name>
     <message>
+        <source>Query complete: ← → to change a grade, U for the next unjudged</source>
+        <translation>查询已完成：← → 修改评分，U：下一个未标注</translation>
+    </message>
+    <message>
         <source>Grade %1 “%2”</source>
-        <extracomment>the judging campaign grades go to (set by the campaign panel), None outside one grades written so far: a load that started before a write is stale and is redone True while this grader announces its own change (the view does not reload for it)</extracomment>
         <translation>评级 %1“%2”</translation>
     </message>
     <message>

@@ -18,33 +18,19 @@ them). Skipped with the reason when one is absent, unless ``$NDCG_STUDIO_E2E_REQ
 
 from __future__ import annotations
 
-import os
-import shutil
-import sqlite3
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
-from pathlib import Path
+from collections.abc import Iterator
 
 import pytest
 
-TOOLS = ("Xvfb", "xdotool", "openbox")
-MISSING = [tool for tool in TOOLS if shutil.which(tool) is None]
-if not sys.platform.startswith("linux") or MISSING:
-    reason = (
-        "the X11 end-to-end tests need Linux with Xvfb, xdotool and openbox "
-        f"(apt install xvfb xdotool openbox); missing: {', '.join(MISSING) or sys.platform}"
-    )
-    if os.environ.get("NDCG_STUDIO_E2E_REQUIRED"):
-        pytest.fail(reason, pytrace=False)
-    pytest.skip(reason, allow_module_level=True)
+from tests.e2e.x11 import NAME, VIEWS, App, Focus, require_x11, stop
+
+require_x11()
 
 pytestmark = pytest.mark.slow
 
-NAME = "e2e-tester"
-VIEWS = ("Annotate", "Review", "Agreement", "Compare", "Stability")
 # the tables of each view (objectName) that Tab must reach and leave
 TABLES = {
     "Annotate": {"query_table"},
@@ -60,162 +46,6 @@ TABLES = {
     "Compare": {"compare_matrix_table", "compare_table"},
     "Stability": {"stability_matrix_table", "stability_means_table", "stability_pairs_table"},
 }
-
-
-@dataclass(frozen=True)
-class Focus:
-    address: str
-    cls: str
-    name: str
-    is_table: bool
-
-
-@dataclass
-class App:
-    process: subprocess.Popen[bytes]
-    env: dict[str, str]
-    log_path: Path
-    db_path: Path
-    position: int = 0
-    lines: list[str] = field(default_factory=list)
-    tab: str = ""  # the current tab, as last logged
-
-    def read(self) -> list[str]:
-        """Lines the app logged since the last read."""
-        with self.log_path.open(encoding="utf-8") as handle:
-            handle.seek(self.position)
-            text = handle.read()
-        complete, _, _partial = text.rpartition("\n")
-        if not complete and not text.endswith("\n"):
-            return []
-        self.position += len(complete) + 1
-        new = complete.split("\n") if complete else []
-        self.lines.extend(new)
-        for line in new:
-            if line.startswith("tab "):
-                self.tab = line[4:]
-        return new
-
-    def wait_for(self, predicate: Callable[[str], bool], timeout: float = 10.0) -> str:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            for line in self.read():
-                if predicate(line):
-                    return line
-            assert self.process.poll() is None, f"the app exited ({self.process.returncode})"
-            time.sleep(0.02)
-        raise AssertionError(f"not logged within {timeout} s; last lines: {self.lines[-8:]}")
-
-    def key(self, *keys: str) -> None:
-        """Press ``keys`` (xdotool names) on whatever window has the X input focus."""
-        subprocess.run(["xdotool", "key", *keys], env=self.env, check=True, timeout=10)
-
-    def press_for_focus(self, key: str, timeout: float = 5.0) -> Focus | None:
-        """Press ``key``; the widget that got the focus, or None when the focus did not move."""
-        self.read()
-        self.key(key)
-        try:  # "focus none": in between two widgets
-            line = self.wait_for(lambda s: s.startswith("focus ") and s != "focus none", timeout)
-        except AssertionError:
-            return None
-        _, address, cls, name, kind = line.split()
-        return Focus(address, cls, name, kind == "table")
-
-    def wait_active(self, title_part: str, timeout: float = 10.0) -> None:
-        """Wait until the window with the X input focus has ``title_part`` in its title (a
-        person, too, types once the window is there)."""
-        deadline = time.monotonic() + timeout
-        title = ""
-        while time.monotonic() < deadline:
-            result = subprocess.run(
-                ["xdotool", "getactivewindow", "getwindowname"],
-                env=self.env,
-                capture_output=True,
-                text=True,
-                timeout=10,
-                check=False,
-            )
-            title = result.stdout.strip()
-            if title_part in title:
-                return
-            time.sleep(0.05)
-        raise AssertionError(f"the active window is {title!r}, not {title_part!r}")
-
-    def show(self, index: int) -> None:
-        """Ctrl+(index + 1); waits for the tab to change unless it was current already."""
-        self.read()
-        self.key(f"ctrl+{index + 1}")
-        if self.tab != VIEWS[index]:
-            self.wait_for(lambda s: s == f"tab {VIEWS[index]}")
-
-    def judgments(self) -> list[tuple[str, str, int]]:
-        with sqlite3.connect(self.db_path) as con:
-            return con.execute(
-                "SELECT q.external_id, d.external_id, j.grade FROM judgments j "
-                "JOIN annotators a ON a.id = j.annotator_id "
-                "JOIN queries q ON q.id = j.query_id JOIN documents d ON d.id = j.document_id "
-                "WHERE a.name = ? ORDER BY j.id",
-                (NAME,),
-            ).fetchall()
-
-    def wait_for_judgments(self, n: int, timeout: float = 10.0) -> list[tuple[str, str, int]]:
-        """The judgments of :data:`NAME` once there are ``n`` (or all there are after
-        ``timeout`` seconds)."""
-        deadline = time.monotonic() + timeout
-        rows = self.judgments()
-        while len(rows) < n and time.monotonic() < deadline:
-            time.sleep(0.05)
-            rows = self.judgments()
-        return rows
-
-
-def _stop(process: subprocess.Popen[bytes] | None) -> None:
-    if process is not None and process.poll() is None:
-        process.terminate()
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(10)
-
-
-@pytest.fixture(scope="module")
-def display(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
-    """Xvfb on a free display (it picks the number: -displayfd) and openbox on it; the
-    environment for X clients."""
-    read_fd, write_fd = os.pipe()
-    xvfb = subprocess.Popen(
-        ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", "1024x700x24", "-nolisten", "tcp"],
-        pass_fds=(write_fd,),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    os.close(write_fd)
-    wm: subprocess.Popen[bytes] | None = None
-    try:
-        with os.fdopen(read_fd) as pipe:
-            number = pipe.readline().strip()
-        assert number.isdigit(), "Xvfb did not start"
-        env = {
-            k: v for k, v in os.environ.items() if k not in {"WAYLAND_DISPLAY", "NDCG_STUDIO_DB"}
-        }
-        env["DISPLAY"] = f":{number}"
-        ready = tmp_path_factory.mktemp("wm") / "ready"
-        # openbox runs --startup once it manages the screen
-        wm = subprocess.Popen(
-            ["openbox", "--startup", f"touch {ready}"],
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        deadline = time.monotonic() + 15
-        while not ready.exists():
-            assert time.monotonic() < deadline and wm.poll() is None, "openbox did not start"
-            time.sleep(0.02)
-        yield env
-    finally:
-        _stop(wm)
-        _stop(xvfb)
 
 
 @pytest.fixture(scope="module")
@@ -276,7 +106,7 @@ def app(display: dict[str, str], tmp_path_factory: pytest.TempPathFactory) -> It
             app.key("ctrl+q")  # File ▸ Quit
             assert process.wait(15) == 0
     finally:
-        _stop(process)
+        stop(process)
         stderr = (home / "app.stderr").read_text(errors="replace")
         assert "Traceback" not in stderr, stderr
 

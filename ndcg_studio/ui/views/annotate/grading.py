@@ -19,6 +19,7 @@ from PySide6.QtCore import QCoreApplication, QObject, Slot
 from PySide6.QtWidgets import QInputDialog
 
 from ndcg_studio.services.annotation.edits import GradeEdit
+from ndcg_studio.services.annotation.next_unjudged import next_in_pool
 from ndcg_studio.storage.judgments.items import GradeChange
 from ndcg_studio.ui import errors
 from ndcg_studio.ui.language import arg
@@ -37,18 +38,30 @@ class Grader(QObject):
         super().__init__(view)
         self._view = view
         self.context = view.context
-        #: the judging campaign grades go to (set by the campaign panel), None outside one
+        # the judging campaign grades go to (set by the campaign panel), None outside one
         self.campaign_id: int | None = None
-        #: grades written so far: a load that started before a write is stale and is redone
+        # grades written so far: a load that started before a write is stale and is redone
         self.writes = 0
-        #: True while this grader announces its own change (the view does not reload for it)
+        # True while this grader announces its own change (the view does not reload for it)
         self.emitting = False
+        # the query's last document was graded and the query is complete: grade keys wait for
+        # a move (a fast grader would otherwise change that last grade again and again)
+        self.at_end = False
 
     @Slot(int)
     def grade_current(self, grade: int) -> None:
-        """Give the current document ``grade`` (0–4), save it, advance to the next document."""
+        """Give the current document ``grade`` (0–4), save it, advance to the next document: the
+        next in the pool, else the first unjudged one before it; when the query is complete, say
+        so and ignore grade keys until the annotator moves (:attr:`at_end`)."""
         item = self._view.current_item()
         if item is None or self._view.current_query is None or self.context.annotator is None:
+            return
+        if self.at_end:
+            self._view.set_status(
+                QCoreApplication.translate(
+                    "Grader", "Query complete: ← → to change a grade, U for the next unjudged"
+                )
+            )
             return
         edit = GradeEdit(
             self.context.annotator.id, self._view.current_query.query_id, item.document_id, grade
@@ -62,9 +75,15 @@ class Grader(QObject):
             ),
         ):
             return
-        if self._view.position() + 1 < self._view.pool_model.rowCount():
-            self._view.show_position(self._view.position() + 1)
-        elif self._view.pool_model.judged_count() == self._view.pool_model.rowCount():
+        position, pool = self._view.position(), self._view.pool_model
+        if position + 1 < pool.rowCount():
+            self._view.show_position(position + 1)
+            return
+        unjudged = next_in_pool([i.grade is not None for i in pool.items()], position)
+        if unjudged is not None:
+            self._view.show_position(unjudged)
+        else:
+            self.at_end = True
             self._view.set_status(
                 arg(
                     QCoreApplication.translate("Grader", "%1 · query complete (U: next unjudged)"),

@@ -229,6 +229,7 @@ class AnnotateView(QWidget):
         """Show the pool's document at ``row`` (ignored outside the pool)."""
         if not 0 <= row < self.pool_model.rowCount():
             return
+        self.grader.at_end = False  # a move: the grade keys grade again
         self._position = row
         self._shown_at = time.monotonic()
         self.pool_model.set_current(row)

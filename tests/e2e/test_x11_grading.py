@@ -1,0 +1,125 @@
+"""Grading from the keyboard at the end of a query, as a person does it: a real X server, a
+window manager, the app on the ``xcb`` platform and nothing but X11 key presses.
+
+A fast grader who keeps pressing digits after a query's last document must not change that
+last grade again and again: once the query is complete the grade keys wait for a move (an
+arrow, ``U``, another query), and the status line says so.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from tests.e2e.x11 import NAME, App, require_x11, stop
+
+require_x11()
+
+pytestmark = pytest.mark.slow
+
+
+def _make_database(home: object, env: dict[str, str]) -> object:
+    from pathlib import Path
+
+    home = Path(str(home))
+    run = home / "run.txt"
+    run.write_text("".join(f"q1 Q0 d{i} {i} {10 - i} sys\n" for i in (1, 2, 3)), encoding="utf-8")
+    docs = home / "docs.jsonl"
+    docs.write_text(
+        "".join(
+            json.dumps({"doc_id": f"d{i}", "title": f"Document {i}", "text": f"Text {i}."}) + "\n"
+            for i in (1, 2, 3)
+        ),
+        encoding="utf-8",
+    )
+    db = home / "small.sqlite"
+    for args in (["import", "run", str(run)], ["import", "documents", str(docs)]):
+        made = subprocess.run(
+            [sys.executable, "-m", "ndcg_studio", "--db", str(db), *args],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        assert made.returncode == 0, made.stderr
+    return db
+
+
+@pytest.fixture(scope="module")
+def small_app(display: dict[str, str], tmp_path_factory: pytest.TempPathFactory) -> Iterator[App]:
+    """The app on a database of one query with three pooled documents, started as a person
+    starts it (the name typed at the first start, Enter)."""
+    home = tmp_path_factory.mktemp("home")
+    log_path = home / "e2e.log"
+    log_path.touch()
+    env = {
+        **display,
+        "HOME": str(home),
+        "XDG_CONFIG_HOME": str(home / "config"),
+        "XDG_DATA_HOME": str(home / "data"),
+        "XDG_STATE_HOME": str(home / "state"),
+        "XDG_CACHE_HOME": str(home / "cache"),
+        "QT_QPA_PLATFORM": "xcb",
+        "NDCG_STUDIO_E2E_LOG": str(log_path),
+    }
+    db_path = _make_database(home, env)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "ndcg_studio", "--db", str(db_path)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=(home / "app.stderr").open("wb"),
+    )
+    app = App(process, env, log_path, db_path)  # type: ignore[arg-type]
+    try:
+        subprocess.run(
+            ["xdotool", "search", "--sync", "--onlyvisible", "--name", "Welcome to NDCG Studio"],
+            env=env,
+            check=True,
+            timeout=30,
+            stdout=subprocess.DEVNULL,
+        )
+        app.wait_active("Welcome to NDCG Studio")
+        app.key("ctrl+a")
+        subprocess.run(["xdotool", "type", NAME], env=env, check=True, timeout=10)
+        app.key("Return")
+        app.wait_for(lambda s: s.startswith("query "), timeout=20)
+        app.wait_active("— NDCG Studio")
+        yield app
+        if process.poll() is None:
+            app.key("ctrl+q")
+            assert process.wait(15) == 0
+    finally:
+        stop(process)
+        stderr = (home / "app.stderr").read_text(errors="replace")
+        assert "Traceback" not in stderr, stderr
+
+
+def _grades(app: App) -> dict[str, int]:
+    return {doc: grade for _query, doc, grade in app.judgments()}
+
+
+def test_keys_after_the_last_document_do_not_change_its_grade(small_app: App) -> None:
+    app = small_app
+    for key in ("3", "2", "4"):  # the three documents, in the pool's order
+        app.key(key)
+    rows = app.wait_for_judgments(3)
+    assert sorted(g for _q, _d, g in rows) == [2, 3, 4]
+    before = _grades(app)
+    for key in ("1", "0", "1"):  # a fast grader keeps going
+        app.key(key)
+    time.sleep(1.0)  # a grade would be written within milliseconds
+    assert _grades(app) == before
+    # a move: the keys grade again (Left: the second document, then the third follows it)
+    app.key("Left")
+    app.key("1")
+    deadline = time.monotonic() + 10
+    while sorted(_grades(app).values()) == sorted(before.values()):
+        assert time.monotonic() < deadline, "the grade after a move was not written"
+        time.sleep(0.05)
+    assert 1 in _grades(app).values()
