@@ -1852,6 +1852,17 @@ Create one with File ▸ New database…, then load the demo there.</source>
     </message>
 </context>
 <context>
+    <name>NoteDialog</name>
+    <message>
+        <source>Save the note (Ctrl+Enter)</source>
+        <translation>保存备注（Ctrl+Enter）</translation>
+    </message>
+    <message>
+        <source>Ctrl+Enter saves · Esc cancels</source>
+        <translation>Ctrl+Enter 保存 · Esc 取消</translation>
+    </message>
+</context>
+<context>
     <name>PairMatrix</name>
     <message>
         <source>Holm–Bonferroni over the pairs with %1</source>

@@ -123,3 +123,44 @@ def test_keys_after_the_last_document_do_not_change_its_grade(small_app: App) ->
         assert time.monotonic() < deadline, "the grade after a move was not written"
         time.sleep(0.05)
     assert 1 in _grades(app).values()
+
+
+def _notes(app: App) -> list[str]:
+    import sqlite3
+
+    with sqlite3.connect(app.db_path) as con:
+        rows = con.execute(
+            "SELECT j.note FROM judgments j JOIN annotators a ON a.id = j.annotator_id "
+            "WHERE a.name = ? AND j.note IS NOT NULL ORDER BY j.id",
+            (NAME,),
+        ).fetchall()
+    return [note for (note,) in rows]
+
+
+def _wait_notes(app: App, expected: list[str]) -> list[str]:
+    deadline = time.monotonic() + 10
+    notes = _notes(app)
+    while notes != expected and time.monotonic() < deadline:
+        time.sleep(0.05)
+        notes = _notes(app)
+    return notes
+
+
+def test_a_note_is_saved_from_the_keyboard(small_app: App) -> None:
+    app = small_app
+    app.key("Home")  # the first document: grade it, then back to it for its note
+    app.key("2")
+    app.key("Left")
+    app.key("n")
+    app.wait_active("Note")
+    subprocess.run(["xdotool", "type", "abstract only"], env=app.env, check=True, timeout=10)
+    app.key("ctrl+Return")  # saves
+    assert _wait_notes(app, ["abstract only"]) == ["abstract only"]
+    app.wait_active("— NDCG Studio")  # the keyboard is back in the main window
+    app.key("n")
+    app.wait_active("Note")
+    subprocess.run(["xdotool", "type", ", see p. 2"], env=app.env, check=True, timeout=10)
+    app.key("Tab")  # from the text to OK
+    app.key("Return")
+    assert _wait_notes(app, ["abstract only, see p. 2"]) == ["abstract only, see p. 2"]
+    app.wait_active("— NDCG Studio")

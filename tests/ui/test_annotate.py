@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import QSettings, Qt
-from PySide6.QtWidgets import QInputDialog, QLabel, QTextBrowser
+from PySide6.QtWidgets import QLabel, QTextBrowser
 from sqlalchemy import select
 
 from ndcg_studio.services.annotation.service import AnnotationService
@@ -15,6 +15,7 @@ from ndcg_studio.storage import models
 from ndcg_studio.ui import settings as S
 from ndcg_studio.ui.models.pool import PoolModel
 from ndcg_studio.ui.models.query_progress import QueryFilterProxy, QueryProgressModel
+from ndcg_studio.ui.views.annotate.note import NoteDialog
 from ndcg_studio.ui.views.annotate.view import AnnotateView
 from tests.ui.conftest import RUN_NAMES, UiData
 
@@ -198,7 +199,7 @@ def test_the_note_dialog_saves_a_note(
         asked.append(args[3] if len(args) > 3 else "")
         return ("only the abstract is relevant", True)
 
-    monkeypatch.setattr(QInputDialog, "getMultiLineText", fake_dialog)
+    monkeypatch.setattr(NoteDialog, "ask", fake_dialog)
     doc = view.current_item().document_id
     key(qtbot, view, Qt.Key.Key_N)  # not graded yet: no dialog, a hint instead
     assert asked == [] and "Grade the document first" in view.panel.status_label.text()

@@ -9,9 +9,10 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QInputMethodEvent, QKeyEvent
-from PySide6.QtWidgets import QApplication, QInputDialog
+from PySide6.QtWidgets import QApplication
 
 from ndcg_studio.ui.keys import JCUKEN_TO_QWERTY, layout_key
+from ndcg_studio.ui.views.annotate.note import NoteDialog
 from ndcg_studio.ui.views.annotate.view import AnnotateView
 from tests.ui.conftest import UiData
 from tests.ui.test_annotate import judgments
@@ -74,9 +75,7 @@ def test_russian_layout_letters_act_like_their_latin_keys(
     press(view, "г", scan=scan("u"))  # г on U: next unjudged (0 is unjudged, then 2)
     assert view.position() in (0, 2) and view.current_item().grade is None
     asked: list[str] = []
-    monkeypatch.setattr(
-        QInputDialog, "getMultiLineText", lambda *a, **k: (asked.append("n"), ("", False))[1]
-    )
+    monkeypatch.setattr(NoteDialog, "ask", lambda *a, **k: (asked.append("n"), ("", False))[1])
     press(view, "л", scan=scan("k"))
     press(view, "л", scan=scan("k"))
     press(view, "о", scan=scan("j"))  # at the graded document 1

@@ -16,7 +16,6 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication, QObject, Slot
-from PySide6.QtWidgets import QInputDialog
 
 from ndcg_studio.services.annotation.edits import GradeEdit
 from ndcg_studio.services.annotation.next_unjudged import next_in_pool
@@ -24,6 +23,7 @@ from ndcg_studio.storage.judgments.items import GradeChange
 from ndcg_studio.ui import errors
 from ndcg_studio.ui.language import arg
 from ndcg_studio.ui.undo import EditCommand
+from ndcg_studio.ui.views.annotate.note import NoteDialog
 
 if TYPE_CHECKING:
     from ndcg_studio.ui.views.annotate.view import AnnotateView
@@ -120,7 +120,7 @@ class Grader(QObject):
                 )
             )
             return
-        text, ok = QInputDialog.getMultiLineText(
+        text, ok = NoteDialog.ask(
             self._view,
             QCoreApplication.translate("Grader", "Note"),
             arg(QCoreApplication.translate("Grader", "Note on “%1”:"), _short(item.title, 60)),
