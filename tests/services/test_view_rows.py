@@ -1,5 +1,5 @@
-"""The data the analysts' views show, computed below ui (services.review_rows, agreement_rows,
-compare_rows, sort_keys): checked against the services they assemble, with no QApplication."""
+"""The data the analysts' views show, computed below ui (services.screens: review, agreement,
+compare, sort_keys): checked against the services they assemble, with no QApplication."""
 
 from __future__ import annotations
 
@@ -164,9 +164,10 @@ def test_compare_rows_are_the_paired_comparison(judged: Database) -> None:
 
 
 def test_the_view_data_imports_no_qt() -> None:
-    modules = "review_rows, agreement_rows, compare_rows, sort_keys, edits"
+    modules = "review, agreement, compare, sort_keys"
     code = (
-        f"import sys; from ndcg_studio.services import {modules}; "
+        f"import sys; from ndcg_studio.services.screens import {modules}; "
+        "from ndcg_studio.services.annotation import edits; "
         "assert not [m for m in sys.modules if m.startswith('PySide6')], 'Qt imported'"
     )
     subprocess.run([sys.executable, "-c", code], check=True)

@@ -102,7 +102,7 @@ def test_opening_a_database_does_not_wait_for_its_table_counts(
 
     monkeypatch.setattr(AnnotationService, "counts", counts)
     with qtbot.waitSignal(context.database_changed, timeout=10_000):
-        main_window.open_database(str(tmp_path / "other.sqlite"), create=True)
+        main_window.databases.open_database(str(tmp_path / "other.sqlite"), create=True)
     assert counted == []  # neither the worker nor the status bar, yet
     qtbot.waitUntil(lambda: "0 queries" in main_window.status.counts_label.text(), timeout=5000)
     assert counted == [1]
