@@ -14,7 +14,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ndcg_studio.cli.common import UsageError, open_db, positive_int, run_names
+from ndcg_studio.cli.common import (
+    RUNS_SEPARATOR,
+    UsageError,
+    check_output,
+    input_file,
+    open_db,
+    positive_int,
+    run_names,
+)
 
 if TYPE_CHECKING:
     from ndcg_studio.services.campaigns.service import CampaignService
@@ -75,7 +83,7 @@ def add_parser(sub: Any, add_db: Any) -> None:
         "them (--hold-minutes) as the app does.",
     )
     add_db(q)
-    q.add_argument("name", help="the campaign")
+    q.add_argument("name", help="the campaign (a name that starts with - goes after --)")
     q.add_argument("--annotator", required=True, metavar="NAME", help="whose queue")
     q.add_argument("--limit", type=positive_int, default=10, metavar="K", help="at most K items")
     q.add_argument(
@@ -99,24 +107,39 @@ def add_parser(sub: Any, add_db: Any) -> None:
     ):
         s = actions.add_parser(action, help=help_text, description=description)
         add_db(s)
-        s.add_argument("name", help="the campaign")
+        s.add_argument("name", help="the campaign (a name that starts with - goes after --)")
         s.add_argument("--format", choices=("table", "csv"), default=fmt, help=_FORMAT)
+        s.add_argument(
+            "--output",
+            "-o",
+            metavar="FILE",
+            default="-",
+            help="write to FILE (its folder must exist); default: standard output",
+        )
     ls = actions.add_parser("list", help="every campaign", description="Every campaign.")
     add_db(ls)
     ls.add_argument("--format", choices=("table", "csv"), default="table", help=_FORMAT)
     cl = actions.add_parser("close", help="close a campaign", description="Close a campaign.")
     add_db(cl)
-    cl.add_argument("name", help="the campaign")
+    cl.add_argument("name", help="the campaign (a name that starts with - goes after --)")
 
 
 def _add_create(actions: Any, add_db: Any) -> None:
     c = actions.add_parser("create", help="create a campaign", description="Create a campaign.")
     add_db(c)
-    c.add_argument("name", help="the campaign's name (unique)")
+    c.add_argument(
+        "name", help="the campaign's name, unique (a name that starts with - goes after --)"
+    )
     c.add_argument("--runs", type=run_names, required=True, metavar="RUN", help="runs to pool")
     c.add_argument("--depth", type=positive_int, required=True, help="pool depth D")
     c.add_argument("--overlap", type=positive_int, required=True, help="grades per item N ≥ 1")
-    c.add_argument("--annotators", nargs="+", required=True, metavar="NAME", help="annotators")
+    c.add_argument(
+        "--annotators",
+        nargs="+",
+        required=True,
+        metavar="NAME",
+        help="annotators (every word up to the next option, whatever it starts with)",
+    )
     group = c.add_mutually_exclusive_group()
     group.add_argument("--queries", metavar="FILE", help="query ids, one per line")
     group.add_argument("--sample", type=positive_int, metavar="N", help="a random sample of N")
@@ -151,24 +174,27 @@ def _cell(value: Any) -> str:
     return str(value)
 
 
-def _emit(fmt: str, header: list[str], rows: list[list[Any]]) -> None:
+def _emit(fmt: str, header: list[str], rows: list[list[Any]], output: str = "-") -> None:
+    """The rows as CSV or an aligned table, on standard output or (atomically) in ``output``."""
+    from ndcg_studio.io.atomic import atomic_text_writer
+
     cells = [[_cell(v) for v in row] for row in rows]
-    if fmt == "csv":
-        writer = csv.writer(sys.stdout, lineterminator="\n")
-        writer.writerow(header)
-        writer.writerows(cells)
-        return
-    widths = [max([len(h)] + [len(r[i]) for r in cells]) for i, h in enumerate(header)]
-    print("  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)).rstrip())
-    for r in cells:
-        print("  ".join(v.ljust(w) for v, w in zip(r, widths, strict=True)).rstrip())
+    with atomic_text_writer(output) as handle:
+        if fmt == "csv":
+            writer = csv.writer(handle, lineterminator="\n")
+            writer.writerow(header)
+            writer.writerows(cells)
+            return
+        widths = [max([len(h)] + [len(r[i]) for r in cells]) for i, h in enumerate(header)]
+        lines = ["  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True))]
+        lines += ["  ".join(v.ljust(w) for v, w in zip(r, widths, strict=True)) for r in cells]
+        handle.write("".join(line.rstrip() + "\n" for line in lines))
 
 
 def _read_file(option: str, path: str | None) -> str | None:
     if path is None:
         return None
-    if not Path(path).is_file():
-        raise UsageError(f"{option} {path}: no such file")
+    input_file(path, option)
     return path
 
 
@@ -177,6 +203,7 @@ def campaign_command(args: argparse.Namespace) -> int:
 
     if args.campaign_action == "create":
         return _create(args)
+    check_output(args)
     database = open_db(args)
     try:
         service = CampaignService(database)
@@ -230,7 +257,7 @@ def _status(service: CampaignService, args: argparse.Namespace) -> None:
         ]
         for r in status.annotators
     ]
-    _emit(args.format, list(STATUS_COLUMNS), rows)
+    _emit(args.format, list(STATUS_COLUMNS), rows, args.output)
     info = status.campaign
     print(
         f"note: {info.name}: {info.complete}/{info.items} items complete "
@@ -269,7 +296,7 @@ def _grades(service: CampaignService, args: argparse.Namespace) -> None:
         ]
         for g in service.grades(args.name)
     ]
-    _emit(args.format, list(GRADES_COLUMNS), rows)
+    _emit(args.format, list(GRADES_COLUMNS), rows, args.output)
 
 
 _ACTIONS: dict[str, Callable[[CampaignService, argparse.Namespace], None]] = {
@@ -303,7 +330,9 @@ def _create(args: argparse.Namespace) -> int:
                     runs=args.runs,
                     depth=args.depth,
                     overlap=args.overlap,
-                    annotators=args.annotators,
+                    annotators=[
+                        name for word in args.annotators for name in word.split(RUNS_SEPARATOR)
+                    ],
                     queries=queries,
                     sample=args.sample,
                     seed=args.seed,

@@ -10,7 +10,14 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TextIO
 
-from ndcg_studio.cli.common import UsageError, check_output, open_db
+from ndcg_studio.cli.common import (
+    TREC_FIELDS,
+    UsageError,
+    check_output,
+    input_file,
+    open_db,
+    trec_kind,
+)
 from ndcg_studio.services.wording import count
 from ndcg_studio.vocabulary import DEFAULT_DISPUTED_RANGE
 
@@ -129,28 +136,6 @@ def scoring_settings(args: argparse.Namespace) -> Any:
 
 # ----------------------------------------------------------------------------------- import
 
-#: Fields per line of the two TREC formats, to tell a run given as qrels and the reverse.
-_TREC_FIELDS = {"run": 6, "qrels": 4}
-
-
-def _other_trec_kind(kind: str, path: Path) -> str | None:
-    """For ``import run``/``import qrels``: the other TREC kind when the file's first data
-    line has exactly the other kind's number of fields (and not its own), else None."""
-    if kind not in _TREC_FIELDS:
-        return None
-    with open(path, encoding="utf-8", errors="replace") as handle:
-        for number, line in enumerate(handle):
-            if number > 100:
-                return None
-            words = line.split()
-            if not words:
-                continue
-            other = "qrels" if kind == "run" else "run"
-            if len(words) == _TREC_FIELDS[other] and len(words) != _TREC_FIELDS[kind]:
-                return other
-            return None
-    return None
-
 
 def import_command(args: argparse.Namespace) -> int:
     from ndcg_studio.services.importing.service import ImportService
@@ -158,13 +143,12 @@ def import_command(args: argparse.Namespace) -> int:
     path = Path(args.file)
     if args.source is not None and args.kind not in ("qrels", "judgments"):
         raise UsageError(f"--source: only for qrels and judgments, not {args.kind}")
-    if not path.is_file():
-        raise UsageError(f"{path}: no such file")
-    other = _other_trec_kind(args.kind, path)
-    if other is not None:
+    input_file(path)
+    other = trec_kind(path) if args.kind in TREC_FIELDS else None
+    if other is not None and other != args.kind:
         raise UsageError(
-            f"{path}: this looks like a {other} file ({_TREC_FIELDS[other]} columns, a "
-            f"{args.kind} has {_TREC_FIELDS[args.kind]}): use `import {other}`; "
+            f"{path}: this looks like a {other} file ({TREC_FIELDS[other]} columns, a "
+            f"{args.kind} has {TREC_FIELDS[args.kind]}): use `import {other}`; "
             "nothing was written"
         )
     options: dict[str, Any] = {}

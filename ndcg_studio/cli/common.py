@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -131,3 +132,34 @@ def check_output(args: argparse.Namespace) -> None:
         raise UsageError(f"--output {output}: is a folder; give a file name")
     if not path.absolute().parent.is_dir():
         raise UsageError(f"--output {output}: no folder {path.absolute().parent}; create it first")
+
+
+def input_file(path: str | Path, option: str = "") -> Path:
+    """``path`` as a file to read, or a :class:`UsageError` that says why it is not one (no such
+    file, a folder, unreadable); ``option`` (``--gold``) names where it was given."""
+    where = f"{option} {path}" if option else str(path)
+    target = Path(path)
+    if target.is_dir():
+        raise UsageError(f"{where} is a folder, not a file: name a file in it")
+    if not target.exists():
+        raise UsageError(f"{where}: no such file")
+    if not os.access(target, os.R_OK):
+        raise UsageError(f"{where}: not readable (check its permissions)")
+    return target
+
+
+#: Fields per line of the two TREC formats, to tell a run from a qrels file.
+TREC_FIELDS = {"run": 6, "qrels": 4}
+
+
+def trec_kind(path: Path) -> str | None:
+    """``"run"`` or ``"qrels"`` when the first data line of ``path`` has exactly that format's
+    number of fields (within the first 100 lines), else None (neither, or undecided)."""
+    with open(path, encoding="utf-8", errors="replace") as handle:
+        for number, line in enumerate(handle):
+            if number > 100:
+                return None
+            words = line.split()
+            if words and not words[0].startswith("#"):
+                return next((k for k, n in TREC_FIELDS.items() if n == len(words)), None)
+    return None

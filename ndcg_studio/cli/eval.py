@@ -12,10 +12,9 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from pathlib import Path
 from typing import Any
 
-from ndcg_studio.cli.common import UsageError
+from ndcg_studio.cli.common import TREC_FIELDS, UsageError, input_file, trec_kind
 
 __all__ = ["add_parser"]
 
@@ -59,6 +58,13 @@ def add_parser(sub: Any) -> None:
         type=int,
         default=1,
         help="relevance level: grade >= N is relevant (default 1; nDCG's gains ignore it)",
+    )
+    p.add_argument(
+        "-M",
+        dest="max_docs",
+        type=int,
+        metavar="N",
+        help="trec_eval's cap of N documents per query: not supported; refused with a message",
     )
     p.add_argument(
         "-J",
@@ -108,11 +114,25 @@ def eval_command(args: argparse.Namespace) -> int:
         measures = parse_measures(args.measures)
     except MeasureError as exc:
         raise UsageError(str(exc)) from None
+    if args.max_docs is not None:
+        raise UsageError(
+            f"-M {args.max_docs}: trec_eval's cap on the documents evaluated per query is not "
+            "supported; cut the run to its top N per query before evaluating it"
+        )
     if args.level < 1:
         raise UsageError(f"-l {args.level}: the relevance level must be at least 1")
-    for path in (args.qrels, args.run):
-        if not Path(path).is_file():
-            raise UsageError(f"{path}: no such file")
+    qrels_kind, run_kind = (trec_kind(input_file(p)) for p in (args.qrels, args.run))
+    if qrels_kind == "run" and run_kind == "qrels":
+        raise UsageError(
+            f"{args.qrels} looks like a run and {args.run} like qrels: give the qrels first, "
+            "as trec_eval does (ndcg-studio eval QRELS RUN)"
+        )
+    for path, kind, want in ((args.qrels, qrels_kind, "qrels"), (args.run, run_kind, "run")):
+        if kind is not None and kind != want:
+            raise UsageError(
+                f"{path} looks like a {kind} file ({TREC_FIELDS[kind]} columns), not a {want} "
+                f"file ({TREC_FIELDS[want]}): ndcg-studio eval QRELS RUN"
+            )
     qrels = read_qrels_columns(args.qrels)
     run = read_run_columns(args.run)
     result = evaluate(

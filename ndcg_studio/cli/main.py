@@ -9,6 +9,9 @@ import sys
 
 from ndcg_studio.cli.common import UsageError
 
+#: commands that never write, so their refusals do not say "nothing was written"
+READ_ONLY_COMMANDS = frozenset({"eval", "simulate"})
+
 
 def run(args: argparse.Namespace) -> int:
     """Run the subcommand in ``args``; turn expected errors into one-line messages.
@@ -26,7 +29,8 @@ def run(args: argparse.Namespace) -> int:
         return HANDLERS[args.command](args)
     except InputError as exc:
         print(f"{where}: {exc}", file=sys.stderr)
-        print("nothing was written.", file=sys.stderr)
+        if args.command not in READ_ONLY_COMMANDS:  # eval and simulate never write
+            print("nothing was written.", file=sys.stderr)
         return 2
     except UsageError as exc:
         print(f"{where}: {exc}", file=sys.stderr)

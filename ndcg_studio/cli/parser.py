@@ -383,6 +383,7 @@ _DASH_VALUE_OPTIONS: dict[str, int | None] = {
     "--run": 1,
     "--runs": None,
     "--baseline": None,
+    "--annotators": None,
 }
 
 
@@ -402,11 +403,11 @@ def normalize_argv(argv: list[str]) -> list[str]:
     """``["--grade-map", "-1:0"]`` → ``["--grade-map=-1:0"]`` so a leading minus works.
 
     The words after ``--grade-map``, ``--gains``, ``--name``, ``--annotator``, ``--run`` (one)
-    are their values whatever they start with; ``--runs`` and ``--baseline`` take every word up
-    to the next option string of ``ndcg-studio`` (a run named like an option, e.g. ``-o``, is
-    given as ``--runs=-o,other``). ``--runs A B`` becomes ``--runs=A<NUL>B``: NUL cannot occur
-    in a command-line word, so any names survive, and :func:`run_names` splits them. Nothing
-    after a bare ``--`` is changed.
+    are their values whatever they start with; ``--runs``, ``--baseline`` and ``--annotators``
+    take every word up to the next option string of ``ndcg-studio`` (a run named like an
+    option, e.g. ``-o``, is given as ``--runs=-o,other``). ``--runs A B`` becomes
+    ``--runs=A<NUL>B``: NUL cannot occur in a command-line word, so any names survive, and
+    :func:`run_names` splits them. Nothing after a bare ``--`` is changed.
     """
     out: list[str] = []
     options: frozenset[str] | None = None
