@@ -154,12 +154,11 @@ TREC_FIELDS = {"run": 6, "qrels": 4}
 
 def trec_kind(path: Path) -> str | None:
     """``"run"`` or ``"qrels"`` when the first data line of ``path`` has exactly that format's
-    number of fields (within the first 100 lines), else None (neither, or undecided)."""
-    with open(path, encoding="utf-8", errors="replace") as handle:
-        for number, line in enumerate(handle):
-            if number > 100:
-                return None
-            words = line.split()
-            if words and not words[0].startswith("#"):
-                return next((k for k, n in TREC_FIELDS.items() if n == len(words)), None)
+    number of fields (within the file's first 64 KiB), else None (neither, or undecided)."""
+    with open(path, "rb") as handle:
+        head = handle.read(65536)
+    for line in head.split(b"\n")[:100]:
+        words = line.split()
+        if words and not words[0].startswith(b"#"):
+            return next((k for k, n in TREC_FIELDS.items() if n == len(words)), None)
     return None

@@ -9,7 +9,7 @@ import functools
 import os
 from collections.abc import Iterator
 
-from ndcg_studio.io.reading.text import Issues, PathArg, read_text
+from ndcg_studio.io.reading.text import MAX_LINE_BYTES, Issues, PathArg, read_text, too_long
 from ndcg_studio.io.reading.ticker import Ticker
 from ndcg_studio.progress import Cancelled, Progress
 
@@ -49,7 +49,9 @@ def pieces(
             buf = rest + data if rest else data
             if not at_end:
                 cut = buf.rfind(b"\n")
-                if cut < 0:  # one line longer than a piece: read on
+                if cut < 0:  # one line longer than a piece: read on, up to the longest line
+                    if len(buf) > MAX_LINE_BYTES:
+                        too_long(issues, lines_before + 1)
                     rest = buf
                     continue
                 if by_query:

@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from os import PathLike
-from pathlib import Path
 from typing import NoReturn
 
 import numpy as np
@@ -55,11 +54,55 @@ class Issues:
         return sorted(self.items, key=lambda issue: issue.line)
 
 
+#: The longest line a text file may hold, in bytes. A longer one is refused as soon as it has
+#: been read that far (a file of one 2 GB line — a binary file, a JSON dump — is never read
+#: whole); the longest legitimate lines, documents with their text, stay far below it.
+MAX_LINE_BYTES = 10 * 1024 * 1024
+
+#: The blocks :func:`read_text` reads a file in (smaller than :data:`MAX_LINE_BYTES`, so a
+#: line can only be too long across blocks).
+READ_BLOCK_BYTES = 4 * 1024 * 1024
+
+
+def too_long(issues: Issues, line: int) -> NoReturn:
+    """Refuse line ``line`` (1-based) for being longer than :data:`MAX_LINE_BYTES`."""
+    issues.fail(
+        line,
+        "line",
+        f"longer than {MAX_LINE_BYTES // 2**20} MB (not a text file of lines? a file of one "
+        "long line?); nothing after it was read",
+    )
+
+
+def _read_bounded(path: PathArg, issues: Issues, ticker: Ticker) -> bytes:
+    """The file's bytes, read in blocks; a line over :data:`MAX_LINE_BYTES` stops the reading."""
+    blocks: list[bytes] = []
+    since_newline = 0  # bytes of the current line read so far
+    lines = 0  # newlines read so far
+    with open(path, "rb") as handle:
+        while block := handle.read(READ_BLOCK_BYTES):
+            ticker.check()
+            first = block.find(b"\n")
+            if first < 0:
+                since_newline += len(block)
+                if since_newline > MAX_LINE_BYTES:
+                    too_long(issues, lines + 1)
+            else:
+                if since_newline + first > MAX_LINE_BYTES:
+                    too_long(issues, lines + 1)
+                since_newline = len(block) - block.rfind(b"\n") - 1
+                lines += block.count(b"\n")
+            blocks.append(block)
+    return blocks[0] if len(blocks) == 1 else b"".join(blocks)
+
+
 def read_text(path: PathArg, issues: Issues, ticker: Ticker) -> str:
     """Read a whole file and decode it as UTF-8 (an optional BOM is dropped).
 
     Raises:
         OSError: the file cannot be read.
+        InputFileError: a line longer than :data:`MAX_LINE_BYTES` (refused before the rest of
+            the file is read).
         InputFileError: the bytes are not UTF-8, or contain a NUL byte (never part of these
             text formats; typical of UTF-16 files, and C readers such as trec_eval would cut
             the field there); the message names the byte, its 0-based byte offset in the file
@@ -67,7 +110,7 @@ def read_text(path: PathArg, issues: Issues, ticker: Ticker) -> str:
         OperationCancelled: ``cancelled()`` returned True.
     """
     ticker.check()
-    data = Path(path).read_bytes()
+    data = _read_bounded(path, issues, ticker)
     ticker.check()
     nul = data.find(b"\x00")
     if nul >= 0:

@@ -32,7 +32,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from ndcg_studio.io.reading.text import PathArg
+from ndcg_studio.io.reading.text import MAX_LINE_BYTES, PathArg
 from ndcg_studio.io.trec.readers import read_trec_qrels, read_trec_run
 
 __all__ = ["QrelsColumns", "RunColumns", "read_qrels_columns", "read_run_columns"]
@@ -109,6 +109,8 @@ def _blocks(path: PathArg) -> Iterator[NDArray[np.uint8]]:
             data = carry + data
             cut = data.rfind(b"\n") + 1
             if cut == 0:
+                if len(data) > MAX_LINE_BYTES:
+                    raise _Irregular  # the strict reader refuses the line, reading no further
                 carry = data
                 continue
             carry = data[cut:]
