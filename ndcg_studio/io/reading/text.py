@@ -74,14 +74,13 @@ def too_long(issues: Issues, line: int) -> NoReturn:
     )
 
 
-def _read_bounded(path: PathArg, issues: Issues, ticker: Ticker) -> bytes:
+def _read_bounded(path: PathArg, issues: Issues) -> bytes:
     """The file's bytes, read in blocks; a line over :data:`MAX_LINE_BYTES` stops the reading."""
     blocks: list[bytes] = []
     since_newline = 0  # bytes of the current line read so far
     lines = 0  # newlines read so far
     with open(path, "rb") as handle:
         while block := handle.read(READ_BLOCK_BYTES):
-            ticker.check()
             first = block.find(b"\n")
             if first < 0:
                 since_newline += len(block)
@@ -110,7 +109,7 @@ def read_text(path: PathArg, issues: Issues, ticker: Ticker) -> str:
         OperationCancelled: ``cancelled()`` returned True.
     """
     ticker.check()
-    data = _read_bounded(path, issues, ticker)
+    data = _read_bounded(path, issues)
     ticker.check()
     nul = data.find(b"\x00")
     if nul >= 0:
