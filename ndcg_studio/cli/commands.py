@@ -152,8 +152,10 @@ def import_command(args: argparse.Namespace) -> int:
             "nothing was written"
         )
     options: dict[str, Any] = {}
+    if args.replace and args.kind != "run":
+        raise UsageError(f"--replace: only for runs, not {args.kind}")
     if args.kind == "run":
-        options["name"] = args.name
+        options.update(name=args.name, replace=args.replace)
     elif args.kind == "qrels":
         options.update(
             annotator=args.annotator,

@@ -87,6 +87,12 @@ def _add_import(sub: Subparsers) -> None:
         "a NAME starting with - : --name=NAME)",
     )
     p.add_argument(
+        "--replace",
+        action="store_true",
+        help="run: replace the run of that name if it exists (without it such an import is "
+        "refused and nothing is written)",
+    )
+    p.add_argument(
         "--annotator",
         help="qrels: annotator name (default: the file's stem; "
         "a NAME starting with - : --annotator=NAME)",

@@ -73,7 +73,7 @@ def load_demo(
     )
     for i, (name, run) in enumerate(runs.items(), start=3):
         checkpoint(i, steps, progress, cancelled)
-        service.import_run(run, name=name, cancelled=cancelled)
+        service.import_run(run, name=name, replace=True, cancelled=cancelled)
     checkpoint(steps, steps, progress, cancelled)
     return (
         "Cranfield demo loaded: 1,400 documents, 225 queries, Cleverdon's judgments "
@@ -112,7 +112,7 @@ def load_examples(
     service.import_judgments(base / "judgments.csv", cancelled=cancelled)
     for i, (file, name) in enumerate(EXAMPLE_RUNS.items(), start=3):
         checkpoint(i, steps, progress, cancelled)
-        service.import_run(base / file, name=name, cancelled=cancelled)
+        service.import_run(base / file, name=name, replace=True, cancelled=cancelled)
     checkpoint(steps, steps, progress, cancelled)
     return (
         "Chinese worked examples loaded: 3 queries (成都3天游, 成都美食推荐, 成都旅游攻略), "

@@ -117,3 +117,16 @@ def test_campaign_status_and_grades_write_a_file(
     assert pd.read_csv(target).shape[1] == columns
     code, _out, err = run(capsys, *argv[:-1], str(tmp_path / "no" / "x.csv"), "--", "-study")
     assert code == 2 and "no folder" in err
+
+
+def test_a_second_run_with_the_same_tag_is_refused_unless_replaced(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    db = str(tmp_path / "runs.sqlite")
+    assert run(capsys, "--db", db, "import", "run", str(RUN))[0] == 0
+    code, _out, err = run(capsys, "--db", db, "import", "run", str(RUN))
+    assert code == 2 and "exists already" in err and "--replace" in err
+    code, out, err = run(capsys, "--db", db, "import", "run", str(RUN), "--replace")
+    assert code == 0 and "replaced" in out + err
+    code, _out, err = run(capsys, "--db", db, "import", "qrels", str(QRELS), "--replace")
+    assert code == 2 and "--replace: only for runs" in err

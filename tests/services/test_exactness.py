@@ -111,7 +111,7 @@ def test_order_rank_uses_usable_ranks_and_refuses_the_others(db: Any, tmp_path: 
         assert f"(run {name!r}: --order rank is not possible)" in message
     # a re-import with good ranks clears the problem
     (tmp_path / "fixed.run").write_text("301 Q0 a 0 1.0 all_ones\n")
-    imp.import_run(tmp_path / "fixed.run", name="all_ones")
+    imp.import_run(tmp_path / "fixed.run", name="all_ones", replace=True)
     assert len(service.score(ScoringSettings(k=10, order="rank", runs=("all_ones",))))
 
 

@@ -116,9 +116,30 @@ def test_reimport_same_file_changes_nothing(trec_db: Any) -> None:
     )
     assert summary.counts["judgments created"] == 0
     assert summary.counts["judgments updated"] == 0
-    ImportService(trec_db).import_run(TREC / "results.test")
+    ImportService(trec_db).import_run(TREC / "results.test", replace=True)
     after = ScoringService(trec_db).score(ScoringSettings(k=10)).table.ndcg
     np.testing.assert_array_equal(before, after)
+
+
+def test_a_run_import_never_replaces_a_run_unless_asked(trec_db: Any) -> None:
+    """The same tag twice (every run of one toolkit carries it): refused, nothing written —
+    the first run's results stay; another name imports beside it; ``replace`` replaces."""
+    from ndcg_studio.services.importing.service import RunExists
+
+    service = ImportService(trec_db)
+    before = ScoringService(trec_db).score(ScoringSettings(k=10)).table
+    (tag,) = service.run_names()
+    with pytest.raises(RunExists) as raised:
+        service.import_run(TREC / "results.test")
+    assert raised.value.name == tag and "--replace" in str(raised.value)
+    with pytest.raises(RunExists):
+        service.import_run(TREC / "results.test", name=tag)
+    after = ScoringService(trec_db).score(ScoringSettings(k=10)).table
+    np.testing.assert_array_equal(before.ndcg, after.ndcg)
+    service.import_run(TREC / "results.test", name="again")
+    assert service.run_names() == sorted([tag, "again"])
+    summary = service.import_run(TREC / "results.test", name="again", replace=True)
+    assert summary.notes == ["run 'again' replaced"]
 
 
 def test_top_k_read_equals_full_lists(trec_db: Any) -> None:

@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from ndcg_studio.io.errors import InputFileError, ParseIssue
+from ndcg_studio.io.errors import InputError, InputFileError, ParseIssue
 from ndcg_studio.progress import Cancelled, Progress, checkpoint
 from ndcg_studio.services.importing.pieces import (
     Pieces,
@@ -44,6 +44,7 @@ from ndcg_studio.storage.bulk.imports import (
     upsert_catalogue,
 )
 from ndcg_studio.storage.database import Database
+from ndcg_studio.storage.queries.names import run_names
 from ndcg_studio.vocabulary import IMPORT_KINDS
 
 if TYPE_CHECKING:
@@ -56,11 +57,27 @@ __all__ = ["ImportService"]
 _UPSERT_SLICE = 50_000
 
 
+class RunExists(InputError):
+    """A run import would replace the existing run ``name`` and was not asked to."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(
+            f"a run named {name!r} exists already; import this file beside it under another "
+            "name (--name NEW), or replace it (--replace)"
+        )
+        self.name = name
+
+
 class ImportService:
     """Imports files into one database. Each call is one transaction."""
 
     def __init__(self, db: Database) -> None:
         self.db = db
+
+    def run_names(self) -> list[str]:
+        """The names of the database's runs (to ask before an import would replace one)."""
+        with self.db.engine.connect() as conn:
+            return sorted(run_names(conn).values())
 
     def import_file(
         self,
@@ -95,23 +112,28 @@ class ImportService:
         path: str | Path,
         *,
         name: str | None = None,
+        replace: bool = False,
         description: str = "",
         progress: Progress | None = None,
         cancelled: Cancelled | None = None,
     ) -> ImportSummary:
         """Import a TREC run ``qid Q0 docno rank score tag`` as the run ``name`` (default: the tag).
 
-        A run of the same name is replaced (its results deleted and written anew) — the same
-        file imported twice leaves the same rows.
+        A run of the same name is replaced (its results deleted and written anew) only with
+        ``replace``; otherwise the import is refused before anything is written (every run of
+        one toolkit may carry the same tag: "Anserini").
 
         Raises:
             InputFileError: a malformed file (nothing written).
             InputError: several tags in the file and no ``name``.
+            RunExists: a run of that name exists and ``replace`` is False (nothing written).
         """
         from ndcg_studio.io.trec.readers import read_trec_run_chunks
 
         if name is not None:
             check_name(name, "--name")
+            if not replace and name in self.run_names():
+                raise RunExists(name)
         with import_transaction(self.db.engine) as conn, documents_meanwhile(conn) as documents:
             # The file is read, checked and given database ids piece by piece: only numpy
             # columns of the whole file are kept. Each piece's documents are looked up (or
@@ -129,7 +151,10 @@ class ImportService:
                 pieces.add_run(run)
                 del run
             checkpoint(read, 100, progress, cancelled)
-            name = name if name is not None else one_tag(str(path), pieces.tags)
+            if name is None:
+                name = one_tag(str(path), pieces.tags)
+                if not replace and name in run_names(conn).values():
+                    raise RunExists(name)  # rolls the transaction back
             cols = pieces.run_columns(str(path), stage(progress, read, 60 - read), cancelled)
             problem = rank_problem(str(path), cols, pieces.rank_problems, pieces.query_names)
             del cols["line"]  # checked: not written
