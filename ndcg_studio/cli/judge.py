@@ -112,7 +112,7 @@ def _backend(db: Any, args: argparse.Namespace, template: Any) -> Any:
     if args.backend == "local":
         from ndcg_studio.services.judges.local import local_judge
 
-        return local_judge(db, template=None)
+        return local_judge(db)
     if not args.base_url or not args.model:
         raise UsageError("--backend openai needs --base-url URL and --model M")
     from ndcg_studio.services.judges.keys import api_key
