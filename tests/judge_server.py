@@ -53,6 +53,7 @@ class JudgeServer:
         self.latency, self.hang, self.retry_after = latency, hang, retry_after
         self.model, self.switched_model, self.switch_after = model, switched_model, switch_after
         self.requests: Counter[str] = Counter()
+        self.times: dict[str, list[float]] = {}
         self.bodies: list[dict[str, Any]] = []
         self.headers: list[dict[str, str]] = []
         self.answered = 0
@@ -83,6 +84,7 @@ class JudgeServer:
     def _next_fault(self, doc: str) -> str | None:
         with self._lock:
             self.requests[doc] += 1
+            self.times.setdefault(doc, []).append(time.monotonic())
             plan = self.faults.get(doc)
             return plan.pop(0) if plan else None
 
@@ -150,7 +152,7 @@ class JudgeServer:
                 body = json.loads(self.rfile.read(length) or b"{}")
                 with server._lock:
                     server.bodies.append(body)
-                    server.headers.append(dict(self.headers.items()))
+                    server.headers.append({k.lower(): v for k, v in self.headers.items()})
                 if not self.path.endswith("/chat/completions"):
                     status, extra, payload = 404, {}, b'{"error": {"message": "not found"}}'
                 else:
