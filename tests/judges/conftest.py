@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
 from ndcg_studio.services.importing import ImportService
 from ndcg_studio.storage.database import Database, open_database
 
