@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-
 from ndcg_studio.services.importing import ImportService
 from ndcg_studio.storage.database import Database, open_database
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
 
 #: The fixture table: document -> the grade the loopback server answers (0..3, UMBRELA scale).
 GRADES = {f"d{i}": i % 4 for i in range(1, 13)}

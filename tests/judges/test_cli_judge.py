@@ -125,7 +125,7 @@ def test_bad_input_is_one_clear_error_and_nothing_is_written(
         code, _, err = _run(capsys, *_judge_args(url, server, "--prompt", str(template)))
         assert code == 2 and f"{template}:4: user: {{document}} names no field" in err
         assert "Traceback" not in err and "nothing was written" in err
-        args = _judge_args(url, server)[:-5] + ["--pairs", str(pairs)]
+        args = [*_judge_args(url, server)[:-5], "--pairs", str(pairs)]
         code, _, err = _run(capsys, *args)
         assert code == 2 and "pair 2 (q1 nosuchdoc): no such query or document" in err
         code, _, err = _run(capsys, *_judge_args(url, server)[:-5])
