@@ -31,6 +31,7 @@ from numpy.typing import NDArray
 from ndcg_studio.domain.metrics import Qrels, score
 from ndcg_studio.domain.stability import GradeSet, ndcg_spread, stability
 from ndcg_studio.services.agreement import DisputedItem
+from ndcg_studio.services.judges.trust import mixed_notes
 from ndcg_studio.services.progress import Cancelled, Progress, checkpoint
 from ndcg_studio.services.scoring import (
     ScoreReport,
@@ -319,6 +320,7 @@ class StabilityService:
             excluded=grade_sets.excluded,
             min_coverage=min_coverage,
             agreement=grade_sets.agreement,
+            mixed=tuple(mixed_notes(self.db)) if by == "source" else (),
         )
 
     def _grade_sets(

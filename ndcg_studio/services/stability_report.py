@@ -150,6 +150,9 @@ class StabilityReport:
         excluded: the annotators below ``min_coverage``.
         min_coverage: the threshold used.
         agreement: label agreement of every two sources (``by="source"``), else empty.
+        mixed: one sentence per machine source whose labels come from more than one model
+            version or template (``by="source"``; see
+            :func:`ndcg_studio.services.judges.trust.mixed_notes`).
     """
 
     by: By
@@ -159,6 +162,7 @@ class StabilityReport:
     excluded: list[str]
     min_coverage: float
     agreement: list[SourceAgreement]
+    mixed: tuple[str, ...] = ()
 
     def describe(self) -> str:
         """The settings line of the CSV's settings file."""
@@ -218,6 +222,7 @@ class StabilityReport:
                 f"{x.kappa_quadratic:.4f}; {x.source_b}'s precision/recall per grade "
                 f"against {x.source_a} {pr}"
             )
+        out.extend(self.mixed)
         if len(self.result.runs) == 2 and len(self.result.sets):
             out.append(self.result.sentence(*self.result.runs))
         return out

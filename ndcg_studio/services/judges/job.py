@@ -219,17 +219,9 @@ def run_job(
                 if not pending:
                     break
                 finished, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
-                rows: list[LabelRow] = []
-                for future in finished:
-                    try:
-                        rows.extend(future.result())
-                    except JudgeStopped as exc:
-                        state.stopped, stop = str(exc), True
-                    state.requests += 1
-                state.add(rows, 0)
-                _store(db, plan, backend, rows)
+                stop = _collect(db, plan, backend, finished, state) or stop
                 state.elapsed = time.monotonic() - start
-                if progress is not None and (rows or finished):
+                if progress is not None and finished:
                     progress(state)
                 if not stop and cancelled is not None and cancelled():
                     state.cancelled, stop = True, True
@@ -240,6 +232,28 @@ def run_job(
             _store(db, plan, backend, landed)
             raise
     return state
+
+
+def _collect(
+    db: Database,
+    plan: JobPlan,
+    backend: Backend,
+    finished: set[Future[list[LabelRow]]],
+    state: JudgeProgress,
+) -> bool:
+    """Store the answers of ``finished`` requests in one transaction and count them; True when
+    the server refused the job (:class:`JudgeStopped`, recorded in ``state.stopped``)."""
+    rows: list[LabelRow] = []
+    stopped = False
+    for future in finished:
+        try:
+            rows.extend(future.result())
+        except JudgeStopped as exc:
+            state.stopped, stopped = str(exc), True
+        state.requests += 1
+    state.add(rows, 0)
+    _store(db, plan, backend, rows)
+    return stopped
 
 
 def _rows(future: Future[list[LabelRow]]) -> list[LabelRow]:

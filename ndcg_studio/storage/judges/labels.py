@@ -105,6 +105,13 @@ def _upsert(conn: Connection) -> Any:
     return sqlite.insert(models.judge_labels)
 
 
+#: The columns a later answer for the same item, template and model replaces.
+_REPLACED = (
+    "template_name", "params", "created_at", "status", "grade", "model_reported",
+    "raw_answer", "problem", "prompt_tokens", "completion_tokens",
+)  # fmt: skip
+
+
 def write_labels(
     conn: Connection,
     annotator_id: int,
@@ -143,21 +150,7 @@ def write_labels(
         for r in rows
     ]
     stmt = _upsert(conn)
-    replaced = {
-        c: stmt.excluded[c]
-        for c in (
-            "template_name",
-            "params",
-            "created_at",
-            "status",
-            "grade",
-            "model_reported",
-            "raw_answer",
-            "problem",
-            "prompt_tokens",
-            "completion_tokens",
-        )
-    }
+    replaced = {c: stmt.excluded[c] for c in _REPLACED}
     conn.execute(
         stmt.on_conflict_do_update(
             index_elements=["annotator_id", "query_id", "document_id", "template_hash", "model"],
@@ -165,18 +158,22 @@ def write_labels(
         ),
         values,
     )
-    graded = [r for r in rows if r.status == "graded" and r.grade is not None]
-    if graded:
-        n = len(graded)
-        plan = plan_judgments(
-            conn,
-            np.array([r.query_id for r in graded], dtype=np.int64),
-            np.array([r.document_id for r in graded], dtype=np.int64),
-            np.full(n, annotator_id, dtype=np.int64),
-            np.array([r.grade for r in graded], dtype=np.int64),
-            None,
-        )
-        apply_judgments(conn, plan)
+    _write_judgments(conn, annotator_id, [r for r in rows if r.status == "graded"])
+
+
+def _write_judgments(conn: Connection, annotator_id: int, graded: Sequence[LabelRow]) -> None:
+    """The graded labels as ``annotator_id``'s judgments, through the one writer."""
+    if not graded:
+        return
+    plan = plan_judgments(
+        conn,
+        np.array([r.query_id for r in graded], dtype=np.int64),
+        np.array([r.document_id for r in graded], dtype=np.int64),
+        np.full(len(graded), annotator_id, dtype=np.int64),
+        np.array([r.grade for r in graded], dtype=np.int64),
+        None,
+    )
+    apply_judgments(conn, plan)
 
 
 def provenance(conn: Connection) -> list[Provenance]:
