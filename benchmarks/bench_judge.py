@@ -71,9 +71,7 @@ def bench_remote(items: int) -> None:
             db = open_database(f"sqlite:///{folder / 'b.sqlite'}")
             grades = _collection(db, folder, n // 20, 20)
             with JudgeServer(grades, latency=0.1) as server:
-                judge = RemoteJudge(
-                    server.url, "judge", shipped_template("umbrela"), api_key="k"
-                )
+                judge = RemoteJudge(server.url, "judge", shipped_template("umbrela"), api_key="k")
                 plan = plan_job(
                     db, "llm", judge, job_items(db, runs=["R"], depth=20),
                     annotator_id=open_model_source(db, "llm"),

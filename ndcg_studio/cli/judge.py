@@ -44,7 +44,12 @@ def add_parser(sub: Any, add_db: Any) -> None:
     )
     add_db(p)
     p.add_argument("--source", required=True, metavar="NAME", help="the model source to fill")
-    p.add_argument("--backend", choices=("openai", "local"), default="openai")
+    p.add_argument(
+        "--backend",
+        choices=("openai", "local"),
+        default="openai",
+        help="an OpenAI-compatible server (default) or the offline model (local-judge extra)",
+    )
     p.add_argument("--base-url", metavar="URL", help="the server's API root (openai backend)")
     p.add_argument("--model", metavar="M", help="the model name (openai backend)")
     p.add_argument(
@@ -58,10 +63,12 @@ def add_parser(sub: Any, add_db: Any) -> None:
     what.add_argument("--depth", type=positive_int, metavar="D", help="pool depth of --runs")
     what.add_argument("--campaign", metavar="C", help="a campaign's items")
     what.add_argument("--pairs", metavar="FILE", help="QUERY DOCUMENT per line (or qrels)")
-    p.add_argument("--concurrency", type=positive_int, default=4, metavar="N")
+    p.add_argument(
+        "--concurrency", type=positive_int, default=4, metavar="N", help="requests in flight (4)"
+    )
     p.add_argument("--max-requests", type=positive_int, metavar="N", help="stop after N")
     p.add_argument("--rate", type=_rate, metavar="R", help="at most R requests per second")
-    p.add_argument("--temperature", type=float, default=0.0, metavar="T")
+    p.add_argument("--temperature", type=float, default=0.0, metavar="T", help="sampling (0)")
     p.add_argument("--timeout", type=_rate, default=60.0, metavar="S", help="seconds/attempt")
     p.add_argument("--max-retries", type=int, default=6, metavar="N", help="per item (6)")
     p.add_argument(
@@ -75,6 +82,11 @@ def add_parser(sub: Any, add_db: Any) -> None:
         help="print the exact prompt of one item, the number of requests and tokens; send "
         "and write nothing",
     )
+    _add_judges(sub, add_db)
+
+
+def _add_judges(sub: Any, add_db: Any) -> None:
+    """``judges``: provenance and trust."""
     q = sub.add_parser(
         "judges",
         help="machine sources: provenance, and agreement with the humans",

