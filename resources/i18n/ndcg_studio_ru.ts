@@ -279,6 +279,14 @@
         <source>Fleiss&apos; κ = %1 (%2 documents, %3 grades each; nominal, chance-corrected)</source>
         <translation>Каппа Флейса = %1 (документов: %2, по %3 оценки у каждого; номинальная, с поправкой на случайность)</translation>
     </message>
+    <message>
+        <source>Machine source %1: labels from %2; templates %3</source>
+        <translation>Машинный источник %1: метки от %2; шаблоны %3</translation>
+    </message>
+    <message>
+        <source>more than one model or template</source>
+        <translation>несколько моделей или шаблонов</translation>
+    </message>
 </context>
 <context>
     <name>AnnotateView</name>

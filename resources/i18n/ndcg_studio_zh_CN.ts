@@ -277,6 +277,14 @@
         <source>Fleiss&apos; κ = %1 (%2 documents, %3 grades each; nominal, chance-corrected)</source>
         <translation>Fleiss&apos; κ = %1（%2 个文档，每个 %3 个等级；定类，经随机校正）</translation>
     </message>
+    <message>
+        <source>Machine source %1: labels from %2; templates %3</source>
+        <translation>机器来源 %1：标签来自 %2；模板 %3</translation>
+    </message>
+    <message>
+        <source>more than one model or template</source>
+        <translation>多个模型或模板</translation>
+    </message>
 </context>
 <context>
     <name>AnnotateView</name>

@@ -82,3 +82,21 @@ def test_bad_settings_are_shown_not_raised(qtbot: Any, judge_context: Any) -> No
         dialog.start_preview()
         qtbot.waitUntil(lambda: dialog.status.text().startswith("Not done"), timeout=10_000)
         assert "model's name" in dialog.status.text()
+
+
+def test_agreement_view_shows_the_provenance(qtbot: Any, judge_context: Any) -> None:
+    from ndcg_studio.ui.views.agreement import AgreementView
+
+    with JudgeServer(GRADES, switch_after=6) as server:
+        dialog = _dialog(qtbot, judge_context, server)
+        dialog.concurrency.setValue(1)
+        dialog.start_run()
+        qtbot.waitUntil(lambda: dialog.status.text().startswith("Done"), timeout=20_000)
+    assert "Labels of more than one model: judge-v1, judge-v2" in dialog.status.text()
+    view = AgreementView(judge_context)
+    qtbot.addWidget(view)
+    view.show()
+    qtbot.waitUntil(lambda: "Machine source gpt" in view.alpha_label.text(), timeout=20_000)
+    text = view.alpha_label.text()
+    assert "judge-v1 (6)" in text and "judge-v2 (6)" in text
+    assert "more than one model or template" in text
