@@ -71,14 +71,20 @@ def _text(item: ItemText) -> tuple[str, str]:
 
 
 def raw_scores(model: Any, items: Sequence[ItemText], batch: int = 64) -> NDArray[np.float64]:
-    """``(n,) float64`` cosine similarities of each item's query and document, in [-1, 1]."""
+    """``(n,) float64`` cosine similarities of each item's query and document, in [-1, 1]
+    (each distinct text encoded once)."""
     if not items:
         return np.zeros(0)
-    queries = [q for q, _ in map(_text, items)]
-    docs = [d for _, d in map(_text, items)]
+    pairs = [_text(it) for it in items]
+    queries = list(dict.fromkeys(q for q, _ in pairs))
+    docs = list(dict.fromkeys(d for _, d in pairs))
     eq = model.encode(queries, batch_size=batch, normalize_embeddings=True)
     ed = model.encode(docs, batch_size=batch, normalize_embeddings=True)
-    return np.asarray(np.einsum("ij,ij->i", eq, ed), dtype=np.float64)
+    qi = {q: i for i, q in enumerate(queries)}
+    di = {d: i for i, d in enumerate(docs)}
+    a = eq[[qi[q] for q, _ in pairs]]
+    b = ed[[di[d] for _, d in pairs]]
+    return np.asarray(np.einsum("ij,ij->i", a, b), dtype=np.float64)
 
 
 @dataclass(frozen=True)
@@ -94,7 +100,7 @@ class ThresholdCheck:
 class LocalJudge:
     """The offline backend (see the module docstring); ``chunk`` items are scored at once."""
 
-    chunk = 64
+    chunk = 256
     kind = "local"
 
     def __init__(self, model: Any, thresholds: Thresholds, check: ThresholdCheck) -> None:
