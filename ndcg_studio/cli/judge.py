@@ -187,7 +187,15 @@ def judge_command(args: argparse.Namespace) -> int:
         plan = plan_job(
             db, args.source, backend, items, retry=args.retry_unparsed, annotator_id=annotator
         )
-        state = _run_with_bar(db, plan, backend, args, run_job)
+        try:
+            state = _run_with_bar(db, plan, backend, args, run_job)
+        except KeyboardInterrupt:
+            print(
+                "ndcg-studio judge: cancelled; the answers received are stored: the same "
+                "command continues",
+                file=sys.stderr,
+            )
+            return 130
     finally:
         backend.close()
     _print_summary(db, args.source, plan, state)

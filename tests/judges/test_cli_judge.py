@@ -184,3 +184,25 @@ def _graded_docs(db: Database) -> set[str]:
             select(d.c.external_id).join(j, j.c.document_id == d.c.id).where(j.c.status == "graded")
         ).all()
     return {str(r[0]) for r in rows}
+
+
+@pytest.mark.slow
+def test_ctrl_c_keeps_the_answers_and_says_so(url: str) -> None:
+    with JudgeServer(GRADES, latency=0.3) as server:
+        argv = [
+            sys.executable,
+            "-m",
+            "ndcg_studio",
+            *_judge_args(url, server, "--concurrency", "1"),
+        ]
+        env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
+        proc = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        deadline = time.monotonic() + 60
+        while _count(url) < 2:
+            assert proc.poll() is None and time.monotonic() < deadline
+            time.sleep(0.02)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+        assert proc.returncode == 130, err
+        assert b"the answers received are stored" in err and b"Traceback" not in err
+    assert 2 <= _count(url) < 12
