@@ -100,3 +100,9 @@ def test_agreement_view_shows_the_provenance(qtbot: Any, judge_context: Any) -> 
     text = view.alpha_label.text()
     assert "judge-v1 (6)" in text and "judge-v2 (6)" in text
     assert "more than one model or template" in text
+    from ndcg_studio.ui.views.campaign_dashboard import CampaignDashboard
+
+    dashboard = CampaignDashboard(judge_context)
+    qtbot.addWidget(dashboard)
+    qtbot.waitUntil(lambda: "Machine source gpt" in dashboard.machine.text(), timeout=20_000)
+    assert "more than one model or template" in dashboard.machine.text()
