@@ -351,10 +351,6 @@ def stability_command(args: argparse.Namespace) -> int:
             f"{count(len(report.result.sets), 'grade sets', 'grade set')} by {args.by}: "
             "nothing to compare"
         )
-    if args.by == "source":
-        from ndcg_studio.services.judges.trust import mixed_notes
-
-        about.notes.extend(mixed_notes(db))
     write_rows(args, STABILITY_COLUMNS, report.rows(), about)
     return 0
 

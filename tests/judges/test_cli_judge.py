@@ -107,7 +107,7 @@ def test_mixed_source_is_flagged_in_the_cli_and_stability(
     )  # fmt: skip
     assert code == 0, err
     about = next(tmp_path.glob("st*.json")).read_text()
-    assert "MIXED: source 'gpt'" in about and "kappa_quadratic" in about
+    assert about.count("MIXED: source 'gpt'") == 1 and "kappa_quadratic" in about
 
 
 def test_bad_input_is_one_clear_error_and_nothing_is_written(
