@@ -28,3 +28,5 @@ _.ideal_discount
 _.ideal_discounted_gain
 _.n_nonrelevant
 _.adjudication
+# a worker's task kept alive until it reports (the campaign dashboard's machine sources)
+_._machine_task

@@ -162,6 +162,39 @@ def _add_create(actions: Any, add_db: Any) -> None:
     )
     c.add_argument("--pair", nargs=2, metavar=("A", "B"), help="ab: the two runs compared")
     c.add_argument("--k", type=positive_int, metavar="K", help="ab: the cutoff K")
+    m = c.add_argument_group(
+        "correcting a machine judge",
+        "only the pooled items where model source --machine and the humans disagree "
+        "(--where humans), where model sources disagree (machines; --against one of them), or "
+        "that only machines graded and whose grade could change which of two runs wins at "
+        "--decision-k "
+        "(decision). Annotators never see the machine's grade. Every annotator's grade counts "
+        "toward --overlap, the machine's too: ask for one more than the human grades wanted.",
+    )
+    m.add_argument("--machine", metavar="SOURCE", help="the model source to correct")
+    m.add_argument(
+        "--where",
+        choices=("humans", "machines", "decision"),
+        default="humans",
+        help="which items (default humans)",
+    )
+    m.add_argument("--against", metavar="SOURCE", help="machines: the other model source")
+    m.add_argument("--min-difference", type=float, default=1.0, metavar="G", help="(1)")
+    m.add_argument("--decision-k", type=positive_int, default=10, metavar="K", help="(10)")
+
+
+def _only_items(database: Any, args: argparse.Namespace) -> frozenset[tuple[int, int]] | None:
+    """The items of ``--machine`` / ``--where`` (None without ``--machine``)."""
+    if not args.machine:
+        return None
+    from ndcg_studio.services.judges.corrections import correction_items
+    from ndcg_studio.services.scoring.settings import ScoringSettings
+
+    settings = ScoringSettings(k=args.decision_k)
+    return correction_items(
+        database, args.machine, args.where, against=args.against,
+        min_difference=args.min_difference, runs=args.runs, settings=settings,
+    )  # fmt: skip
 
 
 def _cell(value: Any) -> str:
@@ -343,6 +376,7 @@ def _create(args: argparse.Namespace) -> int:
                     strategy=args.strategy,
                     pair=tuple(args.pair) if args.pair else None,
                     k=args.k,
+                    only_items=_only_items(database, args),
                 )
             )
         except (LookupError, ValueError) as exc:

@@ -4,7 +4,7 @@ handler here."""
 
 from __future__ import annotations
 
-from ndcg_studio.cli import campaign, commands, simulate, team
+from ndcg_studio.cli import campaign, commands, judge, simulate, team
 from ndcg_studio.cli import eval as eval_command
 from ndcg_studio.cli.common import Handler
 
@@ -19,4 +19,6 @@ HANDLERS: dict[str, Handler] = {
     "stability": commands.stability_command,
     "campaign": campaign.campaign_command,
     "eval": eval_command.eval_command,
+    "judge": judge.judge_command,
+    "judges": judge.judges_command,
 }

@@ -60,13 +60,14 @@ def build_parser() -> argparse.ArgumentParser:
     _add_agreement_command(sub)
     _add_export(sub)
     _add_demo(sub)
-    from ndcg_studio.cli import campaign, simulate, team
+    from ndcg_studio.cli import campaign, judge, simulate, team
     from ndcg_studio.cli import eval as eval_command
 
     simulate.add_parser(sub, add_db)
     team.add_parser(sub)
     campaign.add_parser(sub, add_db)
     eval_command.add_parser(sub)
+    judge.add_parser(sub, add_db)
     return parser
 
 

@@ -374,3 +374,39 @@ campaign_states = Table(
     CheckConstraint("seconds IS NULL OR seconds >= 0", name="seconds_nonnegative"),
     Index("ix_campaign_states_annotator", "annotator_id", "campaign_id"),
 )
+
+# ------------------------------------------------------------------------------ machine judges
+#: What became of a machine judge's request for one item (``judge_labels.status``).
+JUDGE_STATUSES = ("graded", "unparsed", "failed")
+
+# The provenance of every machine label (migration 0010): which annotator of a ``model`` source
+# graded which item, with which model (as asked, and as the server reported it), template
+# (SHA-256 of what was sent and how it was read) and parameters (JSON: backend, temperature,
+# max_tokens, ...; never a key), when, for how many tokens, and the raw answer. ``graded`` rows
+# hold the grade written into ``judgments``; ``unparsed`` rows (an answer that could not be
+# read) and ``failed`` rows (no answer after the retries) keep the raw text or the error and are
+# asked again on request. One row per (annotator, item, template, model asked): a resumed job
+# never asks again for a row that is ``graded``.
+judge_labels = Table(
+    "judge_labels",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    _fk("annotator_id", "annotators.id"),
+    _fk("query_id", "queries.id"),
+    _fk("document_id", "documents.id"),
+    Column("template_hash", String(64), nullable=False),
+    Column("template_name", String, nullable=False),
+    Column("model", String, nullable=False),
+    Column("model_reported", String),
+    Column("params", Text, nullable=False, default="{}"),
+    Column("status", String(10), nullable=False),
+    Column("grade", SmallInteger),
+    Column("raw_answer", Text),
+    Column("problem", Text),
+    Column("prompt_tokens", Integer),
+    Column("completion_tokens", Integer),
+    _timestamp("created_at"),
+    UniqueConstraint("annotator_id", "query_id", "document_id", "template_hash", "model"),
+    CheckConstraint(f"status IN {JUDGE_STATUSES!r}", name="status"),
+    CheckConstraint(_GRADE_CHECK, name="grade_range"),
+)

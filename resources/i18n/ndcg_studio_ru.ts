@@ -279,6 +279,14 @@
         <source>Fleiss&apos; κ = %1 (%2 documents, %3 grades each; nominal, chance-corrected)</source>
         <translation>Каппа Флейса = %1 (документов: %2, по %3 оценки у каждого; номинальная, с поправкой на случайность)</translation>
     </message>
+    <message>
+        <source>Machine source %1: labels from %2; templates %3</source>
+        <translation>Машинный источник %1: метки от %2; шаблоны %3</translation>
+    </message>
+    <message>
+        <source>more than one model or template</source>
+        <translation>несколько моделей или шаблонов</translation>
+    </message>
 </context>
 <context>
     <name>AnnotateLoader</name>
@@ -1576,6 +1584,152 @@ Create one with File ▸ New database…, then load the demo there.</source>
     </message>
 </context>
 <context>
+    <name>JudgeDialog</name>
+    <message>
+        <source>Machine judge</source>
+        <translation>Машинный асессор</translation>
+    </message>
+    <message>
+        <source>Prompt of one item</source>
+        <translation>Запрос для одного элемента</translation>
+    </message>
+    <message>
+        <source>Preview to see the requests a run would make.</source>
+        <translation>Нажмите «Просмотр», чтобы увидеть, сколько запросов сделает запуск.</translation>
+    </message>
+    <message>
+        <source>&amp;Preview and estimate</source>
+        <translation>&amp;Просмотр и оценка</translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation>&amp;Запустить</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel run</source>
+        <translation>&amp;Отменить запуск</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>Закрыть</translation>
+    </message>
+    <message>
+        <source>Model source</source>
+        <translation>Источник-модель</translation>
+    </message>
+    <message>
+        <source>OpenAI-compatible server</source>
+        <translation>Сервер, совместимый с OpenAI</translation>
+    </message>
+    <message>
+        <source>Local model (offline)</source>
+        <translation>Локальная модель (офлайн)</translation>
+    </message>
+    <message>
+        <source>Backend</source>
+        <translation>Бэкенд</translation>
+    </message>
+    <message>
+        <source>Server URL</source>
+        <translation>URL сервера</translation>
+    </message>
+    <message>
+        <source>the model&apos;s name on the server</source>
+        <translation>имя модели на сервере</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Модель</translation>
+    </message>
+    <message>
+        <source>UMBRELA (Upadhyay et al. 2024)</source>
+        <translation>UMBRELA (Upadhyay и др., 2024)</translation>
+    </message>
+    <message>
+        <source>Thomas et al. 2023</source>
+        <translation>Thomas и др., 2023</translation>
+    </message>
+    <message>
+        <source>From a file…</source>
+        <translation>Из файла…</translation>
+    </message>
+    <message>
+        <source>Template</source>
+        <translation>Шаблон</translation>
+    </message>
+    <message>
+        <source>no limit</source>
+        <translation>без ограничения</translation>
+    </message>
+    <message>
+        <source>concurrent</source>
+        <translation>одновременно</translation>
+    </message>
+    <message>
+        <source>at most requests</source>
+        <translation>не больше запросов</translation>
+    </message>
+    <message>
+        <source>temperature</source>
+        <translation>температура</translation>
+    </message>
+    <message>
+        <source>Requests</source>
+        <translation>Запросы</translation>
+    </message>
+    <message>
+        <source>pool depth</source>
+        <translation>глубина пула</translation>
+    </message>
+    <message>
+        <source>Items: the pool of</source>
+        <translation>Элементы: пул прогонов</translation>
+    </message>
+    <message>
+        <source>Templates (*.toml);;All files (*)</source>
+        <translation>Шаблоны (*.toml);;Все файлы (*)</translation>
+    </message>
+    <message>
+        <source>Not done: %1</source>
+        <translation>Не выполнено: %1</translation>
+    </message>
+    <message>
+        <source>(nothing left to grade)</source>
+        <translation>(оценивать больше нечего)</translation>
+    </message>
+    <message>
+        <source>%1 items to grade (%2 already graded with this template and model); %3 requests, about %4 prompt + at most %5 completion tokens. Template %6.</source>
+        <translation>Оценить элементов: %1 (уже оценено с этим шаблоном и моделью: %2); запросов: %3, около %4 токенов запроса + не больше %5 токенов ответа. Шаблон %6.</translation>
+    </message>
+    <message>
+        <source>%1 of %2 items; %3 requests, %4 tokens; %5 unparsed, %6 failed; ETA %7</source>
+        <translation>%1 из %2 элементов; запросов: %3, токенов: %4; не разобрано: %5, с ошибкой: %6; осталось %7</translation>
+    </message>
+    <message>
+        <source>Cancelled: %1 answers stored; run again to continue.</source>
+        <translation>Отменено: сохранено ответов: %1; запустите снова, чтобы продолжить.</translation>
+    </message>
+    <message>
+        <source>Done: %1 graded, %2 unparsed, %3 failed; %4 requests.</source>
+        <translation>Готово: оценено %1, не разобрано %2, с ошибкой %3; запросов: %4.</translation>
+    </message>
+    <message>
+        <source>Stopped: %1</source>
+        <translation>Остановлено: %1</translation>
+    </message>
+    <message>
+        <source>Labels of more than one model: %1</source>
+        <translation>Метки от нескольких моделей: %1</translation>
+    </message>
+</context>
+<context>
+    <name>JudgeMenu</name>
+    <message>
+        <source>&amp;Machine judge…</source>
+        <translation>&amp;Машинный асессор…</translation>
+    </message>
+</context>
+<context>
     <name>Language</name>
     <message>
         <source>The language changes when NDCG Studio is started again.</source>
@@ -2809,8 +2963,16 @@ Double-click for the per-rank breakdown.</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; и &lt;b&gt;%2&lt;/b&gt;: κ Коэна (линейная) %3, α Криппендорфа (порядковая) %4&lt;br&gt;элементов: %5, различаются на две оценки и более: %6 (вкладка «Согласие»: спорные)</translation>
     </message>
     <message>
+        <source>Labels of more than one model or template: %1</source>
+        <translation>Метки от нескольких моделей или шаблонов: %1</translation>
+    </message>
+    <message>
         <source>Label agreement between sources</source>
         <translation>Согласие оценок между источниками</translation>
+    </message>
+    <message>
+        <source>Cohen&apos;s κ unweighted %1, quadratic %2; %3&apos;s precision/recall per grade against %4: %5</source>
+        <translation>κ Коэна без весов %1, квадратичный %2; точность/полнота %3 по оценкам относительно %4: %5</translation>
     </message>
 </context>
 <context>

@@ -277,6 +277,14 @@
         <source>Fleiss&apos; κ = %1 (%2 documents, %3 grades each; nominal, chance-corrected)</source>
         <translation>Fleiss&apos; κ = %1（%2 个文档，每个 %3 个等级；定类，经随机校正）</translation>
     </message>
+    <message>
+        <source>Machine source %1: labels from %2; templates %3</source>
+        <translation>机器来源 %1：标签来自 %2；模板 %3</translation>
+    </message>
+    <message>
+        <source>more than one model or template</source>
+        <translation>多个模型或模板</translation>
+    </message>
 </context>
 <context>
     <name>AnnotateLoader</name>
@@ -1552,6 +1560,152 @@ Create one with File ▸ New database…, then load the demo there.</source>
     </message>
 </context>
 <context>
+    <name>JudgeDialog</name>
+    <message>
+        <source>Machine judge</source>
+        <translation>机器评审</translation>
+    </message>
+    <message>
+        <source>Prompt of one item</source>
+        <translation>一个条目的提示词</translation>
+    </message>
+    <message>
+        <source>Preview to see the requests a run would make.</source>
+        <translation>预览以查看一次运行将发出的请求。</translation>
+    </message>
+    <message>
+        <source>&amp;Preview and estimate</source>
+        <translation>预览并估算(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation>运行(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel run</source>
+        <translation>取消运行(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Model source</source>
+        <translation>模型来源</translation>
+    </message>
+    <message>
+        <source>OpenAI-compatible server</source>
+        <translation>OpenAI 兼容服务器</translation>
+    </message>
+    <message>
+        <source>Local model (offline)</source>
+        <translation>本地模型（离线）</translation>
+    </message>
+    <message>
+        <source>Backend</source>
+        <translation>后端</translation>
+    </message>
+    <message>
+        <source>Server URL</source>
+        <translation>服务器 URL</translation>
+    </message>
+    <message>
+        <source>the model&apos;s name on the server</source>
+        <translation>服务器上的模型名称</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>UMBRELA (Upadhyay et al. 2024)</source>
+        <translation>UMBRELA（Upadhyay 等，2024）</translation>
+    </message>
+    <message>
+        <source>Thomas et al. 2023</source>
+        <translation>Thomas 等，2023</translation>
+    </message>
+    <message>
+        <source>From a file…</source>
+        <translation>从文件…</translation>
+    </message>
+    <message>
+        <source>Template</source>
+        <translation>模板</translation>
+    </message>
+    <message>
+        <source>no limit</source>
+        <translation>不限</translation>
+    </message>
+    <message>
+        <source>concurrent</source>
+        <translation>并发</translation>
+    </message>
+    <message>
+        <source>at most requests</source>
+        <translation>最多请求数</translation>
+    </message>
+    <message>
+        <source>temperature</source>
+        <translation>温度</translation>
+    </message>
+    <message>
+        <source>Requests</source>
+        <translation>请求</translation>
+    </message>
+    <message>
+        <source>pool depth</source>
+        <translation>标注池深度</translation>
+    </message>
+    <message>
+        <source>Items: the pool of</source>
+        <translation>条目：以下运行的标注池</translation>
+    </message>
+    <message>
+        <source>Templates (*.toml);;All files (*)</source>
+        <translation>模板 (*.toml);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Not done: %1</source>
+        <translation>未完成：%1</translation>
+    </message>
+    <message>
+        <source>(nothing left to grade)</source>
+        <translation>（没有需要评分的条目）</translation>
+    </message>
+    <message>
+        <source>%1 items to grade (%2 already graded with this template and model); %3 requests, about %4 prompt + at most %5 completion tokens. Template %6.</source>
+        <translation>待评分条目 %1 个（已用此模板和模型评分 %2 个）；请求 %3 次，约 %4 个提示词 token + 最多 %5 个补全 token。模板 %6。</translation>
+    </message>
+    <message>
+        <source>%1 of %2 items; %3 requests, %4 tokens; %5 unparsed, %6 failed; ETA %7</source>
+        <translation>%1 / %2 个条目；请求 %3 次，token %4 个；无法解析 %5 个，失败 %6 个；预计剩余 %7</translation>
+    </message>
+    <message>
+        <source>Cancelled: %1 answers stored; run again to continue.</source>
+        <translation>已取消：已保存 %1 个回答；再次运行即可继续。</translation>
+    </message>
+    <message>
+        <source>Done: %1 graded, %2 unparsed, %3 failed; %4 requests.</source>
+        <translation>完成：已评分 %1 个，无法解析 %2 个，失败 %3 个；请求 %4 次。</translation>
+    </message>
+    <message>
+        <source>Stopped: %1</source>
+        <translation>已停止：%1</translation>
+    </message>
+    <message>
+        <source>Labels of more than one model: %1</source>
+        <translation>标签来自多个模型：%1</translation>
+    </message>
+</context>
+<context>
+    <name>JudgeMenu</name>
+    <message>
+        <source>&amp;Machine judge…</source>
+        <translation>机器评审(&amp;M)…</translation>
+    </message>
+</context>
+<context>
     <name>Language</name>
     <message>
         <source>The language changes when NDCG Studio is started again.</source>
@@ -2767,8 +2921,16 @@ Double-click for the per-rank breakdown.</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; 对比 &lt;b&gt;%2&lt;/b&gt;：Cohen κ（线性）%3，Krippendorff α（有序）%4&lt;br&gt;%5 个条目，其中 %6 个相差两级或以上（一致性标签页：争议列表）</translation>
     </message>
     <message>
+        <source>Labels of more than one model or template: %1</source>
+        <translation>标签来自多个模型或模板：%1</translation>
+    </message>
+    <message>
         <source>Label agreement between sources</source>
         <translation>来源之间的标注一致性</translation>
+    </message>
+    <message>
+        <source>Cohen&apos;s κ unweighted %1, quadratic %2; %3&apos;s precision/recall per grade against %4: %5</source>
+        <translation>Cohen κ（无权重）%1，二次加权 %2；%3 相对于 %4 的各等级精确率/召回率：%5</translation>
     </message>
 </context>
 <context>

@@ -85,8 +85,9 @@ def campaign_items(
     pool = cs.pool_rows(session, run_ids.values(), spec.depth)
     chosen = _chosen(spec, {qe for qe, _de, _qi, _di in pool})
     items: dict[tuple[int, int], dict[str, Any]] = {}
+    only = spec.only_items
     for qe, de, qi, di in pool:
-        if qe in chosen:
+        if qe in chosen and (only is None or (qi, di) in only):
             key = _shuffle_key(spec.seed, qe, de)
             items[(qi, di)] = {
                 "query_id": qi,
@@ -94,6 +95,8 @@ def campaign_items(
                 "gold_grade": None,
                 "shuffle": key,
             }
+    if not items and only is not None:
+        raise ValueError("no item of the pool is among the items selected (--where)")
     if not items:
         raise ValueError("the pool is empty: no results of these runs at this depth")
     for gold in spec.gold:

@@ -49,6 +49,9 @@ class CampaignSpec:
     strategy: PoolStrategy = "depth"
     pair: tuple[str, str] | None = None
     k: int | None = None
+    #: only these (query id, document id) of the pool (None: all of it), e.g. where a machine
+    #: judge and the humans disagree (:mod:`ndcg_studio.services.judges.corrections`)
+    only_items: frozenset[tuple[int, int]] | None = None
 
 
 @dataclass(frozen=True, slots=True)

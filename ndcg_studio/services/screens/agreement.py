@@ -23,10 +23,12 @@ from ndcg_studio.services.agreement import (
 )
 from ndcg_studio.services.annotation.service import AnnotationService
 from ndcg_studio.services.annotation.types import HistoryEntry
+from ndcg_studio.services.judges.trust import provenance_of
 from ndcg_studio.services.screens.sort_keys import dense_ranks, natural_key
 from ndcg_studio.services.stability.report import DEFAULT_SOURCE
 from ndcg_studio.services.stability.service import StabilityService
 from ndcg_studio.storage.database import Database
+from ndcg_studio.storage.judges.labels import Provenance
 
 
 @dataclass(frozen=True, eq=False)
@@ -156,6 +158,8 @@ class AgreementData:
     disputed: DisputedRows
     #: the correction queue of every two judgment sources: items two grades apart or more
     by_sources: dict[tuple[str, str], DisputedRows] = field(default_factory=dict)
+    #: the provenance of every machine source's labels (services.judges.trust.provenance_of)
+    machine: list[Provenance] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -213,7 +217,7 @@ def complete_agreement(
                 items = stability.source_disputes(a, b)
                 by_sources[(a, b)] = DisputedRows.from_items(items, adjudications)
     disputed = DisputedRows.from_report(report, adjudications)
-    return AgreementData(report, disputed, by_sources)
+    return AgreementData(report, disputed, by_sources, provenance_of(db))
 
 
 def load_item(db: Database, query_id: int, document_id: int) -> ItemDetail:

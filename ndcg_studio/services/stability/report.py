@@ -8,7 +8,7 @@ them). Pure data, no database.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
@@ -119,6 +119,10 @@ class SourceAgreement:
         confusion: int64[5, 5], rows = a's grade 0..4, columns = b's (grades rounded to the
             nearest integer, halves up, when a source's consensus is fractional).
         n_two_apart: items whose grades differ by two or more (the correction queue).
+        kappa, kappa_quadratic: Cohen's kappa unweighted and with quadratic weights.
+        precision, recall: ``(5,) float64`` per grade 0..4 of b's grades against a's
+            (:func:`ndcg_studio.domain.judges.trust.precision_recall` of ``confusion``; NaN
+            where b never gave, or a never had, the grade): a machine source beside the humans.
     """
 
     source_a: str
@@ -128,6 +132,10 @@ class SourceAgreement:
     alpha: float
     confusion: NDArray[np.int64]
     n_two_apart: int
+    kappa: float = float("nan")
+    kappa_quadratic: float = float("nan")
+    precision: NDArray[np.float64] = field(default_factory=lambda: np.full(5, np.nan))
+    recall: NDArray[np.float64] = field(default_factory=lambda: np.full(5, np.nan))
 
 
 @dataclass(frozen=True, eq=False)
@@ -144,6 +152,9 @@ class StabilityReport:
         excluded: the annotators below ``min_coverage``.
         min_coverage: the threshold used.
         agreement: label agreement of every two sources (``by="source"``), else empty.
+        mixed: one sentence per machine source whose labels come from more than one model
+            version or template (``by="source"``; see
+            :func:`ndcg_studio.services.judges.trust.mixed_notes`).
     """
 
     by: By
@@ -153,6 +164,7 @@ class StabilityReport:
     excluded: list[str]
     min_coverage: float
     agreement: list[SourceAgreement]
+    mixed: tuple[str, ...] = ()
 
     def describe(self) -> str:
         """The settings line of the CSV's settings file."""
@@ -203,6 +215,16 @@ class StabilityReport:
                 f"{x.kappa_linear:.4f}, alpha_ordinal {x.alpha:.4f}, {x.n_two_apart} two grades "
                 f"or more apart; confusion ({x.source_a}'s grade: {x.source_b}'s 0 1 2 3 4) {rows}"
             )
+            pr = " ".join(
+                f"{g}: {p:.2f}/{r:.2f}"
+                for g, p, r in zip(GRADES, x.precision, x.recall, strict=True)
+            )
+            out.append(
+                f"{x.source_a} vs {x.source_b}: kappa {x.kappa:.4f}, kappa_quadratic "
+                f"{x.kappa_quadratic:.4f}; {x.source_b}'s precision/recall per grade "
+                f"against {x.source_a} {pr}"
+            )
+        out.extend(self.mixed)
         if len(self.result.runs) == 2 and len(self.result.sets):
             out.append(self.result.sentence(*self.result.runs))
         return out

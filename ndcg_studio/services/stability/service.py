@@ -32,6 +32,7 @@ from ndcg_studio.domain.metrics.measures import Qrels, score
 from ndcg_studio.domain.stability import GradeSet, ndcg_spread, stability
 from ndcg_studio.progress import Cancelled, Progress, checkpoint
 from ndcg_studio.services.agreement import DisputedItem
+from ndcg_studio.services.judges.trust import mixed_notes
 from ndcg_studio.services.scoring.load import ScoringData, ScoringRead
 from ndcg_studio.services.scoring.report import ScoreReport, score_data
 from ndcg_studio.services.scoring.service import ScoringService, score_in_parts
@@ -296,6 +297,7 @@ class StabilityService:
             excluded=grade_sets.excluded,
             min_coverage=min_coverage,
             agreement=grade_sets.agreement,
+            mixed=tuple(mixed_notes(self.db)) if by == "source" else (),
         )
 
     def _grade_sets(

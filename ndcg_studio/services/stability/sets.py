@@ -16,6 +16,7 @@ from ndcg_studio.domain.agreement.alpha import alpha
 from ndcg_studio.domain.agreement.kappa import pairwise_cohen_kappa
 from ndcg_studio.domain.agreement.ratings import Ratings
 from ndcg_studio.domain.consensus import consensus_qrels
+from ndcg_studio.domain.judges.trust import precision_recall
 from ndcg_studio.domain.metrics.measures import Qrels
 from ndcg_studio.services.scoring.load import ScoringData, ScoringRead
 from ndcg_studio.services.scoring.service import ScoringService
@@ -139,7 +140,8 @@ def rule_qrels(
 
 
 def source_agreement(names: list[str], qrels: list[Qrels]) -> list[SourceAgreement]:
-    """Cohen's kappa (linear), ordinal alpha and the confusion matrix of every two sources."""
+    """Cohen's kappa (unweighted, linear, quadratic), ordinal alpha, the confusion matrix and
+    b's per-grade precision and recall against a, of every two sources."""
     out = []
     for a in range(len(names)):
         for b in range(a + 1, len(names)):
@@ -155,12 +157,14 @@ def source_agreement(names: list[str], qrels: list[Qrels]) -> list[SourceAgreeme
                 n_items=n,
                 n_annotators=2,
             )
-            kappa = float(pairwise_cohen_kappa(ratings).kappa_linear[0]) if n else np.nan
+            kappas = pairwise_cohen_kappa(ratings) if n else None
+            kappa = float(kappas.kappa_linear[0]) if kappas is not None else np.nan
             alpha_value = float(alpha(ratings, "ordinal").value) if n else np.nan
             ra = np.clip(np.floor(ga + 0.5), 0, 4).astype(np.int64)
             rb = np.clip(np.floor(gb + 0.5), 0, 4).astype(np.int64)
             confusion = np.zeros((5, 5), dtype=np.int64)
             np.add.at(confusion, (ra, rb), 1)
+            precision, recall = precision_recall(confusion)
             out.append(
                 SourceAgreement(
                     source_a=names[a],
@@ -170,6 +174,12 @@ def source_agreement(names: list[str], qrels: list[Qrels]) -> list[SourceAgreeme
                     alpha=alpha_value,
                     confusion=confusion,
                     n_two_apart=int(np.count_nonzero(np.abs(ga - gb) >= 2 - 1e-12)),
+                    kappa=float(kappas.kappa[0]) if kappas is not None else np.nan,
+                    kappa_quadratic=(
+                        float(kappas.kappa_quadratic[0]) if kappas is not None else np.nan
+                    ),
+                    precision=precision,
+                    recall=recall,
                 )
             )
     return out

@@ -31,7 +31,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ndcg_studio.services.stability.report import BY_CHOICES, DEFAULT_MIN_COVERAGE, StabilityReport
+from ndcg_studio.services.stability.report import (
+    BY_CHOICES,
+    DEFAULT_MIN_COVERAGE,
+    SourceAgreement,
+    StabilityReport,
+)
 from ndcg_studio.services.stability.service import StabilityService
 from ndcg_studio.storage.database import Database
 from ndcg_studio.translatable import QT_TRANSLATE_NOOP
@@ -339,6 +344,7 @@ class StabilityView(LazyView[StabilityReport]):
                 f"{x.n_shared:,}",
                 f"{x.n_two_apart:,}",
             )
+            line += "<br>" + StabilityView._more_agreement(x)
             cells.append(
                 f"<td valign='top'>{line}"
                 f"<table cellspacing='0' cellpadding='3' border='1'><tr><th>"
@@ -347,8 +353,20 @@ class StabilityView(LazyView[StabilityReport]):
             )
         if not cells:
             return ""
+        mixed = "".join(
+            "<p style='color:#b00020'>"
+            + arg(
+                QCoreApplication.translate(
+                    "StabilityView", "Labels of more than one model or template: %1"
+                ),
+                html.escape(note),
+            )
+            + "</p>"
+            for note in report.mixed
+        )
         return (
-            "<b>"
+            mixed
+            + "<b>"
             + QCoreApplication.translate("StabilityView", "Label agreement between sources")
             + "</b><table cellspacing='12'><tr>"
             + "".join(cells)
@@ -356,6 +374,29 @@ class StabilityView(LazyView[StabilityReport]):
         )
 
     # ------------------------------------------------------------------ state
+    @staticmethod
+    def _more_agreement(x: SourceAgreement) -> str:
+        """Unweighted and quadratic kappa, and b's precision and recall per grade against a."""
+
+        def fmt(v: float) -> str:
+            return "—" if np.isnan(v) else f"{v:.2f}"
+
+        grades = " · ".join(
+            f"{g}: {fmt(float(x.precision[g]))}/{fmt(float(x.recall[g]))}" for g in GRADES
+        )
+        return arg(
+            QCoreApplication.translate(
+                "StabilityView",
+                "Cohen's κ unweighted %1, quadratic %2; %3's precision/recall per grade "
+                "against %4: %5",
+            ),
+            fmt(x.kappa),
+            fmt(x.kappa_quadratic),
+            html.escape(x.source_b),
+            html.escape(x.source_a),
+            grades,
+        )
+
     def _state_widgets(self) -> tuple[tuple[str, StateWidget], ...]:
         return (("splitter", self.splitter), ("top", self.top_splitter))
 

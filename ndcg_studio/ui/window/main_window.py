@@ -26,6 +26,7 @@ from ndcg_studio.translatable import QT_TRANSLATE_NOOP
 from ndcg_studio.ui import errors, language, theme
 from ndcg_studio.ui import settings as S
 from ndcg_studio.ui.context import AppContext
+from ndcg_studio.ui.dialogs.judge import install_judge
 from ndcg_studio.ui.team import TeamWatcher
 from ndcg_studio.ui.views.agreement.view import AgreementView
 from ndcg_studio.ui.views.annotate.view import AnnotateView
@@ -191,6 +192,7 @@ class MainWindow(QMainWindow):
             self.set_pool_depth,
             QKeySequence("Ctrl+Shift+D"),
         )
+        install_judge(self, annotator_menu)
         # only the order of the pool changes: the annotator stays blind to runs and ranks
         order_menu = annotator_menu.addMenu(self.tr("Pool &order"))
         order_group = QActionGroup(self)

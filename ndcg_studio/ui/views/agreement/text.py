@@ -8,13 +8,19 @@ The reasons come from the domain (:mod:`ndcg_studio.domain.agreement.alpha`,
 
 from __future__ import annotations
 
+import html
 import math
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication
 
 from ndcg_studio.services.agreement import AgreementReport
 from ndcg_studio.translatable import QT_TRANSLATE_NOOP
 from ndcg_studio.ui.language import arg, counted, label, number
+
+if TYPE_CHECKING:
+    from ndcg_studio.storage.judges.labels import Provenance
 
 #: the α level's name inside the headline sentence
 _LEVEL_NAMES = {
@@ -131,3 +137,25 @@ def fleiss_text(report: AgreementReport) -> str:
         "AgreementView", "Fleiss' κ = %1 (%2 documents, %3 grades each; nominal, chance-corrected)"
     )
     return arg(text, f"{f.value:.3f}", number(f.n_items), f.n_raters)
+
+
+def provenance_html(machine: Sequence[Provenance]) -> str:
+    """One line per annotator with machine labels: its source, models (as the servers reported
+    them) and templates, flagged when there is more than one of either."""
+    lines = []
+    for p in machine:
+        models = ", ".join(f"{m} ({n:,})" for m, n in sorted(p.models.items()))
+        templates = ", ".join(f"{t} ({n:,})" for t, n in sorted(p.templates.items()))
+        line = arg(
+            QCoreApplication.translate(
+                "AgreementView", "Machine source %1: labels from %2; templates %3"
+            ),
+            html.escape(p.source or p.annotator),
+            html.escape(models or "—"),
+            html.escape(templates or "—"),
+        )
+        if p.mixed:
+            flag = QCoreApplication.translate("AgreementView", "more than one model or template")
+            line += f" <b style='color:#b00020'>{html.escape(flag)}</b>"
+        lines.append(line)
+    return "<br>" + "<br>".join(lines) if lines else ""

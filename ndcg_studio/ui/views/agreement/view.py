@@ -53,7 +53,12 @@ from ndcg_studio.ui.models.agreement import (
     PerQueryAlphaModel,
 )
 from ndcg_studio.ui.views.agreement.adjudication import AdjudicationPanel, grade_shortcuts, table
-from ndcg_studio.ui.views.agreement.text import alpha_html, fleiss_text, loo_note_text
+from ndcg_studio.ui.views.agreement.text import (
+    alpha_html,
+    fleiss_text,
+    loo_note_text,
+    provenance_html,
+)
 from ndcg_studio.ui.views.base import LazyView, StateWidget
 from ndcg_studio.ui.workers import Task, TaskFn, run_task
 
@@ -312,7 +317,7 @@ class AgreementView(LazyView[AgreementData]):
         self.data = data
         report = data.report
         self.status.clear()
-        self.alpha_label.setText(alpha_html(report))
+        self.alpha_label.setText(alpha_html(report) + provenance_html(data.machine))
         self.loo_model.set_report(report)
         self._show_loo_note(report)
         previous = self.source_pair_key()

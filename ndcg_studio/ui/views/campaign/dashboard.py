@@ -26,8 +26,10 @@ from PySide6.QtWidgets import (
 
 from ndcg_studio.services.campaigns.service import CampaignService
 from ndcg_studio.services.campaigns.types import AnnotatorStatus, CampaignStatus
+from ndcg_studio.services.judges.trust import provenance_of
 from ndcg_studio.translatable import QT_TRANSLATE_NOOP
 from ndcg_studio.ui.language import arg, plural
+from ndcg_studio.ui.views.agreement.text import provenance_html
 from ndcg_studio.ui.workers import Task, run_task
 
 Index = QModelIndex | QPersistentModelIndex
@@ -129,6 +131,10 @@ class CampaignDashboard(QDialog):
         self.marks = QLabel("", self)
         self.marks.setWordWrap(True)
         layout.addWidget(self.marks)
+        self.machine = QLabel("", self)  # the machine sources' provenance, flagged when mixed
+        self.machine.setObjectName("dashboard_machine_sources")
+        self.machine.setWordWrap(True)
+        layout.addWidget(self.machine)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
@@ -137,6 +143,14 @@ class CampaignDashboard(QDialog):
         db = context.database
         names = [c.name for c in CampaignService(db).all()] if db is not None else []
         self.chooser.addItems(names)
+        if db is not None:
+            self._machine_task = run_task(
+                lambda _progress, _cancelled: provenance_of(db),
+                on_success=lambda rows: self.machine.setText(
+                    provenance_html(rows).removeprefix("<br>")
+                ),
+                owner=self,
+            )
         self.chooser.currentTextChanged.connect(self.show_campaign)
         if names:
             self.show_campaign(names[0])
