@@ -13,6 +13,7 @@ from PySide6.QtCore import QCoreApplication, Qt, QTimer, Slot
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QLabel, QMainWindow
 
+from ndcg_studio import __version__
 from ndcg_studio.services.annotation import AnnotationService, DatabaseCounts
 from ndcg_studio.ui.context import AppContext
 from ndcg_studio.ui.language import arg, counted
@@ -63,13 +64,13 @@ class StatusBarMixin:
     def _update_status(self) -> None:
         database = self.context.database
         if database is None:
-            self._window().setWindowTitle(QCoreApplication.translate("StatusBar", "NDCG Studio"))
+            title = QCoreApplication.translate("StatusBar", "NDCG Studio")
+            self._window().setWindowTitle(f"{title} {__version__}")
             self._db_label.setText(QCoreApplication.translate("StatusBar", "No database"))
         else:
             label = Path(database.label).name if database.is_sqlite else database.label
-            self._window().setWindowTitle(
-                arg(QCoreApplication.translate("StatusBar", "%1 — NDCG Studio"), label)
-            )
+            title = arg(QCoreApplication.translate("StatusBar", "%1 — NDCG Studio"), label)
+            self._window().setWindowTitle(f"{title} {__version__}")
             self._db_label.setText(
                 arg(QCoreApplication.translate("StatusBar", "Database: %1"), label)
             )
