@@ -1,49 +1,41 @@
-"""The app as a person uses it: a real X server (Xvfb, 1024×700) with a window manager
-(openbox), the installed app started as a process on Qt's ``xcb`` platform, and nothing but X11
-key presses (xdotool) — no ``setFocus()``, no clicks.
-
-What the app does is read from the SQLite file (judgments) and from the log it writes when
-``$NDCG_STUDIO_E2E_LOG`` is set (:mod:`ndcg_studio.ui.e2e_log`: focus changes, tab changes,
-the query shown in Annotate).
+"""The app as a person uses it (:mod:`tests.e2e.x11`): a real X server with a window manager,
+the installed app started as a process on Qt's ``xcb`` platform, and nothing but X11 key
+presses.
 
 Checked: the first start asks for a name (typed, Enter) and ``3`` pressed right after that
 grades the first document; every tab is reached with Ctrl+Tab, Ctrl+Shift+Tab and Ctrl+1…4,
 also while a table has the focus; in every view Tab and Shift+Tab go round the view's widgets,
 leaving every table at the next press; back on Annotate ``4`` grades again; Ctrl+Q quits.
 
-Needs ``Xvfb``, ``xdotool`` and ``openbox`` (Debian: xvfb, xdotool, openbox; .ci/run installs
-them). Skipped with the reason when one is absent, unless ``$NDCG_STUDIO_E2E_REQUIRED`` is set
-(.ci/run sets it), where that is a failure.
+Skipped with the reason without Xvfb, xdotool or openbox, unless ``$NDCG_STUDIO_E2E_REQUIRED``
+is set (.ci/run sets it), where that is a failure.
 """
 
 from __future__ import annotations
 
-import os
-import shutil
-import sqlite3
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
-from pathlib import Path
+from collections.abc import Iterator
 
 import pytest
 
-TOOLS = ("Xvfb", "xdotool", "openbox")
-MISSING = [tool for tool in TOOLS if shutil.which(tool) is None]
-if not sys.platform.startswith("linux") or MISSING:
-    reason = (
-        "the X11 end-to-end tests need Linux with Xvfb, xdotool and openbox "
-        f"(apt install xvfb xdotool openbox); missing: {', '.join(MISSING) or sys.platform}"
-    )
-    if os.environ.get("NDCG_STUDIO_E2E_REQUIRED"):
-        pytest.fail(reason, pytrace=False)
-    pytest.skip(reason, allow_module_level=True)
+from tests.e2e.x11 import (
+    App,
+    Focus,
+    app_stderr,
+    first_start_then_3,
+    launch,
+    require_tools,
+    stop,
+    user_env,
+    x_display,
+)
+
+require_tools()
 
 pytestmark = pytest.mark.slow
 
-NAME = "e2e-tester"
 VIEWS = ("Annotate", "Review", "Agreement", "Compare", "Stability")
 # the tables of each view (objectName) that Tab must reach and leave
 TABLES = {
@@ -62,183 +54,30 @@ TABLES = {
 }
 
 
-@dataclass(frozen=True)
-class Focus:
-    address: str
-    cls: str
-    name: str
-    is_table: bool
-
-
-@dataclass
-class App:
-    process: subprocess.Popen[bytes]
-    env: dict[str, str]
-    log_path: Path
-    db_path: Path
-    position: int = 0
-    lines: list[str] = field(default_factory=list)
-    tab: str = ""  # the current tab, as last logged
-
-    def read(self) -> list[str]:
-        """Lines the app logged since the last read."""
-        with self.log_path.open(encoding="utf-8") as handle:
-            handle.seek(self.position)
-            text = handle.read()
-        complete, _, _partial = text.rpartition("\n")
-        if not complete and not text.endswith("\n"):
-            return []
-        self.position += len(complete) + 1
-        new = complete.split("\n") if complete else []
-        self.lines.extend(new)
-        for line in new:
-            if line.startswith("tab "):
-                self.tab = line[4:]
-        return new
-
-    def wait_for(self, predicate: Callable[[str], bool], timeout: float = 10.0) -> str:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            for line in self.read():
-                if predicate(line):
-                    return line
-            assert self.process.poll() is None, f"the app exited ({self.process.returncode})"
-            time.sleep(0.02)
-        raise AssertionError(f"not logged within {timeout} s; last lines: {self.lines[-8:]}")
-
-    def key(self, *keys: str) -> None:
-        """Press ``keys`` (xdotool names) on whatever window has the X input focus."""
-        subprocess.run(["xdotool", "key", *keys], env=self.env, check=True, timeout=10)
-
-    def press_for_focus(self, key: str, timeout: float = 5.0) -> Focus | None:
-        """Press ``key``; the widget that got the focus, or None when the focus did not move."""
-        self.read()
-        self.key(key)
-        try:  # "focus none": in between two widgets
-            line = self.wait_for(lambda s: s.startswith("focus ") and s != "focus none", timeout)
-        except AssertionError:
-            return None
-        _, address, cls, name, kind = line.split()
-        return Focus(address, cls, name, kind == "table")
-
-    def wait_active(self, title_part: str, timeout: float = 10.0) -> None:
-        """Wait until the window with the X input focus has ``title_part`` in its title (a
-        person, too, types once the window is there)."""
-        deadline = time.monotonic() + timeout
-        title = ""
-        while time.monotonic() < deadline:
-            result = subprocess.run(
-                ["xdotool", "getactivewindow", "getwindowname"],
-                env=self.env,
-                capture_output=True,
-                text=True,
-                timeout=10,
-                check=False,
-            )
-            title = result.stdout.strip()
-            if title_part in title:
-                return
-            time.sleep(0.05)
-        raise AssertionError(f"the active window is {title!r}, not {title_part!r}")
-
-    def show(self, index: int) -> None:
-        """Ctrl+(index + 1); waits for the tab to change unless it was current already."""
-        self.read()
-        self.key(f"ctrl+{index + 1}")
-        if self.tab != VIEWS[index]:
-            self.wait_for(lambda s: s == f"tab {VIEWS[index]}")
-
-    def judgments(self) -> list[tuple[str, str, int]]:
-        with sqlite3.connect(self.db_path) as con:
-            return con.execute(
-                "SELECT q.external_id, d.external_id, j.grade FROM judgments j "
-                "JOIN annotators a ON a.id = j.annotator_id "
-                "JOIN queries q ON q.id = j.query_id JOIN documents d ON d.id = j.document_id "
-                "WHERE a.name = ? ORDER BY j.id",
-                (NAME,),
-            ).fetchall()
-
-    def wait_for_judgments(self, n: int, timeout: float = 10.0) -> list[tuple[str, str, int]]:
-        """The judgments of :data:`NAME` once there are ``n`` (or all there are after
-        ``timeout`` seconds)."""
-        deadline = time.monotonic() + timeout
-        rows = self.judgments()
-        while len(rows) < n and time.monotonic() < deadline:
-            time.sleep(0.05)
-            rows = self.judgments()
-        return rows
-
-
-def _stop(process: subprocess.Popen[bytes] | None) -> None:
-    if process is not None and process.poll() is None:
-        process.terminate()
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(10)
+def show(app: App, index: int) -> None:
+    """Ctrl+(index + 1); waits for the tab to change unless it was current already."""
+    app.read()
+    app.key(f"ctrl+{index + 1}")
+    if app.tab != VIEWS[index]:
+        app.wait_for(lambda s: s == f"tab {VIEWS[index]}")
 
 
 @pytest.fixture(scope="module")
 def display(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
-    """Xvfb on a free display (it picks the number: -displayfd) and openbox on it; the
-    environment for X clients."""
-    read_fd, write_fd = os.pipe()
-    xvfb = subprocess.Popen(
-        ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", "1024x700x24", "-nolisten", "tcp"],
-        pass_fds=(write_fd,),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    os.close(write_fd)
-    wm: subprocess.Popen[bytes] | None = None
-    try:
-        with os.fdopen(read_fd) as pipe:
-            number = pipe.readline().strip()
-        assert number.isdigit(), "Xvfb did not start"
-        env = {
-            k: v for k, v in os.environ.items() if k not in {"WAYLAND_DISPLAY", "NDCG_STUDIO_DB"}
-        }
-        env["DISPLAY"] = f":{number}"
-        ready = tmp_path_factory.mktemp("wm") / "ready"
-        # openbox runs --startup once it manages the screen
-        wm = subprocess.Popen(
-            ["openbox", "--startup", f"touch {ready}"],
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        deadline = time.monotonic() + 15
-        while not ready.exists():
-            assert time.monotonic() < deadline and wm.poll() is None, "openbox did not start"
-            time.sleep(0.02)
+    """Xvfb and openbox; the environment for X clients."""
+    with x_display(tmp_path_factory.mktemp("wm")) as env:
         yield env
-    finally:
-        _stop(wm)
-        _stop(xvfb)
 
 
 @pytest.fixture(scope="module")
 def app(display: dict[str, str], tmp_path_factory: pytest.TempPathFactory) -> Iterator[App]:
-    """The app on a fresh demo database (made with the CLI), on the real xcb platform, with its
-    own empty home (no remembered annotator: the first start asks for a name), as a person
-    starts it: the name typed, Enter, and — as soon as the first document is shown — ``3``
-    (:func:`test_3_right_after_start_grades_the_first_document` checks the result; the other
+    """The app on a fresh demo database (made with the CLI), with its own empty home, as a
+    person starts it (:func:`tests.e2e.x11.first_start_then_3`;
+    :func:`test_3_right_after_start_grades_the_first_document` checks the result; the other
     tests need an annotator)."""
     home = tmp_path_factory.mktemp("home")
     db_path = home / "demo.sqlite"
-    log_path = home / "e2e.log"
-    log_path.touch()
-    env = {
-        **display,
-        "HOME": str(home),
-        "XDG_CONFIG_HOME": str(home / "config"),
-        "XDG_DATA_HOME": str(home / "data"),
-        "XDG_STATE_HOME": str(home / "state"),
-        "XDG_CACHE_HOME": str(home / "cache"),
-        "QT_QPA_PLATFORM": "xcb",  # .ci/run exports offscreen for the rest of the suite
-        "NDCG_STUDIO_E2E_LOG": str(log_path),
-    }
+    env = {**display, **user_env(home)}
     made = subprocess.run(
         [sys.executable, "-m", "ndcg_studio", "--db", str(db_path), "demo"],
         env=env,
@@ -248,36 +87,15 @@ def app(display: dict[str, str], tmp_path_factory: pytest.TempPathFactory) -> It
         check=False,
     )
     assert made.returncode == 0, made.stderr
-    process = subprocess.Popen(
-        [sys.executable, "-m", "ndcg_studio", "--db", str(db_path)],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=(home / "app.stderr").open("wb"),
-    )
-    app = App(process, env, log_path, db_path)
+    app = launch([sys.executable, "-m", "ndcg_studio", "--db", str(db_path)], env, env, db_path)
     try:
-        # the window is mapped, then the first start asks who is annotating
-        subprocess.run(
-            ["xdotool", "search", "--sync", "--onlyvisible", "--name", "Welcome to NDCG Studio"],
-            env=env,
-            check=True,
-            timeout=30,
-            stdout=subprocess.DEVNULL,
-        )
-        app.wait_active("Welcome to NDCG Studio")
-        app.key("ctrl+a")
-        subprocess.run(["xdotool", "type", NAME], env=env, check=True, timeout=10)
-        app.key("Return")
-        app.wait_for(lambda s: s.startswith("query "), timeout=20)  # the first query is shown
-        app.wait_active("— NDCG Studio")
-        app.key("3")
+        first_start_then_3(app)
         yield app
-        if process.poll() is None:
-            app.key("ctrl+q")  # File ▸ Quit
-            assert process.wait(15) == 0
+        if app.process.poll() is None:
+            app.quit()
     finally:
-        _stop(process)
-        stderr = (home / "app.stderr").read_text(errors="replace")
+        stop(app.process)
+        stderr = app_stderr(home)
         assert "Traceback" not in stderr, stderr
 
 
@@ -287,7 +105,7 @@ def test_3_right_after_start_grades_the_first_document(app: App) -> None:
 
 
 def test_every_tab_with_ctrl_tab_ctrl_shift_tab_and_ctrl_digits(app: App) -> None:
-    app.show(0)
+    show(app, 0)
     for expected in (*VIEWS[1:], VIEWS[0]):
         app.read()
         app.key("ctrl+Tab")
@@ -297,7 +115,7 @@ def test_every_tab_with_ctrl_tab_ctrl_shift_tab_and_ctrl_digits(app: App) -> Non
         app.key("ctrl+shift+Tab")
         app.wait_for(lambda s, e=expected: s == f"tab {e}")  # type: ignore[misc]
     for index in (1, 3, 0, 2):
-        app.show(index)
+        show(app, index)
 
 
 def _cycle(app: App, key: str, view: str) -> list[Focus]:
@@ -318,7 +136,7 @@ def _cycle(app: App, key: str, view: str) -> list[Focus]:
 @pytest.mark.parametrize("index", range(len(VIEWS)), ids=VIEWS)
 def test_tab_and_shift_tab_go_round_each_view_and_leave_every_table(app: App, index: int) -> None:
     view = VIEWS[index]
-    app.show(index)
+    show(app, index)
     deadline = time.monotonic() + 20
     while True:  # the view's tables appear once its data are loaded
         forward = _cycle(app, "Tab", view)
@@ -336,13 +154,13 @@ def test_tab_and_shift_tab_go_round_each_view_and_leave_every_table(app: App, in
             break
     else:
         raise AssertionError(f"{view}: Tab did not come back to {table}")
-    app.show((index + 1) % len(VIEWS))
+    show(app, (index + 1) % len(VIEWS))
 
 
 def test_after_a_tab_switch_annotate_grades_at_once(app: App) -> None:
     before = len(app.judgments())
-    app.show(1)
-    app.show(0)
+    show(app, 1)
+    show(app, 0)
     app.key("4")
     rows = app.wait_for_judgments(before + 1)
     assert len(rows) == before + 1 and rows[-1][2] == 4
