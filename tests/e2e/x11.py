@@ -224,7 +224,7 @@ def launch(
     ``tool_env``: the environment xdotool runs with (``DISPLAY``, a ``PATH`` that has it)."""
     home = Path(env["HOME"])
     log_path = Path(env["NDCG_STUDIO_E2E_LOG"])
-    log_path.touch()
+    log_path.write_text("")  # a start of the same home reads this start's lines only
     with (home / "app.stderr").open("wb") as stderr:
         process = subprocess.Popen(
             list(command), env=dict(env), stdout=subprocess.DEVNULL, stderr=stderr
