@@ -284,9 +284,11 @@ class MainWindow(DatabaseActions, StatusBarMixin, QMainWindow):
         """First start: ask who is annotating (remembered in the settings)."""
         if self.context.database is None:
             return
+        welcome = self.tr("Welcome to NDCG Studio")
         name, ok = QInputDialog.getText(
             self,
-            self.tr("Welcome to NDCG Studio"),
+            # ends with the display name (the version in it): Qt does not append it again
+            f"{welcome} {__version__}",
             self.tr("Your name as an annotator (your grades are stored under it):"),
             text=self.context.remembered_annotator_name() or getpass.getuser(),
         )
@@ -359,7 +361,8 @@ class MainWindow(DatabaseActions, StatusBarMixin, QMainWindow):
     # ================================================================== help
     @Slot()
     def show_about(self) -> None:
-        QMessageBox.about(self, self.tr("About NDCG Studio"), self.about_text())
+        title = self.tr("About NDCG Studio")
+        QMessageBox.about(self, f"{title} {__version__}", self.about_text())
 
     @staticmethod
     def about_text() -> str:

@@ -117,7 +117,7 @@ def test_first_start_asks_for_the_annotators_name(
     monkeypatch.setattr(QInputDialog, "getText", fake_get_text)
     with qtbot.waitSignal(context.annotator_changed, timeout=10_000):
         window.open_database(str(tmp_path / "first.sqlite"), create=True)
-    assert asked == ["Welcome to NDCG Studio"]
+    assert asked == [f"Welcome to NDCG Studio {__version__}"]
     assert context.annotator is not None and context.annotator.name == "carol"
     assert context.remembered_annotator_name() == "carol"
     window.close()
