@@ -5,12 +5,15 @@ plugins link, from the wheel and from the build machine's system. Three kinds ar
 
 - Qt plugins the app cannot use: the virtual keyboard (it brings Qt Quick and QML), the PDF
   image format (Qt PDF), the GTK 3 theme (it brings GTK's cairo, pango and glib as they are on
-  the build machine, to mix with the user's GTK) and the framebuffer/embedded platforms;
+  the build machine, to mix with the user's GTK; the desktop portal theme stays) and the
+  framebuffer/embedded platforms with their input plugins;
 - the system libraries of Qt's xcb platform (``ndcg_studio.ui.system_libraries.DEBIAN_PACKAGES``,
   README's Debian list): they come from the user's system, which the .deb depends on, so X11,
   fontconfig, glib and D-Bus are the ones matching the user's display server, fonts and
   session bus, and the app's own check names the missing ones;
 - shared libraries nothing kept needs any more (what only the above linked).
+
+:func:`strip_debug` also removes the debugging sections of the interpreter's own libraries.
 
 Standard library only, so that tests can check it without PyInstaller. A library's needs are
 read from its ELF header (``DT_NEEDED``), not from ``ldd``: ldd lists what the build machine's
