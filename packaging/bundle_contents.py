@@ -13,7 +13,7 @@ plugins link, from the wheel and from the build machine's system. Three kinds ar
   session bus, and the app's own check names the missing ones;
 - shared libraries nothing kept needs any more (what only the above linked).
 
-:func:`strip_debug` also removes the debugging sections of the interpreter's own libraries.
+:func:`strip_debug` also removes debugging sections (of the interpreter, of SQLAlchemy).
 
 Standard library only, so that tests can check it without PyInstaller. A library's needs are
 read from its ELF header (``DT_NEEDED``), not from ``ldd``: ldd lists what the build machine's
@@ -117,8 +117,9 @@ def prune_datas(datas: Iterable[Entry], dropped_binaries: Iterable[Entry]) -> li
     return kept
 
 
-def elf_needed(path: str | Path) -> list[str]:
-    """The ``DT_NEEDED`` names of an ELF shared object or executable (empty for anything else)."""
+def _elf_dynamic(path: str | Path) -> list[tuple[int, int | str]]:
+    """The dynamic section of an ELF file as ``(tag, value)``, string values decoded (empty for
+    anything that is not ELF)."""
     data = Path(path).read_bytes()
     if data[:4] != b"\x7fELF":
         return []
@@ -133,32 +134,51 @@ def elf_needed(path: str | Path) -> list[str]:
         shentsize, shnum = struct.unpack_from(order + "HH", data, 0x2E)
         section, dyn = order + "IIIIIIIIII", order + "iI"
     sections = [struct.unpack_from(section, data, shoff + i * shentsize) for i in range(shnum)]
-    names = []
+    entries: list[tuple[int, int | str]] = []
     for _name, kind, _flags, _addr, offset, size, link, *_rest in sections:
         if kind != 6:  # SHT_DYNAMIC
             continue
         strtab = sections[link][4]
-        step = struct.calcsize(dyn)
-        for at in range(offset, offset + size, step):
+        for at in range(offset, offset + size, struct.calcsize(dyn)):
             tag, value = struct.unpack_from(dyn, data, at)
             if tag == 0:  # DT_NULL
                 break
-            if tag == 1:  # DT_NEEDED
+            if tag in _STRING_TAGS:
                 end = data.index(b"\0", strtab + value)
-                names.append(data[strtab + value : end].decode())
-    return names
+                value = data[strtab + value : end].decode()
+            entries.append((tag, value))
+    return entries
+
+
+#: DT_NEEDED, DT_RPATH, DT_RUNPATH: the tags whose value is a string
+_STRING_TAGS = (1, 15, 29)
+
+
+def elf_needed(path: str | Path) -> list[str]:
+    """The ``DT_NEEDED`` names of an ELF shared object or executable (empty for anything else)."""
+    return [str(value) for tag, value in _elf_dynamic(path) if tag == 1]
+
+
+def elf_search_path(path: str | Path) -> list[str]:
+    """The ``DT_RPATH``/``DT_RUNPATH`` of an ELF file: set where auditwheel's patchelf made a
+    wheel's binary find the libraries it vendors."""
+    return [str(value) for tag, value in _elf_dynamic(path) if tag in (15, 29)]
 
 
 def strip_debug(binaries: Iterable[Entry], folder: Path) -> list[Entry]:
-    """``binaries`` with the debugging sections of the interpreter's own libraries removed
-    (``strip --strip-debug`` into ``folder``): a Python built from source (pyenv) carries
-    them, some 24 MB in ``libpython`` and ``lib-dynload``. Binaries from wheels
-    (``site-packages``) are left as they are: auditwheel's patchelf output is known to break
-    under ``strip``. Without ``strip`` on PATH nothing changes."""
+    """``binaries`` with their debugging sections removed (``strip --strip-debug`` into
+    ``folder``): a Python built from source (pyenv) carries some 24 MB of them in ``libpython``
+    and ``lib-dynload``, SQLAlchemy's compiled modules 8 MB. Left as they are: the binaries of
+    wheels that auditwheel's patchelf rewrote (a search path set, or a library vendored in a
+    ``.libs`` folder), which ``strip`` is known to break. Without ``strip`` nothing changes."""
     strip = shutil.which("strip")
     result = []
     for dest, src, typecode in binaries:
-        if strip is None or "site-packages" in Path(src).parts:
+        parts = Path(src).parts
+        patched = "site-packages" in parts and (
+            any(part.endswith(".libs") for part in parts) or elf_search_path(src)
+        )
+        if strip is None or patched:
             result.append((dest, src, typecode))
             continue
         key = hashlib.sha256(src.encode()).hexdigest()[:16]

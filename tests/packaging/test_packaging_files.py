@@ -123,3 +123,7 @@ def test_elf_needed_reads_what_a_library_links() -> None:
     needed = contents.elf_needed(qxcb)
     assert "libQt6XcbQpa.so.6" in needed and "libxcb.so.1" in needed
     assert contents.elf_needed(ROOT / "README.md") == []
+    # the wheel's binaries find Qt's libraries through a search path: strip leaves them alone
+    assert contents.elf_search_path(qxcb)
+    entry = (f"{PLUGINS}platforms/libqxcb.so", str(qxcb), "BINARY")
+    assert contents.strip_debug([entry], ROOT / "nowhere") == [entry]
