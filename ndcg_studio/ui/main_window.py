@@ -287,8 +287,7 @@ class MainWindow(DatabaseActions, StatusBarMixin, QMainWindow):
         welcome = self.tr("Welcome to NDCG Studio")
         name, ok = QInputDialog.getText(
             self,
-            # ends with the display name (the version in it): Qt does not append it again
-            f"{welcome} {__version__}",
+            f"{welcome} {__version__}",  # ends with the display name: Qt adds it no more
             self.tr("Your name as an annotator (your grades are stored under it):"),
             text=self.context.remembered_annotator_name() or getpass.getuser(),
         )
