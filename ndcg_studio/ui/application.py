@@ -64,7 +64,12 @@ def _application() -> QApplication:
     QCoreApplication.setApplicationVersion(__version__)
     existing = QApplication.instance()
     app = existing if isinstance(existing, QApplication) else QApplication(sys.argv)
-    app.setApplicationDisplayName(DISPLAY_NAME)
+    # with the version: Qt appends the display name to a window title that does not end with
+    # it (the main window's does: ui.window.status_bar)
+    app.setApplicationDisplayName(f"{DISPLAY_NAME} {__version__}")
+    from ndcg_studio.ui.app_icon import app_icon
+
+    app.setWindowIcon(app_icon())
     return app
 
 

@@ -45,6 +45,7 @@ import shiboken6
 from PySide6.QtCore import QObject, Qt, QThreadPool, QTimer, Signal, Slot
 from PySide6.QtWidgets import QProgressDialog, QWidget
 
+from ndcg_studio import __version__
 from ndcg_studio.progress import Cancelled, OperationCancelled, Progress
 
 T = TypeVar("T")
@@ -278,7 +279,8 @@ class Task(QObject, Generic[T]):
         dialog = QProgressDialog(
             self._label or self.tr("Working…"), self.tr("Cancel"), 0, 0, parent
         )
-        dialog.setWindowTitle(self.tr("NDCG Studio"))
+        title = self.tr("NDCG Studio")
+        dialog.setWindowTitle(f"{title} {__version__}")  # the display name: not appended again
         dialog.setWindowModality(Qt.WindowModality.WindowModal)
         dialog.setMinimumDuration(0)
         dialog.setAutoClose(False)

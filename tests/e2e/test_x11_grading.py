@@ -16,9 +16,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.e2e.x11 import NAME, App, require_x11, stop
+from tests.e2e.x11 import NAME, App, app_stderr, launch, require_tools, stop, user_env, x_display
 
-require_x11()
+require_tools()
 
 pytestmark = pytest.mark.slow
 
@@ -52,52 +52,36 @@ def _make_database(home: object, env: dict[str, str]) -> object:
 
 
 @pytest.fixture(scope="module")
-def small_app(display: dict[str, str], tmp_path_factory: pytest.TempPathFactory) -> Iterator[App]:
+def small_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[App]:
     """The app on a database of one query with three pooled documents, started as a person
     starts it (the name typed at the first start, Enter)."""
     home = tmp_path_factory.mktemp("home")
-    log_path = home / "e2e.log"
-    log_path.touch()
-    env = {
-        **display,
-        "HOME": str(home),
-        "XDG_CONFIG_HOME": str(home / "config"),
-        "XDG_DATA_HOME": str(home / "data"),
-        "XDG_STATE_HOME": str(home / "state"),
-        "XDG_CACHE_HOME": str(home / "cache"),
-        "QT_QPA_PLATFORM": "xcb",
-        "NDCG_STUDIO_E2E_LOG": str(log_path),
-    }
-    db_path = _make_database(home, env)
-    process = subprocess.Popen(
-        [sys.executable, "-m", "ndcg_studio", "--db", str(db_path)],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=(home / "app.stderr").open("wb"),
-    )
-    app = App(process, env, log_path, db_path)  # type: ignore[arg-type]
-    try:
-        subprocess.run(
-            ["xdotool", "search", "--sync", "--onlyvisible", "--name", "Welcome to NDCG Studio"],
-            env=env,
-            check=True,
-            timeout=30,
-            stdout=subprocess.DEVNULL,
-        )
-        app.wait_active("Welcome to NDCG Studio")
-        app.key("ctrl+a")
-        subprocess.run(["xdotool", "type", NAME], env=env, check=True, timeout=10)
-        app.key("Return")
-        app.wait_for(lambda s: s.startswith("query "), timeout=20)
-        app.wait_active("— NDCG Studio")
-        yield app
-        if process.poll() is None:
-            app.key("ctrl+q")
-            assert process.wait(15) == 0
-    finally:
-        stop(process)
-        stderr = (home / "app.stderr").read_text(errors="replace")
-        assert "Traceback" not in stderr, stderr
+    with x_display(tmp_path_factory.mktemp("wm")) as display:
+        env = {**display, **user_env(home)}
+        db_path = _make_database(home, env)
+        command = [sys.executable, "-m", "ndcg_studio", "--db", str(db_path)]
+        app = launch(command, env, env, db_path)  # type: ignore[arg-type]
+        try:
+            subprocess.run(
+                ["xdotool", "search", "--sync", "--onlyvisible", "--name", "Welcome to NDCG"],
+                env=env,
+                check=True,
+                timeout=30,
+                stdout=subprocess.DEVNULL,
+            )
+            app.wait_active("Welcome to NDCG Studio")
+            app.key("ctrl+a")
+            subprocess.run(["xdotool", "type", NAME], env=env, check=True, timeout=10)
+            app.key("Return")
+            app.wait_for(lambda s: s.startswith("query "), timeout=20)
+            app.wait_active("— NDCG Studio")
+            yield app
+            if app.process.poll() is None:
+                app.quit()
+        finally:
+            stop(app.process)
+            stderr = app_stderr(home)
+            assert "Traceback" not in stderr, stderr
 
 
 def _grades(app: App) -> dict[str, int]:

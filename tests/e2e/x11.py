@@ -1,5 +1,16 @@
-"""What the X11 end-to-end tests share: the app as a process they drive with xdotool and read
-through its end-to-end log and its database (:class:`App`), and stopping a process."""
+"""The app as a person uses it, for the end-to-end tests: a real X server (Xvfb, 1024×700)
+with a window manager (openbox), the app started as a process on Qt's ``xcb`` platform, and
+nothing but X11 key presses (xdotool) — no ``setFocus()``, no clicks.
+
+What the app does is read from the SQLite file (judgments) and from the log it writes when
+``$NDCG_STUDIO_E2E_LOG`` is set (:mod:`ndcg_studio.ui.e2e_log`: focus changes, tab changes,
+the query shown in Annotate).
+
+Used by ``tests/e2e/test_x11.py`` (the pip-installed app) and ``tests/packaging`` (the bundle
+and the .deb). Needs ``Xvfb``, ``xdotool`` and ``openbox`` (Debian: xvfb, xdotool, openbox;
+.ci/run installs them): :func:`require_tools` skips a test module with the reason when one is
+absent, unless ``$NDCG_STUDIO_E2E_REQUIRED`` is set (.ci/run sets it), where that is a failure.
+"""
 
 from __future__ import annotations
 
@@ -9,18 +20,31 @@ import sqlite3
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 
-#: the annotator name the tests type at the first start
-NAME = "e2e-tester"
-#: what the tests need besides Python (Debian: xvfb, xdotool, openbox; .ci/run installs them)
 TOOLS = ("Xvfb", "xdotool", "openbox")
-#: the tabs, in order
-VIEWS = ("Annotate", "Review", "Agreement", "Compare", "Stability")
+#: the annotator name typed at the first start
+NAME = "e2e-tester"
+
+
+def require_tools() -> None:
+    """Skip (or, with ``$NDCG_STUDIO_E2E_REQUIRED``, fail) the calling test module unless this
+    is Linux with Xvfb, xdotool and openbox."""
+    missing = [tool for tool in TOOLS if shutil.which(tool) is None]
+    if sys.platform.startswith("linux") and not missing:
+        return
+    reason = (
+        "the X11 end-to-end tests need Linux with Xvfb, xdotool and openbox "
+        f"(apt install xvfb xdotool openbox); missing: {', '.join(missing) or sys.platform}"
+    )
+    if os.environ.get("NDCG_STUDIO_E2E_REQUIRED"):
+        pytest.fail(reason, pytrace=False)
+    pytest.skip(reason, allow_module_level=True)
 
 
 @dataclass(frozen=True)
@@ -33,6 +57,8 @@ class Focus:
 
 @dataclass
 class App:
+    """A running app: its process, the environment of the X tools (``xdotool``), its log."""
+
     process: subprocess.Popen[bytes]
     env: dict[str, str]
     log_path: Path
@@ -102,13 +128,6 @@ class App:
             time.sleep(0.05)
         raise AssertionError(f"the active window is {title!r}, not {title_part!r}")
 
-    def show(self, index: int) -> None:
-        """Ctrl+(index + 1); waits for the tab to change unless it was current already."""
-        self.read()
-        self.key(f"ctrl+{index + 1}")
-        if self.tab != VIEWS[index]:
-            self.wait_for(lambda s: s == f"tab {VIEWS[index]}")
-
     def judgments(self) -> list[tuple[str, str, int]]:
         with sqlite3.connect(self.db_path) as con:
             return con.execute(
@@ -129,6 +148,11 @@ class App:
             rows = self.judgments()
         return rows
 
+    def quit(self) -> None:
+        """Ctrl+Q (File ▸ Quit); the app must exit with 0."""
+        self.key("ctrl+q")
+        assert self.process.wait(15) == 0
+
 
 def stop(process: subprocess.Popen[bytes] | None) -> None:
     if process is not None and process.poll() is None:
@@ -140,16 +164,93 @@ def stop(process: subprocess.Popen[bytes] | None) -> None:
             process.wait(10)
 
 
-def require_x11() -> None:
-    """Skip the calling test module, with the reason, when Xvfb, xdotool or openbox is absent
-    (or not on Linux); fail instead when ``$NDCG_STUDIO_E2E_REQUIRED`` is set (.ci/run)."""
-    missing = [tool for tool in TOOLS if shutil.which(tool) is None]
-    if sys.platform.startswith("linux") and not missing:
-        return
-    reason = (
-        "the X11 end-to-end tests need Linux with Xvfb, xdotool and openbox "
-        f"(apt install xvfb xdotool openbox); missing: {', '.join(missing) or sys.platform}"
+@contextmanager
+def x_display(folder: Path) -> Iterator[dict[str, str]]:
+    """Xvfb on a free display (it picks the number: -displayfd) and openbox on it; yields the
+    environment for X clients (this process's, with ``DISPLAY``). ``folder``: for a file."""
+    read_fd, write_fd = os.pipe()
+    xvfb = subprocess.Popen(
+        ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", "1024x700x24", "-nolisten", "tcp"],
+        pass_fds=(write_fd,),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
-    if os.environ.get("NDCG_STUDIO_E2E_REQUIRED"):
-        pytest.fail(reason, pytrace=False)
-    pytest.skip(reason, allow_module_level=True)
+    os.close(write_fd)
+    wm: subprocess.Popen[bytes] | None = None
+    try:
+        with os.fdopen(read_fd) as pipe:
+            number = pipe.readline().strip()
+        assert number.isdigit(), "Xvfb did not start"
+        env = {
+            k: v for k, v in os.environ.items() if k not in {"WAYLAND_DISPLAY", "NDCG_STUDIO_DB"}
+        }
+        env["DISPLAY"] = f":{number}"
+        ready = folder / "openbox-ready"
+        # openbox runs --startup once it manages the screen
+        wm = subprocess.Popen(
+            ["openbox", "--startup", f"touch {ready}"],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 15
+        while not ready.exists():
+            assert time.monotonic() < deadline and wm.poll() is None, "openbox did not start"
+            time.sleep(0.02)
+        yield env
+    finally:
+        stop(wm)
+        stop(xvfb)
+
+
+def user_env(home: Path) -> dict[str, str]:
+    """The variables of a user with their own empty home (no remembered annotator: the first
+    start asks for a name), on the real xcb platform, logging for the tests."""
+    return {
+        "HOME": str(home),
+        "XDG_CONFIG_HOME": str(home / "config"),
+        "XDG_DATA_HOME": str(home / "data"),
+        "XDG_STATE_HOME": str(home / "state"),
+        "XDG_CACHE_HOME": str(home / "cache"),
+        "QT_QPA_PLATFORM": "xcb",  # .ci/run exports offscreen for the rest of the suite
+        "NDCG_STUDIO_E2E_LOG": str(home / "e2e.log"),
+    }
+
+
+def launch(
+    command: Sequence[str], env: Mapping[str, str], tool_env: dict[str, str], db_path: Path
+) -> App:
+    """Start ``command`` (the app) with ``env``; its stderr goes to ``$HOME/app.stderr``.
+    ``tool_env``: the environment xdotool runs with (``DISPLAY``, a ``PATH`` that has it)."""
+    home = Path(env["HOME"])
+    log_path = Path(env["NDCG_STUDIO_E2E_LOG"])
+    log_path.write_text("")  # a start of the same home reads this start's lines only
+    with (home / "app.stderr").open("wb") as stderr:
+        process = subprocess.Popen(
+            list(command), env=dict(env), stdout=subprocess.DEVNULL, stderr=stderr
+        )
+    return App(process, tool_env, log_path, db_path)
+
+
+def first_start_then_3(app: App) -> None:
+    """What a person does at the first start: the window is mapped and asks who is
+    annotating; the name typed, Enter, and — as soon as the first document is shown — ``3``."""
+    subprocess.run(
+        ["xdotool", "search", "--sync", "--onlyvisible", "--name", "Welcome to NDCG Studio"],
+        env=app.env,
+        check=True,
+        timeout=30,
+        stdout=subprocess.DEVNULL,
+    )
+    app.wait_active("Welcome to NDCG Studio")
+    app.key("ctrl+a")
+    subprocess.run(["xdotool", "type", NAME], env=app.env, check=True, timeout=10)
+    app.key("Return")
+    app.wait_for(lambda s: s.startswith("query "), timeout=20)  # the first query is shown
+    app.wait_active("— NDCG Studio")
+    app.key("3")
+
+
+def app_stderr(home: Path) -> str:
+    """What the app wrote to stderr (:func:`launch`)."""
+    return (home / "app.stderr").read_text(errors="replace")

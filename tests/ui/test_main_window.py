@@ -96,7 +96,7 @@ def test_opening_another_database_in_a_worker(
     assert context.database is not None and context.database.label == str(target)
     assert context.annotator is not None and context.annotator.name == "alice"  # remembered
     assert context.settings.recent_databases()[0] == str(target)
-    assert main_window.windowTitle() == "other.sqlite — NDCG Studio"
+    assert main_window.windowTitle() == f"other.sqlite — NDCG Studio {__version__}"
     qtbot.waitUntil(lambda: "0 queries" in main_window.status.counts_label.text(), timeout=5000)
     # the app's connections read without a memory map (its pages would count in its RSS)
     with context.database.engine.connect() as conn:
@@ -118,7 +118,7 @@ def test_first_start_asks_for_the_annotators_name(
     monkeypatch.setattr(QInputDialog, "getText", fake_get_text)
     with qtbot.waitSignal(context.annotator_changed, timeout=10_000):
         window.databases.open_database(str(tmp_path / "first.sqlite"), create=True)
-    assert asked == ["Welcome to NDCG Studio"]
+    assert asked == [f"Welcome to NDCG Studio {__version__}"]
     assert context.annotator is not None and context.annotator.name == "carol"
     assert context.remembered_annotator_name() == "carol"
     window.close()
@@ -324,7 +324,10 @@ def test_run_gui_on_a_missing_database_declined_opens_nothing(
     code, window = _run_gui_until(
         qapp,
         monkeypatch,
-        lambda w: w.status.db_label.text() == "No database" and w.windowTitle() == "NDCG Studio",
+        lambda w: (
+            w.status.db_label.text() == "No database"
+            and w.windowTitle() == f"NDCG Studio {__version__}"
+        ),
         db=str(target),
     )
     assert code == 0 and window is not None

@@ -278,9 +278,10 @@ class MainWindow(QMainWindow):
         """First start: ask who is annotating (remembered in the settings)."""
         if self.context.database is None:
             return
+        welcome = self.tr("Welcome to NDCG Studio")
         name, ok = QInputDialog.getText(
             self,
-            self.tr("Welcome to NDCG Studio"),
+            f"{welcome} {__version__}",  # ends with the display name: Qt adds it no more
             self.tr("Your name as an annotator (your grades are stored under it):"),
             text=self.context.remembered_annotator_name() or getpass.getuser(),
         )
@@ -353,7 +354,8 @@ class MainWindow(QMainWindow):
     # ================================================================== help
     @Slot()
     def show_about(self) -> None:
-        QMessageBox.about(self, self.tr("About NDCG Studio"), self.about_text())
+        title = self.tr("About NDCG Studio")
+        QMessageBox.about(self, f"{title} {__version__}", self.about_text())
 
     @staticmethod
     def about_text() -> str:

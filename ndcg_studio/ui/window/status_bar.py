@@ -15,6 +15,7 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer, Slot
 from PySide6.QtWidgets import QLabel, QMainWindow
 
+from ndcg_studio import __version__
 from ndcg_studio.services.annotation.service import AnnotationService
 from ndcg_studio.services.annotation.types import DatabaseCounts
 from ndcg_studio.ui.context import AppContext
@@ -70,13 +71,13 @@ class StatusBar(QObject):
         """Show the open database (also in the window's title) and the current annotator."""
         database = self.context.database
         if database is None:
-            self._window.setWindowTitle(QCoreApplication.translate("StatusBar", "NDCG Studio"))
+            title = QCoreApplication.translate("StatusBar", "NDCG Studio")
+            self._window.setWindowTitle(f"{title} {__version__}")
             self.db_label.setText(QCoreApplication.translate("StatusBar", "No database"))
         else:
             label = Path(database.label).name if database.is_sqlite else database.label
-            self._window.setWindowTitle(
-                arg(QCoreApplication.translate("StatusBar", "%1 — NDCG Studio"), label)
-            )
+            title = arg(QCoreApplication.translate("StatusBar", "%1 — NDCG Studio"), label)
+            self._window.setWindowTitle(f"{title} {__version__}")
             self.db_label.setText(
                 arg(QCoreApplication.translate("StatusBar", "Database: %1"), label)
             )
