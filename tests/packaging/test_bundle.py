@@ -18,9 +18,10 @@ from tests.packaging.conftest import desktop_user, without_python
 
 pytestmark = pytest.mark.slow
 
-#: the bundle's size, unpacked: the aim is 250 MB; this bound catches a Qt module or library
-#: collected by mistake (tens of MB each)
-MAX_BYTES = 300_000_000
+#: the bundle's size, unpacked: the aim is 250 MB (SciPy's 73 MB stand in the way, and the
+#: machine judges' client brings pydantic and keyring's cryptography); this bound catches a Qt
+#: module or a library collected by mistake (PyTorch of the optional local judge: +650 MB)
+MAX_BYTES = 320_000_000
 
 
 def run(command: list[str | Path], env: dict[str, str]) -> str:
