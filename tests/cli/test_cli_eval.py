@@ -277,13 +277,13 @@ def test_a_measure_not_implemented_is_refused_in_one_line(
         "-m",
         "ndcg_cut.10",
         "-m",
-        "Rprec",
+        "infAP",
         str(TE / "qrels.test"),
         str(TE / "results.test"),
     )
     assert (code, out) == (2, "")
     assert err.count("\n") == 1
-    assert "'Rprec' is not implemented" in err and "ndcg_cut" in err
+    assert "'infAP' is not implemented" in err and "ndcg_cut" in err
     code, out, err = run(
         capsys, "eval", "-m", "P.0", str(TE / "qrels.test"), str(TE / "results.test")
     )
@@ -321,3 +321,38 @@ def test_bad_files_are_refused_with_file_line_field(
     code, out, err = run(capsys, "eval", "-m", "P.5", str(judged_twice), str(ok))
     assert (code, out) == (2, "")
     assert f"{judged_twice}:2: " in err and "'a'" in err
+
+
+def test_without_m_the_output_is_trec_eval_s_default_byte_for_byte(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """trec_eval 10's 30 default lines (out.test = ``trec_eval qrels.test results.test``):
+    gm_map, Rprec and the 11 ``iprec_at_recall`` points included."""
+    ours = evaluate(capsys, str(TE / "qrels.test"), str(TE / "results.test"))
+    expected = (TE / "out.test").read_text().splitlines()
+    assert len(expected) == 30
+    assert ours == expected
+
+
+def test_rprec_iprec_and_gm_map_equal_trec_eval_per_query_on_dl19(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Every per-query and ``all`` line of Rprec, the iprec_at_recall points, gm_map and map
+    of ``trec_eval -c -q -m all_trec`` on TREC DL 2019 (43 queries, graded qrels)."""
+    names = ("Rprec", "iprec_at_recall", "gm_map", "map")
+    argv = ["-c", "-q", *(w for n in names for w in ("-m", n))]
+    ours = evaluate(
+        capsys, *argv, str(DL19 / "qrels.dl19-passage.txt"), str(DL19 / "run.bm25-default.dl19.txt")
+    )
+
+    def wanted(line: str) -> bool:
+        head = line.split(maxsplit=1)[0]
+        return head in ("Rprec", "gm_map", "map") or head.startswith("iprec_at_recall_")
+
+    expected = [
+        line
+        for line in (DL19 / "expected.trec_eval.q.all_trec.txt").read_text().splitlines()
+        if wanted(line)
+    ]
+    assert len(expected) == 43 * 13 + 14
+    assert sorted(ours) == sorted(expected)

@@ -63,7 +63,7 @@ from ndcg_studio.domain.metrics.measures import (
     score,
 )
 
-__all__ = ["IncompleteTable", "incomplete_measures"]
+__all__ = ["RECALL_LEVELS", "IncompleteTable", "incomplete_measures", "recall_precision"]
 
 _F64 = np.float64
 _I64 = np.int64
@@ -235,6 +235,79 @@ def _incomplete_table(
         n_unjudged=n_unjudged,
         has_judgments=has_judgments,
     )
+
+
+#: The recall levels of trec_eval's ``iprec_at_recall`` (``m_iprec_at_recall.c``), as it reads
+#: them from "0.0,0.1,...,1.0" (so 0.1 is the double nearest to one tenth, not 1/10).
+RECALL_LEVELS: tuple[float, ...] = tuple(float(f"0.{i}") if i < 10 else 1.0 for i in range(11))
+
+
+def recall_precision(
+    lists: RankedLists, qrels: Qrels, params: ScoringParams | None = None
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """R-precision and the interpolated precision at the 11 standard recall levels, of every
+    group at once.
+
+    SOURCE: trec_eval ``m_Rprec.c`` and ``m_iprec_at_recall.c`` (the recall-precision curve of
+    Salton & McGill, 1983, as TREC computes it). With R the query's relevant judged documents
+    (grade >= ``params.relevance_threshold``) and rank r counted from 1 in run order:
+    R-precision = (relevant documents at ranks <= R) / R. The interpolated precision at
+    recall level x, as trec_eval 10 computes it: with c = round(x * R) (half away from zero,
+    C's ``lround``), the highest precision at any rank from the c-th relevant retrieved
+    document on (from the first when c = 0); 0 when fewer than c relevant documents were
+    retrieved. Both are 0 when R = 0, NaN when the query has no judgment.
+
+    Args:
+        lists: the ranked lists (n results, n_groups groups).
+        qrels: one grade per judged (query, document).
+        params: the relevance threshold and the run order (``k`` is not used: whole lists).
+
+    Returns:
+        ``(r_precision, iprec)``: float64 arrays of shapes (n_groups,) and
+        (n_groups, len(:data:`RECALL_LEVELS`)), values in [0, 1].
+
+    Raises:
+        ValueError: a document twice in one ranked list, or two grades for one (query, document).
+    """
+    if params is None:
+        params = ScoringParams()
+    n_groups = lists.n_groups
+    n_queries, n_docs = index_spaces(lists, qrels)
+    ranked = rank_groups(lists, params)
+    rows = ranked.rows(np.arange(ranked.group.shape[0], dtype=np.intp))
+    group, query_of_group = ranked.group, lists.group_query
+    grade = _lookup_grades(qrels, query_of_group[group], lists.doc[rows], n_docs)
+    relevant = grade >= params.relevance_threshold
+    r_count, _n_count, has_judgments = _query_counts(
+        qrels, params.relevance_threshold, n_queries, query_of_group
+    )
+    r_safe = np.maximum(r_count, 1).astype(_F64)
+    in_top_r = relevant & (ranked.pos < r_count[group])
+    r_precision = np.bincount(group[in_top_r], minlength=n_groups) / r_safe
+    # the precision and recall at each relevant document (the maxima of precision are there)
+    found = _cumsum_in_groups(relevant.astype(_F64), group)[relevant]
+    rel_group = group[relevant]
+    precision = found / (ranked.pos[relevant] + 1.0)
+    # the highest precision from each relevant document to the list's end, in its group: a
+    # running maximum from the end over the precisions' ranks (exact integers), each group
+    # shifted below the groups after it
+    values, rank = np.unique(precision, return_inverse=True)
+    step = np.int64(values.shape[0] + 1)
+    shifted = rank.astype(_I64)[::-1] - step * rel_group[::-1]
+    best_rank = (np.maximum.accumulate(shifted) + step * rel_group[::-1])[::-1]
+    best_after = values[best_rank] if values.shape[0] else precision
+    # the c-th relevant retrieved document of each group: its place among the relevant rows
+    first = np.searchsorted(rel_group, np.arange(n_groups))
+    retrieved = np.bincount(rel_group, minlength=n_groups)
+    iprec = np.zeros((n_groups, len(RECALL_LEVELS)))
+    for j, level in enumerate(RECALL_LEVELS):
+        c = np.floor(level * r_count + 0.5).astype(_I64)  # lround of a non-negative value
+        ok = (c <= retrieved) & (retrieved > 0)
+        at = first[ok] + np.maximum(c[ok], 1) - 1
+        iprec[ok, j] = best_after[at]
+    r_precision[~has_judgments] = np.nan
+    iprec[~has_judgments] = np.nan
+    return r_precision, iprec
 
 
 def _check_rbp(persistence: float, rbp_gain: str) -> None:

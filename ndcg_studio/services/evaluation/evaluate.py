@@ -37,6 +37,7 @@ from ndcg_studio.io.trec.columns import QrelsColumns, RunColumns
 from ndcg_studio.io.trec.readers import read_trec_qrels, read_trec_run
 from ndcg_studio.services.evaluation.measures import (
     COUNT_MEASURES,
+    MIN_GEO_MEAN,
     Evaluation,
     MeasureSpec,
 )
@@ -282,6 +283,9 @@ def evaluate(
     summary = {
         n: float(values[n].sum()) if n in integer else float(values[n].mean()) for n in names
     }
+    if "gm_map" in summary:  # trec_eval m_gm_map.c: the geometric mean of AP, floored
+        logs = np.log(np.maximum(values["gm_map"], MIN_GEO_MEAN))
+        summary["gm_map"] = float(np.exp(logs.mean())) if logs.size else 0.0
     return Evaluation(
         query_ids=[qrels.query_ids[i] for i in evaluated.tolist()],
         names=names,

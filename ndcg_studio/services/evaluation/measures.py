@@ -21,6 +21,8 @@ __all__ = [
     "DEFAULT_CUTOFFS",
     "DEFAULT_MEASURES",
     "MEASURES",
+    "MIN_GEO_MEAN",
+    "SUMMARY_ONLY",
     "Evaluation",
     "MeasureError",
     "MeasureSpec",
@@ -39,8 +41,11 @@ MEASURES: Mapping[str, bool] = {
     "num_rel": False,
     "num_rel_ret": False,
     "map": False,
+    "gm_map": False,
+    "Rprec": False,
     "bpref": False,
     "recip_rank": False,
+    "iprec_at_recall": False,
     "P": True,
     "recall": True,
     "ndcg": False,
@@ -51,7 +56,12 @@ MEASURES: Mapping[str, bool] = {
 #: the measures that are counts (printed as integers, summed in ``all``)
 COUNT_MEASURES = ("num_ret", "num_rel", "num_rel_ret")
 
-#: trec_eval's default measures ("official") that are implemented here.
+#: the measures printed in the summary only (trec_eval prints no per-query line for them)
+SUMMARY_ONLY = ("gm_map",)
+#: trec_eval's ``MIN_GEO_MEAN``: gm_map's floor of a query's AP before its logarithm
+MIN_GEO_MEAN = 0.00001
+
+#: trec_eval's default measures (its "official" set, all of them implemented here).
 DEFAULT_MEASURES: tuple[str, ...] = (
     "runid",
     "num_q",
@@ -59,8 +69,11 @@ DEFAULT_MEASURES: tuple[str, ...] = (
     "num_rel",
     "num_rel_ret",
     "map",
+    "gm_map",
+    "Rprec",
     "bpref",
     "recip_rank",
+    "iprec_at_recall",
     "P",
 )
 
@@ -191,7 +204,8 @@ class Evaluation:
             heads = {name: f"{name:<22}\t" for name in self.names}
             for i, qid in enumerate(self.query_ids):
                 for name in self.names:
-                    yield f"{heads[name]}{qid}\t{by_name[name][i]}"
+                    if name not in SUMMARY_ONLY:
+                        yield f"{heads[name]}{qid}\t{by_name[name][i]}"
         if self.show_runid:
             yield f"{'runid':<22}\tall\t{self.runid}"
         if self.show_num_q:

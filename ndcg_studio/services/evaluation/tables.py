@@ -12,8 +12,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 import numpy as np
+from numpy.typing import NDArray
 
-from ndcg_studio.domain.metrics.incomplete import IncompleteTable, incomplete_measures
+from ndcg_studio.domain.metrics.incomplete import (
+    RECALL_LEVELS,
+    IncompleteTable,
+    incomplete_measures,
+    recall_precision,
+)
 from ndcg_studio.domain.metrics.measures import Qrels, RankedLists, ScoreTable, ScoringParams, score
 from ndcg_studio.services.evaluation.measures import MeasureError, MeasureSpec
 
@@ -28,6 +34,7 @@ class MeasureTables:
         self.lists, self.judgments, self.threshold = lists, judgments, threshold
         self._scores: dict[object, ScoreTable] = {}
         self._extras: dict[object, IncompleteTable] = {}
+        self._curve: tuple[NDArray[np.float64], NDArray[np.float64]] | None = None
 
     def scored(self, k: int | None, gains: Mapping[int, float] | None = None) -> ScoreTable:
         key = (k, tuple(sorted(gains.items())) if gains else None)
@@ -52,6 +59,13 @@ class MeasureTables:
             )
         return self._extras[key]
 
+    def recall_precision(self) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        """R-precision and the 11-point interpolated precision, computed once."""
+        if self._curve is None:
+            params = ScoringParams(k=None, relevance_threshold=self.threshold)
+            self._curve = recall_precision(self.lists, self.judgments, params)
+        return self._curve
+
     def columns(self, spec: MeasureSpec, any_k: int) -> dict[str, object]:
         """``{printed name: per-query values}`` of one measure family (trec_eval's names)."""
         name = spec.name
@@ -64,6 +78,13 @@ class MeasureTables:
             return {name: np.rint(table.recall * table.n_relevant)}
         if name == "map":
             return {name: self.incomplete(None).ap}
+        if name == "gm_map":  # the summary is the geometric mean (evaluate)
+            return {name: self.incomplete(None).ap}
+        if name == "Rprec":
+            return {name: self.recall_precision()[0]}
+        if name == "iprec_at_recall":
+            iprec = self.recall_precision()[1]
+            return {f"iprec_at_recall_{x:.2f}": iprec[:, j] for j, x in enumerate(RECALL_LEVELS)}
         if name == "bpref":
             return {name: self.incomplete(None).bpref}
         if name == "recip_rank":
