@@ -42,7 +42,10 @@ def add_parser(sub: Any) -> None:
         metavar="MEASURE",
         action="append",
         default=[],
-        help="measure, as in trec_eval: ndcg_cut.10, P.5,10, map, recip_rank ... (repeatable)",
+        help="measure, as in trec_eval: ndcg_cut.10, P.5,10, map, recip_rank ... (repeatable); "
+        "all_trec: every one implemented here — all of trec_eval 10's but relstring, infAP, "
+        "gm_bpref, Rprec_mult, utility, 11pt_avg, binG, G, ndcg_rel, Rndcg, relative_P, unj "
+        "and rbp_resid",
     )
     p.add_argument("-q", dest="per_query", action="store_true", help="print every query's values")
     p.add_argument(
@@ -64,7 +67,7 @@ def add_parser(sub: Any) -> None:
         dest="max_docs",
         type=int,
         metavar="N",
-        help="trec_eval's cap of N documents per query: not supported; refused with a message",
+        help="evaluate only the first N documents of each query (trec_eval's order)",
     )
     p.add_argument(
         "-J",
@@ -114,11 +117,8 @@ def eval_command(args: argparse.Namespace) -> int:
         measures = parse_measures(args.measures)
     except MeasureError as exc:
         raise UsageError(str(exc)) from None
-    if args.max_docs is not None:
-        raise UsageError(
-            f"-M {args.max_docs}: trec_eval's cap on the documents evaluated per query is not "
-            "supported; cut the run to its top N per query before evaluating it"
-        )
+    if args.max_docs is not None and args.max_docs < 1:
+        raise UsageError(f"-M {args.max_docs}: the number of documents per query must be >= 1")
     if args.level < 1:
         raise UsageError(f"-l {args.level}: the relevance level must be at least 1")
     qrels_kind, run_kind = (trec_kind(input_file(p)) for p in (args.qrels, args.run))
@@ -142,6 +142,7 @@ def eval_command(args: argparse.Namespace) -> int:
         complete=args.complete,
         relevance_level=args.level,
         judged_only=args.judged_only,
+        max_docs=args.max_docs,
     )
     sys.stdout.write("\n".join(result.lines(args.per_query)) + "\n")
     return 0

@@ -356,3 +356,45 @@ def test_rprec_iprec_and_gm_map_equal_trec_eval_per_query_on_dl19(
     ]
     assert len(expected) == 43 * 13 + 14
     assert sorted(ours) == sorted(expected)
+
+
+def test_all_trec_prints_trec_eval_s_lines_of_every_implemented_measure(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``-m all_trec -q``: every line printed is trec_eval 10's (out.test.aq), and the measures
+    it leaves out are exactly the ones the help names as not implemented."""
+    from ndcg_studio.services.evaluation.measures import NOT_IMPLEMENTED
+
+    ours = evaluate(
+        capsys, "-q", "-m", "all_trec", str(TE / "qrels.test"), str(TE / "results.test")
+    )
+    expected = (TE / "out.test.aq").read_text().splitlines()
+    assert set(ours) <= set(expected) and len(ours) == 263
+    missing = {line.split()[0] for line in set(expected) - set(ours)}
+    stems = {re.sub(r"_[0-9.]+$", "", name) for name in missing}
+    assert stems == set(NOT_IMPLEMENTED)
+    with pytest.raises(SystemExit):
+        main(["eval", "--help"])
+    out = capsys.readouterr().out
+    assert all(name in " ".join(out.split()) for name in NOT_IMPLEMENTED)
+
+
+@pytest.mark.parametrize("n", [5, 100])
+def test_m_keeps_the_first_n_documents_of_each_query(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, n: int
+) -> None:
+    """``-M N`` equals evaluating the run cut to its top N per query (trec_eval's order)."""
+    measures = ["-m", "map", "-m", "P.5,10,100", "-m", "num_ret", "-m", "set_F", "-m", "Rprec"]
+    whole = [line.split() for line in (TE / "results.test").read_text().splitlines()]
+    whole.sort(key=lambda w: (w[0], -float(w[4]), [-b for b in w[2].encode()]))
+    kept: dict[str, int] = {}
+    cut = tmp_path / "cut.txt"
+    with cut.open("w") as handle:
+        for w in whole:
+            kept[w[0]] = kept.get(w[0], 0) + 1
+            if kept[w[0]] <= n:
+                handle.write(" ".join(w) + "\n")
+    capped = evaluate(
+        capsys, "-q", "-M", str(n), *measures, str(TE / "qrels.test"), str(TE / "results.test")
+    )
+    assert capped == evaluate(capsys, "-q", *measures, str(TE / "qrels.test"), str(cut))

@@ -43,12 +43,14 @@ def test_a_folder_given_as_a_file_is_called_a_folder(
     assert not (tmp_path / "x.sqlite").exists()
 
 
-def test_eval_refuses_trec_eval_s_depth_cap_by_its_name(
+def test_eval_takes_trec_eval_s_depth_cap_and_refuses_a_bad_one_by_its_name(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    code, _out, err = run(capsys, "eval", "-M", "10", str(QRELS), str(RUN))
+    code, out, _err = run(capsys, "eval", "-M", "10", "-m", "num_ret", str(QRELS), str(RUN))
+    assert code == 0 and out.splitlines()[-1].split() == ["num_ret", "all", "30"]
+    code, _out, err = run(capsys, "eval", "-M", "0", str(QRELS), str(RUN))
     assert code == 2 and err.count("\n") == 1, err
-    assert "-M 10" in err and "not supported" in err and "unrecognized" not in err
+    assert "-M 0" in err and "unrecognized" not in err
 
 
 def test_eval_never_says_nothing_was_written(

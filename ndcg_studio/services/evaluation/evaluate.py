@@ -247,6 +247,7 @@ def evaluate(
     complete: bool = False,
     relevance_level: int = 1,
     judged_only: bool = False,
+    max_docs: int | None = None,
 ) -> Evaluation:
     """Evaluate a run against qrels with trec_eval's measures, options and conventions.
 
@@ -257,6 +258,8 @@ def evaluate(
         relevance_level: trec_eval ``-l``: grade >= this is relevant (P, map, recall, bpref,
             recip_rank, num_rel; nDCG's gains do not depend on it, as in trec_eval).
         judged_only: trec_eval ``-J``: drop the run's unjudged documents first.
+        max_docs: trec_eval ``-M``: only the first ``max_docs`` documents of each query's
+            list (in trec_eval's order) are evaluated.
 
     Returns:
         An :class:`Evaluation`.
@@ -269,6 +272,8 @@ def evaluate(
     if relevance_level < 1:
         raise InputError(f"-l {relevance_level}: the relevance level must be >= 1")
     lists, judgments, evaluated = _scoring_input(run, qrels, complete, judged_only)
+    if max_docs is not None:
+        lists = _first_of_each(lists, max_docs)
     tables = MeasureTables(lists, judgments, float(relevance_level))
     any_k = next((k for s in measures for k in s.cutoffs if s.name == "ndcg_cut"), 10)
     values: dict[str, NDArray[np.float64]] = {}
@@ -362,6 +367,27 @@ def _scoring_input(
         doc_key=doc_key,
     )
     return lists, _sorted_judgments(joined, doc_key), evaluated
+
+
+def _first_of_each(lists: RankedLists, n: int) -> RankedLists:
+    """The first ``n`` rows of each group of ``lists`` (whose rows are in run order)."""
+    if n < 1:
+        raise InputError(f"-M {n}: the number of documents per query must be at least 1")
+    order = np.argsort(lists.group, kind="stable")
+    starts = np.searchsorted(lists.group[order], lists.group[order])
+    position = np.empty_like(order)
+    position[order] = np.arange(order.shape[0]) - starts
+    keep = position < n
+    if keep.all():
+        return lists
+    return RankedLists(
+        group=lists.group[keep],
+        doc=lists.doc[keep],
+        score=lists.score[keep],
+        rank=lists.rank[keep],
+        group_query=lists.group_query,
+        doc_key=lists.doc_key,
+    )
 
 
 def _sorted_judgments(joined: _Joined, doc_key: NDArray[np.int64]) -> Qrels:

@@ -22,6 +22,7 @@ __all__ = [
     "DEFAULT_MEASURES",
     "MEASURES",
     "MIN_GEO_MEAN",
+    "NOT_IMPLEMENTED",
     "SUMMARY_ONLY",
     "Evaluation",
     "MeasureError",
@@ -52,9 +53,34 @@ MEASURES: Mapping[str, bool] = {
     "ndcg_cut": True,
     "map_cut": True,
     "rbp": False,
+    "success": True,
+    "set_P": False,
+    "set_relative_P": False,
+    "set_recall": False,
+    "set_map": False,
+    "set_F": False,
+    "num_nonrel_judged_ret": False,
 }
+#: the cutoffs of ``success`` when none are given (trec_eval ``m_success.c``)
+SUCCESS_CUTOFFS: tuple[int, ...] = (1, 5, 10)
+#: trec_eval 10's measures that ``-m all_trec`` would print and are not implemented here
+NOT_IMPLEMENTED = (
+    "relstring",
+    "infAP",
+    "gm_bpref",
+    "Rprec_mult",
+    "utility",
+    "11pt_avg",
+    "binG",
+    "G",
+    "ndcg_rel",
+    "Rndcg",
+    "relative_P",
+    "unj",
+    "rbp_resid",
+)
 #: the measures that are counts (printed as integers, summed in ``all``)
-COUNT_MEASURES = ("num_ret", "num_rel", "num_rel_ret")
+COUNT_MEASURES = ("num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret")
 
 #: the measures printed in the summary only (trec_eval prints no per-query line for them)
 SUMMARY_ONLY = ("gm_map",)
@@ -124,18 +150,23 @@ def parse_measures(words: Sequence[str]) -> list[MeasureSpec]:
     # trec_eval: the first parameters given to a measure win; a bare name only asks for it
     chosen: dict[str, MeasureSpec] = {}
     explicit: set[str] = set()
+    if "all_trec" in words:  # every implemented measure, as trec_eval's all_trec would print
+        words = [*list(MEASURES), *(w for w in words if w != "all_trec")]
     for word in words or DEFAULT_MEASURES:
         name, dot, params = word.partition(".")
         if name not in MEASURES:
+            known = (
+                " (a trec_eval 10 measure not implemented here)" if name in NOT_IMPLEMENTED else ""
+            )
             raise MeasureError(
-                f"measure {word!r} is not implemented; implemented: {', '.join(MEASURES)}"
+                f"measure {word!r} is not implemented{known}; implemented: {', '.join(MEASURES)}"
             )
         if dot and not MEASURES[name] and name != "ndcg":
             raise MeasureError(f"{word!r}: {name} takes no parameters here")
         if name in explicit or (name in chosen and not dot):
             continue
         if MEASURES[name]:
-            cutoffs = DEFAULT_CUTOFFS
+            cutoffs = SUCCESS_CUTOFFS if name == "success" else DEFAULT_CUTOFFS
             if dot:
                 parts = params.split(",")
                 if not params or not all(_NUMBER.match(p) for p in parts):

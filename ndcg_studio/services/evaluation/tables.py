@@ -59,6 +59,27 @@ class MeasureTables:
             )
         return self._extras[key]
 
+    def _set_measure(self, name: str) -> NDArray[np.float64]:
+        """The measures of the retrieved set as a whole (trec_eval ``m_set_*.c``,
+        ``m_num_nonrel_judged_ret.c``; F with beta 1)."""
+        whole = self.incomplete(None)
+        relevant = np.asarray(whole.n_relevant, dtype=np.float64)
+        retrieved = np.asarray(self.scored(None).n_returned, dtype=np.float64)
+        rel_ret = np.rint(whole.recall * relevant)
+        if name == "num_nonrel_judged_ret":
+            judged = retrieved - np.asarray(whole.n_unjudged, dtype=np.float64)
+            return np.asarray(judged - rel_ret, dtype=np.float64)
+        precision, recall = _ratio(rel_ret, retrieved), _ratio(rel_ret, relevant)
+        if name == "set_P":
+            return precision
+        if name == "set_recall":
+            return recall
+        if name == "set_map":
+            return precision * recall
+        if name == "set_relative_P":
+            return _ratio(rel_ret, np.minimum(retrieved, relevant))
+        return _ratio(2 * precision * recall, precision + recall)  # set_F
+
     def recall_precision(self) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
         """R-precision and the 11-point interpolated precision, computed once."""
         if self._curve is None:
@@ -101,5 +122,17 @@ class MeasureTables:
             return {f"map_cut_{k}": self.incomplete(k).ap_at_k for k in spec.cutoffs}
         if name == "rbp":
             return {name: self.incomplete(None, graded_rbp=True).rbp}
+        if name == "success":  # a relevant document in the top K (m_success.c)
+            recalls = {k: self.incomplete(k).recall for k in spec.cutoffs}
+            return {f"success_{k}": np.where(r > 0, 1.0, 0.0) for k, r in recalls.items()}
+        if name.startswith("set_") or name == "num_nonrel_judged_ret":
+            return {name: self._set_measure(name)}
         # parse_measures only lets MEASURES through
         raise MeasureError(f"measure {name!r} is not implemented")  # pragma: no cover
+
+
+def _ratio(a: NDArray[np.float64], b: NDArray[np.float64]) -> NDArray[np.float64]:
+    """``a / b``, 0 where ``b`` is 0 (trec_eval's convention for empty sets)."""
+    out = np.zeros(np.shape(a), dtype=np.float64)
+    np.divide(a, b, out=out, where=b > 0)
+    return out
