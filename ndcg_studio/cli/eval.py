@@ -43,9 +43,8 @@ def add_parser(sub: Any) -> None:
         action="append",
         default=[],
         help="measure, as in trec_eval: ndcg_cut.10, P.5,10, map, recip_rank ... (repeatable); "
-        "all_trec: every one implemented here — all of trec_eval 10's but relstring, infAP, "
-        "gm_bpref, Rprec_mult, utility, 11pt_avg, binG, G, ndcg_rel, Rndcg, relative_P, unj "
-        "and rbp_resid",
+        "all_trec: every one implemented here — all of trec_eval 10's but relstring, gm_bpref, "
+        "Rprec_mult, utility, 11pt_avg, binG, G, Rndcg, relative_P, unj and rbp_resid",
     )
     p.add_argument("-q", dest="per_query", action="store_true", help="print every query's values")
     p.add_argument(
@@ -119,6 +118,9 @@ def eval_command(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     if args.max_docs is not None and args.max_docs < 1:
         raise UsageError(f"-M {args.max_docs}: the number of documents per query must be >= 1")
+    if args.max_docs is not None and args.judged_only:
+        # trec_eval cuts the list to N before it drops the unjudged documents; not done here
+        raise UsageError("-M with -J is not supported: give one of them")
     if args.level < 1:
         raise UsageError(f"-l {args.level}: the relevance level must be at least 1")
     qrels_kind, run_kind = (trec_kind(input_file(p)) for p in (args.qrels, args.run))

@@ -61,6 +61,6 @@ def test_measures_are_parsed_as_trec_eval_does() -> None:
     assert specs[3].cutoffs == DEFAULT_CUTOFFS
     assert parse_measures(["ndcg", "ndcg.1=3,2=9"])[0].names() == ["ndcg_1=3,2=9"]
     assert [s.name for s in parse_measures([])] == list(DEFAULT_MEASURES)
-    for bad in ("infAP", "P.x", "P.", "ndcg.1", "map.5", "set_P.1", "P.0", "Rprec.5"):
+    for bad in ("Rndcg", "P.x", "P.", "ndcg.1", "map.5", "set_P.1", "P.0", "Rprec.5"):
         with pytest.raises(MeasureError):
             parse_measures([bad])

@@ -63,7 +63,15 @@ from ndcg_studio.domain.metrics.measures import (
     score,
 )
 
-__all__ = ["RECALL_LEVELS", "IncompleteTable", "incomplete_measures", "recall_precision"]
+__all__ = [
+    "INFAP_EPSILON",
+    "RECALL_LEVELS",
+    "IncompleteTable",
+    "incomplete_measures",
+    "inferred_ap",
+    "ndcg_rel",
+    "recall_precision",
+]
 
 _F64 = np.float64
 _I64 = np.int64
@@ -308,6 +316,115 @@ def recall_precision(
     r_precision[~has_judgments] = np.nan
     iprec[~has_judgments] = np.nan
     return r_precision, iprec
+
+
+#: trec_eval's ``INFAP_EPSILON``, which keeps infAP's ratio defined with nothing judged above
+INFAP_EPSILON = 0.00001
+
+
+def _run_rows(
+    lists: RankedLists, qrels: Qrels, params: ScoringParams
+) -> tuple[RankedRows, NDArray[np.int64], NDArray[np.float64], int]:
+    """The rows in run order: (ranked, group of each row, grade of each row (NaN when the pair
+    is not in the qrels), number of queries)."""
+    n_queries, n_docs = index_spaces(lists, qrels)
+    ranked = rank_groups(lists, params)
+    rows = ranked.rows(np.arange(ranked.group.shape[0], dtype=np.intp))
+    grade = _lookup_grades(qrels, lists.group_query[ranked.group], lists.doc[rows], n_docs)
+    return ranked, ranked.group, grade, n_queries
+
+
+def inferred_ap(
+    lists: RankedLists, qrels: Qrels, params: ScoringParams | None = None
+) -> NDArray[np.float64]:
+    """Inferred AP of every group: AP estimated from a judged sample of the pool.
+
+    SOURCE: Yilmaz & Aslam (2006), "Estimating average precision with incomplete and imperfect
+    judgments", CIKM; as trec_eval 10 computes it (``m_infap.c``). A retrieved document is
+    outside the pool (not in the qrels: skipped), in the pool but unjudged (a negative grade in
+    the qrels), judged non-relevant (0 <= grade < ``params.relevance_threshold``) or relevant.
+    At a relevant document at 0-based rank j with r relevant, n non-relevant and u unjudged
+    pooled documents above it: 1 when j = 0, else 1/(j+1) + j/(j+1) · (r+n+u)/j · (r+ε)/(r+n+2ε)
+    with ε = :data:`INFAP_EPSILON`; the sum over the relevant documents divided by R.
+
+    Returns:
+        (n_groups,) float64 in [0, 1]; 0 when R = 0, NaN when the query has no judgment.
+    """
+    if params is None:
+        params = ScoringParams()
+    ranked, group, grade, n_queries = _run_rows(lists, qrels, params)
+    in_qrels = ~np.isnan(grade)
+    relevant = in_qrels & (grade >= params.relevance_threshold)
+    nonrelevant = in_qrels & (grade >= 0.0) & ~relevant
+    unjudged = in_qrels & (grade < 0.0)
+    r_count, _n, has_judgments = _query_counts(
+        qrels, params.relevance_threshold, n_queries, lists.group_query
+    )
+    above_r = _cumsum_in_groups(relevant.astype(_F64), group)[relevant] - 1.0
+    above_n = _cumsum_in_groups(nonrelevant.astype(_F64), group)[relevant]
+    above_u = _cumsum_in_groups(unjudged.astype(_F64), group)[relevant]
+    j = ranked.pos[relevant].astype(_F64)
+    safe_j = np.maximum(j, 1.0)
+    term = 1.0 / (j + 1.0) + (j / (j + 1.0)) * ((above_r + above_n + above_u) / safe_j) * (
+        (above_r + INFAP_EPSILON) / (above_r + above_n + 2 * INFAP_EPSILON)
+    )
+    term = np.where(j == 0, 1.0, term)
+    total = np.bincount(group[relevant], weights=term, minlength=lists.n_groups)
+    out = np.where(r_count > 0, total / np.maximum(r_count, 1), total)
+    out[~has_judgments] = np.nan
+    return np.asarray(out, dtype=_F64)
+
+
+def ndcg_rel(
+    lists: RankedLists, qrels: Qrels, params: ScoringParams | None = None
+) -> NDArray[np.float64]:
+    """nDCG averaged over the relevant documents, of every group (gain = grade).
+
+    SOURCE: trec_eval 10 ``m_ndcg_rel.c`` (Järvelin & Kekäläinen's nDCG, ACM TOIS 2002,
+    averaged at relevant documents). With the R documents of positive gain in the qrels: at
+    each retrieved document of positive gain at 0-based rank i, DCG@(i+1) / IDCG@(min(i, R-1)+1);
+    each of the R minus those retrieved adds DCG of the whole list / IDCG of all R; the sum
+    divided by R. The relevance threshold does not apply (gain > 0 is relevant here).
+
+    Returns:
+        (n_groups,) float64 in [0, 1]; 0 when R = 0, NaN when the query has no judgment.
+    """
+    if params is None:
+        params = ScoringParams()
+    ranked, group, grade, n_queries = _run_rows(lists, qrels, params)
+    gain = np.where(grade > 0.0, grade, 0.0)  # NaN, unjudged and 0 gain nothing
+    discount = 1.0 / np.log2(ranked.pos + 2.0)
+    dcg = _cumsum_in_groups(gain * discount, group)
+    n_groups = lists.n_groups
+    # the ideal of each query: its positive grades, largest first
+    positive = qrels.grade > 0.0
+    order = np.lexsort((-qrels.grade[positive], qrels.query[positive]))
+    ideal_query = qrels.query[positive][order]
+    ideal_gain = qrels.grade[positive][order]
+    start = np.searchsorted(ideal_query, np.arange(n_queries))
+    r_of_query = np.bincount(ideal_query, minlength=n_queries)
+    place = np.arange(ideal_query.shape[0]) - start[ideal_query]
+    ideal = _cumsum_in_groups(ideal_gain / np.log2(place + 2.0), ideal_query)
+    query = lists.group_query[group]
+    r_row = r_of_query[query]
+    hit = gain > 0.0
+    at = start[query[hit]] + np.minimum(ranked.pos[hit], r_row[hit] - 1)
+    at_hits = np.bincount(group[hit], weights=dcg[hit] / ideal[at], minlength=n_groups)
+    r = r_of_query[lists.group_query].astype(_F64)
+    hits = np.bincount(group[hit], minlength=n_groups).astype(_F64)
+    last_dcg = np.zeros(n_groups)
+    if group.shape[0]:
+        ends = np.flatnonzero(np.concatenate((group[1:] != group[:-1], [True])))
+        last_dcg[group[ends]] = dcg[ends]
+    full = np.zeros(n_groups)
+    has_ideal = r > 0
+    full[has_ideal] = ideal[start[lists.group_query[has_ideal]] + r[has_ideal].astype(_I64) - 1]
+    ratio = np.zeros(n_groups)
+    np.divide(last_dcg, full, out=ratio, where=full > 0)
+    total = at_hits + (r - hits) * ratio
+    out = np.where((total > 0) & has_ideal, total / np.maximum(r, 1.0), 0.0)
+    out[~_query_counts(qrels, params.relevance_threshold, n_queries, lists.group_query)[2]] = np.nan
+    return np.asarray(out, dtype=_F64)
 
 
 def _check_rbp(persistence: float, rbp_gain: str) -> None:

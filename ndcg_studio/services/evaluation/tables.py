@@ -18,6 +18,8 @@ from ndcg_studio.domain.metrics.incomplete import (
     RECALL_LEVELS,
     IncompleteTable,
     incomplete_measures,
+    inferred_ap,
+    ndcg_rel,
     recall_precision,
 )
 from ndcg_studio.domain.metrics.measures import Qrels, RankedLists, ScoreTable, ScoringParams, score
@@ -99,6 +101,10 @@ class MeasureTables:
             return {name: np.rint(table.recall * table.n_relevant)}
         if name == "map":
             return {name: self.incomplete(None).ap}
+        if name in ("infAP", "ndcg_rel"):
+            whole = ScoringParams(k=None, relevance_threshold=self.threshold)
+            compute = inferred_ap if name == "infAP" else ndcg_rel
+            return {name: compute(self.lists, self.judgments, whole)}
         if name == "gm_map":  # the summary is the geometric mean (evaluate)
             return {name: self.incomplete(None).ap}
         if name == "Rprec":
