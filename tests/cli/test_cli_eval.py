@@ -141,8 +141,8 @@ def write_trec(folder: Path, rng: np.random.Generator) -> tuple[Path, Path]:
     for q in range(30):
         docs = rng.choice(200, size=60, replace=False)
         if q % 7 != 3:  # queries 3, 10, 17, 24 have no judgments
-            for d in docs[:40]:
-                q_lines.append(f"q{q} 0 d{d} {rng.integers(0, 5)}\n")
+            for d in docs[:40]:  # -1: pooled but left unjudged (trec_eval, infAP)
+                q_lines.append(f"q{q} 0 d{d} {rng.integers(-1, 5)}\n")
         if q % 11 != 5:  # queries 5, 16, 27 have no results
             n = int(rng.integers(1, 60))
             # scores exact in float32 (pytrec_eval reads float32), many ties
@@ -185,6 +185,18 @@ def test_same_numbers_as_pytrec_eval_and_ir_measures(
         "recall.10",
         "map_cut.10",
         "ndcg",
+        "Rprec",  # not iprec_at_recall: pytrec_eval embeds trec_eval 9's cutoffs (ceil-like),
+        "success.1,5,10",  # trec_eval 10 rounds them (checked against its own outputs above)
+        "set_P",
+        "set_recall",
+        "set_F",
+        "set_map",
+        "set_relative_P",
+        "num_nonrel_judged_ret",
+        "infAP",
+        "ndcg_rel",
+        "num_rel",
+        "num_rel_ret",
     ]
     result = evaluate_columns(
         read_run_columns(run_path), read_qrels_columns(qrels_path), parse_measures(words)
@@ -193,7 +205,8 @@ def test_same_numbers_as_pytrec_eval_and_ir_measures(
         qrels = pytrec_eval.parse_qrel(f)
     with run_path.open() as f:
         run_dict = pytrec_eval.parse_run(f)
-    peer = pytrec_eval.RelevanceEvaluator(qrels, set(words)).evaluate(run_dict)
+    peer_words = {w.split(".")[0] if w.startswith("success") else w for w in words}
+    peer = pytrec_eval.RelevanceEvaluator(qrels, peer_words).evaluate(run_dict)
     assert sorted(peer) == result.query_ids
     for name in result.names:
         for i, qid in enumerate(result.query_ids):
@@ -213,11 +226,14 @@ def test_same_numbers_as_pytrec_eval_and_ir_measures(
         if qid in result.query_ids:
             ours = result.values[mapping[measure]][result.query_ids.index(qid)]
             assert math.isclose(ours, value, abs_tol=1e-9), (measure, qid)
-    # the printed summary is the mean of the per-query values, to 4 decimals
+    # the printed summary is the mean of the per-query values, to 4 decimals (counts: the sum)
     lines = parse(list(result.lines(per_query=True)))
     for name in result.names:
-        mean = float(np.mean([peer[q][name] for q in peer]))
-        assert lines[name, "all"] == f"{mean:6.4f}"
+        values = [peer[q][name] for q in peer]
+        if name in result.integer:
+            assert lines[name, "all"] == f"{int(sum(values))}"
+        else:
+            assert lines[name, "all"] == f"{float(np.mean(values)):6.4f}"
 
 
 def test_complete_and_judged_only(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
