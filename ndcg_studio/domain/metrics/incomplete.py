@@ -141,7 +141,7 @@ def _lookup_grades(
     return out
 
 
-def _cumsum_in_groups(
+def cumsum_in_groups(
     values: NDArray[np.float64], segment: NDArray[np.int64]
 ) -> NDArray[np.float64]:
     """Inclusive running sum of ``values`` restarting at each new value of ``segment`` (sorted)."""
@@ -293,7 +293,7 @@ def recall_precision(
     in_top_r = relevant & (ranked.pos < r_count[group])
     r_precision = np.bincount(group[in_top_r], minlength=n_groups) / r_safe
     # the precision and recall at each relevant document (the maxima of precision are there)
-    found = _cumsum_in_groups(relevant.astype(_F64), group)[relevant]
+    found = cumsum_in_groups(relevant.astype(_F64), group)[relevant]
     rel_group = group[relevant]
     precision = found / (ranked.pos[relevant] + 1.0)
     # the highest precision from each relevant document to the list's end, in its group: a
@@ -360,9 +360,9 @@ def inferred_ap(
     r_count, _n, has_judgments = _query_counts(
         qrels, params.relevance_threshold, n_queries, lists.group_query
     )
-    above_r = _cumsum_in_groups(relevant.astype(_F64), group)[relevant] - 1.0
-    above_n = _cumsum_in_groups(nonrelevant.astype(_F64), group)[relevant]
-    above_u = _cumsum_in_groups(unjudged.astype(_F64), group)[relevant]
+    above_r = cumsum_in_groups(relevant.astype(_F64), group)[relevant] - 1.0
+    above_n = cumsum_in_groups(nonrelevant.astype(_F64), group)[relevant]
+    above_u = cumsum_in_groups(unjudged.astype(_F64), group)[relevant]
     j = ranked.pos[relevant].astype(_F64)
     safe_j = np.maximum(j, 1.0)
     term = 1.0 / (j + 1.0) + (j / (j + 1.0)) * ((above_r + above_n + above_u) / safe_j) * (
@@ -394,7 +394,7 @@ def ndcg_rel(
     ranked, group, grade, n_queries = _run_rows(lists, qrels, params)
     gain = np.where(grade > 0.0, grade, 0.0)  # NaN, unjudged and 0 gain nothing
     discount = 1.0 / np.log2(ranked.pos + 2.0)
-    dcg = _cumsum_in_groups(gain * discount, group)
+    dcg = cumsum_in_groups(gain * discount, group)
     n_groups = lists.n_groups
     # the ideal of each query: its positive grades, largest first
     positive = qrels.grade > 0.0
@@ -404,7 +404,7 @@ def ndcg_rel(
     start = np.searchsorted(ideal_query, np.arange(n_queries))
     r_of_query = np.bincount(ideal_query, minlength=n_queries)
     place = np.arange(ideal_query.shape[0]) - start[ideal_query]
-    ideal = _cumsum_in_groups(ideal_gain / np.log2(place + 2.0), ideal_query)
+    ideal = cumsum_in_groups(ideal_gain / np.log2(place + 2.0), ideal_query)
     query = lists.group_query[group]
     r_row = r_of_query[query]
     hit = gain > 0.0
@@ -459,7 +459,7 @@ def _ap_and_recall(
 ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
     """(n_groups,) AP, AP@K and Recall@K from the rows in run order (trec_eval ``m_map.c``,
     ``m_map_cut.c``, ``m_recall.c``)."""
-    rel_so_far = _cumsum_in_groups(relevant.astype(_F64), group)
+    rel_so_far = cumsum_in_groups(relevant.astype(_F64), group)
     precision_at_rel = np.where(relevant, rel_so_far / (pos + 1.0), 0.0)
     ap = np.bincount(group, weights=precision_at_rel, minlength=n_groups) / r_safe
     in_top = pos < cut
@@ -481,7 +481,7 @@ def _bpref(
 ) -> NDArray[np.float64]:
     """(n_groups,) bpref: judged non-relevant documents above each relevant one (trec_eval
     ``m_bpref.c``)."""
-    nonrel_so_far = _cumsum_in_groups(nonrelevant.astype(_F64), group)
+    nonrel_so_far = cumsum_in_groups(nonrelevant.astype(_F64), group)
     r_row = r_count[group].astype(_F64)
     denominator = np.minimum(n_count[group], r_count[group]).astype(_F64)
     with np.errstate(divide="ignore", invalid="ignore"):

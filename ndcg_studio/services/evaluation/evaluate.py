@@ -275,6 +275,10 @@ def evaluate(
     if max_docs is not None:
         lists = _first_of_each(lists, max_docs)
     tables = MeasureTables(lists, judgments, float(relevance_level))
+    cut_families = ("P", "recall", "ndcg_cut", "map_cut")
+    cutoffs = {k for s in measures if s.name in cut_families for k in s.cutoffs}
+    if cutoffs:
+        tables.prepare_cutoffs(cutoffs)
     any_k = next((k for s in measures for k in s.cutoffs if s.name == "ndcg_cut"), 10)
     values: dict[str, NDArray[np.float64]] = {}
     names: list[str] = []

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 import numpy as np
 from numpy.typing import NDArray
 
+from ndcg_studio.domain.metrics.cutoffs import CutoffMeasures, cutoff_measures
 from ndcg_studio.domain.metrics.incomplete import (
     RECALL_LEVELS,
     IncompleteTable,
@@ -37,12 +38,16 @@ class MeasureTables:
         self._scores: dict[object, ScoreTable] = {}
         self._extras: dict[object, IncompleteTable] = {}
         self._curve: tuple[NDArray[np.float64], NDArray[np.float64]] | None = None
+        self._cutoffs: CutoffMeasures | None = None
 
     def scored(self, k: int | None, gains: Mapping[int, float] | None = None) -> ScoreTable:
         key = (k, tuple(sorted(gains.items())) if gains else None)
         if key not in self._scores:
-            params = ScoringParams(
-                k=k, gain=gains if gains else "linear", relevance_threshold=self.threshold
+            params = ScoringParams(  # no measure of eval reads ERR: not computed
+                k=k,
+                gain=gains if gains else "linear",
+                relevance_threshold=self.threshold,
+                err=False,
             )
             self._scores[key] = score(self.lists, self.judgments, params)
         return self._scores[key]
@@ -82,6 +87,20 @@ class MeasureTables:
             return _ratio(rel_ret, np.minimum(retrieved, relevant))
         return _ratio(2 * precision * recall, precision + recall)  # set_F
 
+    def prepare_cutoffs(self, cutoffs: set[int]) -> None:
+        """Compute P, recall, nDCG and AP at every cutoff any measure asks for, in one pass
+        (``bench_eval.py``: a pass per cutoff and family cost several times the whole)."""
+        params = ScoringParams(k=None, relevance_threshold=self.threshold)
+        self._cutoffs = cutoff_measures(self.lists, self.judgments, params, sorted(cutoffs))
+
+    def _at_cutoffs(self, field: str, stem: str, cutoffs: tuple[int, ...]) -> dict[str, object]:
+        if self._cutoffs is None or not set(cutoffs) <= set(self._cutoffs.cutoffs):
+            self.prepare_cutoffs(set(cutoffs) | set(self._cutoffs.cutoffs if self._cutoffs else ()))
+        assert self._cutoffs is not None
+        table: NDArray[np.float64] = getattr(self._cutoffs, field)
+        index = {k: j for j, k in enumerate(self._cutoffs.cutoffs)}
+        return {f"{stem}_{k}": table[:, index[k]] for k in cutoffs}
+
     def recall_precision(self) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
         """R-precision and the 11-point interpolated precision, computed once."""
         if self._curve is None:
@@ -117,15 +136,15 @@ class MeasureTables:
         if name == "recip_rank":
             return {name: self.scored(any_k).rr}
         if name == "P":
-            return {f"P_{k}": self.scored(k).precision for k in spec.cutoffs}
+            return self._at_cutoffs("precision", "P", spec.cutoffs)
         if name == "recall":
-            return {f"recall_{k}": self.incomplete(k).recall for k in spec.cutoffs}
+            return self._at_cutoffs("recall", "recall", spec.cutoffs)
         if name == "ndcg":
             return {spec.names()[0]: self.scored(None, spec.gains).ndcg}
         if name == "ndcg_cut":
-            return {f"ndcg_cut_{k}": self.scored(k).ndcg for k in spec.cutoffs}
+            return self._at_cutoffs("ndcg", "ndcg_cut", spec.cutoffs)
         if name == "map_cut":
-            return {f"map_cut_{k}": self.incomplete(k).ap_at_k for k in spec.cutoffs}
+            return self._at_cutoffs("ap", "map_cut", spec.cutoffs)
         if name == "rbp":
             return {name: self.incomplete(None, graded_rbp=True).rbp}
         if name == "success":  # a relevant document in the top K (m_success.c)

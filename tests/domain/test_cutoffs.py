@@ -1,0 +1,64 @@
+"""Every cutoff in one pass (:func:`cutoff_measures`) equals, to the last bit, the measures one
+cutoff at a time (:func:`score` for P@K and nDCG@K, :func:`incomplete_measures` for recall@K
+and AP@K): ties, unjudged documents, -1 grades, queries without judgments or results."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ndcg_studio.domain.metrics.cutoffs import cutoff_measures
+from ndcg_studio.domain.metrics.incomplete import incomplete_measures
+from ndcg_studio.domain.metrics.measures import ScoringParams, score
+from tests.domain.conftest import make_case
+
+CUTOFFS = (1, 2, 3, 5, 10, 20)
+
+
+@st.composite
+def cases(draw: st.DrawFn) -> object:
+    n_queries = draw(st.integers(1, 5))
+    groups, judgments = [], {}
+    for q in range(n_queries):
+        docs = [f"d{i}" for i in range(draw(st.integers(0, 25)))]
+        for d in docs:
+            if draw(st.booleans()):
+                judgments[f"q{q}", d] = float(draw(st.integers(-1, 4)))
+        scores = draw(st.lists(st.integers(0, 4), min_size=len(docs), max_size=len(docs)))
+        if docs and draw(st.integers(0, 4)):  # some queries return nothing
+            groups.append((f"q{q}", [(d, s / 2.0) for d, s in zip(docs, scores, strict=True)]))
+    if not groups:
+        groups.append(("q0", [("d0", 1.0)]))
+    return make_case(groups, judgments)
+
+
+def _same(a: np.ndarray, b: np.ndarray) -> bool:
+    return bool(np.array_equal(a, b, equal_nan=True))
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    case=cases(),
+    threshold=st.sampled_from([1.0, 2.0]),
+    gain=st.sampled_from(["linear", "exponential"]),
+)
+def test_one_pass_equals_one_cutoff_at_a_time(case: object, threshold: float, gain: str) -> None:
+    lists, qrels = case.lists, case.qrels  # type: ignore[attr-defined]
+    params = ScoringParams(k=None, relevance_threshold=threshold, gain=gain)  # type: ignore[arg-type]
+    table = cutoff_measures(lists, qrels, params, CUTOFFS)
+    for j, k in enumerate(CUTOFFS):
+        at_k = ScoringParams(k=k, relevance_threshold=threshold, gain=gain)  # type: ignore[arg-type]
+        scored = score(lists, qrels, at_k)
+        extra = incomplete_measures(lists, qrels, at_k, condensed=False)
+        assert _same(table.precision[:, j], scored.precision), k
+        assert _same(table.ndcg[:, j], scored.ndcg), k
+        assert _same(table.recall[:, j], extra.recall), k
+        assert _same(table.ap[:, j], extra.ap_at_k), k
+
+
+def test_a_cutoff_below_one_is_refused() -> None:
+    case = make_case([("q", [("a", 1.0)])], {("q", "a"): 1.0})
+    with pytest.raises(ValueError, match="cutoffs must be >= 1"):
+        cutoff_measures(case.lists, case.qrels, ScoringParams(), [0, 5])
