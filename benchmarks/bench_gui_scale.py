@@ -3,7 +3,8 @@
 Data (SQLite file, built once with Core bulk inserts, seed fixed; keep it outside the repo):
 100,000 queries, 500,000 documents, 2 runs x 10 results per query (2,000,000 results; the runs
 share 5 of their 10 documents per query), and 3 annotators who each graded the same 3-4 pooled
-documents of every query (333,334 items, 1,000,002 judgments): grade = clip(true grade + noise).
+documents of every query, in both runs' lists (333,334 items, 1,000,002 judgments): grade =
+clip(true grade + noise).
 
 For each tab a fresh Python process (offscreen Qt platform) opens the main window with that tab
 current, opens the database and is timed from its launch (the parent's clock):
@@ -232,7 +233,9 @@ def build(path: Path, n_queries: int, seed: int = 0) -> None:
     judged: list[tuple[int, int, int]] = []  # (query, document, true grade)
 
     def judge(q: int, docs: list[int]) -> None:
-        for d in docs[: 3 + (q % 3 == 1)]:
+        # documents of both runs: run a ranks docs[0:10], run b docs[5:15] (scale_db), so
+        # docs[0] is a's only, docs[5] both runs', docs[10] b's only — Compare is two-sided
+        for d in (docs[0], docs[5], docs[10], docs[1])[: 3 + (q % 3 == 1)]:
             judged.append((q, d, rnd.randrange(5)))
 
     def judgments(annotators: list[int]) -> Any:
