@@ -1,6 +1,7 @@
 """Every cutoff in one pass (:func:`cutoff_measures`) equals, to the last bit, the measures one
 cutoff at a time (:func:`score` for P@K and nDCG@K, :func:`incomplete_measures` for recall@K
-and AP@K): ties, unjudged documents, -1 grades, queries without judgments or results."""
+and AP@K), and the whole-list length, RR and nDCG equal :func:`score` without a cutoff: ties,
+unjudged documents, -1 grades, queries without judgments or results."""
 
 from __future__ import annotations
 
@@ -56,6 +57,10 @@ def test_one_pass_equals_one_cutoff_at_a_time(case: object, threshold: float, ga
         assert _same(table.ndcg[:, j], scored.ndcg), k
         assert _same(table.recall[:, j], extra.recall), k
         assert _same(table.ap[:, j], extra.ap_at_k), k
+    whole = score(lists, qrels, params)
+    assert np.array_equal(table.n_returned, whole.n_returned)
+    assert _same(table.rr, whole.rr)
+    assert _same(table.ndcg_whole, whole.ndcg)
 
 
 def test_a_cutoff_below_one_is_refused() -> None:

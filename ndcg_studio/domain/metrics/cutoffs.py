@@ -44,7 +44,11 @@ class CutoffMeasures:
         ndcg: DCG@K / IDCG@K with the ideal from every judged document of the query (0 when
             IDCG@K = 0).
         ap: AP cut at K (trec_eval ``map_cut.K``), divided by R.
-        Every value is NaN for a query with no judgment.
+        n_returned: (n_groups,) int64 documents in each list (trec_eval ``num_ret``).
+        rr: (n_groups,) 1 / the rank of the first relevant document of the whole list, 0 when
+            none (``recip_rank``).
+        ndcg_whole: (n_groups,) nDCG of the whole list (``ndcg``).
+        Every value but ``n_returned`` is NaN for a query with no judgment.
     """
 
     cutoffs: tuple[int, ...]
@@ -52,12 +56,16 @@ class CutoffMeasures:
     recall: NDArray[np.float64]
     ndcg: NDArray[np.float64]
     ap: NDArray[np.float64]
+    n_returned: NDArray[np.int64]
+    rr: NDArray[np.float64]
+    ndcg_whole: NDArray[np.float64]
 
 
 def cutoff_measures(
     lists: RankedLists, qrels: Qrels, params: ScoringParams, cutoffs: Sequence[int]
 ) -> CutoffMeasures:
-    """P@K, recall@K, nDCG@K and AP@K of every group at every cutoff in ``cutoffs``.
+    """P@K, recall@K, nDCG@K and AP@K of every group at every cutoff in ``cutoffs``, with the
+    list lengths, RR and nDCG of the whole lists, in one pass.
 
     SOURCE: trec_eval ``m_P.c``, ``m_recall.c``, ``m_ndcg_cut.c``, ``m_map_cut.c``; the gain,
     relevance threshold and run order of ``params`` (its ``k`` and ``ideal`` are not used: the
@@ -96,18 +104,30 @@ def cutoff_measures(
     has_judgments = np.bincount(qrels.query, minlength=n_queries)[lists.group_query] > 0
     shape = (n_groups, len(cutoffs))
     precision, recall, ndcg, ap = (np.zeros(shape) for _ in range(4))
+
+    def ndcg_of(top: NDArray[np.bool_] | slice, k: int | None) -> NDArray[np.float64]:
+        dcg = np.bincount(group[top], weights=discounted[top], minlength=n_groups)
+        idcg = ideal_dcg(qrels.query, judgments.gain, judgments.level, n_queries, k)
+        idcg = idcg[lists.group_query]
+        positive = idcg > 0
+        return np.asarray(np.where(positive, dcg / np.where(positive, idcg, 1.0), 0.0))
+
     for j, k in enumerate(cutoffs):
         top = pos < k
         g_top = group[top]
         n_rel = np.bincount(g_top[relevant[top]], minlength=n_groups)
         precision[:, j] = n_rel / float(k)
         recall[:, j] = n_rel / r_safe
-        dcg = np.bincount(g_top, weights=discounted[top], minlength=n_groups)
-        idcg = ideal_dcg(qrels.query, judgments.gain, judgments.level, n_queries, k)
-        idcg = idcg[lists.group_query]
-        positive = idcg > 0
-        ndcg[:, j] = np.where(positive, dcg / np.where(positive, idcg, 1.0), 0.0)
+        ndcg[:, j] = ndcg_of(top, k)
         ap[:, j] = np.bincount(g_top, weights=precision_at_rel[top], minlength=n_groups) / r_safe
-    for column in (precision, recall, ndcg, ap):
+    ndcg_whole = ndcg_of(slice(None), None)
+    # the first relevant row of each group (rows are in run order, groups ascending)
+    rel_rows = np.flatnonzero(relevant)
+    rel_groups, first = np.unique(group[rel_rows], return_index=True)
+    rr = np.zeros(n_groups)
+    rr[rel_groups] = 1.0 / (pos[rel_rows[first]] + 1.0)
+    for column in (precision, recall, ndcg, ap, ndcg_whole, rr):
         column[~has_judgments] = np.nan
-    return CutoffMeasures(tuple(cutoffs), precision, recall, ndcg, ap)
+    return CutoffMeasures(
+        tuple(cutoffs), precision, recall, ndcg, ap, ranked.n_returned, rr, ndcg_whole
+    )

@@ -71,7 +71,7 @@ class MeasureTables:
         ``m_num_nonrel_judged_ret.c``; F with beta 1)."""
         whole = self.incomplete(None)
         relevant = np.asarray(whole.n_relevant, dtype=np.float64)
-        retrieved = np.asarray(self.scored(None).n_returned, dtype=np.float64)
+        retrieved = self.whole().n_returned.astype(np.float64)
         rel_ret = np.rint(whole.recall * relevant)
         if name == "num_nonrel_judged_ret":
             judged = retrieved - np.asarray(whole.n_unjudged, dtype=np.float64)
@@ -93,6 +93,13 @@ class MeasureTables:
         params = ScoringParams(k=None, relevance_threshold=self.threshold)
         self._cutoffs = cutoff_measures(self.lists, self.judgments, params, sorted(cutoffs))
 
+    def whole(self) -> CutoffMeasures:
+        """The one-pass table (the list lengths, RR and nDCG of the whole lists among it)."""
+        if self._cutoffs is None:
+            self.prepare_cutoffs(set())
+        assert self._cutoffs is not None
+        return self._cutoffs
+
     def _at_cutoffs(self, field: str, stem: str, cutoffs: tuple[int, ...]) -> dict[str, object]:
         if self._cutoffs is None or not set(cutoffs) <= set(self._cutoffs.cutoffs):
             self.prepare_cutoffs(set(cutoffs) | set(self._cutoffs.cutoffs if self._cutoffs else ()))
@@ -112,7 +119,7 @@ class MeasureTables:
         """``{printed name: per-query values}`` of one measure family (trec_eval's names)."""
         name = spec.name
         if name == "num_ret":
-            return {name: self.scored(any_k).n_returned.astype(np.float64)}
+            return {name: self.whole().n_returned.astype(np.float64)}
         if name == "num_rel":
             return {name: self.incomplete(None).n_relevant.astype(np.float64)}
         if name == "num_rel_ret":
@@ -134,12 +141,14 @@ class MeasureTables:
         if name == "bpref":
             return {name: self.incomplete(None).bpref}
         if name == "recip_rank":
-            return {name: self.scored(any_k).rr}
+            return {name: self.whole().rr}
         if name == "P":
             return self._at_cutoffs("precision", "P", spec.cutoffs)
         if name == "recall":
             return self._at_cutoffs("recall", "recall", spec.cutoffs)
         if name == "ndcg":
+            if spec.gains is None:
+                return {name: self.whole().ndcg_whole}
             return {spec.names()[0]: self.scored(None, spec.gains).ndcg}
         if name == "ndcg_cut":
             return self._at_cutoffs("ndcg", "ndcg_cut", spec.cutoffs)
