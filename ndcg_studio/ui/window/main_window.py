@@ -287,7 +287,7 @@ class MainWindow(QMainWindow):
         )
         if ok and name.strip():
             self._use_annotator(name)
-        self._reactivate()
+        self.reactivate()
 
     @Slot()
     def switch_annotator(self) -> None:
@@ -307,7 +307,7 @@ class MainWindow(QMainWindow):
         )
         if ok and name.strip():
             self._use_annotator(name)
-        self._reactivate()
+        self.reactivate()
 
     def _use_annotator(self, name: str) -> None:
         try:
@@ -329,7 +329,7 @@ class MainWindow(QMainWindow):
         )
         if ok:
             self.context.set_setting(S.POOL_DEPTH, depth)
-        self._reactivate()
+        self.reactivate()
 
     @Slot()
     def _sync_pool_order_actions(self) -> None:
@@ -378,7 +378,7 @@ class MainWindow(QMainWindow):
         if callable(open_settings):
             open_settings()
 
-    def _reactivate(self) -> None:
+    def reactivate(self) -> None:
         """A dialog closed: the current view takes the keyboard again (Annotate: 0–4 grade)."""
         self._on_tab_changed(self.tabs.currentIndex())
 
