@@ -58,6 +58,50 @@ class Member:
     database: str
 
 
+@dataclass(frozen=True, slots=True)
+class Rights:
+    """What the login of an open database may do, so the app offers only that (the server
+    enforces it either way).
+
+    Attributes:
+        login: the PostgreSQL login (the annotator name it grades under), or None for an SQLite
+            file, which has no logins.
+        owner: owns the tables (or is a superuser): imports, campaigns, adjudication, all.
+        lead: may adjudicate and create campaigns (a lead login, or the owner).
+    """
+
+    login: str | None
+    owner: bool
+    lead: bool
+
+    @property
+    def team(self) -> bool:
+        """A team database (PostgreSQL): annotator names are logins."""
+        return self.login is not None
+
+
+#: an SQLite file: one person, every right
+SOLE = Rights(login=None, owner=True, lead=True)
+
+
+def rights_of(database: Database) -> Rights:
+    """The :class:`Rights` of ``database``'s login: three catalogue look-ups on PostgreSQL,
+    :data:`SOLE` for SQLite."""
+    if database.is_sqlite:
+        return SOLE
+    with database.engine.connect() as conn:
+        login, owner, lead = conn.execute(
+            text(
+                "SELECT current_user, "
+                "(SELECT rolsuper FROM pg_roles WHERE rolname = current_user) "
+                "OR pg_has_role(current_user, "
+                "(SELECT relowner FROM pg_class WHERE oid = 'judgments'::regclass), 'USAGE'), "
+                "has_table_privilege(current_user, 'campaigns', 'INSERT')"
+            )
+        ).one()
+    return Rights(login=str(login), owner=bool(owner), lead=bool(owner or lead))
+
+
 def _quote(conn: Connection, name: str) -> str:
     return str(conn.execute(text("SELECT quote_ident(:n)"), {"n": name}).scalar_one())
 
