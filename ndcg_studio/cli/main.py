@@ -18,11 +18,11 @@ def run(args: argparse.Namespace) -> int:
 
     Exit 2: bad input or a command line that cannot work (nothing written); 1: anything else
     that went wrong (a database that cannot be read or written, a full disk, ...; see
-    :func:`ndcg_studio.cli.failures.explain`); 130: cancelled.
+    :func:`ndcg_studio.storage.failures.explain`); 130: cancelled.
     """
-    from ndcg_studio.cli.failures import explain
     from ndcg_studio.cli.handlers import HANDLERS
     from ndcg_studio.io.errors import InputError
+    from ndcg_studio.storage.failures import explain
 
     where = f"ndcg-studio {args.command}"
     try:

@@ -97,10 +97,11 @@ def in_memory(url: URL) -> bool:
 
 
 def describe_url(url: URL) -> str:
-    """A short, password-free label for the status bar and messages."""
+    """A short, password-free label for the status bar and messages: the URL a person typed,
+    without the driver the app adds (``postgresql://``, not ``postgresql+psycopg://``)."""
     if url.get_backend_name() == "sqlite":
         return url.database or ":memory:"
-    return url.render_as_string(hide_password=True)
+    return url.set(drivername=url.get_backend_name()).render_as_string(hide_password=True)
 
 
 def _on_sqlite_connect(dbapi_connection: Any, _record: Any) -> None:

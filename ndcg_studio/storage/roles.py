@@ -58,6 +58,50 @@ class Member:
     database: str
 
 
+@dataclass(frozen=True, slots=True)
+class Rights:
+    """What the login of an open database may do, so the app offers only that (the server
+    enforces it either way).
+
+    Attributes:
+        login: the PostgreSQL login (the annotator name it grades under), or None for an SQLite
+            file, which has no logins.
+        owner: owns the tables (or is a superuser): imports, campaigns, adjudication, all.
+        lead: may adjudicate and create campaigns (a lead login, or the owner).
+    """
+
+    login: str | None
+    owner: bool
+    lead: bool
+
+    @property
+    def team(self) -> bool:
+        """A team database (PostgreSQL): annotator names are logins."""
+        return self.login is not None
+
+
+#: an SQLite file: one person, every right
+SOLE = Rights(login=None, owner=True, lead=True)
+
+
+def rights_of(database: Database) -> Rights:
+    """The :class:`Rights` of ``database``'s login: three catalogue look-ups on PostgreSQL,
+    :data:`SOLE` for SQLite."""
+    if database.is_sqlite:
+        return SOLE
+    with database.engine.connect() as conn:
+        login, owner, lead = conn.execute(
+            text(
+                "SELECT current_user, "
+                "(SELECT rolsuper FROM pg_roles WHERE rolname = current_user) "
+                "OR pg_has_role(current_user, "
+                "(SELECT relowner FROM pg_class WHERE oid = 'judgments'::regclass), 'USAGE'), "
+                "has_table_privilege(current_user, 'campaigns', 'INSERT')"
+            )
+        ).one()
+    return Rights(login=str(login), owner=bool(owner), lead=bool(owner or lead))
+
+
 def _quote(conn: Connection, name: str) -> str:
     return str(conn.execute(text("SELECT quote_ident(:n)"), {"n": name}).scalar_one())
 
@@ -90,7 +134,8 @@ def add_member(database: Database, name: str, *, lead: bool) -> Member:
     takes the adjudication rights away again.
 
     Raises:
-        ValueError: ``name`` is empty, too long or reserved.
+        ValueError: ``name`` is empty, too long or reserved; or it is the login of the tables'
+            owner or of a superuser (:func:`_refuse_unbound`).
         DatabaseError: not a PostgreSQL database, or the server refused (the message says to
             run it as the owner with CREATEROLE, or as a superuser).
     """
@@ -98,6 +143,7 @@ def add_member(database: Database, name: str, *, lead: bool) -> Member:
     name = _check_name(name)
     try:
         with database.engine.begin() as conn:
+            _refuse_unbound(conn, name)
             return _add_member(conn, name, lead)
     except DBAPIError as exc:
         first = str(exc.orig).strip().splitlines()[0] if exc.orig is not None else str(exc)
@@ -105,6 +151,32 @@ def add_member(database: Database, name: str, *, lead: bool) -> Member:
             f"could not set up the login {name!r} on {database.label}: {first}. Run 'ndcg-studio "
             "team' as the database's owner (whose role has CREATEROLE) or as a superuser"
         ) from exc
+
+
+def _refuse_unbound(conn: Connection, name: str) -> None:
+    """Refuse to make a member of a login that the team's rules cannot bind: the owner of the
+    tables (grants and revokes apply to it too, so ``add-annotator`` on the owner's own login
+    took away its campaign and adjudication rights, and then no one could create a campaign),
+    or a superuser (row security and privileges do not bind it: "annotator" would be a lie, it
+    can rewrite anyone's grades)."""
+    owner = conn.execute(
+        text("SELECT pg_get_userbyid(relowner) FROM pg_class WHERE oid = 'judgments'::regclass")
+    ).scalar_one()
+    if name == owner:
+        raise ValueError(
+            f"{name!r} owns the team database's tables and keeps every right: it cannot be "
+            "made an annotator or a lead. Give each person a login of their own "
+            "('ndcg-studio team add-annotator NAME')"
+        )
+    superuser = conn.execute(
+        text("SELECT rolsuper FROM pg_roles WHERE rolname = :n"), {"n": name}
+    ).scalar()
+    if superuser:
+        raise ValueError(
+            f"{name!r} is a PostgreSQL superuser: row security does not bind it, so it could "
+            "change anyone's grades. Give the person a login of their own without SUPERUSER "
+            "('ndcg-studio team add-annotator NAME' with another name)"
+        )
 
 
 def _add_member(conn: Connection, name: str, lead: bool) -> Member:

@@ -27,6 +27,7 @@ from PySide6.QtGui import QUndoStack
 from ndcg_studio.services.annotation.service import AnnotationService
 from ndcg_studio.services.annotation.types import AnnotatorInfo
 from ndcg_studio.storage.database import Database
+from ndcg_studio.storage.roles import SOLE, Rights
 from ndcg_studio.ui import settings as S
 
 
@@ -57,6 +58,7 @@ class AppContext(QObject):
         self.undo_stack = QUndoStack(self)
         self._database: Database | None = None
         self._annotator: AnnotatorInfo | None = None
+        self._rights = SOLE
         self._opening = False
 
     # ------------------------------------------------------------------ opening
@@ -83,15 +85,18 @@ class AppContext(QObject):
         annotator: AnnotatorInfo | None = None,
         *,
         dispose_previous: bool = True,
+        rights: Rights = SOLE,
     ) -> None:
         """Switch to ``database`` (None closes) and its ``annotator`` (ids are per database; None:
-        nobody yet). Clears the undo stack (its commands belong to the old database), then emits
-        ``database_changed`` once (and ``annotator_changed`` if the annotator changed). The
-        previous database is disposed unless told otherwise."""
+        nobody yet), whose login has ``rights`` (:func:`ndcg_studio.storage.roles.rights_of`,
+        read in the worker that opened it). Clears the undo stack (its commands belong to the
+        old database), then emits ``database_changed`` once (and ``annotator_changed`` if the
+        annotator changed). The previous database is disposed unless told otherwise."""
         previous = self._database
         annotator_changed = annotator != self._annotator
         self._database = database
         self._annotator = annotator
+        self._rights = rights
         self.settings.set_database(database_target(database) if database is not None else None)
         self.undo_stack.clear()
         if annotator is not None:
@@ -101,6 +106,12 @@ class AppContext(QObject):
         self.database_changed.emit()
         if annotator_changed:
             self.annotator_changed.emit()
+
+    @property
+    def rights(self) -> Rights:
+        """What the open database's login may do (an SQLite file: everything); the menus offer
+        only that."""
+        return self._rights
 
     def require_database(self) -> Database:
         """The open database.

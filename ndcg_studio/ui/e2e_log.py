@@ -8,7 +8,12 @@ Lines (fields separated by one space):
 - ``focus ID CLASS NAME table|widget`` — the widget that has the keyboard focus now (ID: the
   C++ object's address, hex; NAME: its objectName or ``-``; ``table`` for item views);
 - ``tab TITLE`` — the current tab;
-- ``query ID`` — Annotate shows the pool of query ID (database id).
+- ``query ID`` — Annotate shows the pool of query ID (database id);
+- ``dialog TITLE | TEXT`` — a dialog was shown (TEXT: a message box's text, else empty);
+- ``menu TITLE | ITEM=on|off; …`` — a menu was opened, with each item enabled or not;
+- ``status TEXT | FITS`` — the status bar's one-line message, and ``yes`` when it is shown
+  whole (not elided);
+- anything a view emits through :func:`event` (``campaign NAME``, …).
 """
 
 from __future__ import annotations
@@ -17,9 +22,37 @@ import os
 from typing import Any
 
 import shiboken6
-from PySide6.QtWidgets import QAbstractItemView, QApplication, QWidget
+from PySide6.QtCore import QEvent, QObject
+from PySide6.QtWidgets import QAbstractItemView, QApplication, QDialog, QMenu, QMessageBox, QWidget
 
 ENV_VAR = "NDCG_STUDIO_E2E_LOG"
+
+
+class _State:
+    write: Any = None  # the log's writer once installed
+
+
+def event(line: str) -> None:
+    """Log ``line`` (one event a person would see) when the log is on; else nothing."""
+    if _State.write is not None:
+        _State.write(line.replace("\n", " "))
+
+
+class _Shown(QObject):
+    """Logs dialogs and menus as they are shown (an application-wide event filter)."""
+
+    def eventFilter(self, watched: QObject, e: QEvent) -> bool:
+        if e.type() == QEvent.Type.Show and isinstance(watched, QMenu):
+            items = "; ".join(
+                f"{a.text().replace('&', '')}={'on' if a.isEnabled() else 'off'}"
+                for a in watched.actions()
+                if not a.isSeparator()
+            )
+            event(f"menu {watched.title().replace('&', '')} | {items}")
+        elif e.type() == QEvent.Type.Show and isinstance(watched, QDialog):
+            text = watched.text() if isinstance(watched, QMessageBox) else ""
+            event(f"dialog {watched.windowTitle()} | {text}")
+        return False
 
 
 def describe(widget: QWidget | None) -> str:
@@ -41,6 +74,10 @@ def install(app: QApplication, window: Any) -> None:
 
     def write(line: str) -> None:
         handle.write(line + "\n")
+
+    _State.write = write
+    shown = _Shown(app)
+    app.installEventFilter(shown)
 
     app.focusChanged.connect(lambda _old, new: write(f"focus {describe(new)}"))
     window.tabs.currentChanged.connect(lambda i: write(f"tab {window.tabs.tabText(i)}"))

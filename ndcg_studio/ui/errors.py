@@ -137,6 +137,10 @@ _KINDS: dict[str, tuple[str, str]] = {
             "the file again.",
         ),
     ),
+    "plain": (
+        QT_TRANSLATE_NOOP("Errors", "Cannot do that"),
+        "",
+    ),
     "value": (
         QT_TRANSLATE_NOOP("Errors", "Cannot do that"),
         QT_TRANSLATE_NOOP("Errors", "Check the input and try again."),
@@ -152,7 +156,7 @@ _KINDS: dict[str, tuple[str, str]] = {
 }
 
 
-def _kind(exc: BaseException, text: str) -> str:
+def _kind(exc: BaseException, text: str, db_label: str | None) -> str:
     """The key of :data:`_KINDS` that fits ``exc``."""
     from ndcg_studio.storage.errors import is_connection_lost, is_locked
 
@@ -166,6 +170,10 @@ def _kind(exc: BaseException, text: str) -> str:
 
     if isinstance(exc, WriteRefused):
         return "refused"
+    from ndcg_studio.storage.failures import known
+
+    if not isinstance(exc, OSError) and known(exc, db_label) is not None:
+        return "plain"  # a read-only or damaged file, the server's refusal under another error
     if isinstance(exc, DatabaseError):
         return "database"
     if isinstance(exc, PermissionError):
@@ -181,8 +189,11 @@ def _kind(exc: BaseException, text: str) -> str:
     return "unexpected"
 
 
-def describe(exc: BaseException, action: str | None = None) -> ErrorReport:
-    """Turn an exception into words for a person (no traceback), in the interface language."""
+def describe(
+    exc: BaseException, action: str | None = None, db_label: str | None = None
+) -> ErrorReport:
+    """Turn an exception into words for a person (no traceback), in the interface language.
+    ``db_label``: the open database (an SQLite path names the file to make writable)."""
     doing = ""
     if action:
         doing = arg(
@@ -190,10 +201,15 @@ def describe(exc: BaseException, action: str | None = None) -> ErrorReport:
             f"{action[0].lower()}{action[1:].rstrip('.…')}",
         )
     text = str(exc) or type(exc).__name__
-    kind = _kind(exc, text)
-    title, todo = (QCoreApplication.translate("Errors", t) for t in _KINDS[kind])
+    kind = _kind(exc, text, db_label)
+    title, todo = (QCoreApplication.translate("Errors", t) if t else "" for t in _KINDS[kind])
     what = text
-    if kind == "disconnect":
+    if kind == "plain":  # the line says why and what to do (storage's words, as the CLI's)
+        from ndcg_studio.storage.failures import known
+
+        what = known(exc, db_label) or text
+        what = what[:1].upper() + what[1:]
+    elif kind == "disconnect":
         what = QCoreApplication.translate(
             "Errors", "The database server stopped answering%1. Your last change was NOT saved."
         )
@@ -225,7 +241,8 @@ def show_error(
     app = QApplication.instance()
     if app is None or _State.showing:
         return
-    report = describe(exc, action)
+    window = parent.window() if parent is not None else None
+    report = describe(exc, action, _database_label(window))
     _State.showing = True
     try:
         box = QMessageBox(parent)
@@ -237,6 +254,26 @@ def show_error(
         box.exec()
     finally:
         _State.showing = False
+    _give_back_the_keyboard(window)
+
+
+def _database_label(window: QWidget | None) -> str | None:
+    """The label of the database open in ``window`` (a main window's ``context``), if any."""
+    database = getattr(getattr(window, "context", None), "database", None)
+    label = getattr(database, "label", None)
+    return label if isinstance(label, str) else None
+
+
+def _give_back_the_keyboard(window: QWidget | None) -> None:
+    """After a message box the keyboard goes back to ``window`` (X11 window managers may give
+    the focus to no window at all when a transient box closes), and its current view takes the
+    keys again (Annotate: 0–4 grade at once)."""
+    if window is None or not window.isVisible():
+        return
+    window.activateWindow()
+    reactivate = getattr(window, "reactivate", None)
+    if callable(reactivate):
+        reactivate()
 
 
 def _excepthook(

@@ -2489,6 +2489,29 @@ Import a run and judgments (File ▸ Import…), or judge a few documents in Ann
     </message>
 </context>
 <context>
+    <name>RunNameDialog</name>
+    <message>
+        <source>Run exists</source>
+        <translation>Прогон уже есть</translation>
+    </message>
+    <message>
+        <source>The database holds a run named “%1” already. Import %2 as a new run under another name, or replace that run&apos;s results with this file&apos;s?</source>
+        <translation>В базе уже есть прогон «%1». Импортировать %2 как новый прогон под другим именем или заменить результаты того прогона результатами этого файла?</translation>
+    </message>
+    <message>
+        <source>Name of the new run:</source>
+        <translation>Имя нового прогона:</translation>
+    </message>
+    <message>
+        <source>Import as &amp;new run</source>
+        <translation>Импортировать как &amp;новый прогон</translation>
+    </message>
+    <message>
+        <source>&amp;Replace “%1”</source>
+        <translation>&amp;Заменить «%1»</translation>
+    </message>
+</context>
+<context>
     <name>RunSummaryModel</name>
     <message>
         <source>Run</source>
@@ -3211,6 +3234,10 @@ Double-click for the per-rank breakdown.</source>
         <translation>Название источника оценок:</translation>
     </message>
     <message>
+        <source>Annotator whose grades these are:</source>
+        <translation>Асессор, чьи это оценки:</translation>
+    </message>
+    <message>
         <source>Export</source>
         <translation>Экспорт</translation>
     </message>
@@ -3258,6 +3285,14 @@ Double-click for the per-rank breakdown.</source>
 </context>
 <context>
     <name>TransferText</name>
+    <message numerus="yes">
+        <source>%1: %n line(s) imported</source>
+        <translation>
+            <numerusform>%1: импортирована %n строка</numerusform>
+            <numerusform>%1: импортированы %n строки</numerusform>
+            <numerusform>%1: импортировано %n строк</numerusform>
+        </translation>
+    </message>
     <message numerus="yes">
         <source>Exported %n row(s) to %1</source>
         <translation>

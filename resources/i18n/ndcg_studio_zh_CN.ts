@@ -2449,6 +2449,29 @@ Import a run and judgments (File ▸ Import…), or judge a few documents in Ann
     </message>
 </context>
 <context>
+    <name>RunNameDialog</name>
+    <message>
+        <source>Run exists</source>
+        <translation>运行已存在</translation>
+    </message>
+    <message>
+        <source>The database holds a run named “%1” already. Import %2 as a new run under another name, or replace that run&apos;s results with this file&apos;s?</source>
+        <translation>数据库中已有名为“%1”的运行。将 %2 以另一个名称导入为新运行，还是用此文件的结果替换该运行的结果？</translation>
+    </message>
+    <message>
+        <source>Name of the new run:</source>
+        <translation>新运行的名称：</translation>
+    </message>
+    <message>
+        <source>Import as &amp;new run</source>
+        <translation>导入为新运行(&amp;N)</translation>
+    </message>
+    <message>
+        <source>&amp;Replace “%1”</source>
+        <translation>替换“%1”(&amp;R)</translation>
+    </message>
+</context>
+<context>
     <name>RunSummaryModel</name>
     <message>
         <source>Run</source>
@@ -3167,6 +3190,10 @@ Double-click for the per-rank breakdown.</source>
         <translation>标注来源的名称：</translation>
     </message>
     <message>
+        <source>Annotator whose grades these are:</source>
+        <translation>这些评分属于哪位标注者：</translation>
+    </message>
+    <message>
         <source>Export</source>
         <translation>导出</translation>
     </message>
@@ -3214,6 +3241,12 @@ Double-click for the per-rank breakdown.</source>
 </context>
 <context>
     <name>TransferText</name>
+    <message numerus="yes">
+        <source>%1: %n line(s) imported</source>
+        <translation>
+            <numerusform>%1：已导入 %n 行</numerusform>
+        </translation>
+    </message>
     <message numerus="yes">
         <source>Exported %n row(s) to %1</source>
         <translation>

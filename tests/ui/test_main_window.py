@@ -149,7 +149,7 @@ def test_import_runs_the_import_service_and_views_reload(
     shown = main_window.statusBar().currentMessage()
     # cut at a word with " …" when the window is narrow, the whole message in the tooltip
     full = main_window.statusBar().toolTip() or shown
-    assert full.startswith("extra.run: 2 run lines imported") and str(tmp_path) not in full
+    assert full.startswith("extra.run: 2 lines imported") and str(tmp_path) not in full
     assert shown == full or (shown.endswith(" …") and full.startswith(shown[:-2]))
 
 
@@ -378,6 +378,8 @@ def test_a_bad_import_file_shows_what_is_wrong_and_writes_nothing(
     }
     monkeypatch.setattr(transfer, "ask_item", lambda _w, _t, label, _i: (answers[label], True))
     monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(bad), ""))
+    # whose grades: asked (a qrels file names no annotator), not taken from the file's name
+    monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("dora", True))
     with ui_data.db.transaction() as s:
         before = s.execute(select(func.count()).select_from(models.judgments)).scalar_one()
     main_window.import_file()

@@ -55,6 +55,7 @@ from ndcg_studio.progress import Cancelled, Progress
 __all__ = [
     "QrelsFile",
     "RunFile",
+    "first_tag",
     "read_trec_qrels",
     "read_trec_qrels_chunks",
     "read_trec_run",
@@ -164,6 +165,28 @@ def read_trec_run(
     """
     (run,) = _run_pieces(path, None, progress, cancelled, on_doc_ids)
     return run
+
+
+#: how much of a run file :func:`first_tag` reads at most (a first line longer than this is
+#: the import's to refuse, not the question's)
+_FIRST_LINE_BYTES = 65_536
+
+
+def first_tag(path: PathArg) -> str | None:
+    """The tag of the first non-blank line of a run file (its sixth field), or None when there
+    is none within the first 64 KiB: what the run's name will be, to ask before an import
+    would replace a run of that name. Reads at most 64 KiB.
+
+    Raises:
+        OSError: the file cannot be read.
+    """
+    with open(path, "rb") as handle:
+        head = handle.read(_FIRST_LINE_BYTES)
+    for raw in head.split(b"\n"):
+        fields = raw.decode("utf-8", errors="replace").split()
+        if fields:
+            return fields[5] if len(fields) >= 6 else None
+    return None
 
 
 def _run_from_text(

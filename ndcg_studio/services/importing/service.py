@@ -79,6 +79,14 @@ class ImportService:
         with self.db.engine.connect() as conn:
             return sorted(run_names(conn).values())
 
+    def taken_run_name(self, path: str | Path) -> str | None:
+        """The name the run file at ``path`` would get (its first tag) when a run of that name
+        exists already, else None: what the app asks about before importing."""
+        from ndcg_studio.io.trec.readers import first_tag
+
+        tag = first_tag(path)
+        return tag if tag is not None and tag in self.run_names() else None
+
     def import_file(
         self,
         kind: str,

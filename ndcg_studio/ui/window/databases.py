@@ -19,6 +19,7 @@ from ndcg_studio.services import demo
 from ndcg_studio.services.annotation.service import AnnotationService
 from ndcg_studio.services.annotation.types import AnnotatorInfo
 from ndcg_studio.storage.database import Database, open_database, resolve_url
+from ndcg_studio.storage.roles import Rights, rights_of
 from ndcg_studio.ui import errors
 from ndcg_studio.ui import settings as S
 from ndcg_studio.ui.context import AppContext, database_target
@@ -136,27 +137,33 @@ class DatabaseMenu(QObject):
         if create is None and target is not None and not self._may_create(url):
             return None
 
-        def work(_progress: Any, _cancelled: Any) -> tuple[Database, AnnotatorInfo | None, bool]:
+        Opened = tuple[Database, AnnotatorInfo | None, bool, Rights]
+
+        def work(_progress: Any, _cancelled: Any) -> Opened:
             # lean: no memory map, page caches freed between jobs (the app's RSS)
             database = open_database(url, lean=True)
             try:
+                rights = rights_of(database)
+                # a team database's annotators are its logins: a name remembered from another
+                # database (or the OS user) is not this login's, and would be refused
+                known = name if not rights.team or rights.owner or name == rights.login else ""
                 service = AnnotationService(database)
-                annotator = service.ensure_annotator(name) if name else None
+                annotator = service.ensure_annotator(known) if known else None
                 empty = load_demo and demo.is_empty(database)  # counts() scans at scale
             except BaseException:
                 database.dispose()
                 raise
-            return database, annotator, empty
+            return database, annotator, empty, rights
 
         def failed(exc: BaseException) -> None:
             self.context.set_opening(False)
             action = QCoreApplication.translate("DatabaseMenu", "Opening the database")
             errors.show_error(exc, self._window, action=action)
 
-        def done(result: tuple[Database, AnnotatorInfo | None, bool]) -> None:
-            database, annotator, empty = result
+        def done(result: Opened) -> None:
+            database, annotator, empty, rights = result
             self.context.set_opening(False)
-            self.context.set_database(database, annotator)
+            self.context.set_database(database, annotator, rights=rights)
             self.context.settings.add_recent_database(database_target(database))
             if annotator is None:
                 self.annotator_needed.emit()

@@ -79,6 +79,7 @@ class MainWindow(QMainWindow):
         self.databases = DatabaseMenu(self, context, self.status)
         self.databases.annotator_needed.connect(self.ask_annotator_name)
         self._build_menus()
+        context.database_changed.connect(self._apply_rights)
         self.tabs.currentChanged.connect(self._on_tab_changed)
         self.team = TeamWatcher(context, self)
         self.team.team_changed.connect(self.status.show_team)
@@ -180,7 +181,7 @@ class MainWindow(QMainWindow):
         theme.add_theme_menu(view_menu, self.context.settings)  # View ▸ Theme
 
     def _build_annotator_menu(self, annotator_menu: QMenu) -> None:
-        self._add(
+        self.switch_action = self._add(
             annotator_menu,
             self.tr("&Switch annotator…"),
             self.switch_annotator,
@@ -218,7 +219,7 @@ class MainWindow(QMainWindow):
         self._sync_pool_order_actions()
 
     def _build_help_menu(self, help_menu: QMenu) -> None:
-        self._add(
+        self.demo_action = self._add(
             help_menu,
             self.tr("Load the Cranfield &demo"),
             self.databases.load_demo_into_empty,
@@ -229,6 +230,14 @@ class MainWindow(QMainWindow):
             help_menu, self.tr("&About NDCG Studio"), self.show_about, QKeySequence("F1")
         )
         about.setMenuRole(QAction.MenuRole.AboutRole)
+
+    @Slot()
+    def _apply_rights(self) -> None:
+        """Offer only what the login may do: on a team database an annotator or lead grades
+        under its own login (no switching) and loads no demo (the owner's imports)."""
+        rights = self.context.rights
+        self.switch_action.setEnabled(not rights.team or rights.owner)
+        self.demo_action.setEnabled(rights.owner)
 
     def _add(self, menu: QMenu, text: str, slot: Any, shortcut: Any = None) -> QAction:
         action = QAction(text, self)
@@ -283,11 +292,19 @@ class MainWindow(QMainWindow):
             self,
             f"{welcome} {__version__}",  # ends with the display name: Qt adds it no more
             self.tr("Your name as an annotator (your grades are stored under it):"),
-            text=self.context.remembered_annotator_name() or getpass.getuser(),
+            text=self.proposed_annotator_name(),
         )
         if ok and name.strip():
             self._use_annotator(name)
-        self._reactivate()
+        self.reactivate()
+
+    def proposed_annotator_name(self) -> str:
+        """The name the first start proposes: on a team database the login (the only name
+        the server lets it grade under), else the name last used here, else the OS user."""
+        rights = self.context.rights
+        if rights.team and rights.login and not rights.owner:
+            return rights.login
+        return self.context.remembered_annotator_name() or rights.login or getpass.getuser()
 
     @Slot()
     def switch_annotator(self) -> None:
@@ -307,7 +324,7 @@ class MainWindow(QMainWindow):
         )
         if ok and name.strip():
             self._use_annotator(name)
-        self._reactivate()
+        self.reactivate()
 
     def _use_annotator(self, name: str) -> None:
         try:
@@ -329,7 +346,7 @@ class MainWindow(QMainWindow):
         )
         if ok:
             self.context.set_setting(S.POOL_DEPTH, depth)
-        self._reactivate()
+        self.reactivate()
 
     @Slot()
     def _sync_pool_order_actions(self) -> None:
@@ -378,7 +395,7 @@ class MainWindow(QMainWindow):
         if callable(open_settings):
             open_settings()
 
-    def _reactivate(self) -> None:
+    def reactivate(self) -> None:
         """A dialog closed: the current view takes the keyboard again (Annotate: 0–4 grade)."""
         self._on_tab_changed(self.tabs.currentIndex())
 

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QLabel, QMainWindow
 from ndcg_studio import __version__
 from ndcg_studio.services.annotation.service import AnnotationService
 from ndcg_studio.services.annotation.types import DatabaseCounts
+from ndcg_studio.ui import e2e_log
 from ndcg_studio.ui.context import AppContext
 from ndcg_studio.ui.language import arg, counted
 from ndcg_studio.ui.team import team_text
@@ -132,6 +133,7 @@ class StatusBar(QObject):
             shown = cut.rstrip(" ,;:(") + " …"
         status.setToolTip(text if shown != text else "")
         status.showMessage(shown, timeout)
+        e2e_log.event(f"status {text} | {'yes' if shown == text else 'no'}")
 
     def _refit_message(self) -> None:
         """Fit the message shown now to the room the permanent labels leave after a change."""

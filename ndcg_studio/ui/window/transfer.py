@@ -104,7 +104,10 @@ def import_file(context: AppContext, parent: QWidget, show_message: ShowMessage)
     import
     is one transaction, so a cancelled import writes nothing), then every view reloads.
     """
-    labels = [QCoreApplication.translate("Transfer", label) for label, _ in IMPORT_KINDS.values()]
+    # on a team database only the owner imports runs, queries and documents; an annotator or a
+    # lead imports its own judgments (the server refuses the rest: not offered)
+    kinds = [k for k in IMPORT_KINDS if context.rights.owner or k in ("qrels", "judgments")]
+    labels = [QCoreApplication.translate("Transfer", IMPORT_KINDS[k][0]) for k in kinds]
     choice, ok = ask_item(
         parent,
         QCoreApplication.translate("Transfer", "Import"),
@@ -113,7 +116,7 @@ def import_file(context: AppContext, parent: QWidget, show_message: ShowMessage)
     )
     if not ok:
         return
-    kind = list(IMPORT_KINDS)[labels.index(choice)]
+    kind = kinds[labels.index(choice)]
     path, _ = QFileDialog.getOpenFileName(
         parent,
         arg(
@@ -125,15 +128,59 @@ def import_file(context: AppContext, parent: QWidget, show_message: ShowMessage)
     if not path:
         return
     context.settings.set(S.LAST_FOLDER, str(Path(path).parent))
-    options = ask_source(parent, Path(path)) if kind in ("qrels", "judgments") else {}
+    service = ImportService(context.require_database())
+    if kind == "run":  # a run of the same name is replaced only when the person says so
+        run_task(
+            lambda _progress, _cancelled: (service.taken_run_name(path), service.run_names()),
+            on_success=lambda found: _import_run(context, parent, show_message, path, *found),
+            owner=parent,
+        )
+        return
+    options = (
+        ask_source(parent, context, Path(path), kind) if kind in ("qrels", "judgments") else {}
+    )
     if options is None:
         return
+    _import(context, parent, show_message, kind, path, options)
+
+
+def _import_run(
+    context: AppContext,
+    parent: QWidget,
+    show_message: ShowMessage,
+    path: str,
+    taken: str | None,
+    names: list[str],
+) -> None:
+    """Import the run file ``path``; when its tag ``taken`` names a run already, ask first
+    (:class:`~ndcg_studio.ui.dialogs.run_name.RunNameDialog`)."""
+    options: dict[str, Any] = {}
+    if taken is not None:
+        from ndcg_studio.ui.dialogs.run_name import RunNameDialog
+
+        dialog = RunNameDialog(Path(path), taken, set(names), parent)
+        if dialog.exec() != QDialog.DialogCode.Accepted:
+            return
+        options = {"replace": True} if dialog.replace else {"name": dialog.name}
+    _import(context, parent, show_message, "run", path, options)
+
+
+def _import(
+    context: AppContext,
+    parent: QWidget,
+    show_message: ShowMessage,
+    kind: str,
+    path: str,
+    options: dict[str, Any],
+) -> None:
+    """Run the import in a worker; one line in the status bar when it is done."""
     service = ImportService(context.require_database())
 
     def done(summary: Any) -> None:
         context.notify_data_replaced()
-        # the file's name, not its path: the status bar's room ends at the database label
-        show_message(summary.message(name_only=True), 15000)
+        # one line that fits the status bar: the file's name and what became of it (the
+        # counts are the tooltip's: 'queries created', 'results' … do not fit at 1024 px)
+        show_message(short_summary(summary), 15000)
 
     run_task(
         lambda progress, cancelled: service.import_file(
@@ -143,6 +190,14 @@ def import_file(context: AppContext, parent: QWidget, show_message: ShowMessage)
         owner=parent,
         label=arg(QCoreApplication.translate("Transfer", "Importing %1…"), Path(path).name),
     )
+
+
+def short_summary(summary: Any) -> str:
+    """'run.txt: 1,000 lines imported; run 'bm25' replaced' — the file's name, the lines and
+    the notes of an :class:`~ndcg_studio.services.importing.steps.ImportSummary`, without the
+    per-table counts."""
+    text = TransferText().imported(summary.rows, Path(summary.path).name)
+    return "; ".join([text, *summary.notes])
 
 
 #: Who made the judgments of an imported file: no source (a human annotator), or a source kind
@@ -155,10 +210,13 @@ SOURCE_CHOICES = {
 }
 
 
-def ask_source(parent: QWidget, path: Path) -> dict[str, str] | None:
+def ask_source(
+    parent: QWidget, context: AppContext, path: Path, kind: str
+) -> dict[str, str] | None:
     """For qrels and judgments: whether the file is a judgment source's (a vendor's, a
-    model's, a team's) and its name; ``{}`` for none, the import options otherwise, None when
-    cancelled."""
+    model's, a team's) and its name; for qrels of annotators, whose (the file has no
+    annotator column: asked, never taken from the file's name). ``{}`` for a judgments file of
+    annotators, the import options otherwise, None when cancelled."""
     labels = [QCoreApplication.translate("Transfer", label) for label in SOURCE_CHOICES]
     choice, ok = ask_item(
         parent,
@@ -168,9 +226,11 @@ def ask_source(parent: QWidget, path: Path) -> dict[str, str] | None:
     )
     if not ok:
         return None
-    kind = list(SOURCE_CHOICES.values())[labels.index(choice)] if choice in labels else None
-    if kind is None:
-        return {}
+    source_kind = list(SOURCE_CHOICES.values())[labels.index(choice)] if choice in labels else None
+    if source_kind is None:
+        if kind == "judgments":  # a judgments file names its annotators
+            return {}
+        return _ask_qrels_annotator(parent, context)
     name, ok = QInputDialog.getText(
         parent,
         QCoreApplication.translate("Transfer", "Import"),
@@ -179,7 +239,22 @@ def ask_source(parent: QWidget, path: Path) -> dict[str, str] | None:
     )
     if not ok or not name.strip():
         return None
-    return {"source": name.strip(), "source_kind": kind}
+    return {"source": name.strip(), "source_kind": source_kind}
+
+
+def _ask_qrels_annotator(parent: QWidget, context: AppContext) -> dict[str, str] | None:
+    """Whose grades a qrels file holds (proposed: the current annotator; on a team database
+    the login, the only name it may import under); None when cancelled."""
+    current = context.annotator.name if context.annotator is not None else ""
+    name, ok = QInputDialog.getText(
+        parent,
+        QCoreApplication.translate("Transfer", "Import"),
+        QCoreApplication.translate("Transfer", "Annotator whose grades these are:"),
+        text=context.rights.login or current if context.rights.team else current,
+    )
+    if not ok or not name.strip():
+        return None
+    return {"annotator": name.strip()}
 
 
 def export_file(context: AppContext, parent: QWidget, show_message: ShowMessage) -> None:
@@ -266,6 +341,10 @@ def _export_to(
 class TransferText(QObject):
     """The context of this module's ``%n`` plurals (pyside6-lupdate collects a plural from
     ``self.tr`` with a variable count, not from ``QCoreApplication.translate``)."""
+
+    def imported(self, n: int, name: str) -> str:
+        """'%1: %n line(s) imported' in the interface language."""
+        return arg(plural(self.tr("%1: %n line(s) imported", "", n), n), name)
 
     def exported(self, n: int, path: str) -> str:
         """'Exported %n row(s) to %1' in the interface language."""

@@ -331,4 +331,11 @@ def install_campaigns(window: Any, menu_bar_before: QMenu | None = None) -> Camp
             action = menu.addAction(QCoreApplication.translate("CampaignMenu", text))
             action.setShortcut(QKeySequence(keys))
             action.triggered.connect(lambda _checked=False, slot=slot: slot())
+    lead_only = menu.actions()[:2]  # New campaign, the dashboard: a lead's (server's rule)
+
+    def apply_rights() -> None:
+        for action in lead_only:
+            action.setEnabled(context.rights.lead)
+
+    context.database_changed.connect(apply_rights)
     return panel

@@ -1,9 +1,14 @@
-"""One line for every way a command can fail outside its input: what happened, what to do.
+"""One line for every way a command or an action of the app can fail outside its input: what
+happened, what to do.
 
 :func:`explain` reads the exception and its causes (SQLAlchemy wraps the driver's error, the
 storage layer wraps both in :class:`~ndcg_studio.storage.database.DatabaseError`) and
-recognises SQLite's and the operating system's own conditions: a locked, read-only or damaged
-database, a read-only folder, a full disk.
+recognises SQLite's and the operating system's own conditions (a locked, read-only or damaged
+database, a read-only folder, a full disk) and the team server's refusal of a login's change
+anywhere in the chain (a clean-up after the refused statement may raise a second error, e.g.
+"current transaction is aborted", that hides the first). The CLI prints the line; the app
+shows it (:func:`known`: None when the condition is not one of these, so the app can say
+"unexpected" only for what is).
 """
 
 from __future__ import annotations
@@ -12,7 +17,7 @@ import errno
 import os
 from pathlib import Path
 
-__all__ = ["explain"]
+__all__ = ["explain", "known"]
 
 _DAMAGED = ("database disk image is malformed", "file is not a database", "malformed")
 _FULL = ("database or disk is full", "disk is full", "no space left")
@@ -77,7 +82,33 @@ def explain(exc: BaseException, db_label: str | None = None) -> str:
     Returns:
         A sentence naming what happened and what to do.
     """
+    line = known(exc, db_label)
+    if line is not None:
+        return line
+    from ndcg_studio.storage.database import DatabaseError
+
+    if isinstance(exc, DatabaseError | ValueError | LookupError):
+        return str(exc)
+    return (
+        f"unexpected {type(exc).__name__}: {_first_line(_chain(exc))} "
+        "(please report this, with the command you ran)"
+    )
+
+
+def known(exc: BaseException, db_label: str | None = None) -> str | None:
+    """The one line for ``exc`` when it is a condition of the database, the disk or the login
+    (see the module docstring), else None."""
+    from ndcg_studio.storage.database import DatabaseError
+    from ndcg_studio.storage.resilience import WriteRefused, refusal_of
+
     chain = _chain(exc)
+    if isinstance(exc, WriteRefused):
+        return str(exc)
+    if not isinstance(exc, DatabaseError | ValueError | LookupError):  # those have their words
+        for link in chain:
+            refusal = refusal_of(link, db_label)
+            if refusal is not None:
+                return str(refusal)
     text = _text(chain)
     label = db_label or "the database"
     os_error = next((e for e in chain if isinstance(e, OSError)), None)
@@ -113,14 +144,7 @@ def explain(exc: BaseException, db_label: str | None = None) -> str:
         if os_error.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
             return f"cannot write{name}: {reason}; choose a writable place"
         return f"cannot read or write{name}: {reason}"
-    from ndcg_studio.storage.database import DatabaseError
-
-    if isinstance(exc, DatabaseError | ValueError | LookupError):
-        return str(exc)
-    return (
-        f"unexpected {type(exc).__name__}: {_first_line(chain)} "
-        "(please report this, with the command you ran)"
-    )
+    return None
 
 
 def _first_line(chain: list[BaseException]) -> str:
