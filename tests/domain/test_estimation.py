@@ -132,7 +132,9 @@ def _population(setting: str, n_all: int, rng: np.random.Generator) -> tuple[np.
 def _covered(low: np.ndarray, high: np.ndarray, truth: float) -> tuple[float, str]:
     hits = int(((low <= truth) & (truth <= high)).sum())
     ci = binomtest(hits, len(low)).proportion_ci(0.95, method="exact")
-    return hits / len(low), f"{hits}/{len(low)} = {hits / len(low):.3f} [{ci.low:.3f}, {ci.high:.3f}]"
+    return hits / len(
+        low
+    ), f"{hits}/{len(low)} = {hits / len(low):.3f} [{ci.low:.3f}, {ci.high:.3f}]"
 
 
 @pytest.mark.parametrize("setting", ["good", "fair", "poor"])

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy.stats import norm
+from scipy.special import ndtr, ndtri
 
 __all__ = [
     "MIN_HUMAN_QUERIES",
@@ -105,16 +105,16 @@ class MeanEstimate:
             return math.nan
         if self.se == 0:
             return 0.0 if self.estimate != 0 else 1.0
-        return float(2 * norm.sf(abs(self.estimate) / self.se))
+        return float(2 * ndtr(-abs(self.estimate) / self.se))
 
     @property
     def extra_human_queries(self) -> float:
         """About how many more human-judged queries the human-only interval would need to be
-        as narrow as this one: n · (se_human / se)² − n (the effective sample size gain;
-        >= 0 up to estimation noise, 0 when the machine was no help; NaN for se = 0)."""
+        as narrow as this one: max(0, n · (se_human / se)² − n) (the effective sample size
+        gain; 0 when the machine was no help; NaN for se = 0)."""
         if self.se == 0:
             return math.nan
-        return self.n_human * (self.human_only_se / self.se) ** 2 - self.n_human
+        return max(0.0, self.n_human * (self.human_only_se / self.se) ** 2 - self.n_human)
 
 
 def z_interval(
@@ -123,7 +123,7 @@ def z_interval(
     """The two-sided normal interval ``estimate ± z_{(1+confidence)/2} · se`` (same shapes)."""
     if not 0 < confidence < 1:
         raise ValueError(f"confidence must lie in (0, 1), got {confidence}")
-    z = float(norm.ppf(0.5 + confidence / 2))
+    z = float(ndtri(0.5 + confidence / 2))
     est, s = np.asarray(estimate, dtype=np.float64), np.asarray(se, dtype=np.float64)
     return est - z * s, est + z * s
 
