@@ -40,7 +40,7 @@ def add_parser(sub: Any, add_db: Any) -> None:
         "Angelopoulos, Duchi & Zrnic 2023), with its interval, the human-only interval on the "
         "same queries and the machine-only mean (biased) beside it. With --pair A B the "
         'difference A - B too, and the pair is decided ("A better than B") when its interval '
-        "excludes 0 (Holm's correction when the pairs involve more than two runs). Below 10 "
+        "excludes 0 (Holm's correction when the pairs involve more than two runs). Below 12 "
         "human-judged queries no interval is given. Columns: run,estimate,low,high,human_only,"
         "human_only_low,human_only_high,machine_only,human_queries,queries,lambda,se,"
         "extra_human_queries,p_adjusted,verdict,note.",

@@ -74,7 +74,7 @@ def _rows(out: str) -> list[dict[str, str]]:
 def test_estimate_csv_matches_the_domain(
     db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    sample = [3, 0, 7, 9, 12, 1, 5, 14, 10, 2, 8]
+    sample = [3, 0, 7, 9, 12, 1, 5, 14, 10, 2, 8, 15]
     listed = tmp_path / "sample.txt"
     listed.write_text("# the humans' queries\n" + "\n".join(f"q{q}" for q in sample) + "\n")
     code, out, err = run(
@@ -144,3 +144,10 @@ def test_a_human_source_is_refused(
         "--human-queries", str(listed), "--k", "3",
     )  # fmt: skip
     assert code != 0 and "unknown source 'nobody'; known: bot" in err and "Traceback" not in err
+
+
+def test_help_names_the_minimum(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["estimate", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert f"Below {MIN_HUMAN_QUERIES} human-judged queries no interval is given" in text

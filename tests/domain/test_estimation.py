@@ -47,7 +47,7 @@ def _case(n: int, n_all: int, noise: float, seed: int) -> tuple[np.ndarray, ...]
 
 @pytest.mark.parametrize(
     ("n", "n_all", "noise", "confidence"),
-    [(10, 40, 0.1, 0.95), (12, 25, 0.3, 0.9), (30, 500, 0.05, 0.99), (15, 43, 2.0, 0.95)],
+    [(12, 40, 0.1, 0.95), (13, 25, 0.3, 0.9), (30, 500, 0.05, 0.99), (15, 43, 2.0, 0.95)],
 )
 def test_mean_and_interval_equal_ppi_py(
     n: int, n_all: int, noise: float, confidence: float
