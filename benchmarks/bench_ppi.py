@@ -30,8 +30,9 @@ command gives none.
 Decisions (LLMJudge, 15 pairs, Holm): for each pair the fewest human-judged queries from which
 at least half the samples decide it correctly (the interval excludes 0 on the right side), in
 human grades (queries × the pool's mean grades per query), beside the judgments after which
-``ndcg-studio simulate``'s depth/mtf/bandit/ab orders get the pair right for good (estimate)
-and decide it soundly (the interval over every grade the rest could get).
+``ndcg-studio simulate``'s depth/mtf/bandit/ab orders (and the bandit's variants: λ = 1, no
+free reward, last judgment only) get the pair right for good (estimate) and decide it soundly
+(the interval over every grade the rest could get).
 
 Run: python benchmarks/bench_ppi.py [--samples 2000] [--no-pooling]
 """
@@ -59,7 +60,12 @@ from ndcg_studio.domain.estimation.ppi import (  # noqa: E402
     ppi_mean,
     z_interval,
 )
-from ndcg_studio.domain.pooling.strategies import Pool, build_pool  # noqa: E402
+from ndcg_studio.domain.pooling.strategies import (  # noqa: E402
+    BanditParams,
+    Pool,
+    Strategy,
+    build_pool,
+)
 from ndcg_studio.domain.statistics.multirun import pair_indices  # noqa: E402
 from ndcg_studio.domain.verdict.estimates import ndcg_matrix  # noqa: E402
 from ndcg_studio.services.simulation import SimulationProblem, simulate  # noqa: E402
@@ -200,6 +206,19 @@ def decisions(h: np.ndarray, m: np.ndarray, samples: int, seed: int) -> tuple[li
     return needed, wrong / max(trials, 1)
 
 
+#: simulate's orders compared: the four strategies, and the bandit's variants (discounted
+#: MaxMean with λ 0.9 and free rewards is ``bandit``)
+ORDERS: list[tuple[str, Strategy, BanditParams | None]] = [
+    ("depth", "depth", None),
+    ("mtf", "mtf", None),
+    ("bandit", "bandit", None),
+    ("bandit λ=1", "bandit", BanditParams(discount=1.0)),
+    ("bandit no free reward", "bandit", BanditParams(free_reward=False)),
+    ("bandit last only", "bandit", BanditParams(last_only=True)),
+    ("ab", "ab", None),
+]
+
+
 def _stays(flags: np.ndarray, budgets: np.ndarray) -> list[str]:
     """Per pair (column) the budget from which ``flags`` stays True ("never": not at the end)."""
     out = []
@@ -215,7 +234,7 @@ def _stays(flags: np.ndarray, budgets: np.ndarray) -> list[str]:
 
 
 def pooling(
-    names: list[str], pool: object, human: np.ndarray
+    names: list[str], pool: Pool, human: np.ndarray
 ) -> dict[str, tuple[list[str], list[str]]]:
     """Per strategy and pair: the judgments from which the verdict stays right (estimate) and
     from which the sound interval decides it."""
@@ -228,11 +247,11 @@ def pooling(
         k=K,
     )
     out = {}
-    for strategy in ("depth", "mtf", "bandit", "ab"):
-        res = simulate(problem, strategy, step=10, seed=0)
+    for label, strategy, bandit in ORDERS:
+        res = simulate(problem, strategy, step=10, seed=0, bandit=bandit)
         budgets = np.array([r[1] for r in res.rows])
 
-        out[strategy] = (_stays(res.pair_correct, budgets), _stays(res.pair_decided, budgets))
+        out[label] = (_stays(res.pair_correct, budgets), _stays(res.pair_decided, budgets))
     return out
 
 
