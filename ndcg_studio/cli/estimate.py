@@ -70,6 +70,12 @@ def add_parser(sub: Any, add_db: Any) -> None:
     )
     p.add_argument("--k", type=positive_int, required=True, help="cutoff K of nDCG@K")
     p.add_argument(
+        "--measure",
+        choices=("ndcg", "dcg", "precision", "rr_at_k", "err"),
+        default="ndcg",
+        help="the per-query measure at K whose mean is estimated (default ndcg)",
+    )
+    p.add_argument(
         "--ci", type=_level, default=0.95, metavar="LEVEL", help="interval level (default 0.95)"
     )
     p.add_argument("--runs", type=run_names, metavar="RUN", help="runs to estimate (default all)")
@@ -131,6 +137,7 @@ def estimate_command(args: argparse.Namespace) -> int:
             confidence=args.ci,
             runs=tuple(args.runs) if args.runs else None,
             pairs=tuple((a, b) for a, b in args.pair),
+            measure=args.measure,
         )
         report = estimate(db, request)
     finally:
@@ -151,7 +158,7 @@ def estimate_command(args: argparse.Namespace) -> int:
     about = About(
         "estimate",
         f"estimate --machine-source {args.machine_source} --human-queries {args.human_queries} "
-        f"--k {args.k} --ci {args.ci:g} humans={human}",
+        f"--k {args.k} --measure {args.measure} --ci {args.ci:g} humans={human}",
         notes=notes,
     )
     write_rows(args, ESTIMATE_COLUMNS, rows, about)

@@ -98,6 +98,20 @@ def test_estimate_csv_matches_the_domain(
     assert "kappa" in err
 
 
+def test_measure_precision(db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    listed = tmp_path / "all.txt"
+    listed.write_text("\n".join(f"q{q}" for q in range(N_QUERIES)) + "\n")
+    code, out, err = run(
+        capsys, "--db", db, "estimate", "--machine-source", "bot", "--human-queries", str(listed),
+        "--k", "3", "--measure", "precision", "--runs", "a",
+    )  # fmt: skip
+    assert code == 0, err
+    (row,) = _rows(out)
+    human, _ = _grades()
+    # every query human-judged: the estimate is the all-human mean P@3 of run a
+    assert float(row["estimate"]) == pytest.approx((human[:, :3] >= 1).mean())
+
+
 def test_too_few_human_queries_say_so(
     db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -151,3 +165,19 @@ def test_help_names_the_minimum(capsys: pytest.CaptureFixture[str]) -> None:
         main(["estimate", "--help"])
     text = " ".join(capsys.readouterr().out.split())
     assert f"Below {MIN_HUMAN_QUERIES} human-judged queries no interval is given" in text
+
+
+def test_a_campaign_without_inclusion_probabilities_is_refused(
+    db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, err = run(
+        capsys, "campaign", "create", "study", "--db", db, "--runs", "a", "b", "--depth", "2",
+        "--overlap", "1", "--annotators", "ann",
+    )  # fmt: skip
+    assert code == 0, err
+    code, out, err = run(
+        capsys, "--db", db, "estimate", "--machine-source", "bot", "--campaign", "study",
+        "--k", "3",
+    )  # fmt: skip
+    assert code == 2 and out == "" and "Traceback" not in err
+    assert "order depth" in err and "--human-queries" in err

@@ -1,5 +1,6 @@
-"""Estimate every run's mean nDCG@K (and pair differences) from a machine source's grades on
-every pooled item and the humans' grades on a uniform sample of queries.
+"""Estimate every run's mean nDCG@K or another per-query measure (and pair differences) from a
+machine source's grades on every pooled item and the humans' grades on a uniform sample of
+queries.
 
 Reading: :func:`~ndcg_studio.services.scoring.load.load_scoring_data` reads the runs' lists and
 every judgment once; the judgments are split into the machine source's (its annotators, reduced
@@ -44,12 +45,18 @@ from ndcg_studio.vocabulary import ConsensusMethod
 
 __all__ = [
     "ESTIMATE_COLUMNS",
+    "MEASURES",
     "EstimateReport",
     "EstimateRequest",
     "PairEstimate",
     "estimate",
     "report_rows",
 ]
+
+#: The per-query measures an estimate may be of (:class:`~ndcg_studio.domain.metrics.measures.
+#: ScoreTable` attributes; RR of the whole list is not among them: only each list's top K is
+#: read).
+MEASURES = ("ndcg", "dcg", "precision", "rr_at_k", "err")
 
 #: The first columns of ``estimate --format csv`` (names fixed: checks outside the suite read
 #: them), then the extra ones.
@@ -87,6 +94,7 @@ class EstimateRequest:
         confidence: the two-sided level of the intervals, in (0, 1).
         runs: the runs to estimate (None: all).
         pairs: run pairs (A, B) whose difference A − B is estimated and decided.
+        measure: the per-query measure at K (one of :data:`MEASURES`).
     """
 
     machine_source: str
@@ -97,6 +105,7 @@ class EstimateRequest:
     confidence: float = 0.95
     runs: tuple[str, ...] | None = None
     pairs: tuple[tuple[str, str], ...] = ()
+    measure: str = "ndcg"
 
 
 @dataclass(frozen=True)
@@ -136,8 +145,10 @@ def estimate(db: Database, request: EstimateRequest) -> EstimateReport:
             grades on one side.
         InputFileError: a listed query unknown, without machine or human grades, or with
             machine-graded items the humans did not grade (``FILE:LINE: query: …`` each).
-        ValueError: ``confidence`` outside (0, 1).
+        ValueError: ``confidence`` outside (0, 1) or an unknown measure.
     """
+    if request.measure not in MEASURES:
+        raise ValueError(f"unknown measure {request.measure!r}; one of {', '.join(MEASURES)}")
     runs = request.runs
     if runs is not None and request.pairs:
         runs = tuple(dict.fromkeys([*runs, *(r for p in request.pairs for r in p)]))
@@ -156,8 +167,8 @@ def estimate(db: Database, request: EstimateRequest) -> EstimateReport:
     params = settings.params()
     m_table, h_table = score(data.lists, m_qrels, params), score(data.lists, h_qrels, params)
     n_runs, n_q = len(data.run_names), data.n_queries
-    m_ndcg = m_table.ndcg.reshape(n_runs, n_q)
-    h_ndcg = h_table.ndcg.reshape(n_runs, n_q)
+    m_ndcg = getattr(m_table, request.measure).reshape(n_runs, n_q)
+    h_ndcg = getattr(h_table, request.measure).reshape(n_runs, n_q)
     population = np.flatnonzero(_judged_queries(m_qrels, n_q))
     sample = _sample(request.human_queries, data, m_qrels, h_qrels)
     out_runs = [
