@@ -158,7 +158,8 @@ def _add_create(actions: Any, add_db: Any) -> None:
         choices=POOL_STRATEGIES,
         default="depth",
         help="the order the queue offers the pool in: depth (fewest grades first, shuffled; "
-        "default), mtf (move-to-front), bandit (MaxMean), ab (what decides --pair at --k)",
+        "default), mtf (move-to-front), bandit (discounted MaxMean, λ 0.9), ab (what decides "
+        "--pair at --k)",
     )
     c.add_argument("--pair", nargs=2, metavar=("A", "B"), help="ab: the two runs compared")
     c.add_argument("--k", type=positive_int, metavar="K", help="ab: the cutoff K")

@@ -36,6 +36,7 @@ from numpy.typing import NDArray
 
 from ndcg_studio.domain.pooling.strategies import (
     STRATEGIES,
+    BanditParams,
     Pool,
     Strategy,
     build_pool,
@@ -184,8 +185,10 @@ def simulate(
     *,
     step: int = 50,
     seed: int = 0,
+    bandit: BanditParams | None = None,
 ) -> SimulationResult:
-    """Reveal the hidden grades in ``strategy``'s order; one row per ``step`` judgments.
+    """Reveal the hidden grades in ``strategy``'s order; one row per ``step`` judgments
+    (``bandit``: the parameters of the ``bandit`` order, None: its defaults).
 
     Raises:
         ValueError: unknown strategy or step < 1.
@@ -196,7 +199,7 @@ def simulate(
         raise ValueError(f"--step must be at least 1, got {step}")
     pool = problem.pool
     track = _Tracker(problem)
-    chooser = make_chooser(strategy, pool, k=problem.k, seed=seed)
+    chooser = make_chooser(strategy, pool, k=problem.k, seed=seed, bandit=bandit)
     grades = np.full(pool.size, np.nan)
     order: list[int] = []
     rows = [(strategy, 0, *track.row(grades))]

@@ -115,3 +115,30 @@ def test_simulate_errors(two_runs: str, capsys: pytest.CaptureFixture[str]) -> N
     with pytest.raises(SystemExit) as exc:
         main(["simulate", "--runs", "a", "b", "--strategy", "random", "--depth", "2"])
     assert exc.value.code == 2
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [["--bandit-last-only"], ["--bandit-discount", "1"], ["--bandit-no-free-reward"]],
+)
+def test_simulate_bandit_variants(
+    two_runs: str, capsys: pytest.CaptureFixture[str], extra: list[str]
+) -> None:
+    code, out, err = run(
+        capsys, "simulate", "--db", two_runs, "--runs", "a", "b", "--strategy", "bandit",
+        "--depth", "2", "--k", "3", "--step", "2", *extra,
+    )  # fmt: skip
+    assert code == 0, err
+    rows = list(csv.reader(io.StringIO(out)))
+    assert rows[0] == list(SIMULATION_COLUMNS) and rows[-1][1] == "8"  # the whole pool
+    assert "MaxMean" in err
+
+
+def test_simulate_refuses_a_discount_outside_0_1(
+    two_runs: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["simulate", "--db", two_runs, "--runs", "a", "b", "--strategy", "bandit",
+              "--depth", "2", "--bandit-discount", "0"])  # fmt: skip
+    assert exit_info.value.code == 2
+    assert "must lie in (0, 1]" in capsys.readouterr().err

@@ -149,3 +149,30 @@ def test_unknown_strategy() -> None:
     pool = _pool_of([[[0]]], depth=1)
     with pytest.raises(ValueError, match="unknown strategy"):
         make_chooser("random", pool)  # type: ignore[arg-type]
+
+
+def test_maxmean_last_judgment_only_stays_on_a_run_that_hits() -> None:
+    """Run 0 = R R R N N N N, run 1 = R R R R: the last reward alone — a hit gives 2/3, a miss
+    1/3, an untried run 1/2 — so run 0 is pulled until its first miss, run 1 then to its end,
+    and run 0's rest last."""
+    pool = _pool_of([[[0, 1, 2, 3, 4, 5, 6]], [[10, 11, 12, 13]]], depth=7)
+    grade = {0: 2.0, 1: 2.0, 2: 2.0, 3: 0.0, 4: 0.0, 5: 0.0, 6: 0.0}
+    grade.update({d: 2.0 for d in (10, 11, 12, 13)})
+    chooser = MaxMeanChooser(pool, last_only=True)
+    order = pool.doc[judging_order(chooser, lambda p: grade[int(pool.doc[p])])].tolist()
+    assert order == [0, 1, 2, 3, 10, 11, 12, 13, 4, 5, 6]
+
+
+def test_maxmean_free_reward_is_a_parameter() -> None:
+    """Document 0 is in both runs and not relevant. Judged through run 0 (mean 1/3), it is a
+    free miss for run 1 too (1/3: the tie goes to run 0, document 1) — or, without free
+    rewards, run 1 keeps its prior 1/2 and gives document 3."""
+    pool = _pool_of([[[0, 1, 2]], [[0, 3, 4]]], depth=3)
+
+    def order(free: bool) -> list[int]:
+        chooser = MaxMeanChooser(pool, free_reward=free)
+        return pool.doc[judging_order(chooser, lambda p: 0.0)].tolist()
+
+    assert order(True)[:2] == [0, 1]
+    assert order(False)[:2] == [0, 3]
+    assert sorted(order(False)) == [0, 1, 2, 3, 4]

@@ -9,9 +9,12 @@ Strategies (``STRATEGIES``):
 * ``depth``: every pooled document, shuffled with a seed: the baseline (today's Annotate pool).
 * ``mtf``: move-to-front pooling, Cormack, Palmer & Clarke, "Efficient construction of large
   test collections", SIGIR 1998, doi:10.1145/290941.291009.
-* ``bandit``: MaxMean, non-stationary variant, Losada, Parapar & Barreiro, "Multi-armed bandits
-  for adjudicating documents in pooling-based evaluation of information retrieval systems",
-  IP&M 53(5) 2017, doi:10.1016/j.ipm.2017.04.005.
+* ``bandit``: discounted MaxMean, our reading of the non-stationary MaxMean of Losada, Parapar &
+  Barreiro, "Multi-armed bandits for adjudicating documents in pooling-based evaluation of
+  information retrieval systems", IP&M 53(5) 2017, doi:10.1016/j.ipm.2017.04.005 (its
+  discount λ and free rewards are parameters, :class:`BanditParams`; a last-judgment-only
+  variant beside it). On the fairness and reusability of bandit-built pools: Voorhees, "On
+  building fair and reusable test collections using bandit techniques", CIKM 2018.
 * ``ab``: for runs A and B and cutoff K, judge first the documents whose grade can move
   Delta DCG@K the most, |discount in A - discount in B| (each 0 beyond K), adapted to nDCG:
   Carterette, Allan & Sitaraman, "Minimal test collections for retrieval evaluation",
@@ -38,6 +41,7 @@ from numpy.typing import NDArray
 __all__ = [
     "STRATEGIES",
     "ABChooser",
+    "BanditParams",
     "Chooser",
     "DepthChooser",
     "MaxMeanChooser",
@@ -282,11 +286,37 @@ class MoveToFrontChooser(_RoundRobin):
             self._priority[q, r] -= 1
 
 
+@dataclass(frozen=True)
+class BanditParams:
+    """The free choices of the ``bandit`` order (:class:`MaxMeanChooser`).
+
+    Attributes:
+        discount: λ in (0, 1], the weight of older rewards (1: stationary MaxMean); default 0.9.
+        free_reward: a run's document already judged through another run counts as that run's
+            reward (True, default) or is skipped without one.
+        last_only: the last-judgment-only variant: an arm's estimate is its last reward alone,
+            and after a hit the same run is pulled again while it keeps hitting (``discount``
+            is then not used).
+    """
+
+    discount: float = 0.9
+    free_reward: bool = True
+    last_only: bool = False
+
+    def describe(self) -> str:
+        """``discounted MaxMean (λ 0.9, free rewards)`` or ``last-judgment MaxMean (…)``."""
+        free = "free rewards" if self.free_reward else "no free rewards"
+        if self.last_only:
+            return f"last-judgment MaxMean ({free})"
+        return f"discounted MaxMean (λ {self.discount:g}, {free})"
+
+
 class MaxMeanChooser(_RoundRobin):
-    """MaxMean bandit, non-stationary variant (Losada, Parapar & Barreiro, "Multi-armed bandits
-    for adjudicating documents in pooling-based evaluation of information retrieval systems",
-    IP&M 53(5) 2017, doi:10.1016/j.ipm.2017.04.005; first in "Feeling lucky? Multi-armed
-    bandits for ordering judgements in pooling-based evaluation", SAC 2016).
+    """Discounted MaxMean bandit, our reading of the non-stationary variant (Losada, Parapar &
+    Barreiro, "Multi-armed bandits for adjudicating documents in pooling-based evaluation of
+    information retrieval systems", IP&M 53(5) 2017, doi:10.1016/j.ipm.2017.04.005; first in
+    "Feeling lucky? Multi-armed bandits for ordering judgements in pooling-based evaluation",
+    SAC 2016).
 
     The rule as implemented, per query (each query's pool is adjudicated separately; the
     queries take turns, :class:`_RoundRobin`):
@@ -299,10 +329,18 @@ class MaxMeanChooser(_RoundRobin):
     * non-stationary: relevance thins out down a ranking, so older rewards of an arm are
       discounted: on each reward ``rel <- lam * rel + r`` and ``nonrel <- lam * nonrel +
       (1 - r)`` with ``lam = discount`` (default 0.9; ``lam = 1`` is the stationary MaxMean);
-    * a run's document already judged through another run is not judged again: its known
-      grade is that run's reward at no cost, and the arm is chosen again;
+      ``last_only``: ``rel, nonrel <- r, 1 - r`` (the last reward alone), ties going to the
+      run pulled last, so a run that hit is pulled again;
+    * a run's document already judged through another run is not judged again: with
+      ``free_reward`` (default) its known grade is that run's reward at no cost, and the arm is
+      chosen again; without, it is skipped;
     * a run whose pooled documents are all judged drops out; the query is done when every run
       has.
+
+    Two public re-implementations disagree with each other and with this rule on the
+    non-stationary part (one keeps only the last judgment and stays on a run after a hit — the
+    ``last_only`` variant; one uses a window of 50 rewards with 10 % exploration; neither gives
+    a free reward), hence the parameters and the name "discounted MaxMean".
 
     What could NOT be verified, and why: only the abstracts of both papers (and of Voorhees,
     "On building fair and reusable test collections using bandit techniques", CIKM 2018, on
@@ -318,12 +356,23 @@ class MaxMeanChooser(_RoundRobin):
     numbers.
     """
 
-    def __init__(self, pool: Pool, *, discount: float = 0.9, relevant_from: float = 1.0) -> None:
+    def __init__(
+        self,
+        pool: Pool,
+        *,
+        discount: float = 0.9,
+        relevant_from: float = 1.0,
+        free_reward: bool = True,
+        last_only: bool = False,
+    ) -> None:
         if not 0.0 < discount <= 1.0:
             raise ValueError(f"bandit discount must be in (0, 1], got {discount}")
         super().__init__(pool)
         self.relevant_from = relevant_from
-        self.discount = discount
+        self.discount = 0.0 if last_only else discount
+        self.free_reward = free_reward
+        self.last_only = last_only
+        self._last = np.full(pool.n_queries, -1, dtype=np.int64)
         self._rel = np.zeros((pool.n_queries, pool.n_runs))
         self._non = np.zeros((pool.n_queries, pool.n_runs))
         self._live = np.ones((pool.n_queries, pool.n_runs), dtype=bool)
@@ -340,13 +389,17 @@ class MaxMeanChooser(_RoundRobin):
             mean = (1.0 + self._rel[q]) / (2.0 + self._rel[q] + self._non[q])
             mean[~self._live[q]] = -1.0
             r = int(np.argmax(mean))
+            last = int(self._last[q])
+            if self.last_only and last >= 0 and self._live[q, last] and mean[last] == mean[r]:
+                r = last  # stay on the run that hit
             lst, c = s.lists[q][r], s.cursor[q]
             consumed = False
-            # documents already judged via another run: free rewards for this run
+            # documents already judged via another run: free rewards for this run (or skipped)
             while c[r] < len(lst) and s.judged[lst[c[r]]]:
-                self._reward(q, r, bool(s.grade[lst[c[r]]] >= self.relevant_from))
+                if self.free_reward:
+                    self._reward(q, r, bool(s.grade[lst[c[r]]] >= self.relevant_from))
+                    consumed = True
                 c[r] += 1
-                consumed = True
             if c[r] >= len(lst):
                 self._live[q, r] = False
                 continue
@@ -361,6 +414,7 @@ class MaxMeanChooser(_RoundRobin):
         if r is not None:
             self._reward(q, r, relevant)
             self.state.cursor[q][r] += 1
+            self._last[q] = r
 
 
 class ABChooser:
@@ -523,8 +577,10 @@ def make_chooser(
     k: int = 10,
     seed: int = 0,
     pairs: Sequence[tuple[int, int]] | None = None,
+    bandit: BanditParams | None = None,
 ) -> Chooser:
-    """The chooser of ``strategy`` (one of :data:`STRATEGIES`).
+    """The chooser of ``strategy`` (one of :data:`STRATEGIES`); ``bandit``: the parameters of
+    ``bandit`` (None: the defaults of :class:`BanditParams`).
 
     Raises:
         ValueError: unknown strategy.
@@ -534,7 +590,10 @@ def make_chooser(
     if strategy == "mtf":
         return MoveToFrontChooser(pool)
     if strategy == "bandit":
-        return MaxMeanChooser(pool)
+        b = bandit or BanditParams()
+        return MaxMeanChooser(
+            pool, discount=b.discount, free_reward=b.free_reward, last_only=b.last_only
+        )
     if strategy == "ab":
         return ABChooser(pool, k=k, pairs=pairs, seed=seed)
     raise ValueError(f"unknown strategy {strategy!r}; expected one of {', '.join(STRATEGIES)}")

@@ -1,0 +1,356 @@
+"""Prediction-powered estimates (``ndcg-studio estimate``) on real LLM grades and synthetic data:
+coverage, width against human grades alone, and the human grades needed to decide run pairs.
+
+Data (read from ../shared only, never copied: the human grades carry no licence):
+
+* LLMJudge (``/work/shared/data/llmjudge_dl23``; TREC DL 2023, 25 queries, 4,423 pairs with NIST
+  grades 0-3 and 33 LLM label sets on exactly those pairs). The TREC 2023 runs are not public,
+  so six runs are built over each query's judged pairs (every judged passage ranked, ties by
+  passage id): ``noisy-0.5``, ``noisy-1``, ``noisy-1.5`` (the human grade plus Gaussian noise
+  of that standard deviation, numpy seeds 1-3), and ``by-llama70b``, ``by-h2oloo``,
+  ``by-prophet`` (the grades of the label sets RMITIR-llama70B, h2oloo-zeroshot1,
+  prophet-setting1 plus uniform noise in [0, 0.1) to break ties, seeds 4-6). The universe is
+  the depth-10 pool of these runs (as ``ndcg-studio simulate``); nDCG@10 with the ideal from the
+  pool (``domain.verdict.estimates.ndcg_matrix``). The all-human value is the mean over the 25
+  queries under the NIST grades; the machine judges are label sets not used to build runs:
+  willia-umbrela1, Olz-gpt4o, RMITIR-GPT4o, TREMA-nuggets (the poorest, kappa 0.06), and a
+  summary over all 33.
+* Synthetic: 50 queries, the all-human value ~ Beta(2, 3) per query; a ``good`` machine (the
+  human value + N(0.1, 0.05): biased but close), ``fair`` (+ N(0, 0.2)), ``poor`` (an
+  independent Beta(2, 3): no information). One mean.
+
+Per setting and number n of human-judged queries (3, 5, 10, 12, 15; a uniform sample without
+replacement, ``--samples`` samples, seeded): the coverage of the all-human value by the 95 %
+PPI++ interval and by the human-only interval on the same queries, over every run (and every
+run pair's difference) and sample, with its Clopper-Pearson interval; the median ratio of the
+widths (PPI / human-only) and the median effective sample size gain (se_human / se_ppi)². The
+normal intervals are computed for every n here, also below ``MIN_HUMAN_QUERIES`` where the
+command gives none.
+
+Decisions (LLMJudge, 15 pairs, Holm): for each pair the fewest human-judged queries from which
+at least half the samples decide it correctly (the interval excludes 0 on the right side), in
+human grades (queries × the pool's mean grades per query), beside the judgments after which
+``ndcg-studio simulate``'s depth/mtf/bandit/ab orders (and the bandit's variants: λ = 1, no
+free reward, last judgment only) get the pair right for good (estimate) and decide it soundly
+(the interval over every grade the rest could get).
+
+Run: python benchmarks/bench_ppi.py [--samples 2000] [--no-pooling]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+from scipy.special import ndtr
+from scipy.stats import binomtest
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from ndcg_studio.domain.estimation.active import active_mean, inclusion_probabilities  # noqa: E402
+from ndcg_studio.domain.estimation.decision import decide_pairs  # noqa: E402
+from ndcg_studio.domain.estimation.ppi import (  # noqa: E402
+    MIN_HUMAN_QUERIES,
+    classical_mean,
+    ppi_mean,
+    z_interval,
+)
+from ndcg_studio.domain.pooling.strategies import (  # noqa: E402
+    BanditParams,
+    Pool,
+    Strategy,
+    build_pool,
+)
+from ndcg_studio.domain.statistics.multirun import pair_indices  # noqa: E402
+from ndcg_studio.domain.verdict.estimates import ndcg_matrix  # noqa: E402
+from ndcg_studio.services.simulation import SimulationProblem, simulate  # noqa: E402
+
+DATA = Path("/work/shared/data/llmjudge_dl23")
+RUN_LABELS = {
+    "by-llama70b": "RMITIR-llama70B",
+    "by-h2oloo": "h2oloo-zeroshot1",
+    "by-prophet": "prophet-setting1",
+}
+JUDGES = ["willia-umbrela1", "Olz-gpt4o", "RMITIR-GPT4o", "TREMA-nuggets"]
+SIZES = (3, 5, 10, 12, 15)
+K, DEPTH, LEVEL = 10, 10, 0.95
+
+
+def _qrels(path: Path) -> dict[tuple[str, str], float]:
+    out = {}
+    for line in path.read_text().splitlines():
+        q, _, d, g = line.split()
+        out[(q, d)] = float(g)
+    return out
+
+
+def llmjudge() -> tuple[list[str], Pool, np.ndarray, dict[str, np.ndarray]]:
+    """Run names, the depth-10 pool, the human grades and each label set's grades on it."""
+    human = _qrels(DATA / "human_qrels.test.txt")
+    items = sorted(human)
+    queries = sorted({q for q, _ in items})
+    docs = sorted({d for _, d in items})
+    qi = {q: i for i, q in enumerate(queries)}
+    di = {d: i for i, d in enumerate(docs)}
+    q = np.array([qi[a] for a, _ in items])
+    d = np.array([di[b] for _, b in items])
+    g = np.array([human[it] for it in items])
+    scores = {}
+    for s, sigma in enumerate((0.5, 1.0, 1.5), start=1):
+        scores[f"noisy-{sigma:g}"] = g + np.random.default_rng(s).normal(0, sigma, len(g))
+    for s, (name, label) in enumerate(RUN_LABELS.items(), start=4):
+        lab = _qrels(DATA / "llm_labels" / f"{label}.txt")
+        jitter = np.random.default_rng(s).random(len(g)) * 0.1
+        scores[name] = np.array([lab[it] for it in items]) + jitter
+    names = list(scores)
+    run, query, doc, rank = [], [], [], []
+    for r, name in enumerate(names):
+        order = np.lexsort((-d, -scores[name], q))  # by query, score desc, id desc
+        rk = np.empty(len(g), dtype=np.int64)
+        starts = np.r_[0, np.flatnonzero(np.diff(q[order])) + 1]
+        pos = np.arange(len(g)) - np.repeat(starts, np.diff(np.r_[starts, len(g)]))
+        rk[order] = pos + 1
+        run.append(np.full(len(g), r)), query.append(q), doc.append(d), rank.append(rk)
+    pool = build_pool(
+        *(np.concatenate(a) for a in (run, query, doc, rank)),
+        n_runs=len(names),
+        n_queries=len(queries),
+        depth=DEPTH,
+    )
+    key = q * len(docs) + d
+    at = np.searchsorted(key, pool.query * len(docs) + pool.doc)
+    labels = {}
+    for path in sorted((DATA / "llm_labels").glob("*.txt")):
+        lab = _qrels(path)
+        labels[path.stem] = np.array([lab[it] for it in items])[at]
+    return names, pool, g[at], labels
+
+
+def _coverage(low: np.ndarray, high: np.ndarray, truth: np.ndarray) -> str:
+    hit = (low <= truth) & (truth <= high)
+    k, n = int(hit.sum()), hit.size
+    ci = binomtest(k, n).proportion_ci(0.95, method="exact")
+    return f"{k / n:.3f} [{ci.low:.3f}, {ci.high:.3f}]"
+
+
+def study(h: np.ndarray, m: np.ndarray, samples: int, seed: int) -> list[list[str]]:
+    """Coverage and widths per n for the rows of ``h``/``m`` ((series, N) all-human and machine
+    values)."""
+    rng = np.random.default_rng(seed)
+    n_all = h.shape[1]
+    truth = h.mean(axis=1)[:, None]
+    out = []
+    for n in SIZES:
+        idx = np.argsort(rng.random((samples, n_all)), axis=1)[:, :n]
+        y, f = h[:, idx], m[:, idx]  # (series, samples, n)
+        est, se, _ = ppi_mean(y, f, m[:, None, :])
+        mean, h_se = classical_mean(y)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ratio = np.nanmedian(np.where(h_se > 0, se / h_se, np.nan))
+            gain = np.nanmedian(np.where(se > 0, (h_se / se) ** 2, np.nan))
+        out.append(
+            [
+                str(n),
+                _coverage(*z_interval(est, se, LEVEL), truth),
+                _coverage(*z_interval(mean, h_se, LEVEL), truth),
+                f"{ratio:.2f}",
+                f"{gain:.2f}",
+            ]
+        )
+    return out
+
+
+def _pairs(x: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return x[a] - x[b]
+
+
+def _table(title: str, header: list[str], rows: list[list[str]]) -> None:
+    print(f"\n{title}\n")
+    print("| " + " | ".join(header) + " |")
+    print("|" + "---|" * len(header))
+    for row in rows:
+        print("| " + " | ".join(row) + " |")
+
+
+def decisions(h: np.ndarray, m: np.ndarray, samples: int, seed: int) -> tuple[list[int], float]:
+    """Per pair the fewest human-judged queries from which >= half the samples decide it
+    correctly (Holm over the pairs; 0 if never), and the share of wrong decisions over every
+    n >= MIN_HUMAN_QUERIES and sample."""
+    rng = np.random.default_rng(seed)
+    a, b = pair_indices(h.shape[0])
+    hd, md = h[a] - h[b], m[a] - m[b]
+    sign = np.sign(hd.mean(axis=1))
+    n_all = h.shape[1]
+    needed = [0] * len(a)
+    wrong = trials = 0
+    for n in range(MIN_HUMAN_QUERIES, n_all + 1):
+        idx = np.argsort(rng.random((samples, n_all)), axis=1)[:, :n]
+        est, se, _ = ppi_mean(hd[:, idx], md[:, idx], md[:, None, :])
+        with np.errstate(divide="ignore", invalid="ignore"):
+            z = np.where(se > 0, np.abs(est) / se, np.inf)
+        p = 2 * ndtr(-z)
+        verdict = np.stack(
+            [decide_pairs(est[:, s], p[:, s], LEVEL, h.shape[0])[1] for s in range(samples)], axis=1
+        )
+        right = (verdict == sign[:, None]).mean(axis=1)
+        wrong += int(((verdict != 0) & (verdict != sign[:, None])).sum())
+        trials += verdict.size
+        for i in range(len(a)):
+            if needed[i] == 0 and right[i] >= 0.5:
+                needed[i] = n
+    return needed, wrong / max(trials, 1)
+
+
+#: simulate's orders compared: the four strategies, and the bandit's variants (discounted
+#: MaxMean with λ 0.9 and free rewards is ``bandit``)
+ORDERS: list[tuple[str, Strategy, BanditParams | None]] = [
+    ("depth", "depth", None),
+    ("mtf", "mtf", None),
+    ("bandit", "bandit", None),
+    ("bandit λ=1", "bandit", BanditParams(discount=1.0)),
+    ("bandit no free reward", "bandit", BanditParams(free_reward=False)),
+    ("bandit last only", "bandit", BanditParams(last_only=True)),
+    ("ab", "ab", None),
+]
+
+
+def _stays(flags: np.ndarray, budgets: np.ndarray) -> list[str]:
+    """Per pair (column) the budget from which ``flags`` stays True ("never": not at the end)."""
+    out = []
+    for j in range(flags.shape[1]):
+        false = np.flatnonzero(~flags[:, j])
+        if not len(false):
+            out.append(str(int(budgets[0])))
+        elif false[-1] + 1 < len(budgets):
+            out.append(str(int(budgets[false[-1] + 1])))
+        else:
+            out.append("never")
+    return out
+
+
+def pooling(
+    names: list[str], pool: Pool, human: np.ndarray
+) -> dict[str, tuple[list[str], list[str]]]:
+    """Per strategy and pair: the judgments from which the verdict stays right (estimate) and
+    from which the sound interval decides it."""
+    problem = SimulationProblem(
+        pool=pool,
+        truth=human,
+        run_names=names,
+        query_external=[str(i) for i in range(pool.n_queries)],
+        evaluated=np.ones(pool.n_queries, bool),
+        k=K,
+    )
+    out = {}
+    for label, strategy, bandit in ORDERS:
+        res = simulate(problem, strategy, step=10, seed=0, bandit=bandit)
+        budgets = np.array([r[1] for r in res.rows])
+
+        out[label] = (_stays(res.pair_correct, budgets), _stays(res.pair_decided, budgets))
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--samples", type=int, default=2000)
+    parser.add_argument("--no-pooling", action="store_true")
+    args = parser.parse_args()
+    started = time.perf_counter()
+    header = ["n", "PPI++ coverage [95 % CI]", "human-only coverage", "width PPI/human", "ESS gain"]
+    rng = np.random.default_rng(0)
+    y = rng.beta(2, 3, 50)
+    synthetic = {
+        "good": np.clip(y + rng.normal(0.1, 0.05, 50), 0, 1),
+        "fair": np.clip(y + rng.normal(0, 0.2, 50), 0, 1),
+        "poor": rng.beta(2, 3, 50),
+    }
+    for name, f in synthetic.items():
+        _table(
+            f"synthetic {name} (50 queries, one mean)",
+            header,
+            study(y[None], f[None], args.samples, 1),
+        )
+    if not DATA.is_dir():
+        print(f"\n{DATA} absent: LLMJudge part skipped")
+        return
+    names, pool, human, labels = llmjudge()
+    h = ndcg_matrix(pool, human, K)
+    a, b = pair_indices(len(names))
+    print(f"\nruns: {names}; all-human means {np.round(h.mean(axis=1), 3).tolist()}")
+    print(f"pool: {pool.size} grades over {pool.n_queries} queries")
+    summary = []
+    for judge in labels:
+        m = ndcg_matrix(pool, labels[judge], K)
+        runs_rows = study(h, m, args.samples, 2)
+        pair_rows = study(h[a] - h[b], m[a] - m[b], args.samples, 3)
+        if judge in JUDGES:
+            _table(f"LLMJudge, judge {judge}: the 6 run means", header, runs_rows)
+            _table(f"LLMJudge, judge {judge}: the 15 pair differences", header, pair_rows)
+        summary.append([judge, runs_rows[3][1], runs_rows[3][3], pair_rows[3][1], pair_rows[3][3]])
+    _table(
+        "LLMJudge, every label set as the judge, n = 12",
+        ["judge", "runs: coverage", "runs: width ratio", "pairs: coverage", "pairs: width ratio"],
+        summary,
+    )
+    # active: inclusion probabilities from the judges' disagreement on each query's pair
+    # difference (the std over five other label sets), for the best judge
+    m = ndcg_matrix(pool, labels["willia-umbrela1"], K)
+    others = ["Olz-gpt4o", "RMITIR-GPT4o", "h2oloo-fewself", "NISTRetrieval-instruct0", "Olz-exp"]
+    spread = np.std([_pairs(ndcg_matrix(pool, labels[o], K), a, b) for o in others], axis=0)
+    rows = []
+    r2 = np.random.default_rng(5)
+    for n in (MIN_HUMAN_QUERIES, 15):
+        pi = np.stack([inclusion_probabilities(s + 1e-3, n) for s in spread])
+        lab = r2.random((args.samples, *pi.shape)) < pi
+        est, se, _ = active_mean(h[a] - h[b], m[a] - m[b], lab, pi)
+        truth = (h[a] - h[b]).mean(axis=1)
+        idx = np.argsort(r2.random((args.samples, h.shape[1])), axis=1)[:, :n]
+        _, se_u, _ = ppi_mean(
+            (h[a] - h[b])[:, idx], (m[a] - m[b])[:, idx], (m[a] - m[b])[:, None, :]
+        )
+        rows.append(
+            [
+                str(n),
+                _coverage(*z_interval(est, se, LEVEL), truth),
+                f"{np.median(se) / np.median(se_u):.2f}",
+            ]
+        )
+    _table(
+        "LLMJudge, active sampling (willia-umbrela1), pair differences",
+        ["expected n", "coverage", "median se active / uniform"],
+        rows,
+    )
+    needed, wrong = decisions(h, m, min(args.samples, 1000), 4)
+    per_query = pool.size / pool.n_queries
+    header2 = ["pair", "Δ all-human (abs.)", "ppi (willia-umbrela1) queries / grades"]
+    rows = [
+        [
+            f"{names[i]} - {names[j]}",
+            f"{abs(h[i].mean() - h[j].mean()):.3f}",
+            f"{n} / {n * per_query:.0f}" if n else "not by 25",
+        ]
+        for i, j, n in zip(a, b, needed, strict=True)
+    ]
+    if not args.no_pooling:
+        sims = pooling(names, pool, human)
+        for s, (right, sound) in sims.items():
+            header2.append(f"{s}: right / sound")
+            for row, r_, s_ in zip(rows, right, sound, strict=True):
+                row.append(f"{r_} / {s_}")
+    _table(
+        f"LLMJudge: human grades until each pair is decided (pool {pool.size}; "
+        f"wrong PPI decisions {wrong:.4f} of (pair, sample, n))",
+        header2,
+        rows,
+    )
+    load = os.getloadavg()[0]
+    print(f"\n{time.perf_counter() - started:.1f} s, load {load:.1f}, {os.cpu_count()} cores")
+
+
+if __name__ == "__main__":
+    main()

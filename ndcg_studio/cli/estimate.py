@@ -1,0 +1,165 @@
+"""``ndcg-studio estimate``: every run's mean nDCG@K (and pair differences) from a machine
+source's grades and the humans' on a sample of queries, with prediction-powered intervals
+(reads, never writes).
+
+Registered by :func:`ndcg_studio.cli.parser.build_parser` (:func:`add_parser`) and
+:data:`ndcg_studio.cli.handlers.HANDLERS` (:func:`estimate_command`); the use case is
+:mod:`ndcg_studio.services.estimation.service`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+from typing import Any
+
+from ndcg_studio.cli.common import UsageError, input_file, open_db, positive_int, run_names
+from ndcg_studio.vocabulary import CONSENSUS_METHODS
+
+__all__ = ["add_parser", "estimate_command"]
+
+
+def _level(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"must lie strictly between 0 and 1, got {text}")
+    return value
+
+
+def add_parser(sub: Any, add_db: Any) -> None:
+    """Add the ``estimate`` command to the subparsers ``sub``."""
+    p = sub.add_parser(
+        "estimate",
+        help="estimate each run's mean nDCG@K from machine grades and few human grades "
+        "(prediction-powered intervals)",
+        description="Estimate each run's mean nDCG@K over every query the machine source "
+        "graded, corrected by the human grades on a uniform sample of queries (PPI++: "
+        "Angelopoulos, Duchi & Zrnic 2023), with its interval, the human-only interval on the "
+        "same queries and the machine-only mean (biased) beside it. With --pair A B the "
+        'difference A - B too, and the pair is decided ("A better than B") when its interval '
+        "excludes 0 (Holm's correction when the pairs involve more than two runs). Below 12 "
+        "human-judged queries no interval is given. Columns: run,estimate,low,high,human_only,"
+        "human_only_low,human_only_high,machine_only,human_queries,queries,lambda,se,"
+        "extra_human_queries,p_adjusted,verdict,note.",
+    )
+    add_db(p)
+    p.add_argument(
+        "--machine-source", required=True, metavar="NAME", help="the machine's source (kind model)"
+    )
+    humans = p.add_mutually_exclusive_group()
+    humans.add_argument("--human-annotator", metavar="A", help="this annotator's grades only")
+    humans.add_argument(
+        "--human-consensus",
+        choices=CONSENSUS_METHODS,
+        default="mean",
+        help="how several humans' grades of an item combine (default mean)",
+    )
+    sample = p.add_mutually_exclusive_group(required=True)
+    sample.add_argument(
+        "--human-queries",
+        metavar="FILE",
+        help="the query ids the humans judged completely, one a line (a uniform sample)",
+    )
+    sample.add_argument(
+        "--campaign",
+        metavar="C",
+        help="the queries a campaign of order ppi had judged (with its inclusion probabilities)",
+    )
+    p.add_argument("--k", type=positive_int, required=True, help="cutoff K of nDCG@K")
+    p.add_argument(
+        "--measure",
+        choices=("ndcg", "dcg", "precision", "rr_at_k", "err"),
+        default="ndcg",
+        help="the per-query measure at K whose mean is estimated (default ndcg)",
+    )
+    p.add_argument(
+        "--ci", type=_level, default=0.95, metavar="LEVEL", help="interval level (default 0.95)"
+    )
+    p.add_argument("--runs", type=run_names, metavar="RUN", help="runs to estimate (default all)")
+    p.add_argument(
+        "--pair",
+        nargs=2,
+        action="append",
+        default=[],
+        metavar=("A", "B"),
+        help="estimate and decide A - B (repeatable)",
+    )
+    p.add_argument(
+        "--format",
+        choices=("table", "csv", "xlsx"),
+        default="csv",
+        help="CSV (default; header on line 1), an aligned table or an xlsx workbook",
+    )
+    p.add_argument("--output", "-o", metavar="FILE", default="-", help="default: stdout")
+    p.add_argument(
+        "--excel", action="store_true", help="CSV with a UTF-8 BOM so Excel detects the encoding"
+    )
+
+
+def _cell(value: Any) -> Any:
+    if isinstance(value, float):
+        return None if math.isnan(value) else value
+    return value
+
+
+def estimate_command(args: argparse.Namespace) -> int:
+    from ndcg_studio.cli.commands import write_rows
+    from ndcg_studio.io.query_list import read_query_list
+    from ndcg_studio.services.campaigns.service import CampaignService
+    from ndcg_studio.services.estimation.sentence import pair_sentence
+    from ndcg_studio.services.estimation.service import (
+        ESTIMATE_COLUMNS,
+        EstimateRequest,
+        estimate,
+        report_rows,
+    )
+    from ndcg_studio.services.exporting.tables import About
+
+    db = open_db(args)
+    try:
+        if args.campaign is not None:
+            info = CampaignService(db).get(args.campaign)
+            raise UsageError(
+                f"campaign {args.campaign!r} offers its items in order {info.strategy}: the "
+                "queries it had judged completely are no random sample, so no valid interval "
+                "rests on them; give --human-queries FILE (a uniform sample of queries)"
+            )
+        listed = read_query_list(input_file(args.human_queries, "--human-queries"))
+        request = EstimateRequest(
+            machine_source=args.machine_source,
+            human_queries=listed,
+            k=args.k,
+            human_annotator=args.human_annotator,
+            human_consensus=args.human_consensus,
+            confidence=args.ci,
+            runs=tuple(args.runs) if args.runs else None,
+            pairs=tuple((a, b) for a, b in args.pair),
+            measure=args.measure,
+        )
+        report = estimate(db, request)
+    finally:
+        db.dispose()
+    rows = [[_cell(v) for v in row] for row in report_rows(report)]
+    notes = [
+        f"machine source {args.machine_source}: linear-weighted kappa with the humans "
+        + ("unknown" if math.isnan(report.kappa_linear) else f"{report.kappa_linear:.3f}"),
+        "machine_only is biased by the machine's errors: no interval",
+    ]
+    if report.holm:
+        notes.append("pairs decided with Holm's correction (more than two runs compared)")
+    notes += [
+        pair_sentence(p.a, p.b, p.verdict, p.estimate, args.machine_source, report.kappa_linear)
+        for p in report.pairs
+    ]
+    human = args.human_annotator or f"consensus {args.human_consensus}"
+    about = About(
+        "estimate",
+        f"estimate --machine-source {args.machine_source} --human-queries {args.human_queries} "
+        f"--k {args.k} --measure {args.measure} --ci {args.ci:g} humans={human}",
+        notes=notes,
+    )
+    write_rows(args, ESTIMATE_COLUMNS, rows, about)
+    return 0

@@ -1,0 +1,355 @@
+"""Estimate every run's mean nDCG@K or another per-query measure (and pair differences) from a
+machine source's grades on every pooled item and the humans' grades on a uniform sample of
+queries.
+
+Reading: :func:`~ndcg_studio.services.scoring.load.load_scoring_data` reads the runs' lists and
+every judgment once; the judgments are split into the machine source's (its annotators, reduced
+per item by the mean) and the humans' (``human_annotator``'s, else every annotator in no source
+or in a source of kind ``human``, reduced by ``human_consensus``; adjudications are not read),
+and the lists are scored under each by :func:`~ndcg_studio.domain.metrics.measures.score` with
+the scoring's settings (trec_eval ``ndcg_cut.K``, linear gain, the ideal from all judged
+documents of the query).
+
+The queries: every query with machine grades (N). The human sample: the listed queries (n),
+each of which must have human grades on every item the machine graded (a query judged only in
+part would score as if its unjudged items were not relevant). The estimates are those of
+:func:`ndcg_studio.domain.estimation.ppi.estimate_mean` (PPI++; per pair on the per-query
+differences) and the pairs are decided by :func:`ndcg_studio.domain.estimation.decision.
+decide_pairs` (Holm when the pairs involve more than two runs).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ndcg_studio.domain.consensus import consensus_qrels
+from ndcg_studio.domain.estimation.decision import decide_pairs
+from ndcg_studio.domain.estimation.ppi import MeanEstimate, estimate_mean
+from ndcg_studio.domain.metrics.measures import Qrels, score
+from ndcg_studio.io.errors import InputError, InputFileError, ParseIssue
+from ndcg_studio.io.query_list import QueryList
+from ndcg_studio.services.estimation.sentence import verdict_words
+from ndcg_studio.services.judges.trust import machine_trust
+from ndcg_studio.services.scoring.load import ScoringData, ScoringRead, load_scoring_data
+from ndcg_studio.services.scoring.settings import ScoringSettings
+from ndcg_studio.storage import sources as source_store
+from ndcg_studio.storage.database import Database
+from ndcg_studio.storage.queries.names import annotator_names
+from ndcg_studio.vocabulary import ConsensusMethod
+
+__all__ = [
+    "ESTIMATE_COLUMNS",
+    "MEASURES",
+    "EstimateReport",
+    "EstimateRequest",
+    "PairEstimate",
+    "estimate",
+    "report_rows",
+]
+
+#: The per-query measures an estimate may be of (:class:`~ndcg_studio.domain.metrics.measures.
+#: ScoreTable` attributes; RR of the whole list is not among them: only each list's top K is
+#: read).
+MEASURES = ("ndcg", "dcg", "precision", "rr_at_k", "err")
+
+#: The first columns of ``estimate --format csv`` (names fixed: checks outside the suite read
+#: them), then the extra ones.
+ESTIMATE_COLUMNS = (
+    "run",
+    "estimate",
+    "low",
+    "high",
+    "human_only",
+    "human_only_low",
+    "human_only_high",
+    "machine_only",
+    "human_queries",
+    "queries",
+    "lambda",
+    "se",
+    "extra_human_queries",
+    "p_adjusted",
+    "verdict",
+    "note",
+)
+
+
+@dataclass(frozen=True)
+class EstimateRequest:
+    """What to estimate.
+
+    Attributes:
+        machine_source: the name of a source of kind ``model`` (or ``vendor``).
+        human_queries: the queries the humans judged completely, a uniform sample.
+        k: the cutoff K of nDCG@K (>= 1).
+        human_annotator: only this annotator's grades are the humans' (None: every human's,
+            reduced by ``human_consensus``).
+        human_consensus: how several humans' grades of an item become one.
+        confidence: the two-sided level of the intervals, in (0, 1).
+        runs: the runs to estimate (None: all).
+        pairs: run pairs (A, B) whose difference A − B is estimated and decided.
+        measure: the per-query measure at K (one of :data:`MEASURES`).
+    """
+
+    machine_source: str
+    human_queries: QueryList
+    k: int = 10
+    human_annotator: str | None = None
+    human_consensus: ConsensusMethod = "mean"
+    confidence: float = 0.95
+    runs: tuple[str, ...] | None = None
+    pairs: tuple[tuple[str, str], ...] = ()
+    measure: str = "ndcg"
+
+
+@dataclass(frozen=True)
+class PairEstimate:
+    """The estimate of mean(A − B), its Holm-adjusted p-value (the plain one for two runs; NaN
+    without enough human queries) and the verdict: 1 A better, -1 B better, 0 not decided."""
+
+    a: str
+    b: str
+    estimate: MeanEstimate
+    p_adjusted: float
+    verdict: int
+
+
+@dataclass(frozen=True)
+class EstimateReport:
+    """Every run's estimate (in run-name order) and every pair's, with what they rest on:
+    the machine source and its linear-weighted Cohen's kappa with the humans over every item
+    both graded (NaN when none), how many queries in all (N) and human-judged (n), and whether
+    Holm's correction was applied to the pairs."""
+
+    request: EstimateRequest
+    runs: list[tuple[str, MeanEstimate]]
+    pairs: list[PairEstimate]
+    kappa_linear: float
+    n_queries: int
+    n_human: int
+    holm: bool
+
+
+def estimate(db: Database, request: EstimateRequest) -> EstimateReport:
+    """Estimate every run and pair of ``request`` (module docstring).
+
+    Raises:
+        LookupError: an unknown source, annotator or run (the message lists the known ones).
+        InputError: the source is not a machine's, the named annotator is a machine's, or no
+            grades on one side.
+        InputFileError: a listed query unknown, without machine or human grades, or with
+            machine-graded items the humans did not grade (``FILE:LINE: query: …`` each).
+        ValueError: ``confidence`` outside (0, 1) or an unknown measure.
+    """
+    if request.measure not in MEASURES:
+        raise ValueError(f"unknown measure {request.measure!r}; one of {', '.join(MEASURES)}")
+    runs = request.runs
+    if runs is not None and request.pairs:
+        runs = tuple(dict.fromkeys([*runs, *(r for p in request.pairs for r in p)]))
+    settings = ScoringSettings(k=request.k, runs=runs)
+    with db.engine.connect() as conn:
+        names = annotator_names(conn)
+        machines = _machine_annotators(source_store.sources(conn), request.machine_source)
+        of = source_store.source_of(conn)
+        data = load_scoring_data(conn, ScoringRead(settings))
+    _check_pairs(request.pairs, data.run_names)
+    who = [names[int(a)] for a in data.judgments["annotator"].tolist()]
+    machine = np.array([w in machines for w in who], dtype=bool)
+    human = _human_mask(who, of, request.human_annotator, names)
+    m_qrels = _qrels(data, machine, "mean", f"source {request.machine_source!r}")
+    h_qrels = _qrels(data, human, request.human_consensus, "the humans")
+    params = settings.params()
+    m_table, h_table = score(data.lists, m_qrels, params), score(data.lists, h_qrels, params)
+    n_runs, n_q = len(data.run_names), data.n_queries
+    m_ndcg = getattr(m_table, request.measure).reshape(n_runs, n_q)
+    h_ndcg = getattr(h_table, request.measure).reshape(n_runs, n_q)
+    population = np.flatnonzero(_judged_queries(m_qrels, n_q))
+    sample = _sample(request.human_queries, data, m_qrels, h_qrels)
+    out_runs = [
+        (name, _one(h_ndcg[r], m_ndcg[r], sample, population, request.confidence))
+        for r, name in enumerate(data.run_names)
+        if request.runs is None or name in request.runs
+    ]
+    index = {name: r for r, name in enumerate(data.run_names)}
+    pair_estimates = [
+        _one(
+            h_ndcg[index[a]] - h_ndcg[index[b]],
+            m_ndcg[index[a]] - m_ndcg[index[b]],
+            sample,
+            population,
+            request.confidence,
+        )
+        for a, b in request.pairs
+    ]
+    distinct = len({r for p in request.pairs for r in p})
+    adjusted, verdict = decide_pairs(
+        np.array([e.estimate for e in pair_estimates]),
+        np.array([e.p_value for e in pair_estimates]),
+        request.confidence,
+        distinct,
+    )
+    pairs = [
+        PairEstimate(a, b, e, float(p), int(v))
+        for (a, b), e, p, v in zip(request.pairs, pair_estimates, adjusted, verdict, strict=True)
+    ]
+    return EstimateReport(
+        request=request,
+        runs=out_runs,
+        pairs=pairs,
+        kappa_linear=_kappa(db, request.machine_source),
+        n_queries=len(population),
+        n_human=len(sample),
+        holm=distinct > 2,
+    )
+
+
+def _one(
+    y: NDArray[np.float64],
+    f: NDArray[np.float64],
+    sample: NDArray[np.intp],
+    population: NDArray[np.intp],
+    confidence: float,
+) -> MeanEstimate:
+    return estimate_mean(y[sample], f[sample], f[population], confidence)
+
+
+def _machine_annotators(rows: Sequence[tuple[str, str, tuple[str, ...]]], name: str) -> set[str]:
+    """The annotators of the machine source ``name``.
+
+    Raises:
+        LookupError: no such source; InputError: a source of kind ``human`` or no annotators.
+    """
+    by_name = {source: (kind, members) for source, kind, members in rows}
+    if name not in by_name:
+        known = ", ".join(sorted(by_name)) or "none"
+        raise LookupError(f"unknown source {name!r}; known: {known}")
+    kind, members = by_name[name]
+    if kind == "human":
+        raise InputError(f"source {name!r} is of kind human: name a machine source")
+    if not members:
+        raise InputError(f"source {name!r} has no annotators (no grades)")
+    return set(members)
+
+
+def _human_mask(
+    who: list[str],
+    of: dict[str, tuple[str, str]],
+    annotator: str | None,
+    names: dict[int, str],
+) -> NDArray[np.bool_]:
+    """Which judgments are the humans' (``annotator``'s, else every human's).
+
+    Raises:
+        LookupError: an unknown annotator; InputError: the annotator is a machine's.
+    """
+    if annotator is None:
+        return np.array([of.get(w, ("", "human"))[1] == "human" for w in who], dtype=bool)
+    if annotator not in set(names.values()):
+        known = ", ".join(sorted(set(names.values()))) or "none"
+        raise LookupError(f"unknown annotator {annotator!r}; known: {known}")
+    source, kind = of.get(annotator, ("", "human"))
+    if kind != "human":
+        raise InputError(f"annotator {annotator!r} belongs to the {kind} source {source!r}")
+    return np.array([w == annotator for w in who], dtype=bool)
+
+
+def _check_pairs(pairs: Sequence[tuple[str, str]], run_names: Sequence[str]) -> None:
+    for a, b in pairs:
+        for r in (a, b):
+            if r not in run_names:
+                known = ", ".join(run_names) or "none"
+                raise LookupError(f"unknown run {r!r}; known: {known}")
+        if a == b:
+            raise InputError(f"--pair {a} {b}: a run against itself")
+
+
+def _qrels(data: ScoringData, mask: NDArray[np.bool_], method: ConsensusMethod, what: str) -> Qrels:
+    j = data.judgments[mask]
+    if not len(j):
+        raise InputError(f"{what}: no grades in the database")
+    return consensus_qrels(j["query"], j["doc"], j["annotator"], j["grade"], method=method)
+
+
+def _judged_queries(qrels: Qrels, n_q: int) -> NDArray[np.bool_]:
+    judged = np.zeros(n_q, dtype=bool)
+    judged[qrels.query] = True
+    return judged
+
+
+def _sample(listed: QueryList, data: ScoringData, machine: Qrels, human: Qrels) -> NDArray[np.intp]:
+    """Dense indices of the listed queries, checked (see :func:`estimate`'s errors)."""
+    index = {q: i for i, q in enumerate(data.query_external)}
+    n_docs = max(len(data.doc_ids), 1)
+    machine_items, human_items = (
+        machine.query * n_docs + machine.doc,
+        human.query * n_docs + human.doc,
+    )
+    missing = machine_items[~np.isin(machine_items, human_items)] // n_docs
+    missing_per_query = np.bincount(missing, minlength=data.n_queries)
+    machine_per_query = np.bincount(machine.query, minlength=data.n_queries)
+    human_per_query = np.bincount(human.query, minlength=data.n_queries)
+    issues: list[ParseIssue] = []
+    chosen: list[int] = []
+    for qid, line in zip(listed.ids, listed.lines, strict=True):
+        q = index.get(qid)
+        problem = ""
+        if q is None:
+            problem = f"query {qid!r} is not in the database"
+        elif machine_per_query[q] == 0:
+            problem = f"query {qid!r} has no grades from the machine source"
+        elif human_per_query[q] == 0:
+            problem = f"query {qid!r} has no human grades"
+        elif missing_per_query[q]:
+            problem = (
+                f"query {qid!r}: {missing_per_query[q]} of {machine_per_query[q]} machine-graded "
+                "items have no human grade (the humans must judge the query's whole pool)"
+            )
+        if problem:
+            issues.append(ParseIssue(listed.path, line, "query", problem))
+        else:
+            chosen.append(int(q))  # type: ignore[arg-type]
+    if issues:
+        raise InputFileError(issues[:20], truncated=len(issues) > 20)
+    return np.array(chosen, dtype=np.intp)
+
+
+def _kappa(db: Database, source: str) -> float:
+    for agreement in machine_trust(db):
+        if agreement.source_b == source:
+            return float(agreement.kappa_linear)
+    return math.nan
+
+
+def report_rows(report: EstimateReport) -> list[list[Any]]:
+    """The rows of ``estimate`` in :data:`ESTIMATE_COLUMNS` order: every run, then every pair
+    (``run`` is ``A - B``); NaN stays NaN (the writer leaves it empty)."""
+    rows: list[list[Any]] = []
+    for name, e in report.runs:
+        rows.append([name, *_numbers(e), math.nan, "", e.note])
+    for p in report.pairs:
+        words = verdict_words(p.a, p.b, p.verdict) if p.estimate.enough else ""
+        rows.append([f"{p.a} - {p.b}", *_numbers(p.estimate), p.p_adjusted, words, p.estimate.note])
+    return rows
+
+
+def _numbers(e: MeanEstimate) -> list[Any]:
+    return [
+        e.estimate,
+        e.low,
+        e.high,
+        e.human_only,
+        e.human_only_low,
+        e.human_only_high,
+        e.machine_only,
+        e.n_human,
+        e.n_queries,
+        e.lam,
+        e.se,
+        e.extra_human_queries,
+    ]
