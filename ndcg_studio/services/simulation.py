@@ -42,7 +42,7 @@ from ndcg_studio.domain.pooling.strategies import (
     build_pool,
     make_chooser,
 )
-from ndcg_studio.domain.verdict.bounds import VerdictInputs, query_delta_bounds
+from ndcg_studio.domain.verdict.bounds import ROUNDING_MARGIN, VerdictInputs, query_delta_bounds
 from ndcg_studio.domain.verdict.estimates import expected_grades, ndcg_matrix, rank_buckets
 from ndcg_studio.services.scoring.load import ScoringRead
 from ndcg_studio.services.scoring.service import ScoringService
@@ -278,7 +278,7 @@ class _Tracker:
         n_eval = len(self.evaluated_q)
         mean_low = self.low[:, self.evaluated_q].sum(axis=1) / n_eval
         mean_high = self.high[:, self.evaluated_q].sum(axis=1) / n_eval
-        decided = (mean_low > 0) | (mean_high < 0)
+        decided = (mean_low > ROUNDING_MARGIN) | (mean_high < -ROUNDING_MARGIN)
         wrong = decided & (np.sign(mean_low + mean_high) != self.truth_sign)
         self.decided_wrong += int(wrong.sum())
         self.means = _means(self.problem, expected_grades(pool, grades, self.buckets))

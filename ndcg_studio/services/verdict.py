@@ -34,7 +34,13 @@ from numpy.typing import NDArray
 
 from ndcg_studio.domain.metrics.measures import Qrels
 from ndcg_studio.domain.pooling.strategies import Pool, build_pool
-from ndcg_studio.domain.verdict.bounds import DeltaBounds, VerdictInputs, delta_bounds
+from ndcg_studio.domain.verdict.bounds import (
+    ROUNDING_MARGIN,
+    DeltaBounds,
+    VerdictInputs,
+    delta_bounds,
+    excludes_zero,
+)
 from ndcg_studio.domain.verdict.estimates import expected_grades, probability_a_better
 from ndcg_studio.domain.verdict.settle import settle_steps
 from ndcg_studio.progress import Cancelled
@@ -90,14 +96,14 @@ class PairVerdict:
     @property
     def decided(self) -> bool:
         """The sound interval excludes 0: no grade of the unjudged documents can flip it."""
-        return self.low > 0 or self.high < 0
+        return excludes_zero(self.low, self.high)
 
     @property
     def better(self) -> str | None:
         """The better run's name once decided, else None."""
         if not self.decided:
             return None
-        return self.run_a if self.low > 0 else self.run_b
+        return self.run_a if self.low > ROUNDING_MARGIN else self.run_b
 
 
 def pool_grades(

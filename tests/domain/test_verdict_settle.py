@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from ndcg_studio.domain.pooling.strategies import ABChooser, Pool, build_pool
@@ -14,6 +14,7 @@ from ndcg_studio.domain.verdict import settle as verdict_settle
 from ndcg_studio.domain.verdict.bounds import (
     VerdictInputs,
     delta_bounds,
+    excludes_zero,
     query_delta_bounds,
     query_starts,
 )
@@ -40,7 +41,7 @@ def plain_loop(
     n = len(queries)
 
     def decided() -> bool:
-        return bool(low[queries].sum() / n > 0 or high[queries].sum() / n < 0)
+        return excludes_zero(low[queries].sum() / n, high[queries].sum() / n)
 
     if decided():
         return 0
@@ -82,6 +83,9 @@ def _pool(rng: np.random.Generator, n_queries: int, length: int, depth: int) -> 
     integer=st.booleans(),
     block=st.sampled_from([1, 2, 3, 7, 256]),
 )
+# every document at grade 10/3: Delta is 0, but w * gain summed over the documents of the
+# one query rounds to 3e-17, which once "decided" the verdict
+@example(seed=3, n_queries=1, length=4, k=3, judged=0.5, integer=False, block=1)
 def test_blocks_count_as_the_plain_loop(
     seed: int,
     n_queries: int,
@@ -127,3 +131,19 @@ def test_a_long_walk_is_counted_across_blocks(monkeypatch: pytest.MonkeyPatch, s
         b,
     )
     assert got == want
+
+
+def test_equal_grades_at_equal_ranks_are_not_a_decision() -> None:
+    """Two runs of different documents, every one graded 10/3: Delta nDCG@3 is 0, whatever
+    the rounding of the sum, so the verdict is not decided."""
+    pool = build_pool(
+        *(np.array(a, dtype=np.int64) for a in ([0, 0, 0, 1, 1, 1], [0] * 6, [0, 1, 2, 3, 4, 5])),
+        np.array([1, 2, 3, 1, 2, 3], dtype=np.int64),
+        n_runs=2,
+        n_queries=1,
+        depth=3,
+    )
+    grades = np.full(pool.size, 10 / 3)
+    b = delta_bounds(VerdictInputs(pool, grades, 3, integer_grades=False))
+    assert abs(b.mean_low) < 1e-12 and abs(b.mean_high) < 1e-12
+    assert not b.decided

@@ -241,6 +241,19 @@ class VerdictInputs:
     integer_grades: bool = True
 
 
+#: how far from 0 a bound of the mean Delta nDCG@K must be to count as excluding it: two
+#: lists of different documents with the same grades at the same ranks have Delta 0, but the
+#: sum of w * gain over their documents can round to +-1e-17; no real difference of nDCG
+#: values in [0, 1] is this small.
+ROUNDING_MARGIN = 1e-12
+
+
+def excludes_zero(mean_low: float, mean_high: float) -> bool:
+    """The interval [mean_low, mean_high] of the mean Delta nDCG@K lies on one side of 0, by
+    more than :data:`ROUNDING_MARGIN` (the verdict's "decided")."""
+    return mean_low > ROUNDING_MARGIN or mean_high < -ROUNDING_MARGIN
+
+
 @dataclass(frozen=True, eq=False)
 class DeltaBounds:
     """Sound bounds of Delta nDCG@K = nDCG(A) - nDCG(B).
@@ -260,7 +273,7 @@ class DeltaBounds:
     @property
     def decided(self) -> bool:
         """The interval of the mean excludes 0: no grade of the unjudged documents can flip it."""
-        return self.mean_low > 0 or self.mean_high < 0
+        return excludes_zero(self.mean_low, self.mean_high)
 
 
 def query_delta_bounds(

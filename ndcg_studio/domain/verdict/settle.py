@@ -5,8 +5,9 @@ The rule, as the plain loop states it: propose the next document of
 :class:`~ndcg_studio.domain.pooling.strategies.ABChooser`, give it its expected grade, bound Delta
 nDCG@K
 of its query again (:func:`~ndcg_studio.domain.verdict.bounds.query_delta_bounds`), and stop at the
-first step where the sum of the evaluated queries' lower bounds is > 0 or that of the upper
-bounds < 0 (the sums of the contiguous arrays, as NumPy adds them).
+first step where the mean of the evaluated queries' lower bounds is > 0 or that of the upper
+bounds < 0, by more than :data:`~ndcg_studio.domain.verdict.bounds.ROUNDING_MARGIN` (the sums
+of the contiguous arrays, as NumPy adds them).
 
 The walk, block by block (a block of proposals does not depend on the bounds, only on the
 grades the chooser is given): the new bounds of every step of a block at once (each step's
@@ -32,6 +33,7 @@ from ndcg_studio.domain.verdict.bounds import (
     ROUNDS,
     DeltaBounds,
     VerdictInputs,
+    excludes_zero,
     query_starts,
     upper_one,
 )
@@ -116,7 +118,7 @@ def _proposals(
 
 def _decided(lo: NDArray[np.float64], hi: NDArray[np.float64], n: int) -> bool:
     """The plain loop's test, on the evaluated queries' bounds side by side."""
-    return bool(lo.sum() / n > 0 or hi.sum() / n < 0)
+    return excludes_zero(float(lo.sum() / n), float(hi.sum() / n))
 
 
 class _Walk:
