@@ -66,7 +66,8 @@ def add_parser(sub: Any, add_db: Any) -> None:
     sample.add_argument(
         "--campaign",
         metavar="C",
-        help="the queries a campaign of order ppi had judged (with its inclusion probabilities)",
+        help="the queries a campaign had judged; no campaign order samples queries at random "
+        "yet, so this is refused with the reason: use --human-queries",
     )
     p.add_argument("--k", type=positive_int, required=True, help="cutoff K of nDCG@K")
     p.add_argument(
