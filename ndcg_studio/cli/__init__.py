@@ -1,4 +1,5 @@
-"""The headless commands: ``ndcg-studio import|score|agreement|export|demo``.
+"""The headless commands of ``ndcg-studio`` (import, score, eval, agreement, export, campaign,
+team, judge, estimate, simulate, demo).
 
 Each command opens the database (``--db``, ``$NDCG_STUDIO_DB`` or the default file), which
 upgrades its schema, calls one service and prints or writes the result. ``import`` and ``demo``

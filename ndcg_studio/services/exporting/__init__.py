@@ -4,5 +4,6 @@
 - :mod:`.tables` — an export before it is written (rows or numpy columns);
 - :mod:`.compare` — run comparisons as tables (two runs, or N runs pair by pair).
 
-The file formats themselves (CSV, xlsx, TREC) are in :mod:`ndcg_studio.io.writers`.
+The file formats themselves: CSV in :mod:`ndcg_studio.io.writers`, xlsx in
+:mod:`ndcg_studio.io.workbook`, TREC in :mod:`ndcg_studio.io.trec.writers`.
 """

@@ -3,7 +3,8 @@
 - :mod:`.names` — names and texts by database id: runs, annotators, queries, documents;
 - :mod:`.scoring_input` — results and judgments as numpy arrays for scoring;
 - :mod:`.judgments` — every judgment for agreement and exports, adjudications;
-- :mod:`.pool` — a query's pool positions for the Annotate order;
+- :mod:`.pools` — a query's pool positions for the Annotate order;
+- :mod:`.activity` — an item's judgment history, change markers, team progress;
 - :mod:`.health` — the integrity check before a write.
 
 Every function takes a ``Connection`` opened by the caller (the service owns the connection or
