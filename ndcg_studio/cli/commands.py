@@ -171,35 +171,12 @@ def import_command(args: argparse.Namespace) -> int:
     big = path.stat().st_size > 200_000  # a few thousand lines
     db = open_db(args, must_exist=False)
     try:
-        check_before_writing(db)
         with terminal_progress(big and not args.quiet, f"importing {path.name}") as progress:
             summary = ImportService(db).import_file(args.kind, path, progress=progress, **options)
     finally:
         db.dispose()
     print(summary.message(), file=sys.stderr)
     return 0
-
-
-def check_before_writing(db: Any) -> None:
-    """Refuse to write into a damaged SQLite database: ``PRAGMA quick_check`` first.
-
-    An import may touch only sound pages of a damaged file and succeed, hiding the damage
-    until a later read fails; the check reads every page once (linear in the file's size).
-
-    Raises:
-        DatabaseError: the check reports a problem (the message says what to do).
-    """
-    if not db.is_sqlite:
-        return
-    from ndcg_studio.storage.database import DatabaseError
-    from ndcg_studio.storage.queries.health import quick_check
-
-    with db.engine.connect() as conn:
-        problems = quick_check(conn)
-    if problems != ["ok"]:
-        raise DatabaseError(
-            f"database disk image is malformed: PRAGMA quick_check says {problems[0]!r}"
-        )
 
 
 # ------------------------------------------------------------------------------------ score
@@ -355,7 +332,6 @@ def demo_command(args: argparse.Namespace) -> int:
     examples = getattr(args, "examples", False)
     db = open_db(args, must_exist=False)
     try:
-        check_before_writing(db)
         what = "the worked examples" if examples else "the Cranfield demo"
         with terminal_progress(True, f"loading {what}") as progress:
             summary = (load_examples if examples else load_demo)(db, progress=progress)

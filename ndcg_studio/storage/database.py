@@ -376,14 +376,20 @@ def open_database(
     upgrade: bool = True,
     lean: bool = False,
     command: bool = False,
+    check: bool = True,
 ) -> Database:
     """Open (creating if needed) and upgrade the database named by ``db`` (see :func:`resolve_url`).
     ``lean``: SQLite connections for a long-lived process; ``command``: for a command-line
-    command (see :func:`create_studio_engine`).
+    command (see :func:`create_studio_engine`); ``check``: an SQLite file is first checked
+    page by page (``PRAGMA quick_check``, linear in the file's size) and refused when damaged,
+    before anything — the schema upgrade, the first start's annotator row, an import — is
+    written into it or read out of it (a damaged index can hide rows from a read without an
+    error, so an export would be silently incomplete).
 
     Raises:
         DatabaseVersionError: written by a newer app version.
-        DatabaseError: cannot connect (message names the database and the cause).
+        DatabaseError: cannot connect, or the file is damaged (the message names the database
+            and the cause; :func:`ndcg_studio.storage.failures.explain` words the damage).
     """
     url = db if isinstance(db, URL) else resolve_url(db)
     try:
@@ -391,6 +397,8 @@ def open_database(
     except Exception as exc:
         raise DatabaseError(f"cannot open the database {describe_url(url)}: {exc}") from exc
     try:
+        if check:
+            _refuse_damaged(engine)
         if upgrade:
             upgrade_to_head(engine)
         else:
@@ -403,3 +411,16 @@ def open_database(
         engine.dispose()
         raise DatabaseError(f"cannot open the database {describe_url(url)}: {exc}") from exc
     return Database(url=url, engine=engine)
+
+
+def _refuse_damaged(engine: Engine) -> None:
+    """Raise :class:`DatabaseError` when SQLite's ``PRAGMA quick_check(3)`` finds a problem in
+    the file behind ``engine`` (other dialects, and an empty new file, pass)."""
+    if engine.dialect.name != "sqlite":
+        return
+    with engine.connect() as conn:
+        problems = [str(r[0]) for r in conn.execute(text("PRAGMA quick_check(3)"))]
+    if problems != ["ok"]:
+        raise DatabaseError(
+            f"database disk image is malformed: PRAGMA quick_check says {problems[0]!r}"
+        )

@@ -229,10 +229,15 @@ def describe(
 
 
 def show_error(
-    exc: BaseException, parent: QWidget | None = None, *, action: str | None = None
+    exc: BaseException,
+    parent: QWidget | None = None,
+    *,
+    action: str | None = None,
+    db_label: str | None = None,
 ) -> None:
     """Log ``exc`` with its traceback and show a message box about it (unless one is already
-    open; then it is only logged)."""
+    open; then it is only logged). ``db_label``: the database the action was on (default: the
+    one open in ``parent``'s window) — opening another database names that one."""
     log.error(
         "%s%s",
         f"{action}: " if action else "",
@@ -242,7 +247,7 @@ def show_error(
     if app is None or _State.showing:
         return
     window = parent.window() if parent is not None else None
-    report = describe(exc, action, _database_label(window))
+    report = describe(exc, action, db_label or _database_label(window))
     _State.showing = True
     try:
         box = QMessageBox(parent)

@@ -15,6 +15,7 @@ import hashlib
 import os
 import sqlite3
 import subprocess
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -248,6 +249,53 @@ def test_damaged_database(
     assert code == 1 and err.count("\n") == 1, err
     assert f"{loaded} is damaged" in err and ".recover" in err
     assert digest(loaded) == before  # the import refused to write
+
+
+def _damage_table(path: Path, table: str) -> None:
+    """Overwrite only ``table``'s pages with garbage (every other page is sound)."""
+    conn = sqlite3.connect(path)
+    page = conn.execute("PRAGMA page_size").fetchone()[0]
+    pages = [n for (n,) in conn.execute("SELECT pageno FROM dbstat WHERE name = ?", (table,))]
+    conn.close()
+    assert pages
+    data = bytearray(path.read_bytes())
+    for n in pages:
+        data[(n - 1) * page : n * page] = b"\xa5" * page
+    path.write_bytes(bytes(data))
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["export", "judgments", "-o", "-"],
+        ["score", "--summary"],
+        ["import", "queries", "QUERIES"],
+        ["campaign", "list"],
+    ],
+    ids=["export judgments", "score", "import", "campaign list"],
+)
+def test_damage_a_command_never_reads_is_still_refused(
+    loaded: Path, tmp_path: Path, argv: list[str]
+) -> None:
+    """Damage only in the judgment history, which these commands never read: each one, as a
+    real process, still refuses the file in one line (an export read from a damaged file
+    would be silently incomplete once the damage is in an index) and writes nothing."""
+    _damage_table(loaded, "judgment_history")
+    before = digest(loaded)
+    queries = tmp_path / "topics.tsv"
+    queries.write_text("new1\tfirst\n")
+    argv = [str(queries) if a == "QUERIES" else a for a in argv]
+    done = subprocess.run(
+        [sys.executable, "-m", "ndcg_studio", "--db", str(loaded), *argv],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 1 and done.stderr.count("\n") == 1, done.stderr
+    assert f"{loaded} is damaged" in done.stderr and ".recover" in done.stderr
+    assert done.stdout == ""
+    assert digest(loaded) == before
 
 
 def test_output_into_a_read_only_folder(

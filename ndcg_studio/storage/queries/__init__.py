@@ -4,8 +4,7 @@
 - :mod:`.scoring_input` — results and judgments as numpy arrays for scoring;
 - :mod:`.judgments` — every judgment for agreement and exports, adjudications;
 - :mod:`.pools` — a query's pool positions for the Annotate order;
-- :mod:`.activity` — an item's judgment history, change markers, team progress;
-- :mod:`.health` — the integrity check before a write.
+- :mod:`.activity` — an item's judgment history, change markers, team progress.
 
 Every function takes a ``Connection`` opened by the caller (the service owns the connection or
 transaction, so that several reads of one use case share it) and returns numpy arrays,

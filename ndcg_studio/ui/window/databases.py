@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QFileDialog, QInputDialog, QMainWindow, QMessageBo
 from ndcg_studio.services import demo
 from ndcg_studio.services.annotation.service import AnnotationService
 from ndcg_studio.services.annotation.types import AnnotatorInfo
-from ndcg_studio.storage.database import Database, open_database, resolve_url
+from ndcg_studio.storage.database import Database, describe_url, open_database, resolve_url
 from ndcg_studio.storage.roles import Rights, rights_of
 from ndcg_studio.ui import errors
 from ndcg_studio.ui import settings as S
@@ -158,7 +158,7 @@ class DatabaseMenu(QObject):
         def failed(exc: BaseException) -> None:
             self.context.set_opening(False)
             action = QCoreApplication.translate("DatabaseMenu", "Opening the database")
-            errors.show_error(exc, self._window, action=action)
+            errors.show_error(exc, self._window, action=action, db_label=describe_url(url))
 
         def done(result: Opened) -> None:
             database, annotator, empty, rights = result

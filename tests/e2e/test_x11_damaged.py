@@ -1,0 +1,78 @@
+"""A damaged database file opened in the app, as a person does it: a real X server, a window
+manager, the app on the ``xcb`` platform and nothing but X11 key presses.
+
+The app says the file is damaged and how to recover it, in one dialog that Enter closes, and
+writes nothing into it — not the first start's annotator, not the schema.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.x11 import app_stderr, launch, require_tools, stop, user_env, x_display
+
+require_tools()
+
+pytestmark = pytest.mark.slow
+
+
+def _damage_history(path: Path) -> None:
+    """Garbage over the judgment history's pages only: the first screen never reads them."""
+    conn = sqlite3.connect(path)
+    page = conn.execute("PRAGMA page_size").fetchone()[0]
+    pages = [
+        n
+        for (n,) in conn.execute("SELECT pageno FROM dbstat WHERE name = ?", ("judgment_history",))
+    ]
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    conn.close()
+    assert pages
+    data = bytearray(path.read_bytes())
+    for n in pages:
+        data[(n - 1) * page : n * page] = b"\xa5" * page
+    path.write_bytes(bytes(data))
+
+
+def test_a_damaged_file_is_refused_and_left_as_it_was(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    home = tmp_path_factory.mktemp("home")
+    with x_display(tmp_path_factory.mktemp("wm")) as display:
+        env = {**display, **user_env(home)}
+        db = home / "team.sqlite"
+        run = home / "run.txt"
+        run.write_text("".join(f"q1 Q0 d{i} {i} {10 - i} bm25\n" for i in (1, 2, 3)))
+        qrels = home / "qrels.txt"
+        qrels.write_text("".join(f"q1 0 d{i} {i % 3}\n" for i in (1, 2, 3)))
+        for kind, path in (("run", run), ("qrels", qrels)):
+            made = subprocess.run(
+                [sys.executable, "-m", "ndcg_studio", "--db", str(db), "import", kind, str(path)],
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=120,
+                check=False,
+            )
+            assert made.returncode == 0, made.stderr
+        _damage_history(db)
+        before = hashlib.sha256(db.read_bytes()).hexdigest()
+        app = launch([sys.executable, "-m", "ndcg_studio", "--db", str(db)], env, env, db)
+        try:
+            shown = app.wait_for(lambda s: s.startswith("dialog "), timeout=30)
+            assert f"{db} is damaged" in shown and f"sqlite3 {db} .recover" in shown, shown
+            assert "nexpected" not in shown and "Welcome" not in shown, shown
+            app.wait_active("NDCG Studio")
+            app.key("Return")  # closes the message
+            app.quit()
+        finally:
+            stop(app.process)
+        stderr = app_stderr(home)
+        assert "Traceback" not in stderr, stderr
+        assert hashlib.sha256(db.read_bytes()).hexdigest() == before
+        assert not Path(f"{db}-wal").exists() or Path(f"{db}-wal").stat().st_size == 0
