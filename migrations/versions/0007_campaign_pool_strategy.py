@@ -33,6 +33,22 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    # an ``ab`` campaign without its pair and cutoff is a state no version of the app can
+    # serve (0006's app knows no ``ab``; upgraded again it would have lost its pair): refuse,
+    # naming the campaigns, before anything is changed
+    ab = [
+        name
+        for (name,) in op.get_bind().execute(
+            sa.text("SELECT name FROM campaigns WHERE pool_strategy = 'ab' ORDER BY name")
+        )
+    ]
+    if ab:
+        names = ", ".join(repr(n) for n in ab)
+        raise RuntimeError(
+            f"cannot downgrade below 0007: the campaign(s) {names} use the ab pool order, "
+            "whose pair of runs and cutoff K schema 0006 cannot hold; export their grades "
+            "and delete them first"
+        )
     with op.batch_alter_table("campaign_runs", schema=None) as batch_op:
         batch_op.drop_constraint("ck_campaign_runs_pair_side", type_="check")
         batch_op.drop_column("pair_side")

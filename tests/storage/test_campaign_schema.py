@@ -4,6 +4,7 @@ SQLite, ``campaigns`` is never rebuilt, which would cascade into its items)."""
 
 from __future__ import annotations
 
+import pytest
 from alembic import command
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
@@ -54,5 +55,39 @@ def test_0007_up_and_down_keep_every_campaign_row(db_url: str) -> None:
             command.downgrade(alembic_config(conn), "0006")
         with engine.connect() as conn:
             assert tuple(conn.execute(text(_COUNTS)).one()) == (1, 1, 1, 1)
+    finally:
+        engine.dispose()
+
+
+def test_0007_down_refuses_an_ab_campaign_and_changes_nothing(db_url: str) -> None:
+    """An ``ab`` campaign would come back from 0006 without its pair and K, a state that
+    ``campaign create`` refuses and the queue cannot serve: the downgrade refuses, naming it."""
+    engine = create_studio_engine(make_url(db_url))
+    try:
+        with engine.begin() as conn:
+            command.upgrade(alembic_config(conn), "head")
+            for sql in (
+                "INSERT INTO runs (id, name, description) VALUES (1, 'a', ''), (2, 'b', '')",
+                "INSERT INTO campaigns (id, name, guidelines, pool_depth, pool_strategy, "
+                "pool_k, overlap, gold_rate, gold_threshold, status) "
+                "VALUES (1, 'pair test', '', 10, 'ab', 5, 1, 0.05, 0.7, 'open')",
+                "INSERT INTO campaign_runs (campaign_id, run_id, pair_side) "
+                "VALUES (1, 1, 'a'), (1, 2, 'b')",
+            ):
+                conn.execute(text(sql))
+        with (
+            pytest.raises(RuntimeError, match="'pair test' use the ab pool order"),
+            engine.begin() as conn,
+        ):
+            command.downgrade(alembic_config(conn), "0006")
+        with engine.connect() as conn:
+            row = conn.execute(
+                text(
+                    "SELECT c.pool_k, count(r.pair_side) FROM campaigns c "
+                    "JOIN campaign_runs r ON r.campaign_id = c.id GROUP BY c.pool_k"
+                )
+            ).one()
+            assert tuple(row) == (5, 2)
+            assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() != "0006"
     finally:
         engine.dispose()
