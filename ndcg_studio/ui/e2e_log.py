@@ -9,7 +9,8 @@ Lines (fields separated by one space):
   C++ object's address, hex; NAME: its objectName or ``-``; ``table`` for item views);
 - ``tab TITLE`` — the current tab;
 - ``query ID`` — Annotate shows the pool of query ID (database id);
-- ``dialog TITLE | TEXT`` — a dialog was shown (TEXT: a message box's text, else empty);
+- ``dialog TITLE | TEXT`` — a dialog was shown (TEXT: a message box's text or an input
+  dialog's label, on one line; else empty);
 - ``menu TITLE | ITEM=on|off; …`` — a menu was opened, with each item enabled or not;
 - ``status TEXT | FITS`` — the status bar's one-line message, and ``yes`` when it is shown
   whole (not elided);
@@ -23,7 +24,15 @@ from typing import Any
 
 import shiboken6
 from PySide6.QtCore import QEvent, QObject
-from PySide6.QtWidgets import QAbstractItemView, QApplication, QDialog, QMenu, QMessageBox, QWidget
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QApplication,
+    QDialog,
+    QInputDialog,
+    QMenu,
+    QMessageBox,
+    QWidget,
+)
 
 ENV_VAR = "NDCG_STUDIO_E2E_LOG"
 
@@ -50,8 +59,12 @@ class _Shown(QObject):
             )
             event(f"menu {watched.title().replace('&', '')} | {items}")
         elif e.type() == QEvent.Type.Show and isinstance(watched, QDialog):
-            text = watched.text() if isinstance(watched, QMessageBox) else ""
-            event(f"dialog {watched.windowTitle()} | {text}")
+            text = ""
+            if isinstance(watched, QMessageBox):
+                text = watched.text()
+            elif isinstance(watched, QInputDialog):
+                text = watched.labelText()
+            event(f"dialog {watched.windowTitle()} | {' '.join(text.split())}")
         return False
 
 

@@ -791,6 +791,14 @@ What makes a document *relevant*…</source>
         <translation>Вы: оценено %1 · не могу оценить %2 · позже %3</translation>
     </message>
     <message>
+        <source>You take part in no open campaign: there is no queue to take from.</source>
+        <translation>Вы не участвуете ни в одной открытой кампании: брать документы не из чего.</translation>
+    </message>
+    <message>
+        <source>Choose a campaign in the Campaign tab to take from its queue.</source>
+        <translation>Выберите кампанию на вкладке «Кампания», чтобы брать документы из её очереди.</translation>
+    </message>
+    <message>
         <source>Taking the next document</source>
         <translation>Получение следующего документа</translation>
     </message>
@@ -1988,6 +1996,18 @@ Create one with File ▸ New database…, then load the demo there.</source>
     <message>
         <source>Annotate as (pick or type a new name):</source>
         <translation>Размечать как (выберите или введите новое имя):</translation>
+    </message>
+    <message>
+        <source>A database file has no logins: whoever uses it can grade under any name. On a team server (File ▸ Connect to server…) each annotator is a login.</source>
+        <translation>У файла базы данных нет учётных записей: любой, кто с ним работает, может ставить оценки под любым именем. На командном сервере (Файл ▸ Подключиться к серверу…) каждый асессор — это учётная запись.</translation>
+    </message>
+    <message>
+        <source>There is no annotator called %1 yet.
+
+Create %1 and grade as %1?</source>
+        <translation>Асессора с именем %1 ещё нет.
+
+Создать %1 и оценивать как %1?</translation>
     </message>
     <message>
         <source>Choosing the annotator</source>

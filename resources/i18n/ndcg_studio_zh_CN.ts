@@ -787,6 +787,14 @@ What makes a document *relevant*…</source>
         <translation>您：已评级 %1 · 无法判断 %2 · 稍后 %3</translation>
     </message>
     <message>
+        <source>You take part in no open campaign: there is no queue to take from.</source>
+        <translation>您没有参与任何进行中的标注项目：没有可领取的队列。</translation>
+    </message>
+    <message>
+        <source>Choose a campaign in the Campaign tab to take from its queue.</source>
+        <translation>请先在“标注项目”标签页中选择一个标注项目，再从其队列领取文档。</translation>
+    </message>
+    <message>
         <source>Taking the next document</source>
         <translation>获取下一个文档</translation>
     </message>
@@ -1964,6 +1972,18 @@ Create one with File ▸ New database…, then load the demo there.</source>
     <message>
         <source>Annotate as (pick or type a new name):</source>
         <translation>以此身份标注（选择或输入新名字）：</translation>
+    </message>
+    <message>
+        <source>A database file has no logins: whoever uses it can grade under any name. On a team server (File ▸ Connect to server…) each annotator is a login.</source>
+        <translation>数据库文件没有登录账号：任何使用它的人都可以用任意名字评分。在团队服务器上（文件 ▸ 连接服务器…），每个标注者对应一个登录账号。</translation>
+    </message>
+    <message>
+        <source>There is no annotator called %1 yet.
+
+Create %1 and grade as %1?</source>
+        <translation>还没有名为 %1 的标注者。
+
+创建 %1 并以 %1 的身份评分吗？</translation>
     </message>
     <message>
         <source>Choosing the annotator</source>

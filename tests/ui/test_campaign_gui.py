@@ -144,3 +144,21 @@ def test_panel_shows_the_querys_description_and_narrative_under_the_guidelines(
     assert "Description. Find *exact* wing_loads." in shown  # as written, not formatted
     assert "Narrative. # Not a heading." in shown
     assert "secret-run" not in shown  # blind: no run names
+
+
+def test_the_first_open_campaign_is_chosen_and_q_without_one_says_why(
+    qtbot: Any, annotate_view: AnnotateView, campaign: CampaignService, ui_data: UiData
+) -> None:
+    view = annotate_view
+    panel = CampaignPanel.attach(view)
+    assert panel.campaign == "study"  # chosen for the annotator: Q takes from it at once
+    assert view.grader.campaign_id == campaign.campaign_id("study")
+    assert panel.next_item()
+    assert campaign.release(ui_data.alice.id) == 1  # the queue held one item for alice
+    # the whole pool chosen by hand stays chosen across a refresh
+    panel.chooser.setCurrentIndex(0)
+    panel.chooser.activated.emit(0)
+    panel.refresh()
+    assert panel.campaign is None
+    assert not panel.next_item()
+    assert "Choose a campaign" in panel.progress_label.text()

@@ -314,17 +314,34 @@ class MainWindow(QMainWindow):
         names = [a.name for a in self.context.annotation_service().list_annotators()]
         current = self.context.annotator.name if self.context.annotator else ""
         index = names.index(current) if current in names else 0
+        label = self.tr("Annotate as (pick or type a new name):")
+        if not self.context.rights.team:
+            label += "\n\n" + self.tr(
+                "A database file has no logins: whoever uses it can grade under any name. "
+                "On a team server (File ▸ Connect to server…) each annotator is a login."
+            )
         name, ok = QInputDialog.getItem(
-            self,
-            self.tr("Switch annotator"),
-            self.tr("Annotate as (pick or type a new name):"),
-            names or [""],
-            index,
-            True,
+            self, self.tr("Switch annotator"), label, names or [""], index, True
         )
-        if ok and name.strip():
+        name = name.strip()
+        if ok and name and (name in names or self._confirm_new_annotator(name)):
             self._use_annotator(name)
         self.reactivate()
+
+    def _confirm_new_annotator(self, name: str) -> bool:
+        """Ask before a typed name becomes a new annotator (a typo would split one person's
+        grades under two names)."""
+        answer = QMessageBox.question(
+            self,
+            self.tr("Switch annotator"),
+            language.arg(
+                self.tr("There is no annotator called %1 yet.\n\nCreate %1 and grade as %1?"),
+                name,
+            ),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.Yes,
+        )
+        return answer == QMessageBox.StandardButton.Yes
 
     def _use_annotator(self, name: str) -> None:
         try:

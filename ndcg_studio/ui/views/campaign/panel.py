@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QInputDialog,
     QLabel,
+    QMainWindow,
     QMenu,
     QPushButton,
     QTextBrowser,
@@ -95,6 +96,10 @@ class CampaignPanel(QWidget):
         self.chooser = QComboBox(self)
         self.chooser.setObjectName("campaign_chooser")
         self.chooser.currentTextChanged.connect(self._on_chosen)
+        # the annotator chose "(no campaign)" by hand: a refresh keeps it so; otherwise the
+        # first open campaign is chosen for them (Q takes from its queue at once)
+        self._whole_pool = False
+        self.chooser.activated.connect(lambda index: setattr(self, "_whole_pool", index == 0))
         layout.addWidget(self.chooser)
         self.progress_label = QLabel("", self)
         self.progress_label.setObjectName("campaign_progress")
@@ -175,6 +180,8 @@ class CampaignPanel(QWidget):
         self.chooser.addItems([self.tr(_NONE), *names])
         if keep in names:
             self.chooser.setCurrentText(keep)
+        elif names and not self._whole_pool:
+            self.chooser.setCurrentIndex(1)
         self.chooser.blockSignals(False)
         # shown only to an annotator who takes part in an open campaign: an empty panel would
         # cost Annotate ~300 px and push the window past a 1024-px screen
@@ -227,7 +234,17 @@ class CampaignPanel(QWidget):
     def next_item(self) -> bool:
         """Open the next item of the queue; False when there is none (or no campaign)."""
         service, name, annotator = self._service(), self.campaign, self.context.annotator
-        if service is None or name is None or annotator is None:
+        if service is None or annotator is None:
+            return False
+        if name is None:  # Q with no campaign chosen: say so rather than do nothing
+            if self.isHidden():
+                text = self.tr("You take part in no open campaign: there is no queue to take from.")
+            else:
+                text = self.tr("Choose a campaign in the Campaign tab to take from its queue.")
+            self.progress_label.setText(text)
+            window = self.window()
+            if isinstance(window, QMainWindow):
+                window.statusBar().showMessage(text, 8000)
             return False
         try:
             items = service.queue(name, annotator.id, 1)
