@@ -704,12 +704,28 @@ What makes a document *relevant*…</source>
         <translation>Выборка запросов</translation>
     </message>
     <message>
+        <source>none: no gold checks (a file of QUERY [ITER] DOCUMENT GRADE lines)</source>
+        <translation>нет: без проверки эталонами (файл строк QUERY [ITER] DOCUMENT GRADE)</translation>
+    </message>
+    <message>
+        <source>Choose…</source>
+        <translation>Выбрать…</translation>
+    </message>
+    <message>
+        <source>Gold items</source>
+        <translation>Эталонные пары</translation>
+    </message>
+    <message>
         <source>warn below</source>
         <translation>предупреждать ниже</translation>
     </message>
     <message>
         <source>Gold rate</source>
         <translation>Доля эталонов</translation>
+    </message>
+    <message>
+        <source>Gold items or qrels (*.txt *.qrels *.tsv);;All files (*)</source>
+        <translation>Эталонные пары или qrels (*.txt *.qrels *.tsv);;Все файлы (*)</translation>
     </message>
     <message>
         <source>No database is open.</source>
@@ -721,6 +737,18 @@ What makes a document *relevant*…</source>
     <message>
         <source>&amp;Campaign</source>
         <translation>&amp;Кампания</translation>
+    </message>
+    <message>
+        <source>Campaign %1 is created: %2 items pooled from %3 at depth %4, %5 grades per item (gold items: %6), offered in %8 order to %7.
+
+Its annotators find it in Annotate&apos;s Campaign tab; Campaign ▸ Lead&apos;s dashboard follows it.</source>
+        <translation>Кампания %1 создана: %2 пар из пула %3 глубиной %4, оценок на пару: %5 (эталонных пар: %6), порядок выдачи %8, асессоры: %7.
+
+Асессоры найдут её на вкладке «Кампания» в разделе «Разметка»; Кампания ▸ Панель руководителя показывает её ход.</translation>
+    </message>
+    <message>
+        <source>New campaign</source>
+        <translation>Новая кампания</translation>
     </message>
     <message>
         <source>&amp;New campaign…</source>

@@ -700,12 +700,28 @@ What makes a document *relevant*…</source>
         <translation>查询抽样</translation>
     </message>
     <message>
+        <source>none: no gold checks (a file of QUERY [ITER] DOCUMENT GRADE lines)</source>
+        <translation>无：不做金标准检查（文件每行为 QUERY [ITER] DOCUMENT GRADE）</translation>
+    </message>
+    <message>
+        <source>Choose…</source>
+        <translation>选择…</translation>
+    </message>
+    <message>
+        <source>Gold items</source>
+        <translation>金标准条目</translation>
+    </message>
+    <message>
         <source>warn below</source>
         <translation>低于此值时警告</translation>
     </message>
     <message>
         <source>Gold rate</source>
         <translation>金标准比例</translation>
+    </message>
+    <message>
+        <source>Gold items or qrels (*.txt *.qrels *.tsv);;All files (*)</source>
+        <translation>金标准条目或 qrels (*.txt *.qrels *.tsv);;所有文件 (*)</translation>
     </message>
     <message>
         <source>No database is open.</source>
@@ -717,6 +733,18 @@ What makes a document *relevant*…</source>
     <message>
         <source>&amp;Campaign</source>
         <translation>标注项目(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Campaign %1 is created: %2 items pooled from %3 at depth %4, %5 grades per item (gold items: %6), offered in %8 order to %7.
+
+Its annotators find it in Annotate&apos;s Campaign tab; Campaign ▸ Lead&apos;s dashboard follows it.</source>
+        <translation>标注项目 %1 已创建：从 %3 按深度 %4 汇集了 %2 个条目，每个条目 %5 个评分（金标准条目：%6），按 %8 顺序分配给 %7。
+
+标注者可在“标注”页的“标注项目”标签中找到它；“标注项目 ▸ 负责人看板”可跟踪其进度。</translation>
+    </message>
+    <message>
+        <source>New campaign</source>
+        <translation>新建标注项目</translation>
     </message>
     <message>
         <source>&amp;New campaign…</source>

@@ -162,3 +162,26 @@ def test_the_first_open_campaign_is_chosen_and_q_without_one_says_why(
     assert panel.campaign is None
     assert not panel.next_item()
     assert "Choose a campaign" in panel.progress_label.text()
+
+
+def test_new_campaign_takes_gold_items_from_a_file(
+    qtbot: Any, context: Any, campaign: CampaignService, tmp_path: Any
+) -> None:
+    dialog = CampaignDialog(context)
+    qtbot.addWidget(dialog)
+    dialog.name.setText("with gold")
+    dialog.runs.item(0).setSelected(True)
+    dialog.annotators.setText("alice")
+    bad = tmp_path / "gold.txt"
+    bad.write_text("q1 0 d1 4\nq2 0 d7 seven\n")
+    dialog.gold_file.setText(str(bad))
+    dialog.create_campaign()
+    assert dialog.created is None and f"{bad}:2" in dialog.error.text(), dialog.error.text()
+    assert [c.name for c in campaign.all()] == ["study"]  # nothing written
+    dialog.gold_file.setText(str(tmp_path / "missing.txt"))
+    dialog.create_campaign()
+    assert dialog.created is None and "no such file" in dialog.error.text()
+    bad.write_text("q1 0 d1 4\nq2 0 d7 0\n")
+    dialog.gold_file.setText(str(bad))
+    dialog.create_campaign()
+    assert dialog.created is not None and dialog.created.gold == 2, dialog.error.text()

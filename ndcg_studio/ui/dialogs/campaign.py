@@ -1,11 +1,12 @@
 """The New campaign dialog: name, runs and depth, overlap, the order the queue
 offers the pool in (a pooling strategy: depth, mtf, bandit, or ab with its runs A, B and cutoff
-K), annotators, a query sample, gold rate and warning threshold, guidelines in Markdown with a
-live preview.
+K), annotators, a query sample, gold items (a file of known grades), gold rate and warning
+threshold, guidelines in Markdown with a live preview.
 Creating goes through :meth:`CampaignService.create` (its errors are shown, nothing written)."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtWidgets import (
@@ -14,19 +15,28 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QDoubleSpinBox,
+    QFileDialog,
     QFormLayout,
     QHBoxLayout,
     QLabel,
     QLineEdit,
     QListWidget,
     QPlainTextEdit,
+    QPushButton,
     QSpinBox,
     QTextBrowser,
     QWidget,
 )
 
+from ndcg_studio.io.campaign_files import read_gold_file
+from ndcg_studio.io.errors import InputError
 from ndcg_studio.services.campaigns.service import CampaignService
-from ndcg_studio.services.campaigns.types import POOL_STRATEGIES, CampaignInfo, CampaignSpec
+from ndcg_studio.services.campaigns.types import (
+    POOL_STRATEGIES,
+    CampaignInfo,
+    CampaignSpec,
+    GoldItem,
+)
 
 
 class CampaignDialog(QDialog):
@@ -41,8 +51,10 @@ class CampaignDialog(QDialog):
         self.created: CampaignInfo | None = None
         form = QFormLayout(self)
         self.name = QLineEdit(self)
+        self.name.setObjectName("campaign_name")
         form.addRow(self.tr("Name"), self.name)
         self.runs = QListWidget(self)
+        self.runs.setObjectName("campaign_runs")
         self.runs.setSelectionMode(QAbstractItemView.SelectionMode.MultiSelection)
         self.runs.setMaximumHeight(110)
         db = context.database
@@ -51,6 +63,7 @@ class CampaignDialog(QDialog):
         form.addRow(self.tr("Runs to pool"), self.runs)
         self._add_pool_rows(form, names)
         self.annotators = QLineEdit(self)
+        self.annotators.setObjectName("campaign_annotators")
         self.annotators.setPlaceholderText(self.tr("names separated by spaces or commas"))
         form.addRow(self.tr("Annotators"), self.annotators)
         self._add_sample_and_gold_rows(form)
@@ -152,14 +165,53 @@ class CampaignDialog(QDialog):
         self.gold_threshold.setRange(0.0, 1.0)
         self.gold_threshold.setSingleStep(0.05)
         self.gold_threshold.setValue(0.7)
+        self.gold_file = QLineEdit(self)
+        self.gold_file.setObjectName("campaign_gold_file")
+        self.gold_file.setPlaceholderText(
+            self.tr("none: no gold checks (a file of QUERY [ITER] DOCUMENT GRADE lines)")
+        )
+        choose = QPushButton(self.tr("Choose…"), self)
+        choose.clicked.connect(self._choose_gold_file)
+        row = QHBoxLayout()
+        row.addWidget(self.gold_file, 1)
+        row.addWidget(choose)
+        form.addRow(self.tr("Gold items"), row)
         row = QHBoxLayout()
         row.addWidget(self.gold_rate)
         row.addWidget(QLabel(self.tr("warn below")))
         row.addWidget(self.gold_threshold)
         form.addRow(self.tr("Gold rate"), row)
 
+    def _choose_gold_file(self) -> None:
+        path, _filter = QFileDialog.getOpenFileName(
+            self,
+            self.tr("Gold items"),
+            "",
+            self.tr("Gold items or qrels (*.txt *.qrels *.tsv);;All files (*)"),
+        )
+        if path:
+            self.gold_file.setText(path)
+
+    def gold(self) -> list[GoldItem]:
+        """The gold items of the chosen file (none when no file is chosen).
+
+        Raises:
+            InputError: the file cannot be read or has a bad line (``FILE:LINE: field: …``).
+        """
+        text = self.gold_file.text().strip()
+        if not text:
+            return []
+        path = Path(text).expanduser()
+        if not path.is_file():
+            raise InputError(f"{path}: no such file (the gold items)")
+        return [GoldItem(q, d, g) for q, d, g, _line in read_gold_file(path)]
+
     def spec(self) -> CampaignSpec:
-        """The campaign the form describes."""
+        """The campaign the form describes (its gold items read from the chosen file).
+
+        Raises:
+            InputError: as :meth:`gold`.
+        """
         people = [p for p in self.annotators.text().replace(",", " ").split() if p]
         strategy = self.strategy.currentData()
         ab = strategy == "ab"
@@ -171,6 +223,7 @@ class CampaignDialog(QDialog):
             annotators=people,
             sample=self.sample.value() or None,
             seed=self.seed.value(),
+            gold=self.gold(),
             gold_rate=self.gold_rate.value(),
             gold_threshold=self.gold_threshold.value(),
             guidelines=self.guidelines.toPlainText(),

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QMainWindow,
     QMenu,
+    QMessageBox,
     QPushButton,
     QTextBrowser,
     QVBoxLayout,
@@ -327,8 +328,32 @@ def install_campaigns(window: Any, menu_bar_before: QMenu | None = None) -> Camp
         from ndcg_studio.ui.dialogs.campaign import CampaignDialog
 
         dialog = CampaignDialog(context, window)
-        if dialog.exec() and panel is not None:
+        if not dialog.exec() or dialog.created is None:
+            return
+        if panel is not None:
             panel.refresh()
+        info = dialog.created
+        text = QCoreApplication.translate(
+            "CampaignMenu",
+            "Campaign %1 is created: %2 items pooled from %3 at depth %4, %5 grades per item "
+            "(gold items: %6), offered in %8 order to %7.\n\nIts annotators find it in "
+            "Annotate's Campaign tab; Campaign ▸ Lead's dashboard follows it.",
+        )
+        QMessageBox.information(
+            window,
+            QCoreApplication.translate("CampaignMenu", "New campaign"),
+            arg(
+                text,
+                info.name,
+                info.items,
+                ", ".join(info.runs),
+                info.pool_depth,
+                info.overlap,
+                info.gold,
+                ", ".join(info.annotators),
+                info.strategy,
+            ),
+        )
 
     def dashboard() -> None:
         from ndcg_studio.ui.views.campaign.dashboard import CampaignDashboard
