@@ -221,3 +221,33 @@ def test_annotate_with_a_campaign_fits_1024(qtbot: Any, context: AppContext) -> 
     assert not tabs.tabBar().isVisible()
     panel.show()
     assert view.side_panel_shown(panel) and tabs.currentWidget().isAncestorOf(panel)
+
+
+def test_query_detail_at_1024_shows_every_column_and_ten_rows(
+    qtbot: Any, context: AppContext, interface_language: str, ui_data: Any
+) -> None:
+    """Query detail at 1024×700 with two annotators: the run table shows every column (no
+    horizontal scrolling, the gain columns in view beside the titles) and room for ten rows;
+    the ideal table every column too."""
+    from ndcg_studio.services.annotation.service import AnnotationService
+    from ndcg_studio.services.scoring.service import ScoringService
+    from ndcg_studio.services.scoring.settings import ScoringSettings
+    from ndcg_studio.ui.views.query_detail import QueryDetailView
+    from tests.ui.conftest import RUN_NAMES
+
+    grading = AnnotationService(context.database)
+    for doc, grade in (("d1", 2), ("d2", 3)):
+        grading.set_grade(ui_data.alice.id, ui_data.query["q1"], ui_data.doc[doc], grade)
+    view = QueryDetailView(context)
+    qtbot.addWidget(view)
+    view.resize(1024, 700)
+    view.show()
+    qb = ScoringService(context.database).breakdown("q1", RUN_NAMES[0], ScoringSettings(k=10))
+    view.set_breakdown(qb, "q1")
+    settle(qtbot, 0.3)
+    assert view.run_model.columnCount() >= 10  # alice's and bob's columns among them
+    for table in (view.run_table, view.ideal_table):
+        header = table.horizontalHeader()
+        assert header.length() <= table.viewport().width(), (interface_language, header.length())
+    rows = view.run_table.viewport().height() / view.run_table.verticalHeader().defaultSectionSize()
+    assert rows >= 8, rows

@@ -1,8 +1,9 @@
 """Query detail: how one (query, run) nDCG@K was computed, rank by rank.
 
-Shows the run's top K beside the ideal list (rank, document, every annotator's grade, the
-consensus grade, gain, discount, discounted gain, cumulative DCG), the totals DCG, IDCG and nDCG,
-one sentence stating K, gain, ideal and order, and a chart of cumulative DCG against the ideal.
+Shows the run's top K across the whole width (rank, document, every annotator's grade, the
+consensus grade, gain, discount, discounted gain, cumulative DCG), under it the ideal list beside
+a chart of cumulative DCG against the ideal, the totals DCG, IDCG and nDCG, and one sentence
+stating K, gain, ideal and order.
 Disputed documents (grades differing by 2 or more) are highlighted with ⚠; unjudged documents
 read "unjudged" and gain 0. The breakdown is computed in a worker
 (:meth:`ScoringService.breakdown`).
@@ -160,7 +161,9 @@ class QueryDetailView(QWidget):
         self.by_annotator.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
 
     def _build_splitter(self) -> None:
-        """The run and ideal tables side by side, above the cumulative DCG chart."""
+        """The run table across the whole width (its every column in view at 1024 px: the
+        rank, the title, each annotator's grade, gain, discount and cumulative DCG), above the
+        ideal table and the cumulative DCG chart side by side."""
         self.run_model = BreakdownTableModel("run", self)
         self.ideal_model = BreakdownTableModel("ideal", self)
         self.run_table = _table(self.run_model)
@@ -168,7 +171,7 @@ class QueryDetailView(QWidget):
         self.run_caption = _section_label(self.tr("Run"))
         self.ideal_caption = _section_label(self.tr("Ideal list"))
         self.chart = CumulativeDcgChart()
-        self.chart.setMinimumHeight(220)
+        self.chart.setMinimumHeight(180)
 
         run_box = QWidget()
         run_layout = QVBoxLayout(run_box)
@@ -180,20 +183,19 @@ class QueryDetailView(QWidget):
         ideal_layout.setContentsMargins(0, 0, 0, 0)
         ideal_layout.addWidget(self.ideal_caption)
         ideal_layout.addWidget(self.ideal_table)
-        self.tables = tables = QSplitter(Qt.Orientation.Horizontal)
-        tables.addWidget(run_box)
-        tables.addWidget(ideal_box)
-        tables.setStretchFactor(0, 7)
-        tables.setStretchFactor(1, 3)
-        tables.setSizes([720, 540])
-        tables.setChildrenCollapsible(False)
-        tables.splitterMoved.connect(lambda *_: self.fit_title_column())
+        self.lower = lower = QSplitter(Qt.Orientation.Horizontal)
+        lower.addWidget(ideal_box)
+        lower.addWidget(self.chart)
+        lower.setStretchFactor(0, 1)
+        lower.setStretchFactor(1, 1)
+        lower.setSizes([480, 540])
+        lower.setChildrenCollapsible(False)
         self.splitter = QSplitter(Qt.Orientation.Vertical)
-        self.splitter.addWidget(tables)
-        self.splitter.addWidget(self.chart)
+        self.splitter.addWidget(run_box)
+        self.splitter.addWidget(lower)
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 2)
-        self.splitter.setSizes([400, 300])
+        self.splitter.setSizes([420, 280])
         self.splitter.setChildrenCollapsible(False)
 
     # ------------------------------------------------------------------ data
@@ -301,9 +303,9 @@ class QueryDetailView(QWidget):
         self.fit_title_column()
 
     def _fit_splitter(self) -> None:
-        """Give the ideal table the width its columns need; the run table (with the titles)
-        takes the rest."""
-        total = sum(self.tables.sizes())
+        """Give the ideal table the width its columns need (at most 70 %); the chart takes
+        the rest."""
+        total = sum(self.lower.sizes())
         view = self.ideal_table
         needed = (
             view.horizontalHeader().length()
@@ -311,8 +313,9 @@ class QueryDetailView(QWidget):
             + 2 * view.frameWidth()
             + 2
         )
-        if total > 0 and needed < total * 0.6:
-            self.tables.setSizes([total - needed, needed])
+        if total > 0:
+            needed = min(needed, int(total * 0.7))
+            self.lower.setSizes([needed, total - needed])
 
     def totals_html(self) -> str:
         """The totals line: DCG, IDCG and nDCG with the division written out."""
