@@ -324,7 +324,9 @@ class DeltaChart(ChartView):
             )
         x_axis.setTitleText(title)
         span = float(max(np.abs(d).max(initial=0.0), 0.05))
-        y_axis = self._value_axis(arg(self.tr("Δ nDCG@%1 (A − B)"), k), -span, span, "%.2f")
+        # no "(A − B)": the legend names the run each colour favours, and the title fits the
+        # axis at 1024 px
+        y_axis = self._value_axis(arg(self.tr("Δ nDCG@%1"), k), -span, span, "%.2f")
         y_axis.applyNiceNumbers()
         self._attach(
             series, (x_axis, Qt.AlignmentFlag.AlignBottom), (y_axis, Qt.AlignmentFlag.AlignLeft)

@@ -1265,8 +1265,8 @@ Create one with File ▸ New database…, then load the demo there.</source>
         </translation>
     </message>
     <message>
-        <source>Δ nDCG@%1 (A − B)</source>
-        <translation>Δ nDCG@%1 (A − B)</translation>
+        <source>Δ nDCG@%1</source>
+        <translation>Δ nDCG@%1</translation>
     </message>
 </context>
 <context>

@@ -55,7 +55,8 @@ class GradeLegend(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        # one row when the names fit, else two rows (3 + 2) rather than elided names
+        # one row when the names fit, else two rows (3 + 2), else three (2 + 2 + 1), rather
+        # than elided names
         self._grid = QGridLayout(self)
         self._grid.setContentsMargins(0, 0, 0, 0)
         self._grid.setSpacing(6)
@@ -90,8 +91,8 @@ class GradeLegend(QWidget):
         return sum(widths) + self._grid.spacing() * (len(widths) - 1)
 
     def rows(self) -> int:
-        """1 or 2: how many rows the buttons are laid out in now."""
-        return 1 if self._columns >= len(self.buttons) else 2
+        """1, 2 or 3: how many rows the buttons are laid out in now."""
+        return -(-len(self.buttons) // self._columns)
 
     def _place(self, columns: int) -> None:
         if columns == self._columns:
@@ -102,16 +103,25 @@ class GradeLegend(QWidget):
         for i, button in enumerate(self.buttons.values()):
             self._grid.addWidget(button, i // columns, i % columns)
 
+    def _columns_width(self, columns: int) -> int:
+        """The width the buttons need in ``columns`` columns, each as wide as its widest
+        button (full names, also in bold)."""
+        widths = [b.minimumWidth() for b in self.buttons.values()]
+        widest = [max(widths[c::columns]) for c in range(columns)]
+        return sum(widest) + (columns - 1) * self._grid.spacing()
+
     def minimumSizeHint(self) -> QSize:
         hint = super().minimumSizeHint()
-        # two rows of three columns: each column as wide as its widest button
-        widths = [b.minimumWidth() for b in self.buttons.values()]
-        columns = [max(widths[c::3]) for c in range(3)]
-        return QSize(sum(columns) + 2 * self._grid.spacing(), hint.height())
+        # three rows of two columns: Russian names ("Слабо релевантный") beside the campaign
+        # panel at 1024 px leave no room for three columns (tests/ui/test_small_screens.py)
+        return QSize(self._columns_width(2), hint.height())
 
     def resizeEvent(self, event: QResizeEvent) -> None:
-        fits = event.size().width() >= self.one_row_width()
-        self._place(len(self.buttons) if fits else 3)
+        width = event.size().width()
+        if width >= self.one_row_width():
+            self._place(len(self.buttons))
+        else:
+            self._place(3 if width >= self._columns_width(3) else 2)
         super().resizeEvent(event)
 
     def set_current(self, grade: int | None) -> None:

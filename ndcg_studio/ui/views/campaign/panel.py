@@ -116,8 +116,11 @@ class CampaignPanel(QWidget):
         self.later_button = QPushButton(self.tr("Later"), self)
         self.later_button.setToolTip(self.tr("Skip this document for now (L)"))
         self.later_button.clicked.connect(self.later)
-        for button in (self.next_button, self.cant_button, self.later_button):
-            row.addWidget(button)
+        # "Next from queue" above the two marks: the three side by side made the tab 400 px
+        # wide in Russian and Annotate wider than a 1024-px screen (tests/ui/test_small_screens)
+        layout.addWidget(self.next_button)
+        row.addWidget(self.cant_button)
+        row.addWidget(self.later_button)
         layout.addLayout(row)
         self.guidelines = QTextBrowser(self)
         self.guidelines.setObjectName("campaign_guidelines")
