@@ -1088,6 +1088,10 @@ Not decided: the number of judgments is an estimate (the documents that decide A
         <translation>Прогон</translation>
     </message>
     <message>
+        <source>Judged@%1</source>
+        <translation>Оценено@%1</translation>
+    </message>
+    <message>
         <source>nDCG and nDCG′ differ by more than %1: the unjudged documents of this list move the score; judge them (Annotate) to settle it</source>
         <translation>nDCG и nDCG′ расходятся больше чем на %1: неоценённые документы этого списка меняют балл; оцените их (Разметка), чтобы это решить</translation>
     </message>
@@ -2157,8 +2161,12 @@ p = %7 (парный рандомизационный тест), с поправ
 <context>
     <name>PairwiseKappaModel</name>
     <message>
-        <source>undefined</source>
+        <source>n/a</source>
         <extracomment>more annotators than this: cells show the value only (no item count)</extracomment>
+        <translation>н/д</translation>
+    </message>
+    <message>
+        <source>undefined</source>
         <translation>не определено</translation>
     </message>
     <message>
@@ -2379,7 +2387,7 @@ p = %7 (парный рандомизационный тест), с поправ
     </message>
     <message>
         <source>Judged@K below</source>
-        <translation>Judged@K ниже</translation>
+        <translation>Оценено@K ниже</translation>
     </message>
     <message>
         <source>Source: %1</source>
@@ -2628,6 +2636,10 @@ Import a run and judgments (File ▸ Import…), or judge a few documents in Ann
     <message>
         <source>Band</source>
         <translation>Уровень</translation>
+    </message>
+    <message>
+        <source>Judged@%1</source>
+        <translation>Оценено@%1</translation>
     </message>
     <message>
         <source>Annotators</source>

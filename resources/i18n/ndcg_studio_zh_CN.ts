@@ -1082,6 +1082,10 @@ Not decided: the number of judgments is an estimate (the documents that decide A
         <translation>运行</translation>
     </message>
     <message>
+        <source>Judged@%1</source>
+        <translation>已评@%1</translation>
+    </message>
+    <message>
         <source>nDCG and nDCG′ differ by more than %1: the unjudged documents of this list move the score; judge them (Annotate) to settle it</source>
         <translation>nDCG 与 nDCG′ 相差超过 %1：此列表中未标注的文档会影响得分；请标注它们（“标注”）以确定</translation>
     </message>
@@ -2133,8 +2137,12 @@ p = %7（配对随机化检验），校正后 p = %8（%9）
 <context>
     <name>PairwiseKappaModel</name>
     <message>
-        <source>undefined</source>
+        <source>n/a</source>
         <extracomment>more annotators than this: cells show the value only (no item count)</extracomment>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>undefined</source>
         <translation>无定义</translation>
     </message>
     <message>
@@ -2351,7 +2359,7 @@ p = %7（配对随机化检验），校正后 p = %8（%9）
     </message>
     <message>
         <source>Judged@K below</source>
-        <translation>Judged@K 低于</translation>
+        <translation>已评@K 低于</translation>
     </message>
     <message>
         <source>Source: %1</source>
@@ -2588,6 +2596,10 @@ Import a run and judgments (File ▸ Import…), or judge a few documents in Ann
     <message>
         <source>Band</source>
         <translation>等级</translation>
+    </message>
+    <message>
+        <source>Judged@%1</source>
+        <translation>已评@%1</translation>
     </message>
     <message>
         <source>Annotators</source>

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QCoreApplication, QLocale, QSettings
+from PySide6.QtCore import QCoreApplication, QLocale, QSettings, Qt
 from PySide6.QtWidgets import QDialogButtonBox, QMenu
 
 from ndcg_studio.ui import language
@@ -486,3 +486,21 @@ def test_the_consensus_names_cover_the_vocabulary_and_are_translated(qapp: Any) 
         undo()
     assert "согласование: медиана" in text
     assert "consensus: median" in scoring_settings.headline(ScoringSettings(consensus="median"))
+
+
+def test_review_headers_are_translated_with_their_cutoff(qapp: Any) -> None:
+    """Judged@K and the condensed table's headers in Russian (they were English there)."""
+    from ndcg_studio.ui.models.condensed import CondensedTableModel
+    from ndcg_studio.ui.models.scores import COL_JUDGED, ScoresTableModel
+
+    undo = language.apply_language("ru")
+    try:
+        scores, condensed = ScoresTableModel(), CondensedTableModel()
+        horizontal = Qt.Orientation.Horizontal
+        judged = scores.headerData(COL_JUDGED, horizontal)
+        condensed_headers = [condensed.headerData(c, horizontal) for c in (0, 1, 5)]
+    finally:
+        undo()
+    assert judged.startswith("Оценено@"), judged
+    assert condensed_headers[:2] == ["Запрос", "Прогон"], condensed_headers
+    assert condensed_headers[2].startswith("Оценено@"), condensed_headers

@@ -143,7 +143,7 @@ class PairwiseKappaModel(TableModel):
             if r == c:
                 return "—"
             if math.isnan(value):
-                return "n/a"
+                return self.tr("n/a")
             if len(self._names) > self.compact_above:
                 return f"{value:.2f}"
             return f"{value:.2f}\n{counted(int(self._shared[r, c]), 'items')}"

@@ -98,7 +98,7 @@ class CondensedTableModel(NumpyTableModel):
         "nDCG",
         "nDCG′",
         "nDCG′ − nDCG",
-        "Judged@K",
+        QT_TRANSLATE_NOOP("CondensedTableModel", "Judged@%1"),
     )
 
     def __init__(self, parent: QObject | None = None) -> None:
@@ -136,7 +136,7 @@ class CondensedTableModel(NumpyTableModel):
             return f"nDCG@{k}"
         if section == COL_CONDENSED:
             return f"nDCG′@{k}"
-        return self.HEADERS[section]
+        return arg(self.translated(self.HEADERS[section]), k)
 
     def _header_tooltip(self, section: int) -> str | None:
         return {

@@ -109,7 +109,7 @@ class ScoresTableModel(NumpyTableModel):
         QT_TRANSLATE_NOOP("ScoresTableModel", "Band"),
         "DCG@K",
         "IDCG@K",
-        "Judged@K",
+        QT_TRANSLATE_NOOP("ScoresTableModel", "Judged@%1"),
         QT_TRANSLATE_NOOP("ScoresTableModel", "Annotators"),
         QT_TRANSLATE_NOOP("ScoresTableModel", "α (query)"),
         QT_TRANSLATE_NOOP("ScoresTableModel", "Disputed"),
@@ -233,7 +233,7 @@ class ScoresTableModel(NumpyTableModel):
         if section == COL_IDCG:
             return f"IDCG@{k}"
         if section == COL_JUDGED:
-            return f"Judged@{k}"
+            return arg(self.translated(self.HEADERS[section]), k)
         return self.translated(self.HEADERS[section])
 
     def _header_tooltip(self, section: int) -> str | None:
