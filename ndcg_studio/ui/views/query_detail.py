@@ -183,7 +183,7 @@ class QueryDetailView(QWidget):
         ideal_layout.setContentsMargins(0, 0, 0, 0)
         ideal_layout.addWidget(self.ideal_caption)
         ideal_layout.addWidget(self.ideal_table)
-        self.lower = lower = QSplitter(Qt.Orientation.Horizontal)
+        self.ideal_and_chart = lower = QSplitter(Qt.Orientation.Horizontal)
         lower.addWidget(ideal_box)
         lower.addWidget(self.chart)
         lower.setStretchFactor(0, 1)
@@ -305,7 +305,7 @@ class QueryDetailView(QWidget):
     def _fit_splitter(self) -> None:
         """Give the ideal table the width its columns need (at most 70 %); the chart takes
         the rest."""
-        total = sum(self.lower.sizes())
+        total = sum(self.ideal_and_chart.sizes())
         view = self.ideal_table
         needed = (
             view.horizontalHeader().length()
@@ -315,7 +315,7 @@ class QueryDetailView(QWidget):
         )
         if total > 0:
             needed = min(needed, int(total * 0.7))
-            self.lower.setSizes([needed, total - needed])
+            self.ideal_and_chart.setSizes([needed, total - needed])
 
     def totals_html(self) -> str:
         """The totals line: DCG, IDCG and nDCG with the division written out."""
