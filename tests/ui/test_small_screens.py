@@ -258,3 +258,21 @@ def test_query_detail_at_1024_shows_every_column_and_ten_rows(
         assert header.length() <= table.viewport().width(), (interface_language, header.length())
     rows = view.run_table.viewport().height() / view.run_table.verticalHeader().defaultSectionSize()
     assert rows >= 8, rows
+
+
+def test_a_long_status_wraps_beside_the_hint_and_the_document_keeps_its_room(
+    qtbot: Any, small_window: MainWindow
+) -> None:
+    """ "Query complete: …" in the status row: the hint keeps a readable width (it was squeezed
+    into a one-word-per-line sliver) and the document's text keeps the free height."""
+    view = small_window.view("Annotate")
+    assert isinstance(view, AnnotateView)
+    settle(qtbot)
+    before = view.panel.text_view.height()
+    view.set_status("Query complete: ← → to change a grade, U for the next unjudged")
+    settle(qtbot, 0.3)
+    hint = view.panel.hint_label
+    assert hint.width() >= 200, hint.width()
+    assert hint.heightForWidth(hint.width()) <= 4 * hint.fontMetrics().lineSpacing()
+    assert view.panel.text_view.height() >= before - 3 * hint.fontMetrics().lineSpacing()
+    assert_inside(view.panel.status_label, small_window, "the status")

@@ -253,7 +253,11 @@ class DocumentPanel(QFrame):
         bottom = QHBoxLayout()
         self.status_label = QLabel("", self)
         self.status_label.setObjectName("save_status")
-        bottom.addWidget(self.status_label)
+        # a long status ("Query complete: ← → to change a grade, …") wraps beside the hint
+        # rather than squeezing it into a one-word-per-line sliver whose height took the
+        # document's room (tests/ui/test_small_screens.py)
+        self.status_label.setWordWrap(True)
+        bottom.addWidget(self.status_label, 1)
         hint = self.tr(HINT)  # marked in annotate_keys, context "DocumentPanel"
         self.hint_label = secondary(QLabel(hint, self))
         # may be clipped in a narrow window rather than widening it (full text in the tooltip)
@@ -261,6 +265,7 @@ class DocumentPanel(QFrame):
         self.hint_label.setToolTip(arg(self.tr("%1 · Home/End first/last · Ctrl+Z undo"), hint))
         self.hint_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         self.hint_label.setWordWrap(True)  # two lines in a narrow window, not a cut first word
+        self.hint_label.setMinimumWidth(220)
         bottom.addWidget(self.hint_label, 1)
         return bottom
 
