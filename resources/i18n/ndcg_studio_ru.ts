@@ -1354,8 +1354,12 @@ Create one with File ▸ New database…, then load the demo there.</source>
         <translation>Документ %1 / %2</translation>
     </message>
     <message>
-        <source>(untitled)</source>
-        <translation>(без названия)</translation>
+        <source>Document %1</source>
+        <translation>Документ %1</translation>
+    </message>
+    <message>
+        <source>The database has no text for this document. Import the documents (File ▸ Import…, Documents: a CSV or JSONL file of id, title and text) so that annotators read what they grade.</source>
+        <translation>В базе данных нет текста этого документа. Импортируйте документы (Файл ▸ Импорт…, Документы: файл CSV или JSONL с id, заголовком и текстом), чтобы асессоры читали то, что оценивают.</translation>
     </message>
     <message>
         <source>Note: %1</source>

@@ -1330,8 +1330,12 @@ Create one with File ▸ New database…, then load the demo there.</source>
         <translation>文档 %1 / %2</translation>
     </message>
     <message>
-        <source>(untitled)</source>
-        <translation>（无标题）</translation>
+        <source>Document %1</source>
+        <translation>文档 %1</translation>
+    </message>
+    <message>
+        <source>The database has no text for this document. Import the documents (File ▸ Import…, Documents: a CSV or JSONL file of id, title and text) so that annotators read what they grade.</source>
+        <translation>数据库中没有这篇文档的正文。请导入文档（文件 ▸ 导入…，文档：包含 id、标题和正文的 CSV 或 JSONL 文件），以便标注者阅读所评的内容。</translation>
     </message>
     <message>
         <source>Note: %1</source>

@@ -302,3 +302,18 @@ def test_pool_model_marks_the_current_row(qtmodeltester: Any, annotate_view: Ann
     assert model.index(0, PoolModel.COL_TITLE).data(Qt.ItemDataRole.FontRole).bold()
     assert model.index(1, PoolModel.COL_TITLE).data(Qt.ItemDataRole.FontRole) is None
     assert model.index(0, PoolModel.COL_GRADE).data(Qt.ItemDataRole.DecorationRole) is not None
+
+
+def test_a_document_without_title_or_text_says_how_to_import_the_documents(qtbot: Any) -> None:
+    """Runs and qrels imported, documents not: the card names the document by its id (not
+    "(untitled)") and says how to get its text."""
+    from ndcg_studio.services.annotation.types import PoolItem
+    from ndcg_studio.ui.views.annotate.document import DocumentPanel
+
+    panel = DocumentPanel(lambda _event: False)
+    qtbot.addWidget(panel)
+    panel.show_item(PoolItem(1, "FBIS3-10082", "", "", "", None, None), 0, 3)
+    assert panel.title_label.text() == "Document FBIS3-10082"
+    assert "Import the documents" in panel.text_view.toPlainText()
+    panel.show_item(PoolItem(2, "d2", "A title", "", "", None, None), 1, 3)
+    assert panel.title_label.text() == "A title" and panel.text_view.toPlainText() == ""

@@ -284,14 +284,23 @@ class DocumentPanel(QFrame):
         """Show ``item``, document ``position`` (0-based) of ``total``, with its grade."""
         self.position_label.setText(arg(self.tr("Document %1 / %2"), position + 1, total))
         self.doc_id_label.setText(item.external_id)
-        self.title_label.setText(item.title or self.tr("(untitled)"))
+        self.title_label.setText(item.title or arg(self.tr("Document %1"), item.external_id))
         if item.url:
             safe = item.url.replace("&", "&amp;").replace("<", "&lt;").replace('"', "&quot;")
             self.url_label.setText(f'<a href="{safe}">{safe}</a>')
             self.url_label.show()
         else:
             self.url_label.hide()
-        self.text_view.setPlainText(item.text)
+        if item.text or item.title:
+            self.text_view.setPlainText(item.text)
+        else:  # runs and qrels imported, the documents not: say how to get the text
+            self.text_view.setPlainText(
+                self.tr(
+                    "The database has no text for this document. Import the documents "
+                    "(File ▸ Import…, Documents: a CSV or JSONL file of id, title and text) so "
+                    "that annotators read what they grade."
+                )
+            )
         self.note_label.setText(arg(self.tr("Note: %1"), item.note) if item.note else "")
 
         self.note_label.setVisible(bool(item.note))
