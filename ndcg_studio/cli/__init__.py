@@ -7,7 +7,7 @@ create a missing SQLite file; the commands that only read refuse it (exit 2, not
 Each export kind is a sub-command with its own options and ``--help``. Errors are printed as
 one clear message on stderr with exit code 2 (bad input or command line) or 1 (anything else,
 :mod:`ndcg_studio.storage.failures`); no traceback. CSV output starts with its header line; the
-settings that produced a file go beside it as ``NAME.settings.json``.
+settings that produced a file go beside it as ``NAME.settings.json`` (``report.csv.settings.json``).
 
 
 The package is split into the command line (:mod:`~ndcg_studio.cli.parser`), the handlers

@@ -71,7 +71,7 @@ def write_rows(
     stderr on screen) or as an xlsx workbook (:func:`~ndcg_studio.io.writers.write_table`). A
     file gets ``about`` (an :class:`~ndcg_studio.services.exporting.service.About`) written beside
     it
-    as ``F.settings.json``."""
+    as ``F.csv.settings.json`` (the whole name kept)."""
     from ndcg_studio.io.atomic import atomic_text_writer
     from ndcg_studio.io.writers import write_table
 

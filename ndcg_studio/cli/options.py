@@ -65,7 +65,7 @@ def add_output(
         "-o",
         metavar="FILE",
         default="-",
-        help="write to FILE (its folder must exist; the settings go to FILE's stem + "
+        help="write to FILE (its folder must exist; the settings go to FILE's name + "
         ".settings.json beside it); default: standard output",
     )
     if excel:

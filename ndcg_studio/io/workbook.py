@@ -86,7 +86,7 @@ def write_xlsx(
         path: destination file (not ``"-"``: a workbook is binary).
         header: column names.
         rows: sequences of cells in header order.
-        settings: what the ``F.settings.json`` sidecar holds.
+        settings: what the ``F.xlsx.settings.json`` sidecar holds.
         cancelled: polled every 10,000 rows.
 
     Returns:

@@ -215,10 +215,10 @@ def write_csv_columns(
 
 
 def settings_path(path: PathArg) -> Path:
-    """The settings file written beside an export: ``F.csv`` → ``F.settings.json`` (the last
-    suffix replaced; ``F`` → ``F.settings.json``)."""
+    """The settings file written beside an export: ``F.csv`` → ``F.csv.settings.json`` (the
+    whole name kept: ``F.xlsx`` written after ``F.csv`` has its own settings file)."""
     target = Path(path)
-    return target.with_name(target.stem + ".settings.json")
+    return target.with_name(target.name + ".settings.json")
 
 
 def write_settings(path: PathArg, about: Mapping[str, object]) -> Path | None:

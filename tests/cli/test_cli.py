@@ -117,7 +117,7 @@ def test_score_to_file_has_its_settings_beside_it(
     )
     assert code == 0
     assert out.read_text().splitlines()[0].startswith("query_id,run,k,ndcg,")
-    about = json.loads((tmp_path / "scores.settings.json").read_text())
+    about = json.loads((tmp_path / "scores.csv.settings.json").read_text())
     assert about["file"] == "scores.csv" and about["what"] == "score"
     assert about["written_by"] == f"ndcg-studio {__version__}"
     assert "k=10 gain=exponential ideal=list" in about["settings"]

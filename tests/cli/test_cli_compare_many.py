@@ -62,7 +62,7 @@ def four_runs(sqlite_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str
 def _read(path: Path) -> tuple[list[dict[str, str]], dict[str, object]]:
     text = path.read_text("utf-8")
     rows = list(csv.DictReader(io.StringIO(text, newline="")))
-    about = json.loads(path.with_name(path.stem + ".settings.json").read_text("utf-8"))
+    about = json.loads(path.with_name(path.name + ".settings.json").read_text("utf-8"))
     return rows, about
 
 
@@ -231,7 +231,7 @@ def test_refusals_are_one_line(
     code, _, err = run(capsys, "--db", four_runs, "export", "compare", *argv, "-o", str(out))
     assert code in (1, 2) and message in err, err
     assert err.count("\n") == 1
-    assert not out.exists() and not (tmp_path / "x.settings.json").exists()
+    assert not out.exists() and not (tmp_path / "x.csv.settings.json").exists()
 
 
 def test_list_options_stop_at_the_next_option(four_runs: str) -> None:

@@ -204,7 +204,7 @@ def test_a_run_compared_with_itself(
     assert {r["query_id"]: r["ndcg_other_a"] for r in rows} == own
     assert all(r["ndcg_other_a"] == r["ndcg_other_b"] and r["delta"] == "0.0" for r in rows)
     assert any(float(v) > 0 for v in own.values())
-    notes = json.loads((tmp_path / "self.settings.json").read_text())["notes"]
+    notes = json.loads((tmp_path / "self.csv.settings.json").read_text())["notes"]
     assert "p = 1;" in notes[0] + ";" and "ties 3" in notes[0]
 
 

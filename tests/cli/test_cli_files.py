@@ -135,7 +135,7 @@ def test_every_csv_loads_with_pandas_and_dictreader(
     else:
         text = out.read_text("utf-8-sig")
         frame = pd.read_csv(out, keep_default_na=False, dtype=str, encoding="utf-8-sig")
-        about = json.loads((tmp_path / "out.settings.json").read_text("utf-8"))
+        about = json.loads((tmp_path / "out.csv.settings.json").read_text("utf-8"))
         assert about["file"] == "out.csv" and about["written_by"].startswith("ndcg-studio ")
         if "k" in columns:
             assert "k=5" in about["settings"] or "k=10" in about["settings"]
@@ -187,7 +187,7 @@ def test_qrels_export_reimports_exactly(
     )
     assert code == 0, err
     assert " #q 0 " in exported.read_text()  # a '#' query id is written after a space
-    assert json.loads((tmp_path / "qrels.settings.json").read_text())["what"] == "qrels"
+    assert json.loads((tmp_path / "qrels.txt.settings.json").read_text())["what"] == "qrels"
     mine = {(q, d, a, g) for q, d, a, g, _ in hostile_judgments() if a == "-ann"}
     history = history_rows(hostile)
     code, _, err = run(

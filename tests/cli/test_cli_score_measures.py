@@ -104,7 +104,7 @@ def test_score_csv_columns_against_pytrec_eval(
     assert code == 0, err
     rows = list(csv.DictReader(out.read_text().splitlines()))
     assert tuple(rows[0]) == SCORE_COLUMNS + EXTRA_COLUMNS + INCOMPLETE_COLUMNS
-    about = json.loads((tmp_path / "s.settings.json").read_text())
+    about = json.loads((tmp_path / "s.csv.settings.json").read_text())
     assert "measures=all" in about["settings"]
     assert "bpref: relevant = grade >= 1" in about["notes"][0]
     qrels: dict[str, dict[str, int]] = {}

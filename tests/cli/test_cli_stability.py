@@ -49,7 +49,7 @@ def test_stability_csv(url: str, tmp_path: Path, capsys: pytest.CaptureFixture[s
         for pair in filter(None, r["flipped_pairs"].split("|")):
             first, second = pair.split(">")
             assert {first, second} <= set(RUNS)
-    settings = json.loads((tmp_path / "st.settings.json").read_text())
+    settings = json.loads((tmp_path / "st.csv.settings.json").read_text())
     assert settings["what"] == "stability --by consensus"
     assert "k=3" in settings["settings"] and "min_coverage=0.5" in settings["settings"]
     assert "n_resamples=500" in settings["settings"]
@@ -90,7 +90,7 @@ def test_score_by_annotator_long_csv(
     lines = out.read_text().splitlines()
     assert lines[0] == ",".join(BY_ANNOTATOR_COLUMNS)
     rows = list(csv.DictReader(lines))
-    assert (tmp_path / "by.settings.json").is_file()
+    assert (tmp_path / "by.csv.settings.json").is_file()
     # oracle: `score --annotator NAME` for each annotator
     db = open_database(url)
     try:
@@ -137,7 +137,7 @@ def test_score_a_source_alone(url: str, tmp_path: Path, capsys: pytest.CaptureFi
     for key, row in alone.items():
         for column in ("ndcg", "dcg", "idcg", "rr", "p_at_k"):
             assert by_source[key][column] == row[column], (key, column)
-    settings = json.loads((tmp_path / "s.settings.json").read_text())
+    settings = json.loads((tmp_path / "s.csv.settings.json").read_text())
     assert settings["settings"].endswith("source=gpt")
     code, _, err = _run(capsys, "score", "--db", url, "--source", "acme")
     assert code != 0 and "unknown source 'acme'" in err and "Traceback" not in err

@@ -67,7 +67,7 @@ def test_every_table_writes_a_workbook_with_the_csv_cells(
         assert ids <= set(HOSTILE_IDS) and "=1+2" in ids
         assert sheet.cell(2, 1).data_type == "s"
     # the settings sheet holds what the sidecar holds
-    about = json.loads((tmp_path / "out.settings.json").read_text("utf-8"))
+    about = json.loads((tmp_path / "out.xlsx.settings.json").read_text("utf-8"))
     settings = {k: v for k, v in book["settings"].iter_rows(min_row=2, values_only=True)}
     assert settings["what"] == about["what"] and settings["settings"] == (about["settings"] or None)
     assert settings["file"] == "out.xlsx" == about["file"]

@@ -103,11 +103,13 @@ def test_excel_bom_then_the_header_on_line_one(tmp_path: Path) -> None:
 
 def test_settings_file_beside_the_export(tmp_path: Path) -> None:
     path = tmp_path / "report.csv"
-    assert settings_path(path) == tmp_path / "report.settings.json"
+    assert settings_path(path) == tmp_path / "report.csv.settings.json"
+    # the workbook of the same report has its own (it overwrote the CSV's)
+    assert settings_path(tmp_path / "report.xlsx") == tmp_path / "report.xlsx.settings.json"
     assert settings_path(tmp_path / "qrels") == tmp_path / "qrels.settings.json"
     about = {"what": "report", "settings": "k=10 \u00e9", "notes": ['a, "b"\nc']}
-    assert write_settings(path, about) == tmp_path / "report.settings.json"
-    assert json.loads((tmp_path / "report.settings.json").read_text("utf-8")) == {
+    assert write_settings(path, about) == tmp_path / "report.csv.settings.json"
+    assert json.loads((tmp_path / "report.csv.settings.json").read_text("utf-8")) == {
         "file": "report.csv",
         **about,
     }

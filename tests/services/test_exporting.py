@@ -35,7 +35,7 @@ def test_report_rows_carry_scores_text_and_alpha(db: Any, tmp_path: Path) -> Non
     settings = ScoringSettings(k=10)
     assert ExportService(db).write(ExportRequest("report", out, settings=settings)) == 3
     rows = list(csv.DictReader(out.read_text().splitlines()))
-    about = json.loads((tmp_path / "report.settings.json").read_text())
+    about = json.loads((tmp_path / "report.csv.settings.json").read_text())
     assert about["what"] == "report" and about["settings"].startswith("k=10 ")
     report = ScoringService(db).score(settings)
     assert tuple(rows[0]) == (*report.columns(), *REPORT_EXTRA)

@@ -42,7 +42,7 @@ def test_export_from_the_app_writes_a_workbook(
     monkeypatch.setattr(transfer, "ask_item", pick, raising=False)  # its wider dialog, if any
     monkeypatch.setattr(QFileDialog, "getSaveFileName", save_dialog)
     main_window.export_file()
-    settings = tmp_path / f"{kind}.settings.json"  # written last, after the workbook
+    settings = tmp_path / f"{kind}.xlsx.settings.json"  # written last, after the workbook
     qtbot.waitUntil(settings.exists, timeout=10_000)
     assert XLSX_FILTER in offered[0].split(";;")
     book = openpyxl.load_workbook(tmp_path / f"{kind}.xlsx")

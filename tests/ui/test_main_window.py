@@ -436,7 +436,7 @@ def test_export_report_from_the_app_writes_the_csv(
     qtbot.waitUntil(lambda: "Exported" in main_window.statusBar().currentMessage(), timeout=10_000)
     lines = out.read_text(encoding="utf-8").splitlines()
     assert lines[0].startswith("query_id,run,k,ndcg,dcg,idcg,judged_at_k,band")  # header first
-    about = json.loads((tmp_path / "report.settings.json").read_text(encoding="utf-8"))
+    about = json.loads((tmp_path / "report.csv.settings.json").read_text(encoding="utf-8"))
     assert about["what"] == "report" and about["settings"].startswith("k=10 ")
 
 

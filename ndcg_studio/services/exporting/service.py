@@ -4,7 +4,7 @@ Each export is built as a :class:`Table` (header, rows, :class:`About`) and writ
 writers of :mod:`ndcg_studio.io.writers` — atomically, spreadsheet-safe (cells that a
 spreadsheet would run as a formula are written as text, in a form the readers undo exactly),
 optionally with a BOM for Excel. A CSV's first line is its header; the settings it was computed
-with travel beside it, in ``F.settings.json`` (:func:`ndcg_studio.io.writers.write_settings`),
+with travel beside it, in ``F.csv.settings.json`` (:func:`ndcg_studio.io.writers.write_settings`),
 so it can be reproduced. :meth:`ExportService.write` with ``file_format="xlsx"`` (or None and
 a ``.xlsx`` path; :func:`ndcg_studio.io.writers.table_format`) writes any kind, qrels too, as
 an Excel workbook instead, the settings also on its second sheet.
@@ -277,7 +277,7 @@ class ExportService:
         cancelled: Cancelled | None = None,
     ) -> int:
         """Write the export ``request`` asks for to its path (``-`` = stdout) and its settings
-        beside it (``F.settings.json``, :func:`ndcg_studio.io.writers.write_settings`; none for
+        beside it (``F.csv.settings.json``, :func:`ndcg_studio.io.writers.write_settings`; none for
         stdout).
 
         Compare writes the per-query deltas of two runs (:meth:`compare`), or, for more than two
