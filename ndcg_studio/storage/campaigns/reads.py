@@ -89,7 +89,7 @@ def dashboard_rows(session: Session, campaign: int, now: datetime) -> DashboardR
     items = session.execute(
         select(_ci.c.query_id, _ci.c.document_id, _q.c.external_id)
         .join(_q, _q.c.id == _ci.c.query_id)
-        .where(_ci.c.campaign_id == campaign, _ci.c.gold_grade.is_(None))
+        .where(_ci.c.campaign_id == campaign, ~_ci.c.gold)
     ).all()
     marked = {s.document_id for s in states} or {-1}
     documents = session.execute(select(_d.c.id, _d.c.external_id).where(_d.c.id.in_(marked))).all()
@@ -212,7 +212,7 @@ def campaign_judgments(session: Session, campaign: int) -> list[tuple[int, int, 
     rows = session.execute(
         select(_ci.c.query_id, _ci.c.document_id, _j.c.annotator_id, _j.c.grade)
         .join(_j, _same_item())
-        .where(_ci.c.campaign_id == campaign, _ci.c.gold_grade.is_(None))
+        .where(_ci.c.campaign_id == campaign, ~_ci.c.gold)
     ).all()
     return [(int(q), int(d), int(a), int(g)) for q, d, a, g in rows]
 
