@@ -15,7 +15,9 @@ Create Date: 2026-12-02 01:20:00
     team add-annotator``; this migration applies them to the annotator logins that exist);
   - ``item_grade_counts``, a view of the owner (whose rights it reads with: the owner is not
     bound by row security), gives every login how many grades each (query, document) has and
-    nothing else, for the campaign queue's load and capacity check.
+    nothing else, for the campaign queue's load and capacity check;
+    ``item_grade_changes`` (the history's ids and items, not who or which grade) tells the
+    adaptive queue orders which items' counts changed.
 """
 
 from __future__ import annotations
@@ -40,11 +42,12 @@ _READ = {
 }
 #: what an annotator login may read of ``campaign_items`` (not ``gold_grade``)
 _ITEM_COLUMNS = "campaign_id, query_id, document_id, gold, shuffle"
-_COUNTS_VIEW = (
-    "CREATE VIEW item_grade_counts WITH (security_barrier) AS "
-    "SELECT query_id, document_id, count(*) AS grades FROM judgments "
-    "GROUP BY query_id, document_id"
-)
+_VIEWS = {
+    "item_grade_counts": "SELECT query_id, document_id, count(*) AS grades FROM judgments "
+    "GROUP BY query_id, document_id",
+    "item_grade_changes": "SELECT id, query_id, document_id FROM judgment_history "
+    "WHERE kind = 'judgment'",
+}
 #: the logins of annotators that the team's rules bind (not the owner, not a superuser)
 _MEMBERS = (
     "SELECT quote_ident(r.rolname), has_table_privilege(r.oid, 'campaigns', 'INSERT') "
@@ -74,9 +77,10 @@ def upgrade() -> None:
         if table != "judgment_history":
             op.execute(f"DROP POLICY {table}_read ON {table}")
         op.execute(f"CREATE POLICY {table}_read ON {table} FOR SELECT USING ({rule})")
-    op.execute(_COUNTS_VIEW)
+    for view, query in _VIEWS.items():
+        op.execute(f"CREATE VIEW {view} WITH (security_barrier) AS {query}")
     for login, lead in _members():
-        op.execute(f"GRANT SELECT ON item_grade_counts TO {login}")
+        op.execute(f"GRANT SELECT ON {', '.join(_VIEWS)} TO {login}")
         if not lead:
             op.execute(f"REVOKE SELECT ON campaign_items FROM {login}")
             op.execute(f"GRANT SELECT ({_ITEM_COLUMNS}) ON campaign_items TO {login}")
@@ -88,7 +92,7 @@ def downgrade() -> None:
             if not lead:
                 op.execute(f"REVOKE SELECT ({_ITEM_COLUMNS}) ON campaign_items FROM {login}")
                 op.execute(f"GRANT SELECT ON campaign_items TO {login}")
-        op.execute("DROP VIEW item_grade_counts")
+        op.execute(f"DROP VIEW {', '.join(_VIEWS)}")
         for table in _READ:
             op.execute(f"DROP POLICY {table}_read ON {table}")
             if table != "judgment_history":

@@ -5,7 +5,8 @@ here; see README "Team mode", set-up B):
 
 - an **annotator** is blind to the others: it reads only its own judgments and their history,
   no adjudication and no gold answer (``campaign_items.gold_grade``); the view
-  ``item_grade_counts`` tells it how many grades each item has, and nothing else (row-level
+  ``item_grade_counts`` tells it how many grades each item has, and nothing else, and
+  ``item_grade_changes`` which items' grades changed (not who or how; row-level
   security and column privileges, migration 0011). It reads the rest (queries, documents, runs,
   campaigns); it writes judgments only of the annotator whose
   ``annotators.login`` is that login (row-level security, plus a guard trigger that refuses any

@@ -99,6 +99,7 @@ def test_0011_blinds_the_annotator_logins_that_exist(postgres_server: PostgresSe
         ]
         assert read(ann, grades) == [(1, 2)]
         assert read(ann, "SELECT * FROM item_grade_counts") == [(1, 1, 2)]
+        assert read(ann, "SELECT query_id, document_id FROM item_grade_changes") == [(1, 1)] * 2
         assert read(lead, grades) == [(1, 2), (2, 3)]
         assert read(lead, _ITEMS) == [(1, None), (2, 4)]
         with engine.begin() as conn:

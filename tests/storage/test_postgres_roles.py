@@ -17,6 +17,7 @@ from sqlalchemy.exc import DBAPIError
 
 from ndcg_studio.app import main
 from ndcg_studio.services.annotation.service import AnnotationService
+from ndcg_studio.services.campaigns.types import PoolStrategy
 from ndcg_studio.services.importing.service import ImportService
 from ndcg_studio.storage import models
 from ndcg_studio.storage.database import Database, DatabaseError, open_database
@@ -405,9 +406,12 @@ def test_the_connect_hint_carries_no_password(
     assert "***" not in out and "secret" not in out
 
 
-def _blind_campaign(team: PostgresServer, capsys: pytest.CaptureFixture[str]) -> None:
+def _blind_campaign(
+    team: PostgresServer, capsys: pytest.CaptureFixture[str], strategy: PoolStrategy = "depth"
+) -> None:
     """Documents 1–5 of q1, a run returning 1–4, the annotator login dave, and campaign c1
-    (overlap 2, alice, bob and dave) created by the lead carol with d5 as a gold item (grade 3)."""
+    (overlap 2, alice, bob and dave; ordered by ``strategy``) created by the lead carol with d5
+    as a gold item (grade 3)."""
     from ndcg_studio.services.campaigns.service import CampaignService
     from ndcg_studio.services.campaigns.types import CampaignSpec, GoldItem
 
@@ -432,7 +436,7 @@ def _blind_campaign(team: PostgresServer, capsys: pytest.CaptureFixture[str]) ->
     try:
         spec = CampaignSpec(
             "c1", ["bm25"], 4, 2, ["alice", "bob", "dave"],
-            gold=[GoldItem("q1", "d5", 3)], gold_rate=0.5,
+            gold=[GoldItem("q1", "d5", 3)], gold_rate=0.5, strategy=strategy,
         )  # fmt: skip
         CampaignService(lead_db).create(spec)
     finally:
@@ -491,17 +495,18 @@ def test_an_annotator_reads_only_its_own_grades_and_no_gold_answer(
         carol_db.dispose()
 
 
+@pytest.mark.parametrize("strategy", ["depth", "mtf"])
 def test_the_queue_counts_everyones_grades_for_an_annotator_login(
-    team: PostgresServer, capsys: pytest.CaptureFixture[str]
+    team: PostgresServer, capsys: pytest.CaptureFixture[str], strategy: PoolStrategy
 ) -> None:
-    """Issue #35.7: an annotator login cannot read the others' grades, yet its queue (overlap 2)
-    counts them: alice and bob each grade every item, after which dave is offered only the gold
-    item (judged by everyone), a regular item is refused to him as complete, and every login
-    sees the campaign complete."""
+    """Issue #35.7: an annotator login cannot read the others' grades, yet its queue (overlap 2,
+    fewest grades first or an adaptive order) counts them: alice and bob each grade every item,
+    after which dave is offered only the gold item (judged by everyone), a regular item is
+    refused to him as complete, and every login sees the campaign complete."""
     from ndcg_studio.services.campaigns.service import CampaignService
     from ndcg_studio.storage.judgments.items import ItemComplete
 
-    _blind_campaign(team, capsys)
+    _blind_campaign(team, capsys, strategy)
     for login in ("alice", "bob"):
         database = open_database(_url(team, login))
         try:

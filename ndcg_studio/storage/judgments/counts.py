@@ -3,8 +3,9 @@
 On PostgreSQL an annotator login reads only its own judgments (row security, migration 0011), yet
 the campaign queue's load and capacity check count everyone's grades. They read them from the
 view ``item_grade_counts`` of the tables' owner, which the owner's rights read in full and which
-exposes one count per (query, document), not who graded what. SQLite has no logins: the count
-reads ``judgments`` as before.
+exposes one count per (query, document), not who graded what (and the adaptive orders learn
+which items changed from ``item_grade_changes``). SQLite has no logins: the count reads
+``judgments`` as before.
 
 :func:`item_grades` is one SQL expression compiled per dialect, so a caller builds one statement
 for both.
@@ -21,9 +22,13 @@ from sqlalchemy.sql.functions import FunctionElement
 
 from ndcg_studio.storage import models
 
-#: the owner's view of migration 0011 (PostgreSQL only)
+#: the owner's views of migration 0011 (PostgreSQL only): the number of grades of each item, and
+#: the judgment history's ids and items (not who changed it, nor to which grade)
 item_grade_counts = table(
     "item_grade_counts", column("query_id"), column("document_id"), column("grades")
+)
+item_grade_changes = table(
+    "item_grade_changes", column("id"), column("query_id"), column("document_id")
 )
 
 
