@@ -30,3 +30,8 @@ _.n_nonrelevant
 _.adjudication
 # a worker's task kept alive until it reports (the campaign dashboard's machine sources)
 _._machine_task
+# SQLAlchemy: a construct's cache flag, and the @compiles functions it calls per dialect
+# (storage/judgments/counts.py's item_grades)
+_.inherit_cache
+_._count_judgments
+_._read_counts

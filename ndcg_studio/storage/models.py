@@ -24,6 +24,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from sqlalchemy import (
+    Boolean,
     CheckConstraint,
     Column,
     DateTime,
@@ -37,6 +38,7 @@ from sqlalchemy import (
     Table,
     Text,
     UniqueConstraint,
+    false,
     func,
     text,
 )
@@ -343,7 +345,11 @@ campaign_items = Table(
     *_campaign_key(item=True, annotator=False),
     Column("gold_grade", SmallInteger),
     Column("shuffle", Integer, nullable=False),
+    # a gold item? What the queue reads: an annotator login may not read ``gold_grade`` (the
+    # answer) on PostgreSQL (migration 0011, ``storage/roles.py``)
+    Column("gold", Boolean, nullable=False, default=False, server_default=false()),
     CheckConstraint(f"gold_grade BETWEEN {MIN_GRADE} AND {MAX_GRADE}", name="gold_grade_range"),
+    CheckConstraint("gold = (gold_grade IS NOT NULL)", name="gold_flag"),
     # the queue walks a campaign's items in shuffle order and stops early
     Index("ix_campaign_items_shuffle", "campaign_id", "shuffle"),
 )

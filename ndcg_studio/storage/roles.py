@@ -3,7 +3,12 @@
 What a login may do is enforced by the server, not by the app (migration 0004 and the grants
 here; see README "Team mode", set-up B):
 
-- an **annotator** login reads everything; it writes judgments only of the annotator whose
+- an **annotator** is blind to the others: it reads only its own judgments and their history,
+  no adjudication and no gold answer (``campaign_items.gold_grade``); the view
+  ``item_grade_counts`` tells it how many grades each item has, and nothing else, and
+  ``item_grade_changes`` which items' grades changed (not who or how; row-level
+  security and column privileges, migration 0011). It reads the rest (queries, documents, runs,
+  campaigns); it writes judgments only of the annotator whose
   ``annotators.login`` is that login (row-level security, plus a guard trigger that refuses any
   other row with a one-line message); it may update only a judgment's grade, note, ``updated_at``
   and ``write_id`` (column privileges: a judgment cannot be moved to another annotator, query or
@@ -12,7 +17,7 @@ here; see README "Team mode", set-up B):
 - in judging campaigns an annotator holds (leases), marks ("can't judge", "later", the seconds a
   grade took) and releases only its own items (row-level security, migration 0006);
 - a **lead** login is an annotator that may also adjudicate, in its own name only, and create,
-  change and close campaigns;
+  change and close campaigns; it reads every grade and gold answer;
 - the **history** is written by SECURITY DEFINER triggers of the owner, so no login but the owner
   can insert, change or delete history rows.
 
@@ -45,6 +50,8 @@ _ADJUDICATION_COLUMNS = ("grade", "note", "adjudicator_id", "updated_at", "write
 _CAMPAIGN_WORK = ("campaign_leases", "campaign_states")
 #: Campaign tables a lead writes (creating and closing campaigns).
 _CAMPAIGN_SETUP = ("campaigns", "campaign_runs", "campaign_annotators", "campaign_items")
+#: What an annotator may read of a campaign's items: not ``gold_grade``, the gold answer.
+_ITEM_COLUMNS = ("campaign_id", "query_id", "document_id", "gold", "shuffle")
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,6 +199,9 @@ def _add_member(conn: Connection, name: str, lead: bool) -> Member:
         f"GRANT CONNECT, TEMPORARY ON DATABASE {db_q} TO {login}",
         f"GRANT USAGE ON SCHEMA {schema_q} TO {login}",
         f"GRANT SELECT ON ALL TABLES IN SCHEMA {schema_q} TO {login}",
+        # blind: no gold answers (a table-level REVOKE also drops the column grants)
+        f"REVOKE SELECT ON campaign_items FROM {login}",
+        f"GRANT SELECT ({', '.join(_ITEM_COLUMNS)}) ON campaign_items TO {login}",
         f"GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA {schema_q} TO {login}",
         f"GRANT INSERT, DELETE ON judgments TO {login}",
         f"GRANT UPDATE ({judgment_cols}) ON judgments TO {login}",
@@ -207,6 +217,7 @@ def _add_member(conn: Connection, name: str, lead: bool) -> Member:
             f"GRANT INSERT, DELETE ON adjudications TO {login}",
             f"GRANT UPDATE ({', '.join(_ADJUDICATION_COLUMNS)}) ON adjudications TO {login}",
             f"GRANT INSERT, UPDATE, DELETE ON {', '.join(_CAMPAIGN_SETUP)} TO {login}",
+            f"GRANT SELECT ON campaign_items TO {login}",
         ]
     for statement in statements:
         conn.exec_driver_sql(statement)

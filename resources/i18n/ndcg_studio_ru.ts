@@ -191,6 +191,10 @@
         <translation>Спорные документы</translation>
     </message>
     <message>
+        <source>Agreement is shown to leads. As an annotator you see only your own grades, not the others&apos;, so there is nothing to compare them with here.</source>
+        <translation>Согласие видят только руководители. Как асессор вы видите только свои оценки, а не чужие, поэтому здесь их не с чем сравнить.</translation>
+    </message>
+    <message>
         <source>No judgments yet: grade documents in Annotate or import qrels to see agreement.</source>
         <translation>Оценок пока нет: оцените документы в «Разметке» или импортируйте qrels, чтобы увидеть согласие.</translation>
     </message>

@@ -189,6 +189,10 @@
         <translation>争议文档</translation>
     </message>
     <message>
+        <source>Agreement is shown to leads. As an annotator you see only your own grades, not the others&apos;, so there is nothing to compare them with here.</source>
+        <translation>一致性仅对负责人显示。作为标注者，您只能看到自己的评级，看不到其他人的，因此这里没有可比较的内容。</translation>
+    </message>
+    <message>
         <source>No judgments yet: grade documents in Annotate or import qrels to see agreement.</source>
         <translation>尚无标注：在“标注”中为文档评级或导入 qrels 以查看一致性。</translation>
     </message>

@@ -13,9 +13,11 @@ from pathlib import Path
 import psycopg
 import pytest
 from sqlalchemy import select, text
+from sqlalchemy.exc import DBAPIError
 
 from ndcg_studio.app import main
 from ndcg_studio.services.annotation.service import AnnotationService
+from ndcg_studio.services.campaigns.types import PoolStrategy
 from ndcg_studio.services.importing.service import ImportService
 from ndcg_studio.storage import models
 from ndcg_studio.storage.database import Database, DatabaseError, open_database
@@ -224,7 +226,8 @@ def test_forbidden_app_routes_are_refused_with_one_line(
     _, err = capsys.readouterr()
     assert code == 1
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1
-    assert "may change only its own judgments, not those of annotator bob" in err
+    # bob's grade is invisible to alice (migration 0011), so the import writes one of bob's
+    assert "may write only its own judgments, not those of annotator bob" in err
     carol_db, carol_app = _as(team, "carol")
     try:
         with pytest.raises(WriteRefused, match="may adjudicate only in its own name"):
@@ -373,10 +376,17 @@ def test_campaign_work_as_annotator_and_lead_logins(team: PostgresServer) -> Non
         with pytest.raises(WriteRefused):
             service.create(CampaignSpec("c2", ["bm25"], 2, 1, ["alice"]))
         assert [c.name for c in service.all()] == ["c1"]
-        row = next(r for r in service.status("c1").annotators if r.annotator == "alice")
-        assert (row.done, row.cant_judge, row.median_seconds) == (1, 1, 2.0)
+        with pytest.raises(WriteRefused):  # the dashboard shows everyone's grades: a lead's
+            service.status("c1")
     finally:
         database.dispose()
+    lead_db = open_database(_url(team, "carol"))
+    try:
+        status = CampaignService(lead_db).status("c1")
+        row = next(r for r in status.annotators if r.annotator == "alice")
+        assert (row.done, row.cant_judge, row.median_seconds) == (1, 1, 2.0)
+    finally:
+        lead_db.dispose()
     _refused(
         team,
         "alice",
@@ -394,3 +404,130 @@ def test_the_connect_hint_carries_no_password(
     out, _ = capsys.readouterr()
     assert f"dora connects with: ndcg-studio --db postgresql://dora@127.0.0.1:{team.port}" in out
     assert "***" not in out and "secret" not in out
+
+
+def _blind_campaign(
+    team: PostgresServer, capsys: pytest.CaptureFixture[str], strategy: PoolStrategy = "depth"
+) -> None:
+    """Documents 1–5 of q1, a run returning 1–4, the annotator login dave, and campaign c1
+    (overlap 2, alice, bob and dave; ordered by ``strategy``) created by the lead carol with d5
+    as a gold item (grade 3)."""
+    from ndcg_studio.services.campaigns.service import CampaignService
+    from ndcg_studio.services.campaigns.types import CampaignSpec, GoldItem
+
+    _team(capsys, team, "add-annotator", "dave")
+    owner = open_database(_url(team, "studio_owner"))
+    with owner.engine.begin() as conn:
+        conn.execute(
+            models.documents.insert(),
+            [{"id": i, "external_id": f"d{i}", "title": "", "text": "", "url": ""}
+             for i in (3, 4, 5)],
+        )  # fmt: skip
+        run_id = conn.execute(
+            models.runs.insert().values(name="bm25").returning(models.runs.c.id)
+        ).scalar_one()
+        conn.execute(
+            models.results.insert(),
+            [{"run_id": run_id, "query_id": 1, "document_id": d, "position": d, "score": -d}
+             for d in (1, 2, 3, 4)],
+        )  # fmt: skip
+    owner.dispose()
+    lead_db = open_database(_url(team, "carol"))
+    try:
+        spec = CampaignSpec(
+            "c1", ["bm25"], 4, 2, ["alice", "bob", "dave"],
+            gold=[GoldItem("q1", "d5", 3)], gold_rate=0.5, strategy=strategy,
+        )  # fmt: skip
+        CampaignService(lead_db).create(spec)
+    finally:
+        lead_db.dispose()
+
+
+def test_an_annotator_reads_only_its_own_grades_and_no_gold_answer(
+    team: PostgresServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue #35.7: in plain SQL an annotator login sees only its own judgments and their
+    history, and cannot read a gold item's answer; a lead sees every grade."""
+    _blind_campaign(team, capsys)
+    for login, grade in (("alice", 1), ("bob", 4), ("carol", 2)):
+        database, app = _as(team, login)
+        try:
+            me = app.ensure_annotator(login).id
+            app.set_grade(me, 1, 1, grade)
+            app.set_grade(me, 1, 5, grade)  # the gold item too
+        finally:
+            database.dispose()
+    alice_db = open_database(_url(team, "alice"))
+    try:
+        with alice_db.engine.connect() as conn:
+            seen = conn.execute(
+                text("SELECT a.name, j.grade FROM judgments j JOIN annotators a "
+                     "ON a.id = j.annotator_id ORDER BY j.document_id")
+            ).all()  # fmt: skip
+            assert [tuple(r) for r in seen] == [("alice", 1), ("alice", 1)]
+            history = conn.execute(
+                text("SELECT DISTINCT a.name FROM judgment_history h JOIN annotators a "
+                     "ON a.id = h.changed_by")
+            ).scalars().all()  # fmt: skip
+            assert history == ["alice"]
+            assert conn.execute(text("SELECT count(*) FROM campaign_items")).scalar_one() == 5
+        with (
+            alice_db.engine.connect() as conn,
+            pytest.raises(DBAPIError, match="permission denied") as info,
+        ):
+            conn.execute(text("SELECT gold_grade FROM campaign_items"))
+        assert getattr(info.value.orig, "sqlstate", None) == "42501"
+        with alice_db.engine.connect() as conn, pytest.raises(DBAPIError):
+            conn.execute(text("SELECT * FROM campaign_items"))
+    finally:
+        alice_db.dispose()
+    assert "permission denied" in _refused(
+        team, "bob", "SELECT 1 FROM campaign_items WHERE gold_grade = 3"
+    )
+    carol_db = open_database(_url(team, "carol"))
+    try:
+        with carol_db.engine.connect() as conn:
+            grades = conn.execute(text("SELECT grade FROM judgments WHERE document_id = 1"))
+            assert sorted(grades.scalars()) == [1, 2, 4]
+            gold = conn.execute(text("SELECT gold_grade FROM campaign_items WHERE document_id = 5"))
+            assert gold.scalar_one() == 3
+    finally:
+        carol_db.dispose()
+
+
+@pytest.mark.parametrize("strategy", ["depth", "mtf"])
+def test_the_queue_counts_everyones_grades_for_an_annotator_login(
+    team: PostgresServer, capsys: pytest.CaptureFixture[str], strategy: PoolStrategy
+) -> None:
+    """Issue #35.7: an annotator login cannot read the others' grades, yet its queue (overlap 2,
+    fewest grades first or an adaptive order) counts them: alice and bob each grade every item,
+    after which dave is offered only the gold item (judged by everyone), a regular item is
+    refused to him as complete, and every login sees the campaign complete."""
+    from ndcg_studio.services.campaigns.service import CampaignService
+    from ndcg_studio.storage.judgments.items import ItemComplete
+
+    _blind_campaign(team, capsys, strategy)
+    for login in ("alice", "bob"):
+        database = open_database(_url(team, login))
+        try:
+            service = CampaignService(database)
+            me = service.annotation.ensure_annotator(login).id
+            items = service.queue("c1", me, 10)
+            assert sorted(i.document for i in items) == ["d1", "d2", "d3", "d4", "d5"]
+            for item in items:
+                service.grade("c1", me, item.query_id, item.document_id, 2, seconds=1)
+            assert service.own_progress("c1", me).done == 5
+        finally:
+            database.dispose()
+    database = open_database(_url(team, "dave"))
+    try:
+        service = CampaignService(database)
+        dave = service.annotation.ensure_annotator("dave").id
+        assert [i.document for i in service.queue("c1", dave, 10)] == ["d5"]
+        with pytest.raises(ItemComplete):
+            service.grade("c1", dave, 1, 1, 3)
+        service.grade("c1", dave, 1, 5, 3)  # gold: everyone judges it
+        assert service.queue("c1", dave, 10) == []
+        assert service.get("c1").complete == 4
+    finally:
+        database.dispose()

@@ -407,11 +407,21 @@ class CampaignService:
           below the campaign's threshold.
         Every grade of an item counts, whoever wrote it (another campaign, an import). NaN marks
         a statistic that is undefined (no data, or one category only).
+
+        Raises:
+            WriteRefused: team mode, an annotator login (blind to the others' grades and the
+                gold answers: the dashboard is a lead's).
         """
         now = now or datetime.now(UTC)
-        with self.db.transaction() as session:
-            row = cs.campaign_row(session, name)
-            info = self._info(session, row)
-            people = cs.campaign_annotators(session, row.id)
-            rows = cr.dashboard_rows(session, row.id, now)
+        try:
+            with self.db.transaction() as session:
+                row = cs.campaign_row(session, name)
+                info = self._info(session, row)
+                people = cs.campaign_annotators(session, row.id)
+                rows = cr.dashboard_rows(session, row.id, now)
+        except Exception as exc:
+            refusal = _refused(self.db, exc)
+            if refusal is not None:
+                raise refusal from exc
+            raise
         return dashboard(info, people, rows, row.gold_threshold)

@@ -93,6 +93,7 @@ def campaign_items(
                 "query_id": qi,
                 "document_id": di,
                 "gold_grade": None,
+                "gold": False,
                 "shuffle": key,
             }
     if not items and only is not None:
@@ -111,6 +112,7 @@ def campaign_items(
             "query_id": gq,
             "document_id": gd,
             "gold_grade": gold.grade,
+            "gold": True,
             "shuffle": _shuffle_key(spec.seed, gold.query, gold.document),
         }
     return list(items.values())

@@ -21,6 +21,7 @@ from sqlalchemy.orm import Session
 
 from ndcg_studio.storage import models
 from ndcg_studio.storage.campaigns.reads import live_leases
+from ndcg_studio.storage.judgments.counts import item_grades
 from ndcg_studio.storage.judgments.items import insert_statement
 
 Item = tuple[int, int]
@@ -69,7 +70,7 @@ def _open_to(annotator_id: int) -> ColumnElement[bool]:
 
 def _load(annotator_id: int, now: datetime) -> Any:
     """Scalar: the item's grades plus the live holds of annotators other than ``annotator_id``."""
-    grades = select(func.count()).where(_same_item()).scalar_subquery()
+    grades = item_grades(_ci.c.query_id, _ci.c.document_id)
     holds = (
         select(func.count())
         .where(_live_lease(now), _le.c.annotator_id != annotator_id)
@@ -120,7 +121,7 @@ def fewest_grades_first(
     """At most ``need`` non-gold items that still need grades, by (put off "later" last, load,
     shuffle): level by level, each level walks the campaign's items in shuffle order (index)
     and stops after ``need`` rows, instead of sorting every item."""
-    fresh = _fresh(campaign, annotator_id, now).where(_ci.c.gold_grade.is_(None))
+    fresh = _fresh(campaign, annotator_id, now).where(~_ci.c.gold)
     load, later = _load(annotator_id, now), _state_of(annotator_id, "later")
     rows: list[Item] = []
     for level in range(overlap):
@@ -146,7 +147,7 @@ def offer_inputs(
     judged = session.execute(
         select(_ci.c.query_id, _ci.c.document_id, _j.c.annotator_id, _j.c.grade)
         .join(_j, _same_item())
-        .where(_ci.c.campaign_id == campaign, _ci.c.gold_grade.is_(None))
+        .where(_ci.c.campaign_id == campaign, ~_ci.c.gold)
     ).all()
     marks = session.execute(
         select(_st.c.query_id, _st.c.document_id, _st.c.state).where(
@@ -166,7 +167,7 @@ def gold_candidates(
     """At most ``need`` gold items the annotator has not judged nor holds, in shuffle order."""
     stmt = (
         _fresh(campaign, annotator_id, now)
-        .where(_ci.c.gold_grade.is_not(None))
+        .where(_ci.c.gold.is_(True))
         .order_by(_ci.c.shuffle)
         .limit(need)
     )
@@ -294,7 +295,7 @@ def pool_fingerprint(session: Session, campaign: int, runs: Sequence[int]) -> li
             func.sum(r.c.position * (r.c.document_id % 1009 + 1)),
         )
         .join(_ci, and_(_ci.c.query_id == r.c.query_id, _ci.c.document_id == r.c.document_id))
-        .where(_ci.c.campaign_id == campaign, _ci.c.gold_grade.is_(None), r.c.run_id.in_(runs))
+        .where(_ci.c.campaign_id == campaign, ~_ci.c.gold, r.c.run_id.in_(runs))
         .group_by(r.c.run_id)
         .order_by(r.c.run_id)
     ).all()
@@ -306,7 +307,7 @@ def _read_pool_ranks(
 ) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
     items = session.execute(
         select(_ci.c.query_id, _ci.c.document_id)
-        .where(_ci.c.campaign_id == campaign, _ci.c.gold_grade.is_(None))
+        .where(_ci.c.campaign_id == campaign, ~_ci.c.gold)
         .order_by(_ci.c.query_id, _ci.c.document_id)
     ).all()
     query = np.array([r[0] for r in items], dtype=np.int64)

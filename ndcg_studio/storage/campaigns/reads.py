@@ -15,6 +15,7 @@ from sqlalchemy import and_, func, select, tuple_
 from sqlalchemy.orm import Session
 
 from ndcg_studio.storage import models
+from ndcg_studio.storage.judgments.counts import item_grade_changes, item_grade_counts, item_grades
 
 _ci, _j, _st, _le, _h = (
     models.campaign_items,
@@ -89,7 +90,7 @@ def dashboard_rows(session: Session, campaign: int, now: datetime) -> DashboardR
     items = session.execute(
         select(_ci.c.query_id, _ci.c.document_id, _q.c.external_id)
         .join(_q, _q.c.id == _ci.c.query_id)
-        .where(_ci.c.campaign_id == campaign, _ci.c.gold_grade.is_(None))
+        .where(_ci.c.campaign_id == campaign, ~_ci.c.gold)
     ).all()
     marked = {s.document_id for s in states} or {-1}
     documents = session.execute(select(_d.c.id, _d.c.external_id).where(_d.c.id.in_(marked))).all()
@@ -188,40 +189,64 @@ def serial_commits(session: Session) -> bool:
     return session.get_bind().dialect.name == "sqlite"
 
 
+def _blind_reads(session: Session) -> bool:
+    """PostgreSQL: the login may be an annotator, which reads only its own judgments and
+    history (migration 0011); the owner's views count everyone's."""
+    return session.get_bind().dialect.name == "postgresql"
+
+
 def history_high_water(session: Session) -> int:
-    """The largest ``judgment_history`` id (0 when empty): one index look-up."""
-    return int(session.execute(select(func.coalesce(func.max(_h.c.id), 0))).scalar_one())
+    """The largest ``judgment_history`` id (0 when empty; on PostgreSQL of a judgment, read from
+    ``item_grade_changes`` so that an annotator login sees the others' too): one index
+    look-up."""
+    h = item_grade_changes if _blind_reads(session) else _h
+    return int(session.execute(select(func.coalesce(func.max(h.c.id), 0))).scalar_one())
 
 
 def changed_items(session: Session, after: int, upto: int) -> list[tuple[int, int]]:
     """The items whose judgments changed (history ids in ``(after, upto]``: every INSERT, grade
     UPDATE and DELETE, the history rule of :mod:`ndcg_studio.storage.judgments`), from the
-    history's primary key alone; the caller keeps its own items (a join with the campaign's
-    items made SQLite walk every item: ``benchmarks/bench_campaign_strategy.py``)."""
-    rows = session.execute(
-        select(_h.c.query_id, _h.c.document_id).where(
+    history's primary key alone (on PostgreSQL through ``item_grade_changes``, whatever the
+    login); the caller keeps its own items (a join with the campaign's items made SQLite walk
+    every item: ``benchmarks/bench_campaign_strategy.py``)."""
+    if _blind_reads(session):
+        v = item_grade_changes
+        stmt = select(v.c.query_id, v.c.document_id).where(v.c.id > after, v.c.id <= upto)
+    else:
+        stmt = select(_h.c.query_id, _h.c.document_id).where(
             _h.c.id > after, _h.c.id <= upto, _h.c.kind == "judgment"
         )
-    ).all()
-    return sorted({(int(q), int(d)) for q, d in rows})
+    return sorted({(int(q), int(d)) for q, d in session.execute(stmt).all()})
 
 
 def campaign_judgments(session: Session, campaign: int) -> list[tuple[int, int, int, int]]:
     """Every judgment of the campaign's non-gold items: (query id, document id, annotator id,
-    grade)."""
+    grade); see :func:`_with_hidden` for the grades an annotator login may not read."""
     rows = session.execute(
         select(_ci.c.query_id, _ci.c.document_id, _j.c.annotator_id, _j.c.grade)
         .join(_j, _same_item())
-        .where(_ci.c.campaign_id == campaign, _ci.c.gold_grade.is_(None))
+        .where(_ci.c.campaign_id == campaign, ~_ci.c.gold)
     ).all()
-    return [(int(q), int(d), int(a), int(g)) for q, d, a, g in rows]
+    out = [(int(q), int(d), int(a), int(g)) for q, d, a, g in rows]
+    if not _blind_reads(session):
+        return out
+    grades = item_grades(_ci.c.query_id, _ci.c.document_id)
+    counts = session.execute(
+        select(_ci.c.query_id, _ci.c.document_id, grades).where(
+            _ci.c.campaign_id == campaign, ~_ci.c.gold, grades > 0
+        )
+    ).all()
+    return _with_hidden(out, counts)
 
 
 def item_judgments(
     session: Session, items: Sequence[tuple[int, int]]
 ) -> list[tuple[int, int, int, int]]:
-    """The judgments of ``items`` now: (query id, document id, annotator id, grade)."""
+    """The judgments of ``items`` now: (query id, document id, annotator id, grade); see
+    :func:`_with_hidden` for the grades an annotator login may not read."""
     out: list[tuple[int, int, int, int]] = []
+    counts: list[Any] = []
+    v = item_grade_counts
     for lo in range(0, len(items), 400):
         chunk = list(items[lo : lo + 400])
         rows = session.execute(
@@ -230,6 +255,30 @@ def item_judgments(
             )
         ).all()
         out += [(int(q), int(d), int(a), int(g)) for q, d, a, g in rows]
+        if _blind_reads(session):
+            counts += session.execute(
+                select(v.c.query_id, v.c.document_id, v.c.grades).where(
+                    tuple_(v.c.query_id, v.c.document_id).in_(chunk)
+                )
+            ).all()
+    return _with_hidden(out, counts) if counts else out
+
+
+def _with_hidden(
+    rows: list[tuple[int, int, int, int]], counts: Sequence[Any]
+) -> list[tuple[int, int, int, int]]:
+    """``rows`` (the judgments the login may read) and, for each grade of an item that it may
+    not read (``counts``: (query id, document id, number of grades)), a row of annotator
+    ``-k`` (k = 1, 2, …: no annotator's id) with grade -1: an annotator login's queue counts
+    every grade (load, complete items) and orders by its own grades alone, an unread grade
+    counting as 0 as an unrevealed item does (``services/campaigns/order.py``)."""
+    seen: dict[tuple[int, int], int] = {}
+    for q, d, _a, _g in rows:
+        seen[(q, d)] = seen.get((q, d), 0) + 1
+    out = list(rows)
+    for q, d, n in counts:
+        item = (int(q), int(d))
+        out += [(*item, -k, -1) for k in range(1, int(n) - seen.get(item, 0) + 1)]
     return out
 
 

@@ -16,6 +16,7 @@ from sqlalchemy import Row, func, select, text, update
 from sqlalchemy.orm import Session
 
 from ndcg_studio.storage import models
+from ndcg_studio.storage.judgments.counts import item_grades
 from ndcg_studio.storage.judgments.items import insert_statement
 from ndcg_studio.storage.judgments.locks import item_lock_key
 
@@ -164,24 +165,15 @@ def campaign_annotators(session: Session, campaign: int) -> list[tuple[int, str]
     return [(int(i), str(n)) for i, n in rows]
 
 
-def graded_count(ci: Any) -> Any:
-    """A scalar subquery: how many judgments the item of ``ci``'s row has (any annotator)."""
-    j = models.judgments
-    return (
-        select(func.count())
-        .where(j.c.query_id == ci.c.query_id, j.c.document_id == ci.c.document_id)
-        .scalar_subquery()
-    )
-
-
 def campaign_counts(session: Session, campaign: int, overlap: int) -> tuple[int, int, int]:
     """(non-gold items, gold items, non-gold items with at least ``overlap`` grades)."""
     ci = models.campaign_items
+    grades = item_grades(ci.c.query_id, ci.c.document_id)
     counts = session.execute(
         select(
-            func.count().filter(ci.c.gold_grade.is_(None)),
-            func.count().filter(ci.c.gold_grade.is_not(None)),
-            func.count().filter(ci.c.gold_grade.is_(None), graded_count(ci) >= overlap),
+            func.count().filter(~ci.c.gold),
+            func.count().filter(ci.c.gold),
+            func.count().filter(~ci.c.gold, grades >= overlap),
         ).where(ci.c.campaign_id == campaign)
     ).one()
     return int(counts[0]), int(counts[1]), int(counts[2])

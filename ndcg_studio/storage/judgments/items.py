@@ -21,6 +21,7 @@ from sqlalchemy import Table, delete, func, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from ndcg_studio.storage import models
+from ndcg_studio.storage.judgments.counts import item_grades
 from ndcg_studio.storage.judgments.locks import lock_campaign, lock_item
 from ndcg_studio.storage.resilience import refusal_of
 
@@ -284,7 +285,7 @@ def _check_campaign_capacity(session: Session, campaign_id: int, key: dict[str, 
     """Refuse a new grade of a campaign item that other annotators already graded N times."""
     c, ci, j = models.campaigns, models.campaign_items, models.judgments
     row = session.execute(
-        select(ci.c.gold_grade, c.c.overlap)
+        select(ci.c.gold, c.c.overlap)
         .join(c, c.c.id == ci.c.campaign_id)
         .where(
             ci.c.campaign_id == campaign_id,
@@ -297,14 +298,17 @@ def _check_campaign_capacity(session: Session, campaign_id: int, key: dict[str, 
             f"query {key['query_id']}, document {key['document_id']} is not an item of "
             f"campaign {campaign_id}"
         )
-    if row.gold_grade is not None:
+    if row.gold:
         return  # gold items are judged by everyone
+    # the others' grades: every grade (item_grades: also those an annotator login may not
+    # read) less its own
+    own = select(func.count()).where(
+        j.c.query_id == key["query_id"],
+        j.c.document_id == key["document_id"],
+        j.c.annotator_id == key["annotator_id"],
+    )
     graded = session.execute(
-        select(func.count()).where(
-            j.c.query_id == key["query_id"],
-            j.c.document_id == key["document_id"],
-            j.c.annotator_id != key["annotator_id"],
-        )
+        select(item_grades(key["query_id"], key["document_id"]) - own.scalar_subquery())
     ).scalar_one()
     if graded >= row.overlap:
         raise ItemComplete(

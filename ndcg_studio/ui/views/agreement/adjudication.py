@@ -218,9 +218,11 @@ class AdjudicationPanel(QGroupBox):
     # ------------------------------------------------------------------ adjudication
     def update_buttons(self) -> None:
         annotator = self.context.annotator
-        enabled = annotator is not None and self.item is not None
+        lead = self.context.rights.lead  # an annotator login may not adjudicate (the server's)
+        enabled = lead and annotator is not None and self.item is not None
         for b in self.grade_buttons.values():
             b.setEnabled(enabled)
+            b.setVisible(lead)
         if annotator is None:
             self.adjudication_note.setText(
                 self.tr("Choose who you are (Annotator ▸ Switch annotator…) to set final grades.")
@@ -236,7 +238,7 @@ class AdjudicationPanel(QGroupBox):
         """Set the shown item's final grade (None clears) in a worker; then notify."""
         annotator = self.context.annotator
         db = self.context.database
-        if annotator is None or db is None or self.item is None:
+        if annotator is None or db is None or self.item is None or not self.context.rights.lead:
             return None
         query_id, document_id = self.item
         by = annotator.id

@@ -261,6 +261,28 @@ class AgreementView(LazyView[AgreementData]):
     def settings(self) -> AgreementSettings:
         return AgreementSettings(level=self.level.currentData())
 
+    def reload(self) -> Task[AgreementData] | None:
+        """Load now in a worker; on a team database an annotator login (not a lead) is blind
+        to the others' grades (the server shows it only its own): say that agreement is
+        shown to leads, load nothing and offer no adjudication."""
+        rights = self.context.rights
+        if self.context.database is None or not rights.team or rights.lead:
+            return super().reload()
+        self._timer.stop()
+        self._dirty = False
+        self.data = None
+        self.detail_box.clear()
+        self.status.clear()
+        self._show_empty(
+            self.tr(
+                "Agreement is shown to leads. As an annotator you see only your own grades, "
+                "not the others', so there is nothing to compare them with here."
+            )
+        )
+        self.rows_shown.emit()
+        self.data_loaded.emit()
+        return None
+
     def _load_job(self, db: Database) -> TaskFn[AgreementData]:
         """Recompute the report at the chosen alpha level: its headline first."""
         settings = self.settings()
