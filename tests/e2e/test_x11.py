@@ -13,8 +13,6 @@ is set (.ci/run sets it), where that is a failure.
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 
@@ -23,11 +21,10 @@ import pytest
 from tests.e2e.x11 import (
     App,
     Focus,
-    app_stderr,
+    cli,
     first_start_then_3,
-    launch,
     require_tools,
-    stop,
+    running,
     user_env,
     x_display,
 )
@@ -78,25 +75,10 @@ def app(display: dict[str, str], tmp_path_factory: pytest.TempPathFactory) -> It
     home = tmp_path_factory.mktemp("home")
     db_path = home / "demo.sqlite"
     env = {**display, **user_env(home)}
-    made = subprocess.run(
-        [sys.executable, "-m", "ndcg_studio", "--db", str(db_path), "demo"],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert made.returncode == 0, made.stderr
-    app = launch([sys.executable, "-m", "ndcg_studio", "--db", str(db_path)], env, env, db_path)
-    try:
+    cli(env, db_path, "demo")
+    with running(db_path, env) as app:
         first_start_then_3(app)
         yield app
-        if app.process.poll() is None:
-            app.quit()
-    finally:
-        stop(app.process)
-        stderr = app_stderr(home)
-        assert "Traceback" not in stderr, stderr
 
 
 def test_3_right_after_start_grades_the_first_document(app: App) -> None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import sqlite3
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,11 +19,10 @@ import pytest
 from tests.e2e.x11 import (
     NAME,
     App,
-    app_stderr,
+    cli,
     first_start_then_3,
-    launch,
     require_tools,
-    stop,
+    running,
     user_env,
     x_display,
 )
@@ -32,18 +30,6 @@ from tests.e2e.x11 import (
 require_tools()
 
 pytestmark = pytest.mark.slow
-
-
-def _cli(env: dict[str, str], db: Path, *args: str) -> None:
-    made = subprocess.run(
-        [sys.executable, "-m", "ndcg_studio", "--db", str(db), *args],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert made.returncode == 0, made.stderr
 
 
 def _query(db: Path, sql: str, *args: object) -> list[tuple[object, ...]]:
@@ -63,18 +49,11 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[App]:
         run.write_text(
             "".join(f"q{q} Q0 d{q}{i} {i} {10 - i} bm25\n" for q in (1, 2) for i in (1, 2, 3))
         )
-        _cli(env, db, "import", "run", str(run))
-        _cli(env, db, "campaign", "create", "study", "--runs", "bm25", "--depth", "3",
-             "--overlap", "1", "--gold-rate", "0", "--annotators", NAME, "bob")  # fmt: skip
-        app = launch([sys.executable, "-m", "ndcg_studio", "--db", str(db)], env, env, db)
-        try:
+        cli(env, db, "import", "run", str(run))
+        cli(env, db, "campaign", "create", "study", "--runs", "bm25", "--depth", "3",
+            "--overlap", "1", "--gold-rate", "0", "--annotators", NAME, "bob")  # fmt: skip
+        with running(db, env) as app:
             yield app
-            if app.process.poll() is None:
-                app.quit()
-        finally:
-            stop(app.process)
-            stderr = app_stderr(home)
-            assert "Traceback" not in stderr, stderr
 
 
 def _held_by(app: App, name: str) -> int:

@@ -9,13 +9,11 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.e2e.x11 import app_stderr, launch, require_tools, stop, user_env, x_display
+from tests.e2e.x11 import cli, require_tools, running, user_env, x_display
 
 require_tools()
 
@@ -51,28 +49,14 @@ def test_a_damaged_file_is_refused_and_left_as_it_was(
         qrels = home / "qrels.txt"
         qrels.write_text("".join(f"q1 0 d{i} {i % 3}\n" for i in (1, 2, 3)))
         for kind, path in (("run", run), ("qrels", qrels)):
-            made = subprocess.run(
-                [sys.executable, "-m", "ndcg_studio", "--db", str(db), "import", kind, str(path)],
-                env=env,
-                capture_output=True,
-                text=True,
-                timeout=120,
-                check=False,
-            )
-            assert made.returncode == 0, made.stderr
+            cli(env, db, "import", kind, str(path))
         _damage_history(db)
         before = hashlib.sha256(db.read_bytes()).hexdigest()
-        app = launch([sys.executable, "-m", "ndcg_studio", "--db", str(db)], env, env, db)
-        try:
+        with running(db, env) as app:
             shown = app.wait_for(lambda s: s.startswith("dialog "), timeout=30)
             assert f"{db} is damaged" in shown and f"sqlite3 {db} .recover" in shown, shown
             assert "nexpected" not in shown and "Welcome" not in shown, shown
             app.wait_active("NDCG Studio")
             app.key("Return")  # closes the message
-            app.quit()
-        finally:
-            stop(app.process)
-        stderr = app_stderr(home)
-        assert "Traceback" not in stderr, stderr
         assert hashlib.sha256(db.read_bytes()).hexdigest() == before
         assert not Path(f"{db}-wal").exists() or Path(f"{db}-wal").stat().st_size == 0

@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 
 import pytest
 
-from tests.e2e.x11 import NAME, App, app_stderr, launch, require_tools, stop, user_env, x_display
+from tests.e2e.x11 import NAME, App, cli, first_start, require_tools, running, user_env, x_display
 
 require_tools()
 
@@ -39,15 +38,7 @@ def _make_database(home: object, env: dict[str, str]) -> object:
     )
     db = home / "small.sqlite"
     for args in (["import", "run", str(run)], ["import", "documents", str(docs)]):
-        made = subprocess.run(
-            [sys.executable, "-m", "ndcg_studio", "--db", str(db), *args],
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=120,
-            check=False,
-        )
-        assert made.returncode == 0, made.stderr
+        cli(env, db, *args)
     return db
 
 
@@ -59,29 +50,9 @@ def small_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[App]:
     with x_display(tmp_path_factory.mktemp("wm")) as display:
         env = {**display, **user_env(home)}
         db_path = _make_database(home, env)
-        command = [sys.executable, "-m", "ndcg_studio", "--db", str(db_path)]
-        app = launch(command, env, env, db_path)  # type: ignore[arg-type]
-        try:
-            subprocess.run(
-                ["xdotool", "search", "--sync", "--onlyvisible", "--name", "Welcome to NDCG"],
-                env=env,
-                check=True,
-                timeout=30,
-                stdout=subprocess.DEVNULL,
-            )
-            app.wait_active("Welcome to NDCG Studio")
-            app.key("ctrl+a")
-            subprocess.run(["xdotool", "type", NAME], env=env, check=True, timeout=10)
-            app.key("Return")
-            app.wait_for(lambda s: s.startswith("query "), timeout=20)
-            app.wait_active("— NDCG Studio")
+        with running(db_path, env) as app:  # type: ignore[arg-type]
+            first_start(app)
             yield app
-            if app.process.poll() is None:
-                app.quit()
-        finally:
-            stop(app.process)
-            stderr = app_stderr(home)
-            assert "Traceback" not in stderr, stderr
 
 
 def _grades(app: App) -> dict[str, int]:

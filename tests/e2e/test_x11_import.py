@@ -10,29 +10,16 @@ from __future__ import annotations
 
 import sqlite3
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.e2e.x11 import NAME, App, app_stderr, launch, require_tools, stop, user_env, x_display
+from tests.e2e.x11 import App, cli, first_start, require_tools, running, user_env, x_display
 
 require_tools()
 
 pytestmark = pytest.mark.slow
-
-
-def _cli(env: dict[str, str], db: Path, *args: str) -> None:
-    made = subprocess.run(
-        [sys.executable, "-m", "ndcg_studio", "--db", str(db), *args],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert made.returncode == 0, made.stderr
 
 
 @pytest.fixture
@@ -45,29 +32,10 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[App]:
         db = home / "runs.sqlite"
         first = home / "first.txt"
         first.write_text("".join(f"q1 Q0 d{i} {i} {10 - i} bm25\n" for i in (1, 2, 3)))
-        _cli(env, db, "import", "run", str(first))
-        app = launch([sys.executable, "-m", "ndcg_studio", "--db", str(db)], env, env, db)
-        try:
-            subprocess.run(
-                ["xdotool", "search", "--sync", "--onlyvisible", "--name", "Welcome to NDCG"],
-                env=env,
-                check=True,
-                timeout=30,
-                stdout=subprocess.DEVNULL,
-            )
-            app.wait_active("Welcome to NDCG Studio")
-            app.key("ctrl+a")
-            subprocess.run(["xdotool", "type", NAME], env=env, check=True, timeout=10)
-            app.key("Return")
-            app.wait_for(lambda s: s.startswith("query "), timeout=20)
-            app.wait_active("— NDCG Studio")
+        cli(env, db, "import", "run", str(first))
+        with running(db, env) as app:
+            first_start(app)
             yield app
-            if app.process.poll() is None:
-                app.quit()
-        finally:
-            stop(app.process)
-            stderr = app_stderr(home)
-            assert "Traceback" not in stderr, stderr
 
 
 def _runs(app: App) -> dict[str, list[str]]:

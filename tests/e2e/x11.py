@@ -232,9 +232,41 @@ def launch(
     return App(process, tool_env, log_path, db_path)
 
 
-def first_start_then_3(app: App) -> None:
+def cli(env: Mapping[str, str], db: Path | str, *args: str) -> None:
+    """Run ``ndcg-studio --db DB ARGS…`` as its own process (a person's terminal); it must
+    succeed."""
+    made = subprocess.run(
+        [sys.executable, "-m", "ndcg_studio", "--db", str(db), *args],
+        env=dict(env),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert made.returncode == 0, made.stderr
+
+
+@contextmanager
+def running(db: Path | str, env: Mapping[str, str], db_path: Path | None = None) -> Iterator[App]:
+    """The app on ``db`` (a path or URL) as a process (:func:`launch`); when the block ends,
+    Ctrl+Q if it still runs, else it is stopped, and its stderr must hold no traceback.
+    ``db_path``: the SQLite file :meth:`App.judgments` reads (default: ``db``)."""
+    home = Path(env["HOME"])
+    command = [sys.executable, "-m", "ndcg_studio", "--db", str(db)]
+    app = launch(command, env, env, db_path if db_path is not None else Path(db))
+    try:
+        yield app
+        if app.process.poll() is None:
+            app.quit()
+    finally:
+        stop(app.process)
+        stderr = app_stderr(home)
+        assert "Traceback" not in stderr, stderr
+
+
+def first_start(app: App) -> None:
     """What a person does at the first start: the window is mapped and asks who is
-    annotating; the name typed, Enter, and — as soon as the first document is shown — ``3``."""
+    annotating; the name (:data:`NAME`) typed, Enter; waits until the first query is shown."""
     subprocess.run(
         ["xdotool", "search", "--sync", "--onlyvisible", "--name", "Welcome to NDCG Studio"],
         env=app.env,
@@ -248,6 +280,11 @@ def first_start_then_3(app: App) -> None:
     app.key("Return")
     app.wait_for(lambda s: s.startswith("query "), timeout=20)  # the first query is shown
     app.wait_active("— NDCG Studio")
+
+
+def first_start_then_3(app: App) -> None:
+    """:func:`first_start`, and — as soon as the first document is shown — ``3``."""
+    first_start(app)
     app.key("3")
 
 
