@@ -251,9 +251,10 @@ def test_damaged_database(
     assert digest(loaded) == before  # the import refused to write
 
 
-def _damage_table(path: Path, table: str) -> None:
+def damage_table(path: Path, table: str) -> None:
     """Overwrite only ``table``'s pages with garbage (every other page is sound)."""
     conn = sqlite3.connect(path)
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # every page in the file itself
     page = conn.execute("PRAGMA page_size").fetchone()[0]
     pages = [n for (n,) in conn.execute("SELECT pageno FROM dbstat WHERE name = ?", (table,))]
     conn.close()
@@ -280,7 +281,7 @@ def test_damage_a_command_never_reads_is_still_refused(
     """Damage only in the judgment history, which these commands never read: each one, as a
     real process, still refuses the file in one line (an export read from a damaged file
     would be silently incomplete once the damage is in an index) and writes nothing."""
-    _damage_table(loaded, "judgment_history")
+    damage_table(loaded, "judgment_history")
     before = digest(loaded)
     queries = tmp_path / "topics.tsv"
     queries.write_text("new1\tfirst\n")

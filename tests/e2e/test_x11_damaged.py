@@ -8,33 +8,16 @@ writes nothing into it — not the first start's annotator, not the schema.
 from __future__ import annotations
 
 import hashlib
-import sqlite3
 from pathlib import Path
 
 import pytest
 
+from tests.cli.test_cli_failures import damage_table
 from tests.e2e.x11 import cli, require_tools, running, user_env, x_display
 
 require_tools()
 
 pytestmark = pytest.mark.slow
-
-
-def _damage_history(path: Path) -> None:
-    """Garbage over the judgment history's pages only: the first screen never reads them."""
-    conn = sqlite3.connect(path)
-    page = conn.execute("PRAGMA page_size").fetchone()[0]
-    pages = [
-        n
-        for (n,) in conn.execute("SELECT pageno FROM dbstat WHERE name = ?", ("judgment_history",))
-    ]
-    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    conn.close()
-    assert pages
-    data = bytearray(path.read_bytes())
-    for n in pages:
-        data[(n - 1) * page : n * page] = b"\xa5" * page
-    path.write_bytes(bytes(data))
 
 
 def test_a_damaged_file_is_refused_and_left_as_it_was(
@@ -50,7 +33,7 @@ def test_a_damaged_file_is_refused_and_left_as_it_was(
         qrels.write_text("".join(f"q1 0 d{i} {i % 3}\n" for i in (1, 2, 3)))
         for kind, path in (("run", run), ("qrels", qrels)):
             cli(env, db, "import", kind, str(path))
-        _damage_history(db)
+        damage_table(db, "judgment_history")  # the first screen never reads it
         before = hashlib.sha256(db.read_bytes()).hexdigest()
         with running(db, env) as app:
             shown = app.wait_for(lambda s: s.startswith("dialog "), timeout=30)

@@ -12,7 +12,6 @@ grades at once).
 from __future__ import annotations
 
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,7 +20,7 @@ import psycopg
 import pytest
 
 from ndcg_studio.app import main
-from tests.e2e.x11 import App, app_stderr, launch, require_tools, stop, user_env, x_display
+from tests.e2e.x11 import App, require_tools, running, user_env, x_display
 from tests.pg import PostgresServer
 from tests.storage.test_postgres_roles import _url, team  # noqa: F401 (the fixture)
 
@@ -64,16 +63,8 @@ def alice(
     assert main(["--db", _url(team, "studio_owner"), "import", "run", str(run), "-q"]) == 0
     with x_display(tmp_path_factory.mktemp("wm")) as display:
         env = {**display, **user_env(home)}
-        command = [sys.executable, "-m", "ndcg_studio", "--db", _url(team, "alice")]
-        app = launch(command, env, env, home / "unused")
-        try:
+        with running(_url(team, "alice"), env, home / "unused") as app:
             yield app, team, home
-            if app.process.poll() is None:
-                app.quit()
-        finally:
-            stop(app.process)
-            stderr = app_stderr(home)
-            assert "Traceback" not in stderr, stderr
 
 
 def _menu(app: App, key: str, title: str) -> dict[str, bool]:
