@@ -343,3 +343,22 @@ def test_an_import_releases_only_the_holds_of_its_own_rows(
     assert held == {(ann, mine[1].query_id, mine[1].document_id)} | {
         (bob, i.query_id, i.document_id) for i in theirs
     }
+
+
+def test_a_held_item_completed_in_another_campaign_is_not_offered_again(
+    service: CampaignService,
+) -> None:
+    """A hold does not keep offering an item whose N grades came from elsewhere (another
+    campaign that pools it): its grade would only be refused, and each queue call extended
+    the hold, so the annotator was offered it again and again."""
+    service.create(spec(name="one", overlap=1))
+    service.create(spec(name="two", overlap=1))
+    ann, bob = _id(service, "ann"), _id(service, "bob")
+    held = service.queue("one", ann, 2)
+    item = held[0]
+    service.grade("two", bob, item.query_id, item.document_id, 1)
+    again = service.queue("one", ann, 2)
+    assert (item.query_id, item.document_id) not in {(i.query_id, i.document_id) for i in again}
+    assert again[0] == held[1]  # the hold still open comes first
+    with pytest.raises(ItemComplete):
+        service.grade("one", ann, item.query_id, item.document_id, 2)

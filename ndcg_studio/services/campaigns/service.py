@@ -262,7 +262,7 @@ class CampaignService:
     ) -> list[tuple[int, int]]:
         """The annotator's live holds, then regular items in the strategy's order with gold
         items mixed in at the gold rate (see the module docstring)."""
-        picked = cq.own_holds(session, row.id, annotator_id, now)[:limit]
+        picked = cq.own_holds(session, row.id, row.overlap, annotator_id, now)[:limit]
         need = limit - len(picked)
         if need <= 0:
             return picked

@@ -16,11 +16,12 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
-from sqlalchemy import ColumnElement, Select, and_, delete, func, select
+from sqlalchemy import ColumnElement, Select, and_, delete, func, or_, select
 from sqlalchemy.orm import Session
 
 from ndcg_studio.storage import models
 from ndcg_studio.storage.campaigns.reads import live_leases
+from ndcg_studio.storage.campaigns.records import graded_count
 from ndcg_studio.storage.judgments.items import insert_statement
 
 Item = tuple[int, int]
@@ -69,7 +70,7 @@ def _open_to(annotator_id: int) -> ColumnElement[bool]:
 
 def _load(annotator_id: int, now: datetime) -> Any:
     """Scalar: the item's grades plus the live holds of annotators other than ``annotator_id``."""
-    grades = select(func.count()).where(_same_item()).scalar_subquery()
+    grades = graded_count(_ci)
     holds = (
         select(func.count())
         .where(_live_lease(now), _le.c.annotator_id != annotator_id)
@@ -88,8 +89,13 @@ def _fresh(campaign: int, annotator_id: int, now: datetime) -> Select[Any]:
     )
 
 
-def own_holds(session: Session, campaign: int, annotator_id: int, now: datetime) -> list[Item]:
-    """The items the annotator holds now and may still grade, in shuffle order.
+def own_holds(
+    session: Session, campaign: int, overlap: int, annotator_id: int, now: datetime
+) -> list[Item]:
+    """The items the annotator holds now and may still grade, in shuffle order: not graded nor
+    marked "can't judge" by them, and, unless gold, with fewer than ``overlap`` grades (grades
+    from elsewhere — another campaign that pools the item, an import, plain Annotate — may
+    have completed a held item; its grade would be refused).
 
     Few rows: read from the leases' index and sorted here; an ORDER BY in SQL makes SQLite walk
     every item in shuffle order instead."""
@@ -108,6 +114,7 @@ def own_holds(session: Session, campaign: int, annotator_id: int, now: datetime)
             _le.c.annotator_id == annotator_id,
             _le.c.expires_at > now,
             _open_to(annotator_id),
+            or_(_ci.c.gold_grade.is_not(None), graded_count(_ci) < overlap),
         )
     )
     held = sorted(session.execute(stmt).all(), key=lambda r: (r.shuffle, r.query_id))
