@@ -2,10 +2,12 @@
 
 Every function takes the caller's session, inside the transaction in which
 :mod:`ndcg_studio.services.campaigns.service` holds the campaign's lock
-(:func:`ndcg_studio.storage.campaigns.records.lock_campaign`); none commits. An item's *load* is its
+(:func:`ndcg_studio.storage.judgments.locks.lock_campaign`); none commits. An item's *load* is its
 grades (any annotator, any route) plus the other annotators' live holds; it may be offered to an
 annotator while its load is below the campaign's overlap N, unless the annotator graded it,
-could not judge it or already holds it.
+could not judge it or already holds it. The strategy orders apply the same rule in Python
+(``_item_status`` of :mod:`ndcg_studio.services.campaigns.order`), from the rows
+:func:`offer_inputs` and :mod:`~ndcg_studio.storage.campaigns.reads` read.
 """
 
 from __future__ import annotations
