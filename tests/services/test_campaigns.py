@@ -4,6 +4,7 @@ never become grades, the lead's statistics against independent computations."""
 from __future__ import annotations
 
 from datetime import timedelta
+from pathlib import Path
 
 import krippendorff
 import numpy as np
@@ -15,6 +16,7 @@ from ndcg_studio.services.agreement import AgreementService
 from ndcg_studio.services.annotation.service import AnnotationService
 from ndcg_studio.services.campaigns.service import CampaignService
 from ndcg_studio.services.campaigns.types import CampaignSpec, GoldItem
+from ndcg_studio.services.importing.service import ImportService
 from ndcg_studio.services.scoring.service import ScoringService
 from ndcg_studio.services.scoring.settings import ScoringSettings
 from ndcg_studio.storage import models
@@ -294,3 +296,69 @@ def test_a_grade_in_one_campaign_counts_in_every_campaign_that_pools_the_item(
     assert (item.query_id, item.document_id) not in offered
     with pytest.raises(ItemComplete):
         service.grade("one", bob, item.query_id, item.document_id, 0)
+
+
+@pytest.mark.parametrize("strategy", ["depth", "mtf"])
+def test_imported_grades_release_the_annotators_holds(
+    service: CampaignService, tmp_path: Path, strategy: str
+) -> None:
+    """Issue 35.3: annotators who take their queue, grade it in a file and import the file take
+    the campaign to N grades per item; an imported grade frees the annotator's hold on the item
+    (it would otherwise count toward the item's load next to that very grade)."""
+    service.create(spec(overlap=2, strategy=strategy))
+    people = {name: _id(service, name) for name in ("ann", "bob", "cid")}
+    importer = ImportService(service.db)
+    for turn in range(100):
+        dry = 0
+        for name, annotator in people.items():
+            batch = service.queue("study", annotator, 3)
+            if not batch:
+                dry += 1
+                continue
+            path = tmp_path / f"{name}-{turn}.csv"
+            lines = [f"{i.query},{i.document},{name},2" for i in batch]
+            path.write_text("\n".join(["query_id,doc_id,annotator,grade", *lines]) + "\n")
+            importer.import_judgments(path)
+        if dry == len(people):
+            break
+    info = service.get("study")
+    assert (info.complete, info.items) == (N_QUERIES * 4, N_QUERIES * 4)
+    with service.db.transaction() as s:
+        assert s.execute(select(models.campaign_leases)).all() == []
+
+
+def test_an_import_releases_only_the_holds_of_its_own_rows(
+    service: CampaignService, tmp_path: Path
+) -> None:
+    service.create(spec(overlap=2))
+    ann, bob = _id(service, "ann"), _id(service, "bob")
+    mine = service.queue("study", ann, 2)
+    theirs = service.queue("study", bob, 2)
+    path = tmp_path / "ann.csv"
+    path.write_text(f"query_id,doc_id,annotator,grade\n{mine[0].query},{mine[0].document},ann,3\n")
+    ImportService(service.db).import_judgments(path)
+    le = models.campaign_leases
+    with service.db.transaction() as s:
+        held = set(s.execute(select(le.c.annotator_id, le.c.query_id, le.c.document_id)).all())
+    assert held == {(ann, mine[1].query_id, mine[1].document_id)} | {
+        (bob, i.query_id, i.document_id) for i in theirs
+    }
+
+
+def test_a_held_item_completed_in_another_campaign_is_not_offered_again(
+    service: CampaignService,
+) -> None:
+    """A hold does not keep offering an item whose N grades came from elsewhere (another
+    campaign that pools it): its grade would only be refused, and each queue call extended
+    the hold, so the annotator was offered it again and again."""
+    service.create(spec(name="one", overlap=1))
+    service.create(spec(name="two", overlap=1))
+    ann, bob = _id(service, "ann"), _id(service, "bob")
+    held = service.queue("one", ann, 2)
+    item = held[0]
+    service.grade("two", bob, item.query_id, item.document_id, 1)
+    again = service.queue("one", ann, 2)
+    assert (item.query_id, item.document_id) not in {(i.query_id, i.document_id) for i in again}
+    assert again[0] == held[1]  # the hold still open comes first
+    with pytest.raises(ItemComplete):
+        service.grade("one", ann, item.query_id, item.document_id, 2)

@@ -44,7 +44,7 @@ from __future__ import annotations
 import math
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -122,6 +122,30 @@ def first_offered(
     return (first + last)[:need]
 
 
+def _item_status(
+    graded_by: Collection[int],
+    other_holds: int,
+    annotator: int,
+    overlap: int,
+    *,
+    held: bool,
+    mark: str | None,
+) -> int:
+    """The queue's rule for one non-gold item and ``annotator``, as the walk's status
+    (:mod:`~ndcg_studio.domain.pooling.incremental`): :data:`SKIP` when the annotator graded it
+    or its grades (``graded_by``: who graded it) reach ``overlap`` — for good, until a grade is
+    cleared; :data:`BLOCKED` when the annotator holds it (``held``) or could not judge it
+    (``mark``), or its load (grades plus ``other_holds``, the other annotators' live holds)
+    reaches ``overlap``; else :data:`LATER` when put off, :data:`OPEN` otherwise. The queue's SQL
+    states the same rule (:mod:`ndcg_studio.storage.campaigns.queue`)."""
+    n = len(graded_by)
+    if annotator in graded_by or n >= overlap:
+        return SKIP
+    if held or mark == "cant_judge" or n + other_holds >= overlap:
+        return BLOCKED
+    return LATER if mark == "later" else OPEN
+
+
 def _offer(
     judged: list[tuple[int, int, int, int]],
     marks: Mapping[Item, str],
@@ -130,26 +154,36 @@ def _offer(
     overlap: int,
 ) -> tuple[dict[Item, float], tuple[set[Item], set[Item]]]:
     """(``{item: mean grade}`` of the graded items, -1 as 0; the items the annotator may be
-    offered: (still needing grades, put off "later")) under the queue's rules: load (grades +
-    other annotators' live holds) below ``overlap``, not graded, marked "can't judge" or held
-    by the annotator (only items with a grade, a mark or a lease can be blocked)."""
+    offered: (still needing grades, put off "later")) under the queue's rules
+    (:func:`_item_status`; only items with a grade, a mark or a lease can be blocked)."""
     total: dict[Item, float] = {}
-    load: dict[Item, int] = {}
-    blocked: set[Item] = set()
+    graded_by: dict[Item, set[int]] = {}
     for q, d, a, g in judged:
         total[(q, d)] = total.get((q, d), 0.0) + max(g, 0)
-        load[(q, d)] = load.get((q, d), 0) + 1
-        if a == annotator_id:
-            blocked.add((q, d))
-    grades = {item: total[item] / load[item] for item in total}
+        graded_by.setdefault((q, d), set()).add(a)
+    grades = {item: total[item] / len(graded_by[item]) for item in total}
+    mine: set[Item] = set()
+    others: dict[Item, int] = {}
     for q, d, a in leases:
         if a == annotator_id:
-            blocked.add((q, d))
+            mine.add((q, d))
         else:
-            load[(q, d)] = load.get((q, d), 0) + 1
-    blocked |= {item for item, n in load.items() if n >= overlap}
-    blocked |= {item for item, state in marks.items() if state == "cant_judge"}
-    later = {item for item, state in marks.items() if state == "later"} - blocked
+            others[(q, d)] = others.get((q, d), 0) + 1
+    blocked: set[Item] = set()
+    later: set[Item] = set()
+    for item in graded_by.keys() | mine | others.keys() | marks.keys():
+        status = _item_status(
+            graded_by.get(item, ()),
+            others.get(item, 0),
+            annotator_id,
+            overlap,
+            held=item in mine,
+            mark=marks.get(item),
+        )
+        if status in (SKIP, BLOCKED):
+            blocked.add(item)
+        elif status == LATER:
+            later.add(item)
     return grades, (blocked, later)
 
 
@@ -261,7 +295,7 @@ class _State:
         marks: Mapping[Item, str],
         leases: list[tuple[int, int, int]],
     ) -> Callable[[int], int]:
-        """The walk's ``status(p)`` under the queue's rules (:func:`_offer`)."""
+        """The walk's ``status(p)`` under the queue's rules (:func:`_item_status`)."""
         index, judges = self.index, self.judges
         mine: set[int] = set()
         others: dict[int, int] = {}
@@ -271,19 +305,18 @@ class _State:
                 mine.add(p)
             elif p is not None:
                 others[p] = others.get(p, 0) + 1
-        cant = {index[i] for i, s in marks.items() if s == "cant_judge" and i in index}
-        later = {index[i] for i, s in marks.items() if s == "later" and i in index}
+        marked = {index[i]: s for i, s in marks.items() if i in index}
+        no_grades: dict[int, int] = {}
 
         def status(p: int) -> int:
-            graded = judges.get(p)
-            n = 0
-            if graded is not None:
-                if annotator in graded or len(graded) >= overlap:
-                    return SKIP
-                n = len(graded)
-            if p in mine or p in cant or n + others.get(p, 0) >= overlap:
-                return BLOCKED
-            return LATER if p in later else OPEN
+            return _item_status(
+                judges.get(p, no_grades),
+                others.get(p, 0),
+                annotator,
+                overlap,
+                held=p in mine,
+                mark=marked.get(p),
+            )
 
         return status
 

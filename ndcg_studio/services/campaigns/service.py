@@ -23,7 +23,9 @@ like any other item. Every offered item is *held* (a lease until ``now + hold``)
 lease is free, and :meth:`~CampaignService.release` frees an annotator's leases (the app does
 on closing). A grade of an item that others already graded N times is refused
 (:class:`ItemComplete`), so even a lease that expired under a slow annotator cannot produce an
-N+1-th grade.
+N+1-th grade; the campaign grades of one item are serialised across every campaign that pools it
+(:func:`~ndcg_studio.storage.judgments.locks.lock_pooled_item`), so two campaigns cannot either.
+The annotator's own grade ends their hold, whether given here or imported.
 
 **Can't judge / later** are item *states* (``campaign_states``), not grades: scoring and
 agreement read only ``judgments``, so they never enter scores or agreement.
@@ -262,7 +264,7 @@ class CampaignService:
     ) -> list[tuple[int, int]]:
         """The annotator's live holds, then regular items in the strategy's order with gold
         items mixed in at the gold rate (see the module docstring)."""
-        picked = cq.own_holds(session, row.id, annotator_id, now)[:limit]
+        picked = cq.own_holds(session, row.id, row.overlap, annotator_id, now)[:limit]
         need = limit - len(picked)
         if need <= 0:
             return picked

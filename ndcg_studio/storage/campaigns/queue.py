@@ -2,10 +2,12 @@
 
 Every function takes the caller's session, inside the transaction in which
 :mod:`ndcg_studio.services.campaigns.service` holds the campaign's lock
-(:func:`ndcg_studio.storage.campaigns.records.lock_campaign`); none commits. An item's *load* is its
+(:func:`ndcg_studio.storage.judgments.locks.lock_campaign`); none commits. An item's *load* is its
 grades (any annotator, any route) plus the other annotators' live holds; it may be offered to an
 annotator while its load is below the campaign's overlap N, unless the annotator graded it,
-could not judge it or already holds it.
+could not judge it or already holds it. The strategy orders apply the same rule in Python
+(``_item_status`` of :mod:`ndcg_studio.services.campaigns.order`), from the rows
+:func:`offer_inputs` and :mod:`~ndcg_studio.storage.campaigns.reads` read.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
-from sqlalchemy import ColumnElement, Select, and_, delete, func, select
+from sqlalchemy import ColumnElement, Select, and_, delete, func, or_, select
 from sqlalchemy.orm import Session
 
 from ndcg_studio.storage import models
@@ -89,8 +91,13 @@ def _fresh(campaign: int, annotator_id: int, now: datetime) -> Select[Any]:
     )
 
 
-def own_holds(session: Session, campaign: int, annotator_id: int, now: datetime) -> list[Item]:
-    """The items the annotator holds now and may still grade, in shuffle order.
+def own_holds(
+    session: Session, campaign: int, overlap: int, annotator_id: int, now: datetime
+) -> list[Item]:
+    """The items the annotator holds now and may still grade, in shuffle order: not graded nor
+    marked "can't judge" by them, and, unless gold, with fewer than ``overlap`` grades (grades
+    from elsewhere — another campaign that pools the item, an import, plain Annotate — may
+    have completed a held item; its grade would be refused).
 
     Few rows: read from the leases' index and sorted here; an ORDER BY in SQL makes SQLite walk
     every item in shuffle order instead."""
@@ -109,6 +116,7 @@ def own_holds(session: Session, campaign: int, annotator_id: int, now: datetime)
             _le.c.annotator_id == annotator_id,
             _le.c.expires_at > now,
             _open_to(annotator_id),
+            or_(_ci.c.gold, item_grades(_ci.c.query_id, _ci.c.document_id) < overlap),
         )
     )
     held = sorted(session.execute(stmt).all(), key=lambda r: (r.shuffle, r.query_id))

@@ -22,7 +22,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from ndcg_studio.storage import models
 from ndcg_studio.storage.judgments.counts import item_grades
-from ndcg_studio.storage.judgments.locks import lock_campaign, lock_item
+from ndcg_studio.storage.judgments.locks import lock_campaign, lock_item, lock_pooled_item
 from ndcg_studio.storage.resilience import refusal_of
 
 if TYPE_CHECKING:
@@ -157,6 +157,7 @@ def write_item(session: Session, w: ItemWrite) -> GradeChange:
     lock_item(session, w.kind, table.name, w.key)
     if w.campaign is not None:
         lock_campaign(session, w.campaign.campaign_id)
+        lock_pooled_item(session, w.key["query_id"], w.key["document_id"])
     landed = _recorded(session, w.write_id)
     if landed is not None:  # an earlier attempt of this very write committed
         return landed

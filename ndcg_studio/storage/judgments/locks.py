@@ -1,5 +1,6 @@
 """Locks that serialise the writers of one item (a judgment or an adjudication) or of one
-campaign, so that two processes grading the same item never lose an update.
+campaign, so that two processes grading the same item never lose an update nor give a campaign
+item more than its N grades.
 
 - PostgreSQL: a transaction-scoped advisory lock on the item (``pg_advisory_xact_lock`` of a
   BLAKE2b hash of the item's key) serialises every writer of that item, including a writer that
@@ -7,6 +8,12 @@ campaign, so that two processes grading the same item never lose an update.
   ``SELECT … FOR UPDATE`` and inserts with ``ON CONFLICT DO NOTHING`` (see
   :mod:`~ndcg_studio.storage.judgments.items`), which also protect against writers that do not
   take the advisory lock.
+- A campaign grade also takes the campaign's lock (:func:`lock_campaign`, which the campaign's
+  queue reads take too) and then the lock of the pooled item (:func:`lock_pooled_item`: its
+  query and document, whoever grades it in whichever campaign), so the check "fewer than N
+  grades" of two campaigns that pool the item exclude each other. Always in this order (item
+  of one annotator, campaign, pooled item); the queue takes only campaign locks and a writer
+  waits for nothing once it holds the pooled item's, so these locks cannot deadlock.
 - SQLite: the transaction starts with a no-op write, which takes the database's write lock
   (waiting up to the busy timeout) before anything is read; a deferred SQLite transaction that
   reads first would fail with ``SQLITE_BUSY`` or read a stale value when another process writes
@@ -50,4 +57,14 @@ def lock_campaign(session: Session, campaign_id: int) -> None:
     transaction-scoped advisory lock; SQLite: the caller holds the database's write lock)."""
     if session.get_bind().dialect.name == "postgresql":
         key = item_lock_key("campaign", {"campaign_id": campaign_id})
+        session.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": key})
+
+
+def lock_pooled_item(session: Session, query_id: int, document_id: int) -> None:
+    """Serialise the campaign grades of one item across every campaign that pools it: a grade
+    counts toward each of them, so their capacity checks must exclude each other (PostgreSQL:
+    a transaction-scoped advisory lock on (query, document); SQLite: the caller holds the
+    database's write lock)."""
+    if session.get_bind().dialect.name == "postgresql":
+        key = item_lock_key("pooled", {"query_id": query_id, "document_id": document_id})
         session.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": key})

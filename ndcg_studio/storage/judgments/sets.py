@@ -4,6 +4,9 @@
 :func:`apply_judgments` inserts the new ones in bulk and updates the changed ones. The database's
 triggers record each of them in the history by the same rule as the app's writes (see
 :mod:`ndcg_studio.storage.judgments`); unchanged ones are not written, so they record nothing.
+Like a campaign grade given in the app (:mod:`~ndcg_studio.storage.judgments.items`), an
+imported judgment ends its annotator's campaign holds on the item (in every campaign): the hold
+would otherwise count toward the item's load beside the grade it stood for.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import NDArray
-from sqlalchemy import bindparam, func, select, update
+from sqlalchemy import bindparam, delete, func, select, update
 
 from ndcg_studio.storage import models
 from ndcg_studio.storage.bulk.columns import (
@@ -97,7 +100,9 @@ def plan_judgments(
 
 
 def apply_judgments(conn: Connection, plan: JudgmentPlan) -> None:
-    """Insert the plan's new judgments and update its changed ones."""
+    """Insert the plan's new judgments, update its changed ones and release its annotators'
+    campaign holds on its items (:func:`_release_holds`)."""
+    _release_holds(conn, plan)
     # insert in the order of the unique index (query, document, annotator)
     if plan.fresh.all():  # no copies of the columns to sort
         idx_new = np.lexsort((plan.aid, plan.did, plan.qid))
@@ -128,6 +133,43 @@ def apply_judgments(conn: Connection, plan: JudgmentPlan) -> None:
             }
             for i in idx_chg.tolist()
         ],
+    )
+
+
+def _release_holds(conn: Connection, plan: JudgmentPlan) -> None:
+    """Delete the campaign leases (any campaign, live or expired) that the plan's annotators
+    hold on the plan's items — every row of the file, new, changed or unchanged: the annotator
+    has a grade of the item now.
+
+    The leases are few (holds of items offered, not yet graded): they are read and matched
+    here, and only the matching ones are deleted, so an import that ends no hold writes
+    nothing to ``campaign_leases``."""
+    le = models.campaign_leases
+    held = fetch_array(
+        conn,
+        select(le.c.campaign_id, le.c.query_id, le.c.document_id, le.c.annotator_id).where(
+            le.c.annotator_id.in_([int(a) for a in np.unique(plan.aid)])
+        ),
+        [("campaign", "i8"), ("query", "i8"), ("doc", "i8"), ("annotator", "i8")],
+    )
+    if len(held) == 0:
+        return
+    near = np.flatnonzero(np.isin(plan.qid, held["query"]))  # rows of the held queries only
+    held_key, file_key = item_keys(
+        (held["query"], held["doc"], held["annotator"]),
+        (plan.qid[near], plan.did[near], plan.aid[near]),
+    )
+    ended = held[np.isin(held_key, file_key)]
+    if len(ended) == 0:
+        return
+    conn.execute(
+        delete(le).where(
+            le.c.campaign_id == bindparam("c"),
+            le.c.query_id == bindparam("q"),
+            le.c.document_id == bindparam("d"),
+            le.c.annotator_id == bindparam("a"),
+        ),
+        [{"c": int(c), "q": int(q), "d": int(d), "a": int(a)} for c, q, d, a in ended.tolist()],
     )
 
 
