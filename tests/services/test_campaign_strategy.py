@@ -158,3 +158,17 @@ def test_first_offered_is_the_choosers_order_less_blocked_then_later(strategy: s
     rest = [i for i in order if i not in blocked | later]
     assert every == [*rest, order[0], order[9]]
     assert first_offered(*args, 3, seed=1, k=3, pairs=[(0, 1)]) == rest[:3]  # type: ignore[arg-type]
+
+
+def test_an_ab_campaign_without_its_pair_or_k_is_refused_not_served(db: Database) -> None:
+    """An ``ab`` campaign whose K or pair was lost (a downgrade below 0007 and back, before
+    the downgrade refused) is refused by the queue with a plain line, not served in another
+    order."""
+    build(db)
+    service = CampaignService(db)
+    service.create(spec(overlap=1, annotators=["ann"], strategy="ab", pair=("A", "B"), k=K))
+    ann = service.annotation.ensure_annotator("ann").id
+    with db.transaction() as session:
+        session.execute(models.campaigns.update().values(pool_k=None))
+    with pytest.raises(ValueError, match="'study' uses the ab order but its pair"):
+        service.queue("study", ann, 1)

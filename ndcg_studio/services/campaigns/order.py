@@ -202,6 +202,27 @@ _STATES: dict[tuple[Any, ...], _State] = {}
 _STATES_LOCK = threading.Lock()
 
 
+def ab_pair(
+    row: Any, runs: list[tuple[str, int, str | None]]
+) -> tuple[list[tuple[int, int]] | None, int]:
+    """The ``ab`` order's pair (indices of runs A and B in ``runs``) and its cutoff K; for the
+    other orders ``(None, 10)`` (K unused).
+
+    Raises:
+        ValueError: an ``ab`` campaign without both runs of its pair or without K (a state no
+            version of the app writes; the queue refuses it rather than serve another order).
+    """
+    if row.pool_strategy != "ab":
+        return None, 10
+    side = {s: r for r, (_n, _i, s) in enumerate(runs) if s is not None}
+    if set(side) != {"a", "b"} or row.pool_k is None:
+        raise ValueError(
+            f"campaign {row.name!r} uses the ab order but its pair of runs or its cutoff K is "
+            "missing; create the campaign again with --strategy ab --pair A B --k K"
+        )
+    return [(side["a"], side["b"])], int(row.pool_k)
+
+
 class _State:
     """One campaign's strategy order in this process: the pool, every grade of its items as
     ``{pool index: {annotator id: grade}}``, the :class:`IncrementalOrder`, each annotator's
@@ -214,14 +235,11 @@ class _State:
         self.checked = time.monotonic()
         self.items = list(zip(query.tolist(), doc.tolist(), strict=True))
         self.index = {item: p for p, item in enumerate(self.items)}
-        pairs = None
-        if row.pool_strategy == "ab":
-            side = {s: r for r, (_n, _i, s) in enumerate(runs) if s is not None}
-            pairs = [(side["a"], side["b"])] if len(side) == 2 else []
+        pairs, k = ab_pair(row, runs)
         self.order = IncrementalOrder(
             campaign_pool(query, doc, rank, row.pool_depth),
             row.pool_strategy,
-            k=int(row.pool_k or 10),
+            k=k,
             seed=int(row.seed or 0),
             pairs=pairs,
         )
@@ -375,10 +393,7 @@ def rebuilt_items(
     start (the reference the kept state is tested against)."""
     runs = cs.campaign_runs(session, row.id)
     query, doc, rank = cq.pool_ranks(session, row.id, [i for _n, i, _s in runs])
-    pairs = None
-    if row.pool_strategy == "ab":
-        side = {s: r for r, (_n, _i, s) in enumerate(runs) if s is not None}
-        pairs = [(side["a"], side["b"])] if len(side) == 2 else []
+    pairs, k = ab_pair(row, runs)
     judged, marks, leases = cq.offer_inputs(session, row.id, annotator_id, now)
     grades, offer = _offer(judged, marks, leases, annotator_id, row.overlap)
     return first_offered(
@@ -389,6 +404,6 @@ def rebuilt_items(
         offer,
         need,
         seed=int(row.seed or 0),
-        k=int(row.pool_k or 10),
+        k=k,
         pairs=pairs,
     )
