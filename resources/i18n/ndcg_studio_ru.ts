@@ -688,8 +688,8 @@ What makes a document *relevant*…</source>
         <translation>перемещение в начало (mtf)</translation>
     </message>
     <message>
-        <source>MaxMean bandit (bandit)</source>
-        <translation>бандит MaxMean (bandit)</translation>
+        <source>discounted MaxMean bandit (bandit)</source>
+        <translation>бандит MaxMean с затуханием (bandit)</translation>
     </message>
     <message>
         <source>what decides run A vs B (ab)</source>

@@ -684,8 +684,8 @@ What makes a document *relevant*…</source>
         <translation>移到最前（mtf）</translation>
     </message>
     <message>
-        <source>MaxMean bandit (bandit)</source>
-        <translation>MaxMean 多臂老虎机（bandit）</translation>
+        <source>discounted MaxMean bandit (bandit)</source>
+        <translation>折扣 MaxMean 多臂老虎机（bandit）</translation>
     </message>
     <message>
         <source>what decides run A vs B (ab)</source>

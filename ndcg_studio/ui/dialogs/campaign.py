@@ -136,7 +136,7 @@ class CampaignDialog(QDialog):
         labels = {
             "depth": self.tr("fewest grades first, shuffled (depth)"),
             "mtf": self.tr("move-to-front (mtf)"),
-            "bandit": self.tr("MaxMean bandit (bandit)"),
+            "bandit": self.tr("discounted MaxMean bandit (bandit)"),
             "ab": self.tr("what decides run A vs B (ab)"),
         }
         return labels[key]
