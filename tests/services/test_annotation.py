@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 from sqlalchemy import func, insert, select
 
-from ndcg_studio.services.annotation.service import AnnotationService, pool_order_key
+from ndcg_studio.services.annotation.pool_order import pool_order_key
+from ndcg_studio.services.annotation.service import AnnotationService
 from ndcg_studio.services.annotation.types import PoolItem
 from ndcg_studio.storage import models
 from ndcg_studio.storage.database import Database

@@ -1,4 +1,5 @@
-"""The order of a query's Annotate pool: shuffled (the default) or "what decides A vs B".
+"""The order of a query's Annotate pool: shuffled (the default, :func:`pool_order_key`) or
+"what decides A vs B".
 
 :class:`PoolOrder` names runs A and B and the cutoff K; :func:`ab_order` sorts a query's pooled
 documents by the ``ab`` weight of :mod:`ndcg_studio.domain.pooling.strategies` — |disc_A(d) -
@@ -14,6 +15,7 @@ The annotator stays blind: only the order changes; the items carry no run, rank 
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -28,7 +30,18 @@ from ndcg_studio.storage.queries.pools import positions_within
 if TYPE_CHECKING:
     from ndcg_studio.services.annotation.types import PoolItem
 
-__all__ = ["PoolOrder", "ab_order", "ab_weights"]
+__all__ = ["PoolOrder", "ab_order", "ab_weights", "pool_order_key"]
+
+
+def pool_order_key(query_external_id: str, document_external_id: str) -> bytes:
+    """The sort key of a document in a query's pool: BLAKE2b with an 8-byte digest of
+    ``"<query external id>\\x1f<document external id>"`` encoded as UTF-8.
+
+    Deterministic across processes and machines (unlike Python's salted ``hash``), independent of
+    run order and ranks. Ties (a 2⁻⁶⁴ chance) are broken by the document's external id.
+    """
+    data = f"{query_external_id}\x1f{document_external_id}".encode()
+    return hashlib.blake2b(data, digest_size=8).digest()
 
 
 @dataclass(frozen=True)

@@ -33,11 +33,10 @@ grading one item from losing an update), the reads in :mod:`ndcg_studio.storage.
 
 from __future__ import annotations
 
-import hashlib
 import uuid
 from typing import Final
 
-from ndcg_studio.services.annotation.pool_order import PoolOrder, ab_order
+from ndcg_studio.services.annotation.pool_order import PoolOrder, ab_order, pool_order_key
 from ndcg_studio.services.annotation.types import (
     AnnotatorInfo,
     ChangeMarker,
@@ -64,20 +63,9 @@ from ndcg_studio.storage.queries import activity, pools
 from ndcg_studio.storage.resilience import retrying
 from ndcg_studio.vocabulary import MAX_GRADE, MIN_GRADE
 
-__all__ = ["DEFAULT_POOL_DEPTH", "AnnotationService", "pool_order_key", "validate_grade"]
+__all__ = ["DEFAULT_POOL_DEPTH", "AnnotationService", "validate_grade"]
 
 DEFAULT_POOL_DEPTH: Final = 10
-
-
-def pool_order_key(query_external_id: str, document_external_id: str) -> bytes:
-    """The sort key of a document in a query's pool: BLAKE2b with an 8-byte digest of
-    ``"<query external id>\\x1f<document external id>"`` encoded as UTF-8.
-
-    Deterministic across processes and machines (unlike Python's salted ``hash``), independent of
-    run order and ranks. Ties (a 2⁻⁶⁴ chance) are broken by the document's external id.
-    """
-    data = f"{query_external_id}\x1f{document_external_id}".encode()
-    return hashlib.blake2b(data, digest_size=8).digest()
 
 
 def validate_grade(grade: int | None) -> int | None:
