@@ -147,3 +147,23 @@ def test_describe_gives_specific_advice_for_database_trouble() -> None:
     other = errors.describe(RuntimeError("boom"), action="Saving the grade")
     assert other.title == "Unexpected error" and "while saving the grade" in other.what
     assert str(errors.log_file()) in other.todo
+
+
+def test_a_grade_on_a_read_only_file_is_told_in_plain_words(tmp_path: Any) -> None:
+    """The error a grade meets on a database SQLite opened read-only (as on a read-only
+    mount, where even root cannot write): plain words naming the file, no SQL, not
+    "unexpected"."""
+    import sqlalchemy
+
+    from ndcg_studio.storage.database import open_database
+
+    path = tmp_path / "studio.sqlite"
+    open_database(path).dispose()
+    engine = sqlalchemy.create_engine(f"sqlite:///file:{path}?mode=ro&uri=true")
+    with pytest.raises(sqlalchemy.exc.OperationalError) as caught, engine.begin() as conn:
+        conn.execute(sqlalchemy.text("INSERT INTO annotators (name) VALUES ('ann')"))
+    engine.dispose()
+    report = errors.describe(caught.value, "Saving the grade", str(path))
+    assert "nexpected" not in report.title + report.what + report.todo, report
+    assert "INSERT" not in report.what and "read-only" in report.what, report
+    assert str(path) in report.what, report
