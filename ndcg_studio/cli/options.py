@@ -41,16 +41,22 @@ def add_output(
     formats: bool = True,
     excel: bool = True,
     file_format: str = "csv",
+    default: str = "table",
 ) -> None:
     """``--format``, ``--output`` (and ``--excel``): with ``formats`` an aligned table, CSV or
-    an xlsx workbook; else ``file_format`` (the file kind: ``csv``, qrels ``trec``) or xlsx."""
+    an xlsx workbook (``default``: ``table`` or ``csv``); else ``file_format`` (the file kind:
+    ``csv``, qrels ``trec``) or xlsx."""
     if formats:
         parser.add_argument(
             "--format",
             choices=("table", "csv", "xlsx"),
-            default="table",
-            help="an aligned table for reading (default), CSV (header on line 1) or an Excel "
-            "workbook (needs --output F.xlsx; the settings on its second sheet)",
+            default=default,
+            help=(
+                "an aligned table for reading (default), CSV (header on line 1)"
+                if default == "table"
+                else "CSV (default; header on line 1), an aligned table for reading"
+            )
+            + " or an Excel workbook (needs --output F.xlsx; the settings on its second sheet)",
         )
     else:
         parser.add_argument(

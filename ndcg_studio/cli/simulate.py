@@ -11,6 +11,7 @@ import math
 from typing import Any
 
 from ndcg_studio.cli.common import UsageError, open_db, positive_int, run_names
+from ndcg_studio.cli.options import add_output
 from ndcg_studio.vocabulary import CONSENSUS_METHODS, DEFAULT_CONSENSUS
 
 STRATEGY_CHOICES = ("depth", "mtf", "bandit", "ab")
@@ -78,16 +79,7 @@ def add_parser(sub: Any, add_db: Any) -> None:
         default=DEFAULT_CONSENSUS,
         help="how several annotators' grades combine when no --annotator is given (default mean)",
     )
-    p.add_argument(
-        "--format",
-        choices=("table", "csv", "xlsx"),
-        default="csv",
-        help="CSV (default; header on line 1), an aligned table or an xlsx workbook",
-    )
-    p.add_argument("--output", "-o", metavar="FILE", default="-", help="default: stdout")
-    p.add_argument(
-        "--excel", action="store_true", help="CSV with a UTF-8 BOM so Excel detects the encoding"
-    )
+    add_output(p, default="csv")
 
 
 def _discount(text: str) -> float:
