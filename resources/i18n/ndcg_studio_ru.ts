@@ -309,14 +309,6 @@ Use File ▸ New database… (Ctrl+N) or File ▸ Open database… (Ctrl+O).</so
 Выберите Файл ▸ Новая база данных… (Ctrl+N) или Файл ▸ Открыть базу данных… (Ctrl+O).</translation>
     </message>
     <message>
-        <source>Who is annotating?
-
-Choose your name with Annotator ▸ Switch annotator… (Ctrl+Shift+A).</source>
-        <translation>Кто размечает?
-
-Выберите своё имя: Асессор ▸ Сменить асессора… (Ctrl+Shift+A).</translation>
-    </message>
-    <message>
         <source>Loading queries…</source>
         <translation>Загрузка запросов…</translation>
     </message>
@@ -349,6 +341,7 @@ Import queries, documents and runs with File ▸ Import…, or start the app wit
     <name>AnnotateView</name>
     <message>
         <source>Queries</source>
+        <extracomment>a grade key or Enter with nobody annotating yet: the window asks for a name (an analyst who never grades is never asked)</extracomment>
         <translation>Запросы</translation>
     </message>
     <message>
@@ -358,6 +351,10 @@ Import queries, documents and runs with File ▸ Import…, or start the app wit
     <message>
         <source>%1 of %2 queries complete · %3 / %4 documents judged</source>
         <translation>завершено запросов: %1 из %2 · оценено документов: %3 / %4</translation>
+    </message>
+    <message>
+        <source>Nobody is annotating yet: press a grade key or Enter to give your name.</source>
+        <translation>Асессор ещё не выбран: нажмите клавишу оценки или Enter, чтобы ввести своё имя.</translation>
     </message>
     <message>
         <source>Everything in the list is judged.</source>
@@ -2010,7 +2007,6 @@ Create one with File ▸ New database…, then load the demo there.</source>
     </message>
     <message>
         <source>Open a database first (File ▸ Open database…).</source>
-        <extracomment>a database opened with no remembered annotator: the window asks for a name</extracomment>
         <translation>Сначала откройте базу данных (Файл ▸ Открыть базу данных…).</translation>
     </message>
     <message>

@@ -307,14 +307,6 @@ Use File ▸ New database… (Ctrl+N) or File ▸ Open database… (Ctrl+O).</so
 请使用 文件 ▸ 新建数据库…（Ctrl+N）或 文件 ▸ 打开数据库…（Ctrl+O）。</translation>
     </message>
     <message>
-        <source>Who is annotating?
-
-Choose your name with Annotator ▸ Switch annotator… (Ctrl+Shift+A).</source>
-        <translation>谁在标注？
-
-请用 标注者 ▸ 切换标注者…（Ctrl+Shift+A）选择您的名字。</translation>
-    </message>
-    <message>
         <source>Loading queries…</source>
         <translation>正在加载查询…</translation>
     </message>
@@ -347,6 +339,7 @@ Import queries, documents and runs with File ▸ Import…, or start the app wit
     <name>AnnotateView</name>
     <message>
         <source>Queries</source>
+        <extracomment>a grade key or Enter with nobody annotating yet: the window asks for a name (an analyst who never grades is never asked)</extracomment>
         <translation>查询</translation>
     </message>
     <message>
@@ -356,6 +349,10 @@ Import queries, documents and runs with File ▸ Import…, or start the app wit
     <message>
         <source>%1 of %2 queries complete · %3 / %4 documents judged</source>
         <translation>已完成 %1 / %2 个查询 · 已标注 %3 / %4 个文档</translation>
+    </message>
+    <message>
+        <source>Nobody is annotating yet: press a grade key or Enter to give your name.</source>
+        <translation>还没有标注者：按评分键或 Enter 输入您的名字。</translation>
     </message>
     <message>
         <source>Everything in the list is judged.</source>
@@ -1986,7 +1983,6 @@ Create one with File ▸ New database…, then load the demo there.</source>
     </message>
     <message>
         <source>Open a database first (File ▸ Open database…).</source>
-        <extracomment>a database opened with no remembered annotator: the window asks for a name</extracomment>
         <translation>请先打开一个数据库（文件 ▸ 打开数据库…）。</translation>
     </message>
     <message>

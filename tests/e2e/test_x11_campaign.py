@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sqlite3
 import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -92,7 +93,11 @@ def test_switching_to_a_new_name_asks_first(app: App) -> None:
         app.wait_active("Switch annotator")
         app.key(answer)
         app.wait_active("— NDCG Studio")
+        deadline = time.monotonic() + 5  # the window is active again before the write ends
         names = [n for (n,) in _query(app.db_path, "SELECT name FROM annotators")]
+        while created and "zed" not in names and time.monotonic() < deadline:
+            time.sleep(0.05)
+            names = [n for (n,) in _query(app.db_path, "SELECT name FROM annotators")]
         assert ("zed" in names) is created, names
         assert "has no logins" in shown, shown
 

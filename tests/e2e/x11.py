@@ -265,15 +265,20 @@ def running(db: Path | str, env: Mapping[str, str], db_path: Path | None = None)
 
 
 def first_start(app: App) -> None:
-    """What a person does at the first start: the window is mapped and asks who is
-    annotating; the name (:data:`NAME`) typed, Enter; waits until the first query is shown."""
+    """What a person does at the first start, to grade: the window is mapped and Annotate asks
+    who is annotating; Enter, the name (:data:`NAME`) typed, Enter; waits until the first query
+    is shown. (Nobody is asked before grading starts: an analyst needs no name.)"""
     subprocess.run(
-        ["xdotool", "search", "--sync", "--onlyvisible", "--name", "Welcome to NDCG Studio"],
+        ["xdotool", "search", "--sync", "--onlyvisible", "--name", "— NDCG Studio"],
         env=app.env,
         check=True,
         timeout=30,
         stdout=subprocess.DEVNULL,
     )
+    app.wait_active("— NDCG Studio")
+    app.wait_for(lambda s: s.startswith("focus ") and "DocumentPanel" in s, timeout=20)
+    app.key("Return")
+    app.wait_for(lambda s: s.startswith("dialog Welcome to NDCG Studio"), timeout=20)
     app.wait_active("Welcome to NDCG Studio")
     app.key("ctrl+a")
     subprocess.run(["xdotool", "type", NAME], env=app.env, check=True, timeout=10)

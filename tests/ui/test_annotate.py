@@ -267,7 +267,7 @@ def test_filter_box_filters_the_query_list(qtbot: Any, annotate_view: AnnotateVi
     qtbot.waitUntil(lambda: view.proxy.rowCount() == 4, timeout=2000)
 
 
-def test_an_empty_pool_and_no_annotator_show_a_message(
+def test_an_empty_pool_shows_a_message_and_no_annotator_is_asked_for_at_a_grade_key(
     qtbot: Any, annotate_view: AnnotateView, ui_data: UiData
 ) -> None:
     view = annotate_view
@@ -277,8 +277,13 @@ def test_an_empty_pool_and_no_annotator_show_a_message(
     assert "no run returned" in view.panel.message.text()
     key(qtbot, view, Qt.Key.Key_2)  # nothing to grade: nothing happens
     view.context.set_annotator(None)
-    qtbot.waitUntil(lambda: "Who is annotating" in view.panel.message.text(), timeout=2000)
-    assert view.rows_model.rowCount() == 0
+    # nobody annotating: the queries are listed all the same, and the status says how to start
+    qtbot.waitUntil(lambda: "Nobody is annotating" in view.panel.status_label.text(), timeout=5000)
+    assert view.rows_model.rowCount() == 4
+    wanted: list[bool] = []
+    view.annotator_wanted.connect(lambda: wanted.append(True))
+    key(qtbot, view, Qt.Key.Key_2)
+    assert wanted == [True]  # a grade key asks who is annotating
 
 
 def test_splitter_state_is_saved_and_restored(

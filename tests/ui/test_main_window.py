@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import QObject, QSettings, Qt, Signal
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox, QWidget
 from sqlalchemy import func, select
 
@@ -103,7 +104,7 @@ def test_opening_another_database_in_a_worker(
         assert conn.exec_driver_sql("PRAGMA mmap_size").scalar() == 0
 
 
-def test_first_start_asks_for_the_annotators_name(
+def test_the_annotators_name_is_asked_when_grading_starts(
     qtbot: Any, qapp: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     context = AppContext(QSettings(str(tmp_path / "fresh.ini"), QSettings.Format.IniFormat))
@@ -116,8 +117,14 @@ def test_first_start_asks_for_the_annotators_name(
         return ("carol", True)
 
     monkeypatch.setattr(QInputDialog, "getText", fake_get_text)
-    with qtbot.waitSignal(context.annotator_changed, timeout=10_000):
+    with qtbot.waitSignal(context.database_changed, timeout=10_000):
         window.databases.open_database(str(tmp_path / "first.sqlite"), create=True)
+    assert asked == [] and context.annotator is None  # an analyst is never asked
+    view = window.view("Annotate")
+    assert isinstance(view, AnnotateView)
+    qtbot.waitUntil(lambda: "Nobody is annotating" in view.panel.status_label.text(), timeout=5000)
+    with qtbot.waitSignal(context.annotator_changed, timeout=10_000):
+        QTest.keyClick(view.panel, Qt.Key.Key_3)  # grading starts: who is it?
     assert asked == [f"Welcome to NDCG Studio {__version__}"]
     assert context.annotator is not None and context.annotator.name == "carol"
     assert context.remembered_annotator_name() == "carol"
@@ -256,7 +263,7 @@ def _run_gui_until(
     return code, (seen[0] if seen else None)
 
 
-def test_run_gui_opens_a_database_and_asks_for_a_name(
+def test_run_gui_opens_a_database_and_asks_no_name_before_grading(
     qapp: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     target = tmp_path / "fresh.sqlite"
@@ -270,11 +277,11 @@ def test_run_gui_opens_a_database_and_asks_for_a_name(
     code, window = _run_gui_until(
         qapp,
         monkeypatch,
-        lambda w: w.context.database is not None and w.context.annotator is not None,
+        lambda w: w.context.database is not None,
         db=str(target),
     )
     assert code == 0 and window is not None
-    assert window.context.annotator is not None and window.context.annotator.name == "dora"
+    assert window.context.annotator is None  # asked when grading starts, not before
     assert target.exists()
     assert len(asked) == 1 and str(target) in asked[0]  # --db to a new file: asked first
 

@@ -1,10 +1,11 @@
 """The main window's database actions: File ▸ New database…, Open database…, Connect to
-server…, opening in a worker (create, upgrade, the remembered annotator), and the Cranfield demo.
+server…, opening in a worker (create, upgrade, the annotator: on a team server the login, else
+the one remembered here), and the Cranfield demo.
 
 :class:`DatabaseMenu` is an object the main window owns: it opens databases into the
-:class:`~ndcg_studio.ui.context.AppContext`, reports through the window's
-:class:`~ndcg_studio.ui.window.status_bar.StatusBar`, and asks the window for an annotator's name
-with its :attr:`~DatabaseMenu.annotator_needed` signal.
+:class:`~ndcg_studio.ui.context.AppContext` and reports through the window's
+:class:`~ndcg_studio.ui.window.status_bar.StatusBar`. Without an annotator nobody is asked at
+once: an analyst needs no name; Annotate asks when grading starts.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QObject, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QObject, Slot
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QMainWindow, QMessageBox
 
 from ndcg_studio.services import demo
@@ -37,9 +38,6 @@ def _opening(url: Any) -> str:
 class DatabaseMenu(QObject):
     """Opening databases and loading the demo, for ``window`` (parent of its dialogs, owner of
     its tasks); messages go to ``status``."""
-
-    #: a database opened with no remembered annotator: the window asks for a name
-    annotator_needed = Signal()
 
     def __init__(self, window: QMainWindow, context: AppContext, status: StatusBar) -> None:
         super().__init__(window)
@@ -144,9 +142,13 @@ class DatabaseMenu(QObject):
             database = open_database(url, lean=True)
             try:
                 rights = rights_of(database)
-                # a team database's annotators are its logins: a name remembered from another
-                # database (or the OS user) is not this login's, and would be refused
-                known = name if not rights.team or rights.owner or name == rights.login else ""
+                # a team database's annotators are its logins: an annotator login grades under
+                # its login (no question); a name remembered from another database (or the OS
+                # user) is not this login's, and would be refused
+                if rights.team and not rights.owner and rights.login:
+                    known = rights.login
+                else:
+                    known = name if not rights.team or rights.owner else ""
                 service = AnnotationService(database)
                 annotator = service.ensure_annotator(known) if known else None
                 empty = load_demo and demo.is_empty(database)  # counts() scans at scale
@@ -165,8 +167,6 @@ class DatabaseMenu(QObject):
             self.context.set_opening(False)
             self.context.set_database(database, annotator, rights=rights)
             self.context.settings.add_recent_database(database_target(database))
-            if annotator is None:
-                self.annotator_needed.emit()
             if empty:
                 self.load_demo()
             if on_open is not None:

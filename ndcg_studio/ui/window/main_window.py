@@ -77,7 +77,9 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.tabs)
         self.status = StatusBar(self, context)
         self.databases = DatabaseMenu(self, context, self.status)
-        self.databases.annotator_needed.connect(self.ask_annotator_name)
+        annotate = self.views["Annotate"]
+        assert isinstance(annotate, AnnotateView)
+        annotate.annotator_wanted.connect(self.ask_annotator_name)
         self._build_menus()
         context.database_changed.connect(self._apply_rights)
         self.tabs.currentChanged.connect(self._on_tab_changed)
@@ -284,7 +286,8 @@ class MainWindow(QMainWindow):
 
     # ================================================================== annotator
     def ask_annotator_name(self) -> None:
-        """First start: ask who is annotating (remembered in the settings)."""
+        """Ask who is annotating (remembered in the settings): when grading starts with nobody
+        annotating yet (Annotate's :attr:`~AnnotateView.annotator_wanted`)."""
         if self.context.database is None:
             return
         welcome = self.tr("Welcome to NDCG Studio")

@@ -97,15 +97,8 @@ class AnnotateLoader(QObject):
                 )
             )
             return
-        if self.context.annotator is None:
-            self._clear(
-                QCoreApplication.translate(
-                    "AnnotateLoader",
-                    "Who is annotating?\n\nChoose your name with Annotator ▸ Switch annotator… "
-                    "(Ctrl+Shift+A).",
-                )
-            )
-            return
+        # nobody annotating yet: the pool is shown all the same (no grades), and a grade key
+        # asks who is annotating (AnnotateView.annotator_wanted); an analyst is never asked
         annotator_id, depth = self._annotator_id(), self.context.pool_depth
         service = self.context.annotation_service()
         self._view.set_status(QCoreApplication.translate("AnnotateLoader", "Loading queries…"))

@@ -55,6 +55,9 @@ class AnnotateView(QWidget):
     rows_loaded = Signal()
     query_loaded = Signal(int)
     judgment_saved = Signal(object)
+    #: a grade key or Enter with nobody annotating yet: the window asks for a name (an analyst
+    #: who never grades is never asked)
+    annotator_wanted = Signal()
 
     def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -114,7 +117,7 @@ class AnnotateView(QWidget):
         query_table = self.queries.query_table
         query_table.selectionModel().currentRowChanged.connect(self.loader.on_query_row_changed)
         query_table.activated.connect(lambda _i: self.panel.setFocus())
-        self.panel.legend.grade_clicked.connect(self.grader.grade_current)
+        self.panel.legend.grade_clicked.connect(self.grade_key)
         self.pool.pool_table.clicked.connect(self._on_pool_clicked)
 
     def _install_shortcuts(self) -> None:
@@ -127,7 +130,7 @@ class AnnotateView(QWidget):
         for key, grade in GRADE_KEYS.items():
             grade_shortcut = QShortcut(QKeySequence(key), self)
             grade_shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-            grade_shortcut.activated.connect(lambda grade=grade: self.grader.grade_current(grade))
+            grade_shortcut.activated.connect(lambda grade=grade: self.grade_key(grade))
 
     def add_side_panel(self, panel: QWidget, title: str) -> None:
         """Put ``panel`` in a tab beside the query list (the campaign panel). The tab is there
@@ -266,7 +269,12 @@ class AnnotateView(QWidget):
         self.queries.totals_label.setText(arg(text, *map(number, (complete, n, judged, pooled))))
 
     def set_status(self, text: str) -> None:
-        """The status line of the document panel ("Saved ✓", "Loading…")."""
+        """The status line of the document panel ("Saved ✓", "Loading…"); with nobody
+        annotating yet, an empty status says how to start."""
+        if not text and self.context.annotator is None and self.context.database is not None:
+            text = self.tr(
+                "Nobody is annotating yet: press a grade key or Enter to give your name."
+            )
         self.panel.status_label.setText(text)
 
     # ================================================================== what every view answers
@@ -296,15 +304,27 @@ class AnnotateView(QWidget):
         return self.pool_model.items()
 
     # ================================================================== navigation
+    def grade_key(self, grade: int) -> None:
+        """A grade key (0–4): grade the current document; with nobody annotating yet, ask who
+        is annotating first (:attr:`annotator_wanted`), then grade if a name was given."""
+        if self.context.annotator is None and self.context.database is not None:
+            self.annotator_wanted.emit()  # asks now (a modal question)
+        if self.context.annotator is not None:
+            self.grader.grade_current(grade)
+
     def handle_key(self, event: QKeyEvent) -> bool:
         """The document panel's keys (:func:`~ndcg_studio.ui.views.annotate.keys.key_action`);
         returns True when handled."""
         found = key_action(event)
+        enter = event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+        if enter and self.context.annotator is None and self.context.database is not None:
+            self.annotator_wanted.emit()  # asks now (a modal question)
+            return True
         if found is None:
             return False
         action, grade = found
         if action is Action.GRADE and grade is not None:
-            self.grader.grade_current(grade)
+            self.grade_key(grade)
             return True
         last = self.pool_model.rowCount() - 1
         handlers: dict[Action, Callable[[], object]] = {
