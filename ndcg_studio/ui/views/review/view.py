@@ -79,7 +79,7 @@ class ReviewView(LazyView[ReviewData]):
             means' intervals and the per-query alpha, disputed and spread columns follow from
             two second-stage workers (the status says so meanwhile).
         data_loaded(): a load finished and the table, summary and charts show it, all columns
-            and intervals.
+            and intervals, and the estimate line (when there is a machine source).
     """
 
     rows_shown = Signal()
@@ -332,35 +332,42 @@ class ReviewView(LazyView[ReviewData]):
         self.data = replace(data, scoring=None)
         return_freed_memory()
         self.status.clear()
-        self._estimate()
-        self.data_loaded.emit()
+        self._estimate(loaded=True)
 
-    def _estimate(self) -> None:
+    def _estimate(self, loaded: bool = False) -> None:
         """Each run's estimate from the machine source Compare chose (the first one by
-        default), in a worker; the line stays hidden without a machine source."""
+        default), in a worker (the load's last stage: with ``loaded``, :attr:`data_loaded`
+        follows it); the line stays hidden without a machine source."""
         db, data = self.context.database, self.data
         if db is None or data is None or len(data.report) == 0:
+            if loaded:
+                self.data_loaded.emit()
             return
         k, source = data.report.settings.k, self.context.setting(S.ESTIMATE_SOURCE)
         self._estimate_task = run_task(
             lambda _p, _c: screen_estimate(db, source, k),
-            on_success=self._on_estimated,
-            on_failure=self._on_estimate_failed,
+            on_success=lambda shown: self._on_estimated(shown, loaded),
+            on_failure=lambda exc: self._on_estimate_failed(exc, loaded),
             owner=self,
             replaces=self._estimate_task,
         )
 
-    def _on_estimated(self, shown: ScreenEstimate) -> None:
+    def _on_estimated(self, shown: ScreenEstimate, loaded: bool) -> None:
         self.estimate_line.setVisible(shown.shown)
         text = EstimateText().summary(shown.report, shown.source) if shown.shown else ""
         self.estimate_line.setText(text)
+        if loaded:
+            self.data_loaded.emit()
 
-    def _on_estimate_failed(self, exc: BaseException) -> None:
-        if isinstance(exc, (ValueError, LookupError)):  # e.g. no machine grade on these runs
-            self.estimate_line.setText(arg(self.tr("No estimate: %1"), exc))
-            self.estimate_line.show()
-        else:
+    def _on_estimate_failed(self, exc: BaseException, loaded: bool) -> None:
+        if not isinstance(exc, (ValueError, LookupError)):
             self._on_failed(exc)
+            return
+        # e.g. the machine source graded nothing the runs returned: said, not a dialog
+        self.estimate_line.setText(arg(self.tr("No estimate: %1"), exc))
+        self.estimate_line.show()
+        if loaded:
+            self.data_loaded.emit()
 
     def _on_settings_changed(self, key: str) -> None:
         if key in SCORING_KEYS:
@@ -402,8 +409,7 @@ class ReviewView(LazyView[ReviewData]):
         self._apply_filter()
         self.rows_shown.emit()
         if data.complete and data.intervals:
-            self._estimate()
-            self.data_loaded.emit()
+            self._estimate(loaded=True)
         else:
             self._load_second_stage(data)
 
