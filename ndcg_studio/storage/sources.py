@@ -17,6 +17,7 @@ from ndcg_studio.storage.queries.names import annotator_names
 __all__ = [
     "SOURCE_KINDS",
     "assign_source",
+    "has_human_grades",
     "source_of",
     "sources",
 ]
@@ -47,6 +48,15 @@ def source_of(conn: Connection) -> dict[str, tuple[str, str]]:
         .join(s, s.c.id == m.c.source_id)
     ).all()
     return {str(r[0]): (str(r[1]), str(r[2])) for r in rows}
+
+
+def has_human_grades(conn: Connection) -> bool:
+    """Whether a judgment comes from a human: an annotator in no source or in one of kind
+    ``human``."""
+    s, m, j = models.sources, models.annotator_sources, models.judgments
+    machines = select(m.c.annotator_id).join(s, s.c.id == m.c.source_id).where(s.c.kind != "human")
+    stmt = select(j.c.annotator_id).where(j.c.annotator_id.not_in(machines)).limit(1)
+    return conn.execute(stmt).first() is not None
 
 
 def assign_source(conn: Connection, annotators: Sequence[str], source: str, kind: str) -> None:

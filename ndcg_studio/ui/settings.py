@@ -66,6 +66,9 @@ BAND_EXCELLENT = Setting("bands/excellent", 0.9, float, minimum=0.0, maximum=1.0
 BAND_GOOD = Setting("bands/good", 0.8, float, minimum=0.0, maximum=1.0, per_database=True)
 BAND_FAIR = Setting("bands/fair", 0.7, float, minimum=0.0, maximum=1.0, per_database=True)
 BAND_POOR = Setting("bands/poor", 0.6, float, minimum=0.0, maximum=1.0, per_database=True)
+#: the machine source Compare and Review estimate from ("" = the first; see
+#: :mod:`ndcg_studio.services.screens.estimate`)
+ESTIMATE_SOURCE = Setting("estimate/machine_source", "", str, per_database=True)
 # annotation
 POOL_DEPTH = Setting("annotate/pool_depth", 10, int, minimum=1, maximum=1000, per_database=True)
 #: "" = the shuffled pool; else :meth:`ndcg_studio.services.annotation.pool_order.PoolOrder.to_text`

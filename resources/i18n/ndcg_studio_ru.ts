@@ -1473,6 +1473,104 @@ Create one with File ▸ New database…, then load the demo there.</source>
     </message>
 </context>
 <context>
+    <name>EstimatePanel</name>
+    <message>
+        <source>&lt;b&gt;Estimate with a machine judge&lt;/b&gt;</source>
+        <translation>&lt;b&gt;Оценка с помощью машинного асессора&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>The machine source (kind model) whose grades are used</source>
+        <translation>Машинный источник (вида model), чьи оценки используются</translation>
+    </message>
+    <message>
+        <source>machine source:</source>
+        <translation>машинный источник:</translation>
+    </message>
+    <message>
+        <source>Estimating…</source>
+        <translation>Оценивание…</translation>
+    </message>
+    <message>
+        <source>No estimate: %1</source>
+        <translation>Нет оценки: %1</translation>
+    </message>
+    <message>
+        <source>Estimating with a machine judge</source>
+        <translation>Оценка с помощью машинного асессора</translation>
+    </message>
+</context>
+<context>
+    <name>EstimateText</name>
+    <message>
+        <source>The machine source&apos;s mean nDCG@K over every query it graded, corrected by the humans&apos; grades on the queries they judged whole (every item the machine graded): prediction-powered inference (PPI++, Angelopoulos, Duchi &amp; Zrnic 2023). The human-judged queries are taken as a uniform sample of the queries: the interval is valid only if they were not chosen by their runs or grades. Below %1 human-judged queries no interval is given. κ: linear-weighted Cohen&apos;s kappa of the source with the humans on the items both graded. nDCG@K here: linear gain, the ideal from every judged document, whatever the scoring settings.</source>
+        <translation>Среднее nDCG@K машинного источника по всем оценённым им запросам, исправленное оценками людей на запросах, которые они оценили целиком (каждый документ, оценённый машиной): вывод с опорой на предсказания (PPI++, Angelopoulos, Duchi &amp; Zrnic 2023). Запросы, оценённые людьми, считаются равномерной выборкой запросов: интервал верен, только если они выбраны независимо от их прогонов и оценок. Если запросов, оценённых людьми, меньше %1, интервал не даётся. κ: каппа Коэна с линейными весами между источником и людьми на документах, оценённых обоими. nDCG@K здесь: линейный выигрыш, идеал из всех оценённых документов, независимо от настроек подсчёта.</translation>
+    </message>
+    <message>
+        <source>machine source %1, κ with the humans unknown</source>
+        <translation>машинный источник %1, κ с людьми неизвестна</translation>
+    </message>
+    <message>
+        <source>machine source %1, κ %2 with the humans</source>
+        <translation>машинный источник %1, κ с людьми %2</translation>
+    </message>
+    <message>
+        <source>too few human-judged queries for the normal approximation (%1 &lt; %2)</source>
+        <translation>слишком мало запросов, оценённых людьми, для нормального приближения (%1 &lt; %2)</translation>
+    </message>
+    <message>
+        <source>no query has human grades on every item the machine source graded</source>
+        <translation>ни у одного запроса нет оценок людей на всех документах, оценённых машинным источником</translation>
+    </message>
+    <message>
+        <source>%1 vs %2: not yet decided — %3 (machine source %4)</source>
+        <translation>%1 против %2: ещё не решено — %3 (машинный источник %4)</translation>
+    </message>
+    <message>
+        <source>%1 vs %2: not yet decided — %3 (%4)</source>
+        <translation>%1 против %2: ещё не решено — %3 (%4)</translation>
+    </message>
+    <message>
+        <source>%1 better than %2</source>
+        <translation>%1 лучше, чем %2</translation>
+    </message>
+    <message>
+        <source>%1 vs %2: not yet decided</source>
+        <translation>%1 против %2: ещё не решено</translation>
+    </message>
+    <message numerus="yes">
+        <source>; human grades alone would need about %1 more query(ies) for the same width</source>
+        <translation>
+            <numerusform>; по одним оценкам людей для той же ширины понадобилось бы ещё около %1 запроса</numerusform>
+            <numerusform>; по одним оценкам людей для той же ширины понадобилось бы ещё около %1 запросов</numerusform>
+            <numerusform>; по одним оценкам людей для той же ширины понадобилось бы ещё около %1 запросов</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 — %2 % interval %3 from %4 human-judged queries and machine grades on %5%6 (%7)</source>
+        <translation>
+            <numerusform>%1 — %2 % интервал %3 по %4 запросу с оценками людей и машинным оценкам на %5 запросах%6 (%7)</numerusform>
+            <numerusform>%1 — %2 % интервал %3 по %4 запросам с оценками людей и машинным оценкам на %5 запросах%6 (%7)</numerusform>
+            <numerusform>%1 — %2 % интервал %3 по %4 запросам с оценками людей и машинным оценкам на %5 запросах%6 (%7)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Estimate with machine source %1: not yet decided — %2</source>
+        <translation>Оценка по машинному источнику %1: ещё не решено — %2</translation>
+    </message>
+    <message>
+        <source>Estimate with a machine judge (%1): not yet decided — %2</source>
+        <translation>Оценка с помощью машинного асессора (%1): ещё не решено — %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>Estimate with a machine judge (%1), %2 % intervals from %3 human-judged queries and machine grades on %4: %5</source>
+        <translation>
+            <numerusform>Оценка с помощью машинного асессора (%1), %2 % интервалы по %3 запросу с оценками людей и машинным оценкам на %4 запросах: %5</numerusform>
+            <numerusform>Оценка с помощью машинного асессора (%1), %2 % интервалы по %3 запросам с оценками людей и машинным оценкам на %4 запросах: %5</numerusform>
+            <numerusform>Оценка с помощью машинного асессора (%1), %2 % интервалы по %3 запросам с оценками людей и машинным оценкам на %4 запросах: %5</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>GradeLegend</name>
     <message>
         <source>Press %1: %2</source>
@@ -2488,6 +2586,10 @@ Use File ▸ Open database… or start with the demo.</source>
     <message>
         <source>nDCG vs nDCG′ (unjudged documents)</source>
         <translation>nDCG и nDCG′ (неоценённые документы)</translation>
+    </message>
+    <message>
+        <source>No estimate: %1</source>
+        <translation>Нет оценки: %1</translation>
     </message>
     <message>
         <source>%1 · grades of source %2 only</source>

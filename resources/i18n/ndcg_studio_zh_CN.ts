@@ -1449,6 +1449,98 @@ Create one with File ▸ New database…, then load the demo there.</source>
     </message>
 </context>
 <context>
+    <name>EstimatePanel</name>
+    <message>
+        <source>&lt;b&gt;Estimate with a machine judge&lt;/b&gt;</source>
+        <translation>&lt;b&gt;借助机器评判的估计&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>The machine source (kind model) whose grades are used</source>
+        <translation>使用其评分的机器来源（类型 model）</translation>
+    </message>
+    <message>
+        <source>machine source:</source>
+        <translation>机器来源：</translation>
+    </message>
+    <message>
+        <source>Estimating…</source>
+        <translation>正在估计…</translation>
+    </message>
+    <message>
+        <source>No estimate: %1</source>
+        <translation>无估计：%1</translation>
+    </message>
+    <message>
+        <source>Estimating with a machine judge</source>
+        <translation>借助机器评判进行估计</translation>
+    </message>
+</context>
+<context>
+    <name>EstimateText</name>
+    <message>
+        <source>The machine source&apos;s mean nDCG@K over every query it graded, corrected by the humans&apos; grades on the queries they judged whole (every item the machine graded): prediction-powered inference (PPI++, Angelopoulos, Duchi &amp; Zrnic 2023). The human-judged queries are taken as a uniform sample of the queries: the interval is valid only if they were not chosen by their runs or grades. Below %1 human-judged queries no interval is given. κ: linear-weighted Cohen&apos;s kappa of the source with the humans on the items both graded. nDCG@K here: linear gain, the ideal from every judged document, whatever the scoring settings.</source>
+        <translation>机器来源在其评过的所有查询上的平均 nDCG@K，再以人工完整评判的查询（机器评过的每个条目都有人工评分）上的评分加以校正：预测驱动推断（PPI++，Angelopoulos、Duchi 与 Zrnic 2023）。人工评判的查询被视为所有查询的均匀样本：只有当这些查询的选择与其运行结果和评分无关时，区间才有效。人工评判的查询少于 %1 个时不给出区间。κ：该来源与人工在双方都评过的条目上的线性加权 Cohen kappa。此处的 nDCG@K：线性增益，理想排序取自所有已评判文档，与评分设置无关。</translation>
+    </message>
+    <message>
+        <source>machine source %1, κ with the humans unknown</source>
+        <translation>机器来源 %1，与人工的 κ 未知</translation>
+    </message>
+    <message>
+        <source>machine source %1, κ %2 with the humans</source>
+        <translation>机器来源 %1，与人工的 κ 为 %2</translation>
+    </message>
+    <message>
+        <source>too few human-judged queries for the normal approximation (%1 &lt; %2)</source>
+        <translation>人工评判的查询太少，无法使用正态近似（%1 &lt; %2）</translation>
+    </message>
+    <message>
+        <source>no query has human grades on every item the machine source graded</source>
+        <translation>没有任何查询在机器来源评过的每个条目上都有人工评分</translation>
+    </message>
+    <message>
+        <source>%1 vs %2: not yet decided — %3 (machine source %4)</source>
+        <translation>%1 对 %2：尚未确定 — %3（机器来源 %4）</translation>
+    </message>
+    <message>
+        <source>%1 vs %2: not yet decided — %3 (%4)</source>
+        <translation>%1 对 %2：尚未确定 — %3（%4）</translation>
+    </message>
+    <message>
+        <source>%1 better than %2</source>
+        <translation>%1 优于 %2</translation>
+    </message>
+    <message>
+        <source>%1 vs %2: not yet decided</source>
+        <translation>%1 对 %2：尚未确定</translation>
+    </message>
+    <message numerus="yes">
+        <source>; human grades alone would need about %1 more query(ies) for the same width</source>
+        <translation>
+            <numerusform>；仅凭人工评分，要达到相同宽度约需再评判 %1 个查询</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 — %2 % interval %3 from %4 human-judged queries and machine grades on %5%6 (%7)</source>
+        <translation>
+            <numerusform>%1 — %2% 区间 %3，基于 %4 个人工评判的查询与 %5 个查询上的机器评分%6（%7）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Estimate with machine source %1: not yet decided — %2</source>
+        <translation>借助机器来源 %1 的估计：尚未确定 — %2</translation>
+    </message>
+    <message>
+        <source>Estimate with a machine judge (%1): not yet decided — %2</source>
+        <translation>借助机器评判的估计（%1）：尚未确定 — %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>Estimate with a machine judge (%1), %2 % intervals from %3 human-judged queries and machine grades on %4: %5</source>
+        <translation>
+            <numerusform>借助机器评判的估计（%1），%2% 区间，基于 %3 个人工评判的查询与 %4 个查询上的机器评分：%5</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>GradeLegend</name>
     <message>
         <source>Press %1: %2</source>
@@ -2448,6 +2540,10 @@ Use File ▸ Open database… or start with the demo.</source>
     <message>
         <source>nDCG vs nDCG′ (unjudged documents)</source>
         <translation>nDCG 与 nDCG′（未标注文档）</translation>
+    </message>
+    <message>
+        <source>No estimate: %1</source>
+        <translation>无估计：%1</translation>
     </message>
     <message>
         <source>%1 · grades of source %2 only</source>

@@ -12,10 +12,12 @@ documents of the query).
 
 The queries: every query with machine grades (N). The human sample: the listed queries (n),
 each of which must have human grades on every item the machine graded (a query judged only in
-part would score as if its unjudged items were not relevant). The estimates are those of
-:func:`ndcg_studio.domain.estimation.ppi.estimate_mean` (PPI++; per pair on the per-query
-differences) and the pairs are decided by :func:`ndcg_studio.domain.estimation.decision.
-decide_pairs` (Holm when the pairs involve more than two runs).
+part would score as if its unjudged items were not relevant); without a list (the views), every
+query the humans judged so completely (:func:`complete_queries`), taken as a uniform sample.
+The estimates are those of :func:`ndcg_studio.domain.estimation.ppi.estimate_mean` (PPI++; per
+pair on the per-query differences) and the pairs are decided by
+:func:`ndcg_studio.domain.estimation.decision.decide_pairs` (Holm when the pairs involve more
+than two runs).
 """
 
 from __future__ import annotations
@@ -48,7 +50,9 @@ __all__ = [
     "MEASURES",
     "EstimateReport",
     "EstimateRequest",
+    "NoHumanQueries",
     "PairEstimate",
+    "complete_queries",
     "estimate",
     "report_rows",
 ]
@@ -86,7 +90,8 @@ class EstimateRequest:
 
     Attributes:
         machine_source: the name of a source of kind ``model`` (or ``vendor``).
-        human_queries: the queries the humans judged completely, a uniform sample.
+        human_queries: the queries the humans judged completely, a uniform sample (None: every
+            query with human grades on each item the machine graded, taken as one).
         k: the cutoff K of nDCG@K (>= 1).
         human_annotator: only this annotator's grades are the humans' (None: every human's,
             reduced by ``human_consensus``).
@@ -98,7 +103,7 @@ class EstimateRequest:
     """
 
     machine_source: str
-    human_queries: QueryList
+    human_queries: QueryList | None = None
     k: int = 10
     human_annotator: str | None = None
     human_consensus: ConsensusMethod = "mean"
@@ -106,6 +111,10 @@ class EstimateRequest:
     runs: tuple[str, ...] | None = None
     pairs: tuple[tuple[str, str], ...] = ()
     measure: str = "ndcg"
+
+
+class NoHumanQueries(InputError):
+    """No query has human grades on every item the machine source graded (no sample given)."""
 
 
 @dataclass(frozen=True)
@@ -145,6 +154,7 @@ def estimate(db: Database, request: EstimateRequest) -> EstimateReport:
             grades on one side.
         InputFileError: a listed query unknown, without machine or human grades, or with
             machine-graded items the humans did not grade (``FILE:LINE: query: …`` each).
+        NoHumanQueries: no list given, and no query judged completely by the humans.
         ValueError: ``confidence`` outside (0, 1) or an unknown measure.
     """
     if request.measure not in MEASURES:
@@ -170,7 +180,15 @@ def estimate(db: Database, request: EstimateRequest) -> EstimateReport:
     m_ndcg = getattr(m_table, request.measure).reshape(n_runs, n_q)
     h_ndcg = getattr(h_table, request.measure).reshape(n_runs, n_q)
     population = np.flatnonzero(_judged_queries(m_qrels, n_q))
-    sample = _sample(request.human_queries, data, m_qrels, h_qrels)
+    if request.human_queries is None:
+        sample = complete_queries(m_qrels, h_qrels, n_q, len(data.doc_ids))
+        if not len(sample):
+            raise NoHumanQueries(
+                f"no query has human grades on every item source {request.machine_source!r} "
+                "graded (the humans must judge a query's whole pool)"
+            )
+    else:
+        sample = _sample(request.human_queries, data, m_qrels, h_qrels)
     out_runs = [
         (name, _one(h_ndcg[r], m_ndcg[r], sample, population, request.confidence))
         for r, name in enumerate(data.run_names)
@@ -285,13 +303,7 @@ def _judged_queries(qrels: Qrels, n_q: int) -> NDArray[np.bool_]:
 def _sample(listed: QueryList, data: ScoringData, machine: Qrels, human: Qrels) -> NDArray[np.intp]:
     """Dense indices of the listed queries, checked (see :func:`estimate`'s errors)."""
     index = {q: i for i, q in enumerate(data.query_external)}
-    n_docs = max(len(data.doc_ids), 1)
-    machine_items, human_items = (
-        machine.query * n_docs + machine.doc,
-        human.query * n_docs + human.doc,
-    )
-    missing = machine_items[~np.isin(machine_items, human_items)] // n_docs
-    missing_per_query = np.bincount(missing, minlength=data.n_queries)
+    missing_per_query = _missing_per_query(machine, human, data.n_queries, len(data.doc_ids))
     machine_per_query = np.bincount(machine.query, minlength=data.n_queries)
     human_per_query = np.bincount(human.query, minlength=data.n_queries)
     issues: list[ParseIssue] = []
@@ -317,6 +329,25 @@ def _sample(listed: QueryList, data: ScoringData, machine: Qrels, human: Qrels) 
     if issues:
         raise InputFileError(issues[:20], truncated=len(issues) > 20)
     return np.array(chosen, dtype=np.intp)
+
+
+def _missing_per_query(machine: Qrels, human: Qrels, n_q: int, n_docs: int) -> NDArray[np.intp]:
+    """(n_q,) how many machine-graded items of each query have no human grade."""
+    n_docs = max(n_docs, int(machine.doc.max(initial=0)) + 1, int(human.doc.max(initial=0)) + 1)
+    machine_items = machine.query * n_docs + machine.doc
+    human_items = human.query * n_docs + human.doc
+    missing = machine_items[~np.isin(machine_items, human_items)] // n_docs
+    return np.bincount(missing, minlength=n_q).astype(np.intp)
+
+
+def complete_queries(machine: Qrels, human: Qrels, n_q: int, n_docs: int) -> NDArray[np.intp]:
+    """Dense indices (ascending) of the queries with machine grades whose every machine-graded
+    item has a human grade: the human sample when none is listed (the views). They are a
+    uniform sample only if the humans chose them regardless of the runs and the grades; the
+    estimate takes them as one."""
+    machine_per_query = np.bincount(machine.query, minlength=n_q)
+    missing = _missing_per_query(machine, human, n_q, n_docs)
+    return np.flatnonzero((machine_per_query > 0) & (missing == 0)).astype(np.intp)
 
 
 def _kappa(db: Database, source: str) -> float:

@@ -7,13 +7,16 @@ decided once no grade of the unjudged pooled documents can flip it, else an esti
 judgments that would settle it, and P(A better) as an estimate
 (:func:`ndcg_studio.services.verdict.pair_verdict`); "Judge what decides A vs B" orders the
 Annotate pool by what decides this pair (:mod:`ndcg_studio.services.annotation.pool_order`).
+When the database has a machine source and human grades, the prediction-powered estimate of the
+pair follows (:class:`~ndcg_studio.ui.views.compare.estimate.EstimatePanel`).
 
 Scoring, the comparison and the verdict run in workers; changing a run picker only recompares
 the cached scores. Changing a scoring setting, the judgments or the database rescores.
 
 The deltas and the runs' means come first (:attr:`CompareView.rows_shown`; bench_gui_scale
 Compare); only then start the p-value with the runs' intervals (:attr:`CompareView.compared`),
-then the N-run matrix and after it the verdict, each saying "computing" until it arrives.
+then the N-run matrix, after it the verdict and then the estimate, each saying "computing" until
+it arrives.
 """
 
 from __future__ import annotations
@@ -62,6 +65,7 @@ from ndcg_studio.ui.dialogs.scoring_settings import (
 from ndcg_studio.ui.language import arg
 from ndcg_studio.ui.models.compare import COL_DELTA, DeltaTableModel
 from ndcg_studio.ui.views.base import LazyView, StateWidget
+from ndcg_studio.ui.views.compare.estimate import EstimatePanel
 from ndcg_studio.ui.views.compare.matrix import CompareMatrixPanel
 from ndcg_studio.ui.views.compare.text import (
     chip_label,
@@ -110,6 +114,8 @@ class CompareView(LazyView[ScoredRuns]):
         content_layout.addWidget(self.verdict)
         content_layout.addWidget(self.significance)
         content_layout.addLayout(decision_row)
+        self.estimate = EstimatePanel(context)
+        content_layout.addWidget(self.estimate)
         content_layout.addWidget(self.splitter, 1)
         # N runs: the matrix of pairwise deltas above the chosen pair (a click picks a pair)
         self.matrix = CompareMatrixPanel()
@@ -243,7 +249,7 @@ class CompareView(LazyView[ScoredRuns]):
 
     def _tasks(self) -> tuple[Task[Any] | None, ...]:
         tasks = (self._task, self._compare_task, self._late_task, self._verdict_task)
-        return (*tasks, self.matrix.task)
+        return (*tasks, self.matrix.task, self.estimate.task)
 
     def _on_settings_changed(self, key: str) -> None:
         if key in SCORING_KEYS:
@@ -302,6 +308,8 @@ class CompareView(LazyView[ScoredRuns]):
         if a == b:
             self.verdict.setText(self.tr("Pick two different runs."))
             self.decision.clear()
+            self.estimate.pair_changed()
+            self.estimate.status.clear()
             self.model.set_rows(CompareRows.empty())
             self.chart.set_deltas(self.model.rows.delta, a, b, scored.report.settings.k)
             return None
@@ -309,6 +317,7 @@ class CompareView(LazyView[ScoredRuns]):
         for task in (self._late_task, self._verdict_task):
             if task is not None:
                 task.cancel()
+        self.estimate.pair_changed()
         self._compare_task = run_task(
             lambda _p, _c: compare_rows(scored, a, b, test=False),
             on_success=self._on_compared,
@@ -343,13 +352,22 @@ class CompareView(LazyView[ScoredRuns]):
         return_freed_memory()
         if (verdict.run_a, verdict.run_b) == (self.run_a.currentText(), self.run_b.currentText()):
             self.decision.setText(verdict_sentence(verdict))
+            self._estimate()
 
     def _on_verdict_failed(self, exc: BaseException) -> None:
         if isinstance(exc, (ValueError, LookupError)):  # e.g. nothing pooled: said, not a dialog
             self.decision.setText(arg(self.tr("No verdict: %1"), exc))
+            self._estimate()
         else:
             self.decision.clear()
             self._on_failed(exc)
+
+    def _estimate(self) -> None:
+        """The picked pair's prediction-powered estimate, after the verdict (in a worker)."""
+        scored, db = self.scored, self.context.database
+        a, b = self.run_a.currentText(), self.run_b.currentText()
+        if scored is not None and db is not None and a and b and a != b:
+            self.estimate.estimate(db, scored.report.settings.k, a, b)
 
     def judge_what_decides(self) -> bool:
         """Order the Annotate pool by what decides the picked pair at the current K (stored per

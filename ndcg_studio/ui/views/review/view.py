@@ -5,9 +5,11 @@ opens the Query detail of a row.
 Everything is computed in workers, in two stages: first the scores, the per-run means and the
 query texts (:func:`load_review`), then, one after the other and from the data the first stage
 read, the means' intervals (:func:`summarize`) and the per-query alpha, disputed and spread
-columns (:func:`load_review_agreement`). A new load cancels the previous one. The view reloads
-when the database, the judgments or a scoring setting change (coalesced by a short timer, and
-only while visible; a hidden view reloads when shown).
+columns (:func:`load_review_agreement`); last, when the database has a machine source and human
+grades, one line under the per-run table gives each run's prediction-powered interval from it
+(:func:`screen_estimate`, the source Compare chose). A new load cancels the previous one. The
+view reloads when the database, the judgments or a scoring setting change (coalesced by a short
+timer, and only while visible; a hidden view reloads when shown).
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from ndcg_studio.services.freed_memory import return_freed_memory
 from ndcg_studio.services.scoring.report import RunSummary, ScoreReport
 from ndcg_studio.services.scoring.service import summarize
 from ndcg_studio.services.scoring.settings import ScoringSettings
+from ndcg_studio.services.screens.estimate import ScreenEstimate, screen_estimate
 from ndcg_studio.services.screens.review import (
     ReviewData,
     ReviewRows,
@@ -44,6 +47,7 @@ from ndcg_studio.services.screens.review import (
 )
 from ndcg_studio.storage.database import Database
 from ndcg_studio.translatable import QT_TRANSLATE_NOOP
+from ndcg_studio.ui import settings as S
 from ndcg_studio.ui.bands import BandChipDelegate, BandLegend
 from ndcg_studio.ui.charts import BandCountsChart, ChartsPane, HistogramChart
 from ndcg_studio.ui.context import AppContext
@@ -59,6 +63,7 @@ from ndcg_studio.ui.models import scores as M
 from ndcg_studio.ui.models.run_summary import RunSummaryModel
 from ndcg_studio.ui.models.scores import ReviewFilter, ScoresTableModel, with_text_keys
 from ndcg_studio.ui.views.base import LazyView, StateWidget
+from ndcg_studio.ui.views.estimate_text import EstimateText
 from ndcg_studio.ui.views.query_detail import QueryDetailDialog
 from ndcg_studio.ui.views.review.condensed import CondensedPanel
 from ndcg_studio.ui.views.review.filters import ReviewFilterBar
@@ -74,7 +79,7 @@ class ReviewView(LazyView[ReviewData]):
             means' intervals and the per-query alpha, disputed and spread columns follow from
             two second-stage workers (the status says so meanwhile).
         data_loaded(): a load finished and the table, summary and charts show it, all columns
-            and intervals.
+            and intervals, and the estimate line (when there is a machine source).
     """
 
     rows_shown = Signal()
@@ -93,6 +98,7 @@ class ReviewView(LazyView[ReviewData]):
         self.data: ReviewData | None = None
         self._agreement_task: Task[Any] | None = None
         self._intervals_task: Task[Any] | None = None
+        self._estimate_task: Task[ScreenEstimate] | None = None
         self.detail_dialog: QueryDetailDialog | None = None
         self.settings_dialog: ScoringSettingsDialog | None = None
         header = self._build_header()
@@ -148,12 +154,21 @@ class ReviewView(LazyView[ReviewData]):
         self.summary_table.setWordWrap(False)
         self.summary_note = QLabel()
         self.summary_note.setWordWrap(True)
+        # each run's prediction-powered interval from a machine source (hidden without one)
+        self.estimate_line = QLabel()
+        self.estimate_line.setObjectName("review_estimate")
+        self.estimate_line.setTextFormat(Qt.TextFormat.PlainText)
+        self.estimate_line.setWordWrap(True)
+        self.estimate_line.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.estimate_line.setToolTip(EstimateText().tooltip())
+        self.estimate_line.hide()
         self.band_legend = BandLegend()
         summary_box = QWidget()
         summary_layout = QVBoxLayout(summary_box)
         summary_layout.setContentsMargins(0, 0, 0, 0)
         summary_layout.addWidget(self.summary_table)
         summary_layout.addWidget(self.summary_note)
+        summary_layout.addWidget(self.estimate_line)
         summary_layout.addWidget(self.band_legend)
         summary_layout.addStretch(1)
         self.band_chart = BandCountsChart()
@@ -244,7 +259,7 @@ class ReviewView(LazyView[ReviewData]):
         return job
 
     def _tasks(self) -> tuple[Task[Any] | None, ...]:
-        return (self._task, self._agreement_task, self._intervals_task)
+        return (self._task, self._agreement_task, self._intervals_task, self._estimate_task)
 
     def _load_second_stage(self, data: ReviewData) -> None:
         """The means' intervals (with the text sort keys), then the per-query alpha, disputed
@@ -317,12 +332,49 @@ class ReviewView(LazyView[ReviewData]):
         self.data = replace(data, scoring=None)
         return_freed_memory()
         self.status.clear()
-        self.data_loaded.emit()
+        self._estimate(loaded=True)
+
+    def _estimate(self, loaded: bool = False) -> None:
+        """Each run's estimate from the machine source Compare chose (the first one by
+        default), in a worker (the load's last stage: with ``loaded``, :attr:`data_loaded`
+        follows it); the line stays hidden without a machine source."""
+        db, data = self.context.database, self.data
+        if db is None or data is None or len(data.report) == 0:
+            if loaded:
+                self.data_loaded.emit()
+            return
+        k, source = data.report.settings.k, self.context.setting(S.ESTIMATE_SOURCE)
+        self._estimate_task = run_task(
+            lambda _p, _c: screen_estimate(db, source, k),
+            on_success=lambda shown: self._on_estimated(shown, loaded),
+            on_failure=lambda exc: self._on_estimate_failed(exc, loaded),
+            owner=self,
+            replaces=self._estimate_task,
+        )
+
+    def _on_estimated(self, shown: ScreenEstimate, loaded: bool) -> None:
+        self.estimate_line.setVisible(shown.shown)
+        text = EstimateText().summary(shown.report, shown.source) if shown.shown else ""
+        self.estimate_line.setText(text)
+        if loaded:
+            self.data_loaded.emit()
+
+    def _on_estimate_failed(self, exc: BaseException, loaded: bool) -> None:
+        if not isinstance(exc, (ValueError, LookupError)):
+            self._on_failed(exc)
+            return
+        # e.g. the machine source graded nothing the runs returned: said, not a dialog
+        self.estimate_line.setText(arg(self.tr("No estimate: %1"), exc))
+        self.estimate_line.show()
+        if loaded:
+            self.data_loaded.emit()
 
     def _on_settings_changed(self, key: str) -> None:
         if key in SCORING_KEYS:
             self._update_header()
             self._schedule()
+        elif key == S.ESTIMATE_SOURCE.key:
+            self._estimate()
 
     def _on_loaded(self, data: ReviewData) -> None:
         self.data = data
@@ -357,7 +409,7 @@ class ReviewView(LazyView[ReviewData]):
         self._apply_filter()
         self.rows_shown.emit()
         if data.complete and data.intervals:
-            self.data_loaded.emit()
+            self._estimate(loaded=True)
         else:
             self._load_second_stage(data)
 
