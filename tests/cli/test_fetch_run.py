@@ -307,3 +307,20 @@ def test_a_killed_fetch_continues_without_sending_the_stored_queries_again(
         assert sum(engine.requests.values()) == sent_before + 12 - kept
         assert not journals[0].exists()  # stored: the journal is gone
     assert stored(db, "r") == expected(texts, 100)
+
+
+def test_the_rate_bounds_the_requests_and_an_existing_run_is_not_replaced_unasked(
+    tmp_path: Path, queries: tuple[Path, dict[str, str]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    path, _ = queries
+    db = tmp_path / "studio.sqlite"
+    with EngineServer() as engine:
+        file = endpoint(tmp_path, engine.url)
+        argv = ["--name", "r", "--endpoint", str(file), "--queries", str(path), "--k", "5"]
+        started = time.monotonic()
+        assert fetch(capsys, db, *argv, "--rate", "10", "--concurrency", "4")[0] == 0
+        assert time.monotonic() - started >= 1.1  # 12 starts 0.1 s apart
+        code, err = fetch(capsys, db, *argv)
+        assert code == 2 and "a run named 'r' exists already" in err
+        assert sum(engine.requests.values()) == 12  # refused before sending
+        assert fetch(capsys, db, *argv, "--replace")[0] == 0
