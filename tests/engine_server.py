@@ -6,8 +6,9 @@ answers ``{"total": N, "results": [{"doc_id", "score", "title"}]}``: the documen
 least one word with the query, by the number of distinct query words they hold (ties in the
 order of the collection, so many lists have ties). Faults are scripted per query id, one
 behaviour consumed per request: ``429`` (``Retry-After: <retry_after>`` seconds), ``429-date``
-(``Retry-After`` as an HTTP date one second ahead), ``500``, ``404``, ``timeout`` (sleeps
-``hang`` seconds before answering), ``truncated`` (an HTTP 200 whose JSON is cut in half).
+(``Retry-After`` as an HTTP date one second ahead), ``500``, ``404``, ``301`` (moved),
+``timeout`` (sleeps ``hang`` seconds before answering), ``truncated`` (an HTTP 200 whose JSON is
+cut in half).
 Every request is counted per query id (``requests``) with its headers and path logged, so a test
 can check what was asked, how often, and where a credential went. ``latency`` seconds are slept
 before every answer.
@@ -112,6 +113,8 @@ class EngineServer:
         if fault == "429-date":
             when = email.utils.formatdate(time.time() + 1, usegmt=True)
             return 429, {"Retry-After": when}, b'{"error": "slow down"}'
+        if fault == "301":
+            return 301, {"Location": "http://127.0.0.2/elsewhere"}, b""
         if fault in ("500", "404"):
             return int(fault), {}, f'{{"error": "fault {fault} for {qid}"}}'.encode()
         if fault == "timeout":

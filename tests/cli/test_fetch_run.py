@@ -169,22 +169,23 @@ def test_a_query_that_keeps_failing_is_reported_and_nothing_is_stored(
 ) -> None:
     path, texts = queries
     db = tmp_path / "studio.sqlite"
-    with EngineServer(faults={"7": ["500"] * 3, "8": ["404"]}) as engine:
+    with EngineServer(faults={"7": ["500"] * 3, "8": ["404"], "9": ["301"]}) as engine:
         file = endpoint(tmp_path, engine.url)
         argv = ["--name", "r", "--endpoint", str(file), "--queries", str(path), "--retries", "2"]
         code, err = fetch(capsys, db, *argv)
         assert code == 1
         assert 'query 7: HTTP 500: {"error": "fault 500 for 7"}' in err
         assert 'query 8: HTTP 404: {"error": "fault 404 for 8"}' in err
-        assert "2 of 12 queries failed" in err and "nothing was stored" in err
+        assert "query 9: HTTP 301: redirected: give the final URL" in err
+        assert "3 of 12 queries failed" in err and "nothing was stored" in err
         assert stored(db, "r") == {}
-        assert engine.requests["8"] == 1  # a 404 is not retried
-        # the same command again sends only the two failed queries, which now answer
+        assert engine.requests["8"] == engine.requests["9"] == 1  # 404 and 301: not retried
+        # the same command again sends only the failed queries, which now answer
         code, err = fetch(capsys, db, *argv)
         assert code == 0, err
-        assert "2 queries sent, 10 from the journal" in err
-        assert engine.requests["7"] == 3 + 1 and engine.requests["8"] == 1 + 1
-        assert all(n == 1 for qid, n in engine.requests.items() if qid not in ("7", "8"))
+        assert "3 queries sent, 9 from the journal" in err
+        assert engine.requests["7"] == 3 + 1 and engine.requests["8"] == engine.requests["9"] == 2
+        assert all(n == 1 for qid, n in engine.requests.items() if qid not in ("7", "8", "9"))
     assert stored(db, "r") == expected(texts, 100)
 
 

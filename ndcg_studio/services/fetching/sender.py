@@ -2,9 +2,10 @@
 retries with exponential back-off on 429, 5xx, time-outs, broken connections and answers that
 are not JSON (a truncated body), honouring ``Retry-After`` (seconds or an HTTP date).
 
-Other 4xx answers are not retried (a wrong URL, a refused key). Credentials (``${ENV_NAME}``)
-are filled in only here, from the environment, and never appear in a message: failures name
-the status and quote the start of the answer, never the URL that was sent.
+Other 3xx and 4xx answers are not retried (a moved URL, a wrong one, a refused key).
+Credentials (``${ENV_NAME}``) are filled in only here, from the environment, and never appear
+in a message: failures name the status and quote the start of the answer, never the URL that
+was sent.
 """
 
 from __future__ import annotations
@@ -27,6 +28,10 @@ __all__ = ["Policy", "Query", "QueryFailed", "Sender", "retry_after"]
 
 #: Characters of an answer quoted in a failure.
 QUOTED = 200
+
+#: Statuses not retried: redirects (not followed: the Location could take the credentials
+#: elsewhere) and the client errors other than 429 (a wrong URL, a refused key, a bad body).
+_FINAL = frozenset(f"HTTP {n}" for n in range(300, 500) if n != 429)
 
 
 @dataclass(frozen=True)
@@ -131,7 +136,7 @@ class Sender:
             failure, wait = self._attempt(url, headers, body)
             if isinstance(failure, _Answer):
                 return failure.value
-            if failure.status.startswith("HTTP 4") and failure.status != "HTTP 429":
+            if failure.status in _FINAL:
                 raise failure
             if attempt >= self.policy.retries:
                 raise failure
@@ -152,13 +157,15 @@ class Sender:
                 headers=headers,
                 timeout=urllib3.Timeout(total=self.policy.timeout),
                 retries=False,
-                redirect=True,
             )
         except TimeoutError:
             return QueryFailed("time-out", f"no answer within {self.policy.timeout:g} s"), None
         except HTTPError as exc:  # refused, reset, cut short: the message may name the URL
             return QueryFailed("connection failed", type(exc).__name__), None
         text = response.data.decode("utf-8", errors="replace")
+        if 300 <= response.status < 400:
+            where = "redirected: give the final URL in the endpoint file"
+            return QueryFailed(f"HTTP {response.status}", where), None
         if not 200 <= response.status < 300:
             wait = retry_after(response.headers.get("Retry-After"))
             return QueryFailed(f"HTTP {response.status}", text), wait
