@@ -1,5 +1,5 @@
 """The headless commands of ``ndcg-studio`` (import, score, eval, agreement, export, campaign,
-team, judge, estimate, simulate, demo).
+team, judge, estimate, simulate, demo, fetch-run).
 
 Each command opens the database (``--db``, ``$NDCG_STUDIO_DB`` or the default file), which
 upgrades its schema, calls one service and prints or writes the result. ``import`` and ``demo``

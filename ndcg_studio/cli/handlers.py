@@ -4,7 +4,7 @@ handler here."""
 
 from __future__ import annotations
 
-from ndcg_studio.cli import campaign, commands, estimate, judge, simulate, team
+from ndcg_studio.cli import campaign, commands, estimate, fetch, judge, simulate, team
 from ndcg_studio.cli import eval as eval_command
 from ndcg_studio.cli.common import Handler
 
@@ -22,4 +22,5 @@ HANDLERS: dict[str, Handler] = {
     "judge": judge.judge_command,
     "judges": judge.judges_command,
     "estimate": estimate.estimate_command,
+    "fetch-run": fetch.fetch_command,
 }

@@ -60,7 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_agreement_command(sub)
     _add_export(sub)
     _add_demo(sub)
-    from ndcg_studio.cli import campaign, estimate, judge, simulate, team
+    from ndcg_studio.cli import campaign, estimate, fetch, judge, simulate, team
     from ndcg_studio.cli import eval as eval_command
 
     simulate.add_parser(sub, add_db)
@@ -69,6 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
     eval_command.add_parser(sub)
     judge.add_parser(sub, add_db)
     estimate.add_parser(sub, add_db)
+    fetch.add_parser(sub, add_db)
     return parser
 
 

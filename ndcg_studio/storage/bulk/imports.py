@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
-from sqlalchemy import delete, select, update
+from sqlalchemy import bindparam, delete, select, update
 from sqlalchemy.exc import DataError, IntegrityError
 
 from ndcg_studio.progress import Cancelled, Progress
@@ -46,6 +46,7 @@ __all__ = [
     "document_ids",
     "document_names",
     "documents_meanwhile",
+    "fill_empty_text",
     "import_transaction",
     "insert_results",
     "query_ids",
@@ -169,6 +170,37 @@ def upsert_catalogue(
     how many were created (:func:`~ndcg_studio.storage.bulk.external_ids.upsert`)."""
     table = models.queries if kind == "queries" else models.documents
     return upsert(conn, table, "external_id", {"external_id": external_ids, **columns})
+
+
+def fill_empty_text(
+    conn: Connection,
+    kind: Literal["queries", "documents"],
+    external_ids: Sequence[str],
+    columns: Mapping[str, Sequence[str | None]],
+) -> int:
+    """Set each given text column of the existing queries or documents ``external_ids`` where
+    it is empty (a value of None or "" changes nothing); returns how many rows changed.
+
+    What the database holds already is never overwritten: a fetched title or text only fills a
+    document the catalogue has no text for."""
+    table = models.queries if kind == "queries" else models.documents
+    changed = 0
+    for name, values in columns.items():
+        column = table.c[name]
+        rows = [
+            {"key": key, "value": value}
+            for key, value in zip(external_ids, values, strict=True)
+            if value
+        ]
+        if rows:
+            statement = (
+                update(table)
+                .where(table.c.external_id == bindparam("key"))
+                .where((column.is_(None)) | (column == ""))
+                .values({name: bindparam("value")})
+            )
+            changed += conn.execute(statement, rows).rowcount
+    return changed
 
 
 class DocumentsMeanwhile:
