@@ -324,9 +324,10 @@ class DeltaChart(ChartView):
             )
         x_axis.setTitleText(title)
         span = float(max(np.abs(d).max(initial=0.0), 0.05))
-        # no "(A − B)": the legend names the run each colour favours, and the title fits the
-        # axis at 1024 px
-        y_axis = self._value_axis(arg(self.tr("Δ nDCG@%1"), k), -span, span, "%.2f")
+        # the axis says only "Δ": the chart's title names the measure and the legend the run
+        # each colour favours; a longer title was cut where Compare leaves the chart little
+        # height (1024×700 with the estimate shown)
+        y_axis = self._value_axis("Δ", -span, span, "%.2f")
         y_axis.applyNiceNumbers()
         self._attach(
             series, (x_axis, Qt.AlignmentFlag.AlignBottom), (y_axis, Qt.AlignmentFlag.AlignLeft)

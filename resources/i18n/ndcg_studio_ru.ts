@@ -1269,10 +1269,6 @@ Create one with File ▸ New database…, then load the demo there.</source>
             <numerusform>%n запросов, по возрастанию Δ, %1 на столбец</numerusform>
         </translation>
     </message>
-    <message>
-        <source>Δ nDCG@%1</source>
-        <translation>Δ nDCG@%1</translation>
-    </message>
 </context>
 <context>
     <name>DeltaTableModel</name>

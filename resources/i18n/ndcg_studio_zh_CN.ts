@@ -1245,10 +1245,6 @@ Create one with File ▸ New database…, then load the demo there.</source>
             <numerusform>%n 个查询，按 Δ 排序，每条柱 %1 个</numerusform>
         </translation>
     </message>
-    <message>
-        <source>Δ nDCG@%1</source>
-        <translation>Δ nDCG@%1</translation>
-    </message>
 </context>
 <context>
     <name>DeltaTableModel</name>
