@@ -360,3 +360,9 @@ def test_a_second_fetch_keeps_the_first_as_a_snapshot_named_by_its_time(
     listed = capsys.readouterr().out.splitlines()
     assert [line.split("\t")[0] for line in listed] == ["bm25", f"bm25@{at}"]
     assert main(["--db", str(db), "runs", "--snapshots", "nope"]) == 2
+    # in the engine's order (--order rank) the two snapshots share their top 5: nothing entered
+    # or left, RBO 1 (in trec_eval's order the tie at place 5 breaks by docno among 5 or 8)
+    argv = ["--db", str(db), "changes", f"bm25@{at}", "bm25", "--k", "5", "--order", "rank"]
+    assert main([*argv, "--format", "csv"]) == 0
+    overall = capsys.readouterr().out.splitlines()[-1].split(",")
+    assert [float(v) for v in overall[1:7]] == [1, 1, 1, 0, 0, 0]

@@ -88,7 +88,7 @@ def rbo_ext(a: Sequence[Hashable], b: Sequence[Hashable], p: float = 0.9) -> flo
         tail = d[s:]
         total += float(np.sum(x_s * (tail - s) / (s * tail) * weights[s:]))
     value = (1 - p) / p * total + ((x[l - 1] - x_s) / l + x_s / s) * p**l
-    return min(1.0, max(0.0, value))
+    return float(min(1.0, max(0.0, value)))
 
 
 def _even(a: Sequence[Hashable], b: Sequence[Hashable], p: float) -> NDArray[np.int64]:
@@ -112,7 +112,7 @@ def rbo_min(a: Sequence[Hashable], b: Sequence[Hashable], p: float = 0.9) -> flo
     d = np.arange(1, k + 1, dtype=np.float64)
     x_k = x[-1]
     value = (1 - p) / p * (float(np.sum((x - x_k) / d * p**d)) - x_k * math.log(1 - p))
-    return min(1.0, max(0.0, value))
+    return float(min(1.0, max(0.0, value)))
 
 
 def rbo_residual(a: Sequence[Hashable], b: Sequence[Hashable], p: float = 0.9) -> float:
