@@ -89,7 +89,12 @@ def add_parser(sub: Any, add_db: Any) -> None:
         action="store_true",
         help="store the queries that were fetched even when others failed",
     )
-    p.add_argument("--replace", action="store_true", help="replace the run of that name")
+    p.add_argument(
+        "--replace",
+        action="store_true",
+        help="replace the run of that name without keeping it (without --replace an earlier "
+        "fetch is kept as the snapshot NAME@TIME; see 'ndcg-studio runs --snapshots NAME')",
+    )
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
 
 
@@ -144,6 +149,8 @@ def _report(outcome: Any) -> int:
             f"{outcome.seconds:.1f} s){failed}",
             file=sys.stderr,
         )
+        if outcome.kept:
+            print(f"the earlier fetch is kept as the run {outcome.kept!r}", file=sys.stderr)
         return 0
     print(
         f"{len(outcome.failures)} of {outcome.queries} queries failed ({fetched}); nothing was "

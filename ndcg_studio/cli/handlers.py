@@ -4,7 +4,17 @@ handler here."""
 
 from __future__ import annotations
 
-from ndcg_studio.cli import campaign, commands, estimate, fetch, judge, simulate, team
+from ndcg_studio.cli import (
+    campaign,
+    changes,
+    commands,
+    estimate,
+    fetch,
+    judge,
+    runs,
+    simulate,
+    team,
+)
 from ndcg_studio.cli import eval as eval_command
 from ndcg_studio.cli.common import Handler
 
@@ -23,4 +33,6 @@ HANDLERS: dict[str, Handler] = {
     "judges": judge.judges_command,
     "estimate": estimate.estimate_command,
     "fetch-run": fetch.fetch_command,
+    "runs": runs.runs_command,
+    "changes": changes.changes_command,
 }

@@ -60,7 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_agreement_command(sub)
     _add_export(sub)
     _add_demo(sub)
-    from ndcg_studio.cli import campaign, estimate, fetch, judge, simulate, team
+    from ndcg_studio.cli import campaign, changes, estimate, fetch, judge, runs, simulate, team
     from ndcg_studio.cli import eval as eval_command
 
     simulate.add_parser(sub, add_db)
@@ -70,6 +70,8 @@ def build_parser() -> argparse.ArgumentParser:
     judge.add_parser(sub, add_db)
     estimate.add_parser(sub, add_db)
     fetch.add_parser(sub, add_db)
+    runs.add_parser(sub, add_db)
+    changes.add_parser(sub, add_db)
     return parser
 
 

@@ -321,7 +321,48 @@ def test_the_rate_bounds_the_requests_and_an_existing_run_is_not_replaced_unaske
         started = time.monotonic()
         assert fetch(capsys, db, *argv, "--rate", "10", "--concurrency", "4")[0] == 0
         assert time.monotonic() - started >= 1.1  # 12 starts 0.1 s apart
-        code, err = fetch(capsys, db, *argv)
-        assert code == 2 and "a run named 'r' exists already" in err
+        run_file = tmp_path / "imported.run"
+        run_file.write_text("1 Q0 d1 1 2.0 x\n", encoding="utf-8")
+        assert main(["--db", str(db), "import", "run", str(run_file), "--name", "imported"]) == 0
+        code, err = fetch(capsys, db, *argv[2:], "--name", "imported")
+        assert code == 2 and "a run named 'imported' exists already" in err
         assert sum(engine.requests.values()) == 12  # refused before sending
         assert fetch(capsys, db, *argv, "--replace")[0] == 0
+    with sqlite3.connect(db) as conn:
+        names = [n for (n,) in conn.execute("SELECT name FROM runs ORDER BY name")]
+    assert names == ["imported", "r"]  # replaced without keeping a snapshot
+
+
+def test_a_second_fetch_keeps_the_first_as_a_snapshot_named_by_its_time(
+    tmp_path: Path, queries: tuple[Path, dict[str, str]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    path, texts = queries
+    db = tmp_path / "studio.sqlite"
+    with EngineServer() as engine:
+        argv = ["--endpoint", str(endpoint(tmp_path, engine.url)), "--queries", str(path)]
+        assert fetch(capsys, db, "--name", "bm25", *argv, "--k", "5")[0] == 0
+        with sqlite3.connect(db) as conn:
+            (first,) = conn.execute("SELECT description FROM runs").fetchone()
+        at = json.loads(first)["at"].replace("+00:00", "Z")
+        code, err = fetch(capsys, db, "--name", "bm25", *argv, "--k", "8")
+        assert code == 0, err
+        assert f"the earlier fetch is kept as the run 'bm25@{at}'" in err
+    assert stored(db, f"bm25@{at}") == expected(texts, 5)  # the old lists, untouched
+    assert stored(db, "bm25") == expected(texts, 8)
+    with sqlite3.connect(db) as conn:
+        kept = conn.execute("SELECT description FROM runs WHERE name = ?", (f"bm25@{at}",))
+        assert kept.fetchone()[0] == first
+    assert main(["--db", str(db), "runs", "--snapshots", "bm25"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 2 and lines[0].startswith("bm25\t") and lines[0].endswith("\tcurrent")
+    assert lines[1] == f"bm25@{at}\t{at}\t{engine.url}/search"
+    assert main(["--db", str(db), "runs"]) == 0
+    listed = capsys.readouterr().out.splitlines()
+    assert [line.split("\t")[0] for line in listed] == ["bm25", f"bm25@{at}"]
+    assert main(["--db", str(db), "runs", "--snapshots", "nope"]) == 2
+    # in the engine's order (--order rank) the two snapshots share their top 5: nothing entered
+    # or left, RBO 1 (in trec_eval's order the tie at place 5 breaks by docno among 5 or 8)
+    argv = ["--db", str(db), "changes", f"bm25@{at}", "bm25", "--k", "5", "--order", "rank"]
+    assert main([*argv, "--format", "csv"]) == 0
+    overall = capsys.readouterr().out.splitlines()[-1].split(",")
+    assert [float(v) for v in overall[1:7]] == [1, 1, 1, 0, 0, 0]

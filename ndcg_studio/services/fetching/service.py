@@ -9,6 +9,10 @@ nothing is stored unless ``keep_partial``, and the journal stays, so the same co
 only the queries still missing. An answer the ``[response]`` mapping cannot read stops the fetch
 as bad input (the endpoint file is wrong, not the engine). The run's description records the
 engine, the URL without credentials, the template's hash and the time, as one JSON object.
+
+A run name that holds an earlier fetch is not refused: the earlier run is kept as a snapshot
+named by its fetch time (:mod:`~ndcg_studio.services.fetching.snapshots`); ``replace`` replaces
+it without keeping it.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from ndcg_studio.io.errors import InputError, InputFileError, ParseIssue
 from ndcg_studio.progress import Progress
 from ndcg_studio.services.fetching.journal import Journal
 from ndcg_studio.services.fetching.sender import Policy, Query, QueryFailed, Sender
+from ndcg_studio.services.fetching.snapshots import SNAPSHOT_MARK, is_fetched, keep_snapshot
 from ndcg_studio.services.importing.pieces import check_name
 from ndcg_studio.services.importing.service import ImportService, RunExists
 from ndcg_studio.services.judges.pacing import Pacer
@@ -51,7 +56,8 @@ class Failure:
 @dataclass
 class FetchOutcome:
     """What a fetch did: queries ``sent`` now and ``reused`` from the journal, the ``failures``,
-    whether the run was ``stored`` (with ``results`` rows) and where the journal is."""
+    whether the run was ``stored`` (with ``results`` rows), where the journal is, and the
+    name the earlier fetch of the run was ``kept`` under (None: there was none)."""
 
     name: str
     queries: int
@@ -63,6 +69,7 @@ class FetchOutcome:
     journal: Path | None = None
     seconds: float = 0.0
     notes: list[str] = field(default_factory=list)
+    kept: str | None = None
 
 
 def read_query_file(path: str | Path, *, renumber: bool = False) -> list[Query]:
@@ -121,13 +128,15 @@ class FetchService:
         docstring).
 
         Raises:
-            RunExists: a run ``name`` exists and not ``replace`` (nothing sent).
+            RunExists: a run ``name`` imported from a file exists and not ``replace`` (nothing
+                sent); a fetched one is kept as a snapshot instead.
             InputFileError: an ``${ENV_NAME}`` that is not set (nothing sent), or an answer the
                 mapping cannot read (nothing stored).
             InputError: a blank name; no hit for any query.
         """
         check_name(name, "--name")
-        if not replace and name in ImportService(self.db).run_names():
+        snapshot = not replace and name in ImportService(self.db).run_names()
+        if snapshot and not is_fetched(self.db, name):
             raise RunExists(name)
         started = time.monotonic()
         try:
@@ -168,7 +177,12 @@ class FetchService:
         if outcome.failures and not keep_partial:
             return outcome
         lists = {q.query_id: done[q.query_id] for q in queries if q.query_id in done}
-        outcome.results = self._store(endpoint, name, replace, lists, queries, limits.k)
+        if snapshot:  # stored beside the earlier fetch, then the names change in one step
+            fresh = f"{name}{SNAPSHOT_MARK}fetching"
+            outcome.results = self._store(endpoint, fresh, True, lists, queries, limits.k)
+            outcome.kept = keep_snapshot(self.db, name, fresh)
+        else:
+            outcome.results = self._store(endpoint, name, replace, lists, queries, limits.k)
         outcome.stored = True
         journal.remove()
         return outcome

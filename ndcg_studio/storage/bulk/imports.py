@@ -50,6 +50,7 @@ __all__ = [
     "import_transaction",
     "insert_results",
     "query_ids",
+    "rename_run",
     "replace_run",
     "upsert_catalogue",
 ]
@@ -100,8 +101,9 @@ def document_names(conn: Connection, ids: NDArray[np.int64] | Sequence[int]) -> 
 def replace_run(
     conn: Connection, name: str, description: str, rank_problem: str | None
 ) -> tuple[int, bool]:
-    """The id of the run ``name``, created (with ``description``) or, when it exists, emptied of
-    its results; ``rank_problem`` stored either way. Also whether it existed."""
+    """The id of the run ``name``, created or, when it exists, emptied of its results;
+    ``description`` and ``rank_problem`` stored either way (a replaced run describes its new
+    contents). Also whether it existed."""
     runs = models.runs
     run_id = conn.execute(select(runs.c.id).where(runs.c.name == name)).scalar_one_or_none()
     if run_id is None:
@@ -110,8 +112,22 @@ def replace_run(
         assert created is not None
         return int(created[0]), False
     conn.execute(delete(models.results).where(models.results.c.run_id == run_id))
-    conn.execute(update(runs).where(runs.c.id == run_id).values(rank_problem=rank_problem))
+    values = {"description": description, "rank_problem": rank_problem}
+    conn.execute(update(runs).where(runs.c.id == run_id).values(**values))
     return int(run_id), True
+
+
+def rename_run(conn: Connection, old: str, new: str) -> None:
+    """Give the run ``old`` the name ``new`` (its results, campaigns and description stay).
+
+    Raises:
+        LookupError: no run ``old``.
+        sqlalchemy.exc.IntegrityError: a run ``new`` exists already.
+    """
+    runs = models.runs
+    done = conn.execute(update(runs).where(runs.c.name == old).values(name=new))
+    if done.rowcount != 1:
+        raise LookupError(f"no run named {old!r}")
 
 
 def insert_results(conn: Connection, run_id: int, columns: Mapping[str, NDArray[Any]]) -> int:

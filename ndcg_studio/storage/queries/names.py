@@ -26,6 +26,7 @@ __all__ = [
     "query_names_and_texts",
     "query_texts",
     "query_texts_by_external",
+    "run_descriptions",
     "run_names",
     "sorted_run_names",
 ]
@@ -34,6 +35,14 @@ __all__ = [
 def run_names(conn: Connection) -> dict[int, str]:
     """``{run id: run name}`` of every run."""
     return id_map(conn, models.runs, "name")
+
+
+def run_descriptions(conn: Connection) -> dict[str, str]:
+    """``{run name: description}`` of every run (the description as stored: '' or free text,
+    or the JSON object a fetched run records)."""
+    runs = models.runs
+    rows = conn.execute(select(runs.c.name, runs.c.description))
+    return {str(name): str(description or "") for name, description in rows}
 
 
 def sorted_run_names(conn: Connection) -> list[str]:
