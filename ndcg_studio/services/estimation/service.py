@@ -194,6 +194,7 @@ def estimate(db: Database, request: EstimateRequest) -> EstimateReport:
     if runs is not None and request.pairs:
         runs = tuple(dict.fromkeys([*runs, *(r for p in request.pairs for r in p)]))
     settings = ScoringSettings(k=request.k, runs=runs)
+    campaign = None if request.campaign is None else _campaign_rows(db, request.campaign)
     with db.engine.connect() as conn:
         names = annotator_names(conn)
         machines = _machine_annotators(source_store.sources(conn), request.machine_source)
@@ -210,8 +211,8 @@ def estimate(db: Database, request: EstimateRequest) -> EstimateReport:
     n_runs, n_q = len(data.run_names), data.n_queries
     m_ndcg = getattr(m_table, request.measure).reshape(n_runs, n_q)
     h_ndcg = getattr(h_table, request.measure).reshape(n_runs, n_q)
-    if request.campaign is not None:
-        design = _campaign_design(db, request.campaign, data, human)
+    if campaign is not None:
+        design = _campaign_design(campaign, data, human)
         return _active_report(
             request, data, (h_ndcg, m_ndcg), design, _kappa(db, request.machine_source)
         )
@@ -266,14 +267,22 @@ def _decided(request: EstimateRequest, estimates: list[MeanEstimate]) -> list[Pa
     ]
 
 
-def _campaign_design(
-    db: Database, name: str, data: ScoringData, human: NDArray[np.bool_]
-) -> _Design:
-    """The ``ppi`` campaign's draw on the scoring's queries, every drawn query checked complete.
+@dataclass(frozen=True)
+class _Campaign:
+    """A ``ppi`` campaign's name, overlap, draw (query id, external id, π, drawn) and the
+    number of grades of each of its items (query id, document id, grades)."""
+
+    name: str
+    overlap: int
+    draw: list[tuple[int, str, float, bool]]
+    counts: list[tuple[int, int, int]]
+
+
+def _campaign_rows(db: Database, name: str) -> _Campaign:
+    """What the estimate reads of the campaign ``name``.
 
     Raises:
-        LookupError: no such campaign; InputError: not a ``ppi`` campaign, or a query of its draw
-            without results in these runs; DrawNotComplete: a drawn query not judged completely.
+        LookupError: no such campaign; InputError: not a ``ppi`` campaign.
     """
     with db.transaction() as session:
         row = campaign_store.campaign_row(session, name)
@@ -286,6 +295,17 @@ def _campaign_design(
             "give --human-queries FILE (a uniform sample of queries), or create a campaign "
             "with --strategy ppi"
         )
+    return _Campaign(name, int(row.overlap), draw, counts)
+
+
+def _campaign_design(campaign: _Campaign, data: ScoringData, human: NDArray[np.bool_]) -> _Design:
+    """The ``ppi`` campaign's draw on the scoring's queries, every drawn query checked complete.
+
+    Raises:
+        InputError: a query of the draw without results in these runs; DrawNotComplete: a
+            drawn query not judged completely.
+    """
+    name, draw, counts = campaign.name, campaign.draw, campaign.counts
     dense = {int(q): i for i, q in enumerate(data.query_ids.tolist())}
     absent = [e for q, e, _p, _s in draw if q not in dense]
     if absent:
@@ -302,14 +322,14 @@ def _campaign_design(
     )
     unfinished: set[int] = set()
     for q, d, n in counts:
-        if n < row.overlap or (q, d) not in by_humans:
+        if n < campaign.overlap or (q, d) not in by_humans:
             unfinished.add(q)
     late = [e for q, e, _p, s in draw if s and q in unfinished]
     if late:
         n_drawn = sum(s for _q, _e, _p, s in draw)
         raise DrawNotComplete(
             f"campaign {name!r}: {len(late)} of its {n_drawn} drawn queries are not judged "
-            f"completely yet (every pooled item to the overlap {row.overlap}, with a human "
+            f"completely yet (every pooled item to the overlap {campaign.overlap}, with a human "
             f"grade), first {late[0]!r}; the estimate waits for all of them (the queries "
             "finished first are not the drawn sample)"
         )
