@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
 #: The ``--strategy`` choices (services/campaign_types.POOL_STRATEGIES; the CLI's parser must
 #: not import the services, tests/cli checks they are equal).
-POOL_STRATEGIES = ("depth", "mtf", "bandit", "ab")
+POOL_STRATEGIES = ("depth", "mtf", "bandit", "ab", "ppi")
 
 STATUS_COLUMNS = (
     "annotator",
@@ -159,10 +159,12 @@ def _add_create(actions: Any, add_db: Any) -> None:
         default="depth",
         help="the order the queue offers the pool in: depth (fewest grades first, shuffled; "
         "default), mtf (move-to-front), bandit (discounted MaxMean, λ 0.9), ab (what decides "
-        "--pair at --k)",
+        "--pair at --k), ppi (active human sampling for estimate --campaign: a seeded draw of "
+        "queries, each with a probability that grows with |nDCG@K(A) - nDCG@K(B)| under "
+        "--machine's grades, --sample of them expected; offered query by query, whole pools)",
     )
-    c.add_argument("--pair", nargs=2, metavar=("A", "B"), help="ab: the two runs compared")
-    c.add_argument("--k", type=positive_int, metavar="K", help="ab: the cutoff K")
+    c.add_argument("--pair", nargs=2, metavar=("A", "B"), help="ab, ppi: the two runs compared")
+    c.add_argument("--k", type=positive_int, metavar="K", help="ab, ppi: the cutoff K")
     m = c.add_argument_group(
         "correcting a machine judge",
         "only the pooled items where model source --machine and the humans disagree "
@@ -172,7 +174,12 @@ def _add_create(actions: Any, add_db: Any) -> None:
         "(decision). Annotators never see the machine's grade. Every annotator's grade counts "
         "toward --overlap, the machine's too: ask for one more than the human grades wanted.",
     )
-    m.add_argument("--machine", metavar="SOURCE", help="the model source to correct")
+    m.add_argument(
+        "--machine",
+        metavar="SOURCE",
+        help="the model source to correct; with --strategy ppi the source whose grades weigh "
+        "the queries (then no --where selection)",
+    )
     m.add_argument(
         "--where",
         choices=("humans", "machines", "decision"),
@@ -185,8 +192,8 @@ def _add_create(actions: Any, add_db: Any) -> None:
 
 
 def _only_items(database: Any, args: argparse.Namespace) -> frozenset[tuple[int, int]] | None:
-    """The items of ``--machine`` / ``--where`` (None without ``--machine``)."""
-    if not args.machine:
+    """The items of ``--machine`` / ``--where`` (None without ``--machine`` or under ppi)."""
+    if not args.machine or args.strategy == "ppi":
         return None
     from ndcg_studio.services.judges.corrections import correction_items
     from ndcg_studio.services.scoring.settings import ScoringSettings
@@ -377,6 +384,7 @@ def _create(args: argparse.Namespace) -> int:
                     strategy=args.strategy,
                     pair=tuple(args.pair) if args.pair else None,
                     k=args.k,
+                    machine=args.machine if args.strategy == "ppi" else None,
                     only_items=_only_items(database, args),
                 )
             )

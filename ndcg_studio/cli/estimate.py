@@ -13,7 +13,7 @@ import argparse
 import math
 from typing import Any
 
-from ndcg_studio.cli.common import UsageError, input_file, open_db, positive_int, run_names
+from ndcg_studio.cli.common import input_file, open_db, positive_int, run_names
 from ndcg_studio.cli.options import add_output
 from ndcg_studio.vocabulary import CONSENSUS_METHODS
 
@@ -67,8 +67,10 @@ def add_parser(sub: Any, add_db: Any) -> None:
     sample.add_argument(
         "--campaign",
         metavar="C",
-        help="the queries a campaign had judged; no campaign order samples queries at random "
-        "yet, so this is refused with the reason: use --human-queries",
+        help="a campaign of order ppi (campaign create --strategy ppi): the queries it drew, "
+        "each weighted by 1 / its inclusion probability (active inference, Zrnic & Candès "
+        "2024); refused until every drawn query's pool is judged to the campaign's overlap, "
+        "and for a campaign of another order (its judged queries are no random sample)",
     )
     p.add_argument("--k", type=positive_int, required=True, help="cutoff K of nDCG@K")
     p.add_argument(
@@ -101,7 +103,6 @@ def _cell(value: Any) -> Any:
 def estimate_command(args: argparse.Namespace) -> int:
     from ndcg_studio.cli.commands import write_rows
     from ndcg_studio.io.query_list import read_query_list
-    from ndcg_studio.services.campaigns.service import CampaignService
     from ndcg_studio.services.estimation.sentence import pair_sentence
     from ndcg_studio.services.estimation.service import (
         ESTIMATE_COLUMNS,
@@ -113,17 +114,13 @@ def estimate_command(args: argparse.Namespace) -> int:
 
     db = open_db(args)
     try:
-        if args.campaign is not None:
-            info = CampaignService(db).get(args.campaign)
-            raise UsageError(
-                f"campaign {args.campaign!r} offers its items in order {info.strategy}: the "
-                "queries it had judged completely are no random sample, so no valid interval "
-                "rests on them; give --human-queries FILE (a uniform sample of queries)"
-            )
-        listed = read_query_list(input_file(args.human_queries, "--human-queries"))
+        listed = None
+        if args.campaign is None:
+            listed = read_query_list(input_file(args.human_queries, "--human-queries"))
         request = EstimateRequest(
             machine_source=args.machine_source,
             human_queries=listed,
+            campaign=args.campaign,
             k=args.k,
             human_annotator=args.human_annotator,
             human_consensus=args.human_consensus,
@@ -150,8 +147,13 @@ def estimate_command(args: argparse.Namespace) -> int:
     human = args.human_annotator or f"consensus {args.human_consensus}"
     about = About(
         "estimate",
-        f"estimate --machine-source {args.machine_source} --human-queries {args.human_queries} "
-        f"--k {args.k} --measure {args.measure} --ci {args.ci:g} humans={human}",
+        f"estimate --machine-source {args.machine_source} "
+        + (
+            f"--campaign {args.campaign} (active, inverse-probability weighted) "
+            if args.campaign is not None
+            else f"--human-queries {args.human_queries} "
+        )
+        + f"--k {args.k} --measure {args.measure} --ci {args.ci:g} humans={human}",
         notes=notes,
     )
     write_rows(args, ESTIMATE_COLUMNS, rows, about)

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 #: revision skips Alembic entirely (importing it would dominate every command's start-up,
 #: guarded by ``benchmarks/bench_startup.py``);
 #: ``tests/storage/test_database.py`` checks that it equals the migrations' head.
-SCHEMA_HEAD = "0011"
+SCHEMA_HEAD = "0012"
 
 ENV_VAR = "NDCG_STUDIO_DB"
 APP_NAME = "ndcg-studio"

@@ -285,7 +285,8 @@ campaigns = Table(
     Column("guidelines", Text, nullable=False, default=""),
     Column("pool_depth", Integer, nullable=False),
     # the order the queue offers the pool in (every run's top D): ``depth`` (fewest grades
-    # first, seeded shuffle), ``mtf``, ``bandit`` or ``ab`` (see services/campaign_order.py)
+    # first, seeded shuffle), ``mtf``, ``bandit``, ``ab`` (see services/campaigns/order.py) or
+    # ``ppi`` (query by query, the drawn queries of ``campaign_queries`` by decreasing π)
     Column("pool_strategy", String(20), nullable=False, default="depth"),
     # the ``ab`` strategy's cutoff K (migration 0007); its runs A and B: campaign_runs.pair_side
     Column("pool_k", Integer),
@@ -352,6 +353,22 @@ campaign_items = Table(
     CheckConstraint("gold = (gold_grade IS NOT NULL)", name="gold_flag"),
     # the queue walks a campaign's items in shuffle order and stops early
     Index("ix_campaign_items_shuffle", "campaign_id", "shuffle"),
+)
+
+# The ``ppi`` order's draw of queries (migration 0012; active human sampling, Zrnic & Candès
+# 2024): every query of the campaign with its inclusion probability π in (0, 1] and whether it
+# was drawn (ξ ~ Bernoulli(π), seeded); only drawn queries have items. The estimate weights a
+# judged query by 1 / π (services/estimation/service.py).
+campaign_queries = Table(
+    "campaign_queries",
+    metadata,
+    *_campaign_key(item=False, annotator=False),
+    Column("query_id", Integer, ForeignKey("queries.id", ondelete="CASCADE"), primary_key=True),
+    Column("inclusion_probability", Float, nullable=False),
+    Column("sampled", Boolean, nullable=False),
+    CheckConstraint(
+        "inclusion_probability > 0 AND inclusion_probability <= 1", name="probability_range"
+    ),
 )
 
 # An item held by an annotator (offered by the queue) until ``expires_at``; an expired lease is

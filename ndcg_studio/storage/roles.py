@@ -49,7 +49,13 @@ _ADJUDICATION_COLUMNS = ("grade", "note", "adjudicator_id", "updated_at", "write
 #: Campaign tables an annotator writes (its own rows only: row-level security).
 _CAMPAIGN_WORK = ("campaign_leases", "campaign_states")
 #: Campaign tables a lead writes (creating and closing campaigns).
-_CAMPAIGN_SETUP = ("campaigns", "campaign_runs", "campaign_annotators", "campaign_items")
+_CAMPAIGN_SETUP = (
+    "campaigns",
+    "campaign_runs",
+    "campaign_annotators",
+    "campaign_items",
+    "campaign_queries",
+)
 #: What an annotator may read of a campaign's items: not ``gold_grade``, the gold answer.
 _ITEM_COLUMNS = ("campaign_id", "query_id", "document_id", "gold", "shuffle")
 

@@ -152,7 +152,7 @@ def test_create_with_a_pool_strategy(two_runs: str, capsys: pytest.CaptureFixtur
     for extra, message in (
         (["--strategy", "ab"], "needs --pair A B and --k K"),
         (["--strategy", "ab", "--pair", "a", "c", "--k", "2"], "two different runs among"),
-        (["--strategy", "depth", "--k", "2"], "belong to the ab strategy"),
+        (["--strategy", "depth", "--k", "2"], "belong to the ab and ppi strategies"),
     ):
         code, _out, err = create("bad", *extra)
         assert code == 2 and message in err and "Traceback" not in err
@@ -167,4 +167,4 @@ def test_the_cli_strategies_are_the_services() -> None:
     from ndcg_studio.domain.pooling.strategies import STRATEGIES
     from ndcg_studio.services.campaigns.types import POOL_STRATEGIES
 
-    assert CLI_STRATEGIES == POOL_STRATEGIES == STRATEGIES
+    assert CLI_STRATEGIES == POOL_STRATEGIES == (*STRATEGIES, "ppi")

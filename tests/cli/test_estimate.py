@@ -181,3 +181,46 @@ def test_a_campaign_without_inclusion_probabilities_is_refused(
     )  # fmt: skip
     assert code == 2 and out == "" and "Traceback" not in err
     assert "order depth" in err and "--human-queries" in err
+
+
+def _create_ppi(db: str, capsys: pytest.CaptureFixture[str], *extra: str) -> tuple[int, str, str]:
+    return run(
+        capsys, "campaign", "create", "active", "--db", db, "--runs", "a", "b", "--depth", "4",
+        "--overlap", "2", "--annotators", "ann", "--strategy", "ppi", "--seed", "7", *extra,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        ("--pair", "a", "b", "--k", "3"),
+        ("--machine", "bot", "--k", "3"),
+        ("--machine", "bot", "--pair", "a", "b"),
+    ],
+)
+def test_a_ppi_campaign_without_machine_pair_or_k_is_refused_in_one_line(
+    db: str, capsys: pytest.CaptureFixture[str], extra: tuple[str, ...]
+) -> None:
+    code, out, err = _create_ppi(db, capsys, *extra)
+    assert code == 2 and out == "" and "Traceback" not in err
+    assert err.strip().count("\n") == 0
+    assert "the ppi strategy needs --machine SOURCE, --pair A B and --k K" in err
+
+
+def test_estimate_from_a_complete_ppi_campaign(db: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Every item has the machine's and nist's grade: with --overlap 2 every drawn query is
+    complete, and the rows are the active estimate on the stored draw."""
+    code, out, err = _create_ppi(db, capsys, "--machine", "bot", "--pair", "a", "b", "--k", "3")
+    assert code == 0, err
+    assert "offered in ppi order" in out
+    code, out, err = run(
+        capsys, "--db", db, "estimate", "--machine-source", "bot", "--campaign", "active",
+        "--k", "3", "--pair", "a", "b",
+    )  # fmt: skip
+    assert code == 0, err
+    rows = _rows(out)
+    assert [r["run"] for r in rows] == ["a", "b", "a - b"]
+    for row in rows:
+        assert row["queries"] == str(N_QUERIES)
+        assert 1 <= int(row["human_queries"]) <= N_QUERIES
+        assert math.isfinite(float(row["estimate"]))

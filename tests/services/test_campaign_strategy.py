@@ -118,7 +118,7 @@ def test_depth_is_the_default_and_the_strategy_options_are_checked(db: Database)
         ({"strategy": "ab", "pair": ("A", "A"), "k": 3}, "two different runs"),
         ({"strategy": "ab", "pair": ("A", "C"), "k": 3}, "two different runs"),
         ({"strategy": "ab", "pair": ("A", "B"), "k": 0}, "--k is an integer"),
-        ({"strategy": "mtf", "k": 3}, "belong to the ab strategy"),
+        ({"strategy": "mtf", "k": 3}, "belong to the ab and ppi strategies"),
     ):
         with pytest.raises(ValueError, match=message):
             service.create(spec(name="x", **bad))

@@ -19,6 +19,9 @@ over these N queries the interval is conservative.
 
 Queries worth a human look more often get a larger π (:func:`inclusion_probabilities`), mixed
 with a uniform share so no π is tiny (a tiny π makes a huge weight; Zrnic & Candès section 4).
+The draw ξ is :func:`draw_queries` (seeded); :func:`estimate_active_mean` gives the estimate
+with the human-only (λ = 0) and machine-only numbers beside it, as
+:func:`ndcg_studio.domain.estimation.ppi.estimate_mean` does for a uniform sample.
 """
 
 from __future__ import annotations
@@ -28,7 +31,9 @@ import math
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-__all__ = ["active_mean", "inclusion_probabilities"]
+from ndcg_studio.domain.estimation.ppi import MIN_HUMAN_QUERIES, MeanEstimate, z_interval
+
+__all__ = ["active_mean", "draw_queries", "estimate_active_mean", "inclusion_probabilities"]
 
 
 def inclusion_probabilities(
@@ -121,3 +126,75 @@ def active_mean(
     terms = lam_[..., None] * a + b
     n = terms.shape[-1]
     return terms.mean(axis=-1), terms.std(axis=-1) / math.sqrt(n), np.asarray(lam_, np.float64)
+
+
+def draw_queries(pi: ArrayLike, seed: int) -> NDArray[np.bool_]:
+    """ξ_i ~ Bernoulli(π_i), independently, from a generator seeded by ``seed`` (the same
+    ``pi`` and ``seed`` draw the same queries).
+
+    Raises:
+        ValueError: ``pi`` not 1-D or a probability outside (0, 1].
+    """
+    p = np.asarray(pi, dtype=np.float64)
+    if p.ndim != 1 or np.any(~(p > 0) | (p > 1)):
+        raise ValueError("pi must be a 1-D array of probabilities in (0, 1]")
+    return np.asarray(np.random.default_rng(seed).random(len(p)) < p, dtype=bool)
+
+
+def estimate_active_mean(
+    y: ArrayLike,
+    yhat: ArrayLike,
+    labeled: ArrayLike,
+    pi: ArrayLike,
+    confidence: float = 0.95,
+) -> MeanEstimate:
+    """The active estimate of one mean (:func:`active_mean`, λ tuned) as a
+    :class:`~ndcg_studio.domain.estimation.ppi.MeanEstimate`: ``human_only`` is the
+    Horvitz–Thompson estimate (λ = 0) under the same design, ``machine_only`` the mean of
+    ``yhat`` (biased), ``n_human`` the drawn queries; below
+    :data:`~ndcg_studio.domain.estimation.ppi.MIN_HUMAN_QUERIES` drawn queries no interval.
+
+    Args:
+        y, yhat, labeled, pi: (N,) as for :func:`active_mean` (``y`` read only where
+            ``labeled``; there it must be finite).
+        confidence: two-sided level in (0, 1).
+
+    Raises:
+        ValueError: arrays not 1-D of one length, no drawn query, a non-finite value read, a
+            probability outside (0, 1] or ``confidence`` outside (0, 1).
+    """
+    xi = np.asarray(labeled, dtype=bool)
+    f = np.asarray(yhat, dtype=np.float64)
+    yv = np.asarray(y, dtype=np.float64)
+    p = np.asarray(pi, dtype=np.float64)
+    if not (xi.ndim == f.ndim == yv.ndim == p.ndim == 1) or not (
+        len(xi) == len(f) == len(yv) == len(p)
+    ):
+        raise ValueError("y, yhat, labeled and pi must be 1-D arrays of one length")
+    if not xi.any():
+        raise ValueError("no human-judged query")
+    if not np.all(np.isfinite(f)) or not np.all(np.isfinite(yv[xi])):
+        raise ValueError("the machine values and the drawn human values must be finite")
+    est, se, lam = active_mean(yv, f, xi, p)
+    human, human_se, _ = active_mean(yv, f, xi, p, lam=0.0)
+    low, high = z_interval(est, se, confidence)
+    h_low, h_high = z_interval(human, human_se, confidence)
+    n_human = int(xi.sum())
+    enough = n_human >= MIN_HUMAN_QUERIES
+    nan = math.nan
+    return MeanEstimate(
+        estimate=float(est),
+        low=float(low) if enough else nan,
+        high=float(high) if enough else nan,
+        se=float(se),
+        lam=float(lam),
+        human_only=float(human),
+        human_only_low=float(h_low) if enough else nan,
+        human_only_high=float(h_high) if enough else nan,
+        human_only_se=float(human_se),
+        machine_only=float(f.mean()),
+        n_human=n_human,
+        n_queries=len(f),
+        confidence=confidence,
+        enough=enough,
+    )

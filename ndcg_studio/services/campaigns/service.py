@@ -9,23 +9,27 @@ judgments), so a grade given in one campaign, in plain Annotate or by ``import j
 counts in every campaign that pools the item.
 
 **The queue** (:meth:`CampaignService.queue`) of an annotator, in one transaction under the
-campaign's lock (PostgreSQL: an advisory lock; SQLite: the write lock, taken first): the items
-the annotator still holds, then the items that still need grades in the order of the campaign's
-*pool strategy*, items the annotator put off ("later") last; never an item the annotator graded
-or could not judge, never one whose grades plus other annotators' live holds reach N. Under the
-``depth`` strategy (the default) the order is fewest (grades + others' live holds) first, ties
-in the campaign's seeded shuffle order; under ``mtf``, ``bandit`` and ``ab`` it is the
-strategy's order over the items that still need grades, as the grades known at each call
-would give it (:mod:`ndcg_studio.services.campaigns.order` keeps it between calls and replays
-only what changed). Gold items the annotator has not judged
-are mixed in at the campaign's gold rate, at positions drawn from a seeded generator, and look
-like any other item. Every offered item is *held* (a lease until ``now + hold``); an expired
-lease is free, and :meth:`~CampaignService.release` frees an annotator's leases (the app does
-on closing). A grade of an item that others already graded N times is refused
-(:class:`ItemComplete`), so even a lease that expired under a slow annotator cannot produce an
-N+1-th grade; the campaign grades of one item are serialised across every campaign that pools it
-(:func:`~ndcg_studio.storage.judgments.locks.lock_pooled_item`), so two campaigns cannot either.
-The annotator's own grade ends their hold, whether given here or imported.
+campaign's lock (PostgreSQL: an advisory lock; SQLite: the write lock, taken first): the items the
+annotator still holds, then the items that still need grades in the order of the campaign's *pool
+strategy*, items the annotator put off ("later") last; never an item the annotator graded or could
+not judge, never one whose grades plus other annotators' live holds reach N. Under the ``depth``
+strategy (the default) the order is fewest (grades + others' live holds) first, ties in the
+campaign's seeded shuffle order; under ``mtf``, ``bandit`` and ``ab`` it is the strategy's order
+over the items that still need grades, as the grades known at each call would give it
+(:mod:`ndcg_studio.services.campaigns.order` keeps it between calls and replays only what changed);
+under ``ppi`` (active human sampling: only the queries drawn at creation,
+:mod:`~ndcg_studio.services.campaigns.setup`) it is query by query, the drawn queries by decreasing
+inclusion probability, each query's items in the seeded shuffle order, so a query's pool is judged
+to N before the next query's items are offered
+(:func:`~ndcg_studio.storage.campaigns.queue.query_by_query`). Gold items the annotator has not
+judged are mixed in at the campaign's gold rate, at positions drawn from a seeded generator, and
+look like any other item. Every offered item is *held* (a lease until ``now + hold``); an expired
+lease is free, and :meth:`~CampaignService.release` frees an annotator's leases (the app does on
+closing). A grade of an item that others already graded N times is refused (:class:`ItemComplete`),
+so even a lease that expired under a slow annotator cannot produce an N+1-th grade; the campaign
+grades of one item are serialised across every campaign that pools it
+(:func:`~ndcg_studio.storage.judgments.locks.lock_pooled_item`), so two campaigns cannot either. The
+annotator's own grade ends their hold, whether given here or imported.
 
 **Can't judge / later** are item *states* (``campaign_states``), not grades: scoring and
 agreement read only ``judgments``, so they never enter scores or agreement.
@@ -42,6 +46,8 @@ import random
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from ndcg_studio.services.annotation.service import AnnotationService
 from ndcg_studio.services.campaigns.order import strategy_items
 from ndcg_studio.services.campaigns.setup import campaign_items, validate
@@ -56,6 +62,7 @@ from ndcg_studio.services.campaigns.types import (
     OwnProgress,
     QueueItem,
 )
+from ndcg_studio.services.estimation.service import machine_values
 from ndcg_studio.storage.campaigns import queue as cq
 from ndcg_studio.storage.campaigns import reads as cr
 from ndcg_studio.storage.campaigns import records as cs
@@ -90,14 +97,17 @@ class CampaignService:
         Raises:
             ValueError: empty or taken name, no runs, an unknown run, query or gold document,
                 overlap or depth < 1, gold rate outside [0, 1], sample < 1 or together with a
-                query list, an empty pool, an unknown strategy, or ``ab`` without a pair of two
-                of the runs and K ≥ 1 (or a pair / K with another strategy).
+                query list, an empty pool, an unknown strategy, ``ab`` or ``ppi`` without a
+                pair of two of the runs and K ≥ 1 (or a pair / K with another strategy), ``ppi``
+                without a machine source, or a ``ppi`` draw of no query.
+            LookupError, InputError: ``ppi``: an unknown machine source, or not a machine's.
             WriteRefused: team mode, the login may not create campaigns.
         """
         name, people = validate(spec)
+        weight = self._ppi_weight(spec)
         try:
             with self.db.transaction() as session:
-                self._create(session, spec, name, people)
+                self._create(session, spec, name, people, weight)
         except Exception as exc:
             refusal = _refused(self.db, exc)
             if refusal is not None:
@@ -105,14 +115,21 @@ class CampaignService:
             raise
         return self.get(name)
 
-    def _create(self, session: Session, spec: CampaignSpec, name: str, people: list[str]) -> None:
+    def _create(
+        self,
+        session: Session,
+        spec: CampaignSpec,
+        name: str,
+        people: list[str],
+        weight: dict[str, float] | None,
+    ) -> None:
         if cs.campaign_exists(session, name):
             raise ValueError(f"a campaign called {name!r} exists already")
         run_ids = cs.run_ids(session, spec.runs)
         missing = [n for n in spec.runs if n not in run_ids]
         if missing:
             raise ValueError(f"no run called {missing[0]!r} in the database")
-        items = campaign_items(session, spec, run_ids)
+        items, draw = campaign_items(session, spec, run_ids, weight)
         sides = dict(zip(spec.pair, ("a", "b"), strict=True)) if spec.pair else {}
         values = {
             "name": name,
@@ -126,13 +143,22 @@ class CampaignService:
             "query_sample": spec.sample,
             "seed": spec.seed,
         }
-        cs.insert_campaign(
+        campaign = cs.insert_campaign(
             session,
             values,
             {i: sides.get(n) for n, i in run_ids.items()},
             cs.ensure_annotators(session, people),
             items,
         )
+        cs.insert_campaign_queries(session, campaign, draw)
+
+    def _ppi_weight(self, spec: CampaignSpec) -> dict[str, float] | None:
+        """Under ``ppi``, each query's |nDCG@K(A) − nDCG@K(B)| under the machine source's
+        grades, by external id (:mod:`~ndcg_studio.services.campaigns.setup`); else None."""
+        if spec.strategy != "ppi" or spec.machine is None or spec.pair is None or not spec.k:
+            return None
+        queries, values = machine_values(self.db, spec.machine, spec.k, spec.pair)
+        return dict(zip(queries, np.abs(values[0] - values[1]).tolist(), strict=True))
 
     def get(self, name: str) -> CampaignInfo:
         """The campaign called ``name``.
@@ -270,6 +296,8 @@ class CampaignService:
             return picked
         if row.pool_strategy == "depth":
             regular = cq.fewest_grades_first(session, row.id, row.overlap, annotator_id, now, need)
+        elif row.pool_strategy == "ppi":
+            regular = cq.query_by_query(session, row.id, row.overlap, annotator_id, now, need)
         else:
             regular = strategy_items(session, row, annotator_id, now, need)
         gold: list[tuple[int, int]] = []

@@ -12,9 +12,11 @@ DEFAULT_GOLD_THRESHOLD: Final = 0.7
 #: How long an offered item stays held for its annotator (seconds).
 DEFAULT_HOLD_SECONDS: Final = 30 * 60
 MarkState = Literal["cant_judge", "later"]
-PoolStrategy = Literal["depth", "mtf", "bandit", "ab"]
-#: The orders a campaign's queue may offer its pool in (``campaign create --strategy``).
-POOL_STRATEGIES: Final[tuple[PoolStrategy, ...]] = ("depth", "mtf", "bandit", "ab")
+PoolStrategy = Literal["depth", "mtf", "bandit", "ab", "ppi"]
+#: The orders a campaign's queue may offer its pool in (``campaign create --strategy``): the
+#: pooling strategies of :mod:`ndcg_studio.domain.pooling.strategies`, then ``ppi`` (active human
+#: sampling: a seeded draw of queries, offered query by query; see :mod:`.setup`).
+POOL_STRATEGIES: Final[tuple[PoolStrategy, ...]] = ("depth", "mtf", "bandit", "ab", "ppi")
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,7 +33,10 @@ class CampaignSpec:
     """What :meth:`CampaignService.create` needs (see the CLI ``campaign create``).
 
     ``strategy`` orders the queue (:data:`POOL_STRATEGIES`); ``pair`` (runs A and B, both among
-    ``runs``) and ``k`` (cutoff ≥ 1) belong to ``ab`` only and are required by it.
+    ``runs``) and ``k`` (cutoff ≥ 1) belong to ``ab`` and ``ppi`` and are required by them;
+    ``machine`` (a model source) belongs to ``ppi`` and is required by it. Under ``ppi``,
+    ``sample`` is the expected number of queries drawn (default: a quarter of the queries, at
+    least 12 or all of them).
     """
 
     name: str
@@ -49,6 +54,7 @@ class CampaignSpec:
     strategy: PoolStrategy = "depth"
     pair: tuple[str, str] | None = None
     k: int | None = None
+    machine: str | None = None
     #: only these (query id, document id) of the pool (None: all of it), e.g. where a machine
     #: judge and the humans disagree (:mod:`ndcg_studio.services.judges.corrections`)
     only_items: frozenset[tuple[int, int]] | None = None

@@ -18,6 +18,17 @@ The estimates are those of :func:`ndcg_studio.domain.estimation.ppi.estimate_mea
 pair on the per-query differences) and the pairs are decided by
 :func:`ndcg_studio.domain.estimation.decision.decide_pairs` (Holm when the pairs involve more
 than two runs).
+
+With a ``ppi`` campaign instead of a list (active sampling, Zrnic & Candès 2024): the queries
+are the campaign's (N, every query its draw covered), the human sample the queries it drew
+(ξ_i = 1, each with its stored inclusion probability π_i), and the estimates those of
+:func:`ndcg_studio.domain.estimation.active.estimate_active_mean` (inverse-probability
+weighting). A drawn query counts once its pool is judged to the campaign's overlap with a
+human grade on every item; until every drawn query is, the estimate is refused
+(:class:`DrawNotComplete`): the queries finished first are those of the largest π (the queue's
+order) and those the annotators happened to reach, not the drawn sample, and no known
+probability describes them, so leaving the unfinished ones out (or re-weighting the finished
+ones) would give an interval without a guarantee.
 """
 
 from __future__ import annotations
@@ -31,6 +42,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ndcg_studio.domain.consensus import consensus_qrels
+from ndcg_studio.domain.estimation.active import estimate_active_mean
 from ndcg_studio.domain.estimation.decision import decide_pairs
 from ndcg_studio.domain.estimation.ppi import MeanEstimate, estimate_mean
 from ndcg_studio.domain.metrics.measures import Qrels, score
@@ -41,6 +53,7 @@ from ndcg_studio.services.judges.trust import machine_trust
 from ndcg_studio.services.scoring.load import ScoringData, ScoringRead, load_scoring_data
 from ndcg_studio.services.scoring.settings import ScoringSettings
 from ndcg_studio.storage import sources as source_store
+from ndcg_studio.storage.campaigns import records as campaign_store
 from ndcg_studio.storage.database import Database
 from ndcg_studio.storage.queries.names import annotator_names
 from ndcg_studio.vocabulary import ConsensusMethod
@@ -48,12 +61,14 @@ from ndcg_studio.vocabulary import ConsensusMethod
 __all__ = [
     "ESTIMATE_COLUMNS",
     "MEASURES",
+    "DrawNotComplete",
     "EstimateReport",
     "EstimateRequest",
     "NoHumanQueries",
     "PairEstimate",
     "complete_queries",
     "estimate",
+    "machine_values",
     "report_rows",
 ]
 
@@ -100,6 +115,8 @@ class EstimateRequest:
         runs: the runs to estimate (None: all).
         pairs: run pairs (A, B) whose difference A − B is estimated and decided.
         measure: the per-query measure at K (one of :data:`MEASURES`).
+        campaign: a campaign in the ``ppi`` order whose draw of queries is the human sample
+            (instead of ``human_queries``; module docstring).
     """
 
     machine_source: str
@@ -111,10 +128,24 @@ class EstimateRequest:
     runs: tuple[str, ...] | None = None
     pairs: tuple[tuple[str, str], ...] = ()
     measure: str = "ndcg"
+    campaign: str | None = None
 
 
 class NoHumanQueries(InputError):
     """No query has human grades on every item the machine source graded (no sample given)."""
+
+
+class DrawNotComplete(InputError):
+    """A query the ``ppi`` campaign drew is not judged completely yet (module docstring)."""
+
+
+@dataclass(frozen=True)
+class _Design:
+    """The ``ppi`` campaign's design over the dense query indices of the scoring."""
+
+    population: NDArray[np.intp]
+    drawn: NDArray[np.bool_]
+    pi: NDArray[np.float64]
 
 
 @dataclass(frozen=True)
@@ -163,6 +194,7 @@ def estimate(db: Database, request: EstimateRequest) -> EstimateReport:
     if runs is not None and request.pairs:
         runs = tuple(dict.fromkeys([*runs, *(r for p in request.pairs for r in p)]))
     settings = ScoringSettings(k=request.k, runs=runs)
+    campaign = None if request.campaign is None else _campaign_rows(db, request.campaign)
     with db.engine.connect() as conn:
         names = annotator_names(conn)
         machines = _machine_annotators(source_store.sources(conn), request.machine_source)
@@ -179,6 +211,11 @@ def estimate(db: Database, request: EstimateRequest) -> EstimateReport:
     n_runs, n_q = len(data.run_names), data.n_queries
     m_ndcg = getattr(m_table, request.measure).reshape(n_runs, n_q)
     h_ndcg = getattr(h_table, request.measure).reshape(n_runs, n_q)
+    if campaign is not None:
+        design = _campaign_design(campaign, data, human)
+        return _active_report(
+            request, data, (h_ndcg, m_ndcg), design, _kappa(db, request.machine_source)
+        )
     population = np.flatnonzero(_judged_queries(m_qrels, n_q))
     if request.human_queries is None:
         sample = complete_queries(m_qrels, h_qrels, n_q, len(data.doc_ids))
@@ -205,26 +242,163 @@ def estimate(db: Database, request: EstimateRequest) -> EstimateReport:
         )
         for a, b in request.pairs
     ]
-    distinct = len({r for p in request.pairs for r in p})
-    adjusted, verdict = decide_pairs(
-        np.array([e.estimate for e in pair_estimates]),
-        np.array([e.p_value for e in pair_estimates]),
-        request.confidence,
-        distinct,
-    )
-    pairs = [
-        PairEstimate(a, b, e, float(p), int(v))
-        for (a, b), e, p, v in zip(request.pairs, pair_estimates, adjusted, verdict, strict=True)
-    ]
     return EstimateReport(
         request=request,
         runs=out_runs,
-        pairs=pairs,
+        pairs=_decided(request, pair_estimates),
         kappa_linear=_kappa(db, request.machine_source),
         n_queries=len(population),
         n_human=len(sample),
-        holm=distinct > 2,
+        holm=len({r for p in request.pairs for r in p}) > 2,
     )
+
+
+def _decided(request: EstimateRequest, estimates: list[MeanEstimate]) -> list[PairEstimate]:
+    """The pairs of ``request`` with their estimates, decided (Holm beyond two runs)."""
+    adjusted, verdict = decide_pairs(
+        np.array([e.estimate for e in estimates]),
+        np.array([e.p_value for e in estimates]),
+        request.confidence,
+        len({r for p in request.pairs for r in p}),
+    )
+    return [
+        PairEstimate(a, b, e, float(p), int(v))
+        for (a, b), e, p, v in zip(request.pairs, estimates, adjusted, verdict, strict=True)
+    ]
+
+
+@dataclass(frozen=True)
+class _Campaign:
+    """A ``ppi`` campaign's name, overlap, draw (query id, external id, π, drawn) and the
+    number of grades of each of its items (query id, document id, grades)."""
+
+    name: str
+    overlap: int
+    draw: list[tuple[int, str, float, bool]]
+    counts: list[tuple[int, int, int]]
+
+
+def _campaign_rows(db: Database, name: str) -> _Campaign:
+    """What the estimate reads of the campaign ``name``.
+
+    Raises:
+        LookupError: no such campaign; InputError: not a ``ppi`` campaign.
+    """
+    with db.transaction() as session:
+        row = campaign_store.campaign_row(session, name)
+        draw = campaign_store.campaign_queries(session, row.id)
+        counts = campaign_store.item_grade_counts_of(session, row.id)
+    if row.pool_strategy != "ppi" or not draw:
+        raise InputError(
+            f"campaign {name!r} offers its items in order {row.pool_strategy}: the queries it "
+            "had judged completely are no random sample, so no valid interval rests on them; "
+            "give --human-queries FILE (a uniform sample of queries), or create a campaign "
+            "with --strategy ppi"
+        )
+    return _Campaign(name, int(row.overlap), draw, counts)
+
+
+def _campaign_design(campaign: _Campaign, data: ScoringData, human: NDArray[np.bool_]) -> _Design:
+    """The ``ppi`` campaign's draw on the scoring's queries, every drawn query checked complete.
+
+    Raises:
+        InputError: a query of the draw without results in these runs; DrawNotComplete: a
+            drawn query not judged completely.
+    """
+    name, draw, counts = campaign.name, campaign.draw, campaign.counts
+    dense = {int(q): i for i, q in enumerate(data.query_ids.tolist())}
+    absent = [e for q, e, _p, _s in draw if q not in dense]
+    if absent:
+        raise InputError(
+            f"campaign {name!r}: query {absent[0]!r} of its draw has no results in these runs"
+        )
+    j = data.judgments[human]
+    by_humans = set(
+        zip(
+            data.query_ids[j["query"]].tolist(),
+            data.doc_ids[j["doc"]].tolist(),
+            strict=True,
+        )
+    )
+    unfinished: set[int] = set()
+    for q, d, n in counts:
+        if n < campaign.overlap or (q, d) not in by_humans:
+            unfinished.add(q)
+    late = [e for q, e, _p, s in draw if s and q in unfinished]
+    if late:
+        n_drawn = sum(s for _q, _e, _p, s in draw)
+        raise DrawNotComplete(
+            f"campaign {name!r}: {len(late)} of its {n_drawn} drawn queries are not judged "
+            f"completely yet (every pooled item to the overlap {campaign.overlap}, with a human "
+            f"grade), first {late[0]!r}; the estimate waits for all of them (the queries "
+            "finished first are not the drawn sample)"
+        )
+    return _Design(
+        population=np.array([dense[q] for q, _e, _p, _s in draw], dtype=np.intp),
+        drawn=np.array([s for _q, _e, _p, s in draw], dtype=bool),
+        pi=np.array([p for _q, _e, p, _s in draw], dtype=np.float64),
+    )
+
+
+def _active_report(
+    request: EstimateRequest,
+    data: ScoringData,
+    values: tuple[NDArray[np.float64], NDArray[np.float64]],
+    design: _Design,
+    kappa: float,
+) -> EstimateReport:
+    """Every run and pair of ``request`` estimated on ``design`` (module docstring)."""
+    h, m = values
+    pop = design.population
+
+    def one(y: NDArray[np.float64], f: NDArray[np.float64]) -> MeanEstimate:
+        return estimate_active_mean(y[pop], f[pop], design.drawn, design.pi, request.confidence)
+
+    index = {name: r for r, name in enumerate(data.run_names)}
+    runs = [
+        (name, one(h[r], m[r]))
+        for r, name in enumerate(data.run_names)
+        if request.runs is None or name in request.runs
+    ]
+    pairs = [one(h[index[a]] - h[index[b]], m[index[a]] - m[index[b]]) for a, b in request.pairs]
+    return EstimateReport(
+        request=request,
+        runs=runs,
+        pairs=_decided(request, pairs),
+        kappa_linear=kappa,
+        n_queries=len(pop),
+        n_human=int(design.drawn.sum()),
+        holm=len({r for p in request.pairs for r in p}) > 2,
+    )
+
+
+def machine_values(
+    db: Database, machine_source: str, k: int, runs: Sequence[str]
+) -> tuple[list[str], NDArray[np.float64]]:
+    """Each run's nDCG@K per query under the machine source's grades (reduced per item by the
+    mean; 0 on a query the source did not grade), as :func:`estimate` scores them.
+
+    Returns:
+        (query external ids, (len(runs), n_queries) float64 in the order of ``runs``).
+
+    Raises:
+        LookupError: an unknown source or run; InputError: not a machine source, or no grades.
+    """
+    settings = ScoringSettings(k=k, runs=tuple(runs))
+    with db.engine.connect() as conn:
+        names = annotator_names(conn)
+        machines = _machine_annotators(source_store.sources(conn), machine_source)
+        data = load_scoring_data(conn, ScoringRead(settings))
+    missing = [r for r in runs if r not in data.run_names]
+    if missing:
+        raise LookupError(f"unknown run {missing[0]!r}; known: {', '.join(data.run_names)}")
+    who = [names[int(a)] for a in data.judgments["annotator"].tolist()]
+    machine = np.array([w in machines for w in who], dtype=bool)
+    m_qrels = _qrels(data, machine, "mean", f"source {machine_source!r}")
+    table = score(data.lists, m_qrels, settings.params())
+    ndcg = table.ndcg.reshape(len(data.run_names), data.n_queries)
+    order = [data.run_names.index(r) for r in runs]
+    return list(data.query_external), np.asarray(ndcg[order], dtype=np.float64)
 
 
 def _one(

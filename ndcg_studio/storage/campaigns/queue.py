@@ -145,6 +145,26 @@ def fewest_grades_first(
     return rows
 
 
+def query_by_query(
+    session: Session, campaign: int, overlap: int, annotator_id: int, now: datetime, need: int
+) -> list[Item]:
+    """The ``ppi`` order: at most ``need`` non-gold items that still need grades (load below
+    ``overlap``, not graded, held nor "can't judge" by the annotator), query by query — the
+    drawn queries of ``campaign_queries`` by decreasing inclusion probability, then query id —
+    and within a query in shuffle order; items put off "later" last. A query's pool is thus
+    offered until it is judged to the overlap before the next query's items come."""
+    cq = models.campaign_queries
+    later = _state_of(annotator_id, "later")
+    stmt = (
+        _fresh(campaign, annotator_id, now)
+        .join(cq, and_(cq.c.campaign_id == _ci.c.campaign_id, cq.c.query_id == _ci.c.query_id))
+        .where(~_ci.c.gold, _load(annotator_id, now) < overlap)
+        .order_by(later, cq.c.inclusion_probability.desc(), _ci.c.query_id, _ci.c.shuffle)
+        .limit(need)
+    )
+    return [(int(r.query_id), int(r.document_id)) for r in session.execute(stmt)]
+
+
 def offer_inputs(
     session: Session, campaign: int, annotator_id: int, now: datetime
 ) -> tuple[list[tuple[int, int, int, int]], dict[Item, str], list[tuple[int, int, int]]]:

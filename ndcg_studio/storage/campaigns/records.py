@@ -114,6 +114,45 @@ def insert_campaign(
     return int(campaign_id)
 
 
+def insert_campaign_queries(
+    session: Session, campaign: int, rows: Sequence[tuple[int, float, bool]]
+) -> None:
+    """Store the ``ppi`` order's draw: (query id, inclusion probability, sampled) per query."""
+    if rows:
+        session.execute(
+            models.campaign_queries.insert(),
+            [
+                {"campaign_id": campaign, "query_id": q, "inclusion_probability": p, "sampled": s}
+                for q, p, s in rows
+            ],
+        )
+
+
+def campaign_queries(session: Session, campaign: int) -> list[tuple[int, str, float, bool]]:
+    """The ``ppi`` order's draw, by query id: (query id, external id, inclusion probability,
+    sampled); empty for the other orders."""
+    cq, q = models.campaign_queries, models.queries
+    rows = session.execute(
+        select(cq.c.query_id, q.c.external_id, cq.c.inclusion_probability, cq.c.sampled)
+        .join(q, q.c.id == cq.c.query_id)
+        .where(cq.c.campaign_id == campaign)
+        .order_by(cq.c.query_id)
+    ).all()
+    return [(int(i), str(e), float(p), bool(s)) for i, e, p, s in rows]
+
+
+def item_grade_counts_of(session: Session, campaign: int) -> list[tuple[int, int, int]]:
+    """Every non-gold item of the campaign with its number of grades (any annotator): (query
+    id, document id, grades)."""
+    ci = models.campaign_items
+    rows = session.execute(
+        select(ci.c.query_id, ci.c.document_id, item_grades(ci.c.query_id, ci.c.document_id))
+        .where(ci.c.campaign_id == campaign, ~ci.c.gold)
+        .order_by(ci.c.query_id, ci.c.document_id)
+    ).all()
+    return [(int(q), int(d), int(n)) for q, d, n in rows]
+
+
 # ---------------------------------------------------------------------------- reading
 def campaign_row(session: Session, name: str) -> Row[Any]:
     """The ``campaigns`` row called ``name``.

@@ -107,7 +107,8 @@ class CampaignDialog(QDialog):
         form.addRow(self.tr("Pool"), row)
         self.strategy = QComboBox(self)
         self.strategy.setObjectName("campaign_strategy")
-        for key in POOL_STRATEGIES:
+        # ``ppi`` needs a machine source, not asked here yet: ``campaign create --strategy ppi``
+        for key in (k for k in POOL_STRATEGIES if k != "ppi"):
             self.strategy.addItem(self._strategy_label(key), key)
         self.pair_a, self.pair_b = QComboBox(self), QComboBox(self)
         for combo, index in ((self.pair_a, 0), (self.pair_b, 1)):
