@@ -31,7 +31,7 @@ import math
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ndcg_studio.domain.estimation.ppi import MIN_HUMAN_QUERIES, MeanEstimate, z_interval
+from ndcg_studio.domain.estimation.ppi import MeanEstimate
 
 __all__ = ["active_mean", "draw_queries", "estimate_active_mean", "inclusion_probabilities"]
 
@@ -175,26 +175,8 @@ def estimate_active_mean(
         raise ValueError("no human-judged query")
     if not np.all(np.isfinite(f)) or not np.all(np.isfinite(yv[xi])):
         raise ValueError("the machine values and the drawn human values must be finite")
-    est, se, lam = active_mean(yv, f, xi, p)
+    tuned = active_mean(yv, f, xi, p)
     human, human_se, _ = active_mean(yv, f, xi, p, lam=0.0)
-    low, high = z_interval(est, se, confidence)
-    h_low, h_high = z_interval(human, human_se, confidence)
-    n_human = int(xi.sum())
-    enough = n_human >= MIN_HUMAN_QUERIES
-    nan = math.nan
-    return MeanEstimate(
-        estimate=float(est),
-        low=float(low) if enough else nan,
-        high=float(high) if enough else nan,
-        se=float(se),
-        lam=float(lam),
-        human_only=float(human),
-        human_only_low=float(h_low) if enough else nan,
-        human_only_high=float(h_high) if enough else nan,
-        human_only_se=float(human_se),
-        machine_only=float(f.mean()),
-        n_human=n_human,
-        n_queries=len(f),
-        confidence=confidence,
-        enough=enough,
+    return MeanEstimate.of(
+        tuned, (human, human_se), float(f.mean()), int(xi.sum()), len(f), confidence
     )

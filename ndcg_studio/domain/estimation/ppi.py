@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -86,6 +87,42 @@ class MeanEstimate:
     n_queries: int
     confidence: float
     enough: bool
+
+    @classmethod
+    def of(
+        cls,
+        tuned: tuple[Any, Any, Any],
+        human: tuple[Any, Any],
+        machine_only: float,
+        n_human: int,
+        n_queries: int,
+        confidence: float,
+    ) -> MeanEstimate:
+        """The estimate from ``tuned`` = (estimate, se, λ) and ``human`` = (mean, se) (floats
+        or 0-d arrays): the normal intervals at ``confidence``, NaN bounds below
+        :data:`MIN_HUMAN_QUERIES`."""
+        est, se, lam = tuned
+        human_mean, human_se = human
+        enough = n_human >= MIN_HUMAN_QUERIES
+        low, high = z_interval(est, se, confidence)
+        h_low, h_high = z_interval(human_mean, human_se, confidence)
+        nan = math.nan
+        return cls(
+            estimate=float(est),
+            low=float(low) if enough else nan,
+            high=float(high) if enough else nan,
+            se=float(se),
+            lam=float(lam),
+            human_only=float(human_mean),
+            human_only_low=float(h_low) if enough else nan,
+            human_only_high=float(h_high) if enough else nan,
+            human_only_se=float(human_se),
+            machine_only=float(machine_only),
+            n_human=n_human,
+            n_queries=n_queries,
+            confidence=confidence,
+            enough=enough,
+        )
 
     @property
     def note(self) -> str:
@@ -241,25 +278,7 @@ def estimate_mean(
         raise ValueError(f"lam must lie in [0, 1], got {lam}")
     if not 0 < confidence < 1:
         raise ValueError(f"confidence must lie in (0, 1), got {confidence}")
-    est, se, lam_ = ppi_mean(yv, fv, fa, lam)
-    human, human_se = classical_mean(yv)
-    enough = len(yv) >= MIN_HUMAN_QUERIES
-    low, high = z_interval(est, se, confidence)
-    h_low, h_high = z_interval(human, human_se, confidence)
-    nan = math.nan
-    return MeanEstimate(
-        estimate=float(est),
-        low=float(low) if enough else nan,
-        high=float(high) if enough else nan,
-        se=float(se),
-        lam=float(lam_),
-        human_only=float(human),
-        human_only_low=float(h_low) if enough else nan,
-        human_only_high=float(h_high) if enough else nan,
-        human_only_se=float(human_se),
-        machine_only=float(fa.mean()),
-        n_human=len(yv),
-        n_queries=len(fa),
-        confidence=confidence,
-        enough=enough,
+    tuned = ppi_mean(yv, fv, fa, lam)
+    return MeanEstimate.of(
+        tuned, classical_mean(yv), float(fa.mean()), len(yv), len(fa), confidence
     )
