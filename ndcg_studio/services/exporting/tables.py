@@ -66,19 +66,7 @@ class Table:
     ) -> int:
         """:func:`ndcg_studio.io.writers.write_table` of this table (CSV or xlsx), then its
         settings file; the rows written."""
-        from ndcg_studio.io.writers import write_table
-
-        n = write_table(
-            path,
-            self.header,
-            self.rows,
-            file_format=file_format,
-            excel=excel,
-            settings=self.about.as_dict(),
-            cancelled=cancelled,
-        )
-        self.about.write(path)
-        return n
+        return _write(path, self.header, self.about, file_format, excel, cancelled, rows=self.rows)
 
 
 @dataclass
@@ -100,16 +88,32 @@ class ColumnTable:
     ) -> int:
         """:func:`ndcg_studio.io.writers.write_table` of this table (CSV a column at a time,
         or xlsx), then its settings file; the rows written."""
-        from ndcg_studio.io.writers import write_table
-
-        n = write_table(
-            path,
-            self.header,
-            columns=self.columns,
-            file_format=file_format,
-            excel=excel,
-            settings=self.about.as_dict(),
-            cancelled=cancelled,
+        return _write(
+            path, self.header, self.about, file_format, excel, cancelled, columns=self.columns
         )
-        self.about.write(path)
-        return n
+
+
+def _write(
+    path: str | Path,
+    header: tuple[str, ...],
+    about: About,
+    file_format: str,
+    excel: bool,
+    cancelled: Cancelled | None,
+    **data: Any,
+) -> int:
+    """``write_table`` of ``rows=`` or ``columns=`` with ``about`` on its settings sheet, then
+    the settings file beside it (the export first: a failed write leaves no settings file)."""
+    from ndcg_studio.io.writers import write_table
+
+    n = write_table(
+        path,
+        header,
+        file_format=file_format,
+        excel=excel,
+        settings=about.as_dict(),
+        cancelled=cancelled,
+        **data,
+    )
+    about.write(path)
+    return n
