@@ -288,3 +288,23 @@ def test_the_status_counts_the_drawn_queries_and_agrees_with_the_estimate(
     # the other orders have no draw
     service.create(_spec(name="plain", strategy="depth", pair=None, k=None, machine=None))
     assert service.status("plain").draw is None
+
+
+def test_the_cli_status_says_how_far_the_draw_is(
+    study: Database, db_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    service = CampaignService(study)
+    service.create(_spec())
+    draw = service.status("active").draw
+    assert draw is not None
+    assert main(["--db", db_url, "campaign", "status", "active", "--format", "csv"]) == 0
+    err = capsys.readouterr().err
+    assert (
+        f"note: active: ppi draw: drawn {draw.drawn} of {N_QUERIES} queries ({SAMPLE} expected), "
+        f"0 complete; {draw.drawn} drawn queries unfinished, first: {draw.unfinished[0]}"
+    ) in err
+    _judge_all(service, "active", limit=5)
+    assert main(["--db", db_url, "campaign", "status", "active"]) == 0
+    err = capsys.readouterr().err
+    assert f"drawn {draw.drawn} of {N_QUERIES} queries ({SAMPLE} expected), " in err
+    assert f"{draw.drawn} complete; estimate ready" in err
