@@ -310,7 +310,8 @@ def _status(service: CampaignService, args: argparse.Namespace) -> None:
         ready = (
             "estimate ready"
             if draw.ready
-            else f"{len(draw.unfinished)} drawn queries unfinished, first: {draw.unfinished[0]}"
+            else f"{len(draw.unfinished)} drawn quer{'y' if len(draw.unfinished) == 1 else 'ies'} "
+            f"unfinished, first: {draw.unfinished[0]}"
         )
         print(
             f"note: {info.name}: ppi draw: drawn {draw.drawn} of {draw.queries} queries "
