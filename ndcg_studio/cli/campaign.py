@@ -305,6 +305,19 @@ def _status(service: CampaignService, args: argparse.Namespace) -> None:
         f"({info.overlap} grades each), {info.gold} gold",
         file=sys.stderr,
     )
+    draw = status.draw
+    if draw is not None:
+        ready = (
+            "estimate ready"
+            if draw.ready
+            else f"{len(draw.unfinished)} drawn quer{'y' if len(draw.unfinished) == 1 else 'ies'} "
+            f"unfinished, first: {draw.unfinished[0]}"
+        )
+        print(
+            f"note: {info.name}: ppi draw: drawn {draw.drawn} of {draw.queries} queries "
+            f"({draw.expected:g} expected), {draw.complete} complete; {ready}",
+            file=sys.stderr,
+        )
 
 
 GRADES_COLUMNS = (

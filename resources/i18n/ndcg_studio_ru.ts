@@ -590,6 +590,14 @@ Disputed: grades differ by %2 (≥ %3) — %4</source>
         </translation>
     </message>
     <message>
+        <source>Drawn queries (ppi): %1 of %2 drawn (%3 expected), %4 complete · estimate ready</source>
+        <translation>Выбранные запросы (ppi): выбрано %1 из %2 (ожидалось %3), завершено %4 · оценка готова</translation>
+    </message>
+    <message>
+        <source>Drawn queries (ppi): %1 of %2 drawn (%3 expected), %4 complete · unfinished: %5, first: %6</source>
+        <translation>Выбранные запросы (ppi): выбрано %1 из %2 (ожидалось %3), завершено %4 · не завершено: %5, первый: %6</translation>
+    </message>
+    <message>
         <source>%1 later</source>
         <translation>%1 позже</translation>
     </message>
@@ -627,6 +635,14 @@ Disputed: grades differ by %2 (≥ %3) — %4</source>
     <message>
         <source>Runs to pool</source>
         <translation>Прогоны для пула</translation>
+    </message>
+    <message>
+        <source>no machine source: import one&apos;s grades first</source>
+        <translation>нет машинного источника: сначала импортируйте его оценки</translation>
+    </message>
+    <message>
+        <source>Machine source</source>
+        <translation>Машинный источник</translation>
     </message>
     <message>
         <source>names separated by spaces or commas</source>
@@ -691,6 +707,18 @@ What makes a document *relevant*…</source>
     <message>
         <source>what decides run A vs B (ab)</source>
         <translation>то, что решает прогоны A и B (ab)</translation>
+    </message>
+    <message>
+        <source>what shrinks the interval of the estimate of A vs B (ppi)</source>
+        <translation>то, что сужает интервал оценки A против B (ppi)</translation>
+    </message>
+    <message>
+        <source>Queries drawn (expected)</source>
+        <translation>Выбираемые запросы (ожидаемое число)</translation>
+    </message>
+    <message>
+        <source>a quarter of the queries, at least %1</source>
+        <translation>четверть запросов, не меньше %1</translation>
     </message>
     <message>
         <source>all queries</source>

@@ -586,6 +586,14 @@ Disputed: grades differ by %2 (≥ %3) — %4</source>
         </translation>
     </message>
     <message>
+        <source>Drawn queries (ppi): %1 of %2 drawn (%3 expected), %4 complete · estimate ready</source>
+        <translation>抽中的查询（ppi）：%2 个中抽中 %1 个（期望 %3 个），已完成 %4 个 · 估计已就绪</translation>
+    </message>
+    <message>
+        <source>Drawn queries (ppi): %1 of %2 drawn (%3 expected), %4 complete · unfinished: %5, first: %6</source>
+        <translation>抽中的查询（ppi）：%2 个中抽中 %1 个（期望 %3 个），已完成 %4 个 · 未完成：%5 个，第一个：%6</translation>
+    </message>
+    <message>
         <source>%1 later</source>
         <translation>%1 稍后</translation>
     </message>
@@ -623,6 +631,14 @@ Disputed: grades differ by %2 (≥ %3) — %4</source>
     <message>
         <source>Runs to pool</source>
         <translation>纳入标注池的运行</translation>
+    </message>
+    <message>
+        <source>no machine source: import one&apos;s grades first</source>
+        <translation>没有机器来源：请先导入其评分</translation>
+    </message>
+    <message>
+        <source>Machine source</source>
+        <translation>机器来源</translation>
     </message>
     <message>
         <source>names separated by spaces or commas</source>
@@ -687,6 +703,18 @@ What makes a document *relevant*…</source>
     <message>
         <source>what decides run A vs B (ab)</source>
         <translation>决定运行 A 与 B 的文档（ab）</translation>
+    </message>
+    <message>
+        <source>what shrinks the interval of the estimate of A vs B (ppi)</source>
+        <translation>缩小 A 与 B 估计区间的查询（ppi）</translation>
+    </message>
+    <message>
+        <source>Queries drawn (expected)</source>
+        <translation>抽取的查询数（期望）</translation>
+    </message>
+    <message>
+        <source>a quarter of the queries, at least %1</source>
+        <translation>查询的四分之一，至少 %1 个</translation>
     </message>
     <message>
         <source>all queries</source>

@@ -252,3 +252,59 @@ def test_the_active_interval_covers_the_all_human_mean(study: Database) -> None:
         widths += (e.high - e.low) / (e.human_only_high - e.human_only_low)
     assert covered / reps >= 0.90
     assert widths / reps < 1  # narrower than the human-only (Horvitz–Thompson) interval
+
+
+def test_the_status_counts_the_drawn_queries_and_agrees_with_the_estimate(
+    study: Database,
+) -> None:
+    service = CampaignService(study)
+    service.create(_spec())
+    queries, pi, xi = _draw(study, "active")
+    by_queue = sorted(
+        (q for q, x in zip(queries, xi, strict=True) if x), key=lambda q: -pi[queries.index(q)]
+    )
+    draw = service.status("active").draw
+    assert draw is not None
+    assert (draw.queries, draw.drawn, draw.complete) == (N_QUERIES, int(xi.sum()), 0)
+    assert draw.expected == pytest.approx(SAMPLE, abs=1e-9)
+    assert draw.unfinished == tuple(by_queue) and not draw.ready
+    # one whole query judged by the humans (the first of the queue): one complete, the rest
+    # named, the first being the queue's next
+    human, _machine = _grades()
+    ann = service.annotation.ensure_annotator("ann").id
+    for item in service.queue("active", ann, 4):
+        q, d = int(item.query[1:]), int(item.document.split("-")[1])
+        service.grade("active", ann, item.query_id, item.document_id, int(human[q, d]))
+    draw = service.status("active").draw
+    assert draw is not None and draw.complete == 1
+    assert draw.unfinished == tuple(by_queue[1:])
+    request = EstimateRequest(machine_source="bot", campaign="active", k=K)
+    with pytest.raises(DrawNotComplete, match=f"{len(by_queue) - 1} of its {len(by_queue)} drawn"):
+        estimate(study, request)
+    _judge_all(service, "active", limit=5)
+    draw = service.status("active").draw
+    assert draw is not None and draw.ready and draw.complete == draw.drawn
+    estimate(study, request)  # ready: the estimate agrees
+    # the other orders have no draw
+    service.create(_spec(name="plain", strategy="depth", pair=None, k=None, machine=None))
+    assert service.status("plain").draw is None
+
+
+def test_the_cli_status_says_how_far_the_draw_is(
+    study: Database, db_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    service = CampaignService(study)
+    service.create(_spec())
+    draw = service.status("active").draw
+    assert draw is not None
+    assert main(["--db", db_url, "campaign", "status", "active", "--format", "csv"]) == 0
+    err = capsys.readouterr().err
+    assert (
+        f"note: active: ppi draw: drawn {draw.drawn} of {N_QUERIES} queries ({SAMPLE} expected), "
+        f"0 complete; {draw.drawn} drawn queries unfinished, first: {draw.unfinished[0]}"
+    ) in err
+    _judge_all(service, "active", limit=5)
+    assert main(["--db", db_url, "campaign", "status", "active"]) == 0
+    err = capsys.readouterr().err
+    assert f"drawn {draw.drawn} of {N_QUERIES} queries ({SAMPLE} expected), " in err
+    assert f"{draw.drawn} complete; estimate ready" in err

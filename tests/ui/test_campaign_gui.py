@@ -185,3 +185,72 @@ def test_new_campaign_takes_gold_items_from_a_file(
     dialog.gold_file.setText(str(bad))
     dialog.create_campaign()
     assert dialog.created is not None and dialog.created.gold == 2, dialog.error.text()
+
+
+def _ppi_dialog(qtbot: Any, context: Any, name: str) -> CampaignDialog:
+    dialog = CampaignDialog(context)
+    qtbot.addWidget(dialog)
+    dialog.name.setText(name)
+    dialog.runs.item(0).setSelected(True)
+    dialog.runs.item(1).setSelected(True)
+    dialog.annotators.setText("alice")
+    dialog.strategy.setCurrentIndex(dialog.strategy.findData("ppi"))
+    return dialog
+
+
+def test_new_campaign_in_ppi_order_asks_a_machine_source_and_stores_the_draw(
+    qtbot: Any, context: Any, ui_data: UiData, tmp_path: Any, capsys: Any
+) -> None:
+    from ndcg_studio.app import main
+    from ndcg_studio.storage.campaigns import records as cs
+
+    service = CampaignService(ui_data.db)
+    dialog = _ppi_dialog(qtbot, context, "active")
+    assert "(ppi)" in dialog.strategy.currentText()
+    assert not dialog.k_box.isHidden() and not dialog.machine.isHidden()
+    assert dialog.machine.count() == 0  # no model source yet: refused as the service refuses
+    dialog.create_campaign()
+    assert dialog.created is None
+    assert dialog.error.text() == "the ppi strategy needs --machine SOURCE, --pair A B and --k K"
+    assert service.all() == []
+    # a model source's grades on every pooled item of q1, q2, q10
+    pooled = {"q1": range(1, 7), "q2": range(7, 10), "q10": range(10, 12)}
+    lines = [f"{q} 0 d{d} {d % 4}" for q, docs in pooled.items() for d in docs]
+    (tmp_path / "llm.qrels").write_text("\n".join(lines) + "\n")
+    url = ui_data.db.engine.url.render_as_string(hide_password=False)
+    argv = ["import", "qrels", str(tmp_path / "llm.qrels"), "--annotator", "llm"]
+    assert main(["--db", url, *argv, "--source", "bot", "--source-kind", "model"]) == 0
+    capsys.readouterr()
+    dialog = _ppi_dialog(qtbot, context, "active")
+    assert [dialog.machine.itemText(i) for i in range(dialog.machine.count())] == ["bot"]
+    assert dialog.sample_label.text() == "Queries drawn (expected)"
+    assert dialog.sample.specialValueText() == "a quarter of the queries, at least 12"
+    dialog.strategy.setCurrentIndex(dialog.strategy.findData("depth"))
+    assert dialog.machine.isHidden() and dialog.sample_label.text() == "Query sample"
+    dialog.strategy.setCurrentIndex(dialog.strategy.findData("ppi"))
+    dialog.k_box.setValue(3)
+    dialog.sample.setValue(2)
+    dialog.create_campaign()
+    created = dialog.created
+    assert created is not None, dialog.error.text()
+    assert (created.strategy, created.pair, created.k) == ("ppi", tuple(RUN_NAMES), 3)
+    with ui_data.db.transaction() as session:
+        draw = cs.campaign_queries(session, created.id)
+    assert sorted(e for _q, e, _p, _s in draw) == ["q1", "q10", "q2"]
+    assert sum(p for _q, _e, p, _s in draw) == pytest.approx(2.0, abs=1e-9)
+    assert all(0 < p <= 1 for _q, _e, p, _s in draw)
+    status = service.status("active")
+    assert status.draw is not None
+    assert (status.draw.queries, status.draw.expected) == (3, pytest.approx(2.0))
+    drawn = {e for _q, e, _p, s in draw if s}
+    assert status.draw.drawn == len(drawn) and status.draw.complete == 0
+    assert set(status.draw.unfinished) == drawn
+    assert {q.query for q in status.queries} == drawn  # the items: the drawn queries' pools
+    # the lead's dashboard shows the draw's progress
+    dashboard = CampaignDashboard(context)
+    qtbot.addWidget(dashboard)
+    qtbot.waitUntil(lambda: dashboard.status is not None, timeout=5000)
+    text = dashboard.draw.text()
+    assert not dashboard.draw.isHidden()
+    assert f"{len(drawn)} of 3 drawn (2 expected), 0 complete" in text, text
+    assert f"unfinished: {len(drawn)}, first: {status.draw.unfinished[0]}" in text

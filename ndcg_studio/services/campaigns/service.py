@@ -51,7 +51,7 @@ import numpy as np
 from ndcg_studio.services.annotation.service import AnnotationService
 from ndcg_studio.services.campaigns.order import strategy_items
 from ndcg_studio.services.campaigns.setup import campaign_items, validate
-from ndcg_studio.services.campaigns.status import dashboard
+from ndcg_studio.services.campaigns.status import dashboard, draw_progress
 from ndcg_studio.services.campaigns.types import (
     DEFAULT_HOLD_SECONDS,
     CampaignInfo,
@@ -435,6 +435,8 @@ class CampaignService:
         - ``gold_exact``/``gold_within_one``: fraction of the gold items they graded that match
           the known grade exactly / within one grade; ``gold_warning`` when exact accuracy is
           below the campaign's threshold.
+        Under the ``ppi`` order, ``draw``: the drawn queries' progress
+        (:func:`~ndcg_studio.services.campaigns.status.draw_progress`); else None.
         Every grade of an item counts, whoever wrote it (another campaign, an import). NaN marks
         a statistic that is undefined (no data, or one category only).
 
@@ -449,9 +451,16 @@ class CampaignService:
                 info = self._info(session, row)
                 people = cs.campaign_annotators(session, row.id)
                 rows = cr.dashboard_rows(session, row.id, now)
+                draw = None
+                if row.pool_strategy == "ppi":
+                    draw = draw_progress(
+                        cs.campaign_queries(session, row.id),
+                        cs.item_progress_of(session, row.id),
+                        row.overlap,
+                    )
         except Exception as exc:
             refusal = _refused(self.db, exc)
             if refusal is not None:
                 raise refusal from exc
             raise
-        return dashboard(info, people, rows, row.gold_threshold)
+        return dashboard(info, people, rows, row.gold_threshold, draw)

@@ -17,6 +17,7 @@ from ndcg_studio.services.campaigns.types import (
     AnnotatorStatus,
     CampaignInfo,
     CampaignStatus,
+    DrawProgress,
     MarkedItem,
     QueryStatus,
 )
@@ -29,10 +30,15 @@ Ints = NDArray[np.int64]
 
 
 def dashboard(
-    info: CampaignInfo, people: list[tuple[int, str]], rows: DashboardRows, threshold: float
+    info: CampaignInfo,
+    people: list[tuple[int, str]],
+    rows: DashboardRows,
+    threshold: float,
+    draw: DrawProgress | None = None,
 ) -> CampaignStatus:
     """The :class:`CampaignStatus` of the campaign ``info`` for its annotators ``people``
-    ((id, name) pairs) from ``rows``; ``threshold``: the gold warning's exact accuracy."""
+    ((id, name) pairs) from ``rows``; ``threshold``: the gold warning's exact accuracy;
+    ``draw``: the ``ppi`` order's drawn queries (:func:`draw_progress`)."""
     regular = [r for r in rows.judged if r.gold_grade is None]
     item_code: dict[tuple[int, int], int] = {}
     for r in regular:
@@ -54,7 +60,27 @@ def dashboard(
         for s in rows.states
         if s.state != "graded"
     ]
-    return CampaignStatus(info, annotators, _per_query(rows, info.overlap), marks)
+    return CampaignStatus(info, annotators, _per_query(rows, info.overlap), marks, draw)
+
+
+def draw_progress(
+    draw: list[tuple[int, str, float, bool]], items: list[tuple[int, int, bool]], overlap: int
+) -> DrawProgress:
+    """The :class:`DrawProgress` of a ``ppi`` campaign from its ``draw`` ((query id, external
+    id, π, drawn) per query) and its non-gold ``items`` ((query id, grades, a human graded it)):
+    a drawn query is complete when each of its items has ``overlap`` grades or more and a human
+    grade, as :func:`ndcg_studio.services.estimation.service.estimate` asks (with the humans of
+    its default: annotators in no source or in one of kind ``human``)."""
+    unfinished_ids = {q for q, n, human in items if n < overlap or not human}
+    drawn = [(q, e, p) for q, e, p, s in draw if s]
+    late = sorted(((-p, q, e) for q, e, p in drawn if q in unfinished_ids))
+    return DrawProgress(
+        queries=len(draw),
+        drawn=len(drawn),
+        expected=sum(p for _q, _e, p, _s in draw),
+        complete=len(drawn) - len(late),
+        unfinished=tuple(e for _p, _q, e in late),
+    )
 
 
 def _per_query(rows: DashboardRows, overlap: int) -> list[QueryStatus]:

@@ -147,6 +147,32 @@ class MarkedItem:
 
 
 @dataclass(frozen=True, slots=True)
+class DrawProgress:
+    """How far the humans are through the queries a ``ppi`` campaign drew.
+
+    Attributes:
+        queries: the campaign's queries (N, every query its draw covered).
+        drawn: the queries drawn (n; their pools are the campaign's items).
+        expected: the sample size asked for (the sum of the inclusion probabilities).
+        complete: the drawn queries judged completely: every item of the pool graded to the
+            campaign's overlap, with at least one human grade (what ``estimate --campaign`` asks).
+        unfinished: the other drawn queries' external ids in the queue's order (largest π
+            first, then query id): the first is the one the queue offers now.
+    """
+
+    queries: int
+    drawn: int
+    expected: float
+    complete: int
+    unfinished: tuple[str, ...]
+
+    @property
+    def ready(self) -> bool:
+        """Every drawn query complete: ``estimate --campaign`` gives the active estimate."""
+        return not self.unfinished
+
+
+@dataclass(frozen=True, slots=True)
 class CampaignStatus:
     """The lead's dashboard of one campaign."""
 
@@ -154,6 +180,7 @@ class CampaignStatus:
     annotators: list[AnnotatorStatus]
     queries: list[QueryStatus]
     marks: list[MarkedItem] = field(default_factory=list)
+    draw: DrawProgress | None = None  # the ppi order's drawn queries; None for other orders
 
 
 @dataclass(frozen=True, slots=True)

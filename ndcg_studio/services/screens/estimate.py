@@ -24,7 +24,7 @@ from ndcg_studio.services.estimation.service import (
 from ndcg_studio.storage import sources as source_store
 from ndcg_studio.storage.database import Database
 
-__all__ = ["ScreenEstimate", "screen_estimate"]
+__all__ = ["ScreenEstimate", "machine_sources", "screen_estimate"]
 
 
 @dataclass(frozen=True)
@@ -45,6 +45,17 @@ class ScreenEstimate:
     report: EstimateReport | None
 
 
+def machine_sources(db: Database) -> tuple[str, ...]:
+    """The machine sources (kind ``model``, with annotators), by name: those an estimate, or a
+    ``ppi`` campaign's draw, may rest on."""
+    with db.engine.connect() as conn:
+        return _machines(source_store.sources(conn))
+
+
+def _machines(rows: list[tuple[str, str, tuple[str, ...]]]) -> tuple[str, ...]:
+    return tuple(name for name, kind, members in rows if kind == "model" and members)
+
+
 def screen_estimate(
     db: Database, source: str, k: int, pair: tuple[str, str] | None = None
 ) -> ScreenEstimate:
@@ -56,8 +67,7 @@ def screen_estimate(
             (e.g. a source whose annotators graded nothing the runs returned).
     """
     with db.engine.connect() as conn:
-        rows = source_store.sources(conn)
-        machines = tuple(name for name, kind, members in rows if kind == "model" and members)
+        machines = _machines(source_store.sources(conn))
         humans = source_store.has_human_grades(conn)
     if not machines or not humans:
         return ScreenEstimate(machines, "", False, None)

@@ -153,6 +153,28 @@ def item_grade_counts_of(session: Session, campaign: int) -> list[tuple[int, int
     return [(int(q), int(d), int(n)) for q, d, n in rows]
 
 
+def item_progress_of(session: Session, campaign: int) -> list[tuple[int, int, bool]]:
+    """Every non-gold item of the campaign: (query id, its grades (any annotator), whether a
+    human graded it: an annotator in no source or in a source of kind ``human``)."""
+    ci, j, m, s = models.campaign_items, models.judgments, models.annotator_sources, models.sources
+    machines = select(m.c.annotator_id).join(s, s.c.id == m.c.source_id).where(s.c.kind != "human")
+    human = (
+        select(j.c.id)
+        .where(
+            j.c.query_id == ci.c.query_id,
+            j.c.document_id == ci.c.document_id,
+            j.c.annotator_id.not_in(machines),
+        )
+        .exists()
+    )
+    rows = session.execute(
+        select(ci.c.query_id, item_grades(ci.c.query_id, ci.c.document_id), human)
+        .where(ci.c.campaign_id == campaign, ~ci.c.gold)
+        .order_by(ci.c.query_id, ci.c.document_id)
+    ).all()
+    return [(int(q), int(n), bool(h)) for q, n, h in rows]
+
+
 # ---------------------------------------------------------------------------- reading
 def campaign_row(session: Session, name: str) -> Row[Any]:
     """The ``campaigns`` row called ``name``.

@@ -1,6 +1,7 @@
 """The New campaign dialog: name, runs and depth, overlap, the order the queue
-offers the pool in (a pooling strategy: depth, mtf, bandit, or ab with its runs A, B and cutoff
-K), annotators, a query sample, gold items (a file of known grades), gold rate and warning
+offers the pool in (a pooling strategy: depth, mtf, bandit, ab with its runs A, B and cutoff
+K, or ppi with A, B, K, a machine source and the expected number of queries drawn), annotators,
+a query sample, gold items (a file of known grades), gold rate and warning
 threshold, guidelines in Markdown with a live preview.
 Creating goes through :meth:`CampaignService.create` (its errors are shown, nothing written)."""
 
@@ -28,6 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ndcg_studio.domain.estimation.ppi import MIN_HUMAN_QUERIES
 from ndcg_studio.io.campaign_files import read_gold_file
 from ndcg_studio.io.errors import InputError
 from ndcg_studio.services.campaigns.service import CampaignService
@@ -37,6 +39,8 @@ from ndcg_studio.services.campaigns.types import (
     CampaignSpec,
     GoldItem,
 )
+from ndcg_studio.services.screens.estimate import machine_sources
+from ndcg_studio.ui.language import arg
 
 
 class CampaignDialog(QDialog):
@@ -61,12 +65,20 @@ class CampaignDialog(QDialog):
         names = CampaignService(db).run_names() if db is not None else []
         self.runs.addItems(names)
         form.addRow(self.tr("Runs to pool"), self.runs)
+        self._form = form
         self._add_pool_rows(form, names)
+        self.machine = QComboBox(self)  # ppi: the model source whose grades weigh the draw
+        self.machine.setObjectName("campaign_machine")
+        self.machine.addItems(machine_sources(db) if db is not None else ())
+        self.machine.setPlaceholderText(self.tr("no machine source: import one's grades first"))
+        form.addRow(self.tr("Machine source"), self.machine)
         self.annotators = QLineEdit(self)
         self.annotators.setObjectName("campaign_annotators")
         self.annotators.setPlaceholderText(self.tr("names separated by spaces or commas"))
         form.addRow(self.tr("Annotators"), self.annotators)
         self._add_sample_and_gold_rows(form)
+        self.strategy.currentIndexChanged.connect(self._show_order)
+        self._show_order()
         self.guidelines = QPlainTextEdit(self)
         self.guidelines.setPlaceholderText(
             self.tr("# Guidelines\n\nWhat makes a document *relevant*…")
@@ -92,7 +104,7 @@ class CampaignDialog(QDialog):
 
     def _add_pool_rows(self, form: QFormLayout, runs: list[str]) -> None:
         """Depth, grades per item, and the order the queue offers the pool in (a strategy;
-        ``ab`` with its pair of runs and cutoff)."""
+        ``ab`` and ``ppi`` with their pair of runs and cutoff)."""
         self.depth_box = QSpinBox(self)
         self.depth_box.setRange(1, 1000)
         self.depth_box.setValue(10)
@@ -107,8 +119,7 @@ class CampaignDialog(QDialog):
         form.addRow(self.tr("Pool"), row)
         self.strategy = QComboBox(self)
         self.strategy.setObjectName("campaign_strategy")
-        # ``ppi`` needs a machine source, not asked here yet: ``campaign create --strategy ppi``
-        for key in (k for k in POOL_STRATEGIES if k != "ppi"):
+        for key in POOL_STRATEGIES:
             self.strategy.addItem(self._strategy_label(key), key)
         self.pair_a, self.pair_b = QComboBox(self), QComboBox(self)
         for combo, index in ((self.pair_a, 0), (self.pair_b, 1)):
@@ -130,8 +141,6 @@ class CampaignDialog(QDialog):
         for widget in self._pair_widgets:
             row.addWidget(widget)
         form.addRow(self.tr("Order"), row)
-        self.strategy.currentIndexChanged.connect(self._show_pair)
-        self._show_pair()
 
     def _strategy_label(self, key: str) -> str:
         labels = {
@@ -139,25 +148,38 @@ class CampaignDialog(QDialog):
             "mtf": self.tr("move-to-front (mtf)"),
             "bandit": self.tr("discounted MaxMean bandit (bandit)"),
             "ab": self.tr("what decides run A vs B (ab)"),
+            "ppi": self.tr("what shrinks the interval of the estimate of A vs B (ppi)"),
         }
         return labels[key]
 
-    def _show_pair(self) -> None:
-        ab = self.strategy.currentData() == "ab"
+    def _show_order(self) -> None:
+        """The pair and K under ``ab`` and ``ppi``; the machine source and the expected number
+        of queries drawn (instead of a query sample) under ``ppi``."""
+        strategy = self.strategy.currentData()
         for widget in self._pair_widgets:
-            widget.setVisible(ab)
+            widget.setVisible(strategy in ("ab", "ppi"))
+        ppi = strategy == "ppi"
+        self._form.setRowVisible(self.machine, ppi)
+        if ppi:
+            self.sample_label.setText(self.tr("Queries drawn (expected)"))
+            self.sample.setSpecialValueText(
+                arg(self.tr("a quarter of the queries, at least %1"), MIN_HUMAN_QUERIES)
+            )
+        else:
+            self.sample_label.setText(self.tr("Query sample"))
+            self.sample.setSpecialValueText(self.tr("all queries"))
 
     def _add_sample_and_gold_rows(self, form: QFormLayout) -> None:
         self.sample = QSpinBox(self)
         self.sample.setRange(0, 10_000_000)
-        self.sample.setSpecialValueText(self.tr("all queries"))
         self.seed = QSpinBox(self)
         self.seed.setRange(0, 2**31 - 1)
         row = QHBoxLayout()
         row.addWidget(self.sample)
         row.addWidget(QLabel(self.tr("seed")))
         row.addWidget(self.seed)
-        form.addRow(self.tr("Query sample"), row)
+        self.sample_label = QLabel(self.tr("Query sample"), self)
+        form.addRow(self.sample_label, row)
         self.gold_rate = QDoubleSpinBox(self)
         self.gold_rate.setRange(0.0, 1.0)
         self.gold_rate.setSingleStep(0.01)
@@ -215,7 +237,8 @@ class CampaignDialog(QDialog):
         """
         people = [p for p in self.annotators.text().replace(",", " ").split() if p]
         strategy = self.strategy.currentData()
-        ab = strategy == "ab"
+        paired = strategy in ("ab", "ppi")
+        machine = self.machine.currentText() if strategy == "ppi" else ""
         return CampaignSpec(
             name=self.name.text(),
             runs=[item.text() for item in self.runs.selectedItems()],
@@ -229,8 +252,9 @@ class CampaignDialog(QDialog):
             gold_threshold=self.gold_threshold.value(),
             guidelines=self.guidelines.toPlainText(),
             strategy=strategy,
-            pair=(self.pair_a.currentText(), self.pair_b.currentText()) if ab else None,
-            k=self.k_box.value() if ab else None,
+            pair=(self.pair_a.currentText(), self.pair_b.currentText()) if paired else None,
+            k=self.k_box.value() if paired else None,
+            machine=machine or None,
         )
 
     def create_campaign(self) -> None:

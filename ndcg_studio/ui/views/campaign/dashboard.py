@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from ndcg_studio.services.campaigns.service import CampaignService
-from ndcg_studio.services.campaigns.types import AnnotatorStatus, CampaignStatus
+from ndcg_studio.services.campaigns.types import AnnotatorStatus, CampaignStatus, DrawProgress
 from ndcg_studio.services.judges.trust import provenance_of
 from ndcg_studio.translatable import QT_TRANSLATE_NOOP
 from ndcg_studio.ui.language import arg, plural
@@ -122,6 +122,11 @@ class CampaignDashboard(QDialog):
         self.summary = QLabel("", self)
         self.summary.setWordWrap(True)
         layout.addWidget(self.summary)
+        self.draw = QLabel("", self)  # the ppi order's drawn queries; hidden for other orders
+        self.draw.setObjectName("dashboard_draw")
+        self.draw.setWordWrap(True)
+        self.draw.hide()
+        layout.addWidget(self.draw)
         self.model = AnnotatorStatusModel(self)
         self.table = QTableView(self)
         self.table.setModel(self.model)
@@ -197,8 +202,39 @@ class CampaignDashboard(QDialog):
                 info.pool_depth,
             )
         )
+        draw = self.status.draw
+        self.draw.setVisible(draw is not None)
+        self.draw.setText("" if draw is None else self._draw_text(draw))
         self.model.set_rows(self.status.annotators)
         self.marks.setText(self._marks_text(self.status))
+
+    def _draw_text(self, draw: DrawProgress) -> str:
+        """The drawn queries' progress and whether the estimate can be computed (the ppi order;
+        :meth:`CampaignService.status`)."""
+        expected = f"{draw.expected:g}"
+        if draw.ready:
+            return arg(
+                self.tr(
+                    "Drawn queries (ppi): %1 of %2 drawn (%3 expected), %4 complete · "
+                    "estimate ready"
+                ),
+                draw.drawn,
+                draw.queries,
+                expected,
+                draw.complete,
+            )
+        return arg(
+            self.tr(
+                "Drawn queries (ppi): %1 of %2 drawn (%3 expected), %4 complete · "
+                "unfinished: %5, first: %6"
+            ),
+            draw.drawn,
+            draw.queries,
+            expected,
+            draw.complete,
+            len(draw.unfinished),
+            draw.unfinished[0],
+        )
 
     def _marks_text(self, status: CampaignStatus) -> str:
         """The annotators' "can't judge" and "later" marks (the first 30)."""
