@@ -135,7 +135,7 @@ def test_an_http_failure_shows_the_status_and_the_answer(
     with EngineServer(faults={"1": ["404"]}) as engine:
         dialog = dialog_for(qtbot, context, tmp_path, ENDPOINT.format(url=engine.url))
         dialog.try_button.click()
-        qtbot.waitUntil(lambda: dialog.try_button.isEnabled(), timeout=10_000)
+        qtbot.waitUntil(dialog.try_button.isEnabled, timeout=10_000)
     assert "HTTP 404" in dialog.report.text()
     assert "fault 404 for 1" in dialog.report.text()
 
@@ -147,10 +147,10 @@ def test_a_bad_endpoint_file_names_file_line_and_field_and_sends_nothing(
     dialog = dialog_for(qtbot, context, tmp_path, bad)
     line = bad.splitlines().index('id = "doc_id["') + 1
     dialog.try_button.click()
-    qtbot.waitUntil(lambda: dialog.try_button.isEnabled(), timeout=10_000)
+    qtbot.waitUntil(dialog.try_button.isEnabled, timeout=10_000)
     assert f"cranfield-engine.toml:{line}: response.id:" in dialog.report.text()
     dialog.fetch_button.click()
-    qtbot.waitUntil(lambda: dialog.fetch_button.isEnabled(), timeout=10_000)
+    qtbot.waitUntil(dialog.fetch_button.isEnabled, timeout=10_000)
     assert f"cranfield-engine.toml:{line}: response.id:" in dialog.report.text()
     assert engine.requests == {}
     assert dialog.outcome is None
@@ -220,7 +220,7 @@ def test_an_imported_run_of_that_name_is_replaced_only_when_confirmed(
     asked: list[str] = []
     monkeypatch.setattr(dialog, "confirm_replace", lambda name: asked.append(name) or False)
     dialog.fetch_button.click()
-    qtbot.waitUntil(lambda: dialog.fetch_button.isEnabled(), timeout=10_000)
+    qtbot.waitUntil(dialog.fetch_button.isEnabled, timeout=10_000)
     assert asked == ["bm25-secret-run"] and engine.requests == {} and dialog.outcome is None
     monkeypatch.setattr(dialog, "confirm_replace", lambda name: True)
     dialog.fetch_button.click()

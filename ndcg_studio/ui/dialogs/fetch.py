@@ -113,7 +113,6 @@ class FetchDialog(QDialog):
         self.context = context
         self.outcome: FetchOutcome | None = None
         self._name_task: Task[Any] | None = None
-        self._name_state: NameState | None = None
         self._endpoint_path = ""
         self._saved_text = ""  # the endpoint file's text as last read or written
         self._build()
@@ -151,9 +150,9 @@ class FetchDialog(QDialog):
         self.concurrency_spin.setValue(4)
         form = QFormLayout()
         form.addRow(
-            self.tr("Endpoint file:"), _row(self.endpoint_edit, choose_endpoint, self.save_button)
+            self.tr("Endpoint file:"),
+            _row(self.endpoint_edit, choose_endpoint, self.save_button, save_as),
         )
-        form.addRow("", _row(save_as))
         top = QWidget()
         top_layout = QVBoxLayout(top)
         top_layout.setContentsMargins(0, 0, 0, 0)
@@ -163,8 +162,8 @@ class FetchDialog(QDialog):
         settings.addRow(self.tr("Queries file:"), _row(self.queries_edit, choose_queries))
         settings.addRow(self.tr("Run name:"), self.name_edit)
         settings.addRow("", self.name_note)
-        settings.addRow(self.tr("Hits per query (K):"), _row(self.k_spin, QLabel()))
-        settings.addRow(self.tr("Requests at once:"), _row(self.concurrency_spin, QLabel()))
+        settings.addRow(self.tr("Hits per query (K):"), _row(self.k_spin))
+        settings.addRow(self.tr("Requests at once:"), _row(self.concurrency_spin))
         top_layout.addLayout(settings)
         splitter = QSplitter(Qt.Orientation.Vertical)
         splitter.addWidget(top)
@@ -285,7 +284,6 @@ class FetchDialog(QDialog):
     # ------------------------------------------------------------------ run name
     def _on_name_changed(self, _text: str) -> None:
         name = self.name_edit.text().strip()
-        self._name_state = None
         self._name_task = run_task(
             lambda _progress, _cancelled: name_state(self.context, name),
             on_success=self._show_name_state,
@@ -294,7 +292,6 @@ class FetchDialog(QDialog):
         )
 
     def _show_name_state(self, state: NameState) -> None:
-        self._name_state = state
         name = self.name_edit.text().strip()
         if state.fetched:
             note = arg(
@@ -457,8 +454,9 @@ class FetchDialog(QDialog):
                 arg(
                     plural(
                         self.tr(
-                            "Queries: %1; %n request(s) failed, so nothing was stored. The lists fetched "
-                            "are kept: Fetch again sends only the missing queries.",
+                            "Queries: %1; %n request(s) failed, so nothing was stored. "
+                            "The lists fetched are kept: Fetch again sends only the missing "
+                            "queries.",
                             "",
                             failed,
                         ),
@@ -480,6 +478,8 @@ def _row(*widgets: QWidget) -> QHBoxLayout:
     row = QHBoxLayout()
     for widget in widgets:
         row.addWidget(widget, 1 if isinstance(widget, QLineEdit) else 0)
+    if not any(isinstance(widget, QLineEdit) for widget in widgets):
+        row.addStretch(1)  # a number box keeps its own width
     return row
 
 
