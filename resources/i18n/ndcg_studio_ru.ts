@@ -1595,6 +1595,230 @@ Create one with File ▸ New database…, then load the demo there.</source>
     </message>
 </context>
 <context>
+    <name>FetchDialog</name>
+    <message>
+        <source>Fetch from a search engine</source>
+        <extracomment>The text of a new endpoint file: a generic JSON API (docs/live-engine.md has one per engine). Answers quoted in a failure: the first this many characters. Failures listed in the report; the rest are counted.</extracomment>
+        <translation>Получение из поисковой системы</translation>
+    </message>
+    <message>
+        <source>a new endpoint file (not saved yet)</source>
+        <translation>новый файл конечной точки (ещё не сохранён)</translation>
+    </message>
+    <message>
+        <source>Choose…</source>
+        <translation>Выбрать…</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>&amp;Сохранить</translation>
+    </message>
+    <message>
+        <source>Save &amp;as…</source>
+        <translation>Сохранить &amp;как…</translation>
+    </message>
+    <message>
+        <source>TREC topics, cran.qry or a queries TSV</source>
+        <translation>темы TREC, cran.qry или TSV с запросами</translation>
+    </message>
+    <message>
+        <source>Endpoint file:</source>
+        <translation>Файл конечной точки:</translation>
+    </message>
+    <message>
+        <source>Queries file:</source>
+        <translation>Файл запросов:</translation>
+    </message>
+    <message>
+        <source>Run name:</source>
+        <translation>Имя прогона:</translation>
+    </message>
+    <message>
+        <source>Hits per query (K):</source>
+        <translation>Результатов на запрос (K):</translation>
+    </message>
+    <message>
+        <source>Requests at once:</source>
+        <translation>Запросов одновременно:</translation>
+    </message>
+    <message>
+        <source>a query (empty: the first of the queries file)</source>
+        <translation>запрос (пусто: первый из файла запросов)</translation>
+    </message>
+    <message>
+        <source>&amp;Try one query</source>
+        <translation>&amp;Проверить один запрос</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>Позиция</translation>
+    </message>
+    <message>
+        <source>Document</source>
+        <translation>Документ</translation>
+    </message>
+    <message>
+        <source>Score</source>
+        <translation>Балл</translation>
+    </message>
+    <message>
+        <source>Title</source>
+        <translation>Заголовок</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>Прогон</translation>
+    </message>
+    <message>
+        <source>Fetched at (UTC)</source>
+        <translation>Получено (UTC)</translation>
+    </message>
+    <message>
+        <source>URL</source>
+        <translation>URL</translation>
+    </message>
+    <message>
+        <source>&amp;Fetch</source>
+        <translation>&amp;Получить</translation>
+    </message>
+    <message>
+        <source>Endpoint file</source>
+        <translation>Файл конечной точки</translation>
+    </message>
+    <message>
+        <source>Endpoint files (*.toml);;All files (*)</source>
+        <translation>Файлы конечных точек (*.toml);;Все файлы (*)</translation>
+    </message>
+    <message>
+        <source>Queries file</source>
+        <translation>Файл запросов</translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation>Все файлы (*)</translation>
+    </message>
+    <message>
+        <source>Save the endpoint file</source>
+        <translation>Сохранить файл конечной точки</translation>
+    </message>
+    <message>
+        <source>The endpoint file could not be saved: %1</source>
+        <translation>Не удалось сохранить файл конечной точки: %1</translation>
+    </message>
+    <message>
+        <source>A new snapshot: the current run is kept as “%1”.</source>
+        <translation>Новый снимок: текущий прогон сохранится как «%1».</translation>
+    </message>
+    <message>
+        <source>A run imported from a file has this name: Fetch asks to replace it.</source>
+        <translation>Так называется прогон, импортированный из файла: перед получением будет задан вопрос о его замене.</translation>
+    </message>
+    <message>
+        <source>Snapshots of %1</source>
+        <translation>Снимки прогона %1</translation>
+    </message>
+    <message>
+        <source>%1 (current)</source>
+        <translation>%1 (текущий)</translation>
+    </message>
+    <message>
+        <source>Type a query, or choose the queries file to try its first.</source>
+        <translation>Введите запрос или выберите файл запросов, чтобы проверить первый из них.</translation>
+    </message>
+    <message>
+        <source>Sending one query…</source>
+        <translation>Отправка одного запроса…</translation>
+    </message>
+    <message numerus="yes">
+        <source>Query %1: %n hit(s) mapped.</source>
+        <translation>
+            <numerusform>Запрос %1: сопоставлен %n результат.</numerusform>
+            <numerusform>Запрос %1: сопоставлено %n результата.</numerusform>
+            <numerusform>Запрос %1: сопоставлено %n результатов.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The engine answered %1: %2</source>
+        <translation>Поисковая система ответила %1: %2</translation>
+    </message>
+    <message>
+        <source>The engine answered %1.</source>
+        <translation>Поисковая система ответила %1.</translation>
+    </message>
+    <message>
+        <source>Nothing was sent: %1</source>
+        <translation>Ничего не отправлено: %1</translation>
+    </message>
+    <message>
+        <source>A file could not be read: %1</source>
+        <translation>Не удалось прочитать файл: %1</translation>
+    </message>
+    <message>
+        <source>Failed: %1</source>
+        <translation>Ошибка: %1</translation>
+    </message>
+    <message>
+        <source>Choose the queries file and give the run a name.</source>
+        <translation>Выберите файл запросов и задайте имя прогона.</translation>
+    </message>
+    <message>
+        <source>Fetching %1…</source>
+        <translation>Получение %1…</translation>
+    </message>
+    <message>
+        <source>Cancelled. The lists fetched are kept: Fetch again sends the rest.</source>
+        <translation>Отменено. Полученные списки сохранены: повторное получение отправит только остальные запросы.</translation>
+    </message>
+    <message>
+        <source>Run exists</source>
+        <translation>Прогон уже есть</translation>
+    </message>
+    <message>
+        <source>The database holds a run named “%1” imported from a file. Replace its results with the engine&apos;s? (It is not kept as a snapshot.)</source>
+        <translation>В базе есть прогон «%1», импортированный из файла. Заменить его результаты ответами поисковой системы? (Он не сохранится как снимок.)</translation>
+    </message>
+    <message>
+        <source>&amp;Replace “%1”</source>
+        <translation>&amp;Заменить «%1»</translation>
+    </message>
+    <message numerus="yes">
+        <source>Run “%1” stored: %n ranked list(s).</source>
+        <translation>
+            <numerusform>Прогон «%1» сохранён: %n ранжированный список.</numerusform>
+            <numerusform>Прогон «%1» сохранён: %n ранжированных списка.</numerusform>
+            <numerusform>Прогон «%1» сохранён: %n ранжированных списков.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The earlier fetch is kept as “%1”.</source>
+        <translation>Предыдущее получение сохранено как «%1».</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n request(s) failed, left out:</source>
+        <translation>
+            <numerusform>%n запрос не удался, пропущен:</numerusform>
+            <numerusform>%n запроса не удались, пропущены:</numerusform>
+            <numerusform>%n запросов не удались, пропущены:</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Queries: %1; %n request(s) failed, so nothing was stored. The lists fetched are kept: Fetch again sends only the missing queries.</source>
+        <translation>
+            <numerusform>Запросов: %1; %n запрос не удался, поэтому ничего не сохранено. Полученные списки сохранены: повторное получение отправит только недостающие запросы.</numerusform>
+            <numerusform>Запросов: %1; %n запроса не удались, поэтому ничего не сохранено. Полученные списки сохранены: повторное получение отправит только недостающие запросы.</numerusform>
+            <numerusform>Запросов: %1; %n запросов не удались, поэтому ничего не сохранено. Полученные списки сохранены: повторное получение отправит только недостающие запросы.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>… and %n more</source>
+        <translation>
+            <numerusform>… и ещё %n</numerusform>
+            <numerusform>… и ещё %n</numerusform>
+            <numerusform>… и ещё %n</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>GradeLegend</name>
     <message>
         <source>Press %1: %2</source>
@@ -2056,6 +2280,10 @@ Create one with File ▸ New database…, then load the demo there.</source>
         <translation>&amp;Экспорт…</translation>
     </message>
     <message>
+        <source>&amp;Fetch from a search engine…</source>
+        <translation>&amp;Получить из поисковой системы…</translation>
+    </message>
+    <message>
         <source>&amp;Quit</source>
         <translation>&amp;Выход</translation>
     </message>
@@ -2154,6 +2382,10 @@ Create one with File ▸ New database…, then load the demo there.</source>
     <message>
         <source>Annotate as (pick or type a new name):</source>
         <translation>Размечать как (выберите или введите новое имя):</translation>
+    </message>
+    <message>
+        <source>Fetch</source>
+        <translation>Получение</translation>
     </message>
     <message>
         <source>A database file has no logins: whoever uses it can grade under any name. On a team server (File ▸ Connect to server…) each annotator is a login.</source>

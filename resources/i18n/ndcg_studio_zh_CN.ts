@@ -1565,6 +1565,220 @@ Create one with File ▸ New database…, then load the demo there.</source>
     </message>
 </context>
 <context>
+    <name>FetchDialog</name>
+    <message>
+        <source>Fetch from a search engine</source>
+        <extracomment>The text of a new endpoint file: a generic JSON API (docs/live-engine.md has one per engine). Answers quoted in a failure: the first this many characters. Failures listed in the report; the rest are counted.</extracomment>
+        <translation>从搜索引擎获取</translation>
+    </message>
+    <message>
+        <source>a new endpoint file (not saved yet)</source>
+        <translation>新的端点文件（尚未保存）</translation>
+    </message>
+    <message>
+        <source>Choose…</source>
+        <translation>选择…</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>保存(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Save &amp;as…</source>
+        <translation>另存为(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>TREC topics, cran.qry or a queries TSV</source>
+        <translation>TREC 主题、cran.qry 或查询 TSV</translation>
+    </message>
+    <message>
+        <source>Endpoint file:</source>
+        <translation>端点文件：</translation>
+    </message>
+    <message>
+        <source>Queries file:</source>
+        <translation>查询文件：</translation>
+    </message>
+    <message>
+        <source>Run name:</source>
+        <translation>运行名称：</translation>
+    </message>
+    <message>
+        <source>Hits per query (K):</source>
+        <translation>每个查询的结果数 (K)：</translation>
+    </message>
+    <message>
+        <source>Requests at once:</source>
+        <translation>同时请求数：</translation>
+    </message>
+    <message>
+        <source>a query (empty: the first of the queries file)</source>
+        <translation>一个查询（留空：查询文件中的第一个）</translation>
+    </message>
+    <message>
+        <source>&amp;Try one query</source>
+        <translation>试发一个查询(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>排名</translation>
+    </message>
+    <message>
+        <source>Document</source>
+        <translation>文档</translation>
+    </message>
+    <message>
+        <source>Score</source>
+        <translation>得分</translation>
+    </message>
+    <message>
+        <source>Title</source>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Fetched at (UTC)</source>
+        <translation>获取时间 (UTC)</translation>
+    </message>
+    <message>
+        <source>URL</source>
+        <translation>URL</translation>
+    </message>
+    <message>
+        <source>&amp;Fetch</source>
+        <translation>获取(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Endpoint file</source>
+        <translation>端点文件</translation>
+    </message>
+    <message>
+        <source>Endpoint files (*.toml);;All files (*)</source>
+        <translation>端点文件 (*.toml);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Queries file</source>
+        <translation>查询文件</translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation>所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Save the endpoint file</source>
+        <translation>保存端点文件</translation>
+    </message>
+    <message>
+        <source>The endpoint file could not be saved: %1</source>
+        <translation>无法保存端点文件：%1</translation>
+    </message>
+    <message>
+        <source>A new snapshot: the current run is kept as “%1”.</source>
+        <translation>新的快照：当前运行将保留为“%1”。</translation>
+    </message>
+    <message>
+        <source>A run imported from a file has this name: Fetch asks to replace it.</source>
+        <translation>已有一个从文件导入的同名运行：获取时会询问是否替换它。</translation>
+    </message>
+    <message>
+        <source>Snapshots of %1</source>
+        <translation>%1 的快照</translation>
+    </message>
+    <message>
+        <source>%1 (current)</source>
+        <translation>%1（当前）</translation>
+    </message>
+    <message>
+        <source>Type a query, or choose the queries file to try its first.</source>
+        <translation>请输入一个查询，或选择查询文件以试发其中第一个。</translation>
+    </message>
+    <message>
+        <source>Sending one query…</source>
+        <translation>正在发送一个查询…</translation>
+    </message>
+    <message numerus="yes">
+        <source>Query %1: %n hit(s) mapped.</source>
+        <translation>
+            <numerusform>查询 %1：映射了 %n 个结果。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The engine answered %1: %2</source>
+        <translation>搜索引擎返回 %1：%2</translation>
+    </message>
+    <message>
+        <source>The engine answered %1.</source>
+        <translation>搜索引擎返回 %1。</translation>
+    </message>
+    <message>
+        <source>Nothing was sent: %1</source>
+        <translation>未发送任何请求：%1</translation>
+    </message>
+    <message>
+        <source>A file could not be read: %1</source>
+        <translation>无法读取文件：%1</translation>
+    </message>
+    <message>
+        <source>Failed: %1</source>
+        <translation>失败：%1</translation>
+    </message>
+    <message>
+        <source>Choose the queries file and give the run a name.</source>
+        <translation>请选择查询文件并为运行命名。</translation>
+    </message>
+    <message>
+        <source>Fetching %1…</source>
+        <translation>正在获取 %1…</translation>
+    </message>
+    <message>
+        <source>Cancelled. The lists fetched are kept: Fetch again sends the rest.</source>
+        <translation>已取消。已获取的列表会保留：再次获取只发送其余查询。</translation>
+    </message>
+    <message>
+        <source>Run exists</source>
+        <translation>运行已存在</translation>
+    </message>
+    <message>
+        <source>The database holds a run named “%1” imported from a file. Replace its results with the engine&apos;s? (It is not kept as a snapshot.)</source>
+        <translation>数据库中已有一个从文件导入的运行“%1”。要用搜索引擎的结果替换它吗？（它不会保留为快照。）</translation>
+    </message>
+    <message>
+        <source>&amp;Replace “%1”</source>
+        <translation>替换“%1”(&amp;R)</translation>
+    </message>
+    <message numerus="yes">
+        <source>Run “%1” stored: %n ranked list(s).</source>
+        <translation>
+            <numerusform>运行“%1”已保存：%n 个排序列表。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The earlier fetch is kept as “%1”.</source>
+        <translation>之前的获取结果保留为“%1”。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n request(s) failed, left out:</source>
+        <translation>
+            <numerusform>%n 个请求失败，已略去：</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Queries: %1; %n request(s) failed, so nothing was stored. The lists fetched are kept: Fetch again sends only the missing queries.</source>
+        <translation>
+            <numerusform>查询：%1；%n 个请求失败，因此未保存任何内容。已获取的列表会保留：再次获取只发送缺少的查询。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>… and %n more</source>
+        <translation>
+            <numerusform>… 还有 %n 个</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>GradeLegend</name>
     <message>
         <source>Press %1: %2</source>
@@ -2026,6 +2240,10 @@ Create one with File ▸ New database…, then load the demo there.</source>
         <translation>导出(&amp;E)…</translation>
     </message>
     <message>
+        <source>&amp;Fetch from a search engine…</source>
+        <translation>从搜索引擎获取(&amp;F)…</translation>
+    </message>
+    <message>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
@@ -2124,6 +2342,10 @@ Create one with File ▸ New database…, then load the demo there.</source>
     <message>
         <source>Annotate as (pick or type a new name):</source>
         <translation>以此身份标注（选择或输入新名字）：</translation>
+    </message>
+    <message>
+        <source>Fetch</source>
+        <translation>获取</translation>
     </message>
     <message>
         <source>A database file has no logins: whoever uses it can grade under any name. On a team server (File ▸ Connect to server…) each annotator is a login.</source>

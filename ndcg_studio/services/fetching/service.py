@@ -41,7 +41,14 @@ from ndcg_studio.services.judges.pacing import Pacer
 from ndcg_studio.storage.bulk.imports import fill_empty_text, import_transaction
 from ndcg_studio.storage.database import Database
 
-__all__ = ["Failure", "FetchOutcome", "FetchService", "Limits", "read_query_file"]
+__all__ = [
+    "Failure",
+    "FetchOutcome",
+    "FetchService",
+    "Limits",
+    "read_query_file",
+    "try_query",
+]
 
 
 @dataclass(frozen=True)
@@ -139,18 +146,7 @@ class FetchService:
         if snapshot and not is_fetched(self.db, name):
             raise RunExists(name)
         started = time.monotonic()
-        try:
-            sender = Sender(
-                endpoint,
-                limits.k,
-                limits.policy,
-                Pacer(limits.rate),
-                connections=limits.concurrency,
-                environ=environ,
-            )
-        except MissingVariable as exc:
-            issue = ParseIssue(endpoint.path, 0, f"${{{exc.name}}}", "not set in the environment")
-            raise InputFileError([issue]) from None
+        sender = _sender(endpoint, limits, environ)
         outcome = FetchOutcome(name, len(queries), journal=journal.path)
         done = {
             qid: entry.hits
@@ -265,6 +261,67 @@ def _top(answer: list[Hit], k: int, notes: list[str], query_id: str) -> list[Hit
     return hits[:k]
 
 
+def _unreadable(
+    endpoint: Endpoint, exc: MappingError, query: Query, answer: object
+) -> InputFileError:
+    """The endpoint file's problem when its ``[response]`` mapping cannot read ``answer``:
+    ``FILE:LINE: response.FIELD: message (the answer to query ID: …)``."""
+    quoted = json.dumps(answer, ensure_ascii=False)[:200]
+    issue = ParseIssue(
+        endpoint.path,
+        endpoint.lines.get(exc.field, 0),
+        f"response.{exc.field}",
+        f"{exc.message} (the answer to query {query.query_id}: {quoted})",
+    )
+    return InputFileError([issue])
+
+
+def _sender(endpoint: Endpoint, limits: Limits, environ: Mapping[str, str] | None) -> Sender:
+    """The sender of ``endpoint``.
+
+    Raises:
+        InputFileError: an ``${ENV_NAME}`` of the file is not set.
+    """
+    try:
+        return Sender(
+            endpoint,
+            limits.k,
+            limits.policy,
+            Pacer(limits.rate),
+            connections=limits.concurrency,
+            environ=environ,
+        )
+    except MissingVariable as exc:
+        issue = ParseIssue(endpoint.path, 0, f"${{{exc.name}}}", "not set in the environment")
+        raise InputFileError([issue]) from None
+
+
+def try_query(
+    endpoint: Endpoint,
+    query: Query,
+    limits: Limits = Limits(),
+    environ: Mapping[str, str] | None = None,
+) -> list[Hit]:
+    """Send one query as a fetch would (the same request, retries and mapping) and return its
+    ranked hits, the first ``limits.k`` distinct documents; nothing is stored.
+
+    Raises:
+        QueryFailed: no usable answer (the status and the start of the answer).
+        InputFileError: an ``${ENV_NAME}`` that is not set, or an answer the mapping cannot
+            read (``FILE:LINE: response.FIELD: …``).
+    """
+    sender = _sender(endpoint, limits, environ)
+    try:
+        answer = sender.answer(query)
+    finally:
+        sender.close()
+    try:
+        hits = endpoint.mapping.hits(answer)
+    except MappingError as exc:
+        raise _unreadable(endpoint, exc, query, answer) from None
+    return _top(hits, limits.k, [], query.query_id)
+
+
 def _answers(
     sender: Sender, queries: Sequence[Query], concurrency: int
 ) -> Iterator[tuple[Query, list[Hit] | QueryFailed]]:
@@ -287,17 +344,7 @@ def _answers(
             return sender.endpoint.mapping.hits(answer)
         except MappingError as exc:
             stop.set()
-            quoted = json.dumps(answer, ensure_ascii=False)[:200]
-            raise InputFileError(
-                [
-                    ParseIssue(
-                        sender.endpoint.path,
-                        sender.endpoint.lines.get(exc.field, 0),
-                        f"response.{exc.field}",
-                        f"{exc.message} (the answer to query {query.query_id}: {quoted})",
-                    )
-                ]
-            ) from None
+            raise _unreadable(sender.endpoint, exc, query, answer) from None
 
     with ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="fetch") as pool:
         pending: dict[Future[list[Hit] | QueryFailed], Query] = {}

@@ -10,7 +10,7 @@ import getpass
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QByteArray, QCoreApplication, Slot
+from PySide6.QtCore import QByteArray, QCoreApplication, Qt, Slot
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QInputDialog,
@@ -82,6 +82,7 @@ class MainWindow(QMainWindow):
         annotate.annotator_wanted.connect(self.ask_annotator_name)
         self._build_menus()
         context.database_changed.connect(self._apply_rights)
+        self._apply_rights()
         self.tabs.currentChanged.connect(self._on_tab_changed)
         self.team = TeamWatcher(context, self)
         self.team.team_changed.connect(self.status.show_team)
@@ -128,6 +129,9 @@ class MainWindow(QMainWindow):
         file_menu.addSeparator()
         self._add(file_menu, self.tr("&Import…"), self.import_file, QKeySequence("Ctrl+I"))
         self._add(file_menu, self.tr("&Export…"), self.export_file, QKeySequence("Ctrl+E"))
+        self.fetch_action = self._add(
+            file_menu, self.tr("&Fetch from a search engine…"), self.fetch_from_engine
+        )
         file_menu.addSeparator()
         quit_action = self._add(file_menu, self.tr("&Quit"), self.close, QKeySequence("Ctrl+Q"))
         quit_action.setMenuRole(QAction.MenuRole.QuitRole)
@@ -240,6 +244,7 @@ class MainWindow(QMainWindow):
         rights = self.context.rights
         self.switch_action.setEnabled(not rights.team or rights.owner)
         self.demo_action.setEnabled(rights.owner)
+        self.fetch_action.setEnabled(rights.owner)  # a fetch stores a run: the owner's import
 
     def _add(self, menu: QMenu, text: str, slot: Any, shortcut: Any = None) -> QAction:
         action = QAction(text, self)
@@ -283,6 +288,17 @@ class MainWindow(QMainWindow):
 
         if self.databases.require_database(self.tr("Export")):
             transfer.export_file(self.context, self, self.status.show_message)
+
+    @Slot()
+    def fetch_from_engine(self) -> None:
+        """File ▸ Fetch from a search engine… (:class:`~ndcg_studio.ui.dialogs.fetch.FetchDialog`,
+        window-modal; it tells the views when a run was stored)."""
+        from ndcg_studio.ui.dialogs.fetch import FetchDialog
+
+        if self.databases.require_database(self.tr("Fetch")):
+            dialog = FetchDialog(self.context, self)
+            dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+            dialog.open()
 
     # ================================================================== annotator
     def ask_annotator_name(self) -> None:
