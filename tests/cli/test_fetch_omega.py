@@ -7,11 +7,13 @@ answers for each query, asked directly. Skipped, with the reason, where Omega is
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
 import subprocess
 import threading
+import time
 import urllib.parse
 import urllib.request
 from collections.abc import Iterator
@@ -142,4 +144,96 @@ def test_the_fetched_run_equals_omegas_answers(
     assert code == 0, err
     want = {qid: ask(omega, text, 50) for qid, text in texts.items()}
     assert sum(len(v) for v in want.values()) > 1000
+    assert stored(db, "omega") == {qid: hits for qid, hits in want.items() if hits}
+
+
+class FaultProxy:
+    """A proxy on 127.0.0.1 in front of Omega that answers the first request of a query
+    (by its ``P=`` text) with a planned fault — 429 with Retry-After, 500, a hang past the
+    client's time-out, a truncated body — and relays Omega's answer after that."""
+
+    def __init__(self, upstream: str, plan: dict[str, str]) -> None:
+        self.upstream, self.plan = upstream, dict(plan)
+        self.requests: dict[str, int] = {}
+        self._lock = threading.Lock()
+        proxy = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args: object) -> None:
+                pass
+
+            def do_GET(self) -> None:
+                text = urllib.parse.parse_qs(urllib.parse.urlsplit(self.path).query)["P"][0]
+                with proxy._lock:
+                    proxy.requests[text] = proxy.requests.get(text, 0) + 1
+                    fault = proxy.plan.pop(text, None)
+                if fault == "429":
+                    self._reply(429, b'{"error": "slow down"}', {"Retry-After": "1"})
+                    return
+                if fault == "500":
+                    self._reply(500, b'{"error": "upstream hiccup"}')
+                    return
+                if fault == "hang":
+                    time.sleep(3)  # past the client's 1 s time-out
+                with urllib.request.urlopen(proxy.upstream + self.path, timeout=30) as answer:
+                    body = answer.read()
+                if fault == "truncated":
+                    body = body[: len(body) // 2]
+                self._reply(200, body, {"Content-Type": "application/json"})
+
+            def _reply(
+                self, status: int, body: bytes, headers: dict[str, str] | None = None
+            ) -> None:
+                self.send_response(status)
+                for name, value in (headers or {}).items():
+                    self.send_header(name, value)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                # the client may have given up (its time-out) before the answer
+                with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+                    self.wfile.write(body)
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        self._thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    def __enter__(self) -> FaultProxy:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+        self._thread.join(5)
+
+
+def test_faults_of_a_proxy_in_front_of_omega_are_survived(
+    omega: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """429 with Retry-After, 500, a time-out and truncated JSON between fetch-run and Omega:
+    each faulty query is asked again and the stored run still equals Omega's answers."""
+    from ndcg_studio.io.smart import read_smart_queries
+
+    q = read_smart_queries(CRANFIELD / "cran.qry", renumber=True)
+    texts = dict(list(zip(q.query_id, q.text, strict=True))[:8])
+    queries = tmp_path / "queries.tsv"
+    queries.write_text("".join(f"{k}\t{v}\n" for k, v in texts.items()), encoding="utf-8")
+    faulty = list(texts.values())[:4]
+    plan = dict(zip(faulty, ("429", "500", "hang", "truncated"), strict=True))
+    with FaultProxy(omega, plan) as proxy:
+        endpoint = tmp_path / "omega.toml"
+        endpoint.write_text(ENDPOINT.format(url=proxy.url), encoding="utf-8")
+        db = tmp_path / "studio.sqlite"
+        code = main(
+            ["--db", str(db), "fetch-run", "-q", "--name", "omega", "--endpoint", str(endpoint),
+             "--queries", str(queries), "--k", "20", "--timeout", "1", "--concurrency", "2"]
+        )  # fmt: skip
+        err = capsys.readouterr().err
+        assert code == 0, err
+        sent = dict(proxy.requests)
+    assert proxy.plan == {}  # every planned fault was served
+    # the texts as Omega received them: each faulty query twice, the others once
+    assert sorted(sent.values()) == [1] * 4 + [2] * 4, sent
+    want = {qid: ask(omega, text, 20) for qid, text in texts.items()}
     assert stored(db, "omega") == {qid: hits for qid, hits in want.items() if hits}
