@@ -42,11 +42,12 @@ from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
 import shiboken6
-from PySide6.QtCore import QObject, Qt, QThreadPool, QTimer, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QObject, Qt, QThreadPool, QTimer, Signal, Slot
 from PySide6.QtWidgets import QProgressDialog, QWidget
 
 from ndcg_studio import __version__
 from ndcg_studio.progress import Cancelled, OperationCancelled, Progress
+from ndcg_studio.ui.language import arg
 
 T = TypeVar("T")
 TaskFn = Callable[[Progress, Cancelled], T]
@@ -182,6 +183,7 @@ class Task(QObject, Generic[T]):
         self._on_progress = on_progress
         self._owner = owner
         self._label = label
+        self._started = time.monotonic()
         self._cancel = threading.Event()
         self._done = False
         self._in_slot = 0
@@ -267,6 +269,9 @@ class Task(QObject, Generic[T]):
         if self._dialog is not None and shiboken6.isValid(self._dialog):
             self._dialog.setMaximum(max(total, 1))
             self._dialog.setValue(min(done, total))
+            left = time_left(time.monotonic() - self._started, done, total)
+            base = self._label or self.tr("Working…")
+            self._dialog.setLabelText(f"{base}\n{left}" if left else base)
         if self._on_progress is not None and self._owner_alive():
             self._on_progress(done, total)
 
@@ -288,6 +293,19 @@ class Task(QObject, Generic[T]):
         dialog.canceled.connect(self.cancel)
         self._dialog = dialog
         dialog.show()
+
+
+def time_left(elapsed: float, done: int, total: int) -> str:
+    """ "About 2 min left" from the rate so far (elapsed seconds for ``done`` of ``total``
+    steps); "" until 2 s and 1 % have passed (the first steps' rate misleads)."""
+    if done <= 0 or total <= done or elapsed < 2.0 or done < total / 100:
+        return ""
+    seconds = elapsed * (total - done) / done
+    if seconds < 60:
+        return arg(QCoreApplication.translate("Task", "About %1 s left"), max(1, round(seconds)))
+    if seconds < 3600:
+        return arg(QCoreApplication.translate("Task", "About %1 min left"), round(seconds / 60))
+    return arg(QCoreApplication.translate("Task", "About %1 h left"), f"{seconds / 3600:.1f}")
 
 
 def run_task(

@@ -3475,6 +3475,18 @@ Double-click for the per-rank breakdown.</source>
         <source>NDCG Studio</source>
         <translation>NDCG Studio</translation>
     </message>
+    <message>
+        <source>About %1 s left</source>
+        <translation>Осталось около %1 с</translation>
+    </message>
+    <message>
+        <source>About %1 min left</source>
+        <translation>Осталось около %1 мин</translation>
+    </message>
+    <message>
+        <source>About %1 h left</source>
+        <translation>Осталось около %1 ч</translation>
+    </message>
 </context>
 <context>
     <name>TauMatrixModel</name>

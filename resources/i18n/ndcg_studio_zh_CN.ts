@@ -3417,6 +3417,18 @@ Double-click for the per-rank breakdown.</source>
         <source>NDCG Studio</source>
         <translation>NDCG Studio</translation>
     </message>
+    <message>
+        <source>About %1 s left</source>
+        <translation>大约还剩 %1 秒</translation>
+    </message>
+    <message>
+        <source>About %1 min left</source>
+        <translation>大约还剩 %1 分钟</translation>
+    </message>
+    <message>
+        <source>About %1 h left</source>
+        <translation>大约还剩 %1 小时</translation>
+    </message>
 </context>
 <context>
     <name>TauMatrixModel</name>

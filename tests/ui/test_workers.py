@@ -46,3 +46,14 @@ def test_a_task_is_not_released_inside_its_own_slot(qtbot: Any) -> None:
     ref = weakref.ref(workers.run_task(lambda _p, _c: 1, on_success=nested_loop))
     qtbot.waitUntil(lambda: seen == [True], timeout=5000)
     qtbot.waitUntil(lambda: ref() is None, timeout=5000)
+
+
+def test_time_left_is_said_once_the_rate_means_something(qapp: Any) -> None:
+    from ndcg_studio.ui.workers import time_left
+
+    assert time_left(1.0, 50, 100) == ""  # under 2 s: the first steps' rate misleads
+    assert time_left(10.0, 0, 100) == ""
+    assert time_left(10.0, 100, 100) == ""  # done
+    assert time_left(10.0, 50, 100) == "About 10 s left"
+    assert time_left(60.0, 25, 100) == "About 3 min left"
+    assert time_left(3600.0, 10, 100) == "About 9.0 h left"
