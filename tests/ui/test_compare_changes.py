@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import QPoint, QRect, QSettings, Qt
 
 from ndcg_studio.services.changes.service import ChangesService
 from ndcg_studio.services.importing.service import ImportService
@@ -166,3 +166,12 @@ def test_russian_headers_have_no_english_left(qapp: Any) -> None:
         words = set(re.findall(r"[A-Za-z]+", header)) - acronyms
         assert not words, f"English left in {header!r}"
     assert sum(bool(re.search("[а-яА-Я]", h)) for h in headers) == 5
+
+
+def test_the_tab_fits_1024_by_700(view: CompareView) -> None:
+    panel = view.changes
+    for widget in (panel.judge_button, panel.overall, panel.table, panel.p_box):
+        assert widget.isVisible()
+        rect = QRect(widget.mapTo(view, QPoint(0, 0)), widget.size())
+        assert view.rect().contains(rect), f"{widget.objectName()} at {rect} is cut off"
+    assert panel.table.height() > 60

@@ -9,6 +9,8 @@ judgments that would settle it, and P(A better) as an estimate
 Annotate pool by what decides this pair (:mod:`ndcg_studio.services.annotation.pool_order`).
 When the database has a machine source and human grades, the prediction-powered estimate of the
 pair follows (:class:`~ndcg_studio.ui.views.compare.estimate.EstimatePanel`).
+A tab beside the per-query deltas shows what changed from A to B
+(:class:`~ndcg_studio.ui.views.compare.changes.ChangesPanel`), computed once it is shown.
 
 Scoring, the comparison and the verdict run in workers; changing a run picker only recompares
 the cached scores. Changing a scoring setting, the judgments or the database rescores.
