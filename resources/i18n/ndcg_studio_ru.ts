@@ -879,6 +879,109 @@ Nothing left for you in this campaign.</source>
     </message>
 </context>
 <context>
+    <name>ChangesPanel</name>
+    <message>
+        <source>RBO&apos;s persistence: the weight of rank d+1 relative to rank d (0.9: the top 10 weigh most)</source>
+        <translation>Параметр p меры RBO: вес ранга d+1 относительно ранга d (0,9: важнее всего первые 10)</translation>
+    </message>
+    <message>
+        <source>Judge what entered…</source>
+        <translation>Оценить вошедшие…</translation>
+    </message>
+    <message>
+        <source>Make the documents that entered B&apos;s top K unjudged a judging campaign</source>
+        <translation>Создать кампанию оценки из документов, вошедших в топ-K прогона B без оценок</translation>
+    </message>
+    <message>
+        <source>RBO p:</source>
+        <translation>p для RBO:</translation>
+    </message>
+    <message>
+        <source>Computing what changed…</source>
+        <translation>Вычисляем изменения…</translation>
+    </message>
+    <message>
+        <source>Nothing to compare: %1</source>
+        <translation>Нечего сравнивать: %1</translation>
+    </message>
+    <message>
+        <source>Finding what changed</source>
+        <translation>Поиск изменений</translation>
+    </message>
+    <message>
+        <source>Mean over %1 queries: overlap@%2 %3 · Jaccard %4 · RBO (p = %5) %6 · ΔnDCG@%2 (B − A) %7</source>
+        <translation>Среднее по запросам (%1): перекрытие@%2 %3 · коэффициент Жаккара %4 · RBO (p = %5) %6 · ΔnDCG@%2 (B − A) %7</translation>
+    </message>
+    <message>
+        <source>Entered the top %1: %2 documents, %3 of them unjudged; left it: %4.</source>
+        <translation>Вошли в топ-%1 документов: %2, из них без оценок: %3; вышли из него: %4.</translation>
+    </message>
+    <message>
+        <source>Creating the campaign…</source>
+        <translation>Создаём кампанию…</translation>
+    </message>
+    <message>
+        <source>Campaign %1 is created: %2 documents that entered %3&apos;s top %4 unjudged, for %5. Its annotators find it in Annotate&apos;s Campaign tab.</source>
+        <translation>Кампания %1 создана: документов, вошедших в топ-%4 прогона %3 без оценок, — %2; оценщики: %5. Они найдут её на вкладке «Кампания» в разделе «Разметка».</translation>
+    </message>
+    <message>
+        <source>No campaign: %1</source>
+        <translation>Кампания не создана: %1</translation>
+    </message>
+    <message>
+        <source>Creating the campaign</source>
+        <translation>Создание кампании</translation>
+    </message>
+</context>
+<context>
+    <name>ChangesTableModel</name>
+    <message>
+        <source>Query</source>
+        <extracomment>at most this many document ids in a cell&apos;s tooltip</extracomment>
+        <translation>Запрос</translation>
+    </message>
+    <message>
+        <source>Overlap</source>
+        <translation>Перекрытие</translation>
+    </message>
+    <message>
+        <source>Entered</source>
+        <translation>Вошли</translation>
+    </message>
+    <message>
+        <source>Left</source>
+        <translation>Вышли</translation>
+    </message>
+    <message>
+        <source>Entered unjudged</source>
+        <translation>Вошли без оценок</translation>
+    </message>
+    <message>
+        <source>Documents in both top %1, divided by %1</source>
+        <translation>Документы, которые есть в обоих топ-%1, делённые на %1</translation>
+    </message>
+    <message>
+        <source>Rank-biased overlap of the two top %1, extrapolated (Webber et al. 2010), p = %2</source>
+        <translation>Ранго-взвешенное перекрытие (RBO) двух топ-%1, экстраполированное (Webber и др., 2010), p = %2</translation>
+    </message>
+    <message>
+        <source>Documents in B&apos;s top %1 and not in A&apos;s</source>
+        <translation>Документы из топ-%1 прогона B, которых нет в топ-%1 прогона A</translation>
+    </message>
+    <message>
+        <source>Documents in A&apos;s top %1 and not in B&apos;s</source>
+        <translation>Документы из топ-%1 прогона A, которых нет в топ-%1 прогона B</translation>
+    </message>
+    <message>
+        <source>Documents that entered and have no judgment yet</source>
+        <translation>Вошедшие документы, у которых ещё нет оценки</translation>
+    </message>
+    <message>
+        <source>nDCG@%1 of B minus nDCG@%1 of A</source>
+        <translation>nDCG@%1 прогона B минус nDCG@%1 прогона A</translation>
+    </message>
+</context>
+<context>
     <name>CompareMatrixPanel</name>
     <message>
         <source>No baseline: every pair, corrected by the randomised Tukey HSD. A baseline: only the pairs with it, corrected by Holm–Bonferroni.</source>
@@ -974,6 +1077,14 @@ Nothing left for you in this campaign.</source>
     <message>
         <source>Comparing runs</source>
         <translation>Сравнение прогонов</translation>
+    </message>
+    <message>
+        <source>Per-query Δ</source>
+        <translation>Δ по запросам</translation>
+    </message>
+    <message>
+        <source>What changed (A → B)</source>
+        <translation>Что изменилось (A → B)</translation>
     </message>
     <message>
         <source>⇄ Swap</source>
@@ -2111,6 +2222,29 @@ Create one with File ▸ New database…, then load the demo there.</source>
     <message>
         <source>Labels of more than one model: %1</source>
         <translation>Метки от нескольких моделей: %1</translation>
+    </message>
+</context>
+<context>
+    <name>JudgeEnteredDialog</name>
+    <message>
+        <source>Judge what entered</source>
+        <translation>Оценить вошедшие</translation>
+    </message>
+    <message>
+        <source>A campaign of the %1 documents that entered B&apos;s top K unjudged.</source>
+        <translation>Кампания из документов, вошедших в топ-K прогона B без оценок (их %1).</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Название</translation>
+    </message>
+    <message>
+        <source>names separated by spaces or commas</source>
+        <translation>имена через пробел или запятую</translation>
+    </message>
+    <message>
+        <source>Annotators</source>
+        <translation>Оценщики</translation>
     </message>
 </context>
 <context>

@@ -875,6 +875,109 @@ Nothing left for you in this campaign.</source>
     </message>
 </context>
 <context>
+    <name>ChangesPanel</name>
+    <message>
+        <source>RBO&apos;s persistence: the weight of rank d+1 relative to rank d (0.9: the top 10 weigh most)</source>
+        <translation>RBO 的持久度：第 d+1 名相对第 d 名的权重（0.9：前 10 名权重最大）</translation>
+    </message>
+    <message>
+        <source>Judge what entered…</source>
+        <translation>评判新进入的文档…</translation>
+    </message>
+    <message>
+        <source>Make the documents that entered B&apos;s top K unjudged a judging campaign</source>
+        <translation>将进入 B 前 K 名且尚未评判的文档建为评判活动</translation>
+    </message>
+    <message>
+        <source>RBO p:</source>
+        <translation>RBO p：</translation>
+    </message>
+    <message>
+        <source>Computing what changed…</source>
+        <translation>正在计算变化…</translation>
+    </message>
+    <message>
+        <source>Nothing to compare: %1</source>
+        <translation>无可比较：%1</translation>
+    </message>
+    <message>
+        <source>Finding what changed</source>
+        <translation>计算变化</translation>
+    </message>
+    <message>
+        <source>Mean over %1 queries: overlap@%2 %3 · Jaccard %4 · RBO (p = %5) %6 · ΔnDCG@%2 (B − A) %7</source>
+        <translation>%1 个查询的平均：重叠@%2 %3 · Jaccard 系数 %4 · RBO（p = %5）%6 · ΔnDCG@%2（B − A）%7</translation>
+    </message>
+    <message>
+        <source>Entered the top %1: %2 documents, %3 of them unjudged; left it: %4.</source>
+        <translation>进入前 %1 名：%2 篇文档，其中 %3 篇未评判；离开：%4 篇。</translation>
+    </message>
+    <message>
+        <source>Creating the campaign…</source>
+        <translation>正在创建评判活动…</translation>
+    </message>
+    <message>
+        <source>Campaign %1 is created: %2 documents that entered %3&apos;s top %4 unjudged, for %5. Its annotators find it in Annotate&apos;s Campaign tab.</source>
+        <translation>已创建评判活动 %1：进入 %3 前 %4 名且未评判的文档 %2 篇，评判者：%5。评判者可在“标注”的“活动”标签页中找到它。</translation>
+    </message>
+    <message>
+        <source>No campaign: %1</source>
+        <translation>未创建评判活动：%1</translation>
+    </message>
+    <message>
+        <source>Creating the campaign</source>
+        <translation>创建评判活动</translation>
+    </message>
+</context>
+<context>
+    <name>ChangesTableModel</name>
+    <message>
+        <source>Query</source>
+        <extracomment>at most this many document ids in a cell&apos;s tooltip</extracomment>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>Overlap</source>
+        <translation>重叠</translation>
+    </message>
+    <message>
+        <source>Entered</source>
+        <translation>进入</translation>
+    </message>
+    <message>
+        <source>Left</source>
+        <translation>离开</translation>
+    </message>
+    <message>
+        <source>Entered unjudged</source>
+        <translation>进入且未评判</translation>
+    </message>
+    <message>
+        <source>Documents in both top %1, divided by %1</source>
+        <translation>同在两个前 %1 名中的文档数除以 %1</translation>
+    </message>
+    <message>
+        <source>Rank-biased overlap of the two top %1, extrapolated (Webber et al. 2010), p = %2</source>
+        <translation>两个前 %1 名的秩偏重叠（RBO，外推形式；Webber 等，2010），p = %2</translation>
+    </message>
+    <message>
+        <source>Documents in B&apos;s top %1 and not in A&apos;s</source>
+        <translation>在 B 的前 %1 名中而不在 A 的前 %1 名中的文档</translation>
+    </message>
+    <message>
+        <source>Documents in A&apos;s top %1 and not in B&apos;s</source>
+        <translation>在 A 的前 %1 名中而不在 B 的前 %1 名中的文档</translation>
+    </message>
+    <message>
+        <source>Documents that entered and have no judgment yet</source>
+        <translation>新进入且尚无评判的文档</translation>
+    </message>
+    <message>
+        <source>nDCG@%1 of B minus nDCG@%1 of A</source>
+        <translation>B 的 nDCG@%1 减去 A 的 nDCG@%1</translation>
+    </message>
+</context>
+<context>
     <name>CompareMatrixPanel</name>
     <message>
         <source>No baseline: every pair, corrected by the randomised Tukey HSD. A baseline: only the pairs with it, corrected by Holm–Bonferroni.</source>
@@ -968,6 +1071,14 @@ Nothing left for you in this campaign.</source>
     <message>
         <source>Comparing runs</source>
         <translation>比较运行</translation>
+    </message>
+    <message>
+        <source>Per-query Δ</source>
+        <translation>逐查询 Δ</translation>
+    </message>
+    <message>
+        <source>What changed (A → B)</source>
+        <translation>变化（A → B）</translation>
     </message>
     <message>
         <source>⇄ Swap</source>
@@ -2071,6 +2182,29 @@ Create one with File ▸ New database…, then load the demo there.</source>
     <message>
         <source>Labels of more than one model: %1</source>
         <translation>标签来自多个模型：%1</translation>
+    </message>
+</context>
+<context>
+    <name>JudgeEnteredDialog</name>
+    <message>
+        <source>Judge what entered</source>
+        <translation>评判新进入的文档</translation>
+    </message>
+    <message>
+        <source>A campaign of the %1 documents that entered B&apos;s top K unjudged.</source>
+        <translation>由进入 B 前 K 名且未评判的 %1 篇文档组成的评判活动。</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>names separated by spaces or commas</source>
+        <translation>名字，用空格或逗号分隔</translation>
+    </message>
+    <message>
+        <source>Annotators</source>
+        <translation>评判者</translation>
     </message>
 </context>
 <context>

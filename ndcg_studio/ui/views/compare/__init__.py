@@ -2,5 +2,6 @@
 
 - :mod:`.view` — two runs: their means with intervals, per-query deltas, the pool verdict;
 - :mod:`.matrix` — N runs: the matrix of pairwise differences with corrected marks;
+- :mod:`.changes` — what changed from A to B (overlap@K, RBO, entered and left documents);
 - :mod:`.text` — its sentences in the interface language.
 """

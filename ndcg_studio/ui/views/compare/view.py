@@ -9,6 +9,8 @@ judgments that would settle it, and P(A better) as an estimate
 Annotate pool by what decides this pair (:mod:`ndcg_studio.services.annotation.pool_order`).
 When the database has a machine source and human grades, the prediction-powered estimate of the
 pair follows (:class:`~ndcg_studio.ui.views.compare.estimate.EstimatePanel`).
+A tab beside the per-query deltas shows what changed from A to B
+(:class:`~ndcg_studio.ui.views.compare.changes.ChangesPanel`), computed once it is shown.
 
 Scoring, the comparison and the verdict run in workers; changing a run picker only recompares
 the cached scores. Changing a scoring setting, the judgments or the database rescores.
@@ -35,6 +37,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSplitter,
     QTableView,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -65,6 +68,7 @@ from ndcg_studio.ui.dialogs.scoring_settings import (
 from ndcg_studio.ui.language import arg
 from ndcg_studio.ui.models.compare import COL_DELTA, DeltaTableModel
 from ndcg_studio.ui.views.base import LazyView, StateWidget
+from ndcg_studio.ui.views.compare.changes import ChangesPanel
 from ndcg_studio.ui.views.compare.estimate import EstimatePanel
 from ndcg_studio.ui.views.compare.matrix import CompareMatrixPanel
 from ndcg_studio.ui.views.compare.text import (
@@ -116,7 +120,16 @@ class CompareView(LazyView[ScoredRuns]):
         content_layout.addLayout(decision_row)
         self.estimate = EstimatePanel(context)
         content_layout.addWidget(self.estimate)
-        content_layout.addWidget(self.splitter, 1)
+        # the per-query deltas, or what changed from A to B (computed when its tab is shown)
+        self.changes = ChangesPanel()
+        self._changes_stale = False
+        self.tabs = QTabWidget()
+        self.tabs.setObjectName("compare_tabs")
+        self.tabs.setDocumentMode(True)
+        self.tabs.addTab(self.splitter, self.tr("Per-query Δ"))
+        self.tabs.addTab(self.changes, self.tr("What changed (A → B)"))
+        self.tabs.currentChanged.connect(self._load_changes)
+        content_layout.addWidget(self.tabs, 1)
         # N runs: the matrix of pairwise deltas above the chosen pair (a click picks a pair)
         self.matrix = CompareMatrixPanel()
         self.matrix.pair_chosen.connect(self.set_runs)
@@ -249,7 +262,7 @@ class CompareView(LazyView[ScoredRuns]):
 
     def _tasks(self) -> tuple[Task[Any] | None, ...]:
         tasks = (self._task, self._compare_task, self._late_task, self._verdict_task)
-        return (*tasks, self.matrix.task, self.estimate.task)
+        return (*tasks, self.matrix.task, self.estimate.task, self.changes.task)
 
     def _on_settings_changed(self, key: str) -> None:
         if key in SCORING_KEYS:
@@ -312,12 +325,16 @@ class CompareView(LazyView[ScoredRuns]):
             self.estimate.status.clear()
             self.model.set_rows(CompareRows.empty())
             self.chart.set_deltas(self.model.rows.delta, a, b, scored.report.settings.k)
+            self._changes_stale = False
+            self.changes.clear()
             return None
         self.status.setText(self.tr("Comparing…"))
         for task in (self._late_task, self._verdict_task):
             if task is not None:
                 task.cancel()
         self.estimate.pair_changed()
+        self._changes_stale = True
+        self._load_changes()
         self._compare_task = run_task(
             lambda _p, _c: compare_rows(scored, a, b, test=False),
             on_success=self._on_compared,
@@ -326,6 +343,17 @@ class CompareView(LazyView[ScoredRuns]):
             replaces=self._compare_task,
         )
         return self._compare_task
+
+    def _load_changes(self, *_: object) -> None:
+        """What changed from A to B, once its tab is shown after the pair or scores changed."""
+        scored, db = self.scored, self.context.database
+        a, b = self.run_a.currentText(), self.run_b.currentText()
+        if not self._changes_stale or self.tabs.currentWidget() is not self.changes:
+            return
+        if scored is None or db is None or not a or not b or a == b:
+            return
+        self._changes_stale = False
+        self.changes.load(db, scored.report.settings, a, b)
 
     def _judge_verdict(self) -> Task[PairVerdict] | None:
         """Start the verdict on the picked pair over the Annotate pool (in a worker)."""
