@@ -175,3 +175,16 @@ def test_the_tab_fits_1024_by_700(view: CompareView) -> None:
         rect = QRect(widget.mapTo(view, QPoint(0, 0)), widget.size())
         assert view.rect().contains(rect), f"{widget.objectName()} at {rect} is cut off"
     assert panel.table.height() > 60
+
+
+def test_a_campaign_made_in_compare_is_offered_in_annotate_at_once(
+    qtbot: Any, main_window: Any
+) -> None:
+    """The window wires Compare's campaign_created to Annotate's campaign panel."""
+    panel = main_window.campaign_panel
+    assert panel is not None
+    refreshed: list[bool] = []
+    original = panel.refresh
+    panel.refresh = lambda: (refreshed.append(True), original())  # type: ignore[method-assign]
+    main_window.views["Compare"].changes.campaign_created.emit(object())
+    assert refreshed == [True]
