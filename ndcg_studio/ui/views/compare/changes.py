@@ -110,6 +110,7 @@ class ChangesPanel(QWidget):
         self.message.setObjectName("changes_message")
         self.message.setWordWrap(True)
         self.message.setTextFormat(Qt.TextFormat.PlainText)
+        self.message.hide()  # shown with a text: empty, it took a line from the table
         self.model = ChangesTableModel(self)
         self.table = self._build_table()
         top = QHBoxLayout()
@@ -243,6 +244,7 @@ class ChangesPanel(QWidget):
         if changes is None or db is None:
             return None
         self.message.setText(self.tr("Creating the campaign…"))
+        self.message.show()
         self.campaign_task = run_task(
             lambda _p, _c: ChangesService(db).campaign_of_unjudged(changes, name, annotators),
             on_success=self._on_campaign,
@@ -271,8 +273,10 @@ class ChangesPanel(QWidget):
     def _on_campaign_failed(self, exc: BaseException) -> None:
         if isinstance(exc, (ValueError, LookupError)):
             self.message.setText(arg(self.tr("No campaign: %1"), exc))
+            self.message.show()
             return
         self.message.clear()
+        self.message.hide()
         from ndcg_studio.ui.errors import show_error
 
         show_error(exc, self, action=self.tr("Creating the campaign"))
