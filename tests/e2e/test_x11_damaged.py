@@ -40,6 +40,7 @@ def test_a_damaged_file_is_refused_and_left_as_it_was(
             assert f"{db} is damaged" in shown and f"sqlite3 {db} .recover" in shown, shown
             assert "nexpected" not in shown and "Welcome" not in shown, shown
             app.wait_active("NDCG Studio")
-            app.key("Return")  # closes the message
+            app.key("Return")  # closes the message; the keyboard goes back to the window
+            app.wait_for(lambda s: s.startswith("focus ") and "DocumentPanel" in s, timeout=10)
         assert hashlib.sha256(db.read_bytes()).hexdigest() == before
         assert not Path(f"{db}-wal").exists() or Path(f"{db}-wal").stat().st_size == 0

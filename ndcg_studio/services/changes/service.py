@@ -19,7 +19,6 @@ import numpy as np
 
 from ndcg_studio.domain.changes.overlap import top_change
 from ndcg_studio.domain.changes.rbo import rbo_ext
-from ndcg_studio.services.campaigns.service import CampaignService
 from ndcg_studio.services.campaigns.types import CampaignInfo, CampaignSpec
 from ndcg_studio.services.scoring.load import ScoringData
 from ndcg_studio.services.scoring.service import ScoringService
@@ -211,6 +210,10 @@ class ChangesService:
             annotators=list(annotators),
             only_items=changes.unjudged_items,
         )
+        # the campaign service (and the ORM) only when a campaign is made: Compare imports this
+        # module to build the window (tests/ui/test_startup.py)
+        from ndcg_studio.services.campaigns.service import CampaignService
+
         return CampaignService(self.db).create(spec)
 
 

@@ -53,7 +53,6 @@ from ndcg_studio.services.judges.trust import machine_trust
 from ndcg_studio.services.scoring.load import ScoringData, ScoringRead, load_scoring_data
 from ndcg_studio.services.scoring.settings import ScoringSettings
 from ndcg_studio.storage import sources as source_store
-from ndcg_studio.storage.campaigns import records as campaign_store
 from ndcg_studio.storage.database import Database
 from ndcg_studio.storage.queries.names import annotator_names
 from ndcg_studio.vocabulary import ConsensusMethod
@@ -284,6 +283,10 @@ def _campaign_rows(db: Database, name: str) -> _Campaign:
     Raises:
         LookupError: no such campaign; InputError: not a ``ppi`` campaign.
     """
+    # the campaign store (and the ORM) only for a campaign: Compare imports this module to
+    # build the window (tests/ui/test_startup.py)
+    from ndcg_studio.storage.campaigns import records as campaign_store
+
     with db.transaction() as session:
         row = campaign_store.campaign_row(session, name)
         draw = campaign_store.campaign_queries(session, row.id)
