@@ -130,7 +130,10 @@ class MainWindow(QMainWindow):
         self._add(file_menu, self.tr("&Import…"), self.import_file, QKeySequence("Ctrl+I"))
         self._add(file_menu, self.tr("&Export…"), self.export_file, QKeySequence("Ctrl+E"))
         self.fetch_action = self._add(
-            file_menu, self.tr("&Fetch from a search engine…"), self.fetch_from_engine
+            file_menu,
+            self.tr("&Fetch from a search engine…"),
+            self.fetch_from_engine,
+            QKeySequence("Ctrl+Shift+F"),
         )
         file_menu.addSeparator()
         quit_action = self._add(file_menu, self.tr("&Quit"), self.close, QKeySequence("Ctrl+Q"))
