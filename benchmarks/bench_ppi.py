@@ -27,9 +27,18 @@ widths (PPI / human-only) and the median effective sample size gain (se_human / 
 normal intervals are computed for every n here, also below ``MIN_HUMAN_QUERIES`` where the
 command gives none.
 
-Decisions (LLMJudge, 15 pairs, Holm): for each pair the fewest human-judged queries from which
-at least half the samples decide it correctly (the interval excludes 0 on the right side), in
-human grades (queries × the pool's mean grades per query), beside the judgments after which
+The ``ppi`` campaign order (``services.campaigns.setup``): for each pair alone, the queries
+drawn independently with π_i from the judge's |Δ nDCG@10| of the pair on query i (20 %
+uniform), the active estimate (``domain.estimation.active``, inverse-probability weighted) and
+no interval with fewer than ``MIN_HUMAN_QUERIES`` drawn, as ``estimate --campaign``; its
+coverage of the pair differences per expected n (12, 15, 20) over the samples with an interval.
+
+Decisions (LLMJudge, 15 pairs): for each pair the fewest human-judged queries from which at
+least half the samples (at most 1,000) decide it correctly (the interval excludes 0 on the
+right side), in human grades — a uniform sample with Holm over the 15 pairs, the same sample
+for the pair alone (queries × the pool's mean grades per query), and the ``ppi`` order for the
+pair alone (expected queries, and expected grades Σ π_i × query i's pool size) — beside the
+judgments after which
 ``ndcg-studio simulate``'s depth/mtf/bandit/ab orders (and the bandit's variants: λ = 1, no
 free reward, last judgment only) get the pair right for good (estimate) and decide it soundly
 (the interval over every grade the rest could get).
@@ -68,6 +77,7 @@ from ndcg_studio.domain.pooling.strategies import (  # noqa: E402
 )
 from ndcg_studio.domain.statistics.multirun import pair_indices  # noqa: E402
 from ndcg_studio.domain.verdict.estimates import ndcg_matrix  # noqa: E402
+from ndcg_studio.services.campaigns.setup import PPI_UNIFORM_SHARE  # noqa: E402
 from ndcg_studio.services.simulation import SimulationProblem, simulate  # noqa: E402
 
 DATA = Path("/work/shared/data/llmjudge_dl23")
@@ -177,16 +187,25 @@ def _table(title: str, header: list[str], rows: list[list[str]]) -> None:
         print("| " + " | ".join(row) + " |")
 
 
-def decisions(h: np.ndarray, m: np.ndarray, samples: int, seed: int) -> tuple[list[int], float]:
-    """Per pair the fewest human-judged queries from which >= half the samples decide it
-    correctly (Holm over the pairs; 0 if never), and the share of wrong decisions over every
-    n >= MIN_HUMAN_QUERIES and sample."""
+def _needed(right: np.ndarray, n: int, needed: list[int]) -> None:
+    """Set ``needed[i]`` to ``n`` where it is still 0 and ``right[i]`` >= 0.5."""
+    for i, share in enumerate(right.tolist()):
+        if needed[i] == 0 and share >= 0.5:
+            needed[i] = n
+
+
+def decisions(
+    h: np.ndarray, m: np.ndarray, samples: int, seed: int
+) -> tuple[list[int], list[int], float]:
+    """Per pair the fewest human-judged queries (a uniform sample) from which >= half the
+    samples decide it correctly, with Holm over the pairs and for the pair alone (0 if never),
+    and the share of wrong decisions (Holm) over every n >= MIN_HUMAN_QUERIES and sample."""
     rng = np.random.default_rng(seed)
     a, b = pair_indices(h.shape[0])
     hd, md = h[a] - h[b], m[a] - m[b]
     sign = np.sign(hd.mean(axis=1))
     n_all = h.shape[1]
-    needed = [0] * len(a)
+    needed, alone = [0] * len(a), [0] * len(a)
     wrong = trials = 0
     for n in range(MIN_HUMAN_QUERIES, n_all + 1):
         idx = np.argsort(rng.random((samples, n_all)), axis=1)[:, :n]
@@ -197,13 +216,76 @@ def decisions(h: np.ndarray, m: np.ndarray, samples: int, seed: int) -> tuple[li
         verdict = np.stack(
             [decide_pairs(est[:, s], p[:, s], LEVEL, h.shape[0])[1] for s in range(samples)], axis=1
         )
-        right = (verdict == sign[:, None]).mean(axis=1)
         wrong += int(((verdict != 0) & (verdict != sign[:, None])).sum())
         trials += verdict.size
-        for i in range(len(a)):
-            if needed[i] == 0 and right[i] >= 0.5:
-                needed[i] = n
-    return needed, wrong / max(trials, 1)
+        _needed((verdict == sign[:, None]).mean(axis=1), n, needed)
+        single = (p < 1 - LEVEL) & (np.sign(est) == sign[:, None])
+        _needed(single.mean(axis=1), n, alone)
+    return needed, alone, wrong / max(trials, 1)
+
+
+def ppi_order(
+    h: np.ndarray, m: np.ndarray, grades: np.ndarray, samples: int, seed: int
+) -> tuple[list[tuple[int, float]], float]:
+    """The campaign order ``ppi`` for each pair alone (``services.campaigns.setup``): the
+    queries drawn independently with π = inclusion_probabilities(|machine Δ| per query,
+    n_expected, PPI_UNIFORM_SHARE), the active estimate of the pair's difference
+    (``active_mean``), no interval with fewer than MIN_HUMAN_QUERIES drawn (as
+    ``estimate_active_mean``). Per pair: the fewest expected queries from which >= half the
+    samples decide it correctly, with the expected human grades (Σ π_i · the query's pool
+    size ``grades``) there ((0, 0.0) if never); and the share of wrong decisions over every
+    n_expected and sample."""
+    rng = np.random.default_rng(seed)
+    a, b = pair_indices(h.shape[0])
+    n_all = h.shape[1]
+    out: list[tuple[int, float]] = []
+    wrong = trials = 0
+    for i, j in zip(a, b, strict=True):
+        hd, md = h[i] - h[j], m[i] - m[j]
+        sign = np.sign(hd.mean())
+        found = (0, 0.0)
+        for n in range(MIN_HUMAN_QUERIES, n_all + 1):
+            pi = inclusion_probabilities(np.abs(md), n, PPI_UNIFORM_SHARE)
+            drawn = rng.random((samples, n_all)) < pi
+            est, se, _ = active_mean(hd, md, drawn, pi)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                z = np.where(se > 0, np.abs(est) / se, np.inf)
+            decided = (drawn.sum(axis=1) >= MIN_HUMAN_QUERIES) & (2 * ndtr(-z) < 1 - LEVEL)
+            wrong += int((decided & (np.sign(est) != sign)).sum())
+            trials += samples
+            if found[0] == 0 and (decided & (np.sign(est) == sign)).mean() >= 0.5:
+                found = (n, float(pi @ grades))
+        out.append(found)
+    return out, wrong / max(trials, 1)
+
+
+def ppi_order_coverage(h: np.ndarray, m: np.ndarray, samples: int, seed: int) -> list[list[str]]:
+    """Coverage of the pair differences by the ``ppi`` order's active interval (see
+    :func:`ppi_order`) per expected n, over the samples with an interval (>= MIN_HUMAN_QUERIES
+    drawn), the share of samples with one, and the median se against a uniform sample of n."""
+    rng = np.random.default_rng(seed)
+    a, b = pair_indices(h.shape[0])
+    hd, md = h[a] - h[b], m[a] - m[b]
+    n_all = h.shape[1]
+    rows = []
+    for n in (MIN_HUMAN_QUERIES, 15, 20):
+        pi = np.stack([inclusion_probabilities(np.abs(x), n, PPI_UNIFORM_SHARE) for x in md])
+        drawn = rng.random((samples, *pi.shape)) < pi
+        est, se, _ = active_mean(hd, md, drawn, pi)
+        given = drawn.sum(axis=-1) >= MIN_HUMAN_QUERIES
+        low, high = z_interval(est, se, LEVEL)
+        truth = np.broadcast_to(hd.mean(axis=1), est.shape)
+        idx = np.argsort(rng.random((samples, n_all)), axis=1)[:, :n]
+        _, se_u, _ = ppi_mean(hd[:, idx], md[:, idx], md[:, None, :])
+        rows.append(
+            [
+                str(n),
+                _coverage(low[given], high[given], truth[given]),
+                f"{given.mean():.3f}",
+                f"{np.median(se) / np.median(se_u):.2f}",
+            ]
+        )
+    return rows
 
 
 #: simulate's orders compared: the four strategies, and the bandit's variants (discounted
@@ -325,29 +407,71 @@ def main() -> None:
         ["expected n", "coverage", "median se active / uniform"],
         rows,
     )
-    needed, wrong = decisions(h, m, min(args.samples, 1000), 4)
+    _table(
+        "LLMJudge, the ppi order (willia-umbrela1, π by its |Δ|), pair differences",
+        ["expected n", "coverage (with an interval)", "share with an interval",
+         "median se active / uniform"],
+        ppi_order_coverage(h, m, args.samples, 6),
+    )  # fmt: skip
+    decision_table("LLMJudge", names, pool, human, h, m, "willia-umbrela1", args)
+    _finish(started)
+
+
+def decision_table(
+    title: str,
+    names: list[str],
+    pool: Pool,
+    human: np.ndarray,
+    h: np.ndarray,
+    m: np.ndarray,
+    judge: str,
+    args: argparse.Namespace,
+) -> None:
+    """Print the human grades until each pair is decided: PPI on a uniform sample (Holm over
+    the pairs, and each pair alone), the ``ppi`` order, and simulate's orders."""
+    samples = min(args.samples, 1000)
+    needed, alone, wrong = decisions(h, m, samples, 4)
+    grades = np.bincount(pool.query, minlength=pool.n_queries).astype(np.float64)
+    active, wrong_active = ppi_order(h, m, grades, samples, 7)
     per_query = pool.size / pool.n_queries
-    header2 = ["pair", "Δ all-human (abs.)", "ppi (willia-umbrela1) queries / grades"]
+    a, b = pair_indices(len(names))
+    never = f"not by {h.shape[1]}"
+
+    def uniform(n: int) -> str:
+        return f"{n} / {n * per_query:.0f}" if n else never
+
+    header = [
+        "pair",
+        "Δ all-human (abs.)",
+        f"uniform, Holm ({judge}) queries / grades",
+        "uniform, pair alone",
+        "ppi order, pair alone: expected queries / grades",
+    ]
     rows = [
         [
             f"{names[i]} - {names[j]}",
             f"{abs(h[i].mean() - h[j].mean()):.3f}",
-            f"{n} / {n * per_query:.0f}" if n else "not by 25",
+            uniform(n),
+            uniform(n1),
+            f"{act[0]} / {act[1]:.0f}" if act[0] else never,
         ]
-        for i, j, n in zip(a, b, needed, strict=True)
+        for i, j, n, n1, act in zip(a, b, needed, alone, active, strict=True)
     ]
     if not args.no_pooling:
         sims = pooling(names, pool, human)
         for s, (right, sound) in sims.items():
-            header2.append(f"{s}: right / sound")
+            header.append(f"{s}: right / sound")
             for row, r_, s_ in zip(rows, right, sound, strict=True):
                 row.append(f"{r_} / {s_}")
     _table(
-        f"LLMJudge: human grades until each pair is decided (pool {pool.size}; "
-        f"wrong PPI decisions {wrong:.4f} of (pair, sample, n))",
-        header2,
+        f"{title}: human grades until each pair is decided (pool {pool.size}; wrong decisions "
+        f"uniform {wrong:.4f}, ppi order {wrong_active:.4f} of (pair, sample, n))",
+        header,
         rows,
     )
+
+
+def _finish(started: float) -> None:
     load = os.getloadavg()[0]
     print(f"\n{time.perf_counter() - started:.1f} s, load {load:.1f}, {os.cpu_count()} cores")
 
