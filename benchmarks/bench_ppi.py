@@ -15,6 +15,15 @@ Data (read from ../shared only, never copied: the human grades carry no licence)
   queries under the NIST grades; the machine judges are label sets not used to build runs:
   willia-umbrela1, Olz-gpt4o, RMITIR-GPT4o, TREMA-nuggets (the poorest, kappa 0.06), and a
   summary over all 33.
+* TREC DL 2019 passage (``/work/shared/data/trec_dl19_passage``, 43 queries, NIST grades 0-3)
+  with the six runs ``bench_pooling.dl19_db`` derives from its BM25 run (bm25, two noise
+  variants, reverse10, rrf, skip3; imported from there) and their depth-10 pool; the machine is
+  the local judge (``services.judges.local``: all-MiniLM-L6-v2, thresholds fitted on the NIST
+  grades of all 43 queries, a few numbers, so the machine depends on the human grades only
+  through them). It needs the MS MARCO passages of the judged and pooled pairs
+  (``--dl19-passages``, ``pid<TAB>text`` a line: the collection's own file or a subset), which
+  the shared data does not hold; the pool is graded once and cached (``--cache``, outside the
+  repository, like the passages). Without either the part is skipped with the reason.
 * Synthetic: 50 queries, the all-human value ~ Beta(2, 3) per query; a ``good`` machine (the
   human value + N(0.1, 0.05): biased but close), ``fair`` (+ N(0, 0.2)), ``poor`` (an
   independent Beta(2, 3): no information). One mean.
@@ -33,24 +42,26 @@ uniform), the active estimate (``domain.estimation.active``, inverse-probability
 no interval with fewer than ``MIN_HUMAN_QUERIES`` drawn, as ``estimate --campaign``; its
 coverage of the pair differences per expected n (12, 15, 20) over the samples with an interval.
 
-Decisions (LLMJudge, 15 pairs): for each pair the fewest human-judged queries from which at
-least half the samples (at most 1,000) decide it correctly (the interval excludes 0 on the
-right side), in human grades — a uniform sample with Holm over the 15 pairs, the same sample
-for the pair alone (queries × the pool's mean grades per query), and the ``ppi`` order for the
-pair alone (expected queries, and expected grades Σ π_i × query i's pool size) — beside the
-judgments after which
-``ndcg-studio simulate``'s depth/mtf/bandit/ab orders (and the bandit's variants: λ = 1, no
-free reward, last judgment only) get the pair right for good (estimate) and decide it soundly
-(the interval over every grade the rest could get).
+Decisions (LLMJudge and DL 2019, 15 pairs each): for each pair the fewest human-judged queries
+from which at least half the samples (at most 1,000) decide it correctly (the interval excludes
+0 on the right side), in human grades — a uniform sample with Holm over the 15 pairs, the same
+sample for the pair alone (queries × the pool's mean grades per query), and the ``ppi`` order
+for the pair alone (expected queries, and expected grades Σ π_i × query i's pool size) — beside
+the judgments after which ``ndcg-studio simulate``'s depth/mtf/bandit/ab orders (and the
+bandit's variants: λ = 1, no free reward, last judgment only) get the pair right for good
+(estimate) and decide it soundly (the interval over every grade the rest could get).
 
 Run: python benchmarks/bench_ppi.py [--samples 2000] [--no-pooling]
+     [--only synthetic|llmjudge|dl19] [--dl19-passages FILE] [--cache FILE]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -61,6 +72,7 @@ from scipy.stats import binomtest
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from benchmarks.bench_pooling import DL19, dl19_db  # noqa: E402
 from ndcg_studio.domain.estimation.active import active_mean, inclusion_probabilities  # noqa: E402
 from ndcg_studio.domain.estimation.decision import decide_pairs  # noqa: E402
 from ndcg_studio.domain.estimation.ppi import (  # noqa: E402
@@ -78,7 +90,17 @@ from ndcg_studio.domain.pooling.strategies import (  # noqa: E402
 from ndcg_studio.domain.statistics.multirun import pair_indices  # noqa: E402
 from ndcg_studio.domain.verdict.estimates import ndcg_matrix  # noqa: E402
 from ndcg_studio.services.campaigns.setup import PPI_UNIFORM_SHARE  # noqa: E402
-from ndcg_studio.services.simulation import SimulationProblem, simulate  # noqa: E402
+from ndcg_studio.services.importing.service import ImportService  # noqa: E402
+from ndcg_studio.services.scoring.load import ScoringRead  # noqa: E402
+from ndcg_studio.services.scoring.service import ScoringService  # noqa: E402
+from ndcg_studio.services.scoring.settings import ScoringSettings  # noqa: E402
+from ndcg_studio.services.simulation import (  # noqa: E402
+    SimulationProblem,
+    load_problem,
+    simulate,
+)
+from ndcg_studio.storage.database import Database  # noqa: E402
+from ndcg_studio.storage.judges.items import item_texts  # noqa: E402
 
 DATA = Path("/work/shared/data/llmjudge_dl23")
 RUN_LABELS = {
@@ -139,6 +161,97 @@ def llmjudge() -> tuple[list[str], Pool, np.ndarray, dict[str, np.ndarray]]:
         lab = _qrels(path)
         labels[path.stem] = np.array([lab[it] for it in items])[at]
     return names, pool, g[at], labels
+
+
+#: The MS MARCO passages of DL 2019's judged pairs and pool (``pid<TAB>text`` a line, the
+#: collection's own format; the whole collection will do, only the needed lines are read).
+DL19_PASSAGES = DL19 / "passages.tsv"
+#: Where the local judge's DL 2019 grades are kept between runs (outside the repository).
+DL19_CACHE = Path(tempfile.gettempdir()) / "ndcg-studio-bench-ppi" / "dl19-local-judge.tsv"
+
+
+def _read_cache(path: Path) -> tuple[dict[tuple[str, str], float], str]:
+    """The cached grades by (query, passage) and the cache's first line (the judge's fit)."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    grades = {}
+    for line in lines[1:]:
+        q, d, g, _score = line.split("\t")
+        grades[(q, d)] = float(g)
+    return grades, lines[0]
+
+
+def _grade_dl19(db: Database, items: list[tuple[int, int]], passages: Path, cache: Path) -> None:
+    """Import the DL 2019 queries and the passages judged or pooled, fit the local judge on
+    the NIST grades (``services.judges.local``) and write its grades of ``items`` to ``cache``
+    (the fit on its first line)."""
+    from ndcg_studio.services.judges.local import local_judge
+
+    with db.engine.connect() as conn:
+        wanted = {t.doc for t in item_texts(conn, items)}
+    for line in (DL19 / "qrels.dl19-passage.txt").read_text().splitlines():
+        wanted.add(line.split()[2])
+    imp = ImportService(db)
+    imp.import_file("queries", DL19 / "topics.dl19-passage.txt")
+    with tempfile.TemporaryDirectory() as tmp:
+        docs = Path(tmp) / "passages.jsonl"
+        with passages.open(encoding="utf-8") as src, docs.open("w", encoding="utf-8") as out:
+            for line in src:
+                pid, _, text = line.rstrip("\n").partition("\t")
+                if pid in wanted:
+                    out.write(json.dumps({"doc_id": pid, "text": text}) + "\n")
+        imp.import_file("documents", docs)
+    judge = local_judge(db)
+    with db.engine.connect() as conn:
+        texts = item_texts(conn, items)
+    rows = judge.grade(texts)
+    check = judge.check
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    head = (
+        f"# {judge.model}; thresholds {[round(t, 4) for t in judge.params()['thresholds']]}; "
+        f"fitted on {check.n_fit} NIST-graded pairs, checked on {check.n_check} of other "
+        f"queries: kappa (linear) {check.kappa_linear:.3f}"
+    )
+    body = [
+        f"{t.query}\t{t.doc}\t{r.grade}\t{r.raw_answer}" for t, r in zip(texts, rows, strict=True)
+    ]
+    cache.write_text("\n".join([head, *body]) + "\n", encoding="utf-8")
+
+
+def dl19(passages: Path, cache: Path) -> tuple[list[str], Pool, np.ndarray, np.ndarray, str]:
+    """Run names, the depth-10 pool of bench_pooling's DL 2019 runs, the NIST grades and the
+    local judge's grades on it (from ``cache``, else graded once from ``passages`` and cached),
+    and the judge's fit.
+
+    Raises:
+        FileNotFoundError: neither the cache nor the passages are there.
+    """
+    with tempfile.TemporaryDirectory() as tmp:
+        db, names = dl19_db(Path(tmp))
+        problem = load_problem(db, names, depth=DEPTH, k=K)
+        settings = ScoringSettings(k=K, ideal="list", runs=tuple(names))
+        data = ScoringService(db).load(ScoringRead(settings))
+        pool = problem.pool
+        items = list(
+            zip(data.query_ids[pool.query].tolist(), data.doc_ids[pool.doc].tolist(), strict=True)
+        )
+        if not cache.is_file():
+            if not passages.is_file():
+                raise FileNotFoundError(
+                    f"TREC DL 2019 part skipped: no cached grades at {cache} and no passages at "
+                    f"{passages} (MS MARCO passages, pid<TAB>text a line) for the local judge"
+                )
+            _grade_dl19(db, items, passages, cache)
+        with db.engine.connect() as conn:
+            keys = [(t.query, t.doc) for t in item_texts(conn, items)]
+        db.dispose()
+    grades, fit = _read_cache(cache)
+    missing = [k for k in keys if k not in grades]
+    if missing:
+        raise FileNotFoundError(f"{cache} lacks {len(missing)} pooled pairs: delete it to regrade")
+    machine = np.array([grades[k] for k in keys])
+    if not problem.evaluated.all():
+        raise ValueError("a DL 2019 query has no judged passage in the pool")
+    return names, pool, problem.truth, machine, fit
 
 
 def _coverage(low: np.ndarray, high: np.ndarray, truth: np.ndarray) -> str:
@@ -337,13 +450,16 @@ def pooling(
     return out
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--samples", type=int, default=2000)
-    parser.add_argument("--no-pooling", action="store_true")
-    args = parser.parse_args()
-    started = time.perf_counter()
-    header = ["n", "PPI++ coverage [95 % CI]", "human-only coverage", "width PPI/human", "ESS gain"]
+HEADER = ["n", "PPI++ coverage [95 % CI]", "human-only coverage", "width PPI/human", "ESS gain"]
+PPI_ORDER_HEADER = [
+    "expected n",
+    "coverage (with an interval)",
+    "share with an interval",
+    "median se active / uniform",
+]
+
+
+def synthetic_part(args: argparse.Namespace) -> None:
     rng = np.random.default_rng(0)
     y = rng.beta(2, 3, 50)
     synthetic = {
@@ -354,9 +470,12 @@ def main() -> None:
     for name, f in synthetic.items():
         _table(
             f"synthetic {name} (50 queries, one mean)",
-            header,
+            HEADER,
             study(y[None], f[None], args.samples, 1),
         )
+
+
+def llmjudge_part(args: argparse.Namespace) -> None:
     if not DATA.is_dir():
         print(f"\n{DATA} absent: LLMJudge part skipped")
         return
@@ -371,8 +490,8 @@ def main() -> None:
         runs_rows = study(h, m, args.samples, 2)
         pair_rows = study(h[a] - h[b], m[a] - m[b], args.samples, 3)
         if judge in JUDGES:
-            _table(f"LLMJudge, judge {judge}: the 6 run means", header, runs_rows)
-            _table(f"LLMJudge, judge {judge}: the 15 pair differences", header, pair_rows)
+            _table(f"LLMJudge, judge {judge}: the 6 run means", HEADER, runs_rows)
+            _table(f"LLMJudge, judge {judge}: the 15 pair differences", HEADER, pair_rows)
         summary.append([judge, runs_rows[3][1], runs_rows[3][3], pair_rows[3][1], pair_rows[3][3]])
     _table(
         "LLMJudge, every label set as the judge, n = 12",
@@ -409,11 +528,55 @@ def main() -> None:
     )
     _table(
         "LLMJudge, the ppi order (willia-umbrela1, π by its |Δ|), pair differences",
-        ["expected n", "coverage (with an interval)", "share with an interval",
-         "median se active / uniform"],
+        PPI_ORDER_HEADER,
         ppi_order_coverage(h, m, args.samples, 6),
-    )  # fmt: skip
+    )
     decision_table("LLMJudge", names, pool, human, h, m, "willia-umbrela1", args)
+
+
+def dl19_part(args: argparse.Namespace) -> None:
+    if not DL19.is_dir():
+        print(f"\n{DL19} absent: TREC DL 2019 part skipped")
+        return
+    started = time.perf_counter()
+    try:
+        names, pool, human, machine, fit = dl19(args.dl19_passages, args.cache)
+    except FileNotFoundError as exc:
+        print(f"\n{exc}")
+        return
+    h, m = ndcg_matrix(pool, human, K), ndcg_matrix(pool, machine, K)
+    a, b = pair_indices(len(names))
+    print(f"\nTREC DL 2019 ({time.perf_counter() - started:.1f} s to read or grade): {fit}")
+    print(f"runs: {names}; all-human means {np.round(h.mean(axis=1), 3).tolist()}")
+    print(f"local judge means {np.round(m.mean(axis=1), 3).tolist()}")
+    print(f"pool: {pool.size} grades over {pool.n_queries} queries")
+    _table("TREC DL 2019, local judge: the 6 run means", HEADER, study(h, m, args.samples, 2))
+    _table(
+        "TREC DL 2019, local judge: the 15 pair differences",
+        HEADER,
+        study(h[a] - h[b], m[a] - m[b], args.samples, 3),
+    )
+    _table(
+        "TREC DL 2019, the ppi order (local judge, π by its |Δ|), pair differences",
+        PPI_ORDER_HEADER,
+        ppi_order_coverage(h, m, args.samples, 6),
+    )
+    decision_table("TREC DL 2019", names, pool, human, h, m, "local judge", args)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--samples", type=int, default=2000)
+    parser.add_argument("--no-pooling", action="store_true")
+    parser.add_argument("--only", choices=("synthetic", "llmjudge", "dl19"))
+    parser.add_argument("--dl19-passages", type=Path, default=DL19_PASSAGES)
+    parser.add_argument("--cache", type=Path, default=DL19_CACHE, help="local judge's grades")
+    args = parser.parse_args()
+    started = time.perf_counter()
+    parts = {"synthetic": synthetic_part, "llmjudge": llmjudge_part, "dl19": dl19_part}
+    for name, part in parts.items():
+        if args.only in (None, name):
+            part(args)
     _finish(started)
 
 
