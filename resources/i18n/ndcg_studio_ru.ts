@@ -1641,6 +1641,22 @@ Create one with File ▸ New database…, then load the demo there.</source>
         <translation>Среднее nDCG@K машинного источника по всем оценённым им запросам, исправленное оценками людей на запросах, которые они оценили целиком (каждый документ, оценённый машиной): вывод с опорой на предсказания (PPI++, Angelopoulos, Duchi &amp; Zrnic 2023). Запросы, оценённые людьми, считаются равномерной выборкой запросов: интервал верен, только если они выбраны независимо от их прогонов и оценок. Если запросов, оценённых людьми, меньше %1, интервал не даётся. κ: каппа Коэна с линейными весами между источником и людьми на документах, оценённых обоими. nDCG@K здесь: линейный выигрыш, идеал из всех оценённых документов, независимо от настроек подсчёта.</translation>
     </message>
     <message>
+        <source>When a campaign in the ppi order drew the queries for the humans (in Compare the latest made for the pair, in Review the latest), its draw is the sample instead: each drawn query weighted by 1/π, its inclusion probability (active inference, Zrnic &amp; Candès 2024), and no estimate until every drawn query is judged whole.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Human sample: the queries campaign %1 drew in the ppi order, each weighted by 1/π.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>campaign %1 drew %2 query(ies) for the humans, %3 judged whole; the estimate waits for all of them</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
         <source>machine source %1, κ with the humans unknown</source>
         <translation>машинный источник %1, κ с людьми неизвестна</translation>
     </message>

@@ -1617,6 +1617,20 @@ Create one with File ▸ New database…, then load the demo there.</source>
         <translation>机器来源在其评过的所有查询上的平均 nDCG@K，再以人工完整评判的查询（机器评过的每个条目都有人工评分）上的评分加以校正：预测驱动推断（PPI++，Angelopoulos、Duchi 与 Zrnic 2023）。人工评判的查询被视为所有查询的均匀样本：只有当这些查询的选择与其运行结果和评分无关时，区间才有效。人工评判的查询少于 %1 个时不给出区间。κ：该来源与人工在双方都评过的条目上的线性加权 Cohen kappa。此处的 nDCG@K：线性增益，理想排序取自所有已评判文档，与评分设置无关。</translation>
     </message>
     <message>
+        <source>When a campaign in the ppi order drew the queries for the humans (in Compare the latest made for the pair, in Review the latest), its draw is the sample instead: each drawn query weighted by 1/π, its inclusion probability (active inference, Zrnic &amp; Candès 2024), and no estimate until every drawn query is judged whole.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Human sample: the queries campaign %1 drew in the ppi order, each weighted by 1/π.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>campaign %1 drew %2 query(ies) for the humans, %3 judged whole; the estimate waits for all of them</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
         <source>machine source %1, κ with the humans unknown</source>
         <translation>机器来源 %1，与人工的 κ 未知</translation>
     </message>

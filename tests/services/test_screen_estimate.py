@@ -1,5 +1,6 @@
 """The estimate Compare and Review show: the human sample is every query the humans judged on
-each machine-graded item; an interval from 12 such queries, "not decided" below."""
+each machine-graded item; an interval from 12 such queries, "not decided" below; a ``ppi``
+campaign's draw instead when there is one (its active estimate once the draw is judged)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,9 @@ import numpy as np
 import pytest
 
 from ndcg_studio.domain.estimation.ppi import MIN_HUMAN_QUERIES, estimate_mean
+from ndcg_studio.services.campaigns.service import CampaignService
+from ndcg_studio.services.campaigns.types import CampaignSpec
+from ndcg_studio.services.estimation.service import EstimateRequest, estimate
 from ndcg_studio.services.importing.service import ImportService
 from ndcg_studio.services.screens.estimate import screen_estimate
 from ndcg_studio.storage.database import Database, open_database
@@ -120,3 +124,67 @@ def test_nothing_shown_without_humans_or_complete_queries(tmp_path: Path) -> Non
     finally:
         db.dispose()
     assert shown.shown and shown.report is None
+
+
+def ppi_campaign(db: Database, name: str, seed: int, judged: bool) -> None:
+    """A campaign ``name`` in the ``ppi`` order for the pair (a, b) (machine source ``bot``, 14
+    queries expected, overlap 2: the machine's grade and a human's); with ``judged`` the human
+    ``ann`` grades every drawn query's pool with the humans' grades of :func:`grades`."""
+    service = CampaignService(db)
+    spec = CampaignSpec(
+        name=name,
+        runs=["a", "b"],
+        depth=4,
+        overlap=2,
+        annotators=["ann"],
+        sample=14,
+        seed=seed,
+        gold_rate=0.0,
+        strategy="ppi",
+        pair=("a", "b"),
+        k=3,
+        machine="bot",
+    )
+    service.create(spec)
+    if judged:
+        human, _machine = grades()
+        ann = service.annotation.ensure_annotator("ann").id
+        while items := service.queue(name, ann, 8):
+            for item in items:
+                q, d = int(item.query[1:]), int(item.document.split("-")[1])
+                service.grade(name, ann, item.query_id, item.document_id, int(human[q, d]))
+
+
+def test_a_ppi_campaign_of_the_pair_is_the_sample_once_its_draw_is_judged(
+    tmp_path: Path,
+) -> None:
+    db = build(tmp_path, 0)  # one human grade, no query judged whole
+    try:
+        ppi_campaign(db, "first", 5, judged=False)
+        for pair in (("a", "b"), ("b", "a"), None):  # either way round; Review: any pair
+            waiting = screen_estimate(db, "bot", 3, pair)
+            assert waiting.shown and waiting.report is None and waiting.campaign == "first"
+            assert waiting.draw is not None and waiting.draw.drawn > 0
+            assert waiting.draw.complete == 0 and not waiting.draw.ready
+        ppi_campaign(db, "second", 6, judged=True)  # made later: the one shown
+        shown = screen_estimate(db, "bot", 3, ("a", "b"))
+        every = screen_estimate(db, "bot", 3)
+        request = EstimateRequest(
+            machine_source="bot", k=3, runs=("a", "b"), pairs=(("a", "b"),), campaign="second"
+        )
+        want = estimate(db, request)
+    finally:
+        db.dispose()
+    assert shown.campaign == every.campaign == "second"
+    assert shown.draw is not None and shown.draw.ready
+    report = shown.report
+    assert report is not None and report.n_human == shown.draw.drawn == want.n_human
+    assert report.n_queries == want.n_queries == N_QUERIES
+    (pair,), (direct,) = report.pairs, want.pairs
+    assert (pair.estimate.low, pair.estimate.high, pair.verdict) == (
+        direct.estimate.low,
+        direct.estimate.high,
+        direct.verdict,
+    )
+    assert every.report is not None and [r for r, _ in every.report.runs] == ["a", "b"]
+    assert dict(every.report.runs)["a"].estimate == dict(want.runs)["a"].estimate

@@ -1,6 +1,7 @@
 """Compare's "Estimate with a machine judge": the pair's sentence and each run's interval carry
 the service's numbers, in English and in Russian; not decided (no interval) with too few
-human-judged queries; hidden without human grades."""
+human-judged queries; hidden without human grades; on a ``ppi`` campaign's draw, its active
+estimate, and how far its draw is until then."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from ndcg_studio.ui import settings as S
 from ndcg_studio.ui.context import AppContext
 from ndcg_studio.ui.language import apply_language
 from ndcg_studio.ui.views.compare.view import CompareView
-from tests.services.test_screen_estimate import N_QUERIES, build
+from tests.services.test_screen_estimate import N_QUERIES, build, ppi_campaign
 
 K = 3
 
@@ -115,3 +116,38 @@ def test_hidden_without_human_grades(
         assert not view.estimate.isVisible()
     finally:
         machine_only.dispose()
+
+
+def test_a_ppi_campaign_of_the_pair_gives_its_active_estimate(
+    qtbot: Any, qapp: Any, tmp_path: Path, qsettings: QSettings
+) -> None:
+    db = build(tmp_path, 0)
+    try:
+        ppi_campaign(db, "first", 5, judged=False)
+        waiting = screen_estimate(db, "bot", K, ("a", "b")).draw
+        view = open_view(qtbot, db, qsettings)
+        text = view.estimate.sentence.text()
+        assert waiting is not None
+        assert text == (
+            f"a vs b: not yet decided — campaign first drew {waiting.drawn} queries for the "
+            "humans, 0 judged whole; the estimate waits for all of them (machine source bot)"
+        ), text
+        assert view.estimate.runs.text() == ""
+        assert "ppi order" in view.estimate.sentence.toolTip()
+        view.close()
+        ppi_campaign(db, "second", 6, judged=True)
+        view = open_view(qtbot, db, qsettings)
+        text = view.estimate.sentence.text()
+        shown = screen_estimate(db, "bot", K, ("a", "b"))
+    finally:
+        db.dispose()
+    report = shown.report
+    assert report is not None and shown.campaign == "second"
+    p = report.pairs[0]
+    e = p.estimate
+    sentence = pair_sentence(p.a, p.b, p.verdict, e, "bot", report.kappa_linear)
+    assert text == (
+        f"{sentence} Human sample: the queries campaign second drew in the ppi order, each "
+        "weighted by 1/π."
+    ), text
+    assert f"from {report.n_human} human-judged queries and machine grades on {N_QUERIES}" in text

@@ -1,5 +1,6 @@
 """Review's estimate line: each run's prediction-powered interval from the machine source,
-with the service's numbers; hidden without one."""
+with the service's numbers; hidden without one; on the latest ``ppi`` campaign's draw when there
+is one."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from ndcg_studio.storage.database import Database
 from ndcg_studio.ui import settings as S
 from ndcg_studio.ui.context import AppContext
 from ndcg_studio.ui.views.review.view import ReviewView
-from tests.services.test_screen_estimate import N_QUERIES, build
+from tests.services.test_screen_estimate import N_QUERIES, build, ppi_campaign
 
 K = 3
 
@@ -62,3 +63,33 @@ def test_hidden_without_human_grades(
         assert not view.estimate_line.isVisible()
     finally:
         db.dispose()
+
+
+def test_the_latest_ppi_campaigns_draw_is_the_sample(
+    qtbot: Any, qapp: Any, tmp_path: Path, qsettings: QSettings
+) -> None:
+    db = build(tmp_path, 0)
+    try:
+        ppi_campaign(db, "first", 5, judged=False)
+        drawn = screen_estimate(db, "bot", K).draw
+        view = open_view(qtbot, db, qsettings)
+        waiting = view.estimate_line.text()
+        view.close()
+        ppi_campaign(db, "second", 6, judged=True)
+        view = open_view(qtbot, db, qsettings)
+        text = view.estimate_line.text()
+        report = screen_estimate(db, "bot", K).report
+    finally:
+        db.dispose()
+    assert drawn is not None
+    assert waiting == (
+        f"Estimate with machine source bot: not yet decided — campaign first drew {drawn.drawn} "
+        "queries for the humans, 0 judged whole; the estimate waits for all of them"
+    ), waiting
+    assert report is not None
+    assert text.endswith(
+        " Human sample: the queries campaign second drew in the ppi order, each weighted by 1/π."
+    ), text
+    assert f"from {report.n_human} human-judged queries and machine grades on {N_QUERIES}" in text
+    for run, e in report.runs:
+        assert f"{run} {e.estimate:.3f} [{e.low:.3f}, {e.high:.3f}]" in text, text

@@ -3,7 +3,8 @@
 interval [0.012, 0.034] from 14 human-judged queries and machine grades on 43; human grades
 alone would need about 20 more queries for the same width (machine source gpt, κ 0.41 with the
 humans)"), each run's interval, and "not yet decided — why" without enough human-judged queries
-(never an interval then).
+(never an interval then). When a ``ppi`` campaign's draw is the human sample, a sentence naming
+the campaign follows, and while its draw is unfinished "not yet decided" says how far it is.
 
 Built here from the estimate's numbers, not from the CLI's English
 :func:`ndcg_studio.services.estimation.sentence.pair_sentence`, so that a translation gets each
@@ -17,6 +18,7 @@ import math
 from PySide6.QtCore import QObject
 
 from ndcg_studio.domain.estimation.ppi import MIN_HUMAN_QUERIES, MeanEstimate
+from ndcg_studio.services.campaigns.types import DrawProgress
 from ndcg_studio.services.estimation.service import EstimateReport, PairEstimate
 from ndcg_studio.ui.language import arg, number
 
@@ -48,7 +50,32 @@ class EstimateText(QObject):
             "the humans on the items both graded. nDCG@K here: linear gain, the ideal from "
             "every judged document, whatever the scoring settings."
         )
-        return arg(text, MIN_HUMAN_QUERIES)
+        active = self.tr(
+            "When a campaign in the ppi order drew the queries for the humans (in Compare the "
+            "latest made for the pair, in Review the latest), its draw is the sample instead: "
+            "each drawn query weighted by 1/π, its inclusion probability (active inference, "
+            "Zrnic & Candès 2024), and no estimate until every drawn query is judged whole."
+        )
+        return f"{arg(text, MIN_HUMAN_QUERIES)} {active}"
+
+    def campaign(self, name: str) -> str:
+        """The sentence naming the ``ppi`` campaign whose draw is the human sample."""
+        return arg(
+            self.tr(
+                "Human sample: the queries campaign %1 drew in the ppi order, each weighted by 1/π."
+            ),
+            name,
+        )
+
+    def draw_waiting(self, name: str, draw: DrawProgress) -> str:
+        """Why there is no estimate yet: the campaign's draw is not judged whole."""
+        text = self.tr(
+            "campaign %1 drew %2 query(ies) for the humans, %3 judged whole; the estimate waits "
+            "for all of them",
+            "",
+            draw.drawn,
+        )
+        return arg(_queries(text, draw.drawn), name, number(draw.drawn), number(draw.complete))
 
     def machine(self, source: str, kappa: float) -> str:
         """ "machine source gpt, κ 0.41 with the humans"."""
@@ -68,10 +95,10 @@ class EstimateText(QObject):
         """Why there is no estimate at all: no query judged whole by the humans."""
         return self.tr("no query has human grades on every item the machine source graded")
 
-    def pair_without_sample(self, a: str, b: str, source: str) -> str:
-        """The pair's sentence when no query is judged whole by the humans."""
+    def pair_without_sample(self, a: str, b: str, source: str, why: str = "") -> str:
+        """The pair's sentence when no query is judged whole by the humans, or ``why`` else."""
         text = self.tr("%1 vs %2: not yet decided — %3 (machine source %4)")
-        return arg(text, a, b, self.no_complete_query(), source)
+        return arg(text, a, b, why or self.no_complete_query(), source)
 
     def pair(self, p: PairEstimate, source: str, kappa: float) -> str:
         """The pair's sentence (module docstring)."""
@@ -114,12 +141,13 @@ class EstimateText(QObject):
         """Each run's estimate and interval: "bm25 0.512 [0.470, 0.554] · dense …"."""
         return " · ".join(f"{run} {e.estimate:.3f} {interval_text(e)}" for run, e in runs)
 
-    def summary(self, report: EstimateReport | None, source: str) -> str:
+    def summary(self, report: EstimateReport | None, source: str, why: str = "") -> str:
         """Review's line: every run's interval, with the source and its κ, the human-judged
-        queries and all; "not yet decided — why" without enough of them."""
+        queries and all; "not yet decided — why" without enough of them (``why``: the reason
+        when there is no report, else no query judged whole)."""
         if report is None:
             text = self.tr("Estimate with machine source %1: not yet decided — %2")
-            return arg(text, source, self.no_complete_query())
+            return arg(text, source, why or self.no_complete_query())
         machine = self.machine(source, report.kappa_linear)
         if not report.runs or not report.runs[0][1].enough:
             text = self.tr("Estimate with a machine judge (%1): not yet decided — %2")

@@ -1,7 +1,9 @@
 """Compare's "Estimate with a machine judge": for the picked pair, the prediction-powered
 estimate of A − B from a machine source's grades on every query and the humans' on the queries
 they judged whole (:func:`ndcg_studio.services.screens.estimate.screen_estimate`, in a worker),
-with each run's interval and the source's κ with the humans beside the numbers.
+with each run's interval and the source's κ with the humans beside the numbers; on the draw of
+the latest ``ppi`` campaign made for the pair when there is one (named after the sentence; while
+its draw is unfinished, how far it is).
 
 Hidden while the database has no machine source (kind ``model``) or no human grades; the chosen
 source is stored per database (:data:`ndcg_studio.ui.settings.ESTIMATE_SOURCE`), which Review's
@@ -112,15 +114,17 @@ class EstimatePanel(QWidget):
         self.source.setCurrentIndex(max(0, self.source.findText(shown.source)))
         self.source.blockSignals(False)
         words, report = EstimateText(), shown.report
+        named = f" {words.campaign(shown.campaign)}" if shown.campaign else ""
         if not shown.shown:
             self.sentence.clear()
             self.runs.clear()
         elif report is None:
-            self.sentence.setText(words.pair_without_sample(a, b, shown.source))
+            why = words.draw_waiting(shown.campaign, shown.draw) if shown.draw else ""
+            self.sentence.setText(words.pair_without_sample(a, b, shown.source, why))
             self.runs.clear()
         else:
             (pair,) = report.pairs
-            self.sentence.setText(words.pair(pair, shown.source, report.kappa_linear))
+            self.sentence.setText(words.pair(pair, shown.source, report.kappa_linear) + named)
             enough = pair.estimate.enough
             by_run = dict(report.runs)
             runs = [(f"A {a}", by_run[a]), (f"B {b}", by_run[b])]

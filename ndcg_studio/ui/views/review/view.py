@@ -7,7 +7,8 @@ query texts (:func:`load_review`), then, one after the other and from the data t
 read, the means' intervals (:func:`summarize`) and the per-query alpha, disputed and spread
 columns (:func:`load_review_agreement`); last, when the database has a machine source and human
 grades, one line under the per-run table gives each run's prediction-powered interval from it
-(:func:`screen_estimate`, the source Compare chose). A new load cancels the previous one. The
+(:func:`screen_estimate`, the source Compare chose; on the latest ``ppi`` campaign's draw when
+there is one). A new load cancels the previous one. The
 view reloads when the database, the judgments or a scoring setting change (coalesced by a short
 timer, and only while visible; a hidden view reloads when shown).
 """
@@ -354,7 +355,12 @@ class ReviewView(LazyView[ReviewData]):
 
     def _on_estimated(self, shown: ScreenEstimate, loaded: bool) -> None:
         self.estimate_line.setVisible(shown.shown)
-        text = EstimateText().summary(shown.report, shown.source) if shown.shown else ""
+        words, text = EstimateText(), ""
+        if shown.shown:
+            why = words.draw_waiting(shown.campaign, shown.draw) if shown.draw else ""
+            text = words.summary(shown.report, shown.source, why)
+            if shown.campaign and shown.report is not None:
+                text += f" {words.campaign(shown.campaign)}"
         self.estimate_line.setText(text)
         if loaded:
             self.data_loaded.emit()
