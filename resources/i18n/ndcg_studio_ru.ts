@@ -1642,18 +1642,18 @@ Create one with File ▸ New database…, then load the demo there.</source>
     </message>
     <message>
         <source>When a campaign in the ppi order drew the queries for the humans (in Compare the latest made for the pair, in Review the latest), its draw is the sample instead: each drawn query weighted by 1/π, its inclusion probability (active inference, Zrnic &amp; Candès 2024), and no estimate until every drawn query is judged whole.</source>
-        <translation type="unfinished"></translation>
+        <translation>Если кампания с порядком ppi отобрала запросы для людей (в «Сравнении» — последняя, созданная для этой пары, в «Обзоре» — последняя), выборкой служит её отбор: каждый отобранный запрос с весом 1/π, где π — вероятность его включения (активный вывод, Zrnic &amp; Candès 2024); оценки нет, пока каждый отобранный запрос не оценён целиком.</translation>
     </message>
     <message>
         <source>Human sample: the queries campaign %1 drew in the ppi order, each weighted by 1/π.</source>
-        <translation type="unfinished"></translation>
+        <translation>Выборка людей: запросы, отобранные кампанией %1 в порядке ppi, каждый с весом 1/π.</translation>
     </message>
     <message numerus="yes">
         <source>campaign %1 drew %2 query(ies) for the humans, %3 judged whole; the estimate waits for all of them</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>кампания %1 отобрала для людей %2 запрос, целиком оценено %3; оценка ждёт всех</numerusform>
+            <numerusform>кампания %1 отобрала для людей %2 запроса, целиком оценено %3; оценка ждёт всех</numerusform>
+            <numerusform>кампания %1 отобрала для людей %2 запросов, целиком оценено %3; оценка ждёт всех</numerusform>
         </translation>
     </message>
     <message>

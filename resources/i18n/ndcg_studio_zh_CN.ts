@@ -1618,16 +1618,16 @@ Create one with File ▸ New database…, then load the demo there.</source>
     </message>
     <message>
         <source>When a campaign in the ppi order drew the queries for the humans (in Compare the latest made for the pair, in Review the latest), its draw is the sample instead: each drawn query weighted by 1/π, its inclusion probability (active inference, Zrnic &amp; Candès 2024), and no estimate until every drawn query is judged whole.</source>
-        <translation type="unfinished"></translation>
+        <translation>若有按 ppi 顺序的标注项目为人工抽取了查询（在对比中取为该运行对创建的最新一个，在审阅中取最新一个），则以其抽样作为样本：每个抽中的查询按 1/π（其入样概率）加权（主动推断，Zrnic 与 Candès 2024），在所有抽中的查询都被完整评判之前不给出估计。</translation>
     </message>
     <message>
         <source>Human sample: the queries campaign %1 drew in the ppi order, each weighted by 1/π.</source>
-        <translation type="unfinished"></translation>
+        <translation>人工样本：标注项目 %1 按 ppi 顺序抽取的查询，每个按 1/π 加权。</translation>
     </message>
     <message numerus="yes">
         <source>campaign %1 drew %2 query(ies) for the humans, %3 judged whole; the estimate waits for all of them</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>标注项目 %1 为人工抽取了 %2 个查询，已完整评判 %3 个；估计需等待全部评判完成</numerusform>
         </translation>
     </message>
     <message>
