@@ -224,7 +224,7 @@ def test_new_campaign_in_ppi_order_asks_a_machine_source_and_stores_the_draw(
     dialog = _ppi_dialog(qtbot, context, "active")
     assert [dialog.machine.itemText(i) for i in range(dialog.machine.count())] == ["bot"]
     assert dialog.sample_label.text() == "Queries drawn (expected)"
-    assert dialog.sample.specialValueText() == "a quarter of the queries, at least 12"
+    assert dialog.sample.specialValueText() == "a quarter of the queries, at least 16"
     dialog.strategy.setCurrentIndex(dialog.strategy.findData("depth"))
     assert dialog.machine.isHidden() and dialog.sample_label.text() == "Query sample"
     dialog.strategy.setCurrentIndex(dialog.strategy.findData("ppi"))

@@ -29,10 +29,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ndcg_studio.domain.estimation.ppi import MIN_HUMAN_QUERIES
 from ndcg_studio.io.campaign_files import read_gold_file
 from ndcg_studio.io.errors import InputError
 from ndcg_studio.services.campaigns.service import CampaignService
+from ndcg_studio.services.campaigns.setup import PPI_MIN_EXPECTED
 from ndcg_studio.services.campaigns.types import (
     POOL_STRATEGIES,
     CampaignInfo,
@@ -163,7 +163,7 @@ class CampaignDialog(QDialog):
         if ppi:
             self.sample_label.setText(self.tr("Queries drawn (expected)"))
             self.sample.setSpecialValueText(
-                arg(self.tr("a quarter of the queries, at least %1"), MIN_HUMAN_QUERIES)
+                arg(self.tr("a quarter of the queries, at least %1"), PPI_MIN_EXPECTED)
             )
         else:
             self.sample_label.setText(self.tr("Query sample"))
