@@ -154,7 +154,7 @@ def measure():
         marks["filtered rows"] = view.model.rowCount()
         marks["filter cleared (ms)"] = timed_ms(lambda: view.search.setText(""))
     elif tab == "Agreement":
-        t = view.queries.query_table
+        t = view.query_table
         marks["rows"] = t.model().rowCount()
         sorts(t, (0, 1))
         marks["disputed rows"] = view.disputed_table.model().rowCount()

@@ -366,8 +366,16 @@ class Database:
         with self.sessions.begin() as session:
             yield session
 
+    #: the SQLite file passed ``PRAGMA quick_check`` when opened (see :func:`open_database`)
+    checked: bool = False
+
     def dispose(self) -> None:
+        """Close the engine's pooled connections; a checked SQLite file is remembered as sound
+        in the state it is left in (:func:`remember_sound`), so that the next open of the
+        unchanged file skips the check."""
         self.engine.dispose()
+        if self.checked:
+            remember_sound(self.url)
 
 
 def open_database(
@@ -381,7 +389,8 @@ def open_database(
     """Open (creating if needed) and upgrade the database named by ``db`` (see :func:`resolve_url`).
     ``lean``: SQLite connections for a long-lived process; ``command``: for a command-line
     command (see :func:`create_studio_engine`); ``check``: an SQLite file is first checked
-    page by page (``PRAGMA quick_check``, linear in the file's size) and refused when damaged,
+    page by page (``PRAGMA quick_check``, linear in the file's size; skipped for a file unchanged
+    since it was last found sound, :func:`remember_sound`) and refused when damaged,
     before anything — the schema upgrade, the first start's annotator row, an import — is
     written into it or read out of it (a damaged index can hide rows from a read without an
     error, so an export would be silently incomplete).
@@ -396,9 +405,10 @@ def open_database(
         engine = create_studio_engine(url, lean=lean, command=command)
     except Exception as exc:
         raise DatabaseError(f"cannot open the database {describe_url(url)}: {exc}") from exc
+    checked = False
     try:
         if check:
-            _refuse_damaged(engine)
+            checked = _refuse_damaged(engine, url)
         if upgrade:
             upgrade_to_head(engine)
         else:
@@ -410,17 +420,101 @@ def open_database(
     except Exception as exc:
         engine.dispose()
         raise DatabaseError(f"cannot open the database {describe_url(url)}: {exc}") from exc
-    return Database(url=url, engine=engine)
+    return Database(url=url, engine=engine, checked=checked)
 
 
-def _refuse_damaged(engine: Engine) -> None:
+def _refuse_damaged(engine: Engine, url: URL) -> bool:
     """Raise :class:`DatabaseError` when SQLite's ``PRAGMA quick_check(3)`` finds a problem in
-    the file behind ``engine`` (other dialects, and an empty new file, pass)."""
-    if engine.dialect.name != "sqlite":
-        return
+    the file behind ``engine``; True when the file is sound (checked now, or unchanged since it
+    was last found sound: :func:`remember_sound`), False for other dialects and in-memory files.
+    """
+    if engine.dialect.name != "sqlite" or in_memory(url):
+        return False
+    path = Path(str(url.database))
+    if _file_stamp(path) is not None and _file_stamp(path) == _sound_files().get(_key(path)):
+        return True
     with engine.connect() as conn:
         problems = [str(r[0]) for r in conn.execute(text("PRAGMA quick_check(3)"))]
     if problems != ["ok"]:
         raise DatabaseError(
             f"database disk image is malformed: PRAGMA quick_check says {problems[0]!r}"
         )
+    remember_sound(url)
+    return True
+
+
+# The check reads every page (linear in the file's size: bench_gui_scale's first rows), so a
+# file is checked once per change: the files found sound are remembered by device, inode, size,
+# modification and status-change times, in the user cache directory. Any write by any program
+# (a damaged copy, another tool, a crash's leftover write-ahead log) changes the stamp, and the
+# file is checked again; what this cannot see is damage that keeps every one of these.
+_SOUND_FILES = "sound-files.json"
+_SOUND_FILES_KEPT = 64
+_TICK_NS = 20_000_000
+
+
+def _key(path: Path) -> str:
+    return str(path.resolve())
+
+
+def _file_stamp(path: Path) -> list[int] | None:
+    """The stamp of an SQLite file with no pending write-ahead log, else None (check it)."""
+    try:
+        st = path.stat()
+        wal = Path(f"{path}-wal")
+        if wal.exists() and wal.stat().st_size > 0:
+            return None
+    except OSError:
+        return None
+    return [st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns]
+
+
+def _sound_files_path() -> Path:
+    from platformdirs import user_cache_dir
+
+    return Path(user_cache_dir(APP_NAME, appauthor=False)) / _SOUND_FILES
+
+
+def _sound_files() -> dict[str, list[int]]:
+    import json
+
+    try:
+        loaded = json.loads(_sound_files_path().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return loaded if isinstance(loaded, dict) else {}
+
+
+def remember_sound(url: URL) -> None:
+    """Remember the SQLite file of ``url`` as sound in its current state (nothing for other
+    dialects, in-memory databases, or a file with a pending write-ahead log); an unwritable
+    cache directory only means the next open checks again."""
+    import json
+    import tempfile
+
+    if url.get_backend_name() != "sqlite" or in_memory(url):
+        return
+    path = Path(str(url.database))
+    stamp = _file_stamp(path)
+    if stamp is None:
+        return
+    # file times come from a clock that ticks every few milliseconds: a write within the tick of
+    # the last one would keep the stamp, so the stamp is taken once that tick is over
+    if time.time_ns() - stamp[3] < _TICK_NS:
+        time.sleep(_TICK_NS / 1e9)
+        if _file_stamp(path) != stamp:
+            return
+    files = _sound_files()
+    files.pop(_key(path), None)
+    files[_key(path)] = stamp
+    kept = dict(list(files.items())[-_SOUND_FILES_KEPT:])
+    target = _sound_files_path()
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(
+            "w", dir=target.parent, suffix=".tmp", delete=False, encoding="utf-8"
+        ) as out:
+            json.dump(kept, out)
+        os.replace(out.name, target)
+    except OSError:
+        return

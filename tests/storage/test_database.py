@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -11,7 +12,7 @@ from typing import Any
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import event, func, insert, inspect, select, text
+from sqlalchemy import Engine, event, func, insert, inspect, select, text
 from sqlalchemy.exc import IntegrityError
 
 from ndcg_studio.storage import models
@@ -24,6 +25,7 @@ from ndcg_studio.storage.database import (
     open_database,
     resolve_url,
 )
+from tests.cli.test_cli_failures import damage_table
 
 
 def test_resolve_url_path_env_default(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -347,3 +349,61 @@ def test_upgrade_0002_to_0003_keeps_rows_and_accepts_any_rank_and_minus_one(db_u
             assert conn.execute(text("SELECT count(*) FROM runs")).scalar_one() == 1
     finally:
         engine.dispose()
+
+
+def _quick_checks(path: Path, *, dispose: bool = True) -> tuple[int, Any]:
+    """Open ``path`` and count the ``PRAGMA quick_check`` statements the open ran."""
+    seen: list[str] = []
+
+    def listen(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        if "quick_check" in statement:
+            seen.append(statement)
+
+    event.listen(Engine, "before_cursor_execute", listen)
+    try:
+        db = open_database(path)
+    finally:
+        event.remove(Engine, "before_cursor_execute", listen)
+    if dispose:
+        db.dispose()
+    return len(seen), db
+
+
+def test_an_unchanged_sound_file_is_not_checked_again(tmp_path: Path) -> None:
+    path = tmp_path / "a.sqlite"
+    assert _quick_checks(path)[0] == 1  # new: checked, then remembered as sound when closed
+    assert _quick_checks(path)[0] == 0
+    with sqlite3.connect(path) as conn:  # another program writes: checked again
+        conn.execute("CREATE TABLE scratch (x)")
+    conn.close()
+    assert _quick_checks(path)[0] == 1
+    assert _quick_checks(path)[0] == 0
+
+
+def test_a_file_damaged_right_after_it_was_found_sound_is_refused(tmp_path: Path) -> None:
+    """Damage written at once after the file was remembered as sound (same size, same inode)
+    changes its stamp: the open checks it and refuses it."""
+    path = tmp_path / "a.sqlite"
+    db = open_database(path)
+    with db.engine.begin() as conn:
+        conn.execute(text("CREATE TABLE filler (x)"))
+        conn.execute(text("INSERT INTO filler VALUES (randomblob(200000))"))
+    db.dispose()
+    assert _quick_checks(path)[0] == 0
+    damage_table(path, "filler")
+    with pytest.raises(DatabaseError, match="malformed"):
+        open_database(path)
+
+
+def test_a_file_with_a_pending_write_ahead_log_is_checked(tmp_path: Path) -> None:
+    path = tmp_path / "a.sqlite"
+    _quick_checks(path)
+    writer = sqlite3.connect(path)
+    writer.execute("CREATE TABLE scratch (x)")  # stays in the -wal while this one is open
+    writer.commit()
+    try:
+        count, db = _quick_checks(path, dispose=False)
+        assert count == 1
+        db.engine.dispose()
+    finally:
+        writer.close()
