@@ -35,7 +35,6 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy.special import ndtr, ndtri
 
 __all__ = [
     "MIN_HUMAN_QUERIES",
@@ -142,6 +141,8 @@ class MeanEstimate:
             return math.nan
         if self.se == 0:
             return 0.0 if self.estimate != 0 else 1.0
+        from scipy.special import ndtr  # not at import: campaigns import this module at start-up
+
         return float(2 * ndtr(-abs(self.estimate) / self.se))
 
     @property
@@ -160,6 +161,8 @@ def z_interval(
     """The two-sided normal interval ``estimate ± z_{(1+confidence)/2} · se`` (same shapes)."""
     if not 0 < confidence < 1:
         raise ValueError(f"confidence must lie in (0, 1), got {confidence}")
+    from scipy.special import ndtri  # not at import: campaigns import this module at start-up
+
     z = float(ndtri(0.5 + confidence / 2))
     est, s = np.asarray(estimate, dtype=np.float64), np.asarray(se, dtype=np.float64)
     return est - z * s, est + z * s
