@@ -1,7 +1,7 @@
 """The judgment source a machine judge writes into: a source of kind ``model`` with one
 annotator of the same name, whose judgments are the judge's grades (scored, compared and
-exported like any source's; never mixed into the humans' grades unless a consensus rule over
-every annotator is asked for, as for any source)."""
+exported like any source's: in the consensus of every annotator, or alone, or left out by
+scoring against another source, ``score --source``)."""
 
 from __future__ import annotations
 
