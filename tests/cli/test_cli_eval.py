@@ -416,3 +416,16 @@ def test_m_keeps_the_first_n_documents_of_each_query(
         capsys, "-q", "-M", str(n), *measures, str(TE / "qrels.test"), str(TE / "results.test")
     )
     assert capped == evaluate(capsys, "-q", *measures, str(TE / "qrels.test"), str(cut))
+
+
+def test_set_map_is_computed_in_trec_evals_order(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """32 retrieved, 5 relevant, 3 of them retrieved: rel_ret² / (ret · rel) = 0.05625 prints
+    0.0563 (trec_eval's m_set_map.c), where (3/32) · (3/5) rounds to 0.0562."""
+    qrels, run_file = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text("".join(f"q1 0 d{i} {int(i < 3 or i >= 32)}\n" for i in range(34)))
+    run_file.write_text("".join(f"q1 Q0 d{i} {i + 1} {100 - i} r\n" for i in range(32)))
+    code, out, _ = run(capsys, "eval", "-m", "set_map", str(qrels), str(run_file))
+    assert code == 0
+    assert out.splitlines()[-1].split() == ["set_map", "all", "0.0563"]

@@ -81,8 +81,8 @@ class MeasureTables:
             return precision
         if name == "set_recall":
             return recall
-        if name == "set_map":
-            return precision * recall
+        if name == "set_map":  # trec_eval's m_set_map.c order: rel_ret² / (ret · rel)
+            return _ratio(rel_ret * rel_ret, retrieved * relevant)
         if name == "set_relative_P":
             return _ratio(rel_ret, np.minimum(retrieved, relevant))
         return _ratio(2 * precision * recall, precision + recall)  # set_F
