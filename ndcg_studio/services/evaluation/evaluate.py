@@ -18,8 +18,10 @@ removes the run's unjudged documents (no grade >= 0) before anything is computed
 Deliberate differences from trec_eval 10: without ``-c`` a qrels query missing from the run is
 skipped (trec_eval 9 and pytrec_eval do so; trec_eval 10 stops with exit 4); with ``-c`` the
 ``all`` value of ``num_rel`` is the sum of the per-query values (trec_eval's
-``te_calc_avg_num_rel`` counts grade > 0 there, ignoring ``-l``); lines with extra fields are
-refused (as by ``import``), not read.
+``te_calc_avg_num_rel`` counts grade > 0 there, ignoring ``-l``); with ``judged_only`` a query
+left with no retrieved document has ``iprec_at_recall`` 0 (trec_eval's
+``m_iprec_at_recall.c`` divides 0 by 0: ``-nan``); lines with extra fields are refused (as by
+``import``), not read.
 """
 
 from __future__ import annotations
