@@ -429,3 +429,26 @@ def test_set_map_is_computed_in_trec_evals_order(
     code, out, _ = run(capsys, "eval", "-m", "set_map", str(qrels), str(run_file))
     assert code == 0
     assert out.splitlines()[-1].split() == ["set_map", "all", "0.0563"]
+
+
+def test_means_add_the_queries_one_by_one_as_trec_eval_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """24 queries whose reciprocal ranks sum, one by one in query order, to a mean that prints
+    0.3813 (trec_eval's te_acc_meas_s); numpy's pairwise sum of the same values prints
+    0.3812."""
+    first_relevant = [1, 6, 2, 7, 3, 3, 1, 7, 6, 5, 7, 7, 5, 7, 2, 1, 3, 7, 7, 1, 4, 2, 6, 2]
+    rr = np.array([1.0 / k for k in first_relevant])
+    assert f"{rr.mean():6.4f}" == "0.3812"  # the case still tells the two sums apart
+    qrels, run_file = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text("".join(f"q{i:02d} 0 d{k} 1\n" for i, k in enumerate(first_relevant)))
+    run_file.write_text(
+        "".join(
+            f"q{i:02d} Q0 d{j} {j} {10 - j} r\n"
+            for i in range(len(first_relevant))
+            for j in range(1, 8)
+        )
+    )
+    code, out, _ = run(capsys, "eval", "-m", "recip_rank", str(qrels), str(run_file))
+    assert code == 0
+    assert out.splitlines()[-1].split() == ["recip_rank", "all", "0.3813"]

@@ -292,11 +292,11 @@ def evaluate(
             names.append(label)
     integer = frozenset(n for n in names if n in COUNT_MEASURES)
     summary = {
-        n: float(values[n].sum()) if n in integer else float(values[n].mean()) for n in names
+        n: float(values[n].sum()) if n in integer else _running_mean(values[n]) for n in names
     }
     if "gm_map" in summary:  # trec_eval m_gm_map.c: the geometric mean of AP, floored
         logs = np.log(np.maximum(values["gm_map"], MIN_GEO_MEAN))
-        summary["gm_map"] = float(np.exp(logs.mean())) if logs.size else 0.0
+        summary["gm_map"] = float(np.exp(_running_mean(logs))) if logs.size else 0.0
     return Evaluation(
         query_ids=[qrels.query_ids[i] for i in evaluated.tolist()],
         names=names,
@@ -324,6 +324,16 @@ def _joint_queries(run: RunColumns, qrels: QrelsColumns) -> NDArray[np.int64]:
         run_to_joint[i] = j
     out: NDArray[np.int64] = run_to_joint[run.query]
     return out
+
+
+def _running_mean(values: NDArray[np.float64]) -> float:
+    """The mean of ``values`` (n,) as trec_eval takes it (``te_acc_meas_s``, then
+    ``te_calc_avg_meas_s``): added one by one in the queries' order, then divided by n — not
+    numpy's pairwise sum, whose last bit can differ and tip the 4th decimal printed; 0.0 for
+    n = 0."""
+    if values.size == 0:
+        return 0.0
+    return float(np.add.accumulate(values)[-1] / values.size)
 
 
 def _scoring_input(
