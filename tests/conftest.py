@@ -1,4 +1,5 @@
-"""Shared fixtures: databases under tmp_path (SQLite, and PostgreSQL when its binaries exist)."""
+"""Shared fixtures: databases under tmp_path (SQLite, and PostgreSQL when its binaries exist),
+and hypothesis without deadlines."""
 
 from __future__ import annotations
 
@@ -7,6 +8,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# No per-example deadline: a property test's first example pays for imports and a new
+# database, and a shared 2-core machine stretches any example; speed is the benchmarks' job
+# (benchmarks/), never a timed unit test's.
+settings.register_profile("ndcg-studio", deadline=None)
+settings.load_profile("ndcg-studio")
 
 if not os.environ.get("QT_QPA_PLATFORM"):  # unset or empty: Qt would try a display
     os.environ["QT_QPA_PLATFORM"] = "offscreen"
