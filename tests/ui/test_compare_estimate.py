@@ -147,7 +147,7 @@ def test_a_ppi_campaign_of_the_pair_gives_its_active_estimate(
     e = p.estimate
     sentence = pair_sentence(p.a, p.b, p.verdict, e, "bot", report.kappa_linear)
     assert text == (
-        f"{sentence} Human sample: the queries campaign second drew in the ppi order, each "
+        f"{sentence}\nHuman sample: the queries campaign second drew in the ppi order, each "
         "weighted by 1/π."
     ), text
     assert f"from {report.n_human} human-judged queries and machine grades on {N_QUERIES}" in text

@@ -88,7 +88,7 @@ def test_the_latest_ppi_campaigns_draw_is_the_sample(
     ), waiting
     assert report is not None
     assert text.endswith(
-        " Human sample: the queries campaign second drew in the ppi order, each weighted by 1/π."
+        "\nHuman sample: the queries campaign second drew in the ppi order, each weighted by 1/π."
     ), text
     assert f"from {report.n_human} human-judged queries and machine grades on {N_QUERIES}" in text
     for run, e in report.runs:

@@ -114,7 +114,7 @@ class EstimatePanel(QWidget):
         self.source.setCurrentIndex(max(0, self.source.findText(shown.source)))
         self.source.blockSignals(False)
         words, report = EstimateText(), shown.report
-        named = f" {words.campaign(shown.campaign)}" if shown.campaign else ""
+        named = f"\n{words.campaign(shown.campaign)}" if shown.campaign else ""
         if not shown.shown:
             self.sentence.clear()
             self.runs.clear()

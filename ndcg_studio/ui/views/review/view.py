@@ -360,7 +360,7 @@ class ReviewView(LazyView[ReviewData]):
             why = words.draw_waiting(shown.campaign, shown.draw) if shown.draw else ""
             text = words.summary(shown.report, shown.source, why)
             if shown.campaign and shown.report is not None:
-                text += f" {words.campaign(shown.campaign)}"
+                text += f"\n{words.campaign(shown.campaign)}"
         self.estimate_line.setText(text)
         if loaded:
             self.data_loaded.emit()
