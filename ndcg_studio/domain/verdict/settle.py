@@ -28,7 +28,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ndcg_studio.domain.pooling.strategies import ABChooser, Pool, discounts
-from ndcg_studio.domain.verdict.batch import upper_relaxed_rows
+from ndcg_studio.domain.verdict.batch import gain_order, upper_relaxed_matrix
 from ndcg_studio.domain.verdict.bounds import (
     ROUNDS,
     DeltaBounds,
@@ -82,7 +82,7 @@ def settle_steps(
     # the order first, the walk's copy of the grades after it (peak RSS of the verdict,
     # bench_gui_scale Compare)
     propose = _proposals(pool, np.asarray(grades, dtype=_F64), np.asarray(expected, dtype=_F64), k)
-    walk = _Walk(pool, np.asarray(grades, dtype=_F64).copy(), k, max_grade, integer_grades)
+    walk = _Walk(pool, np.asarray(grades, dtype=_F64), expected, k, max_grade, integer_grades)
     used, block = 0, _FIRST_BLOCK
     while True:
         if cancelled is not None and cancelled():
@@ -122,16 +122,36 @@ def _decided(lo: NDArray[np.float64], hi: NDArray[np.float64], n: int) -> bool:
 
 
 class _Walk:
-    """The grades of the walk so far and when each document got its grade (its step)."""
+    """The grades of the walk so far and when each document got its grade (its step); each
+    query's documents as one row of (n_queries, W) matrices (pool order, padded)."""
 
     def __init__(
-        self, pool: Pool, grades: NDArray[np.float64], k: int, top: float, integer: bool
+        self,
+        pool: Pool,
+        grades: NDArray[np.float64],
+        expected: NDArray[np.float64],
+        k: int,
+        top: float,
+        integer: bool,
     ) -> None:
-        self.pool, self.g, self.k, self.top, self.integer = pool, grades, k, top, integer
-        self.w = discounts(pool.rank[0], k) - discounts(pool.rank[1], k)
-        self.starts = query_starts(pool)
+        self.pool, self.k, self.top, self.integer = pool, k, top, integer
+        self.g = np.append(grades, np.nan)
+        # one cell past the pool: the padding of the rows below (w 0, never known)
+        self.w = np.append(discounts(pool.rank[0], k) - discounts(pool.rank[1], k), 0.0)
+        self.gain = np.append(np.fmax(grades, 0.0), 0.0)  # NaN -> 0
+        starts = query_starts(pool)
         # judged before the walk: step -1; never: a step after every other
-        self.step = np.where(np.isnan(grades), np.iinfo(np.int64).max, -1).astype(np.int64)
+        never = np.iinfo(np.int64).max
+        self.step = np.append(np.where(np.isnan(grades), never, -1), never).astype(np.int64)
+        sizes = np.diff(starts)
+        width = int(sizes.max(initial=0))
+        self.real = np.arange(width)[None, :] < sizes[:, None]
+        self.cells = np.where(self.real, starts[:-1, None] + np.arange(width), pool.size)
+        # every grade a document of the walk can have is its final one (judged, or expected
+        # when walked), so one order of each query's final gains orders the known ones of
+        # every step (batch.gain_order): sorted once per query, not per step
+        final = np.append(np.where(np.isnan(grades), expected, grades), 0.0)[self.cells]
+        self.by_gain = gain_order(np.maximum(final, 0.0), self.real)
 
     def advance(
         self, props: NDArray[np.intp], grades: NDArray[np.float64], first_step: int
@@ -141,29 +161,28 @@ class _Walk:
         steps = first_step + np.arange(len(props), dtype=np.int64)
         self.step[props] = steps
         self.g[props] = grades
+        self.gain[props] = np.maximum(grades, 0.0)
         q = self.pool.query[props]
-        begin, end = self.starts[q], self.starts[q + 1]
-        sizes = end - begin
-        row = np.repeat(np.arange(len(props), dtype=np.intp), sizes)
-        docs = np.repeat(begin - np.cumsum(sizes) + sizes, sizes) + np.arange(int(sizes.sum()))
-        known = self.step[docs] <= steps[row]
-        g = np.where(known, self.g[docs], np.nan)
-        w = self.w[docs]
+        cells, real = self.cells[q], self.real[q]
+        known = self.step[cells] <= steps[:, None]
+        gains = self.gain[cells] * known
+        w = self.w[cells]
         if not self.integer:
-            n = len(props)
-            high = upper_relaxed_rows(row, w, g, n, self.k, self.top, ROUNDS)
-            low = -upper_relaxed_rows(row, -w, g, n, self.k, self.top, ROUNDS)
+            by_gain = self.by_gain[q]
+            high = upper_relaxed_matrix(w, gains, known, real, by_gain, self.k, self.top, ROUNDS)
+            np.negative(w, out=w)
+            low = -upper_relaxed_matrix(w, gains, known, real, by_gain, self.k, self.top, ROUNDS)
             return low, high
-        return self._exact(row, w, g, len(props))
+        return self._exact(w, np.where(known, self.g[cells], np.nan), real)
 
     def _exact(
-        self, row: NDArray[np.intp], w: NDArray[np.float64], g: NDArray[np.float64], n: int
+        self, w: NDArray[np.float64], g: NDArray[np.float64], real: NDArray[np.bool_]
     ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-        """``query_delta_bounds`` of each step, one by one (the exact enumeration)."""
+        """``query_delta_bounds`` of each step (a row), one by one (the exact enumeration)."""
+        n = len(w)
         low, high = np.zeros(n), np.zeros(n)
-        edges = np.searchsorted(row, np.arange(n + 1))
         for r in range(n):
-            wr, gr = w[edges[r] : edges[r + 1]], g[edges[r] : edges[r + 1]]
+            wr, gr = w[r, real[r]], g[r, real[r]]
             known = ~np.isnan(gr)
             gk = np.maximum(gr[known], 0.0)
             high[r] = upper_one(wr[known], gk, wr[~known], self.k, self.top, True)
