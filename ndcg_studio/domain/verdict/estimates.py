@@ -177,75 +177,89 @@ def probability_a_better(
         (unknown[b[unknown] == bucket], np.maximum(g[known & (b == bucket)], 0.0))
         for bucket in np.unique(b[unknown]).tolist()
     ]
-    del b, known
-    if len(judged):
-        del unknown  # the buckets' documents (``sources``) are all the draws need
-    n_unknown = len(g) - len(judged)
-    # what every draw shares is made once (bench_gui_scale Compare: 200 draws at 100,000
-    # queries): the discounts, each bucket's unjudged documents, the queries' rows; the
-    # discounts one run at a time (peak RSS of the verdict, the same bench)
-    disc = np.empty((2, pool.size))
-    for i, r in enumerate((run_a, run_b)):
-        disc[i] = discounts(pool.rank[r], k)
+    del b, known, unknown
+    # what every draw shares is made once (bench_gui_scale.py Compare: 200 draws at 100,000
+    # queries): the queries' columns, the known gains in them, the discounts, each bucket's
+    # unjudged cells; a draw then only overwrites the unjudged cells of a copy
     rows = _QueryRows(pool)
-    draw = np.empty_like(g)
+    base = rows.matrix(np.fmax(g, 0.0))  # NaN (unjudged) -> 0, overwritten by each draw
+    disc = np.stack([rows.matrix(discounts(pool.rank[r], k)) for r in (run_a, run_b)])
+    cells = [(rows.cell[at], source if len(source) else judged) for at, source in sources]
+    del g, sources
+    work = np.empty_like(base)
     wins = 0
     for _ in range(samples):
-        draw[:] = g
-        if n_unknown:
-            if len(judged) == 0:
-                draw[unknown] = 0.0
-            else:
-                for at, source in sources:
-                    draw[at] = rng.choice(source if len(source) else judged, size=len(at))
-        wins += _mean_delta(pool, draw, disc, rows, k, evaluated) > 0
+        np.copyto(work, base)
+        if len(judged):  # nothing known: every draw is 0, the base's value
+            for at, source in cells:
+                work.reshape(-1)[at] = rng.choice(source, size=len(at))
+        wins += _mean_delta(work, disc, rows, k, evaluated) > 0
     return wins / samples
 
 
 class _QueryRows:
-    """Each query's pooled documents as one row of a (n_queries, width) matrix."""
+    """Each query's pooled documents as one column of a (width, n_queries) matrix, in pool
+    order down the column: a draw's sums over a query's documents are then loops over the
+    matrix's contiguous rows (bench_gui_scale.py Compare)."""
 
     def __init__(self, pool: Pool) -> None:
         counts = np.bincount(pool.query, minlength=pool.n_queries)
-        self.shape = (pool.n_queries, int(counts.max(initial=0)))
-        self.row = np.asarray(pool.query, dtype=np.intp)
-        # each document's cell in the flattened matrix: one index per cell, made once (a
-        # (row, col) assignment per draw was most of ``ideal``; bench_gui_scale Compare):
-        # row * width + col, col = its place in its query's row, built in place
+        self.shape = (int(counts.max(initial=0)), pool.n_queries)
+        query = np.asarray(pool.query, dtype=np.intp)
+        # each document's cell in the flattened matrix: its place in its query's column *
+        # n_queries + its query, built in place
         cell = np.arange(pool.size)
-        cell -= (np.cumsum(counts) - counts)[self.row]
-        cell += self.row * self.shape[1]
+        cell -= (np.cumsum(counts) - counts)[query]
+        cell *= pool.n_queries
+        cell += query
         self.cell = cell
 
+    def matrix(self, values: NDArray[np.float64]) -> NDArray[np.float64]:
+        """(width, n_queries) float64 the (P,) ``values`` in their cells, 0 elsewhere."""
+        out = np.zeros(self.shape)
+        out.reshape(-1)[self.cell] = values
+        return out
+
     def ideal(self, gains: NDArray[np.float64], k: int) -> NDArray[np.float64]:
-        """IDCG@K of every query from its (P,) gains >= 0: :func:`ideal_dcg`'s terms (gain /
-        log2(position + 1), positive gains only), added in the same order, per row."""
-        matrix = np.zeros(self.shape)
-        matrix.reshape(-1)[self.cell] = gains
-        matrix.sort(axis=1)  # in place: no second matrix (peak RSS of the verdict)
-        top = matrix[:, ::-1][:, :k]
-        log_den = np.log2(np.arange(2, top.shape[1] + 2, dtype=_F64))
-        out = np.zeros(self.shape[0])
-        for j in range(top.shape[1]):
-            out += top[:, j] / log_den[j]  # a zero gain adds 0.0: the sum is unchanged
+        """IDCG@K of every query from its (P,) gains >= 0 (see :meth:`ideal_of`)."""
+        return self.ideal_of(self.matrix(gains), k)
+
+    @staticmethod
+    def ideal_of(gains: NDArray[np.float64], k: int) -> NDArray[np.float64]:
+        """IDCG@K of every column of (width, n_queries) gains >= 0: :func:`ideal_dcg`'s terms
+        (gain / log2(position + 1), positive gains only), added in the same order."""
+        by_query = np.ascontiguousarray(gains.T)
+        by_query.sort(axis=1)  # in place: no second matrix (peak RSS of the verdict)
+        width = by_query.shape[1]
+        top = np.ascontiguousarray(by_query[:, ::-1][:, : min(k, width)].T)
+        del by_query
+        log_den = np.log2(np.arange(2, top.shape[0] + 2, dtype=_F64))
+        out = np.zeros(gains.shape[1])
+        for j in range(top.shape[0]):
+            out += top[j] / log_den[j]  # a zero gain adds 0.0: the sum is unchanged
         return out
 
 
 def _mean_delta(
-    pool: Pool,
-    grades: NDArray[np.float64],
+    gains: NDArray[np.float64],
     disc: NDArray[np.float64],
     rows: _QueryRows,
     k: int,
     evaluated: NDArray[np.bool_],
 ) -> float:
-    """Mean over ``evaluated`` of nDCG@K(A) - nDCG@K(B) for complete ``grades``: the numbers
-    of :func:`ndcg_matrix` for the two runs (``disc``: their (2, P) discounts). ``grades`` is
-    overwritten by the gains (max(grade, 0)): no copy of it (peak RSS of the verdict)."""
-    g = np.maximum(grades, 0.0, out=grades)
-    dcg = [np.bincount(pool.query, weights=disc[r] * g, minlength=pool.n_queries) for r in (0, 1)]
-    idcg = rows.ideal(g, k)
-    nd = np.zeros((2, pool.n_queries))
+    """Mean over ``evaluated`` of nDCG@K(A) - nDCG@K(B) for complete gains (>= 0, in the
+    (width, n_queries) matrix of ``rows``): the numbers of :func:`ndcg_matrix` for the two
+    runs (``disc``: their (2, width, n_queries) discounts), each DCG added in pool order as
+    ``np.bincount`` adds it."""
+    n_q = gains.shape[1]
+    dcg = np.zeros((2, n_q))
+    term = np.empty(n_q)
+    for r in (0, 1):
+        for j in range(gains.shape[0]):
+            np.multiply(disc[r, j], gains[j], out=term)
+            dcg[r] += term
+    idcg = rows.ideal_of(gains, k)
+    nd = np.zeros((2, n_q))
     ok = idcg > 0
     for r in (0, 1):
         nd[r, ok] = dcg[r][ok] / idcg[ok]
