@@ -179,86 +179,109 @@ def probability_a_better(
     ]
     del b, known, unknown
     # what every draw shares is made once (bench_gui_scale.py Compare: 200 draws at 100,000
-    # queries): the queries' columns, the known gains in them, the discounts, each bucket's
+    # queries): the queries' rows, the known gains in them, the discounts, each bucket's
     # unjudged cells; a draw then only overwrites the unjudged cells of a copy
     rows = _QueryRows(pool)
     base = rows.matrix(np.fmax(g, 0.0))  # NaN (unjudged) -> 0, overwritten by each draw
     disc = np.stack([rows.matrix(discounts(pool.rank[r], k)) for r in (run_a, run_b)])
-    cells = [(rows.cell[at], source if len(source) else judged) for at, source in sources]
+    cells = [rows.cell[at] for at, _ in sources]
+    pools = [source if len(source) else judged for _, source in sources]
     del g, sources
-    work = np.empty_like(base)
+    # where each block of queries starts in each bucket's cells (they ascend)
+    starts = np.arange(0, pool.n_queries + _QUERIES_PER_BLOCK, _QUERIES_PER_BLOCK)
+    starts = np.minimum(starts, pool.n_queries) * rows.shape[1]
+    blocks = [(at, np.searchsorted(at, starts)) for at in cells]
     wins = 0
     for _ in range(samples):
-        np.copyto(work, base)
-        if len(judged):  # nothing known: every draw is 0, the base's value
-            for at, source in cells:
-                work.reshape(-1)[at] = rng.choice(source, size=len(at))
-        wins += _mean_delta(work, disc, rows, k, evaluated) > 0
+        draws = (
+            [rng.choice(source, size=len(at)) for at, source in zip(cells, pools, strict=True)]
+            if len(judged)
+            else []
+        )  # nothing known: every draw is 0, the base's value
+        wins += _mean_delta(base, blocks, draws, disc, k, evaluated) > 0
     return wins / samples
 
 
+#: queries handled at once by :func:`_mean_delta`: a block's rows stay in a core's cache
+#: through its column loops and its sort (bench_gui_scale.py Compare)
+_QUERIES_PER_BLOCK = 4096
+
+
 class _QueryRows:
-    """Each query's pooled documents as one column of a (width, n_queries) matrix, in pool
-    order down the column: a draw's sums over a query's documents are then loops over the
-    matrix's contiguous rows (bench_gui_scale.py Compare)."""
+    """Each query's pooled documents as one row of a (n_queries, width) matrix, in pool
+    order along the row."""
 
     def __init__(self, pool: Pool) -> None:
         counts = np.bincount(pool.query, minlength=pool.n_queries)
-        self.shape = (int(counts.max(initial=0)), pool.n_queries)
+        self.shape = (pool.n_queries, int(counts.max(initial=0)))
         query = np.asarray(pool.query, dtype=np.intp)
-        # each document's cell in the flattened matrix: its place in its query's column *
-        # n_queries + its query, built in place
+        # each document's cell in the flattened matrix: query * width + its place in its
+        # query's row, built in place
         cell = np.arange(pool.size)
         cell -= (np.cumsum(counts) - counts)[query]
-        cell *= pool.n_queries
-        cell += query
+        cell += query * self.shape[1]
         self.cell = cell
 
     def matrix(self, values: NDArray[np.float64]) -> NDArray[np.float64]:
-        """(width, n_queries) float64 the (P,) ``values`` in their cells, 0 elsewhere."""
+        """(n_queries, width) float64 the (P,) ``values`` in their cells, 0 elsewhere."""
         out = np.zeros(self.shape)
         out.reshape(-1)[self.cell] = values
         return out
 
     def ideal(self, gains: NDArray[np.float64], k: int) -> NDArray[np.float64]:
-        """IDCG@K of every query from its (P,) gains >= 0 (see :meth:`ideal_of`)."""
-        return self.ideal_of(self.matrix(gains), k)
-
-    @staticmethod
-    def ideal_of(gains: NDArray[np.float64], k: int) -> NDArray[np.float64]:
-        """IDCG@K of every column of (width, n_queries) gains >= 0: :func:`ideal_dcg`'s terms
-        (gain / log2(position + 1), positive gains only), added in the same order."""
-        by_query = np.ascontiguousarray(gains.T)
-        by_query.sort(axis=1)  # in place: no second matrix (peak RSS of the verdict)
-        width = by_query.shape[1]
-        top = np.ascontiguousarray(by_query[:, ::-1][:, : min(k, width)].T)
-        del by_query
-        log_den = np.log2(np.arange(2, top.shape[0] + 2, dtype=_F64))
-        out = np.zeros(gains.shape[1])
-        for j in range(top.shape[0]):
-            out += top[j] / log_den[j]  # a zero gain adds 0.0: the sum is unchanged
+        """IDCG@K of every query from its (P,) gains >= 0 (see :func:`_add_ideal`)."""
+        out = np.zeros(self.shape[0])
+        _add_ideal(self.matrix(gains), k, out)
         return out
 
 
+def _add_ideal(gains: NDArray[np.float64], k: int, out: NDArray[np.float64]) -> None:
+    """Add to ``out`` the IDCG@K of every row of (n, width) gains >= 0, which are sorted in
+    place: :func:`ideal_dcg`'s terms (gain / log2(position + 1), positive gains only), added
+    in the same order."""
+    gains.sort(axis=1)
+    width = gains.shape[1]
+    log_den = np.log2(np.arange(2, min(k, width) + 2, dtype=_F64))
+    for j in range(min(k, width)):
+        out += gains[:, width - 1 - j] / log_den[j]  # a zero gain adds 0.0: the sum is unchanged
+
+
 def _mean_delta(
-    gains: NDArray[np.float64],
+    base: NDArray[np.float64],
+    blocks: list[tuple[NDArray[np.intp], NDArray[np.intp]]],
+    draws: list[NDArray[np.float64]],
     disc: NDArray[np.float64],
-    rows: _QueryRows,
     k: int,
     evaluated: NDArray[np.bool_],
 ) -> float:
-    """Mean over ``evaluated`` of nDCG@K(A) - nDCG@K(B) for complete gains (>= 0, in the
-    (width, n_queries) matrix of ``rows``): the numbers of :func:`ndcg_matrix` for the two
-    runs (``disc``: their (2, width, n_queries) discounts), each DCG added in pool order as
-    ``np.bincount`` adds it."""
-    n_q = gains.shape[1]
-    dcg = np.zeros((2, n_q))
-    term = np.empty(n_q)
-    for r in (0, 1):
-        for j in range(gains.shape[0]):
-            np.multiply(disc[r, j], gains[j], out=term)
-            dcg[r] += term
-    idcg = rows.ideal_of(gains, k)
+    """Mean over ``evaluated`` of nDCG@K(A) - nDCG@K(B) for one draw: the numbers of
+    :func:`ndcg_matrix` for the two runs, each DCG added in pool order as ``np.bincount``
+    adds it.
+
+    Args:
+        base: (n_queries, width) float64 the known gains (>= 0) in each query's row.
+        blocks: per bucket, its (m,) ascending cells of the flattened ``base`` and where each
+            block of :data:`_QUERIES_PER_BLOCK` queries starts in them.
+        draws: per bucket, the (m,) gains drawn for its cells (no bucket: none drawn).
+        disc: (2, n_queries, width) float64 the two runs' discounts.
+    """
+    n_q, width = base.shape
+    dcg, idcg = np.zeros((2, n_q)), np.zeros(n_q)
+    gains = np.empty((min(n_q, _QUERIES_PER_BLOCK), width))
+    term = np.empty_like(gains)
+    for i, lo in enumerate(range(0, n_q, _QUERIES_PER_BLOCK)):
+        hi = min(lo + _QUERIES_PER_BLOCK, n_q)
+        block = gains[: hi - lo]
+        np.copyto(block, base[lo:hi])
+        for (at, start), draw in zip(blocks, draws, strict=False):
+            a, b = start[i], start[i + 1]
+            block.reshape(-1)[at[a:b] - lo * width] = draw[a:b]
+        for r in (0, 1):
+            product = np.multiply(disc[r, lo:hi], block, out=term[: hi - lo])
+            total = dcg[r, lo:hi]
+            for j in range(width):
+                total += product[:, j]
+        _add_ideal(block, k, idcg[lo:hi])
     nd = np.zeros((2, n_q))
     ok = idcg > 0
     for r in (0, 1):
