@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from typing import TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -43,6 +44,7 @@ from ndcg_studio.progress import Cancelled, OperationCancelled
 __all__ = ["settle_steps"]
 
 _F64 = np.float64
+_T = TypeVar("_T", bound=np.generic)
 #: the first block of proposals; blocks double up to :data:`_MAX_BLOCK`
 _FIRST_BLOCK = 256
 _MAX_BLOCK = 1 << 13
@@ -135,23 +137,31 @@ class _Walk:
         integer: bool,
     ) -> None:
         self.pool, self.k, self.top, self.integer = pool, k, top, integer
-        self.g = np.append(grades, np.nan)
-        # one cell past the pool: the padding of the rows below (w 0, never known)
-        self.w = np.append(discounts(pool.rank[0], k) - discounts(pool.rank[1], k), 0.0)
-        self.gain = np.append(np.fmax(grades, 0.0), 0.0)  # NaN -> 0
         starts = query_starts(pool)
-        # judged before the walk: step -1; never: a step after every other
-        never = np.iinfo(np.int64).max
-        self.step = np.append(np.where(np.isnan(grades), never, -1), never).astype(np.int64)
         sizes = np.diff(starts)
         width = int(sizes.max(initial=0))
         self.real = np.arange(width)[None, :] < sizes[:, None]
-        self.cells = np.where(self.real, starts[:-1, None] + np.arange(width), pool.size)
+        # each document's cell of the (n_queries, W) matrices: a step gathers its query's row
+        # (a copy of W values) rather than W scattered values (bench_gui_scale.py Compare)
+        query = np.asarray(pool.query, dtype=np.intp)
+        self.cell = np.arange(pool.size) - starts[query] + query * width
+        self.g = self._rows(grades, np.nan)
+        self.w = self._rows(discounts(pool.rank[0], k) - discounts(pool.rank[1], k), 0.0)
+        self.gain = self._rows(np.fmax(grades, 0.0), 0.0)  # NaN -> 0
+        # judged before the walk: step -1; never: a step after every other
+        never = np.iinfo(np.int64).max
+        self.step = self._rows(np.where(np.isnan(grades), never, -1).astype(np.int64), never)
         # every grade a document of the walk can have is its final one (judged, or expected
         # when walked), so one order of each query's final gains orders the known ones of
         # every step (batch.gain_order): sorted once per query, not per step
-        final = np.append(np.where(np.isnan(grades), expected, grades), 0.0)[self.cells]
-        self.by_gain = gain_order(np.maximum(final, 0.0), self.real)
+        final = self._rows(np.fmax(np.where(np.isnan(grades), expected, grades), 0.0), 0.0)
+        self.by_gain = gain_order(final, self.real)
+
+    def _rows(self, values: NDArray[_T], fill: float) -> NDArray[_T]:
+        """(n_queries, W) ``values`` (P,) in their cells, ``fill`` in the padding."""
+        out = np.full(self.real.shape, fill, dtype=values.dtype)
+        out.reshape(-1)[self.cell] = values
+        return out
 
     def advance(
         self, props: NDArray[np.intp], grades: NDArray[np.float64], first_step: int
@@ -159,21 +169,22 @@ class _Walk:
         """Give ``props`` (steps ``first_step``, ``first_step + 1``, …) their grades; the
         (low, high) bounds of each step's query right after that step."""
         steps = first_step + np.arange(len(props), dtype=np.int64)
-        self.step[props] = steps
-        self.g[props] = grades
-        self.gain[props] = np.maximum(grades, 0.0)
+        cell = self.cell[props]
+        self.step.reshape(-1)[cell] = steps
+        self.g.reshape(-1)[cell] = grades
+        self.gain.reshape(-1)[cell] = np.maximum(grades, 0.0)
         q = self.pool.query[props]
-        cells, real = self.cells[q], self.real[q]
-        known = self.step[cells] <= steps[:, None]
-        gains = self.gain[cells] * known
-        w = self.w[cells]
+        real = self.real[q]
+        known = self.step[q] <= steps[:, None]
+        gains = self.gain[q] * known
+        w = self.w[q]
         if not self.integer:
             by_gain = self.by_gain[q]
             high = upper_relaxed_matrix(w, gains, known, real, by_gain, self.k, self.top, ROUNDS)
             np.negative(w, out=w)
             low = -upper_relaxed_matrix(w, gains, known, real, by_gain, self.k, self.top, ROUNDS)
             return low, high
-        return self._exact(w, np.where(known, self.g[cells], np.nan), real)
+        return self._exact(w, np.where(known, self.g[q], np.nan), real)
 
     def _exact(
         self, w: NDArray[np.float64], g: NDArray[np.float64], real: NDArray[np.bool_]
@@ -218,14 +229,26 @@ def _first_decided(
     undecided = (run_lo < -tol) & (run_hi > tol)
     applied = 0
     for j in np.flatnonzero(~undecided).tolist():
-        for t in range(applied, j + 1):
-            lo[slots[t]], hi[slots[t]] = new_lo[t], new_hi[t]
+        _apply(lo, hi, slots[applied : j + 1], new_lo[applied : j + 1], new_hi[applied : j + 1])
         applied = j + 1
         if _decided(lo, hi, n):
             return int(index[j])
-    for t in range(applied, len(slots)):
-        lo[slots[t]], hi[slots[t]] = new_lo[t], new_hi[t]
+    _apply(lo, hi, slots[applied:], new_lo[applied:], new_hi[applied:])
     return None
+
+
+def _apply(
+    lo: NDArray[np.float64],
+    hi: NDArray[np.float64],
+    slots: NDArray[np.intp],
+    new_lo: NDArray[np.float64],
+    new_hi: NDArray[np.float64],
+) -> None:
+    """Bring ``lo`` / ``hi`` to after the steps given (in order): each slot takes its last
+    step's values (one assignment, not a Python loop over the steps)."""
+    _, first = np.unique(slots[::-1], return_index=True)
+    last = len(slots) - 1 - first
+    lo[slots[last]], hi[slots[last]] = new_lo[last], new_hi[last]
 
 
 def _previous(
