@@ -31,6 +31,7 @@ from numpy.typing import NDArray
 from ndcg_studio.domain.pooling.strategies import ABChooser, Pool, discounts
 from ndcg_studio.domain.verdict.batch import gain_order, upper_relaxed_matrix
 from ndcg_studio.domain.verdict.bounds import (
+    ROUNDING_MARGIN,
     ROUNDS,
     DeltaBounds,
     VerdictInputs,
@@ -38,6 +39,7 @@ from ndcg_studio.domain.verdict.bounds import (
     query_starts,
     upper_one,
 )
+from ndcg_studio.domain.verdict.estimates import ndcg_matrix
 from ndcg_studio.domain.verdict.order import ab_walk_order
 from ndcg_studio.progress import Cancelled, OperationCancelled
 
@@ -48,6 +50,9 @@ _T = TypeVar("_T", bound=np.generic)
 #: the first block of proposals; blocks double up to :data:`_MAX_BLOCK`
 _FIRST_BLOCK = 256
 _MAX_BLOCK = 1 << 13
+#: how far beyond the margin the mean Delta at the final grades must lie for a side of the
+#: walk to be left out (:func:`_sides`): far above the rounding of a mean of bounds in [-1, 1]
+_CUSHION = 1e-9
 
 
 def settle_steps(
@@ -81,6 +86,9 @@ def settle_steps(
     lo, hi = low[queries].copy(), high[queries].copy()
     if _decided(lo, hi, n):
         return 0
+    sides = _sides(inputs, expected, queries)
+    if not any(sides):
+        return None
     # the order first, the walk's copy of the grades after it (peak RSS of the verdict,
     # bench_gui_scale Compare)
     propose = _proposals(pool, np.asarray(grades, dtype=_F64), np.asarray(expected, dtype=_F64), k)
@@ -92,12 +100,36 @@ def settle_steps(
         props = propose(used, block)
         if not len(props):
             return None
-        new_lo, new_hi = walk.advance(props, expected[props], used)
-        j = _first_decided(lo, hi, slot[pool.query[props]], new_lo, new_hi, n)
+        slots = slot[pool.query[props]]
+        new_lo, new_hi = walk.advance(props, expected[props], used, sides)
+        # a side not computed keeps its values (slot -1: a query not in the mean, left out)
+        new_lo = lo[slots] if new_lo is None else new_lo
+        new_hi = hi[slots] if new_hi is None else new_hi
+        j = _first_decided(lo, hi, slots, new_lo, new_hi, n)
         if j is not None:
             return used + j + 1
         used += len(props)
         block = min(2 * block, _MAX_BLOCK)
+
+
+def _sides(
+    inputs: VerdictInputs, expected: NDArray[np.float64], queries: NDArray[np.intp]
+) -> tuple[bool, bool]:
+    """Whether the mean of the lower bounds, and that of the upper bounds, can decide.
+
+    Each step's box of grades holds the final grades of the walk (the judged ones, and the
+    expected ones of every unjudged document), so every query's sound bounds of the
+    relaxation hold its Delta D at those grades all along: low <= D <= high. The mean of the
+    lower bounds then never exceeds mean(D), nor that of the upper bounds falls below it: a
+    side on the wrong side of the margin is never computed (half the walk's bounds,
+    bench_gui_scale.py Compare). The cushion covers the rounding of both. The exact bound
+    of integer grades does not hold D (expected grades are fractional): both sides."""
+    if inputs.integer_grades:
+        return True, True
+    grades = np.asarray(inputs.grades, dtype=_F64)
+    nd = ndcg_matrix(inputs.pool, np.where(np.isnan(grades), expected, grades), inputs.k)
+    mean = float((nd[inputs.run_a, queries] - nd[inputs.run_b, queries]).mean())
+    return mean > ROUNDING_MARGIN - _CUSHION, mean < -ROUNDING_MARGIN + _CUSHION
 
 
 def _proposals(
@@ -164,10 +196,15 @@ class _Walk:
         return out
 
     def advance(
-        self, props: NDArray[np.intp], grades: NDArray[np.float64], first_step: int
-    ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        self,
+        props: NDArray[np.intp],
+        grades: NDArray[np.float64],
+        first_step: int,
+        sides: tuple[bool, bool] = (True, True),
+    ) -> tuple[NDArray[np.float64] | None, NDArray[np.float64] | None]:
         """Give ``props`` (steps ``first_step``, ``first_step + 1``, …) their grades; the
-        (low, high) bounds of each step's query right after that step."""
+        (low, high) bounds of each step's query right after that step, each None when its
+        side is not wanted (``sides``: low, high; the exact bound computes both)."""
         steps = first_step + np.arange(len(props), dtype=np.int64)
         cell = self.cell[props]
         self.step.reshape(-1)[cell] = steps
@@ -180,9 +217,9 @@ class _Walk:
         w = self.w[q]
         if not self.integer:
             by_gain = self.by_gain[q]
-            high = upper_relaxed_matrix(w, gains, known, real, by_gain, self.k, self.top, ROUNDS)
-            np.negative(w, out=w)
-            low = -upper_relaxed_matrix(w, gains, known, real, by_gain, self.k, self.top, ROUNDS)
+            rows = (known, real, by_gain, self.k, self.top, ROUNDS)
+            high = upper_relaxed_matrix(w, gains, *rows) if sides[1] else None
+            low = -upper_relaxed_matrix(-w, gains, *rows) if sides[0] else None
             return low, high
         return self._exact(w, np.where(known, self.g[q], np.nan), real)
 
