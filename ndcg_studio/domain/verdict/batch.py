@@ -32,8 +32,9 @@ from ndcg_studio.domain.pooling.strategies import discounts
 __all__ = ["gain_order", "upper_relaxed_matrix", "upper_relaxed_rows"]
 
 _F64 = np.float64
-#: matrix cells handled at once (bounds the padded matrices: cells x a few float64)
-_CELLS_PER_CHUNK = 1 << 19
+#: matrix cells handled at once: the padded matrices of a chunk stay small (peak RSS of the
+#: verdict) and mostly in the cache (bench_gui_scale.py Compare)
+_CELLS_PER_CHUNK = 1 << 16
 
 
 def gain_order(gains: NDArray[np.float64], real: NDArray[np.bool_]) -> NDArray[np.int16]:

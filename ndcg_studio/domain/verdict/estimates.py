@@ -183,13 +183,20 @@ def probability_a_better(
     # unjudged cells; a draw then only overwrites the unjudged cells of a copy
     rows = _QueryRows(pool)
     base = rows.matrix(np.fmax(g, 0.0))  # NaN (unjudged) -> 0, overwritten by each draw
-    disc = np.stack([rows.matrix(discounts(pool.rank[r], k)) for r in (run_a, run_b)])
+    del g
+    # the discounts filled in place, a part of the pool at a time (peak RSS of the verdict)
+    disc = np.zeros((2, *rows.shape))
+    for i, r in enumerate((run_a, run_b)):
+        for lo in range(0, pool.size, _PART):
+            part = slice(lo, lo + _PART)
+            disc[i].reshape(-1)[rows.cell[part]] = discounts(pool.rank[r, part], k)
     cells = [rows.cell[at] for at, _ in sources]
     pools = [source if len(source) else judged for _, source in sources]
-    del g, sources
+    width = rows.shape[1]
+    del sources, rows
     # where each block of queries starts in each bucket's cells (they ascend)
     starts = np.arange(0, pool.n_queries + _QUERIES_PER_BLOCK, _QUERIES_PER_BLOCK)
-    starts = np.minimum(starts, pool.n_queries) * rows.shape[1]
+    starts = np.minimum(starts, pool.n_queries) * width
     blocks = [(at, np.searchsorted(at, starts)) for at in cells]
     wins = 0
     for _ in range(samples):
@@ -202,6 +209,8 @@ def probability_a_better(
     return wins / samples
 
 
+#: pooled documents whose discounts are placed at once (peak RSS of the verdict)
+_PART = 1 << 18
 #: queries handled at once by :func:`_mean_delta`: a block's rows stay in a core's cache
 #: through its column loops and its sort (bench_gui_scale.py Compare)
 _QUERIES_PER_BLOCK = 4096

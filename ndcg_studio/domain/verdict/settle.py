@@ -39,7 +39,6 @@ from ndcg_studio.domain.verdict.bounds import (
     query_starts,
     upper_one,
 )
-from ndcg_studio.domain.verdict.estimates import ndcg_matrix
 from ndcg_studio.domain.verdict.order import ab_walk_order
 from ndcg_studio.progress import Cancelled, OperationCancelled
 
@@ -51,7 +50,8 @@ _T = TypeVar("_T", bound=np.generic)
 _FIRST_BLOCK = 256
 _MAX_BLOCK = 1 << 13
 #: how far beyond the margin the mean Delta at the final grades must lie for a side of the
-#: walk to be left out (:func:`_sides`): far above the rounding of a mean of bounds in [-1, 1]
+#: walk to be left out (:meth:`_Walk.sides`): far above the rounding of a mean of bounds in
+#: [-1, 1]
 _CUSHION = 1e-9
 
 
@@ -86,13 +86,13 @@ def settle_steps(
     lo, hi = low[queries].copy(), high[queries].copy()
     if _decided(lo, hi, n):
         return 0
-    sides = _sides(inputs, expected, queries)
-    if not any(sides):
-        return None
-    # the order first, the walk's copy of the grades after it (peak RSS of the verdict,
+    # the order first, the walk's matrices after it (peak RSS of the verdict,
     # bench_gui_scale Compare)
     propose = _proposals(pool, np.asarray(grades, dtype=_F64), np.asarray(expected, dtype=_F64), k)
     walk = _Walk(pool, np.asarray(grades, dtype=_F64), expected, k, max_grade, integer_grades)
+    sides = walk.sides(queries)
+    if not any(sides):
+        return None
     used, block = 0, _FIRST_BLOCK
     while True:
         if cancelled is not None and cancelled():
@@ -110,26 +110,6 @@ def settle_steps(
             return used + j + 1
         used += len(props)
         block = min(2 * block, _MAX_BLOCK)
-
-
-def _sides(
-    inputs: VerdictInputs, expected: NDArray[np.float64], queries: NDArray[np.intp]
-) -> tuple[bool, bool]:
-    """Whether the mean of the lower bounds, and that of the upper bounds, can decide.
-
-    Each step's box of grades holds the final grades of the walk (the judged ones, and the
-    expected ones of every unjudged document), so every query's sound bounds of the
-    relaxation hold its Delta D at those grades all along: low <= D <= high. The mean of the
-    lower bounds then never exceeds mean(D), nor that of the upper bounds falls below it: a
-    side on the wrong side of the margin is never computed (half the walk's bounds,
-    bench_gui_scale.py Compare). The cushion covers the rounding of both. The exact bound
-    of integer grades does not hold D (expected grades are fractional): both sides."""
-    if inputs.integer_grades:
-        return True, True
-    grades = np.asarray(inputs.grades, dtype=_F64)
-    nd = ndcg_matrix(inputs.pool, np.where(np.isnan(grades), expected, grades), inputs.k)
-    mean = float((nd[inputs.run_a, queries] - nd[inputs.run_b, queries]).mean())
-    return mean > ROUNDING_MARGIN - _CUSHION, mean < -ROUNDING_MARGIN + _CUSHION
 
 
 def _proposals(
@@ -177,23 +157,51 @@ class _Walk:
         # (a copy of W values) rather than W scattered values (bench_gui_scale.py Compare)
         query = np.asarray(pool.query, dtype=np.intp)
         self.cell = np.arange(pool.size) - starts[query] + query * width
-        self.g = self._rows(grades, np.nan)
         self.w = self._rows(discounts(pool.rank[0], k) - discounts(pool.rank[1], k), 0.0)
-        self.gain = self._rows(np.fmax(grades, 0.0), 0.0)  # NaN -> 0
-        # judged before the walk: step -1; never: a step after every other
-        never = np.iinfo(np.int64).max
-        self.step = self._rows(np.where(np.isnan(grades), never, -1).astype(np.int64), never)
         # every grade a document of the walk can have is its final one (judged, or expected
         # when walked), so one order of each query's final gains orders the known ones of
         # every step (batch.gain_order): sorted once per query, not per step
         final = self._rows(np.fmax(np.where(np.isnan(grades), expected, grades), 0.0), 0.0)
         self.by_gain = gain_order(final, self.real)
+        self.final_delta = self._delta(final)
+        del final
+        self.gain = self._rows(np.fmax(grades, 0.0), 0.0)  # NaN -> 0
+        # judged before the walk: step -1; never: a step after every other (int32: a pool
+        # has fewer documents)
+        never = np.iinfo(np.int32).max
+        self.step = self._rows(np.where(np.isnan(grades), never, -1).astype(np.int32), never)
+        self.g = self._rows(grades, np.nan) if integer else None  # the exact bound's grades
 
     def _rows(self, values: NDArray[_T], fill: float) -> NDArray[_T]:
         """(n_queries, W) ``values`` (P,) in their cells, ``fill`` in the padding."""
         out = np.full(self.real.shape, fill, dtype=values.dtype)
         out.reshape(-1)[self.cell] = values
         return out
+
+    def _delta(self, gains: NDArray[np.float64]) -> NDArray[np.float64]:
+        """(n_queries,) Delta nDCG@K of each query at the (n_queries, W) ``gains``, up to
+        rounding (:meth:`sides` allows for it)."""
+        num = (self.w * gains).sum(axis=1)
+        top = -np.sort(-gains, axis=1)[:, : self.k]
+        ideal = top @ (1.0 / np.log2(np.arange(2, top.shape[1] + 2, dtype=_F64)))
+        return np.where(ideal > 0, num / np.where(ideal > 0, ideal, 1.0), 0.0)
+
+    def sides(self, queries: NDArray[np.intp]) -> tuple[bool, bool]:
+        """Whether the mean over ``queries`` of the lower bounds, and that of the upper
+        bounds, can still decide.
+
+        Each step's box of grades holds the final grades of the walk (the judged ones, and
+        the expected ones of every unjudged document), so every query's sound bounds of the
+        relaxation hold its Delta D at those grades all along: low <= D <= high. The mean of
+        the lower bounds then never exceeds mean(D), nor that of the upper bounds falls
+        below it: a side on the wrong side of the margin is never computed (half the walk's
+        bounds, bench_gui_scale.py Compare); the cushion covers the rounding of both. The
+        exact bound of integer grades does not hold D (expected grades are fractional): both
+        sides."""
+        if self.integer:
+            return True, True
+        mean = float(self.final_delta[queries].mean())
+        return mean > ROUNDING_MARGIN - _CUSHION, mean < -ROUNDING_MARGIN + _CUSHION
 
     def advance(
         self,
@@ -208,7 +216,8 @@ class _Walk:
         steps = first_step + np.arange(len(props), dtype=np.int64)
         cell = self.cell[props]
         self.step.reshape(-1)[cell] = steps
-        self.g.reshape(-1)[cell] = grades
+        if self.g is not None:
+            self.g.reshape(-1)[cell] = grades
         self.gain.reshape(-1)[cell] = np.maximum(grades, 0.0)
         q = self.pool.query[props]
         real = self.real[q]
@@ -221,6 +230,7 @@ class _Walk:
             high = upper_relaxed_matrix(w, gains, *rows) if sides[1] else None
             low = -upper_relaxed_matrix(-w, gains, *rows) if sides[0] else None
             return low, high
+        assert self.g is not None
         return self._exact(w, np.where(known, self.g[q], np.nan), real)
 
     def _exact(
