@@ -62,11 +62,10 @@ def ab_walk_order(
     n_q = int(query.max(initial=-1)) + 1
     judged = ~np.isnan(g)
     # by query, then weight descending, then tie: one sort of integer keys
-    levels, w_rank = np.unique(weight, return_inverse=True)
+    levels = np.unique(weight)  # a few values: a search is cheaper than return_inverse
     rank = query * len(levels)
     rank += len(levels) - 1
-    rank -= w_rank.reshape(-1)
-    del w_rank
+    rank -= np.searchsorted(levels, weight)
     order = _sort_by(rank, n_q * len(levels), tie)
     del rank
     u = order[~judged[order]]  # each query's unjudged documents in the chooser's order
