@@ -174,8 +174,18 @@ def _ideal_of_rows(
     """max(ideal DCG, 1) of each row's first ``length`` gains, computed as the chooser does
     (``np.dot`` of the list with the discounts, once per distinct tuple); 1 for length 0."""
     both = np.ascontiguousarray(np.concatenate([rows, length[:, None].astype(_F64)], axis=1))
-    view = both.view(np.dtype((np.void, both.dtype.itemsize * both.shape[1]))).ravel()
-    _, first, inverse = np.unique(view, return_index=True, return_inverse=True)
+    bits = both.view(np.uint64)
+    # the distinct rows by a hash of their bits (a sort of integers, where np.unique of the
+    # rows as bytes costs twice as much: bench_gui_scale.py Compare), each row then checked
+    # against its group's first; a collision falls back to the rows as bytes
+    # any fixed odd multipliers: a collision is detected and only costs time
+    odd = np.random.default_rng(0).integers(1, 1 << 63, size=bits.shape[1], dtype=np.uint64)
+    digest = (bits * (odd | np.uint64(1))).sum(axis=1, dtype=np.uint64)
+    _, first, inverse = np.unique(digest, return_index=True, return_inverse=True)
+    inverse = np.asarray(inverse).ravel()
+    if not np.array_equal(bits[first[inverse]], bits):
+        view = both.view(np.dtype((np.void, both.dtype.itemsize * both.shape[1]))).ravel()
+        _, first, inverse = np.unique(view, return_index=True, return_inverse=True)
     values = np.ones(len(first))
     for i, r in enumerate(first.tolist()):
         n = int(length[r])
