@@ -14,7 +14,8 @@ grades the chooser is given): the new bounds of every step of a block at once (e
 query with the grades revealed up to that step: the relaxation of
 :mod:`~ndcg_studio.domain.verdict.batch` for all of them, or the exact bound step by step for
 integer grades), running sums of the changes, and the exact sums of the arrays only at the
-steps where the running sums are within their rounding error of deciding. One step of the
+steps where the running sums are within their rounding error of deciding; with the relaxation,
+only a side that can still decide is bounded (:meth:`_Walk.sides`). One step of the
 plain loop re-bounded one query in Python and summed 100,000 values; at 100,000 queries
 (bench_gui_scale Compare) the pool may need a million steps.
 """
