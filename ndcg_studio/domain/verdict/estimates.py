@@ -292,8 +292,6 @@ def _mean_delta(
                 total += product[:, j]
         _add_ideal(block, k, idcg[lo:hi])
     nd = np.zeros((2, n_q))
-    ok = idcg > 0
-    for r in (0, 1):
-        nd[r, ok] = dcg[r][ok] / idcg[ok]
-    delta = nd[0, evaluated] - nd[1, evaluated]
+    np.divide(dcg, idcg, out=nd, where=idcg > 0)  # 0 where the ideal is 0
+    delta = nd[0] - nd[1] if evaluated.all() else nd[0, evaluated] - nd[1, evaluated]
     return float(delta.mean()) if delta.size else float("nan")  # no query: no difference
