@@ -237,12 +237,6 @@ class _QueryRows:
         out.reshape(-1)[self.cell] = values
         return out
 
-    def ideal(self, gains: NDArray[np.float64], k: int) -> NDArray[np.float64]:
-        """IDCG@K of every query from its (P,) gains >= 0 (see :func:`_add_ideal`)."""
-        out = np.zeros(self.shape[0])
-        _add_ideal(self.matrix(gains), k, out)
-        return out
-
 
 def _add_ideal(gains: NDArray[np.float64], k: int, out: NDArray[np.float64]) -> None:
     """Add to ``out`` the IDCG@K of every row of (n, width) gains >= 0, which are sorted in
