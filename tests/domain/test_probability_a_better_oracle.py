@@ -12,6 +12,7 @@ from ndcg_studio.domain.metrics.measures import ideal_dcg
 from ndcg_studio.domain.pooling.strategies import Pool, build_pool
 from ndcg_studio.domain.verdict.bounds import VerdictInputs
 from ndcg_studio.domain.verdict.estimates import (
+    _add_ideal,
     _known_grades,
     _QueryRows,
     ndcg_matrix,
@@ -96,7 +97,8 @@ def test_the_ideal_of_each_row_is_bitwise_ideal_dcg(seed: int, n_queries: int, k
     pool = _pool(rng, 2, n_queries, 9)
     gains = np.maximum(rng.choice([0.0, 1.0, 2.0, 4.0, 1 / 3, 2 / 3, 3.5], pool.size), 0.0)
     want = ideal_dcg(pool.query, gains, None, pool.n_queries, k)
-    got = _QueryRows(pool).ideal(gains, k)
+    got = np.zeros(pool.n_queries)
+    _add_ideal(_QueryRows(pool).matrix(gains), k, got)
     assert got.tolist() == want.tolist()
 
 

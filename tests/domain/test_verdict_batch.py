@@ -69,35 +69,39 @@ def test_rows_in_several_chunks(monkeypatch) -> None:  # type: ignore[no-untyped
     w = rng.choice(np.r_[0.0, disc], row.size) - rng.choice(np.r_[0.0, disc], row.size)
     g = np.where(rng.random(row.size) < 0.4, rng.integers(0, 5, row.size).astype(float), np.nan)
     want = _one_by_one(row, w, g, n_rows, k, 4.0)
-    monkeypatch.setattr(verdict_batch, "_ROWS_PER_CHUNK", 7)
+    monkeypatch.setattr(verdict_batch, "_CELLS_PER_CHUNK", 7 * 8)
     got = upper_relaxed_rows(row, w, g, n_rows, k, 4.0, verdict.ROUNDS)
     np.testing.assert_allclose(got, want, rtol=0, atol=1e-12)
     assert (want != 0).sum() > 10  # the rows are not trivially 0
 
 
-def _positive_rows_every_round(c, g_known, known_real, w, w_real, k, top, rounds):  # type: ignore[no-untyped-def]
-    """verdict_batch._positive_rows as it was: every row through every round (the oracle of
-    the rows that stop once their maximiser repeats)."""
+def _positive_rows_every_round(c, w_all, gk, known, unknown, by_gain, k, top, rounds):  # type: ignore[no-untyped-def]
+    """verdict_batch._positive_rows without its stop: every row through every round (the
+    oracle of the rows that stop once their maximiser repeats)."""
     from ndcg_studio.domain.pooling.strategies import discounts
-    from ndcg_studio.domain.verdict.batch import _ratio_rows
+    from ndcg_studio.domain.verdict.batch import _compact, _ranks, _ratio_rows, _row_sums
 
-    n_rows, mk = g_known.shape
-    width = mk + w.shape[1]
-    d = discounts(np.arange(1, k + 1), k)
+    width = gk.shape[1]
+    d = np.zeros(width + 1)
     kk = min(k, width)
-    real = np.concatenate([known_real, w_real], axis=1)
-    neg_tiebreak = np.concatenate([np.full((n_rows, mk), -np.inf), -w], axis=1)
-    g0 = np.where(known_real, g_known, 0.0)
-    rows = np.arange(n_rows)[:, None]
-    best = np.full(n_rows, np.inf)
-    x = np.zeros(w.shape)
+    d[:kk] = discounts(np.arange(1, k + 1), k)[:kk]
+    rank_known = _ranks(known, by_gain)
+    at_top = known & (gk >= top)
+    n_top, n_known = at_top.sum(axis=1), known.sum(axis=1)
+    w, real = _compact(unknown & (w_all > 0), w_all)
+    by_w = np.argsort(np.where(real, -w, np.inf), axis=1, kind="stable")
+    rank_w = np.empty_like(by_w)
+    np.put_along_axis(rank_w, by_w, np.arange(w.shape[1])[None, :], axis=1)
+    best = np.full(len(c), np.inf)
+    x = np.zeros(w.shape, dtype=bool)
     for _ in range(rounds):
-        gains = np.where(real, np.concatenate([g_known, x], axis=1), -np.inf)
-        order = np.lexsort((neg_tiebreak, -gains), axis=1)[:, :kk]
-        e_all = np.zeros((n_rows, width))
-        e_all[rows, order] = np.where(np.take_along_axis(real, order, 1), d[:kk], 0.0)
-        a = (e_all[:, :mk] * g0).sum(axis=1)
-        r, x = _ratio_rows(c, a, w, e_all[:, mk:], w_real, top)
+        n_x = x.sum(axis=1)
+        place = rank_known + n_x[:, None] * ~at_top
+        a = _row_sums(np.where(known, d[np.minimum(place, width)], 0.0) * gk)
+        above = _ranks(x, by_w)
+        place_x = np.where(x, n_top[:, None] + above, (n_known + n_x)[:, None] + rank_w - above)
+        e = np.where(real, d[np.minimum(place_x, width)], 0.0)
+        r, x = _ratio_rows(c, a, w, e, real, top)
         best = np.minimum(best, r)
     return np.asarray(np.minimum(best, 1.0), dtype=np.float64)
 

@@ -1,18 +1,25 @@
 """The relaxation bound of :mod:`ndcg_studio.domain.verdict.bounds` for many queries at once
 (numpy).
 
-:func:`upper_relaxed_rows` computes, for every query (a *row*) of a pool, the same sound upper
-bound of Delta nDCG@K over the grades x in [0, top] of its unjudged documents as
-``verdict._upper_relaxed`` does for one query — the same case split, the same assignments pi
-(ideal order of the known gains and the current maximiser, ties: known first, then larger w,
-then pool order), the same Dinkelbach prefixes and the same number of rounds — with the
-queries as the rows of padded matrices instead of a Python loop per query (the verdict at
-100,000 queries: bench_gui_scale Compare). Checked
-against the per-query function on random pools (tests/domain/test_verdict_batch.py): equal up
-to the rounding of sums taken in another order (1e-12).
+:func:`upper_relaxed_rows` and :func:`upper_relaxed_matrix` compute, for every query (a *row*)
+of a pool, the same sound upper bound of Delta nDCG@K over the grades x in [0, top] of its
+unjudged documents as ``bounds._upper_relaxed`` does for one query — the same case split, the
+same assignments pi (ideal order of the known gains and the current maximiser, ties: known
+first, then larger w, then pool order), the same Dinkelbach prefixes and the same number of
+rounds — with the queries as the rows of padded matrices instead of a Python loop per query
+(the verdict at 100,000 queries: bench_gui_scale.py Compare). Checked against the per-query
+function on random pools (tests/domain/test_verdict_batch.py): equal up to the rounding of sums
+taken in another order (1e-12).
+
+The assignment of a round is not sorted anew. A maximiser x is top on some unjudged documents
+of positive w and 0 on the others, and the known gains are >= 0, so the ideal order is: the
+known gains >= top (descending), the documents at x = top (larger w first), the other known
+gains (descending), the documents at x = 0 (larger w first). A document's place in it is its rank
+among the known gains (fixed per row: one order of the row's known gains, given or sorted
+once) or among the unjudged documents by w, shifted by how many documents are at top.
 
 The rounds: the per-query function stops when a maximiser repeats; a repeated maximiser
-repeats every later round, so running all rounds for every row gives the same minimum.
+repeats every later round, so a row stops there too (the same minimum).
 """
 
 from __future__ import annotations
@@ -20,29 +27,194 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from ndcg_studio.domain.metrics.measures import ideal_dcg
 from ndcg_studio.domain.pooling.strategies import discounts
 
-__all__ = ["upper_relaxed_rows"]
+__all__ = ["gain_order", "upper_relaxed_matrix", "upper_relaxed_rows"]
 
 _F64 = np.float64
-#: rows handled at once (bounds the padded matrices: rows x items x a few float64)
-_ROWS_PER_CHUNK = 20_000
+#: matrix cells handled at once: the padded matrices of a chunk stay small (peak RSS of the
+#: verdict) and mostly in the cache (bench_gui_scale.py Compare)
+_CELLS_PER_CHUNK = 1 << 16
 
 
-def _padded(
-    row: NDArray[np.intp], values: NDArray[np.float64], n_rows: int, fill: float
+def gain_order(gains: NDArray[np.float64], real: NDArray[np.bool_]) -> NDArray[np.int16]:
+    """(n, W) int16 per row, the columns ordered by gain descending, ties by column; the cells
+    not ``real`` last. Restricted to any subset of the cells, the same order sorts that subset
+    (what :func:`upper_relaxed_matrix` needs of the known gains). W < 32768."""
+    key = np.where(real, -gains, np.inf)
+    out: NDArray[np.int16] = np.argsort(key, axis=1, kind="stable").astype(np.int16)
+    return out
+
+
+def _row_sums(m: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Each row's sum, added left to right from 0.0 (the order ``np.bincount`` adds a row's
+    weights in; a zero adds nothing). A loop over the columns: ``np.cumsum`` along short rows
+    costs several times more (bench_gui_scale.py Compare)."""
+    out = np.zeros(m.shape[0])
+    for j in range(m.shape[1]):
+        out += m[:, j]
+    return out
+
+
+def _ranks(mask: NDArray[np.bool_], order: NDArray[np.integer]) -> NDArray[np.int64]:
+    """(n, W) each cell's number of ``mask`` cells before it in ``order`` (a per-row column
+    permutation)."""
+    in_order = np.take_along_axis(mask, order, axis=1)
+    before = np.empty(mask.shape, dtype=np.int64)
+    running = np.zeros(mask.shape[0], dtype=np.int64)
+    for j in range(mask.shape[1]):
+        before[:, j] = running
+        running += in_order[:, j]
+    out = np.empty_like(before)
+    np.put_along_axis(out, order, before, axis=1)
+    return out
+
+
+def upper_relaxed_matrix(
+    w: NDArray[np.float64],
+    gains: NDArray[np.float64],
+    known: NDArray[np.bool_],
+    real: NDArray[np.bool_],
+    by_gain: NDArray[np.integer],
+    k: int,
+    top: float,
+    rounds: int,
+) -> NDArray[np.float64]:
+    """Sound upper bounds of max N(x)/I(x) per row over x in [0, top] for the unjudged
+    documents (the continuous relaxation of ``bounds._upper_relaxed``), rows as matrices.
+
+    Args:
+        w: (n, W) float64 disc_A - disc_B of each document of the row, in pool order (0 beyond
+            K or not returned; 0 where not ``real``).
+        gains: (n, W) float64 max(grade, 0) of each known document, 0 elsewhere.
+        known: (n, W) bool documents whose grade is known (judged); real: (n, W) bool cells
+            holding a document.
+        by_gain: (n, W) integer column order of each row that sorts its known gains
+            (max(grade, 0)) descending, ties by column, e.g. :func:`gain_order`.
+        k: cutoff K >= 1; top: the largest grade (> 0); rounds: the assignment refinements
+            (``bounds.ROUNDS``).
+
+    Returns:
+        (n,) float64 upper bounds, at most 1; 0 for a row without documents.
+    """
+    n, width = w.shape
+    out = np.zeros(n)
+    step = max(1, _CELLS_PER_CHUNK // max(width, 1))
+    for lo in range(0, n, step):
+        hi = min(lo + step, n)
+        out[lo:hi] = _chunk(
+            w[lo:hi], gains[lo:hi], known[lo:hi], real[lo:hi], by_gain[lo:hi], k, top, rounds
+        )
+    return out
+
+
+def _chunk(
+    w: NDArray[np.float64],
+    gk: NDArray[np.float64],
+    known: NDArray[np.bool_],
+    real: NDArray[np.bool_],
+    by_gain: NDArray[np.integer],
+    k: int,
+    top: float,
+    rounds: int,
+) -> NDArray[np.float64]:
+    # products with the masks, not np.where: a zero term adds nothing to the sums, and
+    # np.where with a scalar costs several times a product (bench_gui_scale.py Compare)
+    c = _row_sums(w * gk)
+    unknown = real & ~known
+    n_hi = c + top * _row_sums(np.maximum(w, 0.0) * unknown)
+    out = np.zeros(len(n_hi))
+    # no assignment makes N positive: N/I <= n_hi / I_hi (the ideal with every unjudged at top)
+    low = np.flatnonzero(n_hi <= 0)
+    if low.size:
+        i_hi = _ideal(gk[low] + top * unknown[low], k)
+        ok = i_hi > 0
+        out[low] = np.where(ok, n_hi[low] / np.where(ok, i_hi, 1.0), 0.0)
+    positive = np.flatnonzero(n_hi > 0)
+    if positive.size:
+        rows = (w[positive], gk[positive], known[positive], unknown[positive], by_gain[positive])
+        out[positive] = _positive_rows(c[positive], *rows, k, top, rounds)
+    return out
+
+
+def _ideal(gains: NDArray[np.float64], k: int) -> NDArray[np.float64]:
+    """IDCG@K of each row of gains >= 0 (0 where no cell): ``ideal_dcg``'s terms, gain /
+    log2(position + 1), added in the same order (descending gain; a zero adds nothing)."""
+    gains.sort(axis=1)
+    width = gains.shape[1]
+    log_den = np.log2(np.arange(2, min(k, width) + 2, dtype=_F64))
+    out = np.zeros(gains.shape[0])
+    for p in range(min(k, width)):
+        out += gains[:, width - 1 - p] / log_den[p]
+    return out
+
+
+def _compact(
+    mask: NDArray[np.bool_], values: NDArray[np.float64]
 ) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
-    """``values`` (grouped by ascending ``row``, order kept) as an (n_rows, width) matrix
-    padded with ``fill``, and the (n_rows, width) mask of real entries."""
-    counts = np.bincount(row, minlength=n_rows)
-    width = int(counts.max(initial=0))
-    col = np.arange(row.shape[0]) - (np.cumsum(counts) - counts)[row]
-    out = np.full((n_rows, width), fill, dtype=_F64)
-    out[row, col] = values
-    mask = np.zeros((n_rows, width), dtype=bool)
-    mask[row, col] = True
-    return out, mask
+    """The ``mask`` cells of each row, pool order kept, moved to the left of a (n, C) matrix
+    (C the most in a row) padded with 0.0, and its mask of real cells."""
+    rows, cols = np.nonzero(mask)
+    at = np.cumsum(mask, axis=1)[rows, cols] - 1
+    width = int(at.max(initial=-1)) + 1
+    out = np.zeros((mask.shape[0], width))
+    out[rows, at] = values[rows, cols]
+    real = np.zeros(out.shape, dtype=bool)
+    real[rows, at] = True
+    return out, real
+
+
+def _positive_rows(
+    c: NDArray[np.float64],
+    w_all: NDArray[np.float64],
+    gk: NDArray[np.float64],
+    known: NDArray[np.bool_],
+    unknown: NDArray[np.bool_],
+    by_gain: NDArray[np.integer],
+    k: int,
+    top: float,
+    rounds: int,
+) -> NDArray[np.float64]:
+    """The positive case of ``bounds._upper_relaxed`` per row: documents with w <= 0 at grade
+    0 only help (N up, I down), so the unjudged documents of positive w (the candidates) vary.
+    The assignment of each round from ranks (module docstring), its Dinkelbach step by
+    :func:`_ratio_rows` on the candidates."""
+    n_rows, width = gk.shape
+    d = np.zeros(width + 1)
+    kk = min(k, width)
+    d[:kk] = discounts(np.arange(1, k + 1), k)[:kk]
+    rank_known = _ranks(known, by_gain)
+    at_top = known & (gk >= top)  # before the documents at x = top (known first)
+    n_top = at_top.sum(axis=1)
+    n_known = known.sum(axis=1)
+    # the candidates, pool order kept, and their ranks by w descending (ties: pool order)
+    w, real = _compact(unknown & (w_all > 0), w_all)
+    by_w = np.argsort(np.where(real, -w, np.inf), axis=1, kind="stable")
+    rank_w = np.empty_like(by_w)
+    np.put_along_axis(rank_w, by_w, np.arange(w.shape[1])[None, :], axis=1)
+    best = np.full(n_rows, np.inf)
+    x = np.zeros(w.shape, dtype=bool)  # the maximiser: at top where True, else at 0
+    at = np.arange(n_rows)
+    for _ in range(rounds):
+        n_x = x.sum(axis=1)
+        place = rank_known + n_x[:, None] * ~at_top
+        a = _row_sums(d[np.minimum(place, width)] * gk)  # gk: 0 where not known
+        above = _ranks(x, by_w)  # candidates at top before each one, by w
+        place_x = np.where(x, n_top[:, None] + above, (n_known + n_x)[:, None] + rank_w - above)
+        e = d[np.minimum(place_x, width)] * real
+        r, new = _ratio_rows(c, a, w, e, real, top)
+        best[at] = np.minimum(best[at], r)
+        moved = np.any(new != x, axis=1)
+        if not moved.all():
+            at, x, c, w, real = at[moved], new[moved], c[moved], w[moved], real[moved]
+            gk, known, at_top = gk[moved], known[moved], at_top[moved]
+            rank_known, rank_w, by_w = rank_known[moved], rank_w[moved], by_w[moved]
+            n_top, n_known = n_top[moved], n_known[moved]
+        else:
+            x = new
+        if not len(at):
+            break
+    return np.asarray(np.minimum(best, 1.0), dtype=_F64)
 
 
 def _ratio_rows(
@@ -52,84 +224,39 @@ def _ratio_rows(
     e: NDArray[np.float64],
     real: NDArray[np.bool_],
     top: float,
-) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    """``verdict._ratio_under_assignment`` per row: (B,) maxima of (c + w.x) / (a + e.x) over
-    x in [0, top]^n, and (B, n) maximisers; padded entries (``real`` False) have w = e = 0 and
-    sort last, so their extra prefixes repeat the last real one."""
+) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
+    """``bounds._ratio_under_assignment`` per row: (B,) maxima of (c + w.x) / (a + e.x) over
+    x in [0, top]^n for w > 0, e >= 0, and (B, n) bool maximisers (x = top where True, else
+    0); padded entries (``real`` False) have w = e = 0 and sort last, so their extra prefixes
+    repeat the last real one. The prefix sums are added left to right, as ``np.cumsum``."""
     n_rows, width = w.shape
-    ratio = np.full((n_rows, width), np.inf)
-    pos = e > 0
-    ratio[pos] = w[pos] / e[pos]
-    ratio[~real] = -np.inf
-    order = np.argsort(-ratio, axis=1, kind="stable")
-    zero = np.zeros((n_rows, 1))
-    num = c[:, None] + top * np.concatenate(
-        [zero, np.cumsum(np.take_along_axis(w, order, 1), 1)], 1
-    )
-    den = a[:, None] + top * np.concatenate(
-        [zero, np.cumsum(np.take_along_axis(e, order, 1), 1)], 1
-    )
+    with np.errstate(divide="ignore", invalid="ignore"):
+        key = w / e  # inf where e = 0 (w > 0)
+    np.copyto(key, -np.inf, where=~real)
+    np.negative(key, out=key)
+    order = np.argsort(key, axis=1, kind="stable")
+    w_sorted, e_sorted = np.take_along_axis(w, order, 1), np.take_along_axis(e, order, 1)
+    num, den = np.empty((n_rows, width + 1)), np.empty((n_rows, width + 1))
+    sum_w, sum_e = np.zeros(n_rows), np.zeros(n_rows)
+    num[:, 0], den[:, 0] = c + top * sum_w, a + top * sum_e
+    for j in range(width):
+        sum_w += w_sorted[:, j]
+        sum_e += e_sorted[:, j]
+        num[:, j + 1] = c + top * sum_w
+        den[:, j + 1] = a + top * sum_e
     unbounded = np.any((den <= 0) & (num > 0), axis=1)
     valid = den > 0
     values = np.where(valid, num / np.where(valid, den, 1.0), -np.inf)
     j = np.argmax(values, axis=1)
     best = values[np.arange(n_rows), j]
-    x = np.zeros((n_rows, width))
-    chosen = np.arange(width)[None, :] < j[:, None]
-    x[np.nonzero(chosen)[0], order[chosen]] = top
+    x = np.empty((n_rows, width), dtype=bool)
+    np.put_along_axis(x, order, np.arange(width)[None, :] < j[:, None], axis=1)
     none_valid = ~valid.any(axis=1)
     best[none_valid] = 0.0
-    x[none_valid] = 0.0
+    x[none_valid] = False
     best[unbounded] = np.inf
-    x[unbounded] = top
+    x[unbounded] = real[unbounded]
     return best, x
-
-
-def _positive_rows(
-    c: NDArray[np.float64],
-    g_known: NDArray[np.float64],
-    known_real: NDArray[np.bool_],
-    w: NDArray[np.float64],
-    w_real: NDArray[np.bool_],
-    k: int,
-    top: float,
-    rounds: int,
-) -> NDArray[np.float64]:
-    """The positive case of ``verdict._upper_relaxed`` per row: known gains (B, mk) and the
-    unjudged documents of positive w (B, mu), both padded (masks ``*_real``)."""
-    n_rows, mk = g_known.shape
-    width = mk + w.shape[1]
-    d = discounts(np.arange(1, k + 1), k)
-    kk = min(k, width)
-    real = np.concatenate([known_real, w_real], axis=1)
-    # ties: known first (tiebreak inf), then larger w; lexsort keeps pool order after that
-    neg_tiebreak = np.concatenate([np.full((n_rows, mk), -np.inf), -w], axis=1)
-    g0 = np.where(known_real, g_known, 0.0)
-    best = np.full(n_rows, np.inf)
-    x = np.zeros(w.shape)
-    # the rows still refining: a row whose maximiser repeats would repeat it every later
-    # round (the same minimum), so it stops there (the per-query function's ``seen``)
-    at = np.arange(n_rows)
-    for _ in range(rounds):
-        gains = np.where(real, np.concatenate([g_known, x], axis=1), -np.inf)
-        order = np.lexsort((neg_tiebreak, -gains), axis=1)[:, :kk]
-        e_all = np.zeros((len(at), width))
-        e_all[np.arange(len(at))[:, None], order] = np.where(
-            np.take_along_axis(real, order, 1), d[:kk], 0.0
-        )
-        a = (e_all[:, :mk] * g0).sum(axis=1)
-        r, new_x = _ratio_rows(c, a, w, e_all[:, mk:], w_real, top)
-        best[at] = np.minimum(best[at], r)
-        moved = np.any(new_x != x, axis=1)
-        if not moved.all():
-            at, x = at[moved], new_x[moved]
-            c, w, w_real, real = c[moved], w[moved], w_real[moved], real[moved]
-            g_known, g0, neg_tiebreak = g_known[moved], g0[moved], neg_tiebreak[moved]
-        else:
-            x = new_x
-        if not len(at):
-            break
-    return np.asarray(np.minimum(best, 1.0), dtype=_F64)
 
 
 def upper_relaxed_rows(
@@ -141,58 +268,35 @@ def upper_relaxed_rows(
     top: float,
     rounds: int,
 ) -> NDArray[np.float64]:
-    """Sound upper bounds of max N(x)/I(x) per row over x in [0, top] for the unjudged
-    documents (the continuous relaxation of ``verdict._upper_relaxed``).
+    """:func:`upper_relaxed_matrix` of documents given one by one with their row.
 
     Args:
         row: (n,) intp row (query) of each pooled document, ascending.
         w: (n,) float64 disc_A - disc_B of each document (0 beyond K or not returned).
         grades: (n,) float64 grade of each document, NaN = not judged yet (negative -> 0).
-        n_rows: number of rows; k: cutoff K >= 1; top: the largest grade; rounds: the
-            assignment refinements (``verdict.ROUNDS``).
+        n_rows: number of rows; k: cutoff K >= 1; top: the largest grade (> 0); rounds: the
+            assignment refinements (``bounds.ROUNDS``).
 
     Returns:
         (n_rows,) float64 upper bounds, at most 1; 0 for a row without documents.
     """
+    counts = np.bincount(row, minlength=n_rows)
+    width = int(counts.max(initial=0))
+    col = np.arange(row.shape[0]) - (np.cumsum(counts) - counts)[row]
     out = np.zeros(n_rows)
-    for lo in range(0, n_rows, _ROWS_PER_CHUNK):
-        hi = min(lo + _ROWS_PER_CHUNK, n_rows)
+    step = max(1, _CELLS_PER_CHUNK // max(width, 1))
+    for lo in range(0, n_rows, step):
+        hi = min(lo + step, n_rows)
         a, b = np.searchsorted(row, [lo, hi])
-        out[lo:hi] = _chunk(row[a:b] - lo, w[a:b], grades[a:b], hi - lo, k, top, rounds)
-    return out
-
-
-def _chunk(
-    row: NDArray[np.intp],
-    w: NDArray[np.float64],
-    grades: NDArray[np.float64],
-    n_rows: int,
-    k: int,
-    top: float,
-    rounds: int,
-) -> NDArray[np.float64]:
-    known = ~np.isnan(grades)
-    gk = np.maximum(grades[known], 0.0)
-    c = np.asarray(np.bincount(row[known], weights=w[known] * gk, minlength=n_rows), dtype=_F64)
-    unknown_w = w[~known]
-    n_hi = c + top * np.bincount(row[~known], weights=np.maximum(unknown_w, 0.0), minlength=n_rows)
-    out = np.zeros(n_rows)
-    # no assignment makes N positive: N/I <= n_hi / I_hi (the ideal with every unjudged at top)
-    gains = np.where(known, np.maximum(grades, 0.0), top)
-    i_hi = ideal_dcg(row.astype(np.int64), gains, None, n_rows, k)
-    low_case = n_hi <= 0
-    out[low_case] = np.where(i_hi > 0, n_hi / np.where(i_hi > 0, i_hi, 1.0), 0.0)[low_case]
-    positive = np.flatnonzero(~low_case)
-    if positive.size == 0:
-        return out
-    # the rows of the positive case, renumbered 0..B-1
-    dense = np.full(n_rows, -1, dtype=np.intp)
-    dense[positive] = np.arange(positive.size)
-    in_known = known & ~low_case[row]
-    g_known, known_real = _padded(
-        dense[row[in_known]], np.maximum(grades[in_known], 0.0), positive.size, -np.inf
-    )
-    in_w = ~known & (w > 0) & ~low_case[row]
-    w_pos, w_real = _padded(dense[row[in_w]], w[in_w], positive.size, 0.0)
-    out[positive] = _positive_rows(c[positive], g_known, known_real, w_pos, w_real, k, top, rounds)
+        r, cc = row[a:b] - lo, col[a:b]
+        wm = np.zeros((hi - lo, width))
+        wm[r, cc] = w[a:b]
+        gm = np.zeros((hi - lo, width))
+        gm[r, cc] = np.fmax(grades[a:b], 0.0)  # NaN -> 0
+        known = np.zeros((hi - lo, width), dtype=bool)
+        known[r, cc] = ~np.isnan(grades[a:b])
+        real = np.zeros((hi - lo, width), dtype=bool)
+        real[r, cc] = True
+        by_gain = gain_order(gm, known)
+        out[lo:hi] = upper_relaxed_matrix(wm, gm, known, real, by_gain, k, top, rounds)
     return out

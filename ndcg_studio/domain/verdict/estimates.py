@@ -177,77 +177,115 @@ def probability_a_better(
         (unknown[b[unknown] == bucket], np.maximum(g[known & (b == bucket)], 0.0))
         for bucket in np.unique(b[unknown]).tolist()
     ]
-    del b, known
-    if len(judged):
-        del unknown  # the buckets' documents (``sources``) are all the draws need
-    n_unknown = len(g) - len(judged)
-    # what every draw shares is made once (bench_gui_scale Compare: 200 draws at 100,000
-    # queries): the discounts, each bucket's unjudged documents, the queries' rows; the
-    # discounts one run at a time (peak RSS of the verdict, the same bench)
-    disc = np.empty((2, pool.size))
-    for i, r in enumerate((run_a, run_b)):
-        disc[i] = discounts(pool.rank[r], k)
+    del b, known, unknown
+    # what every draw shares is made once (bench_gui_scale.py Compare: 200 draws at 100,000
+    # queries): the queries' rows, the known gains in them, the discounts, each bucket's
+    # unjudged cells; a draw then only overwrites the unjudged cells of a copy
     rows = _QueryRows(pool)
-    draw = np.empty_like(g)
+    base = rows.matrix(np.fmax(g, 0.0))  # NaN (unjudged) -> 0, overwritten by each draw
+    del g
+    # the discounts filled in place, a part of the pool at a time (peak RSS of the verdict)
+    disc = np.zeros((2, *rows.shape))
+    for i, r in enumerate((run_a, run_b)):
+        for lo in range(0, pool.size, _PART):
+            part = slice(lo, lo + _PART)
+            disc[i].reshape(-1)[rows.cell[part]] = discounts(pool.rank[r, part], k)
+    cells = [rows.cell[at] for at, _ in sources]
+    pools = [source if len(source) else judged for _, source in sources]
+    width = rows.shape[1]
+    del sources, rows
+    # where each block of queries starts in each bucket's cells (they ascend)
+    starts = np.arange(0, pool.n_queries + _QUERIES_PER_BLOCK, _QUERIES_PER_BLOCK)
+    starts = np.minimum(starts, pool.n_queries) * width
+    blocks = [(at, np.searchsorted(at, starts)) for at in cells]
     wins = 0
     for _ in range(samples):
-        draw[:] = g
-        if n_unknown:
-            if len(judged) == 0:
-                draw[unknown] = 0.0
-            else:
-                for at, source in sources:
-                    draw[at] = rng.choice(source if len(source) else judged, size=len(at))
-        wins += _mean_delta(pool, draw, disc, rows, k, evaluated) > 0
+        draws = (
+            [rng.choice(source, size=len(at)) for at, source in zip(cells, pools, strict=True)]
+            if len(judged)
+            else []
+        )  # nothing known: every draw is 0, the base's value
+        wins += _mean_delta(base, blocks, draws, disc, k, evaluated) > 0
     return wins / samples
 
 
+#: pooled documents whose discounts are placed at once (peak RSS of the verdict)
+_PART = 1 << 18
+#: queries handled at once by :func:`_mean_delta`: a block's rows stay in a core's cache
+#: through its column loops and its sort (bench_gui_scale.py Compare)
+_QUERIES_PER_BLOCK = 4096
+
+
 class _QueryRows:
-    """Each query's pooled documents as one row of a (n_queries, width) matrix."""
+    """Each query's pooled documents as one row of a (n_queries, width) matrix, in pool
+    order along the row."""
 
     def __init__(self, pool: Pool) -> None:
         counts = np.bincount(pool.query, minlength=pool.n_queries)
         self.shape = (pool.n_queries, int(counts.max(initial=0)))
-        self.row = np.asarray(pool.query, dtype=np.intp)
-        # each document's cell in the flattened matrix: one index per cell, made once (a
-        # (row, col) assignment per draw was most of ``ideal``; bench_gui_scale Compare):
-        # row * width + col, col = its place in its query's row, built in place
+        query = np.asarray(pool.query, dtype=np.intp)
+        # each document's cell in the flattened matrix: query * width + its place in its
+        # query's row, built in place
         cell = np.arange(pool.size)
-        cell -= (np.cumsum(counts) - counts)[self.row]
-        cell += self.row * self.shape[1]
+        cell -= (np.cumsum(counts) - counts)[query]
+        cell += query * self.shape[1]
         self.cell = cell
 
-    def ideal(self, gains: NDArray[np.float64], k: int) -> NDArray[np.float64]:
-        """IDCG@K of every query from its (P,) gains >= 0: :func:`ideal_dcg`'s terms (gain /
-        log2(position + 1), positive gains only), added in the same order, per row."""
-        matrix = np.zeros(self.shape)
-        matrix.reshape(-1)[self.cell] = gains
-        matrix.sort(axis=1)  # in place: no second matrix (peak RSS of the verdict)
-        top = matrix[:, ::-1][:, :k]
-        log_den = np.log2(np.arange(2, top.shape[1] + 2, dtype=_F64))
-        out = np.zeros(self.shape[0])
-        for j in range(top.shape[1]):
-            out += top[:, j] / log_den[j]  # a zero gain adds 0.0: the sum is unchanged
+    def matrix(self, values: NDArray[np.float64]) -> NDArray[np.float64]:
+        """(n_queries, width) float64 the (P,) ``values`` in their cells, 0 elsewhere."""
+        out = np.zeros(self.shape)
+        out.reshape(-1)[self.cell] = values
         return out
 
 
+def _add_ideal(gains: NDArray[np.float64], k: int, out: NDArray[np.float64]) -> None:
+    """Add to ``out`` the IDCG@K of every row of (n, width) gains >= 0, which are sorted in
+    place: :func:`ideal_dcg`'s terms (gain / log2(position + 1), positive gains only), added
+    in the same order."""
+    gains.sort(axis=1)
+    width = gains.shape[1]
+    log_den = np.log2(np.arange(2, min(k, width) + 2, dtype=_F64))
+    for j in range(min(k, width)):
+        out += gains[:, width - 1 - j] / log_den[j]  # a zero gain adds 0.0: the sum is unchanged
+
+
 def _mean_delta(
-    pool: Pool,
-    grades: NDArray[np.float64],
+    base: NDArray[np.float64],
+    blocks: list[tuple[NDArray[np.intp], NDArray[np.intp]]],
+    draws: list[NDArray[np.float64]],
     disc: NDArray[np.float64],
-    rows: _QueryRows,
     k: int,
     evaluated: NDArray[np.bool_],
 ) -> float:
-    """Mean over ``evaluated`` of nDCG@K(A) - nDCG@K(B) for complete ``grades``: the numbers
-    of :func:`ndcg_matrix` for the two runs (``disc``: their (2, P) discounts). ``grades`` is
-    overwritten by the gains (max(grade, 0)): no copy of it (peak RSS of the verdict)."""
-    g = np.maximum(grades, 0.0, out=grades)
-    dcg = [np.bincount(pool.query, weights=disc[r] * g, minlength=pool.n_queries) for r in (0, 1)]
-    idcg = rows.ideal(g, k)
-    nd = np.zeros((2, pool.n_queries))
-    ok = idcg > 0
-    for r in (0, 1):
-        nd[r, ok] = dcg[r][ok] / idcg[ok]
-    delta = nd[0, evaluated] - nd[1, evaluated]
+    """Mean over ``evaluated`` of nDCG@K(A) - nDCG@K(B) for one draw: the numbers of
+    :func:`ndcg_matrix` for the two runs, each DCG added in pool order as ``np.bincount``
+    adds it.
+
+    Args:
+        base: (n_queries, width) float64 the known gains (>= 0) in each query's row.
+        blocks: per bucket, its (m,) ascending cells of the flattened ``base`` and where each
+            block of :data:`_QUERIES_PER_BLOCK` queries starts in them.
+        draws: per bucket, the (m,) gains drawn for its cells (no bucket: none drawn).
+        disc: (2, n_queries, width) float64 the two runs' discounts.
+    """
+    n_q, width = base.shape
+    dcg, idcg = np.zeros((2, n_q)), np.zeros(n_q)
+    gains = np.empty((min(n_q, _QUERIES_PER_BLOCK), width))
+    term = np.empty_like(gains)
+    for i, lo in enumerate(range(0, n_q, _QUERIES_PER_BLOCK)):
+        hi = min(lo + _QUERIES_PER_BLOCK, n_q)
+        block = gains[: hi - lo]
+        np.copyto(block, base[lo:hi])
+        for (at, start), draw in zip(blocks, draws, strict=False):
+            a, b = start[i], start[i + 1]
+            block.reshape(-1)[at[a:b] - lo * width] = draw[a:b]
+        for r in (0, 1):
+            product = np.multiply(disc[r, lo:hi], block, out=term[: hi - lo])
+            total = dcg[r, lo:hi]
+            for j in range(width):
+                total += product[:, j]
+        _add_ideal(block, k, idcg[lo:hi])
+    nd = np.zeros((2, n_q))
+    np.divide(dcg, idcg, out=nd, where=idcg > 0)  # 0 where the ideal is 0
+    delta = nd[0] - nd[1] if evaluated.all() else nd[0, evaluated] - nd[1, evaluated]
     return float(delta.mean()) if delta.size else float("nan")  # no query: no difference

@@ -61,7 +61,13 @@ def ab_walk_order(
     query = np.asarray(pool.query, dtype=np.int64)
     n_q = int(query.max(initial=-1)) + 1
     judged = ~np.isnan(g)
-    order = np.lexsort((tie, -weight, query))
+    # by query, then weight descending, then tie: one sort of integer keys
+    levels = np.unique(weight)  # a few values: a search is cheaper than return_inverse
+    rank = query * len(levels)
+    rank += len(levels) - 1
+    rank -= np.searchsorted(levels, weight)
+    order = _sort_by(rank, n_q * len(levels), tie)
+    del rank
     u = order[~judged[order]]  # each query's unjudged documents in the chooser's order
     del order
     if not len(u):
@@ -84,7 +90,29 @@ def ab_walk_order(
     if not np.all(step | ~same):
         return None
     del step, same
-    out: NDArray[np.intp] = u[np.lexsort((tie_u, key))].astype(np.intp, copy=False)
+    _, key_rank = np.unique(key, return_inverse=True)  # -0.0 and 0.0 are one rank
+    del key
+    out: NDArray[np.intp] = u[_sort_by(key_rank.reshape(-1), len(u), tie_u)]
+    return out
+
+
+def _sort_by(rank: NDArray[np.int64], n_ranks: int, tie: NDArray[np.int64]) -> NDArray[np.intp]:
+    """(n,) intp the indices that sort by ``rank`` (n,) int64 in [0, n_ranks), then by
+    ``tie`` (n,) int64 distinct values >= 0 (some of the pool's tie permutation):
+    ``np.lexsort``'s order, by one sort of (rank, tie) packed into int64 when they fit in 62
+    bits (several times faster than lexsort at 100,000 queries, bench_gui_scale.py
+    Compare)."""
+    n_ties = int(tie.max(initial=0)) + 1
+    shift = max(n_ties - 1, 1).bit_length()
+    if max(n_ranks - 1, 1).bit_length() + shift > 62:
+        return np.lexsort((tie, rank))
+    key = rank << shift
+    key |= tie
+    key.sort()
+    key &= (1 << shift) - 1  # the ties, in order
+    where = np.empty(n_ties, dtype=np.intp)
+    where[tie] = np.arange(len(tie))
+    out: NDArray[np.intp] = where[key]
     return out
 
 
@@ -146,8 +174,18 @@ def _ideal_of_rows(
     """max(ideal DCG, 1) of each row's first ``length`` gains, computed as the chooser does
     (``np.dot`` of the list with the discounts, once per distinct tuple); 1 for length 0."""
     both = np.ascontiguousarray(np.concatenate([rows, length[:, None].astype(_F64)], axis=1))
-    view = both.view(np.dtype((np.void, both.dtype.itemsize * both.shape[1]))).ravel()
-    _, first, inverse = np.unique(view, return_index=True, return_inverse=True)
+    bits = both.view(np.uint64)
+    # the distinct rows by a hash of their bits (a sort of integers, where np.unique of the
+    # rows as bytes costs twice as much: bench_gui_scale.py Compare), each row then checked
+    # against its group's first; a collision falls back to the rows as bytes
+    # any fixed odd multipliers: a collision is detected and only costs time
+    odd = np.random.default_rng(0).integers(1, 1 << 63, size=bits.shape[1], dtype=np.uint64)
+    digest = (bits * (odd | np.uint64(1))).sum(axis=1, dtype=np.uint64)
+    _, first, inverse = np.unique(digest, return_index=True, return_inverse=True)
+    inverse = np.asarray(inverse).ravel()
+    if not np.array_equal(bits[first[inverse]], bits):
+        view = both.view(np.dtype((np.void, both.dtype.itemsize * both.shape[1]))).ravel()
+        _, first, inverse = np.unique(view, return_index=True, return_inverse=True)
     values = np.ones(len(first))
     for i, r in enumerate(first.tolist()):
         n = int(length[r])

@@ -14,7 +14,8 @@ grades the chooser is given): the new bounds of every step of a block at once (e
 query with the grades revealed up to that step: the relaxation of
 :mod:`~ndcg_studio.domain.verdict.batch` for all of them, or the exact bound step by step for
 integer grades), running sums of the changes, and the exact sums of the arrays only at the
-steps where the running sums are within their rounding error of deciding. One step of the
+steps where the running sums are within their rounding error of deciding; with the relaxation,
+only a side that can still decide is bounded (:meth:`_Walk.sides`). One step of the
 plain loop re-bounded one query in Python and summed 100,000 values; at 100,000 queries
 (bench_gui_scale Compare) the pool may need a million steps.
 """
@@ -23,13 +24,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from typing import TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
 
 from ndcg_studio.domain.pooling.strategies import ABChooser, Pool, discounts
-from ndcg_studio.domain.verdict.batch import upper_relaxed_rows
+from ndcg_studio.domain.verdict.batch import gain_order, upper_relaxed_matrix
 from ndcg_studio.domain.verdict.bounds import (
+    ROUNDING_MARGIN,
     ROUNDS,
     DeltaBounds,
     VerdictInputs,
@@ -43,9 +46,14 @@ from ndcg_studio.progress import Cancelled, OperationCancelled
 __all__ = ["settle_steps"]
 
 _F64 = np.float64
+_T = TypeVar("_T", bound=np.generic)
 #: the first block of proposals; blocks double up to :data:`_MAX_BLOCK`
 _FIRST_BLOCK = 256
 _MAX_BLOCK = 1 << 13
+#: how far beyond the margin the mean Delta at the final grades must lie for a side of the
+#: walk to be left out (:meth:`_Walk.sides`): far above the rounding of a mean of bounds in
+#: [-1, 1]
+_CUSHION = 1e-9
 
 
 def settle_steps(
@@ -79,10 +87,13 @@ def settle_steps(
     lo, hi = low[queries].copy(), high[queries].copy()
     if _decided(lo, hi, n):
         return 0
-    # the order first, the walk's copy of the grades after it (peak RSS of the verdict,
+    # the order first, the walk's matrices after it (peak RSS of the verdict,
     # bench_gui_scale Compare)
     propose = _proposals(pool, np.asarray(grades, dtype=_F64), np.asarray(expected, dtype=_F64), k)
-    walk = _Walk(pool, np.asarray(grades, dtype=_F64).copy(), k, max_grade, integer_grades)
+    walk = _Walk(pool, np.asarray(grades, dtype=_F64), expected, k, max_grade, integer_grades)
+    sides = walk.sides(queries)
+    if not any(sides):
+        return None
     used, block = 0, _FIRST_BLOCK
     while True:
         if cancelled is not None and cancelled():
@@ -90,8 +101,12 @@ def settle_steps(
         props = propose(used, block)
         if not len(props):
             return None
-        new_lo, new_hi = walk.advance(props, expected[props], used)
-        j = _first_decided(lo, hi, slot[pool.query[props]], new_lo, new_hi, n)
+        slots = slot[pool.query[props]]
+        new_lo, new_hi = walk.advance(props, expected[props], used, sides)
+        # a side not computed keeps its values (slot -1: a query not in the mean, left out)
+        new_lo = lo[slots] if new_lo is None else new_lo
+        new_hi = hi[slots] if new_hi is None else new_hi
+        j = _first_decided(lo, hi, slots, new_lo, new_hi, n)
         if j is not None:
             return used + j + 1
         used += len(props)
@@ -122,48 +137,111 @@ def _decided(lo: NDArray[np.float64], hi: NDArray[np.float64], n: int) -> bool:
 
 
 class _Walk:
-    """The grades of the walk so far and when each document got its grade (its step)."""
+    """The grades of the walk so far and when each document got its grade (its step); each
+    query's documents as one row of (n_queries, W) matrices (pool order, padded)."""
 
     def __init__(
-        self, pool: Pool, grades: NDArray[np.float64], k: int, top: float, integer: bool
+        self,
+        pool: Pool,
+        grades: NDArray[np.float64],
+        expected: NDArray[np.float64],
+        k: int,
+        top: float,
+        integer: bool,
     ) -> None:
-        self.pool, self.g, self.k, self.top, self.integer = pool, grades, k, top, integer
-        self.w = discounts(pool.rank[0], k) - discounts(pool.rank[1], k)
-        self.starts = query_starts(pool)
-        # judged before the walk: step -1; never: a step after every other
-        self.step = np.where(np.isnan(grades), np.iinfo(np.int64).max, -1).astype(np.int64)
+        self.pool, self.k, self.top, self.integer = pool, k, top, integer
+        starts = query_starts(pool)
+        sizes = np.diff(starts)
+        width = int(sizes.max(initial=0))
+        self.real = np.arange(width)[None, :] < sizes[:, None]
+        # each document's cell of the (n_queries, W) matrices: a step gathers its query's row
+        # (a copy of W values) rather than W scattered values (bench_gui_scale.py Compare)
+        query = np.asarray(pool.query, dtype=np.intp)
+        self.cell = np.arange(pool.size) - starts[query] + query * width
+        self.w = self._rows(discounts(pool.rank[0], k) - discounts(pool.rank[1], k), 0.0)
+        # every grade a document of the walk can have is its final one (judged, or expected
+        # when walked), so one order of each query's final gains orders the known ones of
+        # every step (batch.gain_order): sorted once per query, not per step
+        final = self._rows(np.fmax(np.where(np.isnan(grades), expected, grades), 0.0), 0.0)
+        self.by_gain = gain_order(final, self.real)
+        self.final_delta = self._delta(final)
+        del final
+        self.gain = self._rows(np.fmax(grades, 0.0), 0.0)  # NaN -> 0
+        # judged before the walk: step -1; never: a step after every other (int32: a pool
+        # has fewer documents)
+        never = np.iinfo(np.int32).max
+        self.step = self._rows(np.where(np.isnan(grades), never, -1).astype(np.int32), never)
+        self.g = self._rows(grades, np.nan) if integer else None  # the exact bound's grades
+
+    def _rows(self, values: NDArray[_T], fill: float) -> NDArray[_T]:
+        """(n_queries, W) ``values`` (P,) in their cells, ``fill`` in the padding."""
+        out = np.full(self.real.shape, fill, dtype=values.dtype)
+        out.reshape(-1)[self.cell] = values
+        return out
+
+    def _delta(self, gains: NDArray[np.float64]) -> NDArray[np.float64]:
+        """(n_queries,) Delta nDCG@K of each query at the (n_queries, W) ``gains``, up to
+        rounding (:meth:`sides` allows for it)."""
+        num = (self.w * gains).sum(axis=1)
+        top = -np.sort(-gains, axis=1)[:, : self.k]
+        ideal = top @ (1.0 / np.log2(np.arange(2, top.shape[1] + 2, dtype=_F64)))
+        return np.where(ideal > 0, num / np.where(ideal > 0, ideal, 1.0), 0.0)
+
+    def sides(self, queries: NDArray[np.intp]) -> tuple[bool, bool]:
+        """Whether the mean over ``queries`` of the lower bounds, and that of the upper
+        bounds, can still decide.
+
+        Each step's box of grades holds the final grades of the walk (the judged ones, and
+        the expected ones of every unjudged document), so every query's sound bounds of the
+        relaxation hold its Delta D at those grades all along: low <= D <= high. The mean of
+        the lower bounds then never exceeds mean(D), nor that of the upper bounds falls
+        below it: a side on the wrong side of the margin is never computed (half the walk's
+        bounds, bench_gui_scale.py Compare); the cushion covers the rounding of both. The
+        exact bound of integer grades does not hold D (expected grades are fractional): both
+        sides."""
+        if self.integer:
+            return True, True
+        mean = float(self.final_delta[queries].mean())
+        return mean > ROUNDING_MARGIN - _CUSHION, mean < -ROUNDING_MARGIN + _CUSHION
 
     def advance(
-        self, props: NDArray[np.intp], grades: NDArray[np.float64], first_step: int
-    ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        self,
+        props: NDArray[np.intp],
+        grades: NDArray[np.float64],
+        first_step: int,
+        sides: tuple[bool, bool] = (True, True),
+    ) -> tuple[NDArray[np.float64] | None, NDArray[np.float64] | None]:
         """Give ``props`` (steps ``first_step``, ``first_step + 1``, …) their grades; the
-        (low, high) bounds of each step's query right after that step."""
+        (low, high) bounds of each step's query right after that step, each None when its
+        side is not wanted (``sides``: low, high; the exact bound computes both)."""
         steps = first_step + np.arange(len(props), dtype=np.int64)
-        self.step[props] = steps
-        self.g[props] = grades
+        cell = self.cell[props]
+        self.step.reshape(-1)[cell] = steps
+        if self.g is not None:
+            self.g.reshape(-1)[cell] = grades
+        self.gain.reshape(-1)[cell] = np.maximum(grades, 0.0)
         q = self.pool.query[props]
-        begin, end = self.starts[q], self.starts[q + 1]
-        sizes = end - begin
-        row = np.repeat(np.arange(len(props), dtype=np.intp), sizes)
-        docs = np.repeat(begin - np.cumsum(sizes) + sizes, sizes) + np.arange(int(sizes.sum()))
-        known = self.step[docs] <= steps[row]
-        g = np.where(known, self.g[docs], np.nan)
-        w = self.w[docs]
+        real = self.real[q]
+        known = self.step[q] <= steps[:, None]
+        gains = self.gain[q] * known
+        w = self.w[q]
         if not self.integer:
-            n = len(props)
-            high = upper_relaxed_rows(row, w, g, n, self.k, self.top, ROUNDS)
-            low = -upper_relaxed_rows(row, -w, g, n, self.k, self.top, ROUNDS)
+            by_gain = self.by_gain[q]
+            rows = (known, real, by_gain, self.k, self.top, ROUNDS)
+            high = upper_relaxed_matrix(w, gains, *rows) if sides[1] else None
+            low = -upper_relaxed_matrix(-w, gains, *rows) if sides[0] else None
             return low, high
-        return self._exact(row, w, g, len(props))
+        assert self.g is not None
+        return self._exact(w, np.where(known, self.g[q], np.nan), real)
 
     def _exact(
-        self, row: NDArray[np.intp], w: NDArray[np.float64], g: NDArray[np.float64], n: int
+        self, w: NDArray[np.float64], g: NDArray[np.float64], real: NDArray[np.bool_]
     ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-        """``query_delta_bounds`` of each step, one by one (the exact enumeration)."""
+        """``query_delta_bounds`` of each step (a row), one by one (the exact enumeration)."""
+        n = len(w)
         low, high = np.zeros(n), np.zeros(n)
-        edges = np.searchsorted(row, np.arange(n + 1))
         for r in range(n):
-            wr, gr = w[edges[r] : edges[r + 1]], g[edges[r] : edges[r + 1]]
+            wr, gr = w[r, real[r]], g[r, real[r]]
             known = ~np.isnan(gr)
             gk = np.maximum(gr[known], 0.0)
             high[r] = upper_one(wr[known], gk, wr[~known], self.k, self.top, True)
@@ -199,14 +277,26 @@ def _first_decided(
     undecided = (run_lo < -tol) & (run_hi > tol)
     applied = 0
     for j in np.flatnonzero(~undecided).tolist():
-        for t in range(applied, j + 1):
-            lo[slots[t]], hi[slots[t]] = new_lo[t], new_hi[t]
+        _apply(lo, hi, slots[applied : j + 1], new_lo[applied : j + 1], new_hi[applied : j + 1])
         applied = j + 1
         if _decided(lo, hi, n):
             return int(index[j])
-    for t in range(applied, len(slots)):
-        lo[slots[t]], hi[slots[t]] = new_lo[t], new_hi[t]
+    _apply(lo, hi, slots[applied:], new_lo[applied:], new_hi[applied:])
     return None
+
+
+def _apply(
+    lo: NDArray[np.float64],
+    hi: NDArray[np.float64],
+    slots: NDArray[np.intp],
+    new_lo: NDArray[np.float64],
+    new_hi: NDArray[np.float64],
+) -> None:
+    """Bring ``lo`` / ``hi`` to after the steps given (in order): each slot takes its last
+    step's values (one assignment, not a Python loop over the steps)."""
+    _, first = np.unique(slots[::-1], return_index=True)
+    last = len(slots) - 1 - first
+    lo[slots[last]], hi[slots[last]] = new_lo[last], new_hi[last]
 
 
 def _previous(
