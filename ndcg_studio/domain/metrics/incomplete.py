@@ -67,10 +67,12 @@ __all__ = [
     "INFAP_EPSILON",
     "RECALL_LEVELS",
     "IncompleteTable",
+    "RunRows",
     "incomplete_measures",
     "inferred_ap",
     "ndcg_rel",
     "recall_precision",
+    "run_rows",
 ]
 
 _F64 = np.float64
@@ -162,6 +164,7 @@ def incomplete_measures(
     persistence: float = 0.8,
     rbp_gain: Literal["binary", "graded"] = "binary",
     condensed: bool = True,
+    rows: RunRows | None = None,
 ) -> IncompleteTable:
     """nDCG′@K, AP, AP@K, Recall@K, bpref, RBP and its residual of every group at once.
 
@@ -180,6 +183,8 @@ def incomplete_measures(
         rbp_gain: ``"binary"`` (relevant = 1) or ``"graded"`` (trec_eval ``rbp``).
         condensed: compute nDCG′ (False: ``ndcg_condensed`` is all NaN, which saves a
             :func:`metrics.score` call when only the other measures are wanted).
+        rows: :func:`run_rows` of these lists and qrels in ``params``' run order, when the
+            caller has them already (found here otherwise).
 
     Returns:
         An :class:`IncompleteTable` of (n_groups,) arrays.
@@ -191,25 +196,29 @@ def incomplete_measures(
     if params is None:
         params = ScoringParams()
     _check_rbp(persistence, rbp_gain)
-    return _incomplete_table(lists, qrels, params, persistence, rbp_gain, condensed)
+    in_order = rows if rows is not None else run_rows(lists, qrels, params)
+    return _incomplete_table(lists, qrels, params, in_order, persistence, rbp_gain, condensed)
 
 
 def _incomplete_table(
     lists: RankedLists,
     qrels: Qrels,
     params: ScoringParams,
+    in_order: RunRows,
     persistence: float,
     rbp_gain: str,
     condensed: bool,
 ) -> IncompleteTable:
-    """:func:`incomplete_measures` once its options are checked."""
+    """:func:`incomplete_measures` once its options are checked and its rows found."""
     n_groups = lists.n_groups
-    n_queries, n_docs = index_spaces(lists, qrels)
-    ranked = rank_groups(lists, params)
+    ranked, rows, grade, n_queries = (
+        in_order.ranked,
+        in_order.rows,
+        in_order.grade,
+        in_order.n_queries,
+    )
     n = ranked.group.shape[0]
-    rows = ranked.rows(np.arange(n, dtype=np.intp))  # input row at each run-order position
     group, query_of_group = ranked.group, lists.group_query
-    grade = _lookup_grades(qrels, query_of_group[group], lists.doc[rows], n_docs)
     judged = grade >= 0.0  # NaN compares False
     relevant = grade >= params.relevance_threshold
     cut = params.k if params.k is not None else n + 1
@@ -251,7 +260,11 @@ RECALL_LEVELS: tuple[float, ...] = tuple(float(f"0.{i}") if i < 10 else 1.0 for 
 
 
 def recall_precision(
-    lists: RankedLists, qrels: Qrels, params: ScoringParams | None = None
+    lists: RankedLists,
+    qrels: Qrels,
+    params: ScoringParams | None = None,
+    *,
+    rows: RunRows | None = None,
 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """R-precision and the interpolated precision at the 11 standard recall levels, of every
     group at once.
@@ -280,11 +293,9 @@ def recall_precision(
     if params is None:
         params = ScoringParams()
     n_groups = lists.n_groups
-    n_queries, n_docs = index_spaces(lists, qrels)
-    ranked = rank_groups(lists, params)
-    rows = ranked.rows(np.arange(ranked.group.shape[0], dtype=np.intp))
+    in_order = rows if rows is not None else run_rows(lists, qrels, params)
+    ranked, grade, n_queries = in_order.ranked, in_order.grade, in_order.n_queries
     group, query_of_group = ranked.group, lists.group_query
-    grade = _lookup_grades(qrels, query_of_group[group], lists.doc[rows], n_docs)
     relevant = grade >= params.relevance_threshold
     r_count, _n_count, has_judgments = _query_counts(
         qrels, params.relevance_threshold, n_queries, query_of_group
@@ -322,20 +333,45 @@ def recall_precision(
 INFAP_EPSILON = 0.00001
 
 
-def _run_rows(
-    lists: RankedLists, qrels: Qrels, params: ScoringParams
-) -> tuple[RankedRows, NDArray[np.int64], NDArray[np.float64], int]:
-    """The rows in run order: (ranked, group of each row, grade of each row (NaN when the pair
-    is not in the qrels), number of queries)."""
+@dataclass(frozen=True, eq=False)
+class RunRows:
+    """The results in run order with their grades, found once and read by several measures
+    (``ndcg-studio eval`` asks for many over the same lists: ``bench_eval.py --set shared``).
+
+    Attributes:
+        ranked: every group in run order (:func:`~ndcg_studio.domain.metrics.measures.rank_groups`).
+        rows: (n,) intp, the input row at each run-order position.
+        grade: (n,) float64 grade of each position's document, NaN when not in the qrels.
+        n_queries, n_docs: the index spaces of the lists and qrels.
+    """
+
+    ranked: RankedRows
+    rows: NDArray[np.intp]
+    grade: NDArray[np.float64]
+    n_queries: int
+    n_docs: int
+
+
+def run_rows(lists: RankedLists, qrels: Qrels, params: ScoringParams) -> RunRows:
+    """:class:`RunRows` of ``lists`` against ``qrels`` in ``params``' run order (its other
+    fields are not used).
+
+    Raises:
+        ValueError: a document twice in one ranked list, or two grades for one (query, document).
+    """
     n_queries, n_docs = index_spaces(lists, qrels)
     ranked = rank_groups(lists, params)
     rows = ranked.rows(np.arange(ranked.group.shape[0], dtype=np.intp))
     grade = _lookup_grades(qrels, lists.group_query[ranked.group], lists.doc[rows], n_docs)
-    return ranked, ranked.group, grade, n_queries
+    return RunRows(ranked, rows, grade, n_queries, n_docs)
 
 
 def inferred_ap(
-    lists: RankedLists, qrels: Qrels, params: ScoringParams | None = None
+    lists: RankedLists,
+    qrels: Qrels,
+    params: ScoringParams | None = None,
+    *,
+    rows: RunRows | None = None,
 ) -> NDArray[np.float64]:
     """Inferred AP of every group: AP estimated from a judged sample of the pool.
 
@@ -352,7 +388,9 @@ def inferred_ap(
     """
     if params is None:
         params = ScoringParams()
-    ranked, group, grade, n_queries = _run_rows(lists, qrels, params)
+    in_order = rows if rows is not None else run_rows(lists, qrels, params)
+    ranked, grade, n_queries = in_order.ranked, in_order.grade, in_order.n_queries
+    group = ranked.group
     in_qrels = ~np.isnan(grade)
     relevant = in_qrels & (grade >= params.relevance_threshold)
     nonrelevant = in_qrels & (grade >= 0.0) & ~relevant
@@ -376,7 +414,11 @@ def inferred_ap(
 
 
 def ndcg_rel(
-    lists: RankedLists, qrels: Qrels, params: ScoringParams | None = None
+    lists: RankedLists,
+    qrels: Qrels,
+    params: ScoringParams | None = None,
+    *,
+    rows: RunRows | None = None,
 ) -> NDArray[np.float64]:
     """nDCG averaged over the relevant documents, of every group (gain = grade).
 
@@ -391,7 +433,9 @@ def ndcg_rel(
     """
     if params is None:
         params = ScoringParams()
-    ranked, group, grade, n_queries = _run_rows(lists, qrels, params)
+    in_order = rows if rows is not None else run_rows(lists, qrels, params)
+    ranked, grade, n_queries = in_order.ranked, in_order.grade, in_order.n_queries
+    group = ranked.group
     gain = np.where(grade > 0.0, grade, 0.0)  # NaN, unjudged and 0 gain nothing
     discount = 1.0 / np.log2(ranked.pos + 2.0)
     dcg = cumsum_in_groups(gain * discount, group)

@@ -277,7 +277,7 @@ def evaluate(
     if max_docs is not None:
         lists = _first_of_each(lists, max_docs)
     tables = MeasureTables(lists, judgments, float(relevance_level))
-    cut_families = ("P", "recall", "ndcg_cut", "map_cut")
+    cut_families = ("P", "recall", "ndcg_cut", "map_cut", "success")
     cutoffs = {k for s in measures if s.name in cut_families for k in s.cutoffs}
     if cutoffs:
         tables.prepare_cutoffs(cutoffs)

@@ -18,10 +18,12 @@ from ndcg_studio.domain.metrics.cutoffs import CutoffMeasures, cutoff_measures
 from ndcg_studio.domain.metrics.incomplete import (
     RECALL_LEVELS,
     IncompleteTable,
+    RunRows,
     incomplete_measures,
     inferred_ap,
     ndcg_rel,
     recall_precision,
+    run_rows,
 )
 from ndcg_studio.domain.metrics.measures import Qrels, RankedLists, ScoreTable, ScoringParams, score
 from ndcg_studio.services.evaluation.measures import MeasureError, MeasureSpec
@@ -39,6 +41,15 @@ class MeasureTables:
         self._extras: dict[object, IncompleteTable] = {}
         self._curve: tuple[NDArray[np.float64], NDArray[np.float64]] | None = None
         self._cutoffs: CutoffMeasures | None = None
+        self._rows: RunRows | None = None
+
+    def rows(self) -> RunRows:
+        """The results in run order with their grades, found once for every measure that
+        reads them (``bench_eval.py --set shared``)."""
+        if self._rows is None:
+            params = ScoringParams(k=None, relevance_threshold=self.threshold)
+            self._rows = run_rows(self.lists, self.judgments, params)
+        return self._rows
 
     def scored(self, k: int | None, gains: Mapping[int, float] | None = None) -> ScoreTable:
         key = (k, tuple(sorted(gains.items())) if gains else None)
@@ -63,6 +74,7 @@ class MeasureTables:
                 persistence=0.9 if graded_rbp else 0.8,
                 rbp_gain="graded" if graded_rbp else "binary",
                 condensed=False,
+                rows=self.rows(),
             )
         return self._extras[key]
 
@@ -112,7 +124,7 @@ class MeasureTables:
         """R-precision and the 11-point interpolated precision, computed once."""
         if self._curve is None:
             params = ScoringParams(k=None, relevance_threshold=self.threshold)
-            self._curve = recall_precision(self.lists, self.judgments, params)
+            self._curve = recall_precision(self.lists, self.judgments, params, rows=self.rows())
         return self._curve
 
     def columns(self, spec: MeasureSpec, any_k: int) -> dict[str, object]:
@@ -130,7 +142,7 @@ class MeasureTables:
         if name in ("infAP", "ndcg_rel"):
             whole = ScoringParams(k=None, relevance_threshold=self.threshold)
             compute = inferred_ap if name == "infAP" else ndcg_rel
-            return {name: compute(self.lists, self.judgments, whole)}
+            return {name: compute(self.lists, self.judgments, whole, rows=self.rows())}
         if name == "gm_map":  # the summary is the geometric mean (evaluate)
             return {name: self.incomplete(None).ap}
         if name == "Rprec":
@@ -156,9 +168,9 @@ class MeasureTables:
             return self._at_cutoffs("ap", "map_cut", spec.cutoffs)
         if name == "rbp":
             return {name: self.incomplete(None, graded_rbp=True).rbp}
-        if name == "success":  # a relevant document in the top K (m_success.c)
-            recalls = {k: self.incomplete(k).recall for k in spec.cutoffs}
-            return {f"success_{k}": np.where(r > 0, 1.0, 0.0) for k, r in recalls.items()}
+        if name == "success":  # a relevant document in the top K (m_success.c): P@K > 0
+            precisions = self._at_cutoffs("precision", "success", spec.cutoffs)
+            return {label: np.where(np.asarray(p) > 0, 1.0, 0.0) for label, p in precisions.items()}
         if name.startswith("set_") or name == "num_nonrel_judged_ret":
             return {name: self._set_measure(name)}
         # parse_measures only lets MEASURES through
