@@ -86,8 +86,12 @@ def main() -> None:
         path = args.keep or Path(tmp) / "startup.sqlite"
         if not path.exists():
             build(path, args.queries).dispose()
+        sys.path.insert(0, str(Path(__file__).parent))
+        from bench_gui_scale import prepare
+
+        prepare(path)  # bytecode and the file's first check, as after a user's first start
         env = {
-            **os.environ,
+            **{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"},
             "QT_QPA_PLATFORM": "offscreen",
             "XDG_CONFIG_HOME": str(Path(tmp) / "config"),
             "XDG_DATA_HOME": str(Path(tmp) / "data"),
