@@ -15,9 +15,10 @@ from sqlalchemy import select, text
 from sqlalchemy.exc import IntegrityError
 
 from ndcg_studio.storage import models
+from ndcg_studio.storage.bulk import pg_copy
 from ndcg_studio.storage.bulk.columns import bulk_insert_columns, bulk_transaction, fetch_array
 from ndcg_studio.storage.bulk.imports import insert_results
-from ndcg_studio.storage.bulk.pg_copy import copy_in_columns, copy_out_array
+from ndcg_studio.storage.bulk.pg_copy import copy_any, copy_in_columns, copy_out_array
 from ndcg_studio.storage.database import Database, open_database
 
 pytestmark = pytest.mark.postgres
@@ -100,6 +101,23 @@ def test_nulls_and_other_types_fall_back_to_the_row_read(pg: Database) -> None:
         )
         empty = select(r.c.document_id).where(r.c.document_id < 0)
         assert copy_out_array(conn, empty, [("doc", "i8")]).tolist() == []  # type: ignore[union-attr]
+        transaction.rollback()
+
+
+def test_binary_copy_in_blocks_and_in_a_given_order(
+    pg: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(pg_copy, "_BINARY_ROWS", 3)  # 7 rows: blocks of 3, 3 and 1
+    docs = np.arange(1, 11)
+    order = np.array([9, 0, 4, 2, 7, 1, 5])
+    cols = {"query_id": np.ones(10, np.int64), "document_id": docs, "grade": docs % 5}
+    with pg.engine.connect() as conn, conn.begin() as transaction:
+        assert copy_any(conn, models.judgments, cols, {"annotator_id": 2}, order=order) == 7
+        j = models.judgments
+        rows = conn.execute(
+            select(j.c.document_id, j.c.grade, j.c.annotator_id).order_by(j.c.id)
+        ).all()
+        assert [tuple(r) for r in rows] == [(int(docs[i]), int(docs[i] % 5), 2) for i in order]
         transaction.rollback()
 
 

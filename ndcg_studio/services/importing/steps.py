@@ -19,8 +19,8 @@ from numpy.typing import NDArray
 from ndcg_studio.io.errors import InputError
 from ndcg_studio.progress import Cancelled, Progress, checkpoint
 from ndcg_studio.services.wording import count
-from ndcg_studio.storage.bulk.imports import insert_results
-from ndcg_studio.storage.judgments.sets import INSERT_SLICE, apply_judgments, plan_judgments
+from ndcg_studio.storage.bulk.imports import insert_results, result_slices
+from ndcg_studio.storage.judgments.sets import apply_judgments, plan_judgments
 
 if TYPE_CHECKING:
     from sqlalchemy import Connection
@@ -88,13 +88,12 @@ def write_results(
     progress: Progress | None,
     cancelled: Cancelled | None,
 ) -> int:
-    """Insert the run's results slice by slice (bounded memory; progress 70–99)."""
+    """Insert the run's results slice by slice (:func:`result_slices`; progress 70–99)."""
     n_lines = len(cols["query"])
     n = 0
-    for start in range(0, n_lines, INSERT_SLICE):
-        part = slice(start, start + INSERT_SLICE)
+    for part in result_slices(conn, cols):
         n += insert_results(conn, run_id, {c: v[part] for c, v in cols.items()})
-        done = 70 + 29 * min(n_lines, start + INSERT_SLICE) // n_lines
+        done = 70 + 29 * min(n_lines, part.stop) // n_lines
         checkpoint(done, 100, progress, cancelled)
     return n
 

@@ -12,7 +12,18 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import NDArray
-from sqlalchemy import Column, Integer, MetaData, String, Table, column, func, literal, select
+from sqlalchemy import (
+    Column,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    column,
+    func,
+    literal,
+    select,
+    true,
+)
 
 from ndcg_studio.storage.bulk.columns import (
     bulk_insert,
@@ -38,10 +49,12 @@ __all__ = [
 
 
 def _temp_table(conn: Connection, name: str) -> Table:
+    """PostgreSQL: an empty temporary table of ``(id, ext)``: each value's position in the
+    caller's list and the value, without an index (filled and read whole)."""
     table = Table(
         name,
         MetaData(),
-        Column("seq", Integer, primary_key=True, autoincrement=False),
+        Column("id", Integer, nullable=False),
         Column("ext", String, nullable=False),
         prefixes=["TEMPORARY"],
     )
@@ -76,8 +89,17 @@ def map_external_ids(
         return _map_sqlite(conn, table, target, external_ids, create, defaults)
     tmp = _temp_table(conn, f"tmp_ext_{table.name}")
     try:
-        bulk_insert(conn, tmp, ("seq", "ext"), enumerate(external_ids))
-        lookup = select(tmp.c.seq, table.c.id).select_from(tmp.join(table, target == tmp.c.ext))
+        _fill(conn, tmp, external_ids)
+        # One probe of the unique index per value, the values sorted first (in the column's
+        # collation: the probes then walk the index from one leaf to the next): the cost of
+        # the values looked up. A join is planned as a hash of the whole table, once per call,
+        # and an import calls once per piece of its file (bench_scale.py --postgres); LIMIT
+        # keeps the planner from flattening the subquery back into that join.
+        in_order = select(tmp.c.id, tmp.c.ext).order_by(tmp.c.ext).subquery("in_order")
+        probe = select(table.c.id).where(target == in_order.c.ext).limit(1).lateral("found")
+        lookup = select(in_order.c.id.label("seq"), probe.c.id).select_from(
+            in_order.join(probe, true())
+        )
         found = fetch_array(conn, lookup, [("seq", "i8"), ("id", "i8")])
         n_existing = len(found)
         ids = np.full(len(external_ids), -1, dtype=np.int64)
@@ -86,10 +108,13 @@ def map_external_ids(
             return ids, 0
         extra = dict(defaults or {})
         names = [key, *extra]
-        source = select(tmp.c.ext, *(literal(v) for v in extra.values())).order_by(tmp.c.seq)
+        source = select(tmp.c.ext, *(literal(v) for v in extra.values())).order_by(tmp.c.id)
         if n_existing:  # only the missing ones (all are missing on a first import)
-            source = source.select_from(tmp.outerjoin(table, target == tmp.c.ext)).where(
-                table.c.id.is_(None)
+            source = (
+                select(in_order.c.ext, *(literal(v) for v in extra.values()))
+                .select_from(in_order.outerjoin(probe, true()))
+                .where(probe.c.id.is_(None))
+                .order_by(in_order.c.id)
             )
         stmt = (
             _dialect_insert(conn)(table)
@@ -102,6 +127,15 @@ def map_external_ids(
         return ids, len(found) - n_existing
     finally:
         tmp.drop(conn, checkfirst=True)
+
+
+def _fill(conn: Connection, tmp: Table, values: Sequence[str]) -> None:
+    """PostgreSQL: ``values`` into :func:`_temp_table`'s ``tmp``, each with its position in
+    ``values``; by text ``COPY`` made in pieces (:func:`copy_keyed_texts`), else a row at a
+    time."""
+    positions = np.arange(len(values), dtype=np.int64)
+    if copy_keyed_texts(conn, tmp, positions, "ext", values, {}) is None:
+        bulk_insert(conn, tmp, ("id", "ext"), enumerate(values))
 
 
 def create_absent(

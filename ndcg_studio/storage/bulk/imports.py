@@ -35,6 +35,7 @@ from ndcg_studio.storage.bulk.external_ids import (
 from ndcg_studio.storage.bulk.pg_copy import copy_columns
 from ndcg_studio.storage.bulk.staged_ids import StagedIds, json_piece
 from ndcg_studio.storage.database import in_memory
+from ndcg_studio.storage.judgments.sets import INSERT_SLICE
 
 if TYPE_CHECKING:
     from sqlalchemy import Connection, Engine
@@ -52,6 +53,7 @@ __all__ = [
     "query_ids",
     "rename_run",
     "replace_run",
+    "result_slices",
     "upsert_catalogue",
 ]
 
@@ -153,6 +155,20 @@ def insert_results(conn: Connection, run_id: int, columns: Mapping[str, NDArray[
         _result_rows(columns),
         constants={"run_id": int(run_id)},
     )
+
+
+def result_slices(conn: Connection, columns: Mapping[str, NDArray[Any]]) -> Iterator[slice]:
+    """The rows of a run's columns (as :func:`insert_results` takes them) a statement of
+    :func:`insert_results` each: ``INSERT_SLICE`` rows (bounded memory), but on PostgreSQL,
+    when every rank is usable, all of them — one binary COPY, made a block at a time: the
+    statement triggers of migration 0008 check the references once per statement, scanning the
+    parent tables whole (``benchmarks/bench_scale.py --postgres``)."""
+    n = len(columns["query"])
+    step = INSERT_SLICE
+    if conn.dialect.name == "postgresql" and columns["usable"].all():
+        step = max(n, 1)
+    for start in range(0, n, step):
+        yield slice(start, start + step)
 
 
 _ROWS_AT_ONCE = 100_000

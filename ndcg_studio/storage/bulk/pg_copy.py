@@ -233,46 +233,65 @@ def copy_in_columns(
     constants: Mapping[str, int | float] | None = None,
     *,
     target: str | None = None,
+    order: NDArray[np.integer[Any]] | None = None,
 ) -> int | None:
     """Write rows given as numpy columns of one length (plus ``constants``, one value for every
-    row) into ``table`` — or into the table named ``target`` with the same columns — by
-    ``COPY … FROM STDIN (FORMAT binary)``. Returns the row count, or None when a column is not
-    an integer or float column of ``table`` or a value does not fit its type (nothing written).
+    row) into ``table`` — or into the table named ``target`` with the same columns — by one
+    ``COPY … FROM STDIN (FORMAT binary)``; with ``order`` (indexes into the columns) the rows
+    ``order[0]``, ``order[1]`` … in that order. Returns the row count, or None when a column is
+    not an integer or float column of ``table`` or a value does not fit its type (nothing
+    written).
+
+    The rows are made and sent ``_BINARY_ROWS`` at a time (gathered through ``order`` block by
+    block): the memory of a block, not of the whole file, so a whole import goes in one
+    statement and the statement triggers of migrations 0004 and 0008 (history, references) run
+    once for it — per statement they scan the parent tables whole (``bench_scale.py
+    --postgres``).
 
     Raises:
         sqlalchemy.exc.IntegrityError: a constraint violation (the transaction rolls back).
     """
-    arrays = dict(columns)
+    arrays = {name: np.asarray(values) for name, values in columns.items()}
     n = len(next(iter(arrays.values()))) if arrays else 0
-    for name, value in (constants or {}).items():
-        arrays[name] = np.full(n, value)
+    if order is not None:
+        n = len(order)
+    fixed = {name: np.asarray([value]) for name, value in (constants or {}).items()}
     fields = []
-    for name, values in arrays.items():
-        kind = _binary_kind(table, name, np.asarray(values))
+    for name, values in {**arrays, **fixed}.items():
+        kind = _binary_kind(table, name, values)
         if kind is None:
             return None
         fields.append((name, kind))
     row = _row_dtype(fields)
-    data = np.empty(n, dtype=row)
-    data["_count"] = len(fields)
-    for i, (name, kind) in enumerate(fields):
-        data[f"_len{i}"] = np.dtype(kind).itemsize
-        data[name] = arrays[name]
     cols = ", ".join(f'"{name}"' for name, _ in fields)
     into = target or f'"{table.name}"'
     statement = f"COPY {into} ({cols}) FROM STDIN (FORMAT binary)"
     raw = conn.connection.driver_connection
     assert raw is not None
+    block = np.empty(min(n, _BINARY_ROWS), dtype=row)
+    block["_count"] = len(fields)
+    for i, (name, kind) in enumerate(fields):
+        block[f"_len{i}"] = np.dtype(kind).itemsize
+        if name in fixed:
+            block[name] = fixed[name][0]
     try:
         with raw.cursor() as cursor, cursor.copy(statement) as copy:
             copy.write(_HEADER)
-            step = 1 << 16  # rows per write: bounded copies of the buffer
-            for start in range(0, n, step):
-                copy.write(data[start : start + step].tobytes())
+            for start in range(0, n, _BINARY_ROWS):
+                stop = min(n, start + _BINARY_ROWS)
+                part = block[: stop - start]
+                rows = slice(start, stop) if order is None else order[start:stop]
+                for name, values in arrays.items():
+                    part[name] = values[rows]
+                copy.write(part.tobytes())
             copy.write(_TRAILER)
     except conn.dialect.loaded_dbapi.IntegrityError as exc:
         raise IntegrityError(statement, None, exc) from exc
     return n
+
+
+#: Rows per block of a binary COPY (:func:`copy_in_columns`).
+_BINARY_ROWS = 1 << 16
 
 
 def copy_rows(
@@ -364,11 +383,13 @@ def copy_columns(
     table: Table,
     columns: Mapping[str, NDArray[Any]],
     constants: Mapping[str, str | int] | None,
+    *,
+    order: NDArray[np.integer[Any]] | None = None,
 ) -> int | None:
     """Integer and float columns (numpy, one length) and ``constants`` (one number for every
-    row) into ``table`` by binary ``COPY`` (:func:`copy_in_columns`; under row-level security
-    through :func:`copy_target`). Returns the row count; None, with nothing written, when that
-    does not apply (the caller then takes :func:`copy_rows`).
+    row) into ``table`` by binary ``COPY`` (:func:`copy_in_columns`, ``order`` as there; under
+    row-level security through :func:`copy_target`). Returns the row count; None, with nothing
+    written, when that does not apply (the caller then takes :func:`copy_rows`).
 
     Raises:
         sqlalchemy.exc.IntegrityError: a constraint violation (the transaction rolls back).
@@ -381,7 +402,7 @@ def copy_columns(
     cols = ", ".join(f'"{c}"' for c in [*columns, *fixed])
     target = copy_target(conn, table, cols)
     try:
-        n = copy_in_columns(conn, table, columns, fixed, target=target)
+        n = copy_in_columns(conn, table, columns, fixed, target=target, order=order)
         if n is not None:
             _copied(conn, table, target, cols)
     except conn.dialect.loaded_dbapi.IntegrityError as exc:
@@ -421,15 +442,19 @@ def copy_any(
     table: Table,
     columns: Mapping[str, NDArray[Any]],
     constants: Mapping[str, str | int] | None = None,
+    *,
+    order: NDArray[np.integer[Any]] | None = None,
 ) -> int:
     """:func:`copy_columns`, or where that does not apply :func:`copy_rows` (text ``COPY``,
-    the server's refusal in its words); returns the row count.
+    the server's refusal in its words); returns the row count. With ``order`` (indexes into
+    the columns) the rows ``order[0]``, ``order[1]`` … in that order.
 
     Raises:
         sqlalchemy.exc.IntegrityError: a constraint violation (the transaction rolls back).
     """
-    copied = copy_columns(conn, table, columns, constants)
+    copied = copy_columns(conn, table, columns, constants, order=order)
     if copied is not None:
         return copied
-    rows = zip(*(np.asarray(v).tolist() for v in columns.values()), strict=True)
+    picked = (np.asarray(v) if order is None else np.asarray(v)[order] for v in columns.values())
+    rows = zip(*(v.tolist() for v in picked), strict=True)
     return copy_rows(conn, table, list(columns), rows, dict(constants or {}))
