@@ -209,6 +209,37 @@ def test_documents_import_reports_progress_per_slice_and_cancel_rolls_back(
     assert _count(db, models.documents) == 3_500
 
 
+def test_run_import_reports_progress_while_its_results_are_written_and_cancel_rolls_back(
+    db: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A run's results go in slices (SQLite) or in one COPY sent a block at a time
+    (PostgreSQL): either way progress moves through 70–99 % while they are written, and a
+    cancel there leaves neither the run nor its results behind."""
+    from ndcg_studio.progress import OperationCancelled
+    from ndcg_studio.storage.bulk import imports, pg_copy
+
+    monkeypatch.setattr(imports, "INSERT_SLICE", 1_000)
+    monkeypatch.setattr(pg_copy, "_BINARY_ROWS", 1_000)
+    path = tmp_path / "a.run"
+    path.write_text(
+        "".join(f"q{i // 10} Q0 d{i} {i % 10 + 1} {10 - i % 10} a\n" for i in range(3_500))
+    )
+    seen: list[int] = []
+    ImportService(db).import_run(path, progress=lambda d, t: seen.append(d))
+    assert len({p for p in seen if 70 < p < 99}) >= 3, seen
+    results = _count(db, models.results)
+    seen.clear()
+    with pytest.raises(OperationCancelled):
+        ImportService(db).import_run(
+            path,
+            name="b",
+            progress=lambda d, t: seen.append(d),
+            cancelled=lambda: bool(seen) and seen[-1] > 80,
+        )
+    assert _count(db, models.results) == results
+    assert _count(db, models.runs) == 1
+
+
 def test_judgments_export_gives_iso_utc_times_for_imported_and_app_grades(
     db: Any, tmp_path: Path
 ) -> None:

@@ -132,10 +132,17 @@ def rename_run(conn: Connection, old: str, new: str) -> None:
         raise LookupError(f"no run named {old!r}")
 
 
-def insert_results(conn: Connection, run_id: int, columns: Mapping[str, NDArray[Any]]) -> int:
+def insert_results(
+    conn: Connection,
+    run_id: int,
+    columns: Mapping[str, NDArray[Any]],
+    on_block: Callable[[int], None] | None = None,
+) -> int:
     """Insert results of run ``run_id`` from columns of one length: ``query``, ``doc``
     (database ids), ``rank`` with ``usable`` (False: the rank is not a 32-bit integer, stored
-    NULL), ``position`` and ``score``. Returns the row count.
+    NULL), ``position`` and ``score``. Returns the row count. ``on_block``: called with the
+    rows sent so far during PostgreSQL's COPY (:func:`~ndcg_studio.storage.bulk.pg_copy.
+    copy_in_columns`), where one statement takes the whole run.
 
     PostgreSQL: a binary COPY of the columns when every rank is usable. Otherwise the rows are
     made as Python objects ``_ROWS_AT_ONCE`` at a time while the driver consumes them, not as
@@ -145,7 +152,9 @@ def insert_results(conn: Connection, run_id: int, columns: Mapping[str, NDArray[
     if conn.dialect.name == "postgresql" and usable.all():  # binary COPY of the columns
         names = {"query_id": "query", "document_id": "doc", "rank": "rank", "score": "score"}
         arrays = {c: columns[k] for c, k in {**names, "position": "position"}.items()}
-        copied = copy_columns(conn, models.results, arrays, {"run_id": int(run_id)})
+        copied = copy_columns(
+            conn, models.results, arrays, {"run_id": int(run_id)}, on_block=on_block
+        )
         if copied is not None:
             return copied
     return bulk_insert(

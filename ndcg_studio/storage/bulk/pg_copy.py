@@ -17,7 +17,7 @@ beyond the column's width), and the caller takes its row-by-row path.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -234,6 +234,7 @@ def copy_in_columns(
     *,
     target: str | None = None,
     order: NDArray[np.integer[Any]] | None = None,
+    on_block: Callable[[int], None] | None = None,
 ) -> int | None:
     """Write rows given as numpy columns of one length (plus ``constants``, one value for every
     row) into ``table`` — or into the table named ``target`` with the same columns — by one
@@ -246,7 +247,9 @@ def copy_in_columns(
     block): the memory of a block, not of the whole file, so a whole import goes in one
     statement and the statement triggers of migrations 0004 and 0008 (history, references) run
     once for it — per statement they scan the parent tables whole (``bench_scale.py
-    --postgres``).
+    --postgres``). ``on_block`` is called with the number of rows sent after each block (a
+    progress report; an exception it raises, such as a cancellation, abandons the COPY and
+    propagates: the caller's transaction rolls back).
 
     Raises:
         sqlalchemy.exc.IntegrityError: a constraint violation (the transaction rolls back).
@@ -284,6 +287,8 @@ def copy_in_columns(
                 for name, values in arrays.items():
                     part[name] = values[rows]
                 copy.write(part.tobytes())
+                if on_block is not None:
+                    on_block(stop)
             copy.write(_TRAILER)
     except conn.dialect.loaded_dbapi.IntegrityError as exc:
         raise IntegrityError(statement, None, exc) from exc
@@ -385,9 +390,11 @@ def copy_columns(
     constants: Mapping[str, str | int] | None,
     *,
     order: NDArray[np.integer[Any]] | None = None,
+    on_block: Callable[[int], None] | None = None,
 ) -> int | None:
     """Integer and float columns (numpy, one length) and ``constants`` (one number for every
-    row) into ``table`` by binary ``COPY`` (:func:`copy_in_columns`, ``order`` as there; under
+    row) into ``table`` by binary ``COPY`` (:func:`copy_in_columns`, ``order`` and ``on_block``
+    as there; under
     row-level security through :func:`copy_target`). Returns the row count; None, with nothing
     written, when that does not apply (the caller then takes :func:`copy_rows`).
 
@@ -402,7 +409,9 @@ def copy_columns(
     cols = ", ".join(f'"{c}"' for c in [*columns, *fixed])
     target = copy_target(conn, table, cols)
     try:
-        n = copy_in_columns(conn, table, columns, fixed, target=target, order=order)
+        n = copy_in_columns(
+            conn, table, columns, fixed, target=target, order=order, on_block=on_block
+        )
         if n is not None:
             _copied(conn, table, target, cols)
     except conn.dialect.loaded_dbapi.IntegrityError as exc:
