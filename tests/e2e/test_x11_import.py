@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sqlite3
 import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -50,6 +51,14 @@ def _runs(app: App) -> dict[str, list[str]]:
     return runs
 
 
+def _runs_become(app: App, expected: dict[str, list[str]], timeout: float = 10.0) -> None:
+    """Wait until the file holds ``expected`` (read by another process, as a terminal would)."""
+    deadline = time.monotonic() + timeout
+    while (found := _runs(app)) != expected and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert found == expected
+
+
 def _import_run(app: App, path: Path) -> None:
     """Ctrl+I, Enter on the first kind (a run), the file's path typed, Enter; waits for the
     question about the taken name."""
@@ -76,7 +85,7 @@ def test_a_taken_tag_asks_and_replaces_only_when_told(app: App, tmp_path: Path) 
     app.key("Return")  # Import as new run, under the proposed name: the file's
     line = app.wait_for(lambda s: s.startswith("status second.txt"))
     assert "run 'second' created" in line and line.endswith("| yes"), line  # whole, not elided
-    assert _runs(app) == {"bm25": ["d1", "d2", "d3"], "second": ["d3", "d2", "d1"]}
+    _runs_become(app, {"bm25": ["d1", "d2", "d3"], "second": ["d3", "d2", "d1"]})
 
     app.wait_active("— NDCG Studio")
     _import_run(app, second)
@@ -86,7 +95,7 @@ def test_a_taken_tag_asks_and_replaces_only_when_told(app: App, tmp_path: Path) 
     # (the first import's line may be logged again: the status bar refits it to new counts)
     line = app.wait_for(lambda s: s.startswith("status second.txt") and "bm25" in s)
     assert "run 'bm25' replaced" in line and line.endswith("| yes"), line
-    assert _runs(app) == {"bm25": ["d3", "d2", "d1"], "second": ["d3", "d2", "d1"]}
+    _runs_become(app, {"bm25": ["d3", "d2", "d1"], "second": ["d3", "d2", "d1"]})
 
     app.wait_active("— NDCG Studio")
     _import_run(app, second)  # and Escape: nothing at all
