@@ -431,7 +431,8 @@ def _refuse_damaged(engine: Engine, url: URL) -> bool:
     if engine.dialect.name != "sqlite" or in_memory(url):
         return False
     path = Path(str(url.database))
-    if _file_stamp(path) is not None and _file_stamp(path) == _sound_files().get(_key(path)):
+    stamp = _file_stamp(path)
+    if stamp is not None and stamp == _sound_files().get(_key(path)):
         return True
     with engine.connect() as conn:
         problems = [str(r[0]) for r in conn.execute(text("PRAGMA quick_check(3)"))]
@@ -509,12 +510,15 @@ def remember_sound(url: URL) -> None:
     files[_key(path)] = stamp
     kept = dict(list(files.items())[-_SOUND_FILES_KEPT:])
     target = _sound_files_path()
+    temporary: str | None = None
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(
             "w", dir=target.parent, suffix=".tmp", delete=False, encoding="utf-8"
         ) as out:
+            temporary = out.name
             json.dump(kept, out)
-        os.replace(out.name, target)
+        os.replace(temporary, target)
     except OSError:
-        return
+        if temporary is not None:
+            Path(temporary).unlink(missing_ok=True)
