@@ -307,23 +307,23 @@ def recall_precision(
     found = cumsum_in_groups(relevant.astype(_F64), group)[relevant]
     rel_group = group[relevant]
     precision = found / (ranked.pos[relevant] + 1.0)
-    # the highest precision from each relevant document to the list's end, in its group: a
-    # running maximum from the end over the precisions' ranks (exact integers), each group
-    # shifted below the groups after it
-    values, rank = np.unique(precision, return_inverse=True)
-    step = np.int64(values.shape[0] + 1)
-    shifted = rank.astype(_I64)[::-1] - step * rel_group[::-1]
-    best_rank = (np.maximum.accumulate(shifted) + step * rel_group[::-1])[::-1]
-    best_after = values[best_rank] if values.shape[0] else precision
     # the c-th relevant retrieved document of each group: its place among the relevant rows
     first = np.searchsorted(rel_group, np.arange(n_groups))
     retrieved = np.bincount(rel_group, minlength=n_groups)
     iprec = np.zeros((n_groups, len(RECALL_LEVELS)))
-    for j, level in enumerate(RECALL_LEVELS):
-        c = np.floor(level * r_count + 0.5).astype(_I64)  # lround of a non-negative value
-        ok = (c <= retrieved) & (retrieved > 0)
-        at = first[ok] + np.maximum(c[ok], 1) - 1
-        iprec[ok, j] = best_after[at]
+    counts = np.floor(np.multiply.outer(r_count, RECALL_LEVELS) + 0.5).astype(_I64)  # lround
+    some = np.flatnonzero(retrieved > 0)
+    if some.size:
+        # The highest precision from the c-th relevant document to the list's end: the maxima
+        # of the segments between the 11 places (non-decreasing, each group's last reaching the
+        # next group's first place), then a running maximum over them from the last. Exact (a
+        # maximum of the precisions themselves) and without a sort (``bench_eval.py --set
+        # shared``).
+        n_here = retrieved[some, None]
+        place = first[some, None] + np.minimum(np.maximum(counts[some], 1), n_here) - 1
+        segment = np.maximum.reduceat(precision, place.reshape(-1)).reshape(place.shape)
+        best = np.maximum.accumulate(segment[:, ::-1], axis=1)[:, ::-1]
+        iprec[some] = np.where(counts[some] <= n_here, best, 0.0)
     r_precision[~has_judgments] = np.nan
     iprec[~has_judgments] = np.nan
     return r_precision, iprec
