@@ -67,3 +67,24 @@ def test_a_cutoff_below_one_is_refused() -> None:
     case = make_case([("q", [("a", 1.0)])], {("q", "a"): 1.0})
     with pytest.raises(ValueError, match="cutoffs must be >= 1"):
         cutoff_measures(case.lists, case.qrels, ScoringParams(), [0, 5])
+
+
+@pytest.mark.parametrize(
+    "lengths",
+    [(20, 20, 19), (40, 1, 1, 1)],  # lists of similar length (running sums), and one long list
+)
+def test_both_ways_of_summing_equal_score(lengths: tuple[int, ...]) -> None:
+    rng = np.random.default_rng(7)
+    groups, judgments = [], {}
+    for q, n in enumerate(lengths):
+        docs = [f"d{i}" for i in range(n)]
+        groups.append((f"q{q}", [(d, float(rng.integers(0, 3))) for d in docs]))
+        judgments.update({(f"q{q}", d): float(rng.integers(-1, 5)) for d in docs[::2]})
+    case = make_case(groups, judgments)
+    params = ScoringParams(k=None, gain="exponential")
+    table = cutoff_measures(case.lists, case.qrels, params, CUTOFFS)
+    for j, k in enumerate(CUTOFFS):
+        scored = score(case.lists, case.qrels, ScoringParams(k=k, gain="exponential"))
+        assert _same(table.ndcg[:, j], scored.ndcg), k
+        assert _same(table.precision[:, j], scored.precision), k
+    assert _same(table.ndcg_whole, score(case.lists, case.qrels, params).ndcg)

@@ -2,8 +2,8 @@
 cutoffs K at once, in one pass over the ranked rows.
 
 trec_eval computes every cutoff of a measure in one pass over each ranked list; so does this
-module: the rows are put in run order and looked up in the qrels once, and each cutoff is a
-masked sum of what was computed for the whole list. The definitions are those of
+module: the rows are put in run order and looked up in the qrels once, and each cutoff reads
+running sums of what was computed for the whole list. The definitions are those of
 :func:`ndcg_studio.domain.metrics.measures.score` (P@K, nDCG@K) and
 :func:`ndcg_studio.domain.metrics.incomplete.incomplete_measures` (recall@K, AP@K), to the last
 bit: every sum adds the same terms in the same order (``tests/domain/test_cutoffs.py`` checks
@@ -105,29 +105,83 @@ def cutoff_measures(
     shape = (n_groups, len(cutoffs))
     precision, recall, ndcg, ap = (np.zeros(shape) for _ in range(4))
 
-    def ndcg_of(top: NDArray[np.bool_] | slice, k: int | None) -> NDArray[np.float64]:
-        dcg = np.bincount(group[top], weights=discounted[top], minlength=n_groups)
+    def ideal_of(k: int | None) -> NDArray[np.float64]:
         idcg = ideal_dcg(qrels.query, judgments.gain, judgments.level, n_queries, k)
-        idcg = idcg[lists.group_query]
-        positive = idcg > 0
-        return np.asarray(np.where(positive, dcg / np.where(positive, idcg, 1.0), 0.0))
+        return np.asarray(idcg[lists.group_query], dtype=np.float64)
 
+    prefix = _PrefixSums.of(group, pos, ranked.n_returned) if len(cutoffs) else None
+    if prefix is not None:  # every cutoff a column of the running sums
+        n_rel_at = prefix.at(relevant, cutoffs)
+        dcg_at = prefix.at(discounted, [*cutoffs, prefix.shape[1]])
+        ap_sum_at = prefix.at(precision_at_rel, cutoffs)
+        dcg_whole = dcg_at[:, -1]
+    else:
+        dcg_whole = np.bincount(group, weights=discounted, minlength=n_groups)
     for j, k in enumerate(cutoffs):
-        top = pos < k
-        g_top = group[top]
-        n_rel = np.bincount(g_top[relevant[top]], minlength=n_groups)
+        if prefix is not None:
+            n_rel, dcg, ap_sum = n_rel_at[:, j], dcg_at[:, j], ap_sum_at[:, j]
+        else:
+            top = pos < k
+            g_top = group[top]
+            n_rel = np.bincount(g_top[relevant[top]], minlength=n_groups).astype(np.float64)
+            dcg = np.bincount(g_top, weights=discounted[top], minlength=n_groups)
+            ap_sum = np.bincount(g_top, weights=precision_at_rel[top], minlength=n_groups)
         precision[:, j] = n_rel / float(k)
         recall[:, j] = n_rel / r_safe
-        ndcg[:, j] = ndcg_of(top, k)
-        ap[:, j] = np.bincount(g_top, weights=precision_at_rel[top], minlength=n_groups) / r_safe
-    ndcg_whole = ndcg_of(slice(None), None)
+        ndcg[:, j] = _ratio(dcg, ideal_of(k))
+        ap[:, j] = ap_sum / r_safe
+    ndcg_whole = _ratio(dcg_whole, ideal_of(None))
     # the first relevant row of each group (rows are in run order, groups ascending)
     rel_rows = np.flatnonzero(relevant)
-    rel_groups, first = np.unique(group[rel_rows], return_index=True)
+    rel_group = group[rel_rows]
+    first = np.flatnonzero(np.concatenate(([True], rel_group[1:] != rel_group[:-1])))
     rr = np.zeros(n_groups)
-    rr[rel_groups] = 1.0 / (pos[rel_rows[first]] + 1.0)
+    if rel_rows.size:
+        rr[rel_group[first]] = 1.0 / (pos[rel_rows[first]] + 1.0)
     for column in (precision, recall, ndcg, ap, ndcg_whole, rr):
         column[~has_judgments] = np.nan
     return CutoffMeasures(
         tuple(cutoffs), precision, recall, ndcg, ap, ranked.n_returned, rr, ndcg_whole
     )
+
+
+def _ratio(dcg: NDArray[np.float64], idcg: NDArray[np.float64]) -> NDArray[np.float64]:
+    """DCG / IDCG, 0 where IDCG is 0."""
+    positive = idcg > 0
+    return np.asarray(np.where(positive, dcg / np.where(positive, idcg, 1.0), 0.0))
+
+
+@dataclass(frozen=True, eq=False)
+class _PrefixSums:
+    """Running sums along each group's list, read at any cutoff in O(groups).
+
+    The rows are put in an (n_groups, longest) matrix, each group's list a row padded with
+    zeros, and summed along the rows: ``cumsum`` adds left to right, one term at a time, as
+    ``bincount`` adds a group's terms in row order, so the sum of the first K terms is the
+    same double either way (the zeros of the padding add nothing). Used when the lists are of
+    similar length (the padding at most doubles the rows); a cutoff then costs a column read
+    instead of a pass over every row (``bench_eval.py --set shared``: nine cutoffs).
+    """
+
+    cell: NDArray[np.int64]  # (n,) each row's place in the flattened matrix
+    shape: tuple[int, int]
+
+    @classmethod
+    def of(
+        cls, group: NDArray[np.int64], pos: NDArray[np.int64], n_returned: NDArray[np.int64]
+    ) -> _PrefixSums | None:
+        n_groups = int(n_returned.shape[0])
+        longest = int(n_returned.max()) if n_groups else 0
+        if longest == 0 or n_groups * longest > 2 * group.shape[0]:
+            return None
+        return cls(group * longest + pos, (n_groups, longest))
+
+    def at(self, values: NDArray[np.generic], cutoffs: Sequence[int]) -> NDArray[np.float64]:
+        """(n_groups, len(cutoffs)) float64: the sum of each group's first K values (in row
+        order) for each cutoff K."""
+        matrix = np.zeros(self.shape[0] * self.shape[1], dtype=np.float64)
+        matrix[self.cell] = values
+        running = np.cumsum(matrix.reshape(self.shape), axis=1)
+        del matrix
+        columns = [min(k, self.shape[1]) - 1 for k in cutoffs]
+        return np.asarray(running[:, columns], dtype=np.float64)
