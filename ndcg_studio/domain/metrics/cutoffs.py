@@ -116,7 +116,7 @@ def cutoff_measures(
         ap_sum_at = prefix.at(precision_at_rel, cutoffs)
         dcg_whole = dcg_at[:, -1]
     else:
-        dcg_whole = np.bincount(group, weights=discounted, minlength=n_groups)
+        dcg_whole = _sums(group, discounted, n_groups)
     for j, k in enumerate(cutoffs):
         if prefix is not None:
             n_rel, dcg, ap_sum = n_rel_at[:, j], dcg_at[:, j], ap_sum_at[:, j]
@@ -124,8 +124,8 @@ def cutoff_measures(
             top = pos < k
             g_top = group[top]
             n_rel = np.bincount(g_top[relevant[top]], minlength=n_groups).astype(np.float64)
-            dcg = np.bincount(g_top, weights=discounted[top], minlength=n_groups)
-            ap_sum = np.bincount(g_top, weights=precision_at_rel[top], minlength=n_groups)
+            dcg = _sums(g_top, discounted[top], n_groups)
+            ap_sum = _sums(g_top, precision_at_rel[top], n_groups)
         precision[:, j] = n_rel / float(k)
         recall[:, j] = n_rel / r_safe
         ndcg[:, j] = _ratio(dcg, ideal_of(k))
@@ -143,6 +143,13 @@ def cutoff_measures(
     return CutoffMeasures(
         tuple(cutoffs), precision, recall, ndcg, ap, ranked.n_returned, rr, ndcg_whole
     )
+
+
+def _sums(
+    group: NDArray[np.int64], values: NDArray[np.float64], n_groups: int
+) -> NDArray[np.float64]:
+    """(n_groups,) float64 sum of each group's values, added in row order (``bincount``)."""
+    return np.asarray(np.bincount(group, weights=values, minlength=n_groups), dtype=np.float64)
 
 
 def _ratio(dcg: NDArray[np.float64], idcg: NDArray[np.float64]) -> NDArray[np.float64]:
