@@ -24,7 +24,7 @@ from ndcg_studio.domain.metrics.measures import (
     Qrels,
     RankedLists,
     ScoringParams,
-    ideal_dcg,
+    ideal_dcg_at,
     index_spaces,
     judgments_of,
     rank_groups,
@@ -105,9 +105,8 @@ def cutoff_measures(
     shape = (n_groups, len(cutoffs))
     precision, recall, ndcg, ap = (np.zeros(shape) for _ in range(4))
 
-    def ideal_of(k: int | None) -> NDArray[np.float64]:
-        idcg = ideal_dcg(qrels.query, judgments.gain, judgments.level, n_queries, k)
-        return np.asarray(idcg[lists.group_query], dtype=np.float64)
+    ideal = ideal_dcg_at(qrels.query, judgments.gain, judgments.level, n_queries, [*cutoffs, None])
+    ideal = ideal[lists.group_query]
 
     prefix = _PrefixSums.of(group, pos, ranked.n_returned) if len(cutoffs) else None
     if prefix is not None:  # every cutoff a column of the running sums
@@ -128,9 +127,9 @@ def cutoff_measures(
             ap_sum = _sums(g_top, precision_at_rel[top], n_groups)
         precision[:, j] = n_rel / float(k)
         recall[:, j] = n_rel / r_safe
-        ndcg[:, j] = _ratio(dcg, ideal_of(k))
+        ndcg[:, j] = _ratio(dcg, ideal[:, j])
         ap[:, j] = ap_sum / r_safe
-    ndcg_whole = _ratio(dcg_whole, ideal_of(None))
+    ndcg_whole = _ratio(dcg_whole, ideal[:, -1])
     # the first relevant row of each group (rows are in run order, groups ascending)
     rel_rows = np.flatnonzero(relevant)
     rel_group = group[rel_rows]

@@ -43,7 +43,7 @@ rank-by-rank table of one list in :mod:`ndcg_studio.domain.metrics.breakdown`.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from types import MappingProxyType
 from typing import Literal
@@ -426,7 +426,20 @@ def ideal_dcg(
     Returns:
         (n_owners,) float64 IDCG@K >= 0.
     """
-    out = np.zeros(n_owners, dtype=_F64)
+    return ideal_dcg_at(owner, gain, level, n_owners, [k])[:, 0]
+
+
+def ideal_dcg_at(
+    owner: NDArray[np.int64],
+    gain: NDArray[np.float64],
+    level: NDArray[np.int64] | None,
+    n_owners: int,
+    cutoffs: Sequence[int | None],
+) -> NDArray[np.float64]:
+    """:func:`ideal_dcg` at several cutoffs: (n_owners, len(cutoffs)) float64, column j equal
+    to the bit to ``ideal_dcg(..., cutoffs[j])``; the ideal lists are built once for all
+    (``bench_eval.py --set shared``: trec_eval's nine ``ndcg_cut`` cutoffs)."""
+    out = np.zeros((n_owners, len(cutoffs)), dtype=_F64)
     keep = gain > 0
     if not keep.any() or n_owners == 0:
         return out
@@ -442,26 +455,30 @@ def ideal_dcg(
             by_gain = present[np.argsort(-level_gain[present], kind="stable")]
             counts = np.bincount(owner * n_levels + level, minlength=n_owners * n_levels)
             counts = counts.reshape(n_owners, n_levels)[:, by_gain]
-            ends = np.cumsum(counts, axis=1)
-            starts = ends - counts
-            longest = int(ends[:, -1].max())
-            if k is not None:
-                longest = min(longest, k)
-                np.minimum(ends, k, out=ends)
-                np.minimum(starts, k, out=starts)
-            cum_discount = np.concatenate(([0.0], np.cumsum(1.0 / _discount_denominators(longest))))
-            weight = cum_discount[ends] - cum_discount[starts]
-            return np.asarray((weight * level_gain[by_gain]).sum(axis=1), dtype=_F64)
+            all_ends = np.cumsum(counts, axis=1)
+            all_starts = all_ends - counts
+            for j, k in enumerate(cutoffs):
+                ends, starts = all_ends, all_starts
+                longest = int(ends[:, -1].max())
+                if k is not None:
+                    longest = min(longest, k)
+                    ends, starts = np.minimum(ends, k), np.minimum(starts, k)
+                denominators = _discount_denominators(longest)
+                cum_discount = np.concatenate(([0.0], np.cumsum(1.0 / denominators)))
+                weight = cum_discount[ends] - cum_discount[starts]
+                out[:, j] = (weight * level_gain[by_gain]).sum(axis=1)
+            return out
     perm = np.argsort(-gain)
     perm = perm[stable_radix_argsort(owner[perm], n_owners - 1)]
     owner_sorted = owner[perm]
     counts, pos = group_positions(owner_sorted, n_owners)
-    top = pos < k if k is not None else np.ones(pos.shape[0], dtype=bool)
-    log_den = _discount_denominators(int(counts.max()) if k is None else min(k, int(counts.max())))
-    contrib = gain[perm][top] / log_den[pos[top]]
-    return np.asarray(
-        np.bincount(owner_sorted[top], weights=contrib, minlength=n_owners), dtype=_F64
-    )
+    gain_sorted = gain[perm]
+    for j, k in enumerate(cutoffs):
+        top = pos < k if k is not None else np.ones(pos.shape[0], dtype=bool)
+        longest = int(counts.max()) if k is None else min(k, int(counts.max()))
+        contrib = gain_sorted[top] / _discount_denominators(longest)[pos[top]]
+        out[:, j] = np.bincount(owner_sorted[top], weights=contrib, minlength=n_owners)
+    return out
 
 
 # --------------------------------------------------------------------------------------------
