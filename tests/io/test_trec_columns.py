@@ -145,3 +145,22 @@ def test_digit_and_other_grades_in_one_file(tmp_path: Path) -> None:
         path = tmp_path / "qrels.txt"
         path.write_text(f"q1 0 a 3\nq1 0 b 0\nq2 0 a {text}\n")
         assert read_qrels_columns(path).grade.tolist() == grades
+
+
+plain_decimals = st.from_regex(r"\A[+-]?([0-9]{1,9}\.?[0-9]{0,6}|\.[0-9]{1,6})\Z", fullmatch=True)
+
+
+@settings(max_examples=200, deadline=None)
+@given(scores=st.lists(st.one_of(plain_decimals, plain_decimals, st.just("1e-05")), min_size=1))
+def test_scores_are_the_doubles_float_reads(
+    tmp_path_factory: pytest.TempPathFactory, scores: list[str]
+) -> None:
+    """Plain decimals (read without numpy's conversion) and others: the same double as
+    ``float()``, the sign of zero included."""
+    path = tmp_path_factory.mktemp("scores") / "run.txt"
+    lines = (f"q1 Q0 d{i} {i + 1} {s} tag\n" for i, s in enumerate(scores))
+    path.write_text("".join(lines), encoding="utf-8")
+    got = read_run_columns(path).score
+    want = np.array([float(s) for s in scores])
+    np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(np.signbit(got), np.signbit(want))

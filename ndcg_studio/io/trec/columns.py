@@ -213,12 +213,12 @@ def _numbers(parts: list[NDArray[np.bytes_]], dtype: type[np.generic]) -> NDArra
     (``1_000``, Python's digit separators) and for what does not parse at all.
 
     A block of one-digit grades (the usual qrels) is read by :func:`_digit_grades`: numpy's
-    conversion of bytes to integers is the slow part of reading a qrels file. Scores keep
-    numpy's float parsing (a vectorised decimal parser was slower). Guarded by
+    conversion of bytes to integers is the slow part of reading a qrels file; a block of
+    plain decimal scores by :func:`_plain_decimals`, for the same reason with doubles. Guarded by
     ``bench_eval.py``; the numbers are in ``benchmarks/README.md``."""
     out = []
     for part in parts:
-        value = _digit_grades(part) if dtype is np.int64 else None
+        value = _digit_grades(part) if dtype is np.int64 else _plain_decimals(part)
         if value is None:
             if (part.view(np.uint8) == ord("_")).any():
                 raise _Irregular
@@ -228,6 +228,48 @@ def _numbers(parts: list[NDArray[np.bytes_]], dtype: type[np.generic]) -> NDArra
                 raise _Irregular from None
         out.append(value)
     return np.concatenate(out)
+
+
+#: Up to 15 digits, a plain decimal's digits read as an integer are exactly a double.
+_MAX_DIGITS = 15
+#: 10^0 .. 10^15, each exactly a double.
+_POWERS_OF_TEN = np.array([float(10**k) for k in range(_MAX_DIGITS + 1)])
+
+
+def _plain_decimals(part: NDArray[np.bytes_]) -> NDArray[np.float64] | None:
+    """(n,) float64 values of fields that are all plain decimals (an optional sign, up to 15
+    digits, at most one ``.``, no exponent: ``-12.5``, ``.5``, ``7.``); None when any is not.
+
+    The digits read as an integer m with f of them after the point are exactly m / 10^f, and
+    m and 10^f are both exact doubles: their one IEEE quotient is the correctly rounded value,
+    the double ``strtod`` and ``float()`` give (Clinger 1990, "How to read floating point
+    numbers accurately", the fast path). numpy's conversion of bytes to doubles costs most of
+    reading a run file (``bench_eval.py``)."""
+    n, width = part.shape[0], part.dtype.itemsize
+    if n == 0:
+        return None
+    byte = part.view(np.uint8).reshape(n, width)
+    digit = (byte >= ord("0")) & (byte <= ord("9"))
+    dot = byte == ord(".")
+    sign = np.zeros((n, width), dtype=bool)
+    sign[:, 0] = (byte[:, 0] == ord("-")) | (byte[:, 0] == ord("+"))
+    n_digits = np.count_nonzero(digit, axis=1)
+    if not (
+        np.all(digit | dot | sign | (byte == 0))
+        and np.all(np.count_nonzero(dot, axis=1) <= 1)
+        and np.all((n_digits >= 1) & (n_digits <= _MAX_DIGITS))
+    ):
+        return None
+    mantissa = np.zeros(n, dtype=np.int64)
+    after_point = np.zeros(n, dtype=np.int64)
+    seen_point = np.zeros(n, dtype=bool)
+    for j in range(width):  # a column at a time: width passes over n fields
+        d = digit[:, j]
+        mantissa = np.where(d, mantissa * 10 + (byte[:, j].astype(np.int64) - ord("0")), mantissa)
+        seen_point |= dot[:, j]
+        after_point += d & seen_point
+    value = mantissa.astype(np.float64) / _POWERS_OF_TEN[after_point]
+    return np.asarray(np.where(byte[:, 0] == ord("-"), -value, value), dtype=np.float64)
 
 
 def _digit_grades(part: NDArray[np.bytes_]) -> NDArray[np.int64] | None:
