@@ -10,9 +10,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ndcg_studio.domain.estimation.ppi import MIN_HUMAN_QUERIES, estimate_mean
+from ndcg_studio.domain.estimation.ppi import MIN_HUMAN_QUERIES, MeanEstimate, estimate_mean
 from ndcg_studio.services.campaigns.service import CampaignService
 from ndcg_studio.services.campaigns.types import CampaignSpec
+from ndcg_studio.services.estimation.sentence import pair_sentence
 from ndcg_studio.services.estimation.service import EstimateRequest, estimate
 from ndcg_studio.services.importing.service import ImportService
 from ndcg_studio.services.screens.estimate import screen_estimate
@@ -188,3 +189,15 @@ def test_a_ppi_campaign_of_the_pair_is_the_sample_once_its_draw_is_judged(
     )
     assert every.report is not None and [r for r, _ in every.report.runs] == ["a", "b"]
     assert dict(every.report.runs)["a"].estimate == dict(want.runs)["a"].estimate
+
+
+@pytest.mark.parametrize(("human_se", "clause"), [(0.1, False), (0.2, True)])
+def test_the_sentence_says_how_many_queries_only_when_the_machine_saves_some(
+    human_se: float, clause: bool
+) -> None:
+    e = MeanEstimate.of((0.05, 0.1, 0.8), (0.04, human_se), 0.06, 20, 200, 0.95)
+    text = pair_sentence("a", "b", 0, e, "bot", 0.4)
+    assert ("human grades alone would need about" in text) is clause, text
+    if clause:  # 20 · (0.2 / 0.1)² − 20 = 60
+        assert "about 60 more queries for the same width" in text, text
+    assert "about 0 more" not in text

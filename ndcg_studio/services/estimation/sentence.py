@@ -35,10 +35,9 @@ def pair_sentence(
     head = verdict_words(a, b, verdict) if verdict else f"{a} vs {b}: not yet decided"
     level = f"{100 * e.confidence:g} %"
     extra = e.extra_human_queries
-    more = (
-        f"; human grades alone would need about {max(0, round(extra))} more queries for the "
-        "same width"
-        if math.isfinite(extra)
+    more = (  # no clause when the machine grades save no query
+        f"; human grades alone would need about {round(extra)} more queries for the same width"
+        if math.isfinite(extra) and round(extra) >= 1
         else ""
     )
     return (

@@ -111,9 +111,9 @@ class EstimateText(QObject):
             head = arg(self.tr("%1 better than %2"), better, worse)
         else:
             head = arg(self.tr("%1 vs %2: not yet decided"), p.a, p.b)
-        more = ""
-        if math.isfinite(e.extra_human_queries):
-            m = max(0, round(e.extra_human_queries))
+        more = ""  # no clause when the machine grades save no query
+        if math.isfinite(e.extra_human_queries) and round(e.extra_human_queries) >= 1:
+            m = round(e.extra_human_queries)
             more = self.tr(
                 "; human grades alone would need about %1 more query(ies) for the same width",
                 "",
