@@ -575,12 +575,4 @@ def _condensed_ndcg(
     """nDCG′@K: :func:`metrics.score` of the lists without their unjudged results."""
     keep = np.zeros(lists.group.shape[0], dtype=bool)
     keep[judged_rows] = True
-    condensed = RankedLists(
-        group=lists.group[keep],
-        doc=lists.doc[keep],
-        score=lists.score[keep],
-        rank=lists.rank[keep],
-        group_query=lists.group_query,
-        doc_key=lists.doc_key,
-    )
-    return score(condensed, qrels, params).ndcg
+    return score(lists.subset(keep), qrels, params).ndcg

@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from types import MappingProxyType
 from typing import Literal
 
@@ -260,6 +260,13 @@ class RankedLists:
     def n_groups(self) -> int:
         """Number of groups (ranked lists), including empty ones."""
         return int(self.group_query.shape[0])
+
+    def subset(self, keep: NDArray[np.bool_]) -> RankedLists:
+        """The same ranked lists with only the results where ``keep`` ((n,) bool) is True, in
+        their order; the groups, their queries and the document keys are unchanged (an emptied
+        group stays, with no result). Checked as on construction."""
+        per_result = ("group", "doc", "score", "rank")
+        return replace(self, **{name: getattr(self, name)[keep] for name in per_result})
 
 
 @dataclass(frozen=True, eq=False)
