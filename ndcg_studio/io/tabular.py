@@ -127,12 +127,7 @@ def read_queries(
         query_id, texts, numbers = _queries_from_tsv(text, issues, ticker)
         description = [None] * len(query_id)
         narrative = [None] * len(query_id)
-    line = np.asarray(numbers, dtype=np.int64)
-    if not query_id and not issues:
-        empty_file(issues)
-    check_ids(query_id, line, "query_id", issues)
-    report_duplicates(issues, (query_id,), line, "query_id", "query id")
-    issues.raise_if_any()
+    line = _checked_ids(query_id, numbers, "query_id", "query id", issues)
     return QueriesFile(query_id, texts, description, narrative, line)
 
 
@@ -148,11 +143,7 @@ def _queries_from_table(
     for number, row in table.rows():
         qid = table.column(row, "query_id") or ""
         body = table.column(row, "text") or ""
-        if not qid:
-            issues.add(number, "query_id", "is empty")
-        if not body:
-            issues.add(number, "text", "is empty")
-        if not qid or not body:
+        if not _has_id_and_text(number, qid, body, issues):
             continue
         query_id.append(qid)
         texts.append(body)
@@ -183,16 +174,21 @@ def _queries_from_tsv(
             )
             continue
         qid, body = fields[0].strip(), fields[1].strip()
-        if not qid:
-            issues.add(number, "query_id", "is empty")
-        if not body:
-            issues.add(number, "text", "is empty")
-        if not qid or not body:
+        if not _has_id_and_text(number, qid, body, issues):
             continue
         query_id.append(qid)
         texts.append(body)
         numbers.append(number)
     return query_id, texts, numbers
+
+
+def _has_id_and_text(number: int, qid: str, body: str, issues: Issues) -> bool:
+    """Whether line ``number`` has both a query id and a text; each one empty is reported."""
+    if not qid:
+        issues.add(number, "query_id", "is empty")
+    if not body:
+        issues.add(number, "text", "is empty")
+    return bool(qid and body)
 
 
 def _has_query_header(text: str) -> bool:
@@ -247,12 +243,7 @@ def read_documents(
     title = [r[1] for r in records]
     body = [r[2] for r in records]
     url = [r[3] for r in records]
-    line = np.asarray(numbers, dtype=np.int64)
-    if not doc_id and not issues:
-        empty_file(issues)
-    check_ids(doc_id, line, "doc_id", issues)
-    report_duplicates(issues, (doc_id,), line, "doc_id", "document id")
-    issues.raise_if_any()
+    line = _checked_ids(doc_id, numbers, "doc_id", "document id", issues)
     return DocumentsFile(doc_id, title, body, url, line)
 
 
@@ -337,3 +328,24 @@ def _json_record(raw: str, number: int, issues: Issues) -> _Document | None:
         return None
     assert isinstance(did, str)
     return did.strip(), parts[0], parts[1], parts[2]
+
+
+# --------------------------------------------------------------------------- queries and documents
+
+
+def _checked_ids(
+    ids: list[str], numbers: list[int], field: str, what: str, issues: Issues
+) -> NDArray[np.int64]:
+    """(n,) int64 the lines of the records with ids ``ids`` (column ``field``, a ``what`` in
+    messages), once the file is known not to be empty and the ids valid and distinct.
+
+    Raises:
+        InputFileError: the problems found so far, an empty file, or an invalid or repeated id.
+    """
+    line = np.asarray(numbers, dtype=np.int64)
+    if not ids and not issues:
+        empty_file(issues)
+    check_ids(ids, line, field, issues)
+    report_duplicates(issues, (ids,), line, field, what)
+    issues.raise_if_any()
+    return line

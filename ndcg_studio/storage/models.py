@@ -42,6 +42,7 @@ from sqlalchemy import (
     func,
     text,
 )
+from sqlalchemy.schema import SchemaItem
 
 from ndcg_studio import vocabulary
 
@@ -89,31 +90,36 @@ def _fk(
     return Column(name, Integer, ForeignKey(target, ondelete=ondelete), nullable=nullable)
 
 
-queries = Table(
+def _table_with_id(name: str, *items: SchemaItem) -> Table:
+    """A table whose rows are addressed by an integer ``id``, its primary key and first column."""
+    return Table(name, metadata, Column("id", Integer, primary_key=True), *items)
+
+
+def _named_table(name: str, key: str, *items: SchemaItem) -> Table:
+    """A :func:`_table_with_id` of named things: its second column ``key`` (the external id or
+    the name) is a string, NOT NULL and unique."""
+    return _table_with_id(name, Column(key, String, nullable=False, unique=True), *items)
+
+
+queries = _named_table(
     "queries",
-    metadata,
-    Column("id", Integer, primary_key=True),
-    Column("external_id", String, nullable=False, unique=True),
+    "external_id",
     Column("text", Text, nullable=False, default=""),
     Column("description", Text),
     Column("narrative", Text),
 )
 
-documents = Table(
+documents = _named_table(
     "documents",
-    metadata,
-    Column("id", Integer, primary_key=True),
-    Column("external_id", String, nullable=False, unique=True),
+    "external_id",
     Column("title", Text, nullable=False, default=""),
     Column("text", Text, nullable=False, default=""),
     Column("url", Text, nullable=False, default=""),
 )
 
-runs = Table(
+runs = _named_table(
     "runs",
-    metadata,
-    Column("id", Integer, primary_key=True),
-    Column("name", String, nullable=False, unique=True),
+    "name",
     Column("description", Text, nullable=False, default=""),
     _timestamp("created_at"),
     # NULL when the file's rank column orders the run (``--order rank``); else the first
@@ -148,11 +154,9 @@ results = Table(
     sqlite_with_rowid=False,
 )
 
-annotators = Table(
+annotators = _named_table(
     "annotators",
-    metadata,
-    Column("id", Integer, primary_key=True),
-    Column("name", String, nullable=False, unique=True),
+    "name",
     _timestamp("created_at"),
     # Team mode (PostgreSQL): the server login that may write this annotator's judgments (row-
     # level security compares it with ``current_user``); NULL for annotators without one.
@@ -171,11 +175,9 @@ SOURCE_KINDS = ("human", "vendor", "model")
 
 # A judgment source: a team of assessors, a vendor's qrels, a model's (LLM) judgments. Its grades
 # can be scored on their own like an annotator's (see services/stability.py).
-sources = Table(
+sources = _named_table(
     "sources",
-    metadata,
-    Column("id", Integer, primary_key=True),
-    Column("name", String, nullable=False, unique=True),
+    "name",
     Column("kind", String(10), nullable=False, default="human"),
     Column("description", Text, nullable=False, default=""),
     _timestamp("created_at"),
@@ -199,10 +201,8 @@ annotator_sources = Table(
 )
 
 # One annotator's grade of one document for one query.
-judgments = Table(
+judgments = _table_with_id(
     "judgments",
-    metadata,
-    Column("id", Integer, primary_key=True),
     _fk("query_id", "queries.id"),
     _fk("document_id", "documents.id"),
     _fk("annotator_id", "annotators.id"),
@@ -217,10 +217,8 @@ judgments = Table(
 )
 
 # The final grade of a (query, document) set by a lead; wins over the consensus.
-adjudications = Table(
+adjudications = _table_with_id(
     "adjudications",
-    metadata,
-    Column("id", Integer, primary_key=True),
     _fk("query_id", "queries.id"),
     _fk("document_id", "documents.id"),
     Column("grade", SmallInteger, nullable=False),
@@ -242,10 +240,8 @@ adjudications = Table(
 # (``annotator_id`` is NULL). ``old_grade`` NULL means the grade was created; ``new_grade`` NULL
 # means it was cleared. ``changed_by`` is the annotator who made the change: the judgment's own
 # annotator, or for an adjudication its (last) adjudicator. ``write_id``: see WRITE_ID_LENGTH.
-judgment_history = Table(
+judgment_history = _table_with_id(
     "judgment_history",
-    metadata,
-    Column("id", Integer, primary_key=True),
     Column("kind", String(20), nullable=False, default="judgment"),
     _fk("query_id", "queries.id"),
     _fk("document_id", "documents.id"),
@@ -277,11 +273,9 @@ judgment_history = Table(
 # an item judged in one campaign counts in every campaign that pools it.
 CAMPAIGN_STATES = ("graded", "cant_judge", "later")
 
-campaigns = Table(
+campaigns = _named_table(
     "campaigns",
-    metadata,
-    Column("id", Integer, primary_key=True),
-    Column("name", String, nullable=False, unique=True),
+    "name",
     Column("guidelines", Text, nullable=False, default=""),
     Column("pool_depth", Integer, nullable=False),
     # the order the queue offers the pool in (every run's top D): ``depth`` (fewest grades
@@ -410,10 +404,8 @@ JUDGE_STATUSES = ("graded", "unparsed", "failed")
 # read) and ``failed`` rows (no answer after the retries) keep the raw text or the error and are
 # asked again on request. One row per (annotator, item, template, model asked): a resumed job
 # never asks again for a row that is ``graded``.
-judge_labels = Table(
+judge_labels = _table_with_id(
     "judge_labels",
-    metadata,
-    Column("id", Integer, primary_key=True),
     _fk("annotator_id", "annotators.id"),
     _fk("query_id", "queries.id"),
     _fk("document_id", "documents.id"),

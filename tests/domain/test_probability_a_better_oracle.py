@@ -8,7 +8,7 @@ import numpy as np
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from ndcg_studio.domain.metrics.measures import ideal_dcg
+from ndcg_studio.domain.metrics.ideal import ideal_dcg
 from ndcg_studio.domain.pooling.strategies import Pool, build_pool
 from ndcg_studio.domain.verdict.bounds import VerdictInputs
 from ndcg_studio.domain.verdict.estimates import (

@@ -19,12 +19,12 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from ndcg_studio.domain.metrics.ideal import ideal_dcg_at
 from ndcg_studio.domain.metrics.incomplete import cumsum_in_groups
 from ndcg_studio.domain.metrics.measures import (
     Qrels,
     RankedLists,
     ScoringParams,
-    ideal_dcg_at,
     index_spaces,
     judgments_of,
     rank_groups,
@@ -102,34 +102,20 @@ def cutoff_measures(
     r_count = np.bincount(qrels.query[qrels_relevant], minlength=n_queries)[lists.group_query]
     r_safe = np.maximum(r_count, 1).astype(np.float64)
     has_judgments = np.bincount(qrels.query, minlength=n_queries)[lists.group_query] > 0
-    shape = (n_groups, len(cutoffs))
-    precision, recall, ndcg, ap = (np.zeros(shape) for _ in range(4))
-
     ideal = ideal_dcg_at(qrels.query, judgments.gain, judgments.level, n_queries, [*cutoffs, None])
     ideal = ideal[lists.group_query]
-
-    prefix = _PrefixSums.of(group, pos, ranked.n_returned) if len(cutoffs) else None
-    if prefix is not None:  # every cutoff a column of the running sums
-        n_rel_at = prefix.at(relevant, cutoffs)
-        dcg_at = prefix.at(discounted, [*cutoffs, prefix.shape[1]])
-        ap_sum_at = prefix.at(precision_at_rel, cutoffs)
-        dcg_whole = dcg_at[:, -1]
-    else:
-        dcg_whole = _sums(group, discounted, n_groups)
-    for j, k in enumerate(cutoffs):
-        if prefix is not None:
-            n_rel, dcg, ap_sum = n_rel_at[:, j], dcg_at[:, j], ap_sum_at[:, j]
-        else:
-            top = pos < k
-            g_top = group[top]
-            n_rel = np.bincount(g_top[relevant[top]], minlength=n_groups).astype(np.float64)
-            dcg = _sums(g_top, discounted[top], n_groups)
-            ap_sum = _sums(g_top, precision_at_rel[top], n_groups)
-        precision[:, j] = n_rel / float(k)
-        recall[:, j] = n_rel / r_safe
-        ndcg[:, j] = _ratio(dcg, ideal[:, j])
-        ap[:, j] = ap_sum / r_safe
-    ndcg_whole = _ratio(dcg_whole, ideal[:, -1])
+    # each cutoff's sums: columns of running sums, or a masked pass per cutoff
+    whole = max(int(ranked.n_returned.max()) if n_groups else 0, 1)
+    sums = _PrefixSums.of(group, pos, ranked.n_returned) if len(cutoffs) else None
+    sum_at = sums.at if sums is not None else _MaskedSums(group, pos, n_groups).at
+    n_rel = sum_at(relevant, cutoffs)
+    dcg = sum_at(discounted, [*cutoffs, whole])
+    k = np.asarray(cutoffs, dtype=np.float64)
+    precision = n_rel / k
+    recall = n_rel / r_safe[:, None]
+    ndcg = _ratio(dcg[:, :-1], ideal[:, :-1])
+    ap = sum_at(precision_at_rel, cutoffs) / r_safe[:, None]
+    ndcg_whole = _ratio(dcg[:, -1], ideal[:, -1])
     # the first relevant row of each group (rows are in run order, groups ascending)
     rel_rows = np.flatnonzero(relevant)
     rel_group = group[rel_rows]
@@ -144,11 +130,24 @@ def cutoff_measures(
     )
 
 
-def _sums(
-    group: NDArray[np.int64], values: NDArray[np.float64], n_groups: int
-) -> NDArray[np.float64]:
-    """(n_groups,) float64 sum of each group's values, added in row order (``bincount``)."""
-    return np.asarray(np.bincount(group, weights=values, minlength=n_groups), dtype=np.float64)
+@dataclass(frozen=True, eq=False)
+class _MaskedSums:
+    """Each group's sum of its first K values by one ``bincount`` over the rows ranked < K,
+    per cutoff: for lists of very different lengths, where :class:`_PrefixSums` would pad."""
+
+    group: NDArray[np.int64]
+    pos: NDArray[np.int64]
+    n_groups: int
+
+    def at(self, values: NDArray[np.generic], cutoffs: Sequence[int]) -> NDArray[np.float64]:
+        """(n_groups, len(cutoffs)) float64: the sum of each group's first K values, added in
+        row order, for each cutoff K."""
+        out = np.zeros((self.n_groups, len(cutoffs)))
+        weights = np.asarray(values, dtype=np.float64)
+        for j, k in enumerate(cutoffs):
+            top = self.pos < k
+            out[:, j] = np.bincount(self.group[top], weights=weights[top], minlength=self.n_groups)
+        return out
 
 
 def _ratio(dcg: NDArray[np.float64], idcg: NDArray[np.float64]) -> NDArray[np.float64]:

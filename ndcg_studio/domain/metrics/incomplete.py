@@ -194,10 +194,8 @@ def incomplete_measures(
         ValueError: p outside (0, 1), unknown rbp_gain, a document twice in one ranked list,
             two grades for one (query, document), or index spaces too large for 64-bit keys.
     """
-    if params is None:
-        params = ScoringParams()
     _check_rbp(persistence, rbp_gain)
-    in_order = rows if rows is not None else run_rows(lists, qrels, params)
+    params, in_order = _in_run_order(lists, qrels, params, rows)
     return _incomplete_table(lists, qrels, params, in_order, persistence, rbp_gain, condensed)
 
 
@@ -291,10 +289,8 @@ def recall_precision(
     Raises:
         ValueError: a document twice in one ranked list, or two grades for one (query, document).
     """
-    if params is None:
-        params = ScoringParams()
+    params, in_order = _in_run_order(lists, qrels, params, rows)
     n_groups = lists.n_groups
-    in_order = rows if rows is not None else run_rows(lists, qrels, params)
     ranked, grade, n_queries = in_order.ranked, in_order.grade, in_order.n_queries
     group, query_of_group = ranked.group, lists.group_query
     relevant = grade >= params.relevance_threshold
@@ -367,6 +363,20 @@ def run_rows(lists: RankedLists, qrels: Qrels, params: ScoringParams) -> RunRows
     return RunRows(ranked, rows, grade, n_queries, n_docs)
 
 
+def _in_run_order(
+    lists: RankedLists, qrels: Qrels, params: ScoringParams | None, rows: RunRows | None
+) -> tuple[ScoringParams, RunRows]:
+    """``params`` (trec_eval's defaults when None) and :func:`run_rows` of the lists in its run
+    order (``rows`` when the caller has them already).
+
+    Raises:
+        ValueError: as :func:`run_rows`.
+    """
+    if params is None:
+        params = ScoringParams()
+    return params, rows if rows is not None else run_rows(lists, qrels, params)
+
+
 def inferred_ap(
     lists: RankedLists,
     qrels: Qrels,
@@ -387,9 +397,7 @@ def inferred_ap(
     Returns:
         (n_groups,) float64 in [0, 1]; 0 when R = 0, NaN when the query has no judgment.
     """
-    if params is None:
-        params = ScoringParams()
-    in_order = rows if rows is not None else run_rows(lists, qrels, params)
+    params, in_order = _in_run_order(lists, qrels, params, rows)
     ranked, grade, n_queries = in_order.ranked, in_order.grade, in_order.n_queries
     group = ranked.group
     in_qrels = ~np.isnan(grade)
@@ -432,9 +440,7 @@ def ndcg_rel(
     Returns:
         (n_groups,) float64 in [0, 1]; 0 when R = 0, NaN when the query has no judgment.
     """
-    if params is None:
-        params = ScoringParams()
-    in_order = rows if rows is not None else run_rows(lists, qrels, params)
+    params, in_order = _in_run_order(lists, qrels, params, rows)
     ranked, grade, n_queries = in_order.ranked, in_order.grade, in_order.n_queries
     group = ranked.group
     gain = np.where(grade > 0.0, grade, 0.0)  # NaN, unjudged and 0 gain nothing
@@ -596,12 +602,4 @@ def _condensed_ndcg(
     """nDCG′@K: :func:`metrics.score` of the lists without their unjudged results."""
     keep = np.zeros(lists.group.shape[0], dtype=bool)
     keep[judged_rows] = True
-    condensed = RankedLists(
-        group=lists.group[keep],
-        doc=lists.doc[keep],
-        score=lists.score[keep],
-        rank=lists.rank[keep],
-        group_query=lists.group_query,
-        doc_key=lists.doc_key,
-    )
-    return score(condensed, qrels, params).ndcg
+    return score(lists.subset(keep), qrels, params).ndcg

@@ -34,7 +34,8 @@ Definitions (rank r counts from 1 in run order; K is the cutoff):
   Scores are float64 (trec_eval 10 reads doubles; trec_eval 9 and pytrec_eval read float32, so
   scores closer than ~1e-7 relative can tie there and not here).
 
-This module keeps the definitions of the measures; the run order lives in
+This module keeps the definitions of the measures; the ideal list (IDCG) and the discount live
+in :mod:`ndcg_studio.domain.metrics.ideal`, the run order in
 :mod:`ndcg_studio.domain.metrics.ordering`, the sort kernels in
 :mod:`ndcg_studio.domain.metrics.kernels` and the
 rank-by-rank table of one list in :mod:`ndcg_studio.domain.metrics.breakdown`.
@@ -43,21 +44,20 @@ rank-by-rank table of one list in :mod:`ndcg_studio.domain.metrics.breakdown`.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, fields
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
 from types import MappingProxyType
 from typing import Literal
 
 import numpy as np
 from numpy.typing import NDArray
 
+from ndcg_studio.domain.metrics.ideal import discount_denominators, ideal_dcg, integer_levels
 from ndcg_studio.domain.metrics.kernels import (
-    group_positions,
     group_rows,
     has_duplicates,
     segmented_exclusive_cumsum,
     sort_int,
-    stable_radix_argsort,
 )
 from ndcg_studio.domain.metrics.ordering import order_rows
 
@@ -68,7 +68,6 @@ __all__ = [
     "ScoreTable",
     "ScoringParams",
     "gains_of_grades",
-    "ideal_dcg",
     "score",
 ]
 
@@ -78,10 +77,6 @@ _I64 = np.int64
 _F64 = np.float64
 # Exponential gain 2**grade - 1 for grades up to this (sums of 2**1023 would overflow).
 _MAX_EXP_GRADE = 100.0
-# Level-count IDCG (trec_eval's ``rel_levels``) when grades are small integers and the
-# (owner x level) count matrix stays small; otherwise a sort by (owner, -gain).
-_MAX_LEVELS = 4096
-_MAX_LEVEL_CELLS = 1 << 22
 # ERR: 1 - R must stay representable (R = 1 - 2**-g_max).
 _MAX_ERR_GRADE = 50.0
 
@@ -261,6 +256,13 @@ class RankedLists:
         """Number of groups (ranked lists), including empty ones."""
         return int(self.group_query.shape[0])
 
+    def subset(self, keep: NDArray[np.bool_]) -> RankedLists:
+        """The same ranked lists with only the results where ``keep`` ((n,) bool) is True, in
+        their order; the groups, their queries and the document keys are unchanged (an emptied
+        group stays, with no result). Checked as on construction."""
+        per_result = ("group", "doc", "score", "rank")
+        return replace(self, **{name: getattr(self, name)[keep] for name in per_result})
+
 
 @dataclass(frozen=True, eq=False)
 class Qrels:
@@ -385,102 +387,6 @@ def gains_of_grades(grade: NDArray[np.float64], gain: GainSpec) -> NDArray[np.fl
     return out
 
 
-def _discount_denominators(length: int) -> NDArray[np.float64]:
-    """(length,) float64 log2(r + 1) for r = 1..length (the DCG discount is its inverse)."""
-    return np.log2(np.arange(2, length + 2, dtype=_F64))
-
-
-def _integer_levels(grade: NDArray[np.float64]) -> NDArray[np.int64] | None:
-    """Integer grade levels when all grades >= 0 are small integers, else None."""
-    if grade.size == 0:
-        return np.zeros(0, dtype=_I64)
-    if grade.max() >= _MAX_LEVELS or not np.all(grade == np.floor(grade)):
-        return None
-    return np.maximum(grade, -1.0).astype(_I64)
-
-
-def ideal_dcg(
-    owner: NDArray[np.int64],
-    gain: NDArray[np.float64],
-    level: NDArray[np.int64] | None,
-    n_owners: int,
-    k: int | None,
-) -> NDArray[np.float64]:
-    """IDCG@K per owner from the gains of its items (gains <= 0 are never in the ideal): the
-    one ideal-list implementation (scoring, the verdict's bounds and the pool's nDCG use it).
-
-    IDCG@K = sum over the K largest gains g_(1) >= g_(2) >= ... of g_(i) / log2(i + 1).
-
-    SOURCE: trec_eval ``m_ndcg_cut.c`` (ideal from per-level counts ``rel_levels``). With
-    integer ``level``s the ideal list is built from a (owner x level) count matrix, like
-    trec_eval; otherwise by sorting (owner, -gain).
-
-    Args:
-        owner: (n,) int64 owner (query or group) of each item, 0..n_owners-1, any order.
-        gain: (n,) float64 gain of each item (any real; only positive gains count).
-        level: (n,) int64 integer grade level of each item when gain is a function of it
-            (enables the count-matrix path), or None.
-        n_owners: number of owners (owners without items get 0).
-        k: cutoff K >= 1, or None for the whole ideal list.
-
-    Returns:
-        (n_owners,) float64 IDCG@K >= 0.
-    """
-    return ideal_dcg_at(owner, gain, level, n_owners, [k])[:, 0]
-
-
-def ideal_dcg_at(
-    owner: NDArray[np.int64],
-    gain: NDArray[np.float64],
-    level: NDArray[np.int64] | None,
-    n_owners: int,
-    cutoffs: Sequence[int | None],
-) -> NDArray[np.float64]:
-    """:func:`ideal_dcg` at several cutoffs: (n_owners, len(cutoffs)) float64, column j equal
-    to the bit to ``ideal_dcg(..., cutoffs[j])``; the ideal lists are built once for all
-    (``bench_eval.py --set shared``: trec_eval's nine ``ndcg_cut`` cutoffs)."""
-    out = np.zeros((n_owners, len(cutoffs)), dtype=_F64)
-    keep = gain > 0
-    if not keep.any() or n_owners == 0:
-        return out
-    owner = owner[keep]
-    gain = gain[keep]
-    if level is not None:
-        level = level[keep]
-        n_levels = int(level.max()) + 1
-        if n_owners * n_levels <= _MAX_LEVEL_CELLS:
-            level_gain = np.zeros(n_levels, dtype=_F64)
-            level_gain[level] = gain  # one gain per level (gain is a function of the grade)
-            present = np.flatnonzero(np.bincount(level, minlength=n_levels))
-            by_gain = present[np.argsort(-level_gain[present], kind="stable")]
-            counts = np.bincount(owner * n_levels + level, minlength=n_owners * n_levels)
-            counts = counts.reshape(n_owners, n_levels)[:, by_gain]
-            all_ends = np.cumsum(counts, axis=1)
-            all_starts = all_ends - counts
-            for j, k in enumerate(cutoffs):
-                ends, starts = all_ends, all_starts
-                longest = int(ends[:, -1].max())
-                if k is not None:
-                    longest = min(longest, k)
-                    ends, starts = np.minimum(ends, k), np.minimum(starts, k)
-                denominators = _discount_denominators(longest)
-                cum_discount = np.concatenate(([0.0], np.cumsum(1.0 / denominators)))
-                weight = cum_discount[ends] - cum_discount[starts]
-                out[:, j] = (weight * level_gain[by_gain]).sum(axis=1)
-            return out
-    perm = np.argsort(-gain)
-    perm = perm[stable_radix_argsort(owner[perm], n_owners - 1)]
-    owner_sorted = owner[perm]
-    counts, pos = group_positions(owner_sorted, n_owners)
-    gain_sorted = gain[perm]
-    for j, k in enumerate(cutoffs):
-        top = pos < k if k is not None else np.ones(pos.shape[0], dtype=bool)
-        longest = int(counts.max()) if k is None else min(k, int(counts.max()))
-        contrib = gain_sorted[top] / _discount_denominators(longest)[pos[top]]
-        out[:, j] = np.bincount(owner_sorted[top], weights=contrib, minlength=n_owners)
-    return out
-
-
 # --------------------------------------------------------------------------------------------
 # Scoring
 # --------------------------------------------------------------------------------------------
@@ -590,7 +496,7 @@ def judgments_of(qrels: Qrels, params: ScoringParams, n_queries: int, n_docs: in
         perm=perm,
         grade=qrels.grade,
         gain=gains_of_grades(qrels.grade, params.gain),
-        level=_integer_levels(qrels.grade),
+        level=integer_levels(qrels.grade),
         n_docs=n_docs,
     )
 
@@ -682,7 +588,7 @@ def _dcg_and_cg(
     longest = int(ranked.n_returned.max()) if n_groups and ranked.group.shape[0] else 0
     if k is not None:
         longest = min(longest, k)
-    log_den = _discount_denominators(longest)
+    log_den = discount_denominators(longest)
     dcg = np.bincount(group, weights=gain / log_den[pos], minlength=n_groups)
     cg = np.bincount(group, weights=gain, minlength=n_groups)
     return np.asarray(dcg, dtype=_F64), np.asarray(cg, dtype=_F64)

@@ -38,7 +38,7 @@ from ndcg_studio.domain.pooling.strategies import (
     MoveToFrontChooser,
     Pool,
     Strategy,
-    discounts,
+    pair_weights,
 )
 
 __all__ = ["BLOCKED", "LATER", "OPEN", "SKIP", "IncrementalOrder"]
@@ -153,12 +153,7 @@ class IncrementalOrder:
     # ------------------------------------------------------------------ lanes
     def _ab_setup(self, k: int, seed: int, pairs: Sequence[tuple[int, int]] | None) -> None:
         pool = self._pool
-        if pairs is None:
-            pairs = [(a, b) for a in range(pool.n_runs) for b in range(a + 1, pool.n_runs)]
-        disc = discounts(pool.rank, k)
-        weight = np.zeros(pool.size)
-        for a, b in pairs:
-            weight += np.abs(disc[a] - disc[b])
+        weight = pair_weights(pool, k, pairs)
         tie = np.random.default_rng(seed).permutation(pool.size)
         self._k, self._weight, self._tie = k, weight, tie
         self._ab_order = np.lexsort((tie, -weight, pool.query)).tolist()

@@ -52,6 +52,7 @@ __all__ = [
     "discounts",
     "judging_order",
     "make_chooser",
+    "pair_weights",
 ]
 
 Strategy = Literal["depth", "mtf", "bandit", "ab"]
@@ -155,6 +156,34 @@ def discounts(rank: NDArray[np.int64], k: int) -> NDArray[np.float64]:
     inside = (r >= 1) & (r <= k)
     out[inside] = 1.0 / np.log2(r[inside] + 1.0)
     return out
+
+
+def pair_weights(
+    pool: Pool, k: int, pairs: Sequence[tuple[int, int]] | None = None
+) -> NDArray[np.float64]:
+    """How much one unit of gain of each pooled document moves DCG_A@K - DCG_B@K, summed over
+    pairs of runs (A, B).
+
+    SOURCE: Carterette, Allan & Sitaraman (2006), doi:10.1145/1148170.1148219, adapted to
+    nDCG (:class:`ABChooser`): for a pair of runs (A, B), |disc_A(p) - disc_B(p)| with
+    disc = :func:`discounts` at cutoff K; with several pairs the weights add up, in the order
+    of ``pairs``.
+
+    Args:
+        pool: the pool (its (n_runs, P) ranks).
+        k: cutoff K >= 1.
+        pairs: the (A, B) run indices compared; None = every pair A < B of the pool's runs.
+
+    Returns:
+        (P,) float64 weights >= 0, in pool order.
+    """
+    if pairs is None:
+        pairs = [(a, b) for a in range(pool.n_runs) for b in range(a + 1, pool.n_runs)]
+    disc = discounts(pool.rank, k)
+    weight = np.zeros(pool.size)
+    for a, b in pairs:
+        weight += np.abs(disc[a] - disc[b])
+    return weight
 
 
 class Chooser(Protocol):
@@ -444,12 +473,7 @@ class ABChooser:
         pairs: Sequence[tuple[int, int]] | None = None,
         seed: int = 0,
     ) -> None:
-        if pairs is None:
-            pairs = [(a, b) for a in range(pool.n_runs) for b in range(a + 1, pool.n_runs)]
-        disc = discounts(pool.rank, k)
-        weight = np.zeros(pool.size)
-        for a, b in pairs:
-            weight += np.abs(disc[a] - disc[b])
+        weight = pair_weights(pool, k, pairs)
         self._k = k
         self._ideal_disc = 1.0 / np.log2(np.arange(2, k + 2, dtype=np.float64))
         tie = np.random.default_rng(seed).permutation(pool.size)

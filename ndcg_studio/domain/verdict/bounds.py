@@ -47,7 +47,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from ndcg_studio.domain.metrics.measures import ideal_dcg
+from ndcg_studio.domain.metrics.ideal import ideal_dcg
 from ndcg_studio.domain.pooling.strategies import Pool, discounts
 from ndcg_studio.domain.verdict.batch import upper_relaxed_rows
 

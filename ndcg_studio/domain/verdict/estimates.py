@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from ndcg_studio.domain.metrics.measures import ideal_dcg
+from ndcg_studio.domain.metrics.ideal import ideal_dcg
 from ndcg_studio.domain.pooling.strategies import Pool, discounts
 from ndcg_studio.domain.verdict.bounds import VerdictInputs
 

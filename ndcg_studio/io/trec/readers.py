@@ -27,6 +27,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from typing import TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -351,18 +352,12 @@ def _run_pieces(
     cancelled: Cancelled | None,
     on_doc_ids: Callable[[list[str]], object] | None,
 ) -> Iterator[RunFile]:
-    """The run's pieces (``chunk_bytes`` None: the whole file as one piece)."""
-    issues = Issues(path)
-    rows = 0
-    for text, first_line, ticker in pieces(path, chunk_bytes, True, issues, progress, cancelled):
-        run = _run_from_text(text, issues, ticker, first_line, on_doc_ids)
-        del text
-        rows += len(run)
-        if len(run):
-            yield run
-        del run  # not alive while the next piece is parsed (import_pieces.PieceNames: why)
-    if not rows:
-        empty_file(issues)
+    """The run's pieces (``chunk_bytes`` None: the whole file as one piece), cut by query."""
+
+    def parse(text: str, issues: Issues, ticker: Ticker, first_line: int) -> RunFile:
+        return _run_from_text(text, issues, ticker, first_line, on_doc_ids)
+
+    return _parsed_pieces(path, chunk_bytes, True, progress, cancelled, parse)
 
 
 def read_trec_qrels_chunks(
@@ -402,16 +397,44 @@ def _qrels_pieces(
     on_doc_ids: Callable[[list[str]], object] | None,
 ) -> Iterator[QrelsFile]:
     """The qrels' pieces (``chunk_bytes`` None: the whole file as one piece)."""
-    issues = Issues(path)
-    rows = 0
-    for text, first_line, ticker in pieces(path, chunk_bytes, False, issues, progress, cancelled):
-        qrels = _qrels_from_text(
+
+    def parse(text: str, issues: Issues, ticker: Ticker, first_line: int) -> QrelsFile:
+        return _qrels_from_text(
             text, issues, ticker, first_line, grade_map, annotator_column, on_doc_ids
         )
+
+    return _parsed_pieces(path, chunk_bytes, False, progress, cancelled, parse)
+
+
+#: what a reader of pieces yields: a run's pieces or a qrels file's
+_Piece = TypeVar("_Piece", RunFile, QrelsFile)
+
+
+def _parsed_pieces(
+    path: PathArg,
+    chunk_bytes: int | None,
+    by_query: bool,
+    progress: Progress | None,
+    cancelled: Cancelled | None,
+    parse: Callable[[str, Issues, Ticker, int], _Piece],
+) -> Iterator[_Piece]:
+    """The non-empty pieces of the file (:func:`~ndcg_studio.io.reading.pieces.pieces`), each
+    read by ``parse(text, issues, ticker, lines before it)``, the issues shared by all.
+
+    Raises:
+        InputFileError: the problems of the first piece that has any, or an empty file (after
+            the last piece).
+    """
+    issues = Issues(path)
+    rows = 0
+    for text, first_line, ticker in pieces(
+        path, chunk_bytes, by_query, issues, progress, cancelled
+    ):
+        piece = parse(text, issues, ticker, first_line)
         del text
-        rows += len(qrels)
-        if len(qrels):
-            yield qrels
-        del qrels  # not alive while the next piece is parsed (import_pieces.PieceNames: why)
+        rows += len(piece)
+        if len(piece):
+            yield piece
+        del piece  # not alive while the next piece is parsed (import_pieces.PieceNames: why)
     if not rows:
         empty_file(issues)

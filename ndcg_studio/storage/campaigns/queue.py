@@ -22,6 +22,7 @@ from sqlalchemy import ColumnElement, Select, and_, delete, func, or_, select
 from sqlalchemy.orm import Session
 
 from ndcg_studio.storage import models
+from ndcg_studio.storage.campaigns.keys import has_row, judgment_of_item, same_item
 from ndcg_studio.storage.campaigns.reads import live_leases
 from ndcg_studio.storage.judgments.counts import item_grades
 from ndcg_studio.storage.judgments.items import insert_statement
@@ -40,33 +41,20 @@ def _state_of(annotator_id: int, state: str) -> ColumnElement[bool]:
     """EXISTS: the annotator marked the item of ``campaign_items``' row with ``state``."""
     return (
         select(_st.c.state)
-        .where(
-            _st.c.campaign_id == _ci.c.campaign_id,
-            _st.c.query_id == _ci.c.query_id,
-            _st.c.document_id == _ci.c.document_id,
-            _st.c.annotator_id == annotator_id,
-            _st.c.state == state,
-        )
+        .where(same_item(_st), _st.c.annotator_id == annotator_id, _st.c.state == state)
         .exists()
     )
 
 
-def _same_item() -> ColumnElement[bool]:
-    return and_(_j.c.query_id == _ci.c.query_id, _j.c.document_id == _ci.c.document_id)
-
-
 def _live_lease(now: datetime) -> ColumnElement[bool]:
-    return and_(
-        _le.c.campaign_id == _ci.c.campaign_id,
-        _le.c.query_id == _ci.c.query_id,
-        _le.c.document_id == _ci.c.document_id,
-        _le.c.expires_at > now,
-    )
+    return and_(same_item(_le), _le.c.expires_at > now)
 
 
 def _open_to(annotator_id: int) -> ColumnElement[bool]:
     """The annotator neither graded the item nor said they cannot judge it."""
-    mine_judged = select(_j.c.id).where(_same_item(), _j.c.annotator_id == annotator_id).exists()
+    mine_judged = (
+        select(_j.c.id).where(judgment_of_item(), _j.c.annotator_id == annotator_id).exists()
+    )
     return and_(~mine_judged, ~_state_of(annotator_id, "cant_judge"))
 
 
@@ -103,14 +91,7 @@ def own_holds(
     every item in shuffle order instead."""
     stmt = (
         select(_le.c.query_id, _le.c.document_id, _ci.c.shuffle)
-        .join(
-            _ci,
-            and_(
-                _ci.c.campaign_id == _le.c.campaign_id,
-                _ci.c.query_id == _le.c.query_id,
-                _ci.c.document_id == _le.c.document_id,
-            ),
-        )
+        .join(_ci, same_item(_le))
         .where(
             _le.c.campaign_id == campaign,
             _le.c.annotator_id == annotator_id,
@@ -174,7 +155,7 @@ def offer_inputs(
     id, annotator id))."""
     judged = session.execute(
         select(_ci.c.query_id, _ci.c.document_id, _j.c.annotator_id, _j.c.grade)
-        .join(_j, _same_item())
+        .join(_j, judgment_of_item())
         .where(_ci.c.campaign_id == campaign, ~_ci.c.gold)
     ).all()
     marks = session.execute(
@@ -253,25 +234,13 @@ def external_ids(session: Session, items: Sequence[Item]) -> tuple[dict[int, str
 
 # ---------------------------------------------------------------------------- marks and leases
 def is_item(session: Session, campaign: int, query_id: int, document_id: int) -> bool:
-    found = session.execute(
-        select(_ci.c.query_id).where(
-            _ci.c.campaign_id == campaign,
-            _ci.c.query_id == query_id,
-            _ci.c.document_id == document_id,
-        )
-    ).first()
-    return found is not None
+    key = {"campaign_id": campaign, "query_id": query_id, "document_id": document_id}
+    return has_row(session, _ci, key)
 
 
 def has_judgment(session: Session, query_id: int, document_id: int, annotator_id: int) -> bool:
-    found = session.execute(
-        select(_j.c.id).where(
-            _j.c.query_id == query_id,
-            _j.c.document_id == document_id,
-            _j.c.annotator_id == annotator_id,
-        )
-    ).first()
-    return found is not None
+    key = {"query_id": query_id, "document_id": document_id, "annotator_id": annotator_id}
+    return has_row(session, _j, key)
 
 
 def set_mark(session: Session, key: dict[str, int], state: str, reason: str | None) -> None:

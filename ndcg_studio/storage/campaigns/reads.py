@@ -15,6 +15,7 @@ from sqlalchemy import and_, func, select, tuple_
 from sqlalchemy.orm import Session
 
 from ndcg_studio.storage import models
+from ndcg_studio.storage.campaigns.keys import judgment_of_item, same_item
 from ndcg_studio.storage.judgments.counts import item_grade_changes, item_grade_counts, item_grades
 
 _ci, _j, _st, _le, _h = (
@@ -60,16 +61,12 @@ class DashboardRows(NamedTuple):
     queries: dict[int, str]  # query id -> external id
 
 
-def _same_item() -> Any:
-    return and_(_j.c.query_id == _ci.c.query_id, _j.c.document_id == _ci.c.document_id)
-
-
 def dashboard_rows(session: Session, campaign: int, now: datetime) -> DashboardRows:
     """The judgments, states, live leases and items of the campaign, with the names to show."""
     judged = session.execute(
         select(_ci.c.query_id, _ci.c.document_id, _ci.c.gold_grade, _j.c.annotator_id, _j.c.grade)
         .select_from(_ci)
-        .join(_j, _same_item())
+        .join(_j, judgment_of_item())
         .where(_ci.c.campaign_id == campaign)
     ).all()
     states = session.execute(
@@ -119,19 +116,11 @@ def graded_rows(session: Session, campaign: int) -> list[tuple[Any, ...]]:
             _ci.c.gold_grade,
         )
         .select_from(_ci)
-        .join(_j, _same_item())
+        .join(_j, judgment_of_item())
         .join(_q, _q.c.id == _ci.c.query_id)
         .join(_d, _d.c.id == _ci.c.document_id)
         .join(_a, _a.c.id == _j.c.annotator_id)
-        .outerjoin(
-            _st,
-            and_(
-                _st.c.campaign_id == _ci.c.campaign_id,
-                _st.c.query_id == _ci.c.query_id,
-                _st.c.document_id == _ci.c.document_id,
-                _st.c.annotator_id == _j.c.annotator_id,
-            ),
-        )
+        .outerjoin(_st, and_(same_item(_st), _st.c.annotator_id == _j.c.annotator_id))
         .where(_ci.c.campaign_id == campaign)
     ).all()
     return [tuple(r) for r in rows]
@@ -150,14 +139,7 @@ def marked_rows(session: Session, campaign: int) -> list[tuple[Any, ...]]:
             _ci.c.gold_grade,
         )
         .select_from(_st)
-        .join(
-            _ci,
-            and_(
-                _ci.c.campaign_id == _st.c.campaign_id,
-                _ci.c.query_id == _st.c.query_id,
-                _ci.c.document_id == _st.c.document_id,
-            ),
-        )
+        .join(_ci, same_item(_st))
         .join(_q, _q.c.id == _st.c.query_id)
         .join(_d, _d.c.id == _st.c.document_id)
         .join(_a, _a.c.id == _st.c.annotator_id)
@@ -171,7 +153,7 @@ def own_counts(session: Session, campaign: int, annotator_id: int) -> tuple[int,
     done = session.execute(
         select(func.count())
         .select_from(_ci)
-        .join(_j, _same_item())
+        .join(_j, judgment_of_item())
         .where(_ci.c.campaign_id == campaign, _j.c.annotator_id == annotator_id)
     ).scalar_one()
     states = session.execute(
@@ -224,7 +206,7 @@ def campaign_judgments(session: Session, campaign: int) -> list[tuple[int, int, 
     grade); see :func:`_with_hidden` for the grades an annotator login may not read."""
     rows = session.execute(
         select(_ci.c.query_id, _ci.c.document_id, _j.c.annotator_id, _j.c.grade)
-        .join(_j, _same_item())
+        .join(_j, judgment_of_item())
         .where(_ci.c.campaign_id == campaign, ~_ci.c.gold)
     ).all()
     out = [(int(q), int(d), int(a), int(g)) for q, d, a, g in rows]

@@ -16,6 +16,7 @@ from sqlalchemy import Row, func, select, text, update
 from sqlalchemy.orm import Session
 
 from ndcg_studio.storage import models
+from ndcg_studio.storage.campaigns.keys import has_row
 from ndcg_studio.storage.judgments.counts import item_grades
 from ndcg_studio.storage.judgments.items import insert_statement
 from ndcg_studio.storage.judgments.locks import item_lock_key
@@ -267,13 +268,8 @@ def open_campaigns_of(session: Session, annotator_id: int) -> list[str]:
 
 
 def is_member(session: Session, campaign: int, annotator_id: int) -> bool:
-    ca = models.campaign_annotators
-    found = session.execute(
-        select(ca.c.annotator_id).where(
-            ca.c.campaign_id == campaign, ca.c.annotator_id == annotator_id
-        )
-    ).first()
-    return found is not None
+    key = {"campaign_id": campaign, "annotator_id": annotator_id}
+    return has_row(session, models.campaign_annotators, key)
 
 
 def topic(session: Session, query_id: int) -> tuple[str, str | None, str | None] | None:
