@@ -13,7 +13,7 @@ import argparse
 import math
 from typing import Any
 
-from ndcg_studio.cli.common import input_file, open_db, positive_int, run_names
+from ndcg_studio.cli.common import checked_number, input_file, open_db, positive_int, run_names
 from ndcg_studio.cli.options import add_output
 from ndcg_studio.vocabulary import CONSENSUS_METHODS
 
@@ -21,13 +21,7 @@ __all__ = ["add_parser", "estimate_command"]
 
 
 def _level(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not 0 < value < 1:
-        raise argparse.ArgumentTypeError(f"must lie strictly between 0 and 1, got {text}")
-    return value
+    return checked_number(text, float, lambda v: 0 < v < 1, "lie strictly between 0 and 1")
 
 
 def add_parser(sub: Any, add_db: Any) -> None:

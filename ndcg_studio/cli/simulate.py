@@ -10,7 +10,7 @@ import argparse
 import math
 from typing import Any
 
-from ndcg_studio.cli.common import UsageError, open_db, positive_int, run_names
+from ndcg_studio.cli.common import UsageError, checked_number, open_db, positive_int, run_names
 from ndcg_studio.cli.options import add_output
 from ndcg_studio.vocabulary import CONSENSUS_METHODS, DEFAULT_CONSENSUS
 
@@ -83,13 +83,7 @@ def add_parser(sub: Any, add_db: Any) -> None:
 
 
 def _discount(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not 0 < value <= 1:
-        raise argparse.ArgumentTypeError(f"must lie in (0, 1], got {text}")
-    return value
+    return checked_number(text, float, lambda v: 0 < v <= 1, "lie in (0, 1]")
 
 
 def _cell(value: Any) -> Any:
