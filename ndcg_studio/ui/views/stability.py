@@ -42,7 +42,6 @@ from ndcg_studio.storage.database import Database
 from ndcg_studio.translatable import QT_TRANSLATE_NOOP
 from ndcg_studio.ui.context import AppContext
 from ndcg_studio.ui.dialogs.scoring_settings import (
-    SCORING_KEYS,
     consensus_name,
     scoring_settings_from,
 )
@@ -103,9 +102,7 @@ class StabilityView(LazyView[StabilityReport]):
         self.coverage.editingFinished.connect(self._schedule)
         self.run_a.currentIndexChanged.connect(self._show_sentence)
         self.run_b.currentIndexChanged.connect(self._show_sentence)
-        context.database_changed.connect(self._schedule)
-        context.judgments_changed.connect(self._schedule)
-        context.settings_changed.connect(self._on_settings_changed)
+        self._follow_scoring_inputs()
         self._show_empty()
         self.restore_state()
         self._on_by_changed()
@@ -205,10 +202,6 @@ class StabilityView(LazyView[StabilityReport]):
         self.coverage.setVisible(annotators)
         self.coverage_label.setVisible(annotators)
         self._schedule()
-
-    def _on_settings_changed(self, key: str) -> None:
-        if key in SCORING_KEYS:
-            self._schedule()
 
     def _load_job(self, db: Database) -> TaskFn[StabilityReport]:
         settings = scoring_settings_from(self.context)

@@ -139,9 +139,7 @@ class CompareView(LazyView[ScoredRuns]):
 
         self.run_a.currentIndexChanged.connect(self._on_runs_changed)
         self.run_b.currentIndexChanged.connect(self._on_runs_changed)
-        context.database_changed.connect(self._schedule)
-        context.judgments_changed.connect(self._schedule)
-        context.settings_changed.connect(self._on_settings_changed)
+        self._follow_scoring_inputs()
         self._show_empty()
         self.restore_state()
 

@@ -28,7 +28,7 @@ from ndcg_studio.services.scoring.settings import ScoringSettings
 from ndcg_studio.storage.database import Database
 from ndcg_studio.translatable import QT_TRANSLATE_NOOP
 from ndcg_studio.ui.context import AppContext
-from ndcg_studio.ui.dialogs.scoring_settings import SCORING_KEYS, scoring_settings_from
+from ndcg_studio.ui.dialogs.scoring_settings import scoring_settings_from
 from ndcg_studio.ui.language import arg
 from ndcg_studio.ui.models.condensed import (
     COL_GAP,
@@ -110,19 +110,13 @@ class CondensedPanel(LazyView[CondensedRows]):
 
         self.threshold.valueChanged.connect(self._apply_threshold)
         self.only_flagged.toggled.connect(self._apply_threshold)
-        context.database_changed.connect(self._schedule)
-        context.judgments_changed.connect(self._schedule)
-        context.settings_changed.connect(self._on_settings_changed)
+        self._follow_scoring_inputs()
         self._show_empty()
 
     # ------------------------------------------------------------------ loading
     def _load_job(self, db: Database) -> TaskFn[CondensedRows]:
         settings = scoring_settings_from(self.context)
         return lambda progress, cancelled: load_condensed(db, settings, progress, cancelled)
-
-    def _on_settings_changed(self, key: str) -> None:
-        if key in SCORING_KEYS:
-            self._schedule()
 
     def _on_loaded(self, rows: CondensedRows) -> None:
         if len(rows) == 0:
