@@ -17,7 +17,6 @@ import math
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QFont, QResizeEvent
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QDialog,
     QFrame,
     QHBoxLayout,
@@ -39,6 +38,7 @@ from ndcg_studio.ui.context import AppContext
 from ndcg_studio.ui.dialogs.scoring_settings import describe_settings, scoring_settings_from
 from ndcg_studio.ui.language import arg, plural
 from ndcg_studio.ui.models.breakdown import BreakdownTableModel
+from ndcg_studio.ui.widgets import read_only_table
 from ndcg_studio.ui.workers import Task, run_task
 
 #: the run table's Title column: its index and the least width it keeps
@@ -47,16 +47,11 @@ TITLE_MIN_WIDTH = 220
 
 
 def _table(model: BreakdownTableModel) -> QTableView:
-    view = QTableView()
-    view.setTabKeyNavigation(False)  # Tab leaves the table
-    view.setModel(model)
+    view = read_only_table(model)
     view.setAlternatingRowColors(True)
-    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-    view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
     view.verticalHeader().setVisible(False)
     view.setWordWrap(False)
     view.setTextElideMode(Qt.TextElideMode.ElideRight)
-    view.horizontalHeader().setHighlightSections(False)
     return view
 
 

@@ -48,6 +48,7 @@ from ndcg_studio.ui.dialogs.scoring_settings import (
 from ndcg_studio.ui.language import arg, label, plural
 from ndcg_studio.ui.models.stability import MeansTableModel, PairsTableModel, TauMatrixModel
 from ndcg_studio.ui.views.base import LazyView, StateWidget
+from ndcg_studio.ui.widgets import read_only_table
 from ndcg_studio.ui.workers import TaskFn
 from ndcg_studio.vocabulary import GRADES
 
@@ -59,13 +60,7 @@ _BY_LABELS = {
 
 
 def _table(model: Any, name: str) -> QTableView:
-    table = QTableView()
-    table.setObjectName(name)
-    table.setTabKeyNavigation(False)  # Tab leaves the table
-    table.setModel(model)
-    table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-    table.horizontalHeader().setHighlightSections(False)
+    table = read_only_table(model, name)
     table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
     table.horizontalHeader().setStretchLastSection(True)
     return table

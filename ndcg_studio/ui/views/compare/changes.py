@@ -12,7 +12,6 @@ import math
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QDialog,
     QDialogButtonBox,
     QDoubleSpinBox,
@@ -34,6 +33,7 @@ from ndcg_studio.storage.database import Database
 from ndcg_studio.ui.language import arg, number
 from ndcg_studio.ui.models.changes import COL_DELTA, ChangesTableModel
 from ndcg_studio.ui.models.table import fixed, signed
+from ndcg_studio.ui.widgets import read_only_table
 from ndcg_studio.ui.workers import Task, run_task
 
 
@@ -126,18 +126,12 @@ class ChangesPanel(QWidget):
         layout.addWidget(self.table, 1)
 
     def _build_table(self) -> QTableView:
-        table = QTableView()
-        table.setObjectName("changes_table")
-        table.setTabKeyNavigation(False)
-        table.setModel(self.model)
-        table.setSortingEnabled(True)
-        table.sortByColumn(COL_DELTA, Qt.SortOrder.AscendingOrder)
-        table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        table = read_only_table(
+            self.model, "changes_table", sort=(COL_DELTA, Qt.SortOrder.AscendingOrder)
+        )
         table.setAlternatingRowColors(True)
         table.verticalHeader().setVisible(False)
         header = table.horizontalHeader()
-        header.setHighlightSections(False)
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(True)
         return table

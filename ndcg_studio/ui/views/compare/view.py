@@ -28,7 +28,6 @@ from typing import Any
 import numpy as np
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QComboBox,
     QGridLayout,
     QHBoxLayout,
@@ -36,7 +35,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QSplitter,
-    QTableView,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -78,6 +76,7 @@ from ndcg_studio.ui.views.compare.text import (
     verdict_html,
     verdict_sentence,
 )
+from ndcg_studio.ui.widgets import read_only_table
 from ndcg_studio.ui.workers import Task, TaskFn, run_task
 
 
@@ -226,17 +225,11 @@ class CompareView(LazyView[ScoredRuns]):
         """The per-query deltas: the sorted chart beside the table."""
         self.chart = DeltaChart()
         self.model = DeltaTableModel(self)
-        self.table = QTableView()
-        self.table.setObjectName("compare_table")
-        self.table.setTabKeyNavigation(False)  # Tab leaves the table
-        self.table.setModel(self.model)
-        self.table.setSortingEnabled(True)
-        self.table.sortByColumn(COL_DELTA, Qt.SortOrder.DescendingOrder)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table = read_only_table(
+            self.model, "compare_table", sort=(COL_DELTA, Qt.SortOrder.DescendingOrder)
+        )
         self.table.setAlternatingRowColors(True)
         self.table.verticalHeader().setVisible(False)
-        self.table.horizontalHeader().setHighlightSections(False)
         # fitted once per comparison (_on_compared): ResizeToContents would ask data() of the
         # first 1,000 rows for every column again after each sort (bench_gui_scale.py, Compare)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)

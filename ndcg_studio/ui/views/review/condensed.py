@@ -11,13 +11,11 @@ from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QCheckBox,
     QDoubleSpinBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
-    QTableView,
     QVBoxLayout,
     QWidget,
 )
@@ -37,6 +35,7 @@ from ndcg_studio.ui.models.condensed import (
     CondensedTableModel,
 )
 from ndcg_studio.ui.views.base import LazyView
+from ndcg_studio.ui.widgets import read_only_table
 from ndcg_studio.ui.workers import TaskFn
 
 
@@ -85,18 +84,11 @@ class CondensedPanel(LazyView[CondensedRows]):
         controls.addWidget(self.status)
 
         self.model = CondensedTableModel(self)
-        self.table = QTableView()
-        self.table.setTabKeyNavigation(False)  # Tab leaves the table
-        self.table.setModel(self.model)
-        self.table.setSortingEnabled(True)
-        self.table.sortByColumn(COL_GAP, Qt.SortOrder.DescendingOrder)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table = read_only_table(self.model, sort=(COL_GAP, Qt.SortOrder.DescendingOrder))
         self.table.setWordWrap(False)
         self.table.verticalHeader().setVisible(False)
         self.table.verticalHeader().setDefaultSectionSize(24)
         header = self.table.horizontalHeader()
-        header.setHighlightSections(False)
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setStretchLastSection(True)
 

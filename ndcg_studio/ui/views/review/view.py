@@ -69,6 +69,7 @@ from ndcg_studio.ui.views.query_detail import QueryDetailDialog
 from ndcg_studio.ui.views.review.condensed import CondensedPanel
 from ndcg_studio.ui.views.review.filters import ReviewFilterBar
 from ndcg_studio.ui.views.review.text import coverage_note, nothing_to_score_text
+from ndcg_studio.ui.widgets import read_only_table
 from ndcg_studio.ui.workers import Task, TaskFn, run_task
 
 
@@ -187,22 +188,16 @@ class ReviewView(LazyView[ReviewData]):
     def _build_table(self) -> None:
         """The (query, run) table, sorted by nDCG@K, the band as a chip."""
         self.model = ScoresTableModel(self)
-        self.table = QTableView()
-        self.table.setObjectName("review_table")
-        self.table.setTabKeyNavigation(False)
-        self.table.setModel(self.model)
-        self.table.setSortingEnabled(True)
-        self.table.sortByColumn(M.COL_NDCG, Qt.SortOrder.AscendingOrder)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table = read_only_table(
+            self.model, "review_table", sort=(M.COL_NDCG, Qt.SortOrder.AscendingOrder)
+        )
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setAlternatingRowColors(True)
         self.table.setWordWrap(False)
         self.table.verticalHeader().setVisible(False)
         self.table.verticalHeader().setDefaultSectionSize(26)
         self.table.setItemDelegateForColumn(M.COL_BAND, BandChipDelegate(self.table))
         header_view = self.table.horizontalHeader()
-        header_view.setHighlightSections(False)
         header_view.setStretchLastSection(True)
         for col, width in (
             (M.COL_QUERY, 70),
