@@ -1,10 +1,11 @@
-"""Widget recipes the views and dialogs share: the read-only table they show their rows in,
-built once here so that every such table moves the keyboard and selects alike."""
+"""Widget recipes the views and dialogs share: the read-only table they show their rows in and
+the margin-less column they stack their parts in, built once here so that every such table
+moves the keyboard and selects alike."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QAbstractItemModel, Qt
-from PySide6.QtWidgets import QAbstractItemView, QTableView
+from PySide6.QtWidgets import QAbstractItemView, QLayout, QTableView, QVBoxLayout, QWidget
 
 
 def read_only_table(
@@ -32,3 +33,17 @@ def read_only_table(
     table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
     table.horizontalHeader().setHighlightSections(False)
     return table
+
+
+def column(*items: QWidget | QLayout, stretch: QWidget | None = None) -> QWidget:
+    """A widget holding ``items`` (widgets or layouts) top to bottom, without margins of its
+    own; ``stretch``, one of the widgets, takes the height to spare."""
+    box = QWidget()
+    layout = QVBoxLayout(box)
+    layout.setContentsMargins(0, 0, 0, 0)
+    for item in items:
+        if isinstance(item, QLayout):
+            layout.addLayout(item)
+        else:
+            layout.addWidget(item, 1 if item is stretch else 0)
+    return box

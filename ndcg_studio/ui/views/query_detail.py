@@ -38,7 +38,7 @@ from ndcg_studio.ui.context import AppContext
 from ndcg_studio.ui.dialogs.scoring_settings import describe_settings, scoring_settings_from
 from ndcg_studio.ui.language import arg, plural
 from ndcg_studio.ui.models.breakdown import BreakdownTableModel
-from ndcg_studio.ui.widgets import read_only_table
+from ndcg_studio.ui.widgets import column, read_only_table
 from ndcg_studio.ui.workers import Task, run_task
 
 #: the run table's Title column: its index and the least width it keeps
@@ -168,16 +168,8 @@ class QueryDetailView(QWidget):
         self.chart = CumulativeDcgChart()
         self.chart.setMinimumHeight(180)
 
-        run_box = QWidget()
-        run_layout = QVBoxLayout(run_box)
-        run_layout.setContentsMargins(0, 0, 0, 0)
-        run_layout.addWidget(self.run_caption)
-        run_layout.addWidget(self.run_table)
-        ideal_box = QWidget()
-        ideal_layout = QVBoxLayout(ideal_box)
-        ideal_layout.setContentsMargins(0, 0, 0, 0)
-        ideal_layout.addWidget(self.ideal_caption)
-        ideal_layout.addWidget(self.ideal_table)
+        run_box = column(self.run_caption, self.run_table)
+        ideal_box = column(self.ideal_caption, self.ideal_table)
         self.ideal_and_chart = lower = QSplitter(Qt.Orientation.Horizontal)
         lower.addWidget(ideal_box)
         lower.addWidget(self.chart)

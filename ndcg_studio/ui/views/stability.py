@@ -48,7 +48,7 @@ from ndcg_studio.ui.dialogs.scoring_settings import (
 from ndcg_studio.ui.language import arg, label, plural
 from ndcg_studio.ui.models.stability import MeansTableModel, PairsTableModel, TauMatrixModel
 from ndcg_studio.ui.views.base import LazyView, StateWidget
-from ndcg_studio.ui.widgets import read_only_table
+from ndcg_studio.ui.widgets import column, read_only_table
 from ndcg_studio.ui.workers import TaskFn
 from ndcg_studio.vocabulary import GRADES
 
@@ -83,15 +83,8 @@ class StabilityView(LazyView[StabilityReport]):
         self.report: StabilityReport | None = None
         controls = self._build_controls()
         self._build_tables()
-        content = QWidget()
-        layout = QVBoxLayout(content)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addLayout(controls)
-        layout.addWidget(self.sentence)
-        layout.addWidget(self.splitter, 1)
-        layout.addWidget(self.agreement)
-        layout.addWidget(self.notes)
-        self._set_content(content)
+        parts = (controls, self.sentence, self.splitter, self.agreement, self.notes)
+        self._set_content(column(*parts, stretch=self.splitter))
 
         self.by.currentIndexChanged.connect(self._on_by_changed)
         self.coverage.editingFinished.connect(self._schedule)

@@ -37,7 +37,7 @@ from ndcg_studio.ui.language import arg, number, plural
 from ndcg_studio.ui.models.agreement import HistoryModel, ItemGradesModel
 from ndcg_studio.ui.models.grades import chip_icon, grade_name
 from ndcg_studio.ui.undo import EditCommand
-from ndcg_studio.ui.widgets import read_only_table
+from ndcg_studio.ui.widgets import column, read_only_table
 from ndcg_studio.ui.workers import Task, run_task
 from ndcg_studio.vocabulary import GRADES
 
@@ -140,11 +140,7 @@ class AdjudicationPanel(QGroupBox):
         )
         self.history_table.horizontalHeader().setStretchLastSection(True)
         self.history_note = QLabel()
-        history_box = QWidget()
-        history_layout = QVBoxLayout(history_box)
-        history_layout.setContentsMargins(0, 0, 0, 0)
-        history_layout.addWidget(self.history_note)
-        history_layout.addWidget(self.history_table, 1)
+        history_box = column(self.history_note, self.history_table, stretch=self.history_table)
         row = QHBoxLayout()
         row.addWidget(self.grades_table, 3)
         row.addWidget(history_box, 5)

@@ -60,6 +60,7 @@ from ndcg_studio.ui.views.agreement.text import (
     provenance_html,
 )
 from ndcg_studio.ui.views.base import LazyView, StateWidget
+from ndcg_studio.ui.widgets import column
 from ndcg_studio.ui.workers import Task, TaskFn, run_task
 
 _LEVELS = (
@@ -115,14 +116,8 @@ class AgreementView(LazyView[AgreementData]):
         left.setSizes([260, 180, 260])
         right.setSizes([380, 320])
         self._left, self._right = left, right
-        content = QWidget()
-        content_layout = QVBoxLayout(content)
-        content_layout.setContentsMargins(0, 0, 0, 0)
-        content_layout.addLayout(controls)
-        content_layout.addWidget(self.alpha_label)
-        content_layout.addWidget(self.fleiss_label)
-        content_layout.addWidget(self.splitter, 1)
-        self._set_content(content)
+        parts = (controls, self.alpha_label, self.fleiss_label, self.splitter)
+        self._set_content(column(*parts, stretch=self.splitter))
         self.level.currentIndexChanged.connect(self._schedule)
         self.kappa_kind.currentIndexChanged.connect(
             lambda _: self.kappa_model.set_kind(self.kappa_kind.currentData())

@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -35,7 +34,7 @@ from ndcg_studio.ui.models.condensed import (
     CondensedTableModel,
 )
 from ndcg_studio.ui.views.base import LazyView
-from ndcg_studio.ui.widgets import read_only_table
+from ndcg_studio.ui.widgets import column, read_only_table
 from ndcg_studio.ui.workers import TaskFn
 
 
@@ -92,13 +91,7 @@ class CondensedPanel(LazyView[CondensedRows]):
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setStretchLastSection(True)
 
-        content = QWidget()
-        layout = QVBoxLayout(content)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addLayout(controls)
-        layout.addWidget(self.summary)
-        layout.addWidget(self.table, 1)
-        self._set_content(content)
+        self._set_content(column(controls, self.summary, self.table, stretch=self.table))
 
         self.threshold.valueChanged.connect(self._apply_threshold)
         self.only_flagged.toggled.connect(self._apply_threshold)

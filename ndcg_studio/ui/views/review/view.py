@@ -69,7 +69,7 @@ from ndcg_studio.ui.views.query_detail import QueryDetailDialog
 from ndcg_studio.ui.views.review.condensed import CondensedPanel
 from ndcg_studio.ui.views.review.filters import ReviewFilterBar
 from ndcg_studio.ui.views.review.text import coverage_note, nothing_to_score_text
-from ndcg_studio.ui.widgets import read_only_table
+from ndcg_studio.ui.widgets import column, read_only_table
 from ndcg_studio.ui.workers import Task, TaskFn, run_task
 
 
@@ -112,12 +112,7 @@ class ReviewView(LazyView[ReviewData]):
         self.low_coverage, self.coverage, self.shown = f.low_coverage, f.coverage, f.shown
         self._build_table()
         self._build_lower(context)
-        content = QWidget()
-        content_layout = QVBoxLayout(content)
-        content_layout.setContentsMargins(0, 0, 0, 0)
-        content_layout.addLayout(header)
-        content_layout.addWidget(self.splitter, 1)
-        self._set_content(content)
+        self._set_content(column(header, self.splitter, stretch=self.splitter))
 
         self.filters.changed.connect(self._apply_filter)
         self.filters.source_changed.connect(self._schedule)
