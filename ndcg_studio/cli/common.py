@@ -75,6 +75,25 @@ def grade_map(text: str) -> dict[int, int]:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+def cell_text(value: Any, *, false: str = "") -> str:
+    """A cell of a printed table: empty for None and NaN, a float with 4 decimals (as
+    trec_eval), True as ``yes`` and False as ``false`` (empty unless given)."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "yes" if value else false
+    if isinstance(value, float):
+        return "" if math.isnan(value) else f"{value:.4f}"
+    return str(value)
+
+
+def nan_to_empty(value: Any) -> Any:
+    """``value`` as written to CSV or xlsx: None (an empty cell) for a float NaN."""
+    if isinstance(value, float):
+        return None if math.isnan(value) else value
+    return value
+
+
 #: Joins the names of ``--runs A B C`` into one word (see :func:`normalize_argv`).
 RUNS_SEPARATOR = "\x00"
 
