@@ -1,11 +1,19 @@
-"""Widget recipes the views and dialogs share: the read-only table they show their rows in and
-the margin-less column they stack their parts in, built once here so that every such table
-moves the keyboard and selects alike."""
+"""Widget recipes the views and dialogs share: the read-only table they show their rows in, the
+label of prose the reader may copy and the margin-less column they stack their parts in, built
+once here so that every such table moves the keyboard and selects alike and every such text is
+copied alike."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QAbstractItemModel, Qt
-from PySide6.QtWidgets import QAbstractItemView, QLayout, QTableView, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QLabel,
+    QLayout,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
 
 
 def read_only_table(
@@ -33,6 +41,20 @@ def read_only_table(
     table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
     table.horizontalHeader().setHighlightSections(False)
     return table
+
+
+def selectable_text(text_format: Qt.TextFormat | None = None, name: str = "") -> QLabel:
+    """An empty label for prose the reader may select and copy, wrapped to its width;
+    ``text_format`` RichText or PlainText (else Qt tells by the text), ``name`` its object
+    name, if any."""
+    label = QLabel()
+    if name:
+        label.setObjectName(name)
+    if text_format is not None:
+        label.setTextFormat(text_format)
+    label.setWordWrap(True)
+    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    return label
 
 
 def column(*items: QWidget | QLayout, stretch: QWidget | None = None) -> QWidget:

@@ -52,7 +52,7 @@ from ndcg_studio.storage.database import Database
 from ndcg_studio.ui import settings as S
 from ndcg_studio.ui.context import AppContext
 from ndcg_studio.ui.language import arg, plural
-from ndcg_studio.ui.widgets import column
+from ndcg_studio.ui.widgets import column, selectable_text
 from ndcg_studio.ui.workers import Task, run_task
 
 #: The text of a new endpoint file: a generic JSON API (docs/live-engine.md has one per engine).
@@ -172,10 +172,7 @@ class FetchDialog(QDialog):
         self.try_edit.setPlaceholderText(self.tr("a query (empty: the first of the queries file)"))
         self.try_button = QPushButton(self.tr("&Try one query"))
         self.try_button.clicked.connect(self.try_query)
-        self.report = QLabel()
-        self.report.setObjectName("fetch_report")
-        self.report.setWordWrap(True)
-        self.report.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.report = selectable_text(name="fetch_report")
         self.hits_table = _table(
             [self.tr("Rank"), self.tr("Document"), self.tr("Score"), self.tr("Title")]
         )

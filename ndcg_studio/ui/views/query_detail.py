@@ -38,7 +38,7 @@ from ndcg_studio.ui.context import AppContext
 from ndcg_studio.ui.dialogs.scoring_settings import describe_settings, scoring_settings_from
 from ndcg_studio.ui.language import arg, plural
 from ndcg_studio.ui.models.breakdown import BreakdownTableModel
-from ndcg_studio.ui.widgets import column, read_only_table
+from ndcg_studio.ui.widgets import column, read_only_table, selectable_text
 from ndcg_studio.ui.workers import Task, run_task
 
 #: the run table's Title column: its index and the least width it keeps
@@ -133,12 +133,8 @@ class QueryDetailView(QWidget):
         title_font.setBold(True)
         self.title.setFont(title_font)
         self.title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.query_text = QLabel()
-        self.query_text.setWordWrap(True)
-        self.query_text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.how = QLabel()
-        self.how.setWordWrap(True)
-        self.how.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.query_text = selectable_text()
+        self.how = selectable_text()
         self.totals = QLabel()
         self.totals.setTextFormat(Qt.TextFormat.RichText)
         self.totals.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -151,9 +147,8 @@ class QueryDetailView(QWidget):
             )
         )
         self.status = QLabel()
-        self.by_annotator = QLabel()  # nDCG under each annotator and source (StabilityService)
-        self.by_annotator.setWordWrap(True)
-        self.by_annotator.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        # nDCG under each annotator and source (StabilityService)
+        self.by_annotator = selectable_text()
 
     def _build_splitter(self) -> None:
         """The run table across the whole width (its every column in view at 1024 px: the

@@ -48,7 +48,7 @@ from ndcg_studio.ui.dialogs.scoring_settings import (
 from ndcg_studio.ui.language import arg, label, plural
 from ndcg_studio.ui.models.stability import MeansTableModel, PairsTableModel, TauMatrixModel
 from ndcg_studio.ui.views.base import LazyView, StateWidget
-from ndcg_studio.ui.widgets import column, read_only_table
+from ndcg_studio.ui.widgets import column, read_only_table, selectable_text
 from ndcg_studio.ui.workers import TaskFn
 from ndcg_studio.vocabulary import GRADES
 
@@ -139,13 +139,8 @@ class StabilityView(LazyView[StabilityReport]):
 
     def _build_tables(self) -> None:
         """The sentence, the three tables in their splitters, the agreement and the notes."""
-        self.sentence = QLabel()
-        self.sentence.setTextFormat(Qt.TextFormat.RichText)
-        self.sentence.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.sentence.setWordWrap(True)
-        self.notes = QLabel()
-        self.notes.setWordWrap(True)
-        self.notes.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.sentence = selectable_text(Qt.TextFormat.RichText)
+        self.notes = selectable_text()
 
         self.matrix_model = TauMatrixModel(self)
         self.matrix = _table(self.matrix_model, "stability_matrix_table")
@@ -161,10 +156,7 @@ class StabilityView(LazyView[StabilityReport]):
         self.pairs.setSortingEnabled(True)
         self.pairs.verticalHeader().setVisible(False)
         self.pairs.sortByColumn(2, Qt.SortOrder.AscendingOrder)
-        self.agreement = QLabel()
-        self.agreement.setWordWrap(True)
-        self.agreement.setTextFormat(Qt.TextFormat.RichText)
-        self.agreement.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.agreement = selectable_text(Qt.TextFormat.RichText)
 
         top = QSplitter(Qt.Orientation.Horizontal)
         top.addWidget(

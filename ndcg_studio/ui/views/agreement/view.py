@@ -60,7 +60,7 @@ from ndcg_studio.ui.views.agreement.text import (
     provenance_html,
 )
 from ndcg_studio.ui.views.base import LazyView, StateWidget
-from ndcg_studio.ui.widgets import column
+from ndcg_studio.ui.widgets import column, selectable_text
 from ndcg_studio.ui.workers import Task, TaskFn, run_task
 
 _LEVELS = (
@@ -136,13 +136,8 @@ class AgreementView(LazyView[AgreementData]):
         for value, text in KAPPA_KINDS.items():
             self.kappa_kind.addItem(label("Agreement", text), value)
         self.kappa_kind.setCurrentIndex(self.kappa_kind.findData("kappa_linear"))
-        self.alpha_label = QLabel()
-        self.alpha_label.setTextFormat(Qt.TextFormat.RichText)
-        self.alpha_label.setWordWrap(True)
-        self.alpha_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.fleiss_label = QLabel()
-        self.fleiss_label.setWordWrap(True)
-        self.fleiss_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.alpha_label = selectable_text(Qt.TextFormat.RichText)
+        self.fleiss_label = selectable_text()
         controls = QHBoxLayout()
         controls.addWidget(QLabel(self.tr("α level:")))
         controls.addWidget(self.level)

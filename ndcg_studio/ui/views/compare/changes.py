@@ -33,7 +33,7 @@ from ndcg_studio.storage.database import Database
 from ndcg_studio.ui.language import arg, number
 from ndcg_studio.ui.models.changes import COL_DELTA, ChangesTableModel
 from ndcg_studio.ui.models.table import fixed, signed
-from ndcg_studio.ui.widgets import read_only_table
+from ndcg_studio.ui.widgets import read_only_table, selectable_text
 from ndcg_studio.ui.workers import Task, run_task
 
 
@@ -83,11 +83,7 @@ class ChangesPanel(QWidget):
         self.campaign_task: Task[CampaignInfo] | None = None
         self._db: Database | None = None
         self._pair: tuple[ScoringSettings, str, str] | None = None
-        self.overall = QLabel()
-        self.overall.setObjectName("changes_overall")
-        self.overall.setTextFormat(Qt.TextFormat.PlainText)
-        self.overall.setWordWrap(True)
-        self.overall.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.overall = selectable_text(Qt.TextFormat.PlainText, "changes_overall")
         self.p_box = QDoubleSpinBox()
         self.p_box.setRange(0.5, 0.99)
         self.p_box.setSingleStep(0.05)

@@ -76,7 +76,7 @@ from ndcg_studio.ui.views.compare.text import (
     verdict_html,
     verdict_sentence,
 )
-from ndcg_studio.ui.widgets import read_only_table
+from ndcg_studio.ui.widgets import read_only_table, selectable_text
 from ndcg_studio.ui.workers import Task, TaskFn, run_task
 
 
@@ -192,11 +192,7 @@ class CompareView(LazyView[ScoredRuns]):
         self.significance = QLabel()
         self.significance.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         # can the pair still flip, over the Annotate pool? (services.verdict)
-        self.decision = QLabel()
-        self.decision.setObjectName("compare_decision")
-        self.decision.setTextFormat(Qt.TextFormat.PlainText)
-        self.decision.setWordWrap(True)
-        self.decision.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.decision = selectable_text(Qt.TextFormat.PlainText, "compare_decision")
         self.decision.setToolTip(
             self.tr(
                 "Decided: the interval of Δ mean nDCG@K over every grade (0–4) the unjudged "

@@ -69,7 +69,7 @@ from ndcg_studio.ui.views.query_detail import QueryDetailDialog
 from ndcg_studio.ui.views.review.condensed import CondensedPanel
 from ndcg_studio.ui.views.review.filters import ReviewFilterBar
 from ndcg_studio.ui.views.review.text import coverage_note, nothing_to_score_text
-from ndcg_studio.ui.widgets import column, read_only_table
+from ndcg_studio.ui.widgets import column, read_only_table, selectable_text
 from ndcg_studio.ui.workers import Task, TaskFn, run_task
 
 
@@ -150,11 +150,7 @@ class ReviewView(LazyView[ReviewData]):
         self.summary_note = QLabel()
         self.summary_note.setWordWrap(True)
         # each run's prediction-powered interval from a machine source (hidden without one)
-        self.estimate_line = QLabel()
-        self.estimate_line.setObjectName("review_estimate")
-        self.estimate_line.setTextFormat(Qt.TextFormat.PlainText)
-        self.estimate_line.setWordWrap(True)
-        self.estimate_line.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.estimate_line = selectable_text(Qt.TextFormat.PlainText, "review_estimate")
         self.estimate_line.setToolTip(EstimateText().tooltip())
         self.estimate_line.hide()
         self.band_legend = BandLegend()
