@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import math
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -17,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from ndcg_studio.cli.common import (
     RUNS_SEPARATOR,
     UsageError,
+    cell_text,
     check_output,
     input_file,
     open_db,
@@ -205,21 +205,11 @@ def _only_items(database: Any, args: argparse.Namespace) -> frozenset[tuple[int,
     )  # fmt: skip
 
 
-def _cell(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, float):
-        return "" if math.isnan(value) else f"{value:.4f}"
-    return str(value)
-
-
 def _emit(fmt: str, header: list[str], rows: list[list[Any]], output: str = "-") -> None:
     """The rows as CSV or an aligned table, on standard output or (atomically) in ``output``."""
     from ndcg_studio.io.atomic import atomic_text_writer
 
-    cells = [[_cell(v) for v in row] for row in rows]
+    cells = [[cell_text(v, false="no") for v in row] for row in rows]
     with atomic_text_writer(output) as handle:
         if fmt == "csv":
             writer = csv.writer(handle, lineterminator="\n")

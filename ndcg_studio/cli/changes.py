@@ -14,20 +14,21 @@ import argparse
 import sys
 from typing import Any
 
-from ndcg_studio.cli.common import RUNS_SEPARATOR, UsageError, check_output, open_db, positive_int
+from ndcg_studio.cli.common import (
+    RUNS_SEPARATOR,
+    UsageError,
+    check_output,
+    checked_number,
+    open_db,
+    positive_int,
+)
 from ndcg_studio.cli.options import add_output, add_scoring
 
 __all__ = ["add_parser", "changes_command"]
 
 
 def _persistence(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not 0.0 < value < 1.0:
-        raise argparse.ArgumentTypeError(f"must be above 0 and below 1, got {text}")
-    return value
+    return checked_number(text, float, lambda v: 0.0 < v < 1.0, "be above 0 and below 1")
 
 
 def add_parser(sub: Any, add_db: Any) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -13,6 +12,7 @@ from typing import Any, TextIO
 from ndcg_studio.cli.common import (
     TREC_FIELDS,
     UsageError,
+    cell_text,
     check_output,
     input_file,
     open_db,
@@ -24,19 +24,9 @@ from ndcg_studio.vocabulary import DEFAULT_DISPUTED_RANGE
 # ----------------------------------------------------------------------------- output helpers
 
 
-def _fmt(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "yes" if value else ""
-    if isinstance(value, float):
-        return "" if math.isnan(value) else f"{value:.4f}"
-    return str(value)
-
-
 def print_table(header: Sequence[str], rows: Iterable[Sequence[Any]], out: TextIO) -> None:
     """An aligned plain-text table (4 decimals, like trec_eval); empty cells for no value."""
-    body = [[_fmt(v) for v in row] for row in rows]
+    body = [[cell_text(v) for v in row] for row in rows]
     widths = [max([len(h)] + [len(r[i]) for r in body]) for i, h in enumerate(header)]
     numeric = [all(_is_number(r[i]) for r in body if r[i]) for i in range(len(header))]
 

@@ -8,7 +8,10 @@ import math
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+#: int or float: what :func:`checked_number` reads
+Number = TypeVar("Number", int, float)
 
 #: A command's handler: the parsed command line in, the exit code out.
 Handler = Callable[[argparse.Namespace], int]
@@ -18,15 +21,27 @@ class UsageError(Exception):
     """A command line that cannot work (a missing database or folder): exit 2, nothing done."""
 
 
+def checked_number(
+    text: str, kind: type[Number], accepts: Callable[[Number], bool], requirement: str
+) -> Number:
+    """``text`` read as ``kind`` (int or float) when ``accepts`` takes it: the body of every
+    numeric argparse type. Else argparse's usage error (exit 2): ``'x' is not an integer`` (or
+    ``a number``), or ``must <requirement>, got …`` with an integer as read and a number as
+    typed."""
+    try:
+        value = kind(text)
+    except ValueError:
+        noun = "an integer" if kind is int else "a number"
+        raise argparse.ArgumentTypeError(f"{text!r} is not {noun}") from None
+    if not accepts(value):
+        got = value if kind is int else text
+        raise argparse.ArgumentTypeError(f"must {requirement}, got {got}")
+    return value
+
+
 def positive_int(text: str) -> int:
     """argparse type: an integer >= 1 (else argparse's usage error, exit 2)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
+    return checked_number(text, int, lambda v: v >= 1, "be at least 1")
 
 
 def gains_map(text: str) -> dict[int, float]:
@@ -47,13 +62,7 @@ def gains_map(text: str) -> dict[int, float]:
 
 def fraction(text: str) -> float:
     """argparse type: a number in [0, 1]."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not 0.0 <= value <= 1.0:
-        raise argparse.ArgumentTypeError(f"must lie in [0, 1], got {text}")
-    return value
+    return checked_number(text, float, lambda v: 0.0 <= v <= 1.0, "lie in [0, 1]")
 
 
 def grade_map(text: str) -> dict[int, int]:
@@ -64,6 +73,25 @@ def grade_map(text: str) -> dict[int, int]:
         return parse_grade_map(text)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def cell_text(value: Any, *, false: str = "") -> str:
+    """A cell of a printed table: empty for None and NaN, a float with 4 decimals (as
+    trec_eval), True as ``yes`` and False as ``false`` (empty unless given)."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "yes" if value else false
+    if isinstance(value, float):
+        return "" if math.isnan(value) else f"{value:.4f}"
+    return str(value)
+
+
+def nan_to_empty(value: Any) -> Any:
+    """``value`` as written to CSV or xlsx: None (an empty cell) for a float NaN."""
+    if isinstance(value, float):
+        return None if math.isnan(value) else value
+    return value
 
 
 #: Joins the names of ``--runs A B C`` into one word (see :func:`normalize_argv`).

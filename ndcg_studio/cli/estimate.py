@@ -13,7 +13,14 @@ import argparse
 import math
 from typing import Any
 
-from ndcg_studio.cli.common import input_file, open_db, positive_int, run_names
+from ndcg_studio.cli.common import (
+    checked_number,
+    input_file,
+    nan_to_empty,
+    open_db,
+    positive_int,
+    run_names,
+)
 from ndcg_studio.cli.options import add_output
 from ndcg_studio.vocabulary import CONSENSUS_METHODS
 
@@ -21,13 +28,7 @@ __all__ = ["add_parser", "estimate_command"]
 
 
 def _level(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not 0 < value < 1:
-        raise argparse.ArgumentTypeError(f"must lie strictly between 0 and 1, got {text}")
-    return value
+    return checked_number(text, float, lambda v: 0 < v < 1, "lie strictly between 0 and 1")
 
 
 def add_parser(sub: Any, add_db: Any) -> None:
@@ -94,12 +95,6 @@ def add_parser(sub: Any, add_db: Any) -> None:
     add_output(p, default="csv")
 
 
-def _cell(value: Any) -> Any:
-    if isinstance(value, float):
-        return None if math.isnan(value) else value
-    return value
-
-
 def estimate_command(args: argparse.Namespace) -> int:
     from ndcg_studio.cli.commands import write_rows
     from ndcg_studio.io.query_list import read_query_list
@@ -132,7 +127,7 @@ def estimate_command(args: argparse.Namespace) -> int:
         report = estimate(db, request)
     finally:
         db.dispose()
-    rows = [[_cell(v) for v in row] for row in report_rows(report)]
+    rows = [[nan_to_empty(v) for v in row] for row in report_rows(report)]
     notes = [
         f"machine source {args.machine_source}: linear-weighted kappa with the humans "
         + ("unknown" if math.isnan(report.kappa_linear) else f"{report.kappa_linear:.3f}"),

@@ -12,29 +12,17 @@ import argparse
 import sys
 from typing import Any
 
-from ndcg_studio.cli.common import input_file, open_db, positive_int
+from ndcg_studio.cli.common import checked_number, input_file, open_db, positive_int
 
 __all__ = ["add_parser", "fetch_command"]
 
 
 def _positive_number(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"must be a number above 0, got {text}")
-    return value
+    return checked_number(text, float, lambda v: v > 0 and v != float("inf"), "be a number above 0")
 
 
 def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
-    return value
+    return checked_number(text, int, lambda v: v >= 0, "be 0 or more")
 
 
 def add_parser(sub: Any, add_db: Any) -> None:

@@ -11,7 +11,7 @@ import argparse
 import sys
 from typing import Any
 
-from ndcg_studio.cli.common import UsageError, open_db, positive_int, run_names
+from ndcg_studio.cli.common import UsageError, checked_number, open_db, positive_int, run_names
 
 __all__ = ["add_parser", "judge_command", "judges_command"]
 
@@ -21,13 +21,7 @@ SHIPPED_PROMPTS = ("umbrela", "thomas")
 
 
 def _rate(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be > 0, got {text}")
-    return value
+    return checked_number(text, float, lambda v: v > 0, "be > 0")
 
 
 def add_parser(sub: Any, add_db: Any) -> None:

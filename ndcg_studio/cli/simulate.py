@@ -7,10 +7,16 @@ Added by :func:`ndcg_studio.cli.parser.build_parser` (:func:`add_parser`) and
 from __future__ import annotations
 
 import argparse
-import math
 from typing import Any
 
-from ndcg_studio.cli.common import UsageError, open_db, positive_int, run_names
+from ndcg_studio.cli.common import (
+    UsageError,
+    checked_number,
+    nan_to_empty,
+    open_db,
+    positive_int,
+    run_names,
+)
 from ndcg_studio.cli.options import add_output
 from ndcg_studio.vocabulary import CONSENSUS_METHODS, DEFAULT_CONSENSUS
 
@@ -83,19 +89,7 @@ def add_parser(sub: Any, add_db: Any) -> None:
 
 
 def _discount(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not 0 < value <= 1:
-        raise argparse.ArgumentTypeError(f"must lie in (0, 1], got {text}")
-    return value
-
-
-def _cell(value: Any) -> Any:
-    if isinstance(value, float):
-        return None if math.isnan(value) else value
-    return value
+    return checked_number(text, float, lambda v: 0 < v <= 1, "lie in (0, 1]")
 
 
 def simulate_command(args: argparse.Namespace) -> int:
@@ -124,7 +118,7 @@ def simulate_command(args: argparse.Namespace) -> int:
         last_only=args.bandit_last_only,
     )
     result = simulate(problem, args.strategy, step=args.step, seed=args.seed, bandit=bandit)
-    rows = [[_cell(v) for v in r] for r in result.rows]
+    rows = [[nan_to_empty(v) for v in r] for r in result.rows]
     runs = ",".join(args.runs)
     who = f"--annotator {args.annotator}" if args.annotator else f"--consensus {args.consensus}"
     about = About(

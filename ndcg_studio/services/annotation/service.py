@@ -264,14 +264,8 @@ class AnnotationService:
         validate_grade(grade)
         if campaign is not None and campaign.seconds is not None and not campaign.seconds >= 0:
             raise ValueError(f"seconds are a number ≥ 0, not {campaign.seconds!r}")
-        return self._write(
-            kind="judgment",
-            key={"query_id": query_id, "document_id": document_id, "annotator_id": annotator_id},
-            grade=grade,
-            note=note,
-            changed_by=annotator_id,
-            grade_keep=False,
-            campaign=campaign,
+        return self._write_own(
+            annotator_id, query_id, document_id, grade, note, grade_keep=False, campaign=campaign
         )
 
     def set_note(
@@ -284,14 +278,7 @@ class AnnotationService:
             LookupError: the document is not graded by this annotator (a note belongs to a
                 grade: grade it first).
         """
-        return self._write(
-            kind="judgment",
-            key={"query_id": query_id, "document_id": document_id, "annotator_id": annotator_id},
-            grade=None,
-            note=note,
-            changed_by=annotator_id,
-            grade_keep=True,
-        )
+        return self._write_own(annotator_id, query_id, document_id, None, note, grade_keep=True)
 
     def set_adjudication(
         self,
@@ -323,6 +310,30 @@ class AnnotationService:
         )
 
     # ------------------------------------------------------------------ internals
+    def _write_own(
+        self,
+        annotator_id: int,
+        query_id: int,
+        document_id: int,
+        grade: int | None,
+        note: str | Keep | None,
+        *,
+        grade_keep: bool,
+        campaign: CampaignGrade | None = None,
+    ) -> GradeChange:
+        """:meth:`_write` of ``annotator_id``'s judgment of (query, document), changed by that
+        annotator (:meth:`set_grade`, :meth:`set_note`)."""
+        key = {"query_id": query_id, "document_id": document_id, "annotator_id": annotator_id}
+        return self._write(
+            kind="judgment",
+            key=key,
+            grade=grade,
+            note=note,
+            changed_by=annotator_id,
+            grade_keep=grade_keep,
+            campaign=campaign,
+        )
+
     def _write(
         self,
         *,

@@ -23,7 +23,7 @@ from ndcg_studio.progress import Cancelled, Progress, checkpoint
 from ndcg_studio.services.scoring.load import ScoringData, ScoringRead, load_scoring_data
 from ndcg_studio.services.scoring.report import INCOMPLETE_COLUMNS
 from ndcg_studio.services.scoring.settings import ScoringSettings
-from ndcg_studio.services.screens.cells import nan_to_none
+from ndcg_studio.services.screens.cells import rows_of_columns
 from ndcg_studio.storage.database import Database
 
 __all__ = ["IncompleteReport", "IncompleteService", "incomplete_report"]
@@ -73,13 +73,7 @@ class IncompleteReport:
 
     def rows(self) -> Iterator[tuple[Any, ...]]:
         """Rows in :meth:`columns` order; NaN becomes None."""
-
-        def cells(values: list[str] | NDArray[Any]) -> list[Any]:
-            if isinstance(values, np.ndarray):
-                return [nan_to_none(v) for v in values.tolist()]
-            return values
-
-        yield from zip(*(cells(c) for c in self.column_values()), strict=True)
+        yield from rows_of_columns(self.column_values())
 
 
 def incomplete_report(

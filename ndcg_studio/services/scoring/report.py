@@ -21,7 +21,7 @@ from ndcg_studio.domain.metrics.measures import ScoreTable, score
 from ndcg_studio.domain.statistics.resampling import MeanCI, RunComparison, compare_runs
 from ndcg_studio.services.scoring.load import ScoringData
 from ndcg_studio.services.scoring.settings import ScoringSettings
-from ndcg_studio.services.screens.cells import nan_to_none
+from ndcg_studio.services.screens.cells import rows_of_columns
 
 __all__ = [
     "EXTRA_COLUMNS",
@@ -119,13 +119,7 @@ class ScoreReport:
 
     def rows(self) -> Iterator[tuple[Any, ...]]:
         """Rows in :meth:`columns` order; NaN values (no judgments) become None."""
-
-        def cells(values: list[str] | NDArray[Any]) -> list[Any]:
-            if isinstance(values, np.ndarray) and values.dtype == np.float64:
-                return [nan_to_none(v) for v in values.tolist()]
-            return values.tolist() if isinstance(values, np.ndarray) else values
-
-        yield from zip(*(cells(c) for c in self.column_values()), strict=True)
+        yield from rows_of_columns(self.column_values())
 
     def for_run(self, run: str) -> NDArray[np.intp]:
         """Group indices of one run, in query order."""

@@ -52,6 +52,7 @@ from ndcg_studio.storage.database import Database
 from ndcg_studio.ui import settings as S
 from ndcg_studio.ui.context import AppContext
 from ndcg_studio.ui.language import arg, plural
+from ndcg_studio.ui.widgets import column, selectable_text
 from ndcg_studio.ui.workers import Task, run_task
 
 #: The text of a new endpoint file: a generic JSON API (docs/live-engine.md has one per engine).
@@ -153,20 +154,14 @@ class FetchDialog(QDialog):
             self.tr("Endpoint file:"),
             _row(self.endpoint_edit, choose_endpoint, self.save_button, save_as),
         )
-        top = QWidget()
-        top_layout = QVBoxLayout(top)
-        top_layout.setContentsMargins(0, 0, 0, 0)
-        top_layout.addLayout(form)
-        top_layout.addWidget(self.endpoint_text)
         settings = QFormLayout()
         settings.addRow(self.tr("Queries file:"), _row(self.queries_edit, choose_queries))
         settings.addRow(self.tr("Run name:"), self.name_edit)
         settings.addRow("", self.name_note)
         settings.addRow(self.tr("Hits per query (K):"), _row(self.k_spin))
         settings.addRow(self.tr("Requests at once:"), _row(self.concurrency_spin))
-        top_layout.addLayout(settings)
         splitter = QSplitter(Qt.Orientation.Vertical)
-        splitter.addWidget(top)
+        splitter.addWidget(column(form, self.endpoint_text, settings))
         splitter.addWidget(self._build_results())
         layout = QVBoxLayout(self)
         layout.addWidget(splitter)
@@ -177,10 +172,7 @@ class FetchDialog(QDialog):
         self.try_edit.setPlaceholderText(self.tr("a query (empty: the first of the queries file)"))
         self.try_button = QPushButton(self.tr("&Try one query"))
         self.try_button.clicked.connect(self.try_query)
-        self.report = QLabel()
-        self.report.setObjectName("fetch_report")
-        self.report.setWordWrap(True)
-        self.report.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.report = selectable_text(name="fetch_report")
         self.hits_table = _table(
             [self.tr("Rank"), self.tr("Document"), self.tr("Score"), self.tr("Title")]
         )
@@ -188,19 +180,8 @@ class FetchDialog(QDialog):
         self.snapshots_table = _table([self.tr("Run"), self.tr("Fetched at (UTC)"), self.tr("URL")])
         tables = QSplitter(Qt.Orientation.Horizontal)
         tables.addWidget(self.hits_table)
-        snapshots = QWidget()
-        snapshots_layout = QVBoxLayout(snapshots)
-        snapshots_layout.setContentsMargins(0, 0, 0, 0)
-        snapshots_layout.addWidget(self.snapshots_label)
-        snapshots_layout.addWidget(self.snapshots_table)
-        tables.addWidget(snapshots)
-        bottom = QWidget()
-        bottom_layout = QVBoxLayout(bottom)
-        bottom_layout.setContentsMargins(0, 0, 0, 0)
-        bottom_layout.addLayout(_row(self.try_edit, self.try_button))
-        bottom_layout.addWidget(self.report)
-        bottom_layout.addWidget(tables, 1)
-        return bottom
+        tables.addWidget(column(self.snapshots_label, self.snapshots_table))
+        return column(_row(self.try_edit, self.try_button), self.report, tables, stretch=tables)
 
     def _build_buttons(self) -> QDialogButtonBox:
         buttons = QDialogButtonBox()

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 from ndcg_studio.storage.database import Database
 from ndcg_studio.translatable import QT_TRANSLATE_NOOP
 from ndcg_studio.ui.context import AppContext
+from ndcg_studio.ui.dialogs.scoring_settings import SCORING_KEYS
 from ndcg_studio.ui.workers import Task, TaskFn, run_task
 
 T = TypeVar("T")
@@ -45,7 +46,8 @@ class LazyView(QWidget, Generic[T]):
     Subclasses set the texts below (marked ``QT_TRANSLATE_NOOP("<their class>", …)``; shown
     through :meth:`_text`) and :attr:`STATE_KEY`, implement :meth:`_load_job` and
     :meth:`_on_loaded`, call :meth:`_set_content` once with their widgets, and connect the
-    context's signals that invalidate their data to :meth:`_schedule`.
+    context's signals that invalidate their data to :meth:`_schedule` (a view of scores:
+    :meth:`_follow_scoring_inputs`).
 
     The status label (:attr:`status`, placed by the subclass) reads :attr:`LOADING_STATUS`
     while loading, is cleared when the data arrives and reads :attr:`FAILED_STATUS` after a
@@ -144,6 +146,18 @@ class LazyView(QWidget, Generic[T]):
         """(Re)start the reload timer: :data:`RELOAD_DELAY_MS`, or 0 for the first load from
         the database (its changes arrive together, in one turn of the event loop)."""
         self._timer.start(0 if self._first_load_due else RELOAD_DELAY_MS)
+
+    def _follow_scoring_inputs(self) -> None:
+        """Reload (:meth:`_schedule`) when the database or the judgments change, and hand each
+        changed setting to :meth:`_on_settings_changed`: what a view of scores depends on."""
+        self.context.database_changed.connect(self._schedule)
+        self.context.judgments_changed.connect(self._schedule)
+        self.context.settings_changed.connect(self._on_settings_changed)
+
+    def _on_settings_changed(self, key: str) -> None:
+        """Reload when the setting ``key`` changes the scores (:data:`SCORING_KEYS`)."""
+        if key in SCORING_KEYS:
+            self._schedule()
 
     def _on_database_replaced(self) -> None:
         self._first_load_due = True

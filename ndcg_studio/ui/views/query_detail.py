@@ -17,7 +17,6 @@ import math
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QFont, QResizeEvent
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QDialog,
     QFrame,
     QHBoxLayout,
@@ -39,6 +38,7 @@ from ndcg_studio.ui.context import AppContext
 from ndcg_studio.ui.dialogs.scoring_settings import describe_settings, scoring_settings_from
 from ndcg_studio.ui.language import arg, plural
 from ndcg_studio.ui.models.breakdown import BreakdownTableModel
+from ndcg_studio.ui.widgets import column, read_only_table, selectable_text
 from ndcg_studio.ui.workers import Task, run_task
 
 #: the run table's Title column: its index and the least width it keeps
@@ -47,16 +47,11 @@ TITLE_MIN_WIDTH = 220
 
 
 def _table(model: BreakdownTableModel) -> QTableView:
-    view = QTableView()
-    view.setTabKeyNavigation(False)  # Tab leaves the table
-    view.setModel(model)
+    view = read_only_table(model)
     view.setAlternatingRowColors(True)
-    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-    view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
     view.verticalHeader().setVisible(False)
     view.setWordWrap(False)
     view.setTextElideMode(Qt.TextElideMode.ElideRight)
-    view.horizontalHeader().setHighlightSections(False)
     return view
 
 
@@ -138,12 +133,8 @@ class QueryDetailView(QWidget):
         title_font.setBold(True)
         self.title.setFont(title_font)
         self.title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.query_text = QLabel()
-        self.query_text.setWordWrap(True)
-        self.query_text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.how = QLabel()
-        self.how.setWordWrap(True)
-        self.how.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.query_text = selectable_text()
+        self.how = selectable_text()
         self.totals = QLabel()
         self.totals.setTextFormat(Qt.TextFormat.RichText)
         self.totals.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -156,9 +147,8 @@ class QueryDetailView(QWidget):
             )
         )
         self.status = QLabel()
-        self.by_annotator = QLabel()  # nDCG under each annotator and source (StabilityService)
-        self.by_annotator.setWordWrap(True)
-        self.by_annotator.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        # nDCG under each annotator and source (StabilityService)
+        self.by_annotator = selectable_text()
 
     def _build_splitter(self) -> None:
         """The run table across the whole width (its every column in view at 1024 px: the
@@ -173,16 +163,8 @@ class QueryDetailView(QWidget):
         self.chart = CumulativeDcgChart()
         self.chart.setMinimumHeight(180)
 
-        run_box = QWidget()
-        run_layout = QVBoxLayout(run_box)
-        run_layout.setContentsMargins(0, 0, 0, 0)
-        run_layout.addWidget(self.run_caption)
-        run_layout.addWidget(self.run_table)
-        ideal_box = QWidget()
-        ideal_layout = QVBoxLayout(ideal_box)
-        ideal_layout.setContentsMargins(0, 0, 0, 0)
-        ideal_layout.addWidget(self.ideal_caption)
-        ideal_layout.addWidget(self.ideal_table)
+        run_box = column(self.run_caption, self.run_table)
+        ideal_box = column(self.ideal_caption, self.ideal_table)
         self.ideal_and_chart = lower = QSplitter(Qt.Orientation.Horizontal)
         lower.addWidget(ideal_box)
         lower.addWidget(self.chart)

@@ -42,13 +42,13 @@ from ndcg_studio.storage.database import Database
 from ndcg_studio.translatable import QT_TRANSLATE_NOOP
 from ndcg_studio.ui.context import AppContext
 from ndcg_studio.ui.dialogs.scoring_settings import (
-    SCORING_KEYS,
     consensus_name,
     scoring_settings_from,
 )
 from ndcg_studio.ui.language import arg, label, plural
 from ndcg_studio.ui.models.stability import MeansTableModel, PairsTableModel, TauMatrixModel
 from ndcg_studio.ui.views.base import LazyView, StateWidget
+from ndcg_studio.ui.widgets import column, read_only_table, selectable_text
 from ndcg_studio.ui.workers import TaskFn
 from ndcg_studio.vocabulary import GRADES
 
@@ -60,13 +60,7 @@ _BY_LABELS = {
 
 
 def _table(model: Any, name: str) -> QTableView:
-    table = QTableView()
-    table.setObjectName(name)
-    table.setTabKeyNavigation(False)  # Tab leaves the table
-    table.setModel(model)
-    table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-    table.horizontalHeader().setHighlightSections(False)
+    table = read_only_table(model, name)
     table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
     table.horizontalHeader().setStretchLastSection(True)
     return table
@@ -89,23 +83,14 @@ class StabilityView(LazyView[StabilityReport]):
         self.report: StabilityReport | None = None
         controls = self._build_controls()
         self._build_tables()
-        content = QWidget()
-        layout = QVBoxLayout(content)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addLayout(controls)
-        layout.addWidget(self.sentence)
-        layout.addWidget(self.splitter, 1)
-        layout.addWidget(self.agreement)
-        layout.addWidget(self.notes)
-        self._set_content(content)
+        parts = (controls, self.sentence, self.splitter, self.agreement, self.notes)
+        self._set_content(column(*parts, stretch=self.splitter))
 
         self.by.currentIndexChanged.connect(self._on_by_changed)
         self.coverage.editingFinished.connect(self._schedule)
         self.run_a.currentIndexChanged.connect(self._show_sentence)
         self.run_b.currentIndexChanged.connect(self._show_sentence)
-        context.database_changed.connect(self._schedule)
-        context.judgments_changed.connect(self._schedule)
-        context.settings_changed.connect(self._on_settings_changed)
+        self._follow_scoring_inputs()
         self._show_empty()
         self.restore_state()
         self._on_by_changed()
@@ -154,13 +139,8 @@ class StabilityView(LazyView[StabilityReport]):
 
     def _build_tables(self) -> None:
         """The sentence, the three tables in their splitters, the agreement and the notes."""
-        self.sentence = QLabel()
-        self.sentence.setTextFormat(Qt.TextFormat.RichText)
-        self.sentence.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.sentence.setWordWrap(True)
-        self.notes = QLabel()
-        self.notes.setWordWrap(True)
-        self.notes.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.sentence = selectable_text(Qt.TextFormat.RichText)
+        self.notes = selectable_text()
 
         self.matrix_model = TauMatrixModel(self)
         self.matrix = _table(self.matrix_model, "stability_matrix_table")
@@ -176,10 +156,7 @@ class StabilityView(LazyView[StabilityReport]):
         self.pairs.setSortingEnabled(True)
         self.pairs.verticalHeader().setVisible(False)
         self.pairs.sortByColumn(2, Qt.SortOrder.AscendingOrder)
-        self.agreement = QLabel()
-        self.agreement.setWordWrap(True)
-        self.agreement.setTextFormat(Qt.TextFormat.RichText)
-        self.agreement.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.agreement = selectable_text(Qt.TextFormat.RichText)
 
         top = QSplitter(Qt.Orientation.Horizontal)
         top.addWidget(
@@ -205,10 +182,6 @@ class StabilityView(LazyView[StabilityReport]):
         self.coverage.setVisible(annotators)
         self.coverage_label.setVisible(annotators)
         self._schedule()
-
-    def _on_settings_changed(self, key: str) -> None:
-        if key in SCORING_KEYS:
-            self._schedule()
 
     def _load_job(self, db: Database) -> TaskFn[StabilityReport]:
         settings = scoring_settings_from(self.context)

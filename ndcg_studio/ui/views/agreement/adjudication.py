@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QAbstractItemModel, Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -37,22 +37,19 @@ from ndcg_studio.ui.language import arg, number, plural
 from ndcg_studio.ui.models.agreement import HistoryModel, ItemGradesModel
 from ndcg_studio.ui.models.grades import chip_icon, grade_name
 from ndcg_studio.ui.undo import EditCommand
+from ndcg_studio.ui.widgets import column, read_only_table
 from ndcg_studio.ui.workers import Task, run_task
 from ndcg_studio.vocabulary import GRADES
 
 
-def table(model: object, stretch_last: bool = True) -> QTableView:
-    """A read-only table of ``model``: whole rows selected one at a time, no row header."""
-    view = QTableView()
-    view.setTabKeyNavigation(False)  # Tab leaves the table
-    view.setModel(model)  # type: ignore[arg-type]
-    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+def table(model: QAbstractItemModel, stretch_last: bool = True) -> QTableView:
+    """A :func:`read_only_table` of ``model``: whole rows selected one at a time, no row
+    header."""
+    view = read_only_table(model)
     view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-    view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
     view.verticalHeader().setVisible(False)
     view.setWordWrap(False)
     view.horizontalHeader().setStretchLastSection(stretch_last)
-    view.horizontalHeader().setHighlightSections(False)
     return view
 
 
@@ -143,11 +140,7 @@ class AdjudicationPanel(QGroupBox):
         )
         self.history_table.horizontalHeader().setStretchLastSection(True)
         self.history_note = QLabel()
-        history_box = QWidget()
-        history_layout = QVBoxLayout(history_box)
-        history_layout.setContentsMargins(0, 0, 0, 0)
-        history_layout.addWidget(self.history_note)
-        history_layout.addWidget(self.history_table, 1)
+        history_box = column(self.history_note, self.history_table, stretch=self.history_table)
         row = QHBoxLayout()
         row.addWidget(self.grades_table, 3)
         row.addWidget(history_box, 5)

@@ -60,6 +60,7 @@ from ndcg_studio.ui.views.agreement.text import (
     provenance_html,
 )
 from ndcg_studio.ui.views.base import LazyView, StateWidget
+from ndcg_studio.ui.widgets import column, selectable_text
 from ndcg_studio.ui.workers import Task, TaskFn, run_task
 
 _LEVELS = (
@@ -115,14 +116,8 @@ class AgreementView(LazyView[AgreementData]):
         left.setSizes([260, 180, 260])
         right.setSizes([380, 320])
         self._left, self._right = left, right
-        content = QWidget()
-        content_layout = QVBoxLayout(content)
-        content_layout.setContentsMargins(0, 0, 0, 0)
-        content_layout.addLayout(controls)
-        content_layout.addWidget(self.alpha_label)
-        content_layout.addWidget(self.fleiss_label)
-        content_layout.addWidget(self.splitter, 1)
-        self._set_content(content)
+        parts = (controls, self.alpha_label, self.fleiss_label, self.splitter)
+        self._set_content(column(*parts, stretch=self.splitter))
         self.level.currentIndexChanged.connect(self._schedule)
         self.kappa_kind.currentIndexChanged.connect(
             lambda _: self.kappa_model.set_kind(self.kappa_kind.currentData())
@@ -141,13 +136,8 @@ class AgreementView(LazyView[AgreementData]):
         for value, text in KAPPA_KINDS.items():
             self.kappa_kind.addItem(label("Agreement", text), value)
         self.kappa_kind.setCurrentIndex(self.kappa_kind.findData("kappa_linear"))
-        self.alpha_label = QLabel()
-        self.alpha_label.setTextFormat(Qt.TextFormat.RichText)
-        self.alpha_label.setWordWrap(True)
-        self.alpha_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.fleiss_label = QLabel()
-        self.fleiss_label.setWordWrap(True)
-        self.fleiss_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.alpha_label = selectable_text(Qt.TextFormat.RichText)
+        self.fleiss_label = selectable_text()
         controls = QHBoxLayout()
         controls.addWidget(QLabel(self.tr("α level:")))
         controls.addWidget(self.level)

@@ -12,7 +12,6 @@ import math
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QDialog,
     QDialogButtonBox,
     QDoubleSpinBox,
@@ -34,6 +33,7 @@ from ndcg_studio.storage.database import Database
 from ndcg_studio.ui.language import arg, number
 from ndcg_studio.ui.models.changes import COL_DELTA, ChangesTableModel
 from ndcg_studio.ui.models.table import fixed, signed
+from ndcg_studio.ui.widgets import read_only_table, selectable_text
 from ndcg_studio.ui.workers import Task, run_task
 
 
@@ -83,11 +83,7 @@ class ChangesPanel(QWidget):
         self.campaign_task: Task[CampaignInfo] | None = None
         self._db: Database | None = None
         self._pair: tuple[ScoringSettings, str, str] | None = None
-        self.overall = QLabel()
-        self.overall.setObjectName("changes_overall")
-        self.overall.setTextFormat(Qt.TextFormat.PlainText)
-        self.overall.setWordWrap(True)
-        self.overall.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.overall = selectable_text(Qt.TextFormat.PlainText, "changes_overall")
         self.p_box = QDoubleSpinBox()
         self.p_box.setRange(0.5, 0.99)
         self.p_box.setSingleStep(0.05)
@@ -126,18 +122,12 @@ class ChangesPanel(QWidget):
         layout.addWidget(self.table, 1)
 
     def _build_table(self) -> QTableView:
-        table = QTableView()
-        table.setObjectName("changes_table")
-        table.setTabKeyNavigation(False)
-        table.setModel(self.model)
-        table.setSortingEnabled(True)
-        table.sortByColumn(COL_DELTA, Qt.SortOrder.AscendingOrder)
-        table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        table = read_only_table(
+            self.model, "changes_table", sort=(COL_DELTA, Qt.SortOrder.AscendingOrder)
+        )
         table.setAlternatingRowColors(True)
         table.verticalHeader().setVisible(False)
         header = table.horizontalHeader()
-        header.setHighlightSections(False)
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(True)
         return table

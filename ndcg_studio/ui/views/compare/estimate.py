@@ -21,6 +21,7 @@ from ndcg_studio.ui import settings as S
 from ndcg_studio.ui.context import AppContext
 from ndcg_studio.ui.language import arg
 from ndcg_studio.ui.views.estimate_text import EstimateText
+from ndcg_studio.ui.widgets import selectable_text
 from ndcg_studio.ui.workers import Task, run_task
 
 
@@ -52,13 +53,9 @@ class EstimatePanel(QWidget):
         top.addWidget(self.source)
         top.addStretch(1)
         top.addWidget(self.status)
-        self.sentence = QLabel()
-        self.sentence.setObjectName("compare_estimate")
-        self.runs = QLabel()
+        self.sentence = selectable_text(Qt.TextFormat.PlainText, "compare_estimate")
+        self.runs = selectable_text(Qt.TextFormat.PlainText)
         for label in (self.sentence, self.runs):
-            label.setTextFormat(Qt.TextFormat.PlainText)
-            label.setWordWrap(True)
-            label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             label.setToolTip(words.tooltip())
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 4, 0, 4)

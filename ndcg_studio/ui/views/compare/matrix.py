@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import QModelIndex, Qt, Signal
+from PySide6.QtCore import QModelIndex, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -28,6 +28,7 @@ from ndcg_studio.services.scoring.multirun import TooFewQueries, compare_report_
 from ndcg_studio.services.scoring.report import ScoreReport
 from ndcg_studio.ui.language import arg
 from ndcg_studio.ui.models.compare_matrix import PAIR_ROLE, PairMatrix, PairMatrixModel
+from ndcg_studio.ui.widgets import selectable_text
 from ndcg_studio.ui.workers import Task, run_task
 
 #: permutations of the randomised Tukey HSD in the GUI (the CLI's default too)
@@ -95,12 +96,8 @@ class CompareMatrixPanel(QWidget):
         self.table.clicked.connect(self._on_clicked)
         self.table.activated.connect(self._on_clicked)
 
-        self.legend = QLabel()
-        self.legend.setWordWrap(True)
-        self.legend.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.power = QLabel()
-        self.power.setWordWrap(True)
-        self.power.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.legend = selectable_text()
+        self.power = selectable_text()
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)

@@ -28,7 +28,6 @@ from typing import Any
 import numpy as np
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QComboBox,
     QGridLayout,
     QHBoxLayout,
@@ -36,7 +35,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QSplitter,
-    QTableView,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -78,6 +76,7 @@ from ndcg_studio.ui.views.compare.text import (
     verdict_html,
     verdict_sentence,
 )
+from ndcg_studio.ui.widgets import read_only_table, selectable_text
 from ndcg_studio.ui.workers import Task, TaskFn, run_task
 
 
@@ -139,9 +138,7 @@ class CompareView(LazyView[ScoredRuns]):
 
         self.run_a.currentIndexChanged.connect(self._on_runs_changed)
         self.run_b.currentIndexChanged.connect(self._on_runs_changed)
-        context.database_changed.connect(self._schedule)
-        context.judgments_changed.connect(self._schedule)
-        context.settings_changed.connect(self._on_settings_changed)
+        self._follow_scoring_inputs()
         self._show_empty()
         self.restore_state()
 
@@ -195,11 +192,7 @@ class CompareView(LazyView[ScoredRuns]):
         self.significance = QLabel()
         self.significance.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         # can the pair still flip, over the Annotate pool? (services.verdict)
-        self.decision = QLabel()
-        self.decision.setObjectName("compare_decision")
-        self.decision.setTextFormat(Qt.TextFormat.PlainText)
-        self.decision.setWordWrap(True)
-        self.decision.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.decision = selectable_text(Qt.TextFormat.PlainText, "compare_decision")
         self.decision.setToolTip(
             self.tr(
                 "Decided: the interval of Δ mean nDCG@K over every grade (0–4) the unjudged "
@@ -228,17 +221,11 @@ class CompareView(LazyView[ScoredRuns]):
         """The per-query deltas: the sorted chart beside the table."""
         self.chart = DeltaChart()
         self.model = DeltaTableModel(self)
-        self.table = QTableView()
-        self.table.setObjectName("compare_table")
-        self.table.setTabKeyNavigation(False)  # Tab leaves the table
-        self.table.setModel(self.model)
-        self.table.setSortingEnabled(True)
-        self.table.sortByColumn(COL_DELTA, Qt.SortOrder.DescendingOrder)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table = read_only_table(
+            self.model, "compare_table", sort=(COL_DELTA, Qt.SortOrder.DescendingOrder)
+        )
         self.table.setAlternatingRowColors(True)
         self.table.verticalHeader().setVisible(False)
-        self.table.horizontalHeader().setHighlightSections(False)
         # fitted once per comparison (_on_compared): ResizeToContents would ask data() of the
         # first 1,000 rows for every column again after each sort (bench_gui_scale.py, Compare)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)

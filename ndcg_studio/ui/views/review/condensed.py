@@ -11,14 +11,11 @@ from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QCheckBox,
     QDoubleSpinBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
-    QTableView,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -28,7 +25,7 @@ from ndcg_studio.services.scoring.settings import ScoringSettings
 from ndcg_studio.storage.database import Database
 from ndcg_studio.translatable import QT_TRANSLATE_NOOP
 from ndcg_studio.ui.context import AppContext
-from ndcg_studio.ui.dialogs.scoring_settings import SCORING_KEYS, scoring_settings_from
+from ndcg_studio.ui.dialogs.scoring_settings import scoring_settings_from
 from ndcg_studio.ui.language import arg
 from ndcg_studio.ui.models.condensed import (
     COL_GAP,
@@ -37,6 +34,7 @@ from ndcg_studio.ui.models.condensed import (
     CondensedTableModel,
 )
 from ndcg_studio.ui.views.base import LazyView
+from ndcg_studio.ui.widgets import column, read_only_table
 from ndcg_studio.ui.workers import TaskFn
 
 
@@ -85,44 +83,25 @@ class CondensedPanel(LazyView[CondensedRows]):
         controls.addWidget(self.status)
 
         self.model = CondensedTableModel(self)
-        self.table = QTableView()
-        self.table.setTabKeyNavigation(False)  # Tab leaves the table
-        self.table.setModel(self.model)
-        self.table.setSortingEnabled(True)
-        self.table.sortByColumn(COL_GAP, Qt.SortOrder.DescendingOrder)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table = read_only_table(self.model, sort=(COL_GAP, Qt.SortOrder.DescendingOrder))
         self.table.setWordWrap(False)
         self.table.verticalHeader().setVisible(False)
         self.table.verticalHeader().setDefaultSectionSize(24)
         header = self.table.horizontalHeader()
-        header.setHighlightSections(False)
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setStretchLastSection(True)
 
-        content = QWidget()
-        layout = QVBoxLayout(content)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addLayout(controls)
-        layout.addWidget(self.summary)
-        layout.addWidget(self.table, 1)
-        self._set_content(content)
+        self._set_content(column(controls, self.summary, self.table, stretch=self.table))
 
         self.threshold.valueChanged.connect(self._apply_threshold)
         self.only_flagged.toggled.connect(self._apply_threshold)
-        context.database_changed.connect(self._schedule)
-        context.judgments_changed.connect(self._schedule)
-        context.settings_changed.connect(self._on_settings_changed)
+        self._follow_scoring_inputs()
         self._show_empty()
 
     # ------------------------------------------------------------------ loading
     def _load_job(self, db: Database) -> TaskFn[CondensedRows]:
         settings = scoring_settings_from(self.context)
         return lambda progress, cancelled: load_condensed(db, settings, progress, cancelled)
-
-    def _on_settings_changed(self, key: str) -> None:
-        if key in SCORING_KEYS:
-            self._schedule()
 
     def _on_loaded(self, rows: CondensedRows) -> None:
         if len(rows) == 0:

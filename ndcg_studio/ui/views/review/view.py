@@ -69,6 +69,7 @@ from ndcg_studio.ui.views.query_detail import QueryDetailDialog
 from ndcg_studio.ui.views.review.condensed import CondensedPanel
 from ndcg_studio.ui.views.review.filters import ReviewFilterBar
 from ndcg_studio.ui.views.review.text import coverage_note, nothing_to_score_text
+from ndcg_studio.ui.widgets import column, read_only_table, selectable_text
 from ndcg_studio.ui.workers import Task, TaskFn, run_task
 
 
@@ -111,20 +112,13 @@ class ReviewView(LazyView[ReviewData]):
         self.low_coverage, self.coverage, self.shown = f.low_coverage, f.coverage, f.shown
         self._build_table()
         self._build_lower(context)
-        content = QWidget()
-        content_layout = QVBoxLayout(content)
-        content_layout.setContentsMargins(0, 0, 0, 0)
-        content_layout.addLayout(header)
-        content_layout.addWidget(self.splitter, 1)
-        self._set_content(content)
+        self._set_content(column(header, self.splitter, stretch=self.splitter))
 
         self.filters.changed.connect(self._apply_filter)
         self.filters.source_changed.connect(self._schedule)
         self.model.modelReset.connect(self._update_shown)
         self.model.layoutChanged.connect(self._update_shown)
-        context.database_changed.connect(self._schedule)
-        context.judgments_changed.connect(self._schedule)
-        context.settings_changed.connect(self._on_settings_changed)
+        self._follow_scoring_inputs()
         self.restore_state()
         self._update_header()
         self._show_empty_message()
@@ -156,11 +150,7 @@ class ReviewView(LazyView[ReviewData]):
         self.summary_note = QLabel()
         self.summary_note.setWordWrap(True)
         # each run's prediction-powered interval from a machine source (hidden without one)
-        self.estimate_line = QLabel()
-        self.estimate_line.setObjectName("review_estimate")
-        self.estimate_line.setTextFormat(Qt.TextFormat.PlainText)
-        self.estimate_line.setWordWrap(True)
-        self.estimate_line.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.estimate_line = selectable_text(Qt.TextFormat.PlainText, "review_estimate")
         self.estimate_line.setToolTip(EstimateText().tooltip())
         self.estimate_line.hide()
         self.band_legend = BandLegend()
@@ -189,22 +179,16 @@ class ReviewView(LazyView[ReviewData]):
     def _build_table(self) -> None:
         """The (query, run) table, sorted by nDCG@K, the band as a chip."""
         self.model = ScoresTableModel(self)
-        self.table = QTableView()
-        self.table.setObjectName("review_table")
-        self.table.setTabKeyNavigation(False)
-        self.table.setModel(self.model)
-        self.table.setSortingEnabled(True)
-        self.table.sortByColumn(M.COL_NDCG, Qt.SortOrder.AscendingOrder)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table = read_only_table(
+            self.model, "review_table", sort=(M.COL_NDCG, Qt.SortOrder.AscendingOrder)
+        )
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setAlternatingRowColors(True)
         self.table.setWordWrap(False)
         self.table.verticalHeader().setVisible(False)
         self.table.verticalHeader().setDefaultSectionSize(26)
         self.table.setItemDelegateForColumn(M.COL_BAND, BandChipDelegate(self.table))
         header_view = self.table.horizontalHeader()
-        header_view.setHighlightSections(False)
         header_view.setStretchLastSection(True)
         for col, width in (
             (M.COL_QUERY, 70),
