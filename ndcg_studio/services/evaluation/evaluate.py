@@ -394,16 +394,7 @@ def _first_of_each(lists: RankedLists, n: int) -> RankedLists:
     position = np.empty_like(order)
     position[order] = np.arange(order.shape[0]) - starts
     keep = position < n
-    if keep.all():
-        return lists
-    return RankedLists(
-        group=lists.group[keep],
-        doc=lists.doc[keep],
-        score=lists.score[keep],
-        rank=lists.rank[keep],
-        group_query=lists.group_query,
-        doc_key=lists.doc_key,
-    )
+    return lists if keep.all() else lists.subset(keep)
 
 
 def _sorted_judgments(joined: _Joined, doc_key: NDArray[np.int64]) -> Qrels:
