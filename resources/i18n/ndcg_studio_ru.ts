@@ -341,12 +341,16 @@ Import queries, documents and runs with File ▸ Import…, or start the app wit
     <name>AnnotateView</name>
     <message>
         <source>Queries</source>
-        <extracomment>a grade key or Enter with nobody annotating yet: the window asks for a name (an analyst who never grades is never asked)</extracomment>
+        <extracomment>the query list is shown (its pools may still be counted: see :attr:`rows_loaded`) the query list with its pools counted is shown and a query is open a grade key or Enter with nobody annotating yet: the window asks for a name (an analyst who never grades is never asked)</extracomment>
         <translation>Запросы</translation>
     </message>
     <message>
         <source>Pool · %1 / %2 judged</source>
         <translation>Пул · оценено %1 / %2</translation>
+    </message>
+    <message>
+        <source>%1 queries · counting the pools…</source>
+        <translation>Запросов: %1 · подсчёт пулов…</translation>
     </message>
     <message>
         <source>%1 of %2 queries complete · %3 / %4 documents judged</source>
@@ -2848,6 +2852,10 @@ p = %7 (парный рандомизационный тест), с поправ
         <source>Pooled documents you have judged / pool size</source>
         <extracomment>(judged, pool size) of the row, for the progress delegate</extracomment>
         <translation>Оценённые вами документы пула / размер пула</translation>
+    </message>
+    <message>
+        <source>Counting the pool…</source>
+        <translation>Подсчёт пула…</translation>
     </message>
     <message>
         <source>No run returned documents for this query: nothing to judge</source>

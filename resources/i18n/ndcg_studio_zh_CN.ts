@@ -339,12 +339,16 @@ Import queries, documents and runs with File ▸ Import…, or start the app wit
     <name>AnnotateView</name>
     <message>
         <source>Queries</source>
-        <extracomment>a grade key or Enter with nobody annotating yet: the window asks for a name (an analyst who never grades is never asked)</extracomment>
+        <extracomment>the query list is shown (its pools may still be counted: see :attr:`rows_loaded`) the query list with its pools counted is shown and a query is open a grade key or Enter with nobody annotating yet: the window asks for a name (an analyst who never grades is never asked)</extracomment>
         <translation>查询</translation>
     </message>
     <message>
         <source>Pool · %1 / %2 judged</source>
         <translation>标注池 · 已标注 %1 / %2</translation>
+    </message>
+    <message>
+        <source>%1 queries · counting the pools…</source>
+        <translation>%1 个查询 · 正在统计文档池…</translation>
     </message>
     <message>
         <source>%1 of %2 queries complete · %3 / %4 documents judged</source>
@@ -2802,6 +2806,10 @@ p = %7（配对随机化检验），校正后 p = %8（%9）
         <source>Pooled documents you have judged / pool size</source>
         <extracomment>(judged, pool size) of the row, for the progress delegate</extracomment>
         <translation>您已标注的标注池文档数 / 标注池大小</translation>
+    </message>
+    <message>
+        <source>Counting the pool…</source>
+        <translation>正在统计文档池…</translation>
     </message>
     <message>
         <source>No run returned documents for this query: nothing to judge</source>

@@ -15,6 +15,7 @@ from ndcg_studio.storage import models
 from ndcg_studio.ui import settings as S
 from ndcg_studio.ui.models.pool import PoolModel
 from ndcg_studio.ui.models.query_progress import QueryFilterProxy, QueryProgressModel
+from ndcg_studio.ui.views.annotate.loading import LAST_QUERY_KEY
 from ndcg_studio.ui.views.annotate.note import NoteDialog
 from ndcg_studio.ui.views.annotate.view import AnnotateView
 from tests.ui.conftest import RUN_NAMES, UiData
@@ -322,3 +323,53 @@ def test_a_document_without_title_or_text_says_how_to_import_the_documents(qtbot
     assert "Import the documents" in panel.text_view.toPlainText()
     panel.show_item(PoolItem(2, "d2", "A title", "", "", None, None), 1, 3)
     assert panel.title_label.text() == "A title" and panel.text_view.toPlainText() == ""
+
+
+def _shown_rows(view: AnnotateView) -> tuple[bool, str, str, int | None]:
+    """(counted, progress text of the first row, the totals line, the selected query id)."""
+    model, table = view.rows_model, view.queries.query_table
+    selected = table.currentIndex().data(QueryProgressModel.QueryIdRole)
+    return (
+        model.counted(),
+        str(model.index(0, QueryProgressModel.COL_PROGRESS).data()),
+        view.queries.totals_label.text(),
+        selected if isinstance(selected, int) else None,
+    )
+
+
+def test_the_list_is_shown_before_its_pools_are_counted(
+    qtbot: Any, context: Any, ui_data: UiData, qtmodeltester: Any
+) -> None:
+    view = AnnotateView(context)
+    qtbot.addWidget(view)
+    seen: list[tuple[bool, str, str, int | None]] = []
+    view.rows_shown.connect(lambda: seen.append(_shown_rows(view)))
+    with qtbot.waitSignal(view.rows_loaded, timeout=10_000):
+        view.show()
+    n = view.rows_model.rowCount()
+    # first the queries alone, nothing selected (the first unfinished one needs the counts)
+    assert seen[0] == (False, "…", f"{n} queries · counting the pools…", None), seen
+    # then the counts, and the first unfinished query open
+    counted, progress, totals, selected = seen[-1]
+    assert counted and progress != "…" and "/" in progress, seen
+    assert "queries complete" in totals and selected is not None, seen
+    qtbot.waitUntil(lambda: view.current_item() is not None, timeout=5000)
+    qtmodeltester.check(view.rows_model)
+
+
+def test_the_remembered_query_opens_before_the_counts(
+    qtbot: Any, context: Any, ui_data: UiData
+) -> None:
+    q2 = ui_data.query["q2"]
+    context.settings.qsettings.setValue(LAST_QUERY_KEY, f"{context.database.label}\nq2")
+    view = AnnotateView(context)
+    qtbot.addWidget(view)
+    seen: list[tuple[bool, str, str, int | None]] = []
+    view.rows_shown.connect(lambda: seen.append(_shown_rows(view)))
+    with qtbot.waitSignal(view.rows_loaded, timeout=10_000):
+        view.show()
+    assert seen[0][0] is False and seen[0][3] == q2, seen  # selected on the uncounted list
+    qtbot.waitUntil(lambda: view.current_item() is not None, timeout=5000)
+    assert view.current_query is not None and view.current_query.query_id == q2
+    assert view.current_query.pool_size > 0  # the counts of the open query, not the 0s
+    assert progress_text(view, "q2") != "…"

@@ -36,6 +36,8 @@ from __future__ import annotations
 import uuid
 from typing import Final
 
+import numpy as np
+
 from ndcg_studio.services.annotation.pool_order import PoolOrder, ab_order, pool_order_key
 from ndcg_studio.services.annotation.types import (
     AnnotatorInfo,
@@ -169,6 +171,15 @@ class AnnotationService:
         with self.db.transaction() as session:
             columns = pools.progress_columns(session, annotator_id, pool_depth)
         return QueryProgressList(*columns)
+
+    def query_list(self) -> QueryProgressList:
+        """Every query (by id) as :meth:`query_progress` lists it, without counting its pool
+        (``pool_size`` and ``judged`` 0): one scan of the queries, for a list to show at once
+        while :meth:`query_progress` counts (``benchmarks/bench_gui_scale.py``, Annotate)."""
+        with self.db.transaction() as session:
+            ids, external, texts = pools.query_list_columns(session)
+        zeros = np.zeros(ids.shape[0], dtype=np.int64)
+        return QueryProgressList(ids, external, texts, zeros, zeros.copy())
 
     def pool(
         self,

@@ -102,6 +102,22 @@ def progress_columns(
     )
 
 
+def query_list_columns(session: Session) -> tuple[NDArray[np.int64], list[str], list[str]]:
+    """Every query, by id, without its pool: ``(query ids, external ids, texts)`` (an int64
+    array and lists of ``str``; a NULL text is ''). One scan of the queries, read from the
+    DB-API cursor: what the Annotate list shows while :func:`progress_columns` counts."""
+    q = models.queries
+    stmt = select(q.c.id, q.c.external_id, q.c.text).order_by(q.c.id)
+    result = session.connection().execute(stmt)
+    try:
+        rows: Sequence[Any] = result.cursor.fetchall()
+    finally:
+        result.close()
+    n = len(rows)
+    ids = np.fromiter((r[0] for r in rows), np.int64, n)
+    return ids, [str(r[1]) for r in rows], [r[2] or "" for r in rows]
+
+
 def query_external_id(session: Session, query_id: int) -> str | None:
     """The external id of query ``query_id``, None when there is no such query."""
     q = models.queries

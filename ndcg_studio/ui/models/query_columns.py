@@ -30,6 +30,8 @@ class QueryColumns(QueryRows):
             (a property: the list need not wait for it, ``bench_gui_scale.py`` Annotate;
             :meth:`warm_text_rank` computes it in a worker once the rows are shown).
         folded: ``str`` array, ``fold(external_id + "\n" + text)`` (what the filter searches).
+        counted: False while the pools are not counted yet (``pool_size`` and ``judged`` are 0
+            then): the list is shown at once and its counts follow.
 
     A sequence of :class:`QueryProgress` rows (for callers written for a list).
     """
@@ -41,6 +43,7 @@ class QueryColumns(QueryRows):
     judged: NDArray[np.int64]
     id_rank: NDArray[np.int64]
     folded: NDArray[np.str_]
+    counted: bool = True
 
     @functools.cached_property
     def text_rank(self) -> NDArray[np.int64]:
@@ -52,10 +55,10 @@ class QueryColumns(QueryRows):
         _ = self.text_rank
 
     @classmethod
-    def from_progress(cls, rows: Sequence[QueryProgress]) -> QueryColumns:
+    def from_progress(cls, rows: Sequence[QueryProgress], counted: bool = True) -> QueryColumns:
         """Columns and keys of ``rows`` (any thread: call it in the worker that read them); a
         :class:`QueryProgressList` (the service's columns) is taken as it is, row objects are
-        not built."""
+        not built. ``counted``: False for a list whose pools are not counted yet."""
         n = len(rows)
         if isinstance(rows, QueryProgressList):
             external, text = rows.external_id, rows.text
@@ -76,4 +79,5 @@ class QueryColumns(QueryRows):
             judged=np.asarray(judged, dtype=np.int64),
             id_rank=np.asarray(natural_key(ids), dtype=np.int64),
             folded=np.array(folded, dtype=str) if n else np.zeros(0, dtype=str),
+            counted=counted,
         )

@@ -123,6 +123,10 @@ class QueryProgressModel(TableModel):
         if current is not None and delta:
             self.set_judged(query_id, current.judged + delta)
 
+    def counted(self) -> bool:
+        """False while the rows' pools are not counted yet (see :class:`QueryColumns`)."""
+        return self._cols.counted
+
     def totals(self) -> tuple[int, int, int]:
         """(complete queries, judged documents, pooled documents) over all rows."""
         return self._totals
@@ -166,13 +170,15 @@ class QueryProgressModel(TableModel):
             if col == self.COL_TEXT:
                 return str(cols.text[i])
             if col == self.COL_PROGRESS:
+                if not cols.counted:
+                    return "…"
                 return f"{int(self._judged[i])} / {int(cols.pool_size[i])}"
         elif role == self.SortRole:
             return self._sort_value(i, col)
         elif role == self.QueryIdRole:
             return int(cols.query_id[i])
-        elif role == self.ProgressRole:
-            return (int(self._judged[i]), int(cols.pool_size[i]))
+        elif role == self.ProgressRole:  # none while uncounted: the delegate draws the text
+            return (int(self._judged[i]), int(cols.pool_size[i])) if cols.counted else None
         elif role == Qt.ItemDataRole.ToolTipRole:
             return self._tooltip(i, col)
         elif role == Qt.ItemDataRole.TextAlignmentRole and col == self.COL_PROGRESS:
@@ -238,6 +244,8 @@ class QueryProgressModel(TableModel):
         cols = self._cols
         pool, judged = int(cols.pool_size[i]), int(self._judged[i])
         if column == self.COL_PROGRESS:
+            if not cols.counted:
+                return self.tr("Counting the pool…")
             if pool == 0:
                 return self.tr("No run returned documents for this query: nothing to judge")
             return arg(self.tr("%1 of %2 pooled documents judged"), judged, pool)

@@ -112,13 +112,34 @@ class AnnotateLoader(QObject):
                 columns.warm_text_rank()
             return columns
 
+        def count() -> None:
+            self._rows_task = run_task(
+                work,
+                on_success=lambda rows: (
+                    self._on_rows_loaded(rows)
+                    if writes == self._view.grader.writes
+                    else self.reload()
+                ),
+                owner=self._view,
+                replaces=self._rows_task,
+            )
+
+        if self._view.rows_model.rowCount():
+            count()  # a reload: the list stays as it is until the new counts arrive
+            return
+
+        # The first list of a database: the queries at once (one scan), then their pools
+        # counted (a GROUP BY over every result and judgment: seconds at 100,000 queries,
+        # ``bench_gui_scale.py`` Annotate), so nobody waits for a blank list.
+        def listed(_progress: Any, _cancelled: Any) -> QueryColumns:
+            return QueryColumns.from_progress(service.query_list(), counted=False)
+
+        def shown(rows: QueryColumns) -> None:
+            self._on_rows_listed(rows)
+            count()
+
         self._rows_task = run_task(
-            work,
-            on_success=lambda rows: (
-                self._on_rows_loaded(rows) if writes == self._view.grader.writes else self.reload()
-            ),
-            owner=self._view,
-            replaces=self._rows_task,
+            listed, on_success=shown, owner=self._view, replaces=self._rows_task
         )
 
     def load_rows_now(self) -> None:
@@ -136,7 +157,20 @@ class AnnotateLoader(QObject):
         self._view.pool.pool_title.setText(QCoreApplication.translate("AnnotateLoader", "Pool"))
         self._view.set_status("")
 
+    def _on_rows_listed(self, rows: QueryColumns) -> None:
+        """Show the list before its pools are counted; open the query remembered from the
+        last time, if any (the first unfinished one waits for the counts)."""
+        if not rows:
+            return  # the counted list says the database has no query
+        self._view.rows_model.set_rows(rows)
+        self._view.update_totals()
+        remembered = self._remembered_query(rows)
+        if remembered is not None and self._view.current_query is None:
+            self.select_query(remembered)
+        self._view.rows_shown.emit()
+
     def _on_rows_loaded(self, rows: Sequence[QueryProgress]) -> None:
+        counted_before = self._view.rows_model.counted()
         current = self._view.current_query
         keep = current.query_id if current is not None else self._remembered_query(rows)
         self._view.rows_model.set_rows(rows)
@@ -159,12 +193,16 @@ class AnnotateLoader(QObject):
         document_id = self.pending_document if query_id is not None else None
         if query_id is None:
             query_id = self._first_unfinished_query()
-        self._view.set_current_query(None)  # force a reload of the pool (grades may have changed)
+        if counted_before:  # a reload: grades may have changed, so the pool is read again
+            self._view.set_current_query(None)
+        elif current is not None:  # the pool opened on the uncounted list: its counts now
+            self._view.set_current_query(self._view.rows_model.progress_of(current.query_id))
         self.select_query(query_id, document_id)
         if isinstance(rows, QueryColumns):  # ready before the user sorts by text
             self._rank_task = run_task(
                 lambda _p, _c: rows.warm_text_rank(), owner=self._view, replaces=self._rank_task
             )
+        self._view.rows_shown.emit()
         self._view.rows_loaded.emit()
 
     def _remembered_query(self, rows: Sequence[QueryProgress]) -> int | None:

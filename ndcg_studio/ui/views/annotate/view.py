@@ -52,6 +52,9 @@ class AnnotateView(QWidget):
     """Judge the pool of one query after another; keys in
     :mod:`~ndcg_studio.ui.views.annotate.keys`."""
 
+    #: the query list is shown (its pools may still be counted: see :attr:`rows_loaded`)
+    rows_shown = Signal()
+    #: the query list with its pools counted is shown and a query is open
     rows_loaded = Signal()
     query_loaded = Signal(int)
     judgment_saved = Signal(object)
@@ -265,6 +268,10 @@ class AnnotateView(QWidget):
         """The line under the query list: queries complete, documents judged."""
         complete, judged, pooled = self.rows_model.totals()
         n = self.rows_model.rowCount()
+        if not self.rows_model.counted():
+            text = self.tr("%1 queries · counting the pools…")
+            self.queries.totals_label.setText(arg(text, number(n)))
+            return
         text = self.tr("%1 of %2 queries complete · %3 / %4 documents judged")
         self.queries.totals_label.setText(arg(text, *map(number, (complete, n, judged, pooled))))
 
