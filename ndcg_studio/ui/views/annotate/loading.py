@@ -135,8 +135,8 @@ class AnnotateLoader(QObject):
             return QueryColumns.from_progress(service.query_list(), counted=False)
 
         def shown(rows: QueryColumns) -> None:
+            count()  # first: the view is loading until the counts are in (is_loading)
             self._on_rows_listed(rows)
-            count()
 
         self._rows_task = run_task(
             listed, on_success=shown, owner=self._view, replaces=self._rows_task
