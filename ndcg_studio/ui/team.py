@@ -19,7 +19,7 @@ from PySide6.QtCore import QCoreApplication, QObject, QTimer, Signal, Slot
 from PySide6.QtWidgets import QWidget
 
 from ndcg_studio.services.annotation.service import AnnotationService
-from ndcg_studio.services.annotation.types import ChangeMarker, TeamMember
+from ndcg_studio.services.annotation.types import ChangeMarker, TeamMember, TeamProgress
 from ndcg_studio.ui.context import AppContext
 from ndcg_studio.ui.language import arg, number, plural
 from ndcg_studio.ui.workers import Task, run_task
@@ -32,7 +32,7 @@ POLL_INTERVAL_MS = 5_000
 class _Poll:
     marker: ChangeMarker
     others_changed: bool
-    team: list[TeamMember] | None
+    team: TeamProgress | None
 
 
 class TeamWatcher(QObject):
@@ -53,6 +53,8 @@ class TeamWatcher(QObject):
         self.context = context
         self._owner = owner
         self._marker: ChangeMarker | None = None
+        #: the last team line read: the next reads only the history written since
+        self._team: TeamProgress | None = None
         self._task: Task[_Poll] | None = None
         self._reachable = True
         self._team_due = True
@@ -66,6 +68,7 @@ class TeamWatcher(QObject):
     @Slot()
     def _on_database_changed(self) -> None:
         self._marker = None
+        self._team = None
         if self.context.database is None:
             self._timer.stop()
             return
@@ -82,7 +85,7 @@ class TeamWatcher(QObject):
         database = self.context.database
         if database is None or (self._task is not None and not self._task.done):
             return None
-        since, due = self._marker, team and self._team_due
+        since, due, previous = self._marker, team and self._team_due, self._team
         annotator = self.context.annotator
         me = annotator.id if annotator is not None else None
 
@@ -92,23 +95,27 @@ class TeamWatcher(QObject):
             if since is None or (marker == since and not due):
                 return _Poll(marker, False, None)
             others = service.changed_by_others(since, me)
-            return _Poll(marker, others, service.team_progress() if team else None)
+            return _Poll(marker, others, service.team_progress(previous) if team else None)
 
         self._task = run_task(
-            work, on_success=self._on_polled, on_failure=self._on_failed, owner=self._owner
+            work,
+            on_success=lambda result: self._on_polled(result, database),
+            on_failure=self._on_failed,
+            owner=self._owner,
         )
         return self._task
 
-    def _on_polled(self, result: _Poll) -> None:
+    def _on_polled(self, result: _Poll, database: object) -> None:
         self._set_reachable(True)
-        if self.context.database is None:
+        if self.context.database is not database:  # closed or another opened meanwhile
             return
         self._marker = result.marker
         if result.others_changed:
             self.context.notify_judgments_changed(None)
         if result.team is not None:
             self._team_due = False
-            self.team_changed.emit(result.team)
+            self._team = result.team
+            self.team_changed.emit(result.team.members)
 
     def _on_failed(self, _exc: BaseException) -> None:
         # The server may be restarting: say so, keep polling; the engine reconnects by itself.

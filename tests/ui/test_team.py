@@ -67,9 +67,9 @@ def test_the_first_poll_takes_the_baseline_and_the_team_line_follows(
     reads: list[object] = []
     original = AnnotationService.team_progress
 
-    def counted(self: AnnotationService) -> Any:
+    def counted(self: AnnotationService, previous: Any = None) -> Any:
         reads.append(self)
-        return original(self)
+        return original(self, previous)
 
     monkeypatch.setattr(AnnotationService, "team_progress", counted)
     main_window.context.database_changed.emit()  # as on opening a database

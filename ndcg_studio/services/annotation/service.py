@@ -47,6 +47,7 @@ from ndcg_studio.services.annotation.types import (
     PoolItem,
     QueryProgressList,
     TeamMember,
+    TeamProgress,
 )
 from ndcg_studio.storage.database import Database
 from ndcg_studio.storage.judgments.items import (
@@ -146,14 +147,31 @@ class AnnotationService:
                 conn, since.judgment, since.history, since.run, annotator_id
             )
 
-    def team_progress(self) -> list[TeamMember]:
+    def team_progress(self, previous: TeamProgress | None = None) -> TeamProgress:
         """Every annotator with their number of judgments and the time of their last change
         (from the history; None when all their judgments came from imports), most judged first.
-        Counts only: no grades, so annotating stays blind."""
+        Counts only: no grades, so annotating stays blind.
+
+        ``previous``: this method's last answer on the same database; the history is then read
+        from its last row on (through the primary key), not whole — unless rows were deleted
+        since (a query, document or annotator removed), which the row count shows: then whole
+        again. Exact as long as history row ids are not reused (SQLite can reuse the highest id
+        of a deleted row; the change marker has the same limit)."""
         with self.db.engine.connect() as conn:
-            rows = activity.team_progress(conn)
-        members = [TeamMember(n, c, None if at is None else as_utc(at)) for n, c, at in rows]
-        return sorted(members, key=lambda m: (-m.judged, m.name))
+            held = activity.judgments_held(conn)
+            after = previous.history_id if previous is not None else 0
+            changes, top, n_after, n_all = activity.judgment_changes_after(conn, after)
+            if previous is not None and n_all != previous.history_rows + n_after:
+                previous = None  # rows were deleted: read it whole
+                changes, top, _n, n_all = activity.judgment_changes_after(conn, 0)
+        last = dict(previous.last_change) if previous is not None else {}
+        for annotator_id, at in changes.items():
+            when = as_utc(at)
+            if annotator_id not in last or when > last[annotator_id]:
+                last[annotator_id] = when
+        members = [TeamMember(name, n, last.get(i)) for i, name, n in held]
+        members.sort(key=lambda m: (-m.judged, m.name))
+        return TeamProgress(members, top, n_all, last)
 
     def query_progress(
         self, annotator_id: int | None, pool_depth: int = DEFAULT_POOL_DEPTH

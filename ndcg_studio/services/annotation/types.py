@@ -4,7 +4,7 @@ frozen dataclasses that cross threads and outlive the session."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, overload
@@ -163,3 +163,15 @@ class TeamMember:
     name: str
     judged: int
     last_change: datetime | None
+
+
+@dataclass(frozen=True)
+class TeamProgress:
+    """The team line (:attr:`members`, most judged first) and what the next poll needs to read
+    only the judgment history written since: the highest history row read, the rows the
+    history held, and each annotator's last change (by annotator id, UTC)."""
+
+    members: list[TeamMember]
+    history_id: int
+    history_rows: int
+    last_change: Mapping[int, datetime]

@@ -50,35 +50,53 @@ def changed_by_others(
     return any(int(v) for v in conn.execute(stmt).one())
 
 
-def team_progress(conn: Connection) -> list[tuple[str, int, datetime | None]]:
-    """``(name, judgments held, time of the last judgment change or None)`` of every annotator,
-    unordered; the time as stored (see :func:`~ndcg_studio.storage.judgments.as_utc`)."""
-    a, j, h = models.annotators, models.judgments, models.judgment_history
+def judgments_held(conn: Connection) -> list[tuple[int, str, int]]:
+    """``(id, name, judgments held)`` of every annotator, unordered: one ``GROUP BY`` over the
+    judgments' (annotator_id, query_id) index."""
+    a, j = models.annotators, models.judgments
     judged = select(j.c.annotator_id, func.count().label("n")).group_by(j.c.annotator_id).subquery()
+    stmt = select(a.c.id, a.c.name, func.coalesce(judged.c.n, 0)).outerjoin(
+        judged, judged.c.annotator_id == a.c.id
+    )
+    return [(int(i), str(n), int(c)) for i, n, c in conn.execute(stmt)]
+
+
+def judgment_changes_after(
+    conn: Connection, history_id: int
+) -> tuple[dict[int, datetime], int, int, int]:
+    """What the judgment history holds after its row ``history_id`` (0: all of it):
+    ``(last change by annotator id, highest row id, rows after, rows in all)`` — the time of
+    each annotator's last judgment change among those rows (as stored, see
+    :func:`~ndcg_studio.storage.judgments.as_utc`), the highest id read (``history_id`` when
+    none), how many rows there are after it, and how many in the whole table (a caller that
+    kept the previous answer sees from the last two whether rows were deleted since).
+
+    Rows after a known id are found through the primary key: a poll reads what is new, not the
+    whole history (``tests/services/test_team.py``)."""
+    h = models.judgment_history
+    after = h.c.id > history_id
     last = (
-        select(h.c.changed_by, func.max(h.c.changed_at).label("at"))
-        .where(h.c.kind == "judgment")
+        select(h.c.changed_by, func.max(h.c.changed_at))
+        .where(after, h.c.kind == "judgment", h.c.changed_by.is_not(None))
         .group_by(h.c.changed_by)
-        .subquery()
     )
-    stmt = (
-        select(a.c.name, func.coalesce(judged.c.n, 0), last.c.at)
-        .select_from(a)
-        .outerjoin(judged, judged.c.annotator_id == a.c.id)
-        .outerjoin(last, last.c.changed_by == a.c.id)
-    )
-    with _small_scan(conn):
-        return [(str(n), int(c), at) for n, c, at in conn.execute(stmt)]
+    span = select(func.coalesce(func.max(h.c.id), history_id), func.count()).where(after)
+    with _small_scan(conn, history_id == 0):
+        changes = {int(by): at for by, at in conn.execute(last)}
+        top, n_after = conn.execute(span).one()
+    n_all = int(conn.execute(select(func.count()).select_from(h)).scalar_one())
+    return changes, int(top), int(n_after), n_all
 
 
 @contextmanager
-def _small_scan(conn: Connection) -> Iterator[None]:
+def _small_scan(conn: Connection, whole: bool = True) -> Iterator[None]:
     """SQLite: a one-off scan with SQLite's default 2 MiB page cache and its GROUP BY sorter
     on a temporary file, the connection's settings restored after. The history's GROUP BY sorts
     every judgment change: with the connection's 64 MiB cache and in-memory temp store it added
     ~125 MB to the desktop app's peak RSS at every team poll, beside the tab's own load (and was
-    slower; ``bench_gui_scale.py``, Review). Other databases: nothing changes."""
-    if conn.dialect.name != "sqlite":
+    slower; ``bench_gui_scale.py``, Review). ``whole`` False (a few new rows): nothing changes;
+    nor on other databases."""
+    if conn.dialect.name != "sqlite" or not whole:
         yield
         return
     cache = conn.exec_driver_sql("PRAGMA cache_size").scalar()
