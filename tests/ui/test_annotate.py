@@ -337,15 +337,24 @@ def _shown_rows(view: AnnotateView) -> tuple[bool, str, str, int | None]:
     )
 
 
-def test_the_list_is_shown_before_its_pools_are_counted(
-    qtbot: Any, context: Any, ui_data: UiData, qtmodeltester: Any
-) -> None:
+def _open_recording_lists(
+    qtbot: Any, context: Any
+) -> tuple[AnnotateView, list[tuple[bool, str, str, int | None]]]:
+    """The Annotate view shown until its counted list is in, with :func:`_shown_rows` at each
+    list it showed."""
     view = AnnotateView(context)
     qtbot.addWidget(view)
     seen: list[tuple[bool, str, str, int | None]] = []
     view.rows_shown.connect(lambda: seen.append(_shown_rows(view)))
     with qtbot.waitSignal(view.rows_loaded, timeout=10_000):
         view.show()
+    return view, seen
+
+
+def test_the_list_is_shown_before_its_pools_are_counted(
+    qtbot: Any, context: Any, ui_data: UiData, qtmodeltester: Any
+) -> None:
+    view, seen = _open_recording_lists(qtbot, context)
     n = view.rows_model.rowCount()
     # first the queries alone, nothing selected (the first unfinished one needs the counts)
     assert seen[0] == (False, "…", f"{n} queries · counting the pools…", None), seen
@@ -362,12 +371,7 @@ def test_the_remembered_query_opens_before_the_counts(
 ) -> None:
     q2 = ui_data.query["q2"]
     context.settings.qsettings.setValue(LAST_QUERY_KEY, f"{context.database.label}\nq2")
-    view = AnnotateView(context)
-    qtbot.addWidget(view)
-    seen: list[tuple[bool, str, str, int | None]] = []
-    view.rows_shown.connect(lambda: seen.append(_shown_rows(view)))
-    with qtbot.waitSignal(view.rows_loaded, timeout=10_000):
-        view.show()
+    view, seen = _open_recording_lists(qtbot, context)
     assert seen[0][0] is False and seen[0][3] == q2, seen  # selected on the uncounted list
     qtbot.waitUntil(lambda: view.current_item() is not None, timeout=5000)
     assert view.current_query is not None and view.current_query.query_id == q2
