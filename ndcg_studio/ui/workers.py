@@ -266,12 +266,17 @@ class Task(QObject, Generic[T]):
     def _on_progress_signal(self, done: int, total: int) -> None:
         if self._done:
             return
-        if self._dialog is not None and shiboken6.isValid(self._dialog):
-            self._dialog.setMaximum(max(total, 1))
-            self._dialog.setValue(min(done, total))
+        dialog = self._dialog
+        if dialog is not None and shiboken6.isValid(dialog):
             left = time_left(time.monotonic() - self._started, done, total)
             base = self._label or self.tr("Working…")
-            self._dialog.setLabelText(f"{base}\n{left}" if left else base)
+            dialog.setLabelText(f"{base}\n{left}" if left else base)
+            dialog.setMaximum(max(total, 1))
+            # last: a window-modal dialog processes events in setValue, where this task (or
+            # another) may finish and let its dialog go
+            dialog.setValue(min(done, total))
+            if self._done:
+                return
         if self._on_progress is not None and self._owner_alive():
             self._on_progress(done, total)
 

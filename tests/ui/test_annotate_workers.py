@@ -167,3 +167,31 @@ def test_a_grade_on_a_read_only_file_is_told_in_plain_words(tmp_path: Any) -> No
     assert "nexpected" not in report.title + report.what + report.todo, report
     assert "INSERT" not in report.what and "read-only" in report.what, report
     assert str(path) in report.what, report
+
+
+def test_a_task_that_finishes_while_its_dialog_takes_a_step_is_left_alone(
+    qtbot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A window-modal progress dialog runs the event loop inside ``setValue``: the task may be
+    delivered there (its dialog let go). The progress step then stops without touching the
+    dialog again or reporting progress after the result."""
+    owner = QWidget()
+    qtbot.addWidget(owner)
+    owner.show()
+    release = threading.Event()
+    progress: list[tuple[int, int]] = []
+    task = run_task(
+        lambda report, _c: release.wait(5),
+        on_progress=lambda d, t: progress.append((d, t)),
+        owner=owner,
+        label="Loading",
+    )
+    qtbot.waitUntil(lambda: task._dialog is not None, timeout=4000)
+
+    def step_and_finish(dialog: QProgressDialog, value: int) -> None:
+        task._finish()  # as the nested event loop would deliver it
+
+    monkeypatch.setattr(QProgressDialog, "setValue", step_and_finish)
+    task._on_progress_signal(1, 2)  # raised AttributeError on the dialog let go
+    assert progress == []
+    release.set()
