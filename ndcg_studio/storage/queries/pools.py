@@ -80,26 +80,16 @@ def progress_columns(
         stmt = stmt.add_columns(func.coalesce(judged.c.n, 0)).outerjoin(
             judged, judged.c.query_id == q.c.id
         )
-    result = session.connection().execute(stmt.order_by(q.c.id))
-    try:
-        rows: Sequence[Any] = result.cursor.fetchall()
-    finally:
-        result.close()
+    rows = _cursor_rows(session, stmt.order_by(q.c.id))
+    ids, external, texts = _query_columns(rows)
     n = len(rows)
-    if n == 0:
-        empty = np.zeros(0, dtype=np.int64)
-        return empty, [], [], empty, empty.copy()
-    cols = list(zip(*rows, strict=True))
+    sizes_of = np.fromiter((r[3] for r in rows), np.int64, n)
     judged_counts = (
-        np.fromiter(cols[4], np.int64, n) if annotator_id is not None else np.zeros(n, np.int64)
+        np.fromiter((r[4] for r in rows), np.int64, n)
+        if annotator_id is not None
+        else np.zeros(n, np.int64)
     )
-    return (
-        np.fromiter(cols[0], np.int64, n),
-        [str(e) for e in cols[1]],
-        [t or "" for t in cols[2]],
-        np.fromiter(cols[3], np.int64, n),
-        judged_counts,
-    )
+    return ids, external, texts, sizes_of, judged_counts
 
 
 def query_list_columns(session: Session) -> tuple[NDArray[np.int64], list[str], list[str]]:
@@ -107,14 +97,24 @@ def query_list_columns(session: Session) -> tuple[NDArray[np.int64], list[str], 
     array and lists of ``str``; a NULL text is ''). One scan of the queries, read from the
     DB-API cursor: what the Annotate list shows while :func:`progress_columns` counts."""
     q = models.queries
-    stmt = select(q.c.id, q.c.external_id, q.c.text).order_by(q.c.id)
+    return _query_columns(
+        _cursor_rows(session, select(q.c.id, q.c.external_id, q.c.text).order_by(q.c.id))
+    )
+
+
+def _cursor_rows(session: Session, stmt: Any) -> Sequence[Any]:
+    """Every row of ``stmt`` as the DB-API cursor gives it (no SQLAlchemy row objects)."""
     result = session.connection().execute(stmt)
     try:
         rows: Sequence[Any] = result.cursor.fetchall()
     finally:
         result.close()
-    n = len(rows)
-    ids = np.fromiter((r[0] for r in rows), np.int64, n)
+    return rows
+
+
+def _query_columns(rows: Sequence[Any]) -> tuple[NDArray[np.int64], list[str], list[str]]:
+    """The (id, external id, text) that lead each row, as columns (a NULL text is '')."""
+    ids = np.fromiter((r[0] for r in rows), np.int64, len(rows))
     return ids, [str(r[1]) for r in rows], [r[2] or "" for r in rows]
 
 
