@@ -10,7 +10,8 @@ For each tab a fresh Python process (offscreen Qt platform) opens the main windo
 current, opens the database and is timed from its launch (the parent's clock):
 
 - ``first rows``: the tab shows its data (Annotate: the query list, its pools counted after,
-  ``pools counted``; Review: the table and
+  ``pools counted``, and ``first pool (usable)``: a query's documents shown, ready for a grade
+  key; Review: the table and
   headline numbers; Agreement: the headline alpha and alpha per query; Compare: the per-query
   deltas of the two runs and their means; Stability: the report);
 - ``complete``: everything the tab streams in after that has arrived (Annotate: its texts ranked
@@ -79,7 +80,7 @@ QSettings().setValue("user/annotator", "ann1")
 app = QApplication([])
 context = AppContext()
 window = MainWindow(context)
-view = window.views[tab]
+view = window.view(tab)
 window.tabs.setCurrentWidget(view)
 stall = {"last": None, "max": 0.0, "on": True}
 def tick():
@@ -196,9 +197,16 @@ def first():
         finish()
 
 if tab != "Annotate":  # the Annotate list, when it is loaded while another tab is current
-    window.views["Annotate"].rows_loaded.connect(lambda: mark("Annotate list loaded (hidden)"))
+    window.view("Annotate").rows_loaded.connect(lambda: mark("Annotate list loaded (hidden)"))
+def first_pool(*_):  # Annotate usable: a query's documents shown, ready for a grade key
+    if "first pool (usable)" not in marks:
+        mark("first pool (usable)")
+        cpu = os.times()
+        marks["CPU s at first pool"] = round(cpu.user + cpu.system, 2)
+
 if tab == "Annotate":  # the list, then its pools counted and the first unfinished query open
     view.rows_shown.connect(first)
+    view.query_loaded.connect(first_pool)
     view.rows_loaded.connect(lambda: mark("pools counted"))
 elif tab == "Review":
     review_stage_peaks()

@@ -45,8 +45,8 @@ QSettings().setValue("user/annotator", "ann")
 app = QApplication([])
 context = AppContext()
 window = MainWindow(context)
-annotate = window.views["Annotate"]
-review = window.views["Review"]
+annotate = window.view("Annotate")
+review = window.view("Review")
 annotate.rows_loaded.connect(lambda: mark("queries listed"))
 def on_query(_):
     mark("first pool (usable)")

@@ -40,7 +40,7 @@ from ndcg_studio.storage.database import Database, open_database  # noqa: E402
 from ndcg_studio.ui import workers  # noqa: E402
 from ndcg_studio.ui.context import AppContext  # noqa: E402
 from ndcg_studio.ui.theme import apply_theme  # noqa: E402
-from ndcg_studio.ui.window.main_window import MainWindow  # noqa: E402
+from ndcg_studio.ui.window.main_window import VIEWS, MainWindow  # noqa: E402
 
 SIZE = (1280, 800)
 
@@ -161,8 +161,7 @@ def main() -> int:
         window.show()
         settle(app)
         written: list[Path] = []
-        for index in range(window.tabs.count()):
-            title = list(window.views)[index]  # the English key: tab texts are translated
+        for index, (title, _factory) in enumerate(VIEWS):  # English keys: tab texts are translated
             if args.only and title not in args.only:
                 continue
             window.tabs.setCurrentIndex(index)

@@ -186,5 +186,5 @@ def test_a_campaign_made_in_compare_is_offered_in_annotate_at_once(
     refreshed: list[bool] = []
     original = panel.refresh
     panel.refresh = lambda: (refreshed.append(True), original())  # type: ignore[method-assign]
-    main_window.views["Compare"].changes.campaign_created.emit(object())
+    main_window.view("Compare").changes.campaign_created.emit(object())
     assert refreshed == [True]

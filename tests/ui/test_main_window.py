@@ -18,7 +18,11 @@ from ndcg_studio import __version__
 from ndcg_studio.storage import models
 from ndcg_studio.ui import errors
 from ndcg_studio.ui.context import AppContext
+from ndcg_studio.ui.views.agreement.view import AgreementView
 from ndcg_studio.ui.views.annotate.view import AnnotateView
+from ndcg_studio.ui.views.compare.view import CompareView
+from ndcg_studio.ui.views.review.view import ReviewView
+from ndcg_studio.ui.views.stability import StabilityView
 from ndcg_studio.ui.window import transfer
 from ndcg_studio.ui.window.main_window import VIEWS, MainWindow
 from tests.ui.conftest import UiData
@@ -31,8 +35,13 @@ def test_the_window_opens_with_its_tabs_and_menus(main_window: MainWindow) -> No
         == ["Annotate", "Review", "Agreement", "Compare", "Stability"]
         == [title for title, _view in VIEWS]
     )
-    assert isinstance(main_window.view("Annotate"), AnnotateView)
-    assert all(isinstance(main_window.view(title), cls) for title, cls in VIEWS)
+    assert list(main_window.views) == ["Annotate"]  # the others: when first shown
+    classes = (AnnotateView, ReviewView, AgreementView, CompareView, StabilityView)
+    for index, ((title, _factory), cls) in enumerate(zip(VIEWS, classes, strict=True)):
+        view = main_window.view(title)
+        assert isinstance(view, cls) and main_window.tabs.widget(index) is view
+        assert main_window.tabs.tabText(index) == title
+    assert main_window.tabs.currentIndex() == 0  # building a view does not show it
     menus = [a.text() for a in main_window.menuBar().actions()]
     assert menus == ["&File", "&Edit", "&View", "&Annotator", "&Campaign", "&Help"]
     assert main_window.undo_action.shortcut().toString() == "Ctrl+Z"

@@ -128,7 +128,7 @@ def settle(qtbot: Any, window: MainWindow, timeout: int = 60_000) -> None:
 
 def show_tab(qtbot: Any, window: MainWindow, title: str) -> Any:
     """Make ``title`` current and wait until its load with the current settings is in."""
-    view = window.views[title]
+    view = window.view(title)
     window.tabs.setCurrentWidget(view)
     qtbot.waitUntil(lambda: not getattr(view, "_dirty", False), timeout=10_000)
     settle(qtbot, window)
@@ -153,7 +153,7 @@ class Stress:
     def __init__(self, qtbot: Any, window: MainWindow, rnd: random.Random) -> None:
         self.qtbot, self.window, self.rnd = qtbot, window, rnd
         self.context = window.context
-        self.annotate, self.compare = window.views["Annotate"], window.views["Compare"]
+        self.annotate, self.compare = window.view("Annotate"), window.view("Compare")
 
     def run(self, steps: int) -> dict[str, int]:
         """``steps`` actions, each followed by 0-20 ms of the event loop; how many did something,

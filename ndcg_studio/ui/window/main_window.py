@@ -1,14 +1,17 @@
 """The main window: a thin shell of tabs, menus and a status bar around the views.
 
-The views are the classes of :data:`VIEWS`, built directly in that order (one tab each).
-Database work runs through :func:`ndcg_studio.ui.workers.run_task`.
+The views are those of :data:`VIEWS`, one tab each, in that order. Annotate is built with the
+window; every other view when its tab is first shown or asked for (:meth:`MainWindow.view`), so
+that the app starts with the modules and widgets of its first view only (the analysts' views
+import the statistics, agreement and verdict services: ``benchmarks/bench_gui_scale.py``, CPU
+at first rows). Database work runs through :func:`ndcg_studio.ui.workers.run_task`.
 """
 
 from __future__ import annotations
 
 import getpass
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QByteArray, QCoreApplication, Qt, Slot
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
@@ -28,28 +31,58 @@ from ndcg_studio.ui import settings as S
 from ndcg_studio.ui.context import AppContext
 from ndcg_studio.ui.dialogs.judge import install_judge
 from ndcg_studio.ui.team import TeamWatcher
-from ndcg_studio.ui.views.agreement.view import AgreementView
 from ndcg_studio.ui.views.annotate.view import AnnotateView
-from ndcg_studio.ui.views.compare.view import CompareView
-from ndcg_studio.ui.views.review.view import ReviewView
-from ndcg_studio.ui.views.stability import StabilityView
 from ndcg_studio.ui.window.databases import DatabaseMenu
 from ndcg_studio.ui.window.status_bar import StatusBar
+
+if TYPE_CHECKING:
+    from ndcg_studio.ui.views.campaign.panel import CampaignPanel
 
 _GEOMETRY_KEY = "window/geometry"
 _STATE_KEY = "window/state"
 _TAB_KEY = "window/tab"
 
 
-#: the tabs, in order: (title, view class built as ``View(context, parent)``); the title is the
-#: English key of :meth:`MainWindow.view`, the tab shows it translated in context "MainWindow"
-VIEWS: tuple[tuple[str, Callable[[AppContext, QWidget], QWidget]], ...] = (
+ViewFactory = Callable[[AppContext, QWidget], QWidget]
+
+
+# Each analyst view's module is imported when the view is built (see the module's docstring).
+def _review(context: AppContext, parent: QWidget) -> QWidget:
+    from ndcg_studio.ui.views.review.view import ReviewView
+
+    return ReviewView(context, parent)
+
+
+def _agreement(context: AppContext, parent: QWidget) -> QWidget:
+    from ndcg_studio.ui.views.agreement.view import AgreementView
+
+    return AgreementView(context, parent)
+
+
+def _compare(context: AppContext, parent: QWidget) -> QWidget:
+    from ndcg_studio.ui.views.compare.view import CompareView
+
+    return CompareView(context, parent)
+
+
+def _stability(context: AppContext, parent: QWidget) -> QWidget:
+    from ndcg_studio.ui.views.stability import StabilityView
+
+    return StabilityView(context, parent)
+
+
+#: the tabs, in order: (title, function building the view as ``factory(context, parent)``); the
+#: title is the English key of :meth:`MainWindow.view`, the tab shows it translated in context
+#: "MainWindow"
+VIEWS: tuple[tuple[str, ViewFactory], ...] = (
     (QT_TRANSLATE_NOOP("MainWindow", "Annotate"), AnnotateView),
-    (QT_TRANSLATE_NOOP("MainWindow", "Review"), ReviewView),
-    (QT_TRANSLATE_NOOP("MainWindow", "Agreement"), AgreementView),
-    (QT_TRANSLATE_NOOP("MainWindow", "Compare"), CompareView),
-    (QT_TRANSLATE_NOOP("MainWindow", "Stability"), StabilityView),
+    (QT_TRANSLATE_NOOP("MainWindow", "Review"), _review),
+    (QT_TRANSLATE_NOOP("MainWindow", "Agreement"), _agreement),
+    (QT_TRANSLATE_NOOP("MainWindow", "Compare"), _compare),
+    (QT_TRANSLATE_NOOP("MainWindow", "Stability"), _stability),
 )
+#: the view built with the window (the others: when first shown)
+_FIRST_VIEW = "Annotate"
 #: View ▸ <tab> menu entries, with their mnemonics
 _TAB_ACTIONS = {
     "Annotate": QT_TRANSLATE_NOOP("MainWindow", "&Annotate"),
@@ -69,15 +102,18 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(self.tr("NDCG Studio"))
         self.tabs = QTabWidget(self)
         self.tabs.setDocumentMode(True)
+        #: the views built so far, by title (:meth:`view` builds the others)
         self.views: dict[str, QWidget] = {}
-        for title, view_class in VIEWS:
-            view = view_class(context, self.tabs)
-            self.views[title] = view
-            self.tabs.addTab(view, QCoreApplication.translate("MainWindow", title))
+        #: whether the window's saved state is restored: a view built later restores its own
+        self._state_restored = False
+        #: Annotate's campaign panel (``install_campaigns`` of :mod:`~.views.campaign.panel`)
+        self.campaign_panel: CampaignPanel | None = None
+        for title, _factory in VIEWS:  # an empty page until the view is built
+            self.tabs.addTab(QWidget(), QCoreApplication.translate("MainWindow", title))
         self.setCentralWidget(self.tabs)
         self.status = StatusBar(self, context)
         self.databases = DatabaseMenu(self, context, self.status)
-        annotate = self.views["Annotate"]
+        annotate = self.view(_FIRST_VIEW)
         assert isinstance(annotate, AnnotateView)
         annotate.annotator_wanted.connect(self.ask_annotator_name)
         self._build_menus()
@@ -401,7 +437,7 @@ class MainWindow(QMainWindow):
     def set_pool_order_ab(self) -> None:
         """Order the Annotate pool by what decides Compare's chosen pair (see
         :meth:`CompareView.judge_what_decides`); without a pair, show Compare to pick one."""
-        compare = self.views["Compare"]
+        compare = self.view("Compare")
         if not compare.judge_what_decides():  # type: ignore[attr-defined]
             self.tabs.setCurrentWidget(compare)
             self.status.show_message(self.tr("Pick runs A and B in Compare first"), 5000)
@@ -430,7 +466,7 @@ class MainWindow(QMainWindow):
     @Slot()
     def open_scoring_settings(self) -> None:
         """Edit ▸ Scoring settings…: the Review view's settings dialog."""
-        open_settings = getattr(self.views["Review"], "open_settings", None)
+        open_settings = getattr(self.view("Review"), "open_settings", None)
         if callable(open_settings):
             open_settings()
 
@@ -442,7 +478,9 @@ class MainWindow(QMainWindow):
     def _on_tab_changed(self, index: int) -> None:
         if 0 <= index < len(self.tab_actions):
             self.tab_actions[index].setChecked(True)
-        view = self.tabs.widget(index)
+        if not 0 <= index < len(VIEWS):
+            return
+        view = self.view(VIEWS[index][0])
         activated = getattr(view, "activated", None)
         if callable(activated):
             activated()
@@ -465,6 +503,7 @@ class MainWindow(QMainWindow):
             restore = getattr(view, "restore_state", None)
             if callable(restore):
                 restore()
+        self._state_restored = True
 
     def _fit_to_screen(self) -> None:
         """No bigger than the screen's free area (a 1024×700 laptop gets a window it can see
@@ -496,5 +535,37 @@ class MainWindow(QMainWindow):
         super().closeEvent(event)
 
     def view(self, title: str) -> QWidget:
-        """The view on the tab called ``title``."""
-        return self.views[title]
+        """The view on the tab called ``title`` (one of :data:`VIEWS`), built now if it was not.
+
+        Raises:
+            KeyError: no tab is called ``title``.
+        """
+        view = self.views.get(title)
+        return view if view is not None else self._build_view(title)
+
+    def _build_view(self, title: str) -> QWidget:
+        """Build the view ``title`` and put it on its tab in place of the empty page, the
+        current tab kept (no ``currentChanged``: the caller shows or activates it)."""
+        index = next((i for i, (t, _f) in enumerate(VIEWS) if t == title), None)
+        if index is None:
+            raise KeyError(title)
+        view = VIEWS[index][1](self.context, self.tabs)
+        self.views[title] = view
+        current = self.tabs.currentIndex()
+        blocked = self.tabs.blockSignals(True)
+        page = self.tabs.widget(index)
+        self.tabs.removeTab(index)
+        self.tabs.insertTab(index, view, QCoreApplication.translate("MainWindow", title))
+        self.tabs.setCurrentIndex(current)
+        self.tabs.blockSignals(blocked)
+        if page is not None:
+            page.deleteLater()
+        if self._state_restored:
+            restore = getattr(view, "restore_state", None)
+            if callable(restore):
+                restore()
+        # a campaign made in Compare ("Judge what entered…") is offered in Annotate's panel at once
+        changes, panel = getattr(view, "changes", None), self.campaign_panel
+        if panel is not None and changes is not None:
+            changes.campaign_created.connect(lambda _info: panel.refresh())
+        return view

@@ -383,8 +383,4 @@ def install_campaigns(window: Any, menu_bar_before: QMenu | None = None) -> Camp
             action.setEnabled(context.rights.lead)
 
     context.database_changed.connect(apply_rights)
-    # a campaign made elsewhere in the window (Compare's "Judge what entered…") is offered at once
-    changes = getattr(getattr(window, "views", {}).get("Compare"), "changes", None)
-    if panel is not None and changes is not None:
-        changes.campaign_created.connect(lambda _info: panel.refresh())
     return panel
