@@ -338,12 +338,15 @@ def _shown_rows(view: AnnotateView) -> tuple[bool, str, str, int | None]:
 
 
 def _open_recording_lists(
-    qtbot: Any, context: Any
+    qtbot: Any, context: Any, sort_column: int | None = None
 ) -> tuple[AnnotateView, list[tuple[bool, str, str, int | None]]]:
     """The Annotate view shown until its counted list is in, with :func:`_shown_rows` at each
-    list it showed."""
+    list it showed; with ``sort_column``, the list sorted by it before it loads (as a restored
+    header sorts it)."""
     view = AnnotateView(context)
     qtbot.addWidget(view)
+    if sort_column is not None:
+        view.queries.query_table.sortByColumn(sort_column, Qt.SortOrder.AscendingOrder)
     seen: list[tuple[bool, str, str, int | None]] = []
     view.rows_shown.connect(lambda: seen.append(_shown_rows(view)))
     with qtbot.waitSignal(view.rows_loaded, timeout=10_000):
@@ -355,15 +358,40 @@ def test_the_list_is_shown_before_its_pools_are_counted(
     qtbot: Any, context: Any, ui_data: UiData, qtmodeltester: Any
 ) -> None:
     view, seen = _open_recording_lists(qtbot, context)
-    n = view.rows_model.rowCount()
-    # first the queries alone, nothing selected (the first unfinished one needs the counts)
-    assert seen[0] == (False, "…", f"{n} queries · counting the pools…", None), seen
-    # then the counts, and the first unfinished query open
+    n, q1 = view.rows_model.rowCount(), ui_data.query["q1"]
+    # first the queries alone, the first of them open at once (alice has graded nothing)
+    assert seen[0] == (False, "…", f"{n} queries · counting the pools…", q1), seen
+    # then the counts, and the first unfinished query still open
     counted, progress, totals, selected = seen[-1]
     assert counted and progress != "…" and "/" in progress, seen
-    assert "queries complete" in totals and selected is not None, seen
+    assert "queries complete" in totals and selected == q1, seen
     qtbot.waitUntil(lambda: view.current_item() is not None, timeout=5000)
+    assert view.current_query is not None and view.current_query.query_id == q1
     qtmodeltester.check(view.rows_model)
+
+
+def test_a_finished_first_query_gives_way_to_the_first_unfinished_one_when_counted(
+    qtbot: Any, context: Any, ui_data: UiData
+) -> None:
+    service = AnnotationService(ui_data.db)
+    q1, q2 = ui_data.query["q1"], ui_data.query["q2"]
+    for item in service.pool(q1, ui_data.alice.id, context.pool_depth):
+        service.set_grade(ui_data.alice.id, q1, item.document_id, 2)
+    view, seen = _open_recording_lists(qtbot, context)
+    assert seen[0][0] is False and seen[0][3] == q1, seen  # opened before the counts
+    assert seen[-1][0] is True and seen[-1][3] == q2, seen  # the counts: q1 is complete
+    qtbot.waitUntil(
+        lambda: view.current_query is not None and view.current_query.query_id == q2,
+        timeout=5000,
+    )
+
+
+def test_a_list_sorted_by_progress_opens_its_first_query_after_the_counts(
+    qtbot: Any, context: Any, ui_data: UiData
+) -> None:
+    view, seen = _open_recording_lists(qtbot, context, QueryProgressModel.COL_PROGRESS)
+    assert seen[0][0] is False and seen[0][3] is None, seen  # the order waits for the counts
+    assert seen[-1][0] is True and seen[-1][3] is not None, seen
 
 
 def test_the_remembered_query_opens_before_the_counts(

@@ -49,6 +49,11 @@ class AnnotateLoader(QObject):
         #: ranks the list's texts in the collation after the list is shown (see QueryColumns)
         self._rank_task: Task[Any] | None = None
         self._loading_query: int | None = None
+        #: the query opened as the first of the list before its pools were counted (the counts
+        #: then say whether it is the first unfinished one): see :meth:`_on_rows_listed`
+        self._provisional: int | None = None
+        #: a reload came while the list was counted: the open pool is read again with the counts
+        self._pool_stale = False
         #: the document to show when the loading query's pool arrives
         self.pending_document: int | None = None
         #: a reload came while the view was hidden in a shown window: load when it is shown
@@ -125,7 +130,8 @@ class AnnotateLoader(QObject):
             )
 
         if self._view.rows_model.rowCount():
-            count()  # a reload: the list stays as it is until the new counts arrive
+            self._pool_stale = True  # a reload: the open pool is read again with the counts
+            count()  # the list stays as it is until the new counts arrive
             return
 
         # The first list of a database: the queries at once (one scan), then their pools
@@ -158,20 +164,35 @@ class AnnotateLoader(QObject):
         self._view.set_status("")
 
     def _on_rows_listed(self, rows: QueryColumns) -> None:
-        """Show the list before its pools are counted; open the query remembered from the
-        last time, if any (the first unfinished one waits for the counts)."""
+        """Show the list before its pools are counted and open a query at once: the one
+        remembered from the last time, else the first of the list.
+
+        The first of the list is the first unfinished one (what the counted list opens) when
+        its pool turns out to have a document left to grade, and the list's order does not
+        depend on the counts (not sorted by progress; hiding complete queries cannot hide the
+        first unfinished one). :meth:`_on_rows_loaded` moves on from it when the counts say
+        otherwise. So an annotator grades at once instead of after the count (seconds at
+        100,000 queries: ``benchmarks/bench_gui_scale.py``, Annotate's first pool)."""
         if not rows:
             return  # the counted list says the database has no query
         self._view.rows_model.set_rows(rows)
         self._view.update_totals()
-        remembered = self._remembered_query(rows)
-        if remembered is not None and self._view.current_query is None:
-            self.select_query(remembered)
+        if self._view.current_query is None:
+            remembered = self._remembered_query(rows)
+            header = self._view.queries.query_table.horizontalHeader()
+            by_counts = header.sortIndicatorSection() == QueryProgressModel.COL_PROGRESS
+            if remembered is not None:
+                self.select_query(remembered)
+            elif not by_counts and self._view.proxy.rowCount():
+                self._provisional = self.listed(0).query_id
+                self.select_query(self._provisional)
         self._view.rows_shown.emit()
 
     def _on_rows_loaded(self, rows: Sequence[QueryProgress]) -> None:
         counted_before = self._view.rows_model.counted()
         current = self._view.current_query
+        provisional, self._provisional = self._provisional, None
+        pool_stale, self._pool_stale = self._pool_stale, False
         keep = current.query_id if current is not None else self._remembered_query(rows)
         self._view.rows_model.set_rows(rows)
         self._view.update_totals()
@@ -190,10 +211,14 @@ class AnnotateLoader(QObject):
         query_id = (
             keep if keep is not None and self._view.rows_model.row_of(keep) is not None else None
         )
+        if query_id is not None and query_id == provisional:
+            # the first listed query, opened before the counts: kept if it is the first
+            # unfinished one (the counts say whether it is complete)
+            query_id = query_id if self._first_unfinished_query() == query_id else None
         document_id = self.pending_document if query_id is not None else None
         if query_id is None:
             query_id = self._first_unfinished_query()
-        if counted_before:  # a reload: grades may have changed, so the pool is read again
+        if counted_before or pool_stale:  # a reload: grades may have changed: read the pool again
             self._view.set_current_query(None)
         elif current is not None:  # the pool opened on the uncounted list: its counts now
             self._view.set_current_query(self._view.rows_model.progress_of(current.query_id))
