@@ -60,6 +60,7 @@ from ndcg_studio.domain.metrics.measures import (
     RankedRows,
     ScoringParams,
     index_spaces,
+    judgments_of,
     rank_groups,
     score,
 )
@@ -118,30 +119,6 @@ class IncompleteTable:
     def as_dict(self) -> dict[str, NDArray[np.generic]]:
         """The columns by name (same arrays, no copy)."""
         return {f.name: getattr(self, f.name) for f in fields(self)}
-
-
-def _lookup_grades(
-    qrels: Qrels, query: NDArray[np.int64], doc: NDArray[np.int64], n_docs: int
-) -> NDArray[np.float64]:
-    """Grade of each (query, doc) pair, NaN when the pair is not in the qrels."""
-    out = np.full(query.shape[0], np.nan)
-    m = qrels.query.shape[0]
-    if m == 0 or query.shape[0] == 0:
-        return out
-    key = qrels.query * n_docs + qrels.doc
-    order = np.argsort(key, kind="stable")
-    key_sorted = key[order]
-    if np.any(key_sorted[1:] == key_sorted[:-1]):
-        first = int(key_sorted[1:][key_sorted[1:] == key_sorted[:-1]][0])
-        raise ValueError(
-            f"qrels hold more than one grade for query index {first // n_docs}, "
-            f"document index {first % n_docs}: apply a consensus first"
-        )
-    wanted = query * n_docs + doc
-    at = np.minimum(np.searchsorted(key_sorted, wanted), m - 1)
-    found = key_sorted[at] == wanted
-    out[found] = qrels.grade[order[at[found]]]
-    return out
 
 
 def cumsum_in_groups(
@@ -359,7 +336,8 @@ def run_rows(lists: RankedLists, qrels: Qrels, params: ScoringParams) -> RunRows
     n_queries, n_docs = index_spaces(lists, qrels)
     ranked = rank_groups(lists, params)
     rows = ranked.rows(np.arange(ranked.group.shape[0], dtype=np.intp))
-    grade = _lookup_grades(qrels, lists.group_query[ranked.group], lists.doc[rows], n_docs)
+    judgments = judgments_of(qrels, params, n_queries, n_docs)
+    _judged, grade, _gain = judgments.lookup(lists.group_query[ranked.group], lists.doc[rows])
     return RunRows(ranked, rows, grade, n_queries, n_docs)
 
 
