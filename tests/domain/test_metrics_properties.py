@@ -305,3 +305,36 @@ def test_moving_a_better_document_down_never_raises_ndcg(
     a = score(before.lists, before.qrels, params).ndcg[0]
     b = score(after.lists, after.qrels, params).ndcg[0]
     assert b <= a + 1e-12
+
+
+# --- grade look-ups -----------------------------------------------------------------------------
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    queries=st.lists(st.integers(0, 4), min_size=1, max_size=30),
+    grades=st.lists(st.sampled_from(INTEGER_GRADES), min_size=30, max_size=30),
+    pairs=st.lists(st.tuples(st.integers(0, 4), st.integers(0, 40)), max_size=60),
+)
+def test_the_look_up_by_document_finds_what_the_binary_search_finds(
+    queries: list[int], grades: list[float], pairs: list[tuple[int, int]]
+) -> None:
+    """Judgment i of document i (as ``eval`` numbers documents): the gather path of
+    ``Judgments.lookup`` gives the judged flags, grades and gains of the searched keys."""
+    from dataclasses import replace
+
+    from ndcg_studio.domain.metrics.measures import Qrels, judgments_of
+
+    m = len(queries)
+    qrels = Qrels(
+        np.sort(np.asarray(queries, dtype=np.int64)),
+        np.arange(m, dtype=np.int64),
+        np.asarray(grades[:m], dtype=np.float64),
+    )
+    judgments = judgments_of(qrels, ScoringParams(gain="exponential"), 5, 41)
+    assert judgments.query_of_doc is not None  # the gather path is the one taken
+    searched = replace(judgments, query_of_doc=None)
+    query = np.asarray([q for q, _d in pairs], dtype=np.int64)
+    doc = np.asarray([d for _q, d in pairs], dtype=np.int64)
+    for got, want in zip(judgments.lookup(query, doc), searched.lookup(query, doc), strict=True):
+        np.testing.assert_array_equal(got, want)
