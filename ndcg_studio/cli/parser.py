@@ -5,6 +5,7 @@ parsing, and the normalisation of values that begin with "-"."""
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ndcg_studio import __version__
@@ -240,82 +241,37 @@ def _add_export(sub: Subparsers) -> None:
     )
     add_db(p)
     kinds = p.add_subparsers(dest="kind", metavar="KIND", required=True)
-    _add_export_report(kinds)
-    _add_export_judgments(kinds)
-    _add_export_qrels(kinds)
-    _add_export_agreement(kinds)
-    _add_export_compare(kinds)
+    for name, summary, description, add_options in _EXPORT_KINDS:
+        k = kinds.add_parser(name, help=summary, description=description)
+        add_db(k)
+        add_options(k)
 
 
-def _add_export_report(kinds: Subparsers) -> None:
-    """``export report``."""
-    k = kinds.add_parser(
-        "report",
-        help="CSV: one row per (query, run): scores, query text, per-query alpha",
-        description="CSV: one row per (query, run) with every score column, the query text "
-        "and the query's alpha.",
-    )
-    add_db(k)
+def _report_options(k: argparse.ArgumentParser) -> None:
     add_scoring(k)
     add_agreement(k, by=False)
     add_output(k, formats=False)
 
 
-def _add_export_judgments(kinds: Subparsers) -> None:
-    """``export judgments``."""
-    k = kinds.add_parser(
-        "judgments",
-        help="CSV: every judgment (re-importable with `import judgments`)",
-        description="CSV: every judgment, long (query_id,doc_id,annotator,grade,note,"
-        "updated_at; re-importable with `import judgments`) or wide.",
-    )
-    add_db(k)
+def _judgments_options(k: argparse.ArgumentParser) -> None:
     k.add_argument(
         "--wide", action="store_true", help="one grade column per annotator (instead of long)"
     )
     add_output(k, formats=False)
 
 
-def _add_export_qrels(kinds: Subparsers) -> None:
-    """``export qrels``."""
-    k = kinds.add_parser(
-        "qrels",
-        help="TREC qrels of the consensus or one annotator's grades",
-        description="TREC qrels (qid 0 docno grade) of the consensus grades or of one "
-        "annotator's; re-importable with `import qrels`.",
-    )
-    add_db(k)
+def _qrels_options(k: argparse.ArgumentParser) -> None:
     add_scoring(k, runs=False, only_grades=True)
     add_output(k, formats=False, excel=False, file_format="trec")
 
 
-def _add_export_agreement(kinds: Subparsers) -> None:
-    """``export agreement``."""
-    k = kinds.add_parser(
-        "agreement",
-        help="CSV: inter-annotator agreement statistics",
-        description="CSV: inter-annotator agreement statistics (as `agreement --format csv`).",
-    )
-    add_db(k)
+def _agreement_options(k: argparse.ArgumentParser) -> None:
     add_agreement(k)
     add_output(k, formats=False)
 
 
-def _add_export_compare(kinds: Subparsers) -> None:
-    """``export compare``: two runs, or N runs pair by pair."""
-    k = kinds.add_parser(
-        "compare",
-        help="CSV: two runs per query, or N runs pair by pair with corrected p-values",
-        description="Two runs without --correction/--baseline: per-query nDCG of both and "
-        "their delta (query_id,ndcg_A,ndcg_B,delta), the paired test in the settings file. "
-        "More than two runs, or --correction or --baseline: one row per pair, "
-        "run_a,run_b,mean_a,mean_b,delta,ci_low,ci_high,effect_size,p,p_adjusted "
-        "(delta = mean_a - mean_b over the queries every run has a value for; 95% bootstrap "
-        "interval; effect size = delta / sqrt(residual mean square of the two-way ANOVA); p = "
-        "paired randomization test); the ANOVA table and the smallest delta these queries "
-        "detect at 80% power go to the settings file. See docs/statistics.md.",
-    )
-    add_db(k)
+def _compare_options(k: argparse.ArgumentParser) -> None:
+    """Two runs, or N runs pair by pair."""
     add_scoring(k, runs=False)
     k.add_argument(
         "--runs",
@@ -341,6 +297,52 @@ def _add_export_compare(kinds: Subparsers) -> None:
         help="only the pairs with these runs (one or more, among --runs), baseline as run_a",
     )
     add_output(k, formats=False)
+
+
+#: ``export KIND``: each kind's name, help line, description and the options it takes after
+#: ``--db``, in the order ``export --help`` lists them
+_EXPORT_KINDS: tuple[tuple[str, str, str, Callable[[argparse.ArgumentParser], None]], ...] = (
+    (
+        "report",
+        "CSV: one row per (query, run): scores, query text, per-query alpha",
+        "CSV: one row per (query, run) with every score column, the query text "
+        "and the query's alpha.",
+        _report_options,
+    ),
+    (
+        "judgments",
+        "CSV: every judgment (re-importable with `import judgments`)",
+        "CSV: every judgment, long (query_id,doc_id,annotator,grade,note,"
+        "updated_at; re-importable with `import judgments`) or wide.",
+        _judgments_options,
+    ),
+    (
+        "qrels",
+        "TREC qrels of the consensus or one annotator's grades",
+        "TREC qrels (qid 0 docno grade) of the consensus grades or of one "
+        "annotator's; re-importable with `import qrels`.",
+        _qrels_options,
+    ),
+    (
+        "agreement",
+        "CSV: inter-annotator agreement statistics",
+        "CSV: inter-annotator agreement statistics (as `agreement --format csv`).",
+        _agreement_options,
+    ),
+    (
+        "compare",
+        "CSV: two runs per query, or N runs pair by pair with corrected p-values",
+        "Two runs without --correction/--baseline: per-query nDCG of both and "
+        "their delta (query_id,ndcg_A,ndcg_B,delta), the paired test in the settings file. "
+        "More than two runs, or --correction or --baseline: one row per pair, "
+        "run_a,run_b,mean_a,mean_b,delta,ci_low,ci_high,effect_size,p,p_adjusted "
+        "(delta = mean_a - mean_b over the queries every run has a value for; 95% bootstrap "
+        "interval; effect size = delta / sqrt(residual mean square of the two-way ANOVA); p = "
+        "paired randomization test); the ANOVA table and the smallest delta these queries "
+        "detect at 80% power go to the settings file. See docs/statistics.md.",
+        _compare_options,
+    ),
+)
 
 
 def _add_demo(sub: Subparsers) -> None:
