@@ -26,6 +26,10 @@ if TYPE_CHECKING:
     # the subparsers of a command (argparse's own type, generic only in typeshed)
     Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
 
+#: a command (or export kind): its name, help line, description and the function that adds
+#: its options after ``--db``
+_Command = tuple[str, str, str, Callable[[argparse.ArgumentParser], None]]
+
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``ndcg-studio`` (used by :func:`ndcg_studio.app.main`)."""
@@ -55,11 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
         "system's); commands print English",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    _add_import(sub)
-    _add_score(sub)
-    _add_stability(sub)
-    _add_agreement_command(sub)
-    _add_export(sub)
+    _add_commands(sub, _COMMANDS)
     _add_demo(sub)
     from ndcg_studio.cli import campaign, changes, estimate, fetch, judge, runs, simulate, team
     from ndcg_studio.cli import eval as eval_command
@@ -76,15 +76,8 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _add_import(sub: Subparsers) -> None:
-    """``import KIND FILE``: one file into the database."""
-    p = sub.add_parser(
-        "import",
-        help="import runs, qrels, judgments, queries, documents (creates the database)",
-        description="Import one file into the database (created if missing). A bad file is "
-        "reported as FILE:LINE: field: message, exit 2, and nothing is written.",
-    )
-    add_db(p)
+def _import_options(p: argparse.ArgumentParser) -> None:
+    """The options of ``import KIND FILE`` (one file into the database)."""
     p.add_argument("kind", choices=IMPORT_KINDS, help="what the file holds")
     p.add_argument("file", help="the file to import")
     p.add_argument(
@@ -140,14 +133,8 @@ def _add_import(sub: Subparsers) -> None:
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
 
 
-def _add_score(sub: Subparsers) -> None:
-    """``score``: nDCG@K and its parts for every (query, run)."""
-    p = sub.add_parser(
-        "score",
-        help="NDCG@K and its parts for every (query, run)",
-        description="NDCG@K and its parts for every (query, run) of an existing database.",
-    )
-    add_db(p)
+def _score_options(p: argparse.ArgumentParser) -> None:
+    """The options of ``score`` (nDCG@K and its parts for every (query, run))."""
     add_scoring(p)
     add_output(p)
     p.add_argument("--summary", action="store_true", help="one row per run: mean with 95%% CI")
@@ -174,18 +161,8 @@ def _add_score(sub: Subparsers) -> None:
     )
 
 
-def _add_stability(sub: Subparsers) -> None:
-    """``stability``: the run order under each grade set."""
-    p = sub.add_parser(
-        "stability",
-        help="would the decision change under other grades? run orders, tau, flips",
-        description="The runs' order by mean nDCG@K under each grade set (each annotator with "
-        "enough coverage, each judgment source, or each consensus rule); one row per pair of "
-        "grade sets: Kendall's tau-b, tau_AP, the run pairs whose order or significance flips. "
-        "With two runs the settings file (or the notes) holds the sentence 'A better than B "
-        "under N of M grade sets; flips under ...'.",
-    )
-    add_db(p)
+def _stability_options(p: argparse.ArgumentParser) -> None:
+    """The options of ``stability`` (the run order under each grade set)."""
     p.add_argument(
         "--by",
         choices=("annotator", "source", "consensus"),
@@ -219,32 +196,25 @@ def _add_stability(sub: Subparsers) -> None:
     add_output(p)
 
 
-def _add_agreement_command(sub: Subparsers) -> None:
-    """``agreement``: inter-annotator agreement."""
-    p = sub.add_parser(
-        "agreement",
-        help="inter-annotator agreement (alpha, kappa, spread)",
-        description="Inter-annotator agreement of an existing database's judgments.",
-    )
-    add_db(p)
+def _agreement_command_options(p: argparse.ArgumentParser) -> None:
+    """The options of ``agreement`` (inter-annotator agreement)."""
     add_agreement(p)
     add_output(p)
 
 
-def _add_export(sub: Subparsers) -> None:
-    """``export KIND``: one export of the database, a subcommand per kind."""
-    p = sub.add_parser(
-        "export",
-        help="write reports, judgments, qrels, agreement, comparisons",
-        description="Write one export of an existing database; "
-        "`ndcg-studio export KIND --help` lists the options of each kind.",
-    )
-    add_db(p)
+def _export_options(p: argparse.ArgumentParser) -> None:
+    """The kinds of ``export KIND`` (one export of the database), a subcommand each."""
     kinds = p.add_subparsers(dest="kind", metavar="KIND", required=True)
-    for name, summary, description, add_options in _EXPORT_KINDS:
-        k = kinds.add_parser(name, help=summary, description=description)
-        add_db(k)
-        add_options(k)
+    _add_commands(kinds, _EXPORT_KINDS)
+
+
+def _add_commands(sub: Subparsers, table: tuple[_Command, ...]) -> None:
+    """A parser per row of ``table`` (name, help, description, options): ``--db``, then the
+    row's options."""
+    for name, summary, description, add_options in table:
+        p = sub.add_parser(name, help=summary, description=description)
+        add_db(p)
+        add_options(p)
 
 
 def _report_options(k: argparse.ArgumentParser) -> None:
@@ -301,7 +271,7 @@ def _compare_options(k: argparse.ArgumentParser) -> None:
 
 #: ``export KIND``: each kind's name, help line, description and the options it takes after
 #: ``--db``, in the order ``export --help`` lists them
-_EXPORT_KINDS: tuple[tuple[str, str, str, Callable[[argparse.ArgumentParser], None]], ...] = (
+_EXPORT_KINDS: tuple[_Command, ...] = (
     (
         "report",
         "CSV: one row per (query, run): scores, query text, per-query alpha",
@@ -341,6 +311,48 @@ _EXPORT_KINDS: tuple[tuple[str, str, str, Callable[[argparse.ArgumentParser], No
         "paired randomization test); the ANOVA table and the smallest delta these queries "
         "detect at 80% power go to the settings file. See docs/statistics.md.",
         _compare_options,
+    ),
+)
+
+
+#: The commands with ``--db`` first: each one's name, help line, description and the options
+#: it takes after ``--db``, in the order ``ndcg-studio --help`` lists them
+_COMMANDS: tuple[_Command, ...] = (
+    (
+        "import",
+        "import runs, qrels, judgments, queries, documents (creates the database)",
+        "Import one file into the database (created if missing). A bad file is "
+        "reported as FILE:LINE: field: message, exit 2, and nothing is written.",
+        _import_options,
+    ),
+    (
+        "score",
+        "NDCG@K and its parts for every (query, run)",
+        "NDCG@K and its parts for every (query, run) of an existing database.",
+        _score_options,
+    ),
+    (
+        "stability",
+        "would the decision change under other grades? run orders, tau, flips",
+        "The runs' order by mean nDCG@K under each grade set (each annotator with "
+        "enough coverage, each judgment source, or each consensus rule); one row per pair of "
+        "grade sets: Kendall's tau-b, tau_AP, the run pairs whose order or significance flips. "
+        "With two runs the settings file (or the notes) holds the sentence 'A better than B "
+        "under N of M grade sets; flips under ...'.",
+        _stability_options,
+    ),
+    (
+        "agreement",
+        "inter-annotator agreement (alpha, kappa, spread)",
+        "Inter-annotator agreement of an existing database's judgments.",
+        _agreement_command_options,
+    ),
+    (
+        "export",
+        "write reports, judgments, qrels, agreement, comparisons",
+        "Write one export of an existing database; "
+        "`ndcg-studio export KIND --help` lists the options of each kind.",
+        _export_options,
     ),
 )
 
