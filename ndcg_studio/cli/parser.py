@@ -5,6 +5,7 @@ parsing, and the normalisation of values that begin with "-"."""
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ndcg_studio import __version__
@@ -24,6 +25,10 @@ __all__ = ["build_parser", "normalize_argv", "parse_args"]
 if TYPE_CHECKING:
     # the subparsers of a command (argparse's own type, generic only in typeshed)
     Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
+
+#: a command (or export kind): its name, help line, description and the function that adds
+#: its options after ``--db``
+_Command = tuple[str, str, str, Callable[[argparse.ArgumentParser], None]]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -54,11 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
         "system's); commands print English",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    _add_import(sub)
-    _add_score(sub)
-    _add_stability(sub)
-    _add_agreement_command(sub)
-    _add_export(sub)
+    _add_commands(sub, _COMMANDS)
     _add_demo(sub)
     from ndcg_studio.cli import campaign, changes, estimate, fetch, judge, runs, simulate, team
     from ndcg_studio.cli import eval as eval_command
@@ -75,15 +76,8 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _add_import(sub: Subparsers) -> None:
-    """``import KIND FILE``: one file into the database."""
-    p = sub.add_parser(
-        "import",
-        help="import runs, qrels, judgments, queries, documents (creates the database)",
-        description="Import one file into the database (created if missing). A bad file is "
-        "reported as FILE:LINE: field: message, exit 2, and nothing is written.",
-    )
-    add_db(p)
+def _import_options(p: argparse.ArgumentParser) -> None:
+    """The options of ``import KIND FILE`` (one file into the database)."""
     p.add_argument("kind", choices=IMPORT_KINDS, help="what the file holds")
     p.add_argument("file", help="the file to import")
     p.add_argument(
@@ -139,14 +133,8 @@ def _add_import(sub: Subparsers) -> None:
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
 
 
-def _add_score(sub: Subparsers) -> None:
-    """``score``: nDCG@K and its parts for every (query, run)."""
-    p = sub.add_parser(
-        "score",
-        help="NDCG@K and its parts for every (query, run)",
-        description="NDCG@K and its parts for every (query, run) of an existing database.",
-    )
-    add_db(p)
+def _score_options(p: argparse.ArgumentParser) -> None:
+    """The options of ``score`` (nDCG@K and its parts for every (query, run))."""
     add_scoring(p)
     add_output(p)
     p.add_argument("--summary", action="store_true", help="one row per run: mean with 95%% CI")
@@ -173,18 +161,8 @@ def _add_score(sub: Subparsers) -> None:
     )
 
 
-def _add_stability(sub: Subparsers) -> None:
-    """``stability``: the run order under each grade set."""
-    p = sub.add_parser(
-        "stability",
-        help="would the decision change under other grades? run orders, tau, flips",
-        description="The runs' order by mean nDCG@K under each grade set (each annotator with "
-        "enough coverage, each judgment source, or each consensus rule); one row per pair of "
-        "grade sets: Kendall's tau-b, tau_AP, the run pairs whose order or significance flips. "
-        "With two runs the settings file (or the notes) holds the sentence 'A better than B "
-        "under N of M grade sets; flips under ...'.",
-    )
-    add_db(p)
+def _stability_options(p: argparse.ArgumentParser) -> None:
+    """The options of ``stability`` (the run order under each grade set)."""
     p.add_argument(
         "--by",
         choices=("annotator", "source", "consensus"),
@@ -218,104 +196,52 @@ def _add_stability(sub: Subparsers) -> None:
     add_output(p)
 
 
-def _add_agreement_command(sub: Subparsers) -> None:
-    """``agreement``: inter-annotator agreement."""
-    p = sub.add_parser(
-        "agreement",
-        help="inter-annotator agreement (alpha, kappa, spread)",
-        description="Inter-annotator agreement of an existing database's judgments.",
-    )
-    add_db(p)
+def _agreement_command_options(p: argparse.ArgumentParser) -> None:
+    """The options of ``agreement`` (inter-annotator agreement)."""
     add_agreement(p)
     add_output(p)
 
 
-def _add_export(sub: Subparsers) -> None:
-    """``export KIND``: one export of the database, a subcommand per kind."""
-    p = sub.add_parser(
-        "export",
-        help="write reports, judgments, qrels, agreement, comparisons",
-        description="Write one export of an existing database; "
-        "`ndcg-studio export KIND --help` lists the options of each kind.",
-    )
-    add_db(p)
+def _export_options(p: argparse.ArgumentParser) -> None:
+    """The kinds of ``export KIND`` (one export of the database), a subcommand each."""
     kinds = p.add_subparsers(dest="kind", metavar="KIND", required=True)
-    _add_export_report(kinds)
-    _add_export_judgments(kinds)
-    _add_export_qrels(kinds)
-    _add_export_agreement(kinds)
-    _add_export_compare(kinds)
+    _add_commands(kinds, _EXPORT_KINDS)
 
 
-def _add_export_report(kinds: Subparsers) -> None:
-    """``export report``."""
-    k = kinds.add_parser(
-        "report",
-        help="CSV: one row per (query, run): scores, query text, per-query alpha",
-        description="CSV: one row per (query, run) with every score column, the query text "
-        "and the query's alpha.",
-    )
-    add_db(k)
+def _add_commands(sub: Subparsers, table: tuple[_Command, ...]) -> None:
+    """A parser per row of ``table`` (name, help, description, options): ``--db``, then the
+    row's options."""
+    for name, summary, description, add_options in table:
+        p = sub.add_parser(name, help=summary, description=description)
+        add_db(p)
+        add_options(p)
+
+
+def _report_options(k: argparse.ArgumentParser) -> None:
     add_scoring(k)
     add_agreement(k, by=False)
     add_output(k, formats=False)
 
 
-def _add_export_judgments(kinds: Subparsers) -> None:
-    """``export judgments``."""
-    k = kinds.add_parser(
-        "judgments",
-        help="CSV: every judgment (re-importable with `import judgments`)",
-        description="CSV: every judgment, long (query_id,doc_id,annotator,grade,note,"
-        "updated_at; re-importable with `import judgments`) or wide.",
-    )
-    add_db(k)
+def _judgments_options(k: argparse.ArgumentParser) -> None:
     k.add_argument(
         "--wide", action="store_true", help="one grade column per annotator (instead of long)"
     )
     add_output(k, formats=False)
 
 
-def _add_export_qrels(kinds: Subparsers) -> None:
-    """``export qrels``."""
-    k = kinds.add_parser(
-        "qrels",
-        help="TREC qrels of the consensus or one annotator's grades",
-        description="TREC qrels (qid 0 docno grade) of the consensus grades or of one "
-        "annotator's; re-importable with `import qrels`.",
-    )
-    add_db(k)
+def _qrels_options(k: argparse.ArgumentParser) -> None:
     add_scoring(k, runs=False, only_grades=True)
     add_output(k, formats=False, excel=False, file_format="trec")
 
 
-def _add_export_agreement(kinds: Subparsers) -> None:
-    """``export agreement``."""
-    k = kinds.add_parser(
-        "agreement",
-        help="CSV: inter-annotator agreement statistics",
-        description="CSV: inter-annotator agreement statistics (as `agreement --format csv`).",
-    )
-    add_db(k)
+def _agreement_options(k: argparse.ArgumentParser) -> None:
     add_agreement(k)
     add_output(k, formats=False)
 
 
-def _add_export_compare(kinds: Subparsers) -> None:
-    """``export compare``: two runs, or N runs pair by pair."""
-    k = kinds.add_parser(
-        "compare",
-        help="CSV: two runs per query, or N runs pair by pair with corrected p-values",
-        description="Two runs without --correction/--baseline: per-query nDCG of both and "
-        "their delta (query_id,ndcg_A,ndcg_B,delta), the paired test in the settings file. "
-        "More than two runs, or --correction or --baseline: one row per pair, "
-        "run_a,run_b,mean_a,mean_b,delta,ci_low,ci_high,effect_size,p,p_adjusted "
-        "(delta = mean_a - mean_b over the queries every run has a value for; 95% bootstrap "
-        "interval; effect size = delta / sqrt(residual mean square of the two-way ANOVA); p = "
-        "paired randomization test); the ANOVA table and the smallest delta these queries "
-        "detect at 80% power go to the settings file. See docs/statistics.md.",
-    )
-    add_db(k)
+def _compare_options(k: argparse.ArgumentParser) -> None:
+    """Two runs, or N runs pair by pair."""
     add_scoring(k, runs=False)
     k.add_argument(
         "--runs",
@@ -341,6 +267,94 @@ def _add_export_compare(kinds: Subparsers) -> None:
         help="only the pairs with these runs (one or more, among --runs), baseline as run_a",
     )
     add_output(k, formats=False)
+
+
+#: ``export KIND``: each kind's name, help line, description and the options it takes after
+#: ``--db``, in the order ``export --help`` lists them
+_EXPORT_KINDS: tuple[_Command, ...] = (
+    (
+        "report",
+        "CSV: one row per (query, run): scores, query text, per-query alpha",
+        "CSV: one row per (query, run) with every score column, the query text "
+        "and the query's alpha.",
+        _report_options,
+    ),
+    (
+        "judgments",
+        "CSV: every judgment (re-importable with `import judgments`)",
+        "CSV: every judgment, long (query_id,doc_id,annotator,grade,note,"
+        "updated_at; re-importable with `import judgments`) or wide.",
+        _judgments_options,
+    ),
+    (
+        "qrels",
+        "TREC qrels of the consensus or one annotator's grades",
+        "TREC qrels (qid 0 docno grade) of the consensus grades or of one "
+        "annotator's; re-importable with `import qrels`.",
+        _qrels_options,
+    ),
+    (
+        "agreement",
+        "CSV: inter-annotator agreement statistics",
+        "CSV: inter-annotator agreement statistics (as `agreement --format csv`).",
+        _agreement_options,
+    ),
+    (
+        "compare",
+        "CSV: two runs per query, or N runs pair by pair with corrected p-values",
+        "Two runs without --correction/--baseline: per-query nDCG of both and "
+        "their delta (query_id,ndcg_A,ndcg_B,delta), the paired test in the settings file. "
+        "More than two runs, or --correction or --baseline: one row per pair, "
+        "run_a,run_b,mean_a,mean_b,delta,ci_low,ci_high,effect_size,p,p_adjusted "
+        "(delta = mean_a - mean_b over the queries every run has a value for; 95% bootstrap "
+        "interval; effect size = delta / sqrt(residual mean square of the two-way ANOVA); p = "
+        "paired randomization test); the ANOVA table and the smallest delta these queries "
+        "detect at 80% power go to the settings file. See docs/statistics.md.",
+        _compare_options,
+    ),
+)
+
+
+#: The commands with ``--db`` first: each one's name, help line, description and the options
+#: it takes after ``--db``, in the order ``ndcg-studio --help`` lists them
+_COMMANDS: tuple[_Command, ...] = (
+    (
+        "import",
+        "import runs, qrels, judgments, queries, documents (creates the database)",
+        "Import one file into the database (created if missing). A bad file is "
+        "reported as FILE:LINE: field: message, exit 2, and nothing is written.",
+        _import_options,
+    ),
+    (
+        "score",
+        "NDCG@K and its parts for every (query, run)",
+        "NDCG@K and its parts for every (query, run) of an existing database.",
+        _score_options,
+    ),
+    (
+        "stability",
+        "would the decision change under other grades? run orders, tau, flips",
+        "The runs' order by mean nDCG@K under each grade set (each annotator with "
+        "enough coverage, each judgment source, or each consensus rule); one row per pair of "
+        "grade sets: Kendall's tau-b, tau_AP, the run pairs whose order or significance flips. "
+        "With two runs the settings file (or the notes) holds the sentence 'A better than B "
+        "under N of M grade sets; flips under ...'.",
+        _stability_options,
+    ),
+    (
+        "agreement",
+        "inter-annotator agreement (alpha, kappa, spread)",
+        "Inter-annotator agreement of an existing database's judgments.",
+        _agreement_command_options,
+    ),
+    (
+        "export",
+        "write reports, judgments, qrels, agreement, comparisons",
+        "Write one export of an existing database; "
+        "`ndcg-studio export KIND --help` lists the options of each kind.",
+        _export_options,
+    ),
+)
 
 
 def _add_demo(sub: Subparsers) -> None:

@@ -24,12 +24,14 @@ repeats every later round, so a row stops there too (the same minimum).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 from numpy.typing import NDArray
 
 from ndcg_studio.domain.pooling.strategies import discounts
 
-__all__ = ["gain_order", "upper_relaxed_matrix", "upper_relaxed_rows"]
+__all__ = ["PaddedRows", "gain_order", "upper_relaxed_matrix", "upper_relaxed_rows"]
 
 _F64 = np.float64
 #: matrix cells handled at once: the padded matrices of a chunk stay small (peak RSS of the
@@ -70,54 +72,55 @@ def _ranks(mask: NDArray[np.bool_], order: NDArray[np.integer]) -> NDArray[np.in
     return out
 
 
-def upper_relaxed_matrix(
-    w: NDArray[np.float64],
-    gains: NDArray[np.float64],
-    known: NDArray[np.bool_],
-    real: NDArray[np.bool_],
-    by_gain: NDArray[np.integer],
-    k: int,
-    top: float,
-    rounds: int,
-) -> NDArray[np.float64]:
+@dataclass(frozen=True)
+class PaddedRows:
+    """Queries as the rows of padded (n, W) matrices, a cell a document in pool order.
+
+    Attributes:
+        w: (n, W) float64 disc_A - disc_B of each document of the row, in pool order (0 beyond
+            K or not returned; 0 where not ``real``).
+        gains: (n, W) float64 max(grade, 0) of each known document, 0 elsewhere.
+        known: (n, W) bool documents whose grade is known (judged).
+        real: (n, W) bool cells holding a document.
+        by_gain: (n, W) integer column order of each row that sorts its known gains
+            (max(grade, 0)) descending, ties by column, e.g. :func:`gain_order`.
+    """
+
+    w: NDArray[np.float64]
+    gains: NDArray[np.float64]
+    known: NDArray[np.bool_]
+    real: NDArray[np.bool_]
+    by_gain: NDArray[np.integer]
+
+    def __getitem__(self, rows: slice) -> PaddedRows:
+        return PaddedRows(
+            self.w[rows], self.gains[rows], self.known[rows], self.real[rows], self.by_gain[rows]
+        )
+
+
+def upper_relaxed_matrix(rows: PaddedRows, k: int, top: float, rounds: int) -> NDArray[np.float64]:
     """Sound upper bounds of max N(x)/I(x) per row over x in [0, top] for the unjudged
     documents (the continuous relaxation of ``bounds._upper_relaxed``), rows as matrices.
 
     Args:
-        w: (n, W) float64 disc_A - disc_B of each document of the row, in pool order (0 beyond
-            K or not returned; 0 where not ``real``).
-        gains: (n, W) float64 max(grade, 0) of each known document, 0 elsewhere.
-        known: (n, W) bool documents whose grade is known (judged); real: (n, W) bool cells
-            holding a document.
-        by_gain: (n, W) integer column order of each row that sorts its known gains
-            (max(grade, 0)) descending, ties by column, e.g. :func:`gain_order`.
+        rows: the queries' documents, (n, W) matrices.
         k: cutoff K >= 1; top: the largest grade (> 0); rounds: the assignment refinements
             (``bounds.ROUNDS``).
 
     Returns:
         (n,) float64 upper bounds, at most 1; 0 for a row without documents.
     """
-    n, width = w.shape
+    n, width = rows.w.shape
     out = np.zeros(n)
     step = max(1, _CELLS_PER_CHUNK // max(width, 1))
     for lo in range(0, n, step):
         hi = min(lo + step, n)
-        out[lo:hi] = _chunk(
-            w[lo:hi], gains[lo:hi], known[lo:hi], real[lo:hi], by_gain[lo:hi], k, top, rounds
-        )
+        out[lo:hi] = _chunk(rows[lo:hi], k, top, rounds)
     return out
 
 
-def _chunk(
-    w: NDArray[np.float64],
-    gk: NDArray[np.float64],
-    known: NDArray[np.bool_],
-    real: NDArray[np.bool_],
-    by_gain: NDArray[np.integer],
-    k: int,
-    top: float,
-    rounds: int,
-) -> NDArray[np.float64]:
+def _chunk(rows: PaddedRows, k: int, top: float, rounds: int) -> NDArray[np.float64]:
+    w, gk, known, real = rows.w, rows.gains, rows.known, rows.real
     # products with the masks, not np.where: a zero term adds nothing to the sums, and
     # np.where with a scalar costs several times a product (bench_gui_scale.py Compare)
     c = _row_sums(w * gk)
@@ -132,8 +135,8 @@ def _chunk(
         out[low] = np.where(ok, n_hi[low] / np.where(ok, i_hi, 1.0), 0.0)
     positive = np.flatnonzero(n_hi > 0)
     if positive.size:
-        rows = (w[positive], gk[positive], known[positive], unknown[positive], by_gain[positive])
-        out[positive] = _positive_rows(c[positive], *rows, k, top, rounds)
+        picked = (w[positive], gk[positive], known[positive], unknown[positive])
+        out[positive] = _positive_rows(c[positive], *picked, rows.by_gain[positive], k, top, rounds)
     return out
 
 
@@ -297,6 +300,6 @@ def upper_relaxed_rows(
         known[r, cc] = ~np.isnan(grades[a:b])
         real = np.zeros((hi - lo, width), dtype=bool)
         real[r, cc] = True
-        by_gain = gain_order(gm, known)
-        out[lo:hi] = upper_relaxed_matrix(wm, gm, known, real, by_gain, k, top, rounds)
+        padded = PaddedRows(wm, gm, known, real, gain_order(gm, known))
+        out[lo:hi] = upper_relaxed_matrix(padded, k, top, rounds)
     return out

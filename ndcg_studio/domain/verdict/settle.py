@@ -24,13 +24,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from dataclasses import dataclass, replace
 from typing import TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
 
 from ndcg_studio.domain.pooling.strategies import ABChooser, Pool, discounts
-from ndcg_studio.domain.verdict.batch import gain_order, upper_relaxed_matrix
+from ndcg_studio.domain.verdict.batch import PaddedRows, gain_order, upper_relaxed_matrix
 from ndcg_studio.domain.verdict.bounds import (
     ROUNDING_MARGIN,
     ROUNDS,
@@ -106,7 +107,7 @@ def settle_steps(
         # a side not computed keeps its values (slot -1: a query not in the mean, left out)
         new_lo = lo[slots] if new_lo is None else new_lo
         new_hi = hi[slots] if new_hi is None else new_hi
-        j = _first_decided(lo, hi, slots, new_lo, new_hi, n)
+        j = _first_decided(lo, hi, _Steps(slots, new_lo, new_hi), n)
         if j is not None:
             return used + j + 1
         used += len(props)
@@ -226,10 +227,11 @@ class _Walk:
         gains = self.gain[q] * known
         w = self.w[q]
         if not self.integer:
-            by_gain = self.by_gain[q]
-            rows = (known, real, by_gain, self.k, self.top, ROUNDS)
-            high = upper_relaxed_matrix(w, gains, *rows) if sides[1] else None
-            low = -upper_relaxed_matrix(-w, gains, *rows) if sides[0] else None
+            a_over_b = PaddedRows(w, gains, known, real, self.by_gain[q])
+            b_over_a = replace(a_over_b, w=-w)
+            bound = (self.k, self.top, ROUNDS)
+            high = upper_relaxed_matrix(a_over_b, *bound) if sides[1] else None
+            low = -upper_relaxed_matrix(b_over_a, *bound) if sides[0] else None
             return low, high
         assert self.g is not None
         return self._exact(w, np.where(known, self.g[q], np.nan), real)
@@ -249,13 +251,22 @@ class _Walk:
         return low, high
 
 
+@dataclass(frozen=True)
+class _Steps:
+    """The steps of a block, in order: each step's slot in the mean (-1: its query is not in
+    it) and its query's (low, high) bounds right after it; (B,) intp, (B,) float64 and (B,)
+    float64. Sliced together: a run of steps is a ``_Steps`` too."""
+
+    slots: NDArray[np.intp]
+    lo: NDArray[np.float64]
+    hi: NDArray[np.float64]
+
+    def __getitem__(self, at: slice | NDArray[np.bool_]) -> _Steps:
+        return _Steps(self.slots[at], self.lo[at], self.hi[at])
+
+
 def _first_decided(
-    lo: NDArray[np.float64],
-    hi: NDArray[np.float64],
-    slots: NDArray[np.intp],
-    new_lo: NDArray[np.float64],
-    new_hi: NDArray[np.float64],
-    n: int,
+    lo: NDArray[np.float64], hi: NDArray[np.float64], steps: _Steps, n: int
 ) -> int | None:
     """The first step j of a block after which the plain loop's test holds (``lo`` / ``hi``
     then hold the state after step j), else None (they hold the state after the block).
@@ -263,40 +274,34 @@ def _first_decided(
     Running sums of the changes find the candidates: a step whose running sums are farther
     from deciding than their rounding error cannot decide; at the others the arrays are
     brought to that step and summed as the plain loop sums them."""
-    inside = slots >= 0
-    slots, new_lo, new_hi = slots[inside], new_lo[inside], new_hi[inside]
+    inside = steps.slots >= 0
     index = np.flatnonzero(inside)
-    prev_lo, prev_hi = _previous(lo, slots, new_lo), _previous(hi, slots, new_hi)
-    d_lo, d_hi = new_lo - prev_lo, new_hi - prev_hi
+    steps = steps[inside]
+    prev_lo, prev_hi = _previous(lo, steps.slots, steps.lo), _previous(hi, steps.slots, steps.hi)
+    d_lo, d_hi = steps.lo - prev_lo, steps.hi - prev_hi
     run_lo = float(lo.sum()) + np.cumsum(d_lo)
     run_hi = float(hi.sum()) + np.cumsum(d_hi)
     # a generous bound of the rounding of both ways of summing (each addition errs by at
     # most eps times the sum of the magnitudes added so far)
     scale = float(np.abs(lo).sum() + np.abs(hi).sum() + np.abs(d_lo).sum() + np.abs(d_hi).sum())
-    tol = 4.0 * (len(slots) + math.log2(n + 1) + 8) * np.finfo(_F64).eps * scale
+    tol = 4.0 * (len(steps.slots) + math.log2(n + 1) + 8) * np.finfo(_F64).eps * scale
     undecided = (run_lo < -tol) & (run_hi > tol)
     applied = 0
     for j in np.flatnonzero(~undecided).tolist():
-        _apply(lo, hi, slots[applied : j + 1], new_lo[applied : j + 1], new_hi[applied : j + 1])
+        _apply(lo, hi, steps[applied : j + 1])
         applied = j + 1
         if _decided(lo, hi, n):
             return int(index[j])
-    _apply(lo, hi, slots[applied:], new_lo[applied:], new_hi[applied:])
+    _apply(lo, hi, steps[applied:])
     return None
 
 
-def _apply(
-    lo: NDArray[np.float64],
-    hi: NDArray[np.float64],
-    slots: NDArray[np.intp],
-    new_lo: NDArray[np.float64],
-    new_hi: NDArray[np.float64],
-) -> None:
-    """Bring ``lo`` / ``hi`` to after the steps given (in order): each slot takes its last
+def _apply(lo: NDArray[np.float64], hi: NDArray[np.float64], steps: _Steps) -> None:
+    """Bring ``lo`` / ``hi`` to after the ``steps`` (in order): each slot takes its last
     step's values (one assignment, not a Python loop over the steps)."""
-    _, first = np.unique(slots[::-1], return_index=True)
-    last = len(slots) - 1 - first
-    lo[slots[last]], hi[slots[last]] = new_lo[last], new_hi[last]
+    _, first = np.unique(steps.slots[::-1], return_index=True)
+    last = len(steps.slots) - 1 - first
+    lo[steps.slots[last]], hi[steps.slots[last]] = steps.lo[last], steps.hi[last]
 
 
 def _previous(

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from os import PathLike
 from typing import NoReturn
 
@@ -316,17 +317,23 @@ def _check_lines(
     return (np.flatnonzero(counts) + (first + 1)).astype(np.int64)
 
 
-def _split_lines_slowly(
-    chunk: list[str],
-    first: int,
-    ncols: int,
-    keep: Sequence[int],
-    columns: list[list[str]],
-    layout: str,
-    issues: Issues,
-) -> NDArray[np.int64]:
+@dataclass(frozen=True)
+class _ColumnSplit:
+    """How :func:`whitespace_columns` splits each chunk of lines: ``ncols`` fields a line, the
+    fields at the 0-based positions ``keep`` appended to ``columns`` (one list each), a line
+    with another number of fields reported to ``issues`` naming ``layout``."""
+
+    ncols: int
+    keep: Sequence[int]
+    columns: list[list[str]]
+    layout: str
+    issues: Issues
+
+
+def _split_lines_slowly(chunk: list[str], first: int, split: _ColumnSplit) -> NDArray[np.int64]:
     """Line by line: skip blank and comment lines, report wrong field counts, append the
-    kept fields of good lines to ``columns``; returns their 1-based line numbers."""
+    kept fields of good lines to ``split.columns``; returns their 1-based line numbers."""
+    ncols = split.ncols
     kept_lines: list[int] = []
     for offset, line_text in enumerate(chunk):
         if is_skipped(line_text):
@@ -334,11 +341,11 @@ def _split_lines_slowly(
         fields = line_text.split()
         number = first + offset + 1
         if len(fields) != ncols:
-            issues.add(
-                number, "columns", f"expected {ncols} fields ({layout}), found {len(fields)}"
+            split.issues.add(
+                number, "columns", f"expected {ncols} fields ({split.layout}), found {len(fields)}"
             )
             continue
-        for column, k in zip(columns, keep, strict=True):
+        for column, k in zip(split.columns, split.keep, strict=True):
             column.append(fields[k])
         kept_lines.append(number)
     return np.asarray(kept_lines, dtype=np.int64)
@@ -380,7 +387,7 @@ def whitespace_columns(
     ticker.total = n_lines
     step_lines = ticker.chunk_size()
     step_chars = max(1, round(n_chars / max(n_lines, 1) * step_lines))
-    columns: list[list[str]] = [[] for _ in keep]
+    split = _ColumnSplit(ncols, keep, [[] for _ in keep], layout, issues)
     line_parts: list[NDArray[np.int64]] = []
     ticker.tick(0)
     position = 0
@@ -388,28 +395,22 @@ def whitespace_columns(
     while position < n_chars:
         cut = text.find("\n", min(position + step_chars, n_chars) - 1)
         end = n_chars if cut < 0 else cut + 1
-        kept, n_chunk_lines = _chunk_columns(
-            text[position:end], first, ncols, keep, columns, layout, issues
-        )
+        kept, n_chunk_lines = _chunk_columns(text[position:end], first, split)
         position = end
         line_parts.append(kept)
         first += n_chunk_lines
         ticker.tick(first - first_line)
     line = np.concatenate(line_parts) if line_parts else np.zeros(0, dtype=np.int64)
-    return columns, line
+    return split.columns, line
 
 
 def _chunk_columns(
-    chunk_text: str,
-    first: int,
-    ncols: int,
-    keep: Sequence[int],
-    columns: list[list[str]],
-    layout: str,
-    issues: Issues,
+    chunk_text: str, first: int, split: _ColumnSplit
 ) -> tuple[NDArray[np.int64], int]:
     """One chunk of :func:`whitespace_columns` (whole lines after ``first`` lines): its kept
-    fields appended to ``columns``; returns the kept lines' numbers and the chunk's line count."""
+    fields appended to ``split.columns``; returns the kept lines' numbers and the chunk's line
+    count."""
+    ncols = split.ncols
     tokens = chunk_text.split()
     proven = None if "#" in chunk_text else _all_lines_have(chunk_text, len(tokens), ncols)
     kept: NDArray[np.int64] | None
@@ -424,10 +425,10 @@ def _chunk_columns(
         n_chunk_lines = len(chunk)
         kept = _check_lines(chunk, first, ncols, "#" in chunk_text)
     if kept is not None:
-        for column, k in zip(columns, keep, strict=True):
+        for column, k in zip(split.columns, split.keep, strict=True):
             column.extend(tokens[k::ncols])
     else:
-        kept = _split_lines_slowly(chunk, first, ncols, keep, columns, layout, issues)
+        kept = _split_lines_slowly(chunk, first, split)
     return kept, n_chunk_lines
 
 
