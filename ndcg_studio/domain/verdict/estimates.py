@@ -17,6 +17,8 @@ These are ESTIMATES, not bounds: they assume a distribution for the grades not k
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import numpy as np
 from numpy.typing import NDArray
 
@@ -180,32 +182,26 @@ def probability_a_better(
     del b, known, unknown
     # what every draw shares is made once (bench_gui_scale.py Compare: 200 draws at 100,000
     # queries): the queries' rows, the known gains in them, the discounts, each bucket's
-    # unjudged cells; a draw then only overwrites the unjudged cells of a copy
+    # unjudged cells; a draw then only writes each bucket's draws into its part of a buffer
     rows = _QueryRows(pool)
-    base = rows.matrix(np.fmax(g, 0.0))  # NaN (unjudged) -> 0, overwritten by each draw
-    del g
     # the discounts filled in place, a part of the pool at a time (peak RSS of the verdict)
     disc = np.zeros((2, *rows.shape))
     for i, r in enumerate((run_a, run_b)):
         for lo in range(0, pool.size, _PART):
             part = slice(lo, lo + _PART)
             disc[i].reshape(-1)[rows.cell[part]] = discounts(pool.rank[r, part], k)
-    cells = [rows.cell[at] for at, _ in sources]
+    draws = _Draws(rows, np.fmax(g, 0.0), [at for at, _ in sources])  # NaN (unjudged) -> 0
     pools = [source if len(source) else judged for _, source in sources]
-    width = rows.shape[1]
-    del sources, rows
-    # where each block of queries starts in each bucket's cells (they ascend)
-    starts = np.arange(0, pool.n_queries + _QUERIES_PER_BLOCK, _QUERIES_PER_BLOCK)
-    starts = np.minimum(starts, pool.n_queries) * width
-    blocks = [(at, np.searchsorted(at, starts)) for at in cells]
+    del g, sources, rows
     wins = 0
     for _ in range(samples):
-        draws = (
-            [rng.choice(source, size=len(at)) for at, source in zip(cells, pools, strict=True)]
-            if len(judged)
-            else []
-        )  # nothing known: every draw is 0, the base's value
-        wins += _mean_delta(base, blocks, draws, disc, k, evaluated) > 0
+        if len(judged):  # nothing known: every draw is 0, the base's value
+            for part, source in zip(draws.parts, pools, strict=True):
+                # rng.choice(source, size=n) draws integers(0, len(source), n) (int64) and
+                # takes them: the same stream, without choice's own copy of the result
+                index = rng.integers(0, len(source), size=len(part), dtype=np.int64)
+                np.take(source, index, out=part, mode="clip")  # in range: no copy
+        wins += _mean_delta(draws, disc, k, evaluated) > 0
     return wins / samples
 
 
@@ -218,11 +214,12 @@ _QUERIES_PER_BLOCK = 4096
 
 class _QueryRows:
     """Each query's pooled documents as one row of a (n_queries, width) matrix, in pool
-    order along the row."""
+    order along the row (flat: query * width + place)."""
 
     def __init__(self, pool: Pool) -> None:
         counts = np.bincount(pool.query, minlength=pool.n_queries)
         self.shape = (pool.n_queries, int(counts.max(initial=0)))
+        self.size = self.shape[0] * self.shape[1]
         query = np.asarray(pool.query, dtype=np.intp)
         # each document's cell in the flattened matrix: query * width + its place in its
         # query's row, built in place
@@ -238,6 +235,35 @@ class _QueryRows:
         return out
 
 
+class _Draws:
+    """The gains of one draw: the known gains of every cell of the rows (:class:`_QueryRows`,
+    0 in the unjudged cells and the padding) followed by each bucket's drawn gains, in one
+    (n_queries * width + U,) float64 buffer; ``parts``: each bucket's (m,) view of it,
+    written by each draw. A block of rows is one gather from the buffer (the cells' own
+    values, or their draws'): what a copy of the known gains and a scatter of every draw
+    into it did, in one pass (bench_gui_scale.py Compare)."""
+
+    def __init__(
+        self, rows: _QueryRows, gains: NDArray[np.float64], cells: list[NDArray[np.intp]]
+    ) -> None:
+        self.shape = rows.shape
+        sizes = [len(at) for at in cells]
+        self.buffer = np.zeros(rows.size + sum(sizes))
+        self.buffer[rows.cell] = gains  # 0 in the unjudged cells (NaN -> 0 by the caller)
+        # where each cell's gain is read: its own cell, or its draw's place after the cells
+        self.source = np.arange(rows.size, dtype=np.intp)
+        edges = np.cumsum([rows.size, *sizes]).tolist()
+        self.parts = [self.buffer[a:b] for a, b in pairwise(edges)]
+        for at, (a, b) in zip(cells, pairwise(edges), strict=True):
+            self.source[rows.cell[at]] = np.arange(a, b)
+
+    def rows(self, lo: int, hi: int, out: NDArray[np.float64]) -> None:
+        """Rows ``lo:hi`` of this draw's gains into ``out`` ((hi - lo, width) float64; mode
+        "clip": the places are in range, and ``out`` is then written without a copy)."""
+        width = self.shape[1]
+        np.take(self.buffer, self.source[lo * width : hi * width], out=out.reshape(-1), mode="clip")
+
+
 def _add_ideal(gains: NDArray[np.float64], k: int, out: NDArray[np.float64]) -> None:
     """Add to ``out`` the IDCG@K of every row of (n, width) gains >= 0, which are sorted in
     place: :func:`ideal_dcg`'s terms (gain / log2(position + 1), positive gains only), added
@@ -250,35 +276,24 @@ def _add_ideal(gains: NDArray[np.float64], k: int, out: NDArray[np.float64]) -> 
 
 
 def _mean_delta(
-    base: NDArray[np.float64],
-    blocks: list[tuple[NDArray[np.intp], NDArray[np.intp]]],
-    draws: list[NDArray[np.float64]],
-    disc: NDArray[np.float64],
-    k: int,
-    evaluated: NDArray[np.bool_],
+    draws: _Draws, disc: NDArray[np.float64], k: int, evaluated: NDArray[np.bool_]
 ) -> float:
     """Mean over ``evaluated`` of nDCG@K(A) - nDCG@K(B) for one draw: the numbers of
     :func:`ndcg_matrix` for the two runs, each DCG added in pool order as ``np.bincount``
     adds it.
 
     Args:
-        base: (n_queries, width) float64 the known gains (>= 0) in each query's row.
-        blocks: per bucket, its (m,) ascending cells of the flattened ``base`` and where each
-            block of :data:`_QUERIES_PER_BLOCK` queries starts in them.
-        draws: per bucket, the (m,) gains drawn for its cells (no bucket: none drawn).
+        draws: the known gains and this draw's gains (:class:`_Draws`).
         disc: (2, n_queries, width) float64 the two runs' discounts.
     """
-    n_q, width = base.shape
+    n_q, width = draws.shape
     dcg, idcg = np.zeros((2, n_q)), np.zeros(n_q)
     gains = np.empty((min(n_q, _QUERIES_PER_BLOCK), width))
     term = np.empty_like(gains)
-    for i, lo in enumerate(range(0, n_q, _QUERIES_PER_BLOCK)):
+    for lo in range(0, n_q, _QUERIES_PER_BLOCK):
         hi = min(lo + _QUERIES_PER_BLOCK, n_q)
         block = gains[: hi - lo]
-        np.copyto(block, base[lo:hi])
-        for (at, start), draw in zip(blocks, draws, strict=False):
-            a, b = start[i], start[i + 1]
-            block.reshape(-1)[at[a:b] - lo * width] = draw[a:b]
+        draws.rows(lo, hi, out=block)
         for r in (0, 1):
             product = np.multiply(disc[r, lo:hi], block, out=term[: hi - lo])
             total = dcg[r, lo:hi]

@@ -158,10 +158,23 @@ def _scales(
         for start in range(0, len(every), _ROWS):
             at = every[start : start + _ROWS]
             q = uq[at]
-            out[at] = _ideal_of_rows(top[q], np.minimum(count[q], k), ideal_disc, cache)
-            merged = np.concatenate([top[q], u_gain[at, None]], axis=1)
-            top[q] = -np.sort(-merged, axis=1)[:, :k]
+            rows = top[q]
+            out[at] = _ideal_of_rows(rows, np.minimum(count[q], k), ideal_disc, cache)
+            top[q] = _insert(rows, u_gain[at])
             count[q] += 1
+    return out
+
+
+def _insert(rows: NDArray[np.float64], gain: NDArray[np.float64]) -> NDArray[np.float64]:
+    """(n, k) float64 each row of ``rows`` (descending, -inf where empty) with its ``gain``
+    (n,) float64 (not NaN) inserted and its smallest value dropped: the top K of the row and
+    the gain, descending, as a sort of the k + 1 values would give them, by comparisons
+    with the row instead of a sort per row (bench_gui_scale.py Compare)."""
+    kept = rows >= gain[:, None]  # a prefix of each row: the values before the gain
+    out = np.empty_like(rows)
+    out[:, 0] = np.where(kept[:, 0], rows[:, 0], gain)
+    after = np.where(kept[:, :-1], gain[:, None], rows[:, :-1])  # the gain, or shifted right
+    out[:, 1:] = np.where(kept[:, 1:], rows[:, 1:], after)
     return out
 
 
