@@ -392,6 +392,7 @@ def test_a_list_sorted_by_progress_opens_its_first_query_after_the_counts(
     view, seen = _open_recording_lists(qtbot, context, QueryProgressModel.COL_PROGRESS)
     assert seen[0][0] is False and seen[0][3] is None, seen  # the order waits for the counts
     assert seen[-1][0] is True and seen[-1][3] is not None, seen
+    qtbot.waitUntil(lambda: view.current_item() is not None, timeout=5000)
 
 
 def test_the_remembered_query_opens_before_the_counts(
