@@ -196,11 +196,11 @@ def probability_a_better(
     wins = 0
     for _ in range(samples):
         if len(judged):  # nothing known: every draw is 0, the base's value
-            for part, source in zip(draws.parts, pools, strict=True):
+            for buffer, source in zip(draws.parts, pools, strict=True):
                 # rng.choice(source, size=n) draws integers(0, len(source), n) (int64) and
                 # takes them: the same stream, without choice's own copy of the result
-                index = rng.integers(0, len(source), size=len(part), dtype=np.int64)
-                np.take(source, index, out=part, mode="clip")  # in range: no copy
+                index = rng.integers(0, len(source), size=len(buffer), dtype=np.int64)
+                np.take(source, index, out=buffer, mode="clip")  # in range: no copy
         wins += _mean_delta(draws, disc, k, evaluated) > 0
     return wins / samples
 
