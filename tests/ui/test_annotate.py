@@ -406,3 +406,21 @@ def test_the_remembered_query_opens_before_the_counts(
     assert view.current_query is not None and view.current_query.query_id == q2
     assert view.current_query.pool_size > 0  # the counts of the open query, not the 0s
     assert progress_text(view, "q2") != "…"
+
+
+def test_an_empty_database_shows_its_message_and_says_the_list_is_shown(
+    qtbot: Any, qapp: Any, qsettings: QSettings, tmp_path: Any
+) -> None:
+    from ndcg_studio.storage.database import open_database
+    from ndcg_studio.ui.context import AppContext
+
+    db = open_database(tmp_path / "empty.sqlite")
+    context = AppContext(qsettings)
+    context.set_database(db, None)
+    view = AnnotateView(context)
+    qtbot.addWidget(view)
+    with qtbot.waitSignals([view.rows_shown, view.rows_loaded], timeout=10_000):
+        view.show()
+    assert view.rows_model.rowCount() == 0
+    assert "no queries yet" in view.panel.message.text()
+    db.dispose()

@@ -206,6 +206,7 @@ class AnnotateLoader(QObject):
                     "collection.",
                 )
             )
+            self._view.rows_shown.emit()  # the list (empty) and its message are shown
             self._view.rows_loaded.emit()
             return
         query_id = (
