@@ -488,3 +488,11 @@ def test_the_import_dialog_needs_a_context_and_a_parent_not_a_main_window(
     qtbot.waitUntil(lambda: bool(messages), timeout=5000)
     assert "third.run" in messages[0][0] and messages[0][1] == 15000
     assert context.last_folder() == str(tmp_path)
+
+
+def test_a_view_built_on_an_open_database_says_loading_until_its_data_arrive(
+    main_window: MainWindow,
+) -> None:
+    for title in ("Review", "Agreement", "Compare", "Stability"):
+        view: Any = main_window.view(title)  # built now, the database open (not "nothing yet")
+        assert view.pages.currentWidget() is view.empty and view.empty.text() == "Loading…"

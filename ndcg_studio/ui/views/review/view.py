@@ -121,7 +121,7 @@ class ReviewView(LazyView[ReviewData]):
         self._follow_scoring_inputs()
         self.restore_state()
         self._update_header()
-        self._show_empty_message()
+        self._show_empty()  # "Loading…" until the first load says what there is
 
     def _build_header(self) -> QHBoxLayout:
         """How the scores are computed, the settings button, the status."""
