@@ -83,7 +83,9 @@ def test_import_before_qt_imports_no_qt_and_what_the_views_need_from_services(
         "import_before_qt()\n"
         "before = set(sys.modules)\n"
         "print(int(any(m.startswith(('PySide6', 'shiboken6')) for m in before)))\n"
-        "import ndcg_studio.ui.window.main_window\n"
+        "import ndcg_studio.ui.window.main_window\n"  # and the views it builds on first show:
+        "import ndcg_studio.ui.views.review.view, ndcg_studio.ui.views.agreement.view\n"
+        "import ndcg_studio.ui.views.compare.view, ndcg_studio.ui.views.stability\n"
         "print(' '.join(sorted(set(sys.modules) - before)))\n",
         tmp_path,
     )
