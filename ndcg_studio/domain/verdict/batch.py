@@ -34,6 +34,8 @@ from ndcg_studio.domain.pooling.strategies import discounts
 __all__ = ["PaddedRows", "gain_order", "upper_relaxed_matrix", "upper_relaxed_rows"]
 
 _F64 = np.float64
+# rows are gathered with np.take(..., axis=0), not by indexing: a few times faster on these
+# short rows (bench_gui_scale.py Compare)
 #: matrix cells handled at once: the padded matrices of a chunk stay small (peak RSS of the
 #: verdict) and mostly in the cache (bench_gui_scale.py Compare)
 _CELLS_PER_CHUNK = 1 << 16
@@ -135,8 +137,12 @@ def _chunk(rows: PaddedRows, k: int, top: float, rounds: int) -> NDArray[np.floa
         out[low] = np.where(ok, n_hi[low] / np.where(ok, i_hi, 1.0), 0.0)
     positive = np.flatnonzero(n_hi > 0)
     if positive.size:
-        picked = (w[positive], gk[positive], known[positive], unknown[positive])
-        out[positive] = _positive_rows(c[positive], *picked, rows.by_gain[positive], k, top, rounds)
+        w_p, gk_p = np.take(w, positive, axis=0), np.take(gk, positive, axis=0)
+        known_p, unknown_p = np.take(known, positive, axis=0), np.take(unknown, positive, axis=0)
+        by_gain = np.take(rows.by_gain, positive, axis=0)
+        out[positive] = _positive_rows(
+            c[positive], w_p, gk_p, known_p, unknown_p, by_gain, k, top, rounds
+        )
     return out
 
 
@@ -209,10 +215,13 @@ def _positive_rows(
         best[at] = np.minimum(best[at], r)
         moved = np.any(new != x, axis=1)
         if not moved.all():
-            at, x, c, w, real = at[moved], new[moved], c[moved], w[moved], real[moved]
-            gk, known, at_top = gk[moved], known[moved], at_top[moved]
-            rank_known, rank_w, by_w = rank_known[moved], rank_w[moved], by_w[moved]
-            n_top, n_known = n_top[moved], n_known[moved]
+            kept = np.flatnonzero(moved)
+            at, c, n_top, n_known = at[kept], c[kept], n_top[kept], n_known[kept]
+            x, real = np.take(new, kept, axis=0), np.take(real, kept, axis=0)
+            w, gk = np.take(w, kept, axis=0), np.take(gk, kept, axis=0)
+            known, at_top = np.take(known, kept, axis=0), np.take(at_top, kept, axis=0)
+            rank_known = np.take(rank_known, kept, axis=0)
+            rank_w, by_w = np.take(rank_w, kept, axis=0), np.take(by_w, kept, axis=0)
         else:
             x = new
         if not len(at):
