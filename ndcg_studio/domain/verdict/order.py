@@ -158,7 +158,7 @@ def _scales(
         for start in range(0, len(every), _ROWS):
             at = every[start : start + _ROWS]
             q = uq[at]
-            rows = top[q]
+            rows = np.take(top, q, axis=0)  # np.take: faster than indexing on short rows
             out[at] = _ideal_of_rows(rows, np.minimum(count[q], k), ideal_disc, cache)
             top[q] = _insert(rows, u_gain[at])
             count[q] += 1
@@ -196,7 +196,7 @@ def _ideal_of_rows(
     digest = (bits * (odd | np.uint64(1))).sum(axis=1, dtype=np.uint64)
     _, first, inverse = np.unique(digest, return_index=True, return_inverse=True)
     inverse = np.asarray(inverse).ravel()
-    if not np.array_equal(bits[first[inverse]], bits):
+    if not np.array_equal(np.take(bits, first[inverse], axis=0), bits):
         view = both.view(np.dtype((np.void, both.dtype.itemsize * both.shape[1]))).ravel()
         _, first, inverse = np.unique(view, return_index=True, return_inverse=True)
     values = np.ones(len(first))
