@@ -279,7 +279,8 @@ def _first_decided(
     inside = steps.slots >= 0
     index = np.flatnonzero(inside)
     steps = steps[inside]
-    prev_lo, prev_hi = _previous(lo, steps.slots, steps.lo), _previous(hi, steps.slots, steps.hi)
+    by_slot = _BySlot(steps.slots)  # one sort for both sides and the block's last step
+    prev_lo, prev_hi = by_slot.previous(lo, steps.lo), by_slot.previous(hi, steps.hi)
     d_lo, d_hi = steps.lo - prev_lo, steps.hi - prev_hi
     run_lo = float(lo.sum()) + np.cumsum(d_lo)
     run_hi = float(hi.sum()) + np.cumsum(d_hi)
@@ -294,7 +295,10 @@ def _first_decided(
         applied = j + 1
         if _decided(lo, hi, n):
             return int(index[j])
-    _apply(lo, hi, steps[applied:])
+    if applied:
+        _apply(lo, hi, steps[applied:])
+    else:
+        by_slot.apply(lo, hi, steps)
     return None
 
 
@@ -306,16 +310,36 @@ def _apply(lo: NDArray[np.float64], hi: NDArray[np.float64], steps: _Steps) -> N
     lo[steps.slots[last]], hi[steps.slots[last]] = steps.lo[last], steps.hi[last]
 
 
-def _previous(
-    values: NDArray[np.float64], slots: NDArray[np.intp], new: NDArray[np.float64]
-) -> NDArray[np.float64]:
-    """Each step's value of its slot just before the step: the previous step's new value in
-    the same slot, else the value before the block."""
-    order = np.argsort(slots, kind="stable")
-    s = slots[order]
-    prev = values[s].copy()
-    same = np.flatnonzero(s[1:] == s[:-1]) + 1
-    prev[same] = new[order][same - 1]
-    out = np.empty_like(prev)
-    out[order] = prev
-    return out
+class _BySlot:
+    """The steps of a block (their slots (B,) intp, >= 0) ordered by slot, then step: one
+    sort of the (slot, step) pairs packed into int64, where a stable argsort of the slots
+    cost more, twice per block (bench_gui_scale.py Compare)."""
+
+    def __init__(self, slots: NDArray[np.intp]) -> None:
+        shift = max(len(slots) - 1, 1).bit_length()
+        key = slots.astype(np.int64) << shift
+        key |= np.arange(len(slots), dtype=np.int64)
+        key.sort()  # distinct keys: the stable order
+        self.order = key & ((1 << shift) - 1)  # the steps, by slot then step
+        self.slots = key >> shift  # their slots
+        # the last step of each slot in that order
+        ends = np.append(self.slots[1:] != self.slots[:-1], len(slots) > 0)
+        self.last = np.flatnonzero(ends)
+
+    def previous(
+        self, values: NDArray[np.float64], new: NDArray[np.float64]
+    ) -> NDArray[np.float64]:
+        """Each step's value of its slot just before the step: the previous step's ``new``
+        value in the same slot, else ``values`` (the value before the block)."""
+        order, s = self.order, self.slots
+        prev: NDArray[np.float64] = values[s]
+        same = np.flatnonzero(s[1:] == s[:-1]) + 1
+        prev[same] = new[order][same - 1]
+        out: NDArray[np.float64] = np.empty_like(prev)
+        out[order] = prev
+        return out
+
+    def apply(self, lo: NDArray[np.float64], hi: NDArray[np.float64], steps: _Steps) -> None:
+        """:func:`_apply` of all the steps (the ones this order was made of)."""
+        last, slots = self.order[self.last], self.slots[self.last]
+        lo[slots], hi[slots] = steps.lo[last], steps.hi[last]
