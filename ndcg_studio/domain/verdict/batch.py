@@ -34,6 +34,8 @@ from ndcg_studio.domain.pooling.strategies import discounts
 __all__ = ["PaddedRows", "gain_order", "upper_relaxed_matrix", "upper_relaxed_rows"]
 
 _F64 = np.float64
+# rows are gathered with np.take(..., axis=0), not by indexing: a few times faster on these
+# short rows (bench_gui_scale.py Compare)
 #: matrix cells handled at once: the padded matrices of a chunk stay small (peak RSS of the
 #: verdict) and mostly in the cache (bench_gui_scale.py Compare)
 _CELLS_PER_CHUNK = 1 << 16
@@ -58,17 +60,28 @@ def _row_sums(m: NDArray[np.float64]) -> NDArray[np.float64]:
     return out
 
 
+def _cells(order: NDArray[np.integer]) -> NDArray[np.intp]:
+    """(n * W,) intp the flat cells of an (n, W) per-row column permutation ``order``: with
+    them, ``m.reshape(-1)[cells]`` is ``np.take_along_axis(m, order, 1)`` (flattened) and
+    assigning through them is ``np.put_along_axis``, at about half the cost of those
+    functions' (row, column) indexing on these short rows (bench_gui_scale.py Compare)."""
+    n, width = order.shape
+    cells: NDArray[np.intp] = (order + np.arange(n)[:, None] * width).reshape(-1)
+    return cells
+
+
 def _ranks(mask: NDArray[np.bool_], order: NDArray[np.integer]) -> NDArray[np.int64]:
     """(n, W) each cell's number of ``mask`` cells before it in ``order`` (a per-row column
     permutation)."""
-    in_order = np.take_along_axis(mask, order, axis=1)
+    cells = _cells(order)
+    in_order = mask.reshape(-1)[cells].reshape(mask.shape)
     before = np.empty(mask.shape, dtype=np.int64)
     running = np.zeros(mask.shape[0], dtype=np.int64)
     for j in range(mask.shape[1]):
         before[:, j] = running
         running += in_order[:, j]
     out = np.empty_like(before)
-    np.put_along_axis(out, order, before, axis=1)
+    out.reshape(-1)[cells] = before.reshape(-1)
     return out
 
 
@@ -135,8 +148,12 @@ def _chunk(rows: PaddedRows, k: int, top: float, rounds: int) -> NDArray[np.floa
         out[low] = np.where(ok, n_hi[low] / np.where(ok, i_hi, 1.0), 0.0)
     positive = np.flatnonzero(n_hi > 0)
     if positive.size:
-        picked = (w[positive], gk[positive], known[positive], unknown[positive])
-        out[positive] = _positive_rows(c[positive], *picked, rows.by_gain[positive], k, top, rounds)
+        w_p, gk_p = np.take(w, positive, axis=0), np.take(gk, positive, axis=0)
+        known_p, unknown_p = np.take(known, positive, axis=0), np.take(unknown, positive, axis=0)
+        by_gain = np.take(rows.by_gain, positive, axis=0)
+        out[positive] = _positive_rows(
+            c[positive], w_p, gk_p, known_p, unknown_p, by_gain, k, top, rounds
+        )
     return out
 
 
@@ -157,13 +174,16 @@ def _compact(
 ) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
     """The ``mask`` cells of each row, pool order kept, moved to the left of a (n, C) matrix
     (C the most in a row) padded with 0.0, and its mask of real cells."""
-    rows, cols = np.nonzero(mask)
-    at = np.cumsum(mask, axis=1)[rows, cols] - 1
+    # flat cells, not (row, column) pairs: one-dimensional indexing is the cheaper kind
+    # (bench_gui_scale.py Compare)
+    flat = np.flatnonzero(mask)
+    at = np.cumsum(mask, axis=1).reshape(-1)[flat] - 1
     width = int(at.max(initial=-1)) + 1
+    cell = flat // mask.shape[1] * width + at
     out = np.zeros((mask.shape[0], width))
-    out[rows, at] = values[rows, cols]
+    out.reshape(-1)[cell] = values.reshape(-1)[flat]
     real = np.zeros(out.shape, dtype=bool)
-    real[rows, at] = True
+    real.reshape(-1)[cell] = True
     return out, real
 
 
@@ -194,25 +214,29 @@ def _positive_rows(
     w, real = _compact(unknown & (w_all > 0), w_all)
     by_w = np.argsort(np.where(real, -w, np.inf), axis=1, kind="stable")
     rank_w = np.empty_like(by_w)
-    np.put_along_axis(rank_w, by_w, np.arange(w.shape[1])[None, :], axis=1)
+    rank_w.reshape(-1)[_cells(by_w)] = np.tile(np.arange(w.shape[1]), w.shape[0])
     best = np.full(n_rows, np.inf)
     x = np.zeros(w.shape, dtype=bool)  # the maximiser: at top where True, else at 0
     at = np.arange(n_rows)
     for _ in range(rounds):
         n_x = x.sum(axis=1)
         place = rank_known + n_x[:, None] * ~at_top
-        a = _row_sums(d[np.minimum(place, width)] * gk)  # gk: 0 where not known
+        # mode "clip": a place beyond the last discount takes d[width] = 0, without a minimum
+        a = _row_sums(np.take(d, place, mode="clip") * gk)  # gk: 0 where not known
         above = _ranks(x, by_w)  # candidates at top before each one, by w
         place_x = np.where(x, n_top[:, None] + above, (n_known + n_x)[:, None] + rank_w - above)
-        e = d[np.minimum(place_x, width)] * real
+        e = np.take(d, place_x, mode="clip") * real
         r, new = _ratio_rows(c, a, w, e, real, top)
         best[at] = np.minimum(best[at], r)
         moved = np.any(new != x, axis=1)
         if not moved.all():
-            at, x, c, w, real = at[moved], new[moved], c[moved], w[moved], real[moved]
-            gk, known, at_top = gk[moved], known[moved], at_top[moved]
-            rank_known, rank_w, by_w = rank_known[moved], rank_w[moved], by_w[moved]
-            n_top, n_known = n_top[moved], n_known[moved]
+            kept = np.flatnonzero(moved)
+            at, c, n_top, n_known = at[kept], c[kept], n_top[kept], n_known[kept]
+            x, real = np.take(new, kept, axis=0), np.take(real, kept, axis=0)
+            w, gk = np.take(w, kept, axis=0), np.take(gk, kept, axis=0)
+            known, at_top = np.take(known, kept, axis=0), np.take(at_top, kept, axis=0)
+            rank_known = np.take(rank_known, kept, axis=0)
+            rank_w, by_w = np.take(rank_w, kept, axis=0), np.take(by_w, kept, axis=0)
         else:
             x = new
         if not len(at):
@@ -238,7 +262,9 @@ def _ratio_rows(
     np.copyto(key, -np.inf, where=~real)
     np.negative(key, out=key)
     order = np.argsort(key, axis=1, kind="stable")
-    w_sorted, e_sorted = np.take_along_axis(w, order, 1), np.take_along_axis(e, order, 1)
+    cells = _cells(order)
+    w_sorted = w.reshape(-1)[cells].reshape(w.shape)
+    e_sorted = e.reshape(-1)[cells].reshape(e.shape)
     num, den = np.empty((n_rows, width + 1)), np.empty((n_rows, width + 1))
     sum_w, sum_e = np.zeros(n_rows), np.zeros(n_rows)
     num[:, 0], den[:, 0] = c + top * sum_w, a + top * sum_e
@@ -253,7 +279,7 @@ def _ratio_rows(
     j = np.argmax(values, axis=1)
     best = values[np.arange(n_rows), j]
     x = np.empty((n_rows, width), dtype=bool)
-    np.put_along_axis(x, order, np.arange(width)[None, :] < j[:, None], axis=1)
+    x.reshape(-1)[cells] = (np.arange(width)[None, :] < j[:, None]).reshape(-1)
     none_valid = ~valid.any(axis=1)
     best[none_valid] = 0.0
     x[none_valid] = False

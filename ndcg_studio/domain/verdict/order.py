@@ -148,8 +148,7 @@ def _scales(
     each), ``u_gain`` their gains."""
     column = np.arange(len(uq))
     column -= np.searchsorted(uq, uq, side="left")
-    ideal_disc = 1.0 / np.log2(np.arange(2, k + 2, dtype=_F64))
-    cache: dict[tuple[float, ...], float] = {}
+    ideals = _Ideals(1.0 / np.log2(np.arange(2, k + 2, dtype=_F64)))
     out = np.ones(len(uq))
     for j in range(int(column.max()) + 1):
         every = np.flatnonzero(column == j)
@@ -158,8 +157,8 @@ def _scales(
         for start in range(0, len(every), _ROWS):
             at = every[start : start + _ROWS]
             q = uq[at]
-            rows = top[q]
-            out[at] = _ideal_of_rows(rows, np.minimum(count[q], k), ideal_disc, cache)
+            rows = np.take(top, q, axis=0)  # np.take: faster than indexing on short rows
+            out[at] = ideals.of(rows, np.minimum(count[q], k))
             top[q] = _insert(rows, u_gain[at])
             count[q] += 1
     return out
@@ -178,37 +177,72 @@ def _insert(rows: NDArray[np.float64], gain: NDArray[np.float64]) -> NDArray[np.
     return out
 
 
-def _ideal_of_rows(
-    rows: NDArray[np.float64],
-    length: NDArray[np.int64],
-    ideal_disc: NDArray[np.float64],
-    cache: dict[tuple[float, ...], float],
-) -> NDArray[np.float64]:
-    """max(ideal DCG, 1) of each row's first ``length`` gains, computed as the chooser does
-    (``np.dot`` of the list with the discounts, once per distinct tuple); 1 for length 0."""
-    both = np.ascontiguousarray(np.concatenate([rows, length[:, None].astype(_F64)], axis=1))
-    bits = both.view(np.uint64)
-    # the distinct rows by a hash of their bits (a sort of integers, where np.unique of the
-    # rows as bytes costs twice as much: bench_gui_scale.py Compare), each row then checked
-    # against its group's first; a collision falls back to the rows as bytes
-    # any fixed odd multipliers: a collision is detected and only costs time
-    odd = np.random.default_rng(0).integers(1, 1 << 63, size=bits.shape[1], dtype=np.uint64)
-    digest = (bits * (odd | np.uint64(1))).sum(axis=1, dtype=np.uint64)
-    _, first, inverse = np.unique(digest, return_index=True, return_inverse=True)
-    inverse = np.asarray(inverse).ravel()
-    if not np.array_equal(bits[first[inverse]], bits):
-        view = both.view(np.dtype((np.void, both.dtype.itemsize * both.shape[1]))).ravel()
-        _, first, inverse = np.unique(view, return_index=True, return_inverse=True)
-    values = np.ones(len(first))
-    for i, r in enumerate(first.tolist()):
-        n = int(length[r])
-        if n == 0:
-            continue
-        top = rows[r, :n].tolist()
-        key = tuple(top)
-        ideal = cache.get(key)
-        if ideal is None:
-            ideal = cache[key] = float(np.dot(top, ideal_disc[:n]))
-        values[i] = max(ideal, 1.0)
-    out: NDArray[np.float64] = values[np.asarray(inverse).ravel()]
-    return out
+class _Ideals:
+    """max(ideal DCG, 1) of rows of top K gains, computed as the chooser does (``np.dot`` of
+    the list of a row's first ``length`` gains with the discounts; 1 for length 0), each
+    distinct row once over the whole walk: the rows met so far and their values, found by a
+    hash of their bits (a search of sorted integers; a Python look-up per distinct row of
+    every block cost more, bench_gui_scale.py Compare). A row is found only when its bits
+    equal the stored row's, so a collision costs time, never a value."""
+
+    def __init__(self, ideal_disc: NDArray[np.float64]) -> None:
+        self.disc = ideal_disc
+        width = len(ideal_disc) + 1  # the gains and the length
+        # any fixed odd multipliers (a collision is detected and only costs time)
+        odd = np.random.default_rng(0).integers(1, 1 << 63, size=(2, width), dtype=np.uint64)
+        self.odd = odd | np.uint64(1)
+        self.digest = np.zeros(0, dtype=np.uint64)  # sorted
+        self.bits = np.zeros((0, width), dtype=np.uint64)  # each digest's row
+        self.value = np.zeros(0)
+
+    def _digests(self, bits: NDArray[np.uint64]) -> NDArray[np.uint64]:
+        """(n,) uint64 a hash of each row of (n, k + 1) ``bits``: the bits mixed before
+        they are summed (gains such as 1.0 have many zero low bits)."""
+        mixed = bits * self.odd[0]
+        mixed ^= mixed >> np.uint64(29)
+        mixed *= self.odd[1]
+        out: NDArray[np.uint64] = mixed.sum(axis=1, dtype=np.uint64)
+        out ^= out >> np.uint64(32)
+        return out
+
+    def of(self, rows: NDArray[np.float64], length: NDArray[np.int64]) -> NDArray[np.float64]:
+        """(n,) float64 the value of each of the (n, k) ``rows`` (descending, -inf where
+        empty) with its ``length`` (n,) int64 (<= k)."""
+        both = np.ascontiguousarray(np.concatenate([rows, length[:, None].astype(_F64)], axis=1))
+        bits = both.view(np.uint64)
+        digest = self._digests(bits)
+        out = np.empty(len(rows))
+        if len(self.digest):
+            at = np.minimum(np.searchsorted(self.digest, digest), len(self.digest) - 1)
+            hit = self.digest[at] == digest
+            hit &= (np.take(self.bits, at, axis=0) == bits).all(axis=1)
+            out[hit] = self.value[at[hit]]
+            miss = np.flatnonzero(~hit)
+        else:
+            miss = np.arange(len(rows))
+        if not len(miss):
+            return out
+        # the distinct rows not met yet, each checked against its group's first; a
+        # collision falls back to the rows as bytes
+        new_bits, new_digest = bits[miss], digest[miss]
+        _, first, inverse = np.unique(new_digest, return_index=True, return_inverse=True)
+        inverse = np.asarray(inverse).ravel()
+        if not np.array_equal(np.take(new_bits, first[inverse], axis=0), new_bits):
+            new = both[miss]
+            view = new.view(np.dtype((np.void, new.dtype.itemsize * new.shape[1]))).ravel()
+            _, first, inverse = np.unique(view, return_index=True, return_inverse=True)
+            inverse = np.asarray(inverse).ravel()
+        values = np.ones(len(first))
+        for i, r in enumerate(miss[first].tolist()):
+            n = int(length[r])
+            if n == 0:
+                continue
+            top = rows[r, :n].tolist()
+            values[i] = max(float(np.dot(top, self.disc[:n])), 1.0)
+        out[miss] = values[inverse]
+        digest = np.concatenate([self.digest, new_digest[first]])
+        by = np.argsort(digest, kind="stable")
+        self.digest = digest[by]
+        self.bits = np.concatenate([self.bits, new_bits[first]])[by]
+        self.value = np.concatenate([self.value, values])[by]
+        return out

@@ -222,19 +222,21 @@ class _Walk:
             self.g.reshape(-1)[cell] = grades
         self.gain.reshape(-1)[cell] = np.maximum(grades, 0.0)
         q = self.pool.query[props]
-        real = self.real[q]
-        known = self.step[q] <= steps[:, None]
-        gains = self.gain[q] * known
-        w = self.w[q]
+        # np.take of whole rows, not indexing: a few times faster on these short rows
+        # (bench_gui_scale.py Compare)
+        real = np.take(self.real, q, axis=0)
+        known = np.take(self.step, q, axis=0) <= steps[:, None]
+        gains = np.take(self.gain, q, axis=0) * known
+        w = np.take(self.w, q, axis=0)
         if not self.integer:
-            a_over_b = PaddedRows(w, gains, known, real, self.by_gain[q])
+            a_over_b = PaddedRows(w, gains, known, real, np.take(self.by_gain, q, axis=0))
             b_over_a = replace(a_over_b, w=-w)
             bound = (self.k, self.top, ROUNDS)
             high = upper_relaxed_matrix(a_over_b, *bound) if sides[1] else None
             low = -upper_relaxed_matrix(b_over_a, *bound) if sides[0] else None
             return low, high
         assert self.g is not None
-        return self._exact(w, np.where(known, self.g[q], np.nan), real)
+        return self._exact(w, np.where(known, np.take(self.g, q, axis=0), np.nan), real)
 
     def _exact(
         self, w: NDArray[np.float64], g: NDArray[np.float64], real: NDArray[np.bool_]
@@ -277,7 +279,8 @@ def _first_decided(
     inside = steps.slots >= 0
     index = np.flatnonzero(inside)
     steps = steps[inside]
-    prev_lo, prev_hi = _previous(lo, steps.slots, steps.lo), _previous(hi, steps.slots, steps.hi)
+    by_slot = _BySlot(steps.slots)  # one sort for both sides and the block's last step
+    prev_lo, prev_hi = by_slot.previous(lo, steps.lo), by_slot.previous(hi, steps.hi)
     d_lo, d_hi = steps.lo - prev_lo, steps.hi - prev_hi
     run_lo = float(lo.sum()) + np.cumsum(d_lo)
     run_hi = float(hi.sum()) + np.cumsum(d_hi)
@@ -292,7 +295,10 @@ def _first_decided(
         applied = j + 1
         if _decided(lo, hi, n):
             return int(index[j])
-    _apply(lo, hi, steps[applied:])
+    if applied:
+        _apply(lo, hi, steps[applied:])
+    else:
+        by_slot.apply(lo, hi, steps)
     return None
 
 
@@ -304,16 +310,36 @@ def _apply(lo: NDArray[np.float64], hi: NDArray[np.float64], steps: _Steps) -> N
     lo[steps.slots[last]], hi[steps.slots[last]] = steps.lo[last], steps.hi[last]
 
 
-def _previous(
-    values: NDArray[np.float64], slots: NDArray[np.intp], new: NDArray[np.float64]
-) -> NDArray[np.float64]:
-    """Each step's value of its slot just before the step: the previous step's new value in
-    the same slot, else the value before the block."""
-    order = np.argsort(slots, kind="stable")
-    s = slots[order]
-    prev = values[s].copy()
-    same = np.flatnonzero(s[1:] == s[:-1]) + 1
-    prev[same] = new[order][same - 1]
-    out = np.empty_like(prev)
-    out[order] = prev
-    return out
+class _BySlot:
+    """The steps of a block (their slots (B,) intp, >= 0) ordered by slot, then step: one
+    sort of the (slot, step) pairs packed into int64, where a stable argsort of the slots
+    cost more, twice per block (bench_gui_scale.py Compare)."""
+
+    def __init__(self, slots: NDArray[np.intp]) -> None:
+        shift = max(len(slots) - 1, 1).bit_length()
+        key = slots.astype(np.int64) << shift
+        key |= np.arange(len(slots), dtype=np.int64)
+        key.sort()  # distinct keys: the stable order
+        self.order = key & ((1 << shift) - 1)  # the steps, by slot then step
+        self.slots = key >> shift  # their slots
+        # the last step of each slot in that order
+        ends = np.append(self.slots[1:] != self.slots[:-1], len(slots) > 0)
+        self.last = np.flatnonzero(ends)
+
+    def previous(
+        self, values: NDArray[np.float64], new: NDArray[np.float64]
+    ) -> NDArray[np.float64]:
+        """Each step's value of its slot just before the step: the previous step's ``new``
+        value in the same slot, else ``values`` (the value before the block)."""
+        order, s = self.order, self.slots
+        prev: NDArray[np.float64] = values[s]
+        same = np.flatnonzero(s[1:] == s[:-1]) + 1
+        prev[same] = new[order][same - 1]
+        out: NDArray[np.float64] = np.empty_like(prev)
+        out[order] = prev
+        return out
+
+    def apply(self, lo: NDArray[np.float64], hi: NDArray[np.float64], steps: _Steps) -> None:
+        """:func:`_apply` of all the steps (the ones this order was made of)."""
+        last, slots = self.order[self.last], self.slots[self.last]
+        lo[slots], hi[slots] = steps.lo[last], steps.hi[last]
