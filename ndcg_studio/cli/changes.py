@@ -22,7 +22,7 @@ from ndcg_studio.cli.common import (
     open_db,
     positive_int,
 )
-from ndcg_studio.cli.options import add_output, add_scoring
+from ndcg_studio.cli.options import add_command, add_output, add_scoring
 
 __all__ = ["add_parser", "changes_command"]
 
@@ -31,9 +31,10 @@ def _persistence(text: str) -> float:
     return checked_number(text, float, lambda v: 0.0 < v < 1.0, "be above 0 and below 1")
 
 
-def add_parser(sub: Any, add_db: Any) -> None:
+def add_parser(sub: Any) -> None:
     """Add the ``changes`` command to the subparsers ``sub``."""
-    p = sub.add_parser(
+    p = add_command(
+        sub,
         "changes",
         help="what changed from run A to run B: overlap@K, RBO, entered/left, ΔnDCG per query",
         description="One row per query with results in A or B, then an overall row 'all': "
@@ -44,7 +45,6 @@ def add_parser(sub: Any, add_db: Any) -> None:
         "--annotators ... the documents that entered unjudged become the campaign NAME, pooled "
         "from B at depth K.",
     )
-    add_db(p)
     p.add_argument("run_a", metavar="RUN_A", help="the earlier run (e.g. NAME@TIME)")
     p.add_argument("run_b", metavar="RUN_B", help="the later run")
     p.add_argument(

@@ -21,7 +21,7 @@ from ndcg_studio.cli.common import (
     positive_int,
     run_names,
 )
-from ndcg_studio.cli.options import add_output
+from ndcg_studio.cli.options import add_command, add_output
 from ndcg_studio.vocabulary import CONSENSUS_METHODS
 
 __all__ = ["add_parser", "estimate_command"]
@@ -31,9 +31,10 @@ def _level(text: str) -> float:
     return checked_number(text, float, lambda v: 0 < v < 1, "lie strictly between 0 and 1")
 
 
-def add_parser(sub: Any, add_db: Any) -> None:
+def add_parser(sub: Any) -> None:
     """Add the ``estimate`` command to the subparsers ``sub``."""
-    p = sub.add_parser(
+    p = add_command(
+        sub,
         "estimate",
         help="estimate each run's mean nDCG@K from machine grades and few human grades "
         "(prediction-powered intervals)",
@@ -47,7 +48,6 @@ def add_parser(sub: Any, add_db: Any) -> None:
         "human_only_low,human_only_high,machine_only,human_queries,queries,lambda,se,"
         "extra_human_queries,p_adjusted,verdict,note.",
     )
-    add_db(p)
     p.add_argument(
         "--machine-source", required=True, metavar="NAME", help="the machine's source (kind model)"
     )

@@ -13,6 +13,7 @@ import sys
 from typing import Any
 
 from ndcg_studio.cli.common import checked_number, input_file, open_db, positive_int
+from ndcg_studio.cli.options import add_command
 
 __all__ = ["add_parser", "fetch_command"]
 
@@ -25,9 +26,10 @@ def _count(text: str) -> int:
     return checked_number(text, int, lambda v: v >= 0, "be 0 or more")
 
 
-def add_parser(sub: Any, add_db: Any) -> None:
+def add_parser(sub: Any) -> None:
     """Add the ``fetch-run`` command to the subparsers ``sub``."""
-    p = sub.add_parser(
+    p = add_command(
+        sub,
         "fetch-run",
         help="send the queries to a live search engine and store its ranked lists as a run",
         description="Send each query of --queries to the search engine of --endpoint (a TOML "
@@ -38,7 +40,6 @@ def add_parser(sub: Any, add_db: Any) -> None:
         "journal, so the same command again sends only the queries still missing. A bad "
         "endpoint file: FILE:LINE: field: message, exit 2, nothing sent.",
     )
-    add_db(p)
     p.add_argument("--name", required=True, help="the run's name")
     p.add_argument("--endpoint", required=True, metavar="FILE", help="the endpoint file (TOML)")
     p.add_argument(

@@ -12,6 +12,7 @@ import sys
 from typing import Any
 
 from ndcg_studio.cli.common import UsageError, checked_number, open_db, positive_int, run_names
+from ndcg_studio.cli.options import add_command
 
 __all__ = ["add_parser", "judge_command", "judges_command"]
 
@@ -24,9 +25,10 @@ def _rate(text: str) -> float:
     return checked_number(text, float, lambda v: v > 0, "be > 0")
 
 
-def add_parser(sub: Any, add_db: Any) -> None:
+def add_parser(sub: Any) -> None:
     """Add the ``judge`` and ``judges`` commands to the subparsers ``sub``."""
-    p = sub.add_parser(
+    p = add_command(
+        sub,
         "judge",
         help="grade pooled items with a machine judge (an LLM server or a local model)",
         description="Grade items with a machine judge and store the grades as the judgments "
@@ -36,7 +38,6 @@ def add_parser(sub: Any, add_db: Any) -> None:
         "$OPENAI_API_KEY or the system keyring (service ndcg-studio, user = the server's "
         "host:port); it is never stored.",
     )
-    add_db(p)
     p.add_argument("--source", required=True, metavar="NAME", help="the model source to fill")
     p.add_argument(
         "--backend",
@@ -76,12 +77,13 @@ def add_parser(sub: Any, add_db: Any) -> None:
         help="print the exact prompt of one item, the number of requests and tokens; send "
         "and write nothing",
     )
-    _add_judges(sub, add_db)
+    _add_judges(sub)
 
 
-def _add_judges(sub: Any, add_db: Any) -> None:
+def _add_judges(sub: Any) -> None:
     """``judges``: provenance and trust."""
-    q = sub.add_parser(
+    add_command(
+        sub,
         "judges",
         help="machine sources: provenance, and agreement with the humans",
         description="For every annotator with machine labels: labels by status, the models "
@@ -89,7 +91,6 @@ def _add_judges(sub: Any, add_db: Any) -> None:
         "when there is more than one — and tokens; then Cohen's kappa (unweighted, linear), "
         "Krippendorff's alpha, and each grade's precision and recall against the humans.",
     )
-    add_db(q)
 
 
 def _template(prompt: str) -> Any:

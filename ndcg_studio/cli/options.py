@@ -5,6 +5,7 @@ scoring options and the agreement options (choices and defaults from
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from ndcg_studio.cli.common import gains_map, positive_int
 from ndcg_studio.vocabulary import (
@@ -23,6 +24,10 @@ from ndcg_studio.vocabulary import (
     SCOPES,
 )
 
+if TYPE_CHECKING:
+    # the subparsers of a command (argparse's own type, generic only in typeshed)
+    Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
+
 
 def add_db(parser: argparse.ArgumentParser) -> None:
     """``--db`` after a command; when absent, the value of ``--db`` before the command stays."""
@@ -33,6 +38,16 @@ def add_db(parser: argparse.ArgumentParser) -> None:
         help="SQLite file or SQLAlchemy URL (postgresql://user@host/db); "
         "default: $NDCG_STUDIO_DB, else a file in the user data directory",
     )
+
+
+def add_command(
+    sub: Subparsers, name: str, *, help: str, description: str
+) -> argparse.ArgumentParser:
+    """The parser of the command (or subcommand) ``name``, added to the subparsers ``sub`` with
+    its ``help`` line and ``description``, ``--db`` its first option (:func:`add_db`)."""
+    parser = sub.add_parser(name, help=help, description=description)
+    add_db(parser)
+    return parser
 
 
 def add_output(

@@ -17,14 +17,13 @@ from ndcg_studio.cli.common import (
     run_list,
     run_names,
 )
-from ndcg_studio.cli.options import add_agreement, add_db, add_output, add_scoring
+from ndcg_studio.cli.options import add_agreement, add_command, add_db, add_output, add_scoring
 from ndcg_studio.vocabulary import IMPORT_KINDS, INTERFACE_LANGUAGES
 
 __all__ = ["build_parser", "normalize_argv", "parse_args"]
 
 if TYPE_CHECKING:
-    # the subparsers of a command (argparse's own type, generic only in typeshed)
-    Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
+    from ndcg_studio.cli.options import Subparsers
 
 #: a command (or export kind): its name, help line, description and the function that adds
 #: its options after ``--db``
@@ -64,15 +63,15 @@ def build_parser() -> argparse.ArgumentParser:
     from ndcg_studio.cli import campaign, changes, estimate, fetch, judge, runs, simulate, team
     from ndcg_studio.cli import eval as eval_command
 
-    simulate.add_parser(sub, add_db)
+    simulate.add_parser(sub)
     team.add_parser(sub)
-    campaign.add_parser(sub, add_db)
+    campaign.add_parser(sub)
     eval_command.add_parser(sub)
-    judge.add_parser(sub, add_db)
-    estimate.add_parser(sub, add_db)
-    fetch.add_parser(sub, add_db)
-    runs.add_parser(sub, add_db)
-    changes.add_parser(sub, add_db)
+    judge.add_parser(sub)
+    estimate.add_parser(sub)
+    fetch.add_parser(sub)
+    runs.add_parser(sub)
+    changes.add_parser(sub)
     return parser
 
 
@@ -212,9 +211,7 @@ def _add_commands(sub: Subparsers, table: tuple[_Command, ...]) -> None:
     """A parser per row of ``table`` (name, help, description, options): ``--db``, then the
     row's options."""
     for name, summary, description, add_options in table:
-        p = sub.add_parser(name, help=summary, description=description)
-        add_db(p)
-        add_options(p)
+        add_options(add_command(sub, name, help=summary, description=description))
 
 
 def _report_options(k: argparse.ArgumentParser) -> None:

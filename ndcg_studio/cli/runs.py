@@ -12,13 +12,15 @@ import argparse
 from typing import Any
 
 from ndcg_studio.cli.common import UsageError, open_db
+from ndcg_studio.cli.options import add_command
 
 __all__ = ["add_parser", "runs_command"]
 
 
-def add_parser(sub: Any, add_db: Any) -> None:
+def add_parser(sub: Any) -> None:
     """Add the ``runs`` command to the subparsers ``sub``."""
-    p = sub.add_parser(
+    p = add_command(
+        sub,
         "runs",
         help="list the runs, or the snapshots of one fetched run (--snapshots NAME)",
         description="Without options: every run, tab-separated with the time it was fetched "
@@ -26,7 +28,6 @@ def add_parser(sub: Any, add_db: Any) -> None:
         "newest first, tab-separated: run name, fetch time (UTC), URL, and 'current' for the "
         "run NAME itself; each earlier fetch is the run NAME@TIME.",
     )
-    add_db(p)
     p.add_argument("--snapshots", metavar="NAME", help="the snapshots of the run NAME")
 
 

@@ -17,22 +17,22 @@ from ndcg_studio.cli.common import (
     positive_int,
     run_names,
 )
-from ndcg_studio.cli.options import add_output
+from ndcg_studio.cli.options import add_command, add_output
 from ndcg_studio.vocabulary import CONSENSUS_METHODS, DEFAULT_CONSENSUS
 
 STRATEGY_CHOICES = ("depth", "mtf", "bandit", "ab")
 
 
-def add_parser(sub: Any, add_db: Any) -> None:
+def add_parser(sub: Any) -> None:
     """Add the ``simulate`` subparser to ``sub`` (the subparsers of ``ndcg-studio``)."""
-    p = sub.add_parser(
+    p = add_command(
+        sub,
         "simulate",
         help="simulate judging the depth-D pool in a strategy's order (never writes)",
         description="Hide the judgments (of --annotator, else the consensus) of the depth-D pool "
         "of the runs, reveal them in the strategy's order and write one row per --step "
         "judgments: strategy,judgments,pairs_decided,pairs_correct,kendall_tau,mae.",
     )
-    add_db(p)
     p.add_argument(
         "--runs",
         type=run_names,
