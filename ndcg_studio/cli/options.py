@@ -5,6 +5,7 @@ scoring options and the agreement options (choices and defaults from
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ndcg_studio.cli.common import gains_map, positive_int
@@ -28,6 +29,10 @@ if TYPE_CHECKING:
     # the subparsers of a command (argparse's own type, generic only in typeshed)
     Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
 
+#: A command (or export kind) with ``--db``: its name, help line, description and the function
+#: that adds its options after ``--db`` (None: it has no other option)
+Command = tuple[str, str, str, Callable[[argparse.ArgumentParser], None] | None]
+
 
 def add_db(parser: argparse.ArgumentParser) -> None:
     """``--db`` after a command; when absent, the value of ``--db`` before the command stays."""
@@ -48,6 +53,15 @@ def add_command(
     parser = sub.add_parser(name, help=help, description=description)
     add_db(parser)
     return parser
+
+
+def add_commands(sub: Subparsers, commands: tuple[Command, ...]) -> None:
+    """A parser per :data:`Command` of ``commands``, in their order (:func:`add_command`), then
+    the command's options."""
+    for name, summary, description, add_options in commands:
+        parser = add_command(sub, name, help=summary, description=description)
+        if add_options is not None:
+            add_options(parser)
 
 
 def add_output(
