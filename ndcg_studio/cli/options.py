@@ -1,6 +1,8 @@
 """The option groups several ``ndcg-studio`` commands share: ``--db``, the output options, the
 scoring options and the agreement options (choices and defaults from
-:mod:`ndcg_studio.vocabulary`). Each command's parser is built in :mod:`ndcg_studio.cli.parser`."""
+:mod:`ndcg_studio.vocabulary`), and a command's parser opened with ``--db`` (:func:`add_command`,
+:func:`add_commands` of a :data:`Command`). The commands are added in the order of
+:mod:`ndcg_studio.cli.parser`."""
 
 from __future__ import annotations
 
