@@ -23,6 +23,7 @@ from ndcg_studio.cli.common import (
     positive_int,
     run_names,
 )
+from ndcg_studio.cli.options import add_command
 
 if TYPE_CHECKING:
     from ndcg_studio.services.campaigns.service import CampaignService
@@ -66,7 +67,7 @@ def _rate(text: str) -> float:
     return value
 
 
-def add_parser(sub: Any, add_db: Any) -> None:
+def add_parser(sub: Any) -> None:
     """Add the ``campaign`` command to the subparsers ``sub`` and register its handler."""
     p = sub.add_parser(
         "campaign",
@@ -75,14 +76,14 @@ def add_parser(sub: Any, add_db: Any) -> None:
         "lead's statistics, list and close campaigns.",
     )
     actions = p.add_subparsers(dest="campaign_action", metavar="ACTION", required=True)
-    _add_create(actions, add_db)
-    q = actions.add_parser(
+    _add_create(actions)
+    q = add_command(
+        actions,
         "queue",
         help="what an annotator is offered next (held for them)",
         description="The items ANNOTATOR is offered next, gold included; they are held for "
         "them (--hold-minutes) as the app does.",
     )
-    add_db(q)
     q.add_argument("name", help="the campaign (a name that starts with - goes after --)")
     q.add_argument("--annotator", required=True, metavar="NAME", help="whose queue")
     q.add_argument("--limit", type=positive_int, default=10, metavar="K", help="at most K items")
@@ -105,8 +106,7 @@ def add_parser(sub: Any, add_db: Any) -> None:
             "csv",
         ),
     ):
-        s = actions.add_parser(action, help=help_text, description=description)
-        add_db(s)
+        s = add_command(actions, action, help=help_text, description=description)
         s.add_argument("name", help="the campaign (a name that starts with - goes after --)")
         s.add_argument("--format", choices=("table", "csv"), default=fmt, help=_FORMAT)
         s.add_argument(
@@ -116,17 +116,14 @@ def add_parser(sub: Any, add_db: Any) -> None:
             default="-",
             help="write to FILE (its folder must exist); default: standard output",
         )
-    ls = actions.add_parser("list", help="every campaign", description="Every campaign.")
-    add_db(ls)
+    ls = add_command(actions, "list", help="every campaign", description="Every campaign.")
     ls.add_argument("--format", choices=("table", "csv"), default="table", help=_FORMAT)
-    cl = actions.add_parser("close", help="close a campaign", description="Close a campaign.")
-    add_db(cl)
+    cl = add_command(actions, "close", help="close a campaign", description="Close a campaign.")
     cl.add_argument("name", help="the campaign (a name that starts with - goes after --)")
 
 
-def _add_create(actions: Any, add_db: Any) -> None:
-    c = actions.add_parser("create", help="create a campaign", description="Create a campaign.")
-    add_db(c)
+def _add_create(actions: Any) -> None:
+    c = add_command(actions, "create", help="create a campaign", description="Create a campaign.")
     c.add_argument(
         "name", help="the campaign's name, unique (a name that starts with - goes after --)"
     )

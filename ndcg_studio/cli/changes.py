@@ -3,7 +3,7 @@ fetched run, or any two runs), per query and overall: overlap@K, Jaccard, rank-b
 the documents that entered and left the top K, and ΔnDCG@K; with ``--campaign NAME
 --annotators …`` the documents that entered unjudged become a judging campaign.
 
-Registered by :func:`ndcg_studio.cli.parser.build_parser` (:func:`add_parser`) and
+Registered by :func:`ndcg_studio.cli.parser.build_parser` (:data:`COMMAND`) and
 :data:`ndcg_studio.cli.handlers.HANDLERS` (:func:`changes_command`); the use case is
 :mod:`ndcg_studio.services.changes.service`.
 """
@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
 
 from ndcg_studio.cli.common import (
     RUNS_SEPARATOR,
@@ -22,29 +21,17 @@ from ndcg_studio.cli.common import (
     open_db,
     positive_int,
 )
-from ndcg_studio.cli.options import add_output, add_scoring
+from ndcg_studio.cli.options import Command, add_output, add_scoring
 
-__all__ = ["add_parser", "changes_command"]
+__all__ = ["COMMAND", "changes_command"]
 
 
 def _persistence(text: str) -> float:
     return checked_number(text, float, lambda v: 0.0 < v < 1.0, "be above 0 and below 1")
 
 
-def add_parser(sub: Any, add_db: Any) -> None:
-    """Add the ``changes`` command to the subparsers ``sub``."""
-    p = sub.add_parser(
-        "changes",
-        help="what changed from run A to run B: overlap@K, RBO, entered/left, ΔnDCG per query",
-        description="One row per query with results in A or B, then an overall row 'all': "
-        "overlap (|A∩B|/K of the two top K), jaccard (|A∩B|/|A∪B|), rbo (rank-biased overlap, "
-        "extrapolated: Webber, Moffat & Zobel 2010, eq. 32, persistence --p), entered and left "
-        "(documents in B's top K and not A's, and the reverse), entered_unjudged, ndcg_a, "
-        "ndcg_b and delta_ndcg (B - A, with the scoring options). With --campaign NAME "
-        "--annotators ... the documents that entered unjudged become the campaign NAME, pooled "
-        "from B at depth K.",
-    )
-    add_db(p)
+def _changes_options(p: argparse.ArgumentParser) -> None:
+    """The options of ``changes`` after ``--db``."""
     p.add_argument("run_a", metavar="RUN_A", help="the earlier run (e.g. NAME@TIME)")
     p.add_argument("run_b", metavar="RUN_B", help="the later run")
     p.add_argument(
@@ -56,6 +43,21 @@ def add_parser(sub: Any, add_db: Any) -> None:
     c.add_argument("--campaign", metavar="NAME", help="make the campaign NAME")
     c.add_argument("--annotators", nargs="+", metavar="NAME", help="its annotators")
     c.add_argument("--overlap", type=positive_int, default=1, help="grades per item (default 1)")
+
+
+#: ``changes``: its name, help line, description and options (after ``--db``)
+COMMAND: Command = (
+    "changes",
+    "what changed from run A to run B: overlap@K, RBO, entered/left, ΔnDCG per query",
+    "One row per query with results in A or B, then an overall row 'all': "
+    "overlap (|A∩B|/K of the two top K), jaccard (|A∩B|/|A∪B|), rbo (rank-biased overlap, "
+    "extrapolated: Webber, Moffat & Zobel 2010, eq. 32, persistence --p), entered and left "
+    "(documents in B's top K and not A's, and the reverse), entered_unjudged, ndcg_a, "
+    "ndcg_b and delta_ndcg (B - A, with the scoring options). With --campaign NAME "
+    "--annotators ... the documents that entered unjudged become the campaign NAME, pooled "
+    "from B at depth K.",
+    _changes_options,
+)
 
 
 def changes_command(args: argparse.Namespace) -> int:

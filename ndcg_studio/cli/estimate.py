@@ -2,7 +2,7 @@
 source's grades and the humans' on a sample of queries, with prediction-powered intervals
 (reads, never writes).
 
-Registered by :func:`ndcg_studio.cli.parser.build_parser` (:func:`add_parser`) and
+Registered by :func:`ndcg_studio.cli.parser.build_parser` (:data:`COMMAND`) and
 :data:`ndcg_studio.cli.handlers.HANDLERS` (:func:`estimate_command`); the use case is
 :mod:`ndcg_studio.services.estimation.service`.
 """
@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import math
-from typing import Any
 
 from ndcg_studio.cli.common import (
     checked_number,
@@ -21,33 +20,18 @@ from ndcg_studio.cli.common import (
     positive_int,
     run_names,
 )
-from ndcg_studio.cli.options import add_output
+from ndcg_studio.cli.options import Command, add_output
 from ndcg_studio.vocabulary import CONSENSUS_METHODS
 
-__all__ = ["add_parser", "estimate_command"]
+__all__ = ["COMMAND", "estimate_command"]
 
 
 def _level(text: str) -> float:
     return checked_number(text, float, lambda v: 0 < v < 1, "lie strictly between 0 and 1")
 
 
-def add_parser(sub: Any, add_db: Any) -> None:
-    """Add the ``estimate`` command to the subparsers ``sub``."""
-    p = sub.add_parser(
-        "estimate",
-        help="estimate each run's mean nDCG@K from machine grades and few human grades "
-        "(prediction-powered intervals)",
-        description="Estimate each run's mean nDCG@K over every query the machine source "
-        "graded, corrected by the human grades on a uniform sample of queries (PPI++: "
-        "Angelopoulos, Duchi & Zrnic 2023), with its interval, the human-only interval on the "
-        "same queries and the machine-only mean (biased) beside it. With --pair A B the "
-        'difference A - B too, and the pair is decided ("A better than B") when its interval '
-        "excludes 0 (Holm's correction when the pairs involve more than two runs). Below 12 "
-        "human-judged queries no interval is given. Columns: run,estimate,low,high,human_only,"
-        "human_only_low,human_only_high,machine_only,human_queries,queries,lambda,se,"
-        "extra_human_queries,p_adjusted,verdict,note.",
-    )
-    add_db(p)
+def _estimate_options(p: argparse.ArgumentParser) -> None:
+    """The options of ``estimate`` after ``--db``."""
     p.add_argument(
         "--machine-source", required=True, metavar="NAME", help="the machine's source (kind model)"
     )
@@ -93,6 +77,24 @@ def add_parser(sub: Any, add_db: Any) -> None:
         help="estimate and decide A - B (repeatable)",
     )
     add_output(p, default="csv")
+
+
+#: ``estimate``: its name, help line, description and options (after ``--db``)
+COMMAND: Command = (
+    "estimate",
+    "estimate each run's mean nDCG@K from machine grades and few human grades "
+    "(prediction-powered intervals)",
+    "Estimate each run's mean nDCG@K over every query the machine source "
+    "graded, corrected by the human grades on a uniform sample of queries (PPI++: "
+    "Angelopoulos, Duchi & Zrnic 2023), with its interval, the human-only interval on the "
+    "same queries and the machine-only mean (biased) beside it. With --pair A B the "
+    'difference A - B too, and the pair is decided ("A better than B") when its interval '
+    "excludes 0 (Holm's correction when the pairs involve more than two runs). Below 12 "
+    "human-judged queries no interval is given. Columns: run,estimate,low,high,human_only,"
+    "human_only_low,human_only_high,machine_only,human_queries,queries,lambda,se,"
+    "extra_human_queries,p_adjusted,verdict,note.",
+    _estimate_options,
+)
 
 
 def estimate_command(args: argparse.Namespace) -> int:

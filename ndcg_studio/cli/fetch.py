@@ -1,7 +1,7 @@
 """``ndcg-studio fetch-run``: send every query of a queries file to a live search engine
 described by an endpoint file and store the ranked lists as a run.
 
-Registered by :func:`ndcg_studio.cli.parser.build_parser` (:func:`add_parser`) and
+Registered by :func:`ndcg_studio.cli.parser.build_parser` (:data:`COMMAND`) and
 :data:`ndcg_studio.cli.handlers.HANDLERS` (:func:`fetch_command`); the endpoint file is read by
 :mod:`ndcg_studio.io.endpoints.file`, the use case is :mod:`ndcg_studio.services.fetching.service`.
 """
@@ -13,8 +13,9 @@ import sys
 from typing import Any
 
 from ndcg_studio.cli.common import checked_number, input_file, open_db, positive_int
+from ndcg_studio.cli.options import Command
 
-__all__ = ["add_parser", "fetch_command"]
+__all__ = ["COMMAND", "fetch_command"]
 
 
 def _positive_number(text: str) -> float:
@@ -25,20 +26,8 @@ def _count(text: str) -> int:
     return checked_number(text, int, lambda v: v >= 0, "be 0 or more")
 
 
-def add_parser(sub: Any, add_db: Any) -> None:
-    """Add the ``fetch-run`` command to the subparsers ``sub``."""
-    p = sub.add_parser(
-        "fetch-run",
-        help="send the queries to a live search engine and store its ranked lists as a run",
-        description="Send each query of --queries to the search engine of --endpoint (a TOML "
-        "endpoint file: a preset or url, method, headers, body and a [response] mapping; see "
-        "the page 'Evaluate a live engine') and store the ranked lists as the run --name, "
-        "ranks in the engine's order and scores as returned. Failed queries are listed at the "
-        "end and nothing is stored unless --keep-partial; the lists fetched so far stay in a "
-        "journal, so the same command again sends only the queries still missing. A bad "
-        "endpoint file: FILE:LINE: field: message, exit 2, nothing sent.",
-    )
-    add_db(p)
+def _fetch_options(p: argparse.ArgumentParser) -> None:
+    """The options of ``fetch-run`` after ``--db``."""
     p.add_argument("--name", required=True, help="the run's name")
     p.add_argument("--endpoint", required=True, metavar="FILE", help="the endpoint file (TOML)")
     p.add_argument(
@@ -84,6 +73,21 @@ def add_parser(sub: Any, add_db: Any) -> None:
         "fetch is kept as the snapshot NAME@TIME; see 'ndcg-studio runs --snapshots NAME')",
     )
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+
+
+#: ``fetch-run``: its name, help line, description and options (after ``--db``)
+COMMAND: Command = (
+    "fetch-run",
+    "send the queries to a live search engine and store its ranked lists as a run",
+    "Send each query of --queries to the search engine of --endpoint (a TOML "
+    "endpoint file: a preset or url, method, headers, body and a [response] mapping; see "
+    "the page 'Evaluate a live engine') and store the ranked lists as the run --name, "
+    "ranks in the engine's order and scores as returned. Failed queries are listed at the "
+    "end and nothing is stored unless --keep-partial; the lists fetched so far stay in a "
+    "journal, so the same command again sends only the queries still missing. A bad "
+    "endpoint file: FILE:LINE: field: message, exit 2, nothing sent.",
+    _fetch_options,
+)
 
 
 def fetch_command(args: argparse.Namespace) -> int:

@@ -1,7 +1,7 @@
 """``ndcg-studio judge``: grade pooled items with a machine judge; ``ndcg-studio judges``: every
 machine source's provenance and its agreement with the humans.
 
-Registered by :func:`ndcg_studio.cli.parser.build_parser` (:func:`add_parser`); the use cases
+Registered by :func:`ndcg_studio.cli.parser.build_parser` (:data:`COMMANDS`); the use cases
 are :mod:`ndcg_studio.services.judges`.
 """
 
@@ -12,8 +12,9 @@ import sys
 from typing import Any
 
 from ndcg_studio.cli.common import UsageError, checked_number, open_db, positive_int, run_names
+from ndcg_studio.cli.options import Command
 
-__all__ = ["add_parser", "judge_command", "judges_command"]
+__all__ = ["COMMANDS", "judge_command", "judges_command"]
 
 #: ``--prompt`` names of the shipped templates (domain.judges.templates.SHIPPED; checked equal
 #: by the tests, so the parser need not import the domain).
@@ -24,19 +25,8 @@ def _rate(text: str) -> float:
     return checked_number(text, float, lambda v: v > 0, "be > 0")
 
 
-def add_parser(sub: Any, add_db: Any) -> None:
-    """Add the ``judge`` and ``judges`` commands to the subparsers ``sub``."""
-    p = sub.add_parser(
-        "judge",
-        help="grade pooled items with a machine judge (an LLM server or a local model)",
-        description="Grade items with a machine judge and store the grades as the judgments "
-        "of a source of kind model, with the provenance of each label. Run the same command "
-        "again to continue after a stop: items already graded with the same template and "
-        "model are never asked for again. The API key comes from $NDCG_STUDIO_API_KEY, "
-        "$OPENAI_API_KEY or the system keyring (service ndcg-studio, user = the server's "
-        "host:port); it is never stored.",
-    )
-    add_db(p)
+def _judge_options(p: argparse.ArgumentParser) -> None:
+    """The options of ``judge`` after ``--db``."""
     p.add_argument("--source", required=True, metavar="NAME", help="the model source to fill")
     p.add_argument(
         "--backend",
@@ -76,20 +66,32 @@ def add_parser(sub: Any, add_db: Any) -> None:
         help="print the exact prompt of one item, the number of requests and tokens; send "
         "and write nothing",
     )
-    _add_judges(sub, add_db)
 
 
-def _add_judges(sub: Any, add_db: Any) -> None:
-    """``judges``: provenance and trust."""
-    q = sub.add_parser(
+#: ``judge`` (grade with a machine) and ``judges`` (provenance and trust): each one's name, help
+#: line, description and options (after ``--db``)
+COMMANDS: tuple[Command, ...] = (
+    (
+        "judge",
+        "grade pooled items with a machine judge (an LLM server or a local model)",
+        "Grade items with a machine judge and store the grades as the judgments "
+        "of a source of kind model, with the provenance of each label. Run the same command "
+        "again to continue after a stop: items already graded with the same template and "
+        "model are never asked for again. The API key comes from $NDCG_STUDIO_API_KEY, "
+        "$OPENAI_API_KEY or the system keyring (service ndcg-studio, user = the server's "
+        "host:port); it is never stored.",
+        _judge_options,
+    ),
+    (
         "judges",
-        help="machine sources: provenance, and agreement with the humans",
-        description="For every annotator with machine labels: labels by status, the models "
+        "machine sources: provenance, and agreement with the humans",
+        "For every annotator with machine labels: labels by status, the models "
         "(as the server reported them) and templates of its current labels — flagged MIXED "
         "when there is more than one — and tokens; then Cohen's kappa (unweighted, linear), "
         "Krippendorff's alpha, and each grade's precision and recall against the humans.",
-    )
-    add_db(q)
+        None,
+    ),
+)
 
 
 def _template(prompt: str) -> Any:
@@ -164,7 +166,7 @@ def _print_dry_run(args: argparse.Namespace, backend: Any, plan: Any) -> None:
 
 
 def judge_command(args: argparse.Namespace) -> int:
-    """Run ``ndcg-studio judge`` (see :func:`add_parser`)."""
+    """Run ``ndcg-studio judge`` (see :data:`COMMANDS`)."""
     from ndcg_studio.services.judges.job import plan_job, run_job
     from ndcg_studio.services.judges.source import open_model_source
 

@@ -1,10 +1,14 @@
 """The option groups several ``ndcg-studio`` commands share: ``--db``, the output options, the
 scoring options and the agreement options (choices and defaults from
-:mod:`ndcg_studio.vocabulary`). Each command's parser is built in :mod:`ndcg_studio.cli.parser`."""
+:mod:`ndcg_studio.vocabulary`), and a command's parser opened with ``--db`` (:func:`add_command`,
+:func:`add_commands` of a :data:`Command`). The commands are added in the order of
+:mod:`ndcg_studio.cli.parser`."""
 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from ndcg_studio.cli.common import gains_map, positive_int
 from ndcg_studio.vocabulary import (
@@ -23,6 +27,14 @@ from ndcg_studio.vocabulary import (
     SCOPES,
 )
 
+if TYPE_CHECKING:
+    # the subparsers of a command (argparse's own type, generic only in typeshed)
+    Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
+
+#: A command (or export kind) with ``--db``: its name, help line, description and the function
+#: that adds its options after ``--db`` (None: it has no other option)
+Command = tuple[str, str, str, Callable[[argparse.ArgumentParser], None] | None]
+
 
 def add_db(parser: argparse.ArgumentParser) -> None:
     """``--db`` after a command; when absent, the value of ``--db`` before the command stays."""
@@ -33,6 +45,25 @@ def add_db(parser: argparse.ArgumentParser) -> None:
         help="SQLite file or SQLAlchemy URL (postgresql://user@host/db); "
         "default: $NDCG_STUDIO_DB, else a file in the user data directory",
     )
+
+
+def add_command(
+    sub: Subparsers, name: str, *, help: str, description: str
+) -> argparse.ArgumentParser:
+    """The parser of the command (or subcommand) ``name``, added to the subparsers ``sub`` with
+    its ``help`` line and ``description``, ``--db`` its first option (:func:`add_db`)."""
+    parser = sub.add_parser(name, help=help, description=description)
+    add_db(parser)
+    return parser
+
+
+def add_commands(sub: Subparsers, commands: tuple[Command, ...]) -> None:
+    """A parser per :data:`Command` of ``commands``, in their order (:func:`add_command`), then
+    the command's options."""
+    for name, summary, description, add_options in commands:
+        parser = add_command(sub, name, help=summary, description=description)
+        if add_options is not None:
+            add_options(parser)
 
 
 def add_output(

@@ -5,7 +5,6 @@ parsing, and the normalisation of values that begin with "-"."""
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ndcg_studio import __version__
@@ -17,18 +16,20 @@ from ndcg_studio.cli.common import (
     run_list,
     run_names,
 )
-from ndcg_studio.cli.options import add_agreement, add_db, add_output, add_scoring
+from ndcg_studio.cli.options import (
+    Command,
+    add_agreement,
+    add_commands,
+    add_db,
+    add_output,
+    add_scoring,
+)
 from ndcg_studio.vocabulary import IMPORT_KINDS, INTERFACE_LANGUAGES
 
 __all__ = ["build_parser", "normalize_argv", "parse_args"]
 
 if TYPE_CHECKING:
-    # the subparsers of a command (argparse's own type, generic only in typeshed)
-    Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
-
-#: a command (or export kind): its name, help line, description and the function that adds
-#: its options after ``--db``
-_Command = tuple[str, str, str, Callable[[argparse.ArgumentParser], None]]
+    from ndcg_studio.cli.options import Subparsers
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -59,20 +60,18 @@ def build_parser() -> argparse.ArgumentParser:
         "system's); commands print English",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    _add_commands(sub, _COMMANDS)
+    add_commands(sub, _COMMANDS)
     _add_demo(sub)
     from ndcg_studio.cli import campaign, changes, estimate, fetch, judge, runs, simulate, team
     from ndcg_studio.cli import eval as eval_command
 
-    simulate.add_parser(sub, add_db)
+    add_commands(sub, (simulate.COMMAND,))
     team.add_parser(sub)
-    campaign.add_parser(sub, add_db)
+    campaign.add_parser(sub)
     eval_command.add_parser(sub)
-    judge.add_parser(sub, add_db)
-    estimate.add_parser(sub, add_db)
-    fetch.add_parser(sub, add_db)
-    runs.add_parser(sub, add_db)
-    changes.add_parser(sub, add_db)
+    add_commands(
+        sub, (*judge.COMMANDS, estimate.COMMAND, fetch.COMMAND, runs.COMMAND, changes.COMMAND)
+    )
     return parser
 
 
@@ -205,16 +204,7 @@ def _agreement_command_options(p: argparse.ArgumentParser) -> None:
 def _export_options(p: argparse.ArgumentParser) -> None:
     """The kinds of ``export KIND`` (one export of the database), a subcommand each."""
     kinds = p.add_subparsers(dest="kind", metavar="KIND", required=True)
-    _add_commands(kinds, _EXPORT_KINDS)
-
-
-def _add_commands(sub: Subparsers, table: tuple[_Command, ...]) -> None:
-    """A parser per row of ``table`` (name, help, description, options): ``--db``, then the
-    row's options."""
-    for name, summary, description, add_options in table:
-        p = sub.add_parser(name, help=summary, description=description)
-        add_db(p)
-        add_options(p)
+    add_commands(kinds, _EXPORT_KINDS)
 
 
 def _report_options(k: argparse.ArgumentParser) -> None:
@@ -271,7 +261,7 @@ def _compare_options(k: argparse.ArgumentParser) -> None:
 
 #: ``export KIND``: each kind's name, help line, description and the options it takes after
 #: ``--db``, in the order ``export --help`` lists them
-_EXPORT_KINDS: tuple[_Command, ...] = (
+_EXPORT_KINDS: tuple[Command, ...] = (
     (
         "report",
         "CSV: one row per (query, run): scores, query text, per-query alpha",
@@ -317,7 +307,7 @@ _EXPORT_KINDS: tuple[_Command, ...] = (
 
 #: The commands with ``--db`` first: each one's name, help line, description and the options
 #: it takes after ``--db``, in the order ``ndcg-studio --help`` lists them
-_COMMANDS: tuple[_Command, ...] = (
+_COMMANDS: tuple[Command, ...] = (
     (
         "import",
         "import runs, qrels, judgments, queries, documents (creates the database)",

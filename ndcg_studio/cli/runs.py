@@ -1,7 +1,7 @@
 """``ndcg-studio runs``: the database's runs, one a line with the time it was fetched (blank for
 a run imported from a file), or with ``--snapshots NAME`` the fetches of one run, newest first.
 
-Registered by :func:`ndcg_studio.cli.parser.build_parser` (:func:`add_parser`) and
+Registered by :func:`ndcg_studio.cli.parser.build_parser` (:data:`COMMAND`) and
 :data:`ndcg_studio.cli.handlers.HANDLERS` (:func:`runs_command`); the snapshots are
 :mod:`ndcg_studio.services.fetching.snapshots`.
 """
@@ -9,25 +9,28 @@ Registered by :func:`ndcg_studio.cli.parser.build_parser` (:func:`add_parser`) a
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 from ndcg_studio.cli.common import UsageError, open_db
+from ndcg_studio.cli.options import Command
 
-__all__ = ["add_parser", "runs_command"]
+__all__ = ["COMMAND", "runs_command"]
 
 
-def add_parser(sub: Any, add_db: Any) -> None:
-    """Add the ``runs`` command to the subparsers ``sub``."""
-    p = sub.add_parser(
-        "runs",
-        help="list the runs, or the snapshots of one fetched run (--snapshots NAME)",
-        description="Without options: every run, tab-separated with the time it was fetched "
-        "(blank: imported from a file). With --snapshots NAME: the fetches of the run NAME, "
-        "newest first, tab-separated: run name, fetch time (UTC), URL, and 'current' for the "
-        "run NAME itself; each earlier fetch is the run NAME@TIME.",
-    )
-    add_db(p)
+def _runs_options(p: argparse.ArgumentParser) -> None:
+    """The options of ``runs`` after ``--db``."""
     p.add_argument("--snapshots", metavar="NAME", help="the snapshots of the run NAME")
+
+
+#: ``runs``: its name, help line, description and options (after ``--db``)
+COMMAND: Command = (
+    "runs",
+    "list the runs, or the snapshots of one fetched run (--snapshots NAME)",
+    "Without options: every run, tab-separated with the time it was fetched "
+    "(blank: imported from a file). With --snapshots NAME: the fetches of the run NAME, "
+    "newest first, tab-separated: run name, fetch time (UTC), URL, and 'current' for the "
+    "run NAME itself; each earlier fetch is the run NAME@TIME.",
+    _runs_options,
+)
 
 
 def runs_command(args: argparse.Namespace) -> int:

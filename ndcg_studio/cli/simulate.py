@@ -1,13 +1,12 @@
 """``ndcg-studio simulate``: replay judging a pool in a strategy's order (reads, never writes).
 
-Added by :func:`ndcg_studio.cli.parser.build_parser` (:func:`add_parser`) and
+Added by :func:`ndcg_studio.cli.parser.build_parser` (:data:`COMMAND`) and
 :data:`ndcg_studio.cli.handlers.HANDLERS` (:func:`simulate_command`).
 """
 
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 from ndcg_studio.cli.common import (
     UsageError,
@@ -17,22 +16,14 @@ from ndcg_studio.cli.common import (
     positive_int,
     run_names,
 )
-from ndcg_studio.cli.options import add_output
+from ndcg_studio.cli.options import Command, add_output
 from ndcg_studio.vocabulary import CONSENSUS_METHODS, DEFAULT_CONSENSUS
 
 STRATEGY_CHOICES = ("depth", "mtf", "bandit", "ab")
 
 
-def add_parser(sub: Any, add_db: Any) -> None:
-    """Add the ``simulate`` subparser to ``sub`` (the subparsers of ``ndcg-studio``)."""
-    p = sub.add_parser(
-        "simulate",
-        help="simulate judging the depth-D pool in a strategy's order (never writes)",
-        description="Hide the judgments (of --annotator, else the consensus) of the depth-D pool "
-        "of the runs, reveal them in the strategy's order and write one row per --step "
-        "judgments: strategy,judgments,pairs_decided,pairs_correct,kendall_tau,mae.",
-    )
-    add_db(p)
+def _simulate_options(p: argparse.ArgumentParser) -> None:
+    """The options of ``simulate`` after ``--db``."""
     p.add_argument(
         "--runs",
         type=run_names,
@@ -86,6 +77,17 @@ def add_parser(sub: Any, add_db: Any) -> None:
         help="how several annotators' grades combine when no --annotator is given (default mean)",
     )
     add_output(p, default="csv")
+
+
+#: ``simulate``: its name, help line, description and options (after ``--db``)
+COMMAND: Command = (
+    "simulate",
+    "simulate judging the depth-D pool in a strategy's order (never writes)",
+    "Hide the judgments (of --annotator, else the consensus) of the depth-D pool "
+    "of the runs, reveal them in the strategy's order and write one row per --step "
+    "judgments: strategy,judgments,pairs_decided,pairs_correct,kendall_tau,mae.",
+    _simulate_options,
+)
 
 
 def _discount(text: str) -> float:

@@ -16,7 +16,7 @@ import sys
 from typing import Any
 
 from ndcg_studio.cli.common import open_db
-from ndcg_studio.cli.options import add_db
+from ndcg_studio.cli.options import add_command
 
 
 def add_parser(sub: Any) -> None:
@@ -32,8 +32,7 @@ def add_parser(sub: Any) -> None:
         ("add-annotator", "a login that grades, notes and clears only its own judgments"),
         ("add-lead", "an annotator login that may also adjudicate (in its own name)"),
     ):
-        a = actions.add_parser(action, help=what, description=what)
-        add_db(a)
+        a = add_command(actions, action, help=what, description=what)
         a.add_argument("name", help="login and annotator name (letters, digits, _ . @ -)")
         a.add_argument(
             "--password",

@@ -37,7 +37,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ndcg_studio.domain.statistics.anova import AnovaTable, score_matrix, two_way_anova
-from ndcg_studio.domain.statistics.resampling import resample_chunks
+from ndcg_studio.domain.statistics.resampling import check_resamples, resample_chunks
 
 __all__ = [
     "PairwiseComparison",
@@ -102,8 +102,7 @@ def bootstrap_pair_intervals(
             outside (0, 1).
     """
     x = score_matrix(scores)
-    if n_resamples < 1:
-        raise ValueError(f"n_resamples must be >= 1, got {n_resamples}")
+    check_resamples(n_resamples)
     if not 0 < confidence < 1:
         raise ValueError(f"confidence must lie in (0, 1), got {confidence}")
     r, n = x.shape
@@ -149,8 +148,7 @@ def randomization_p_values(
         ValueError: bad matrix or n_resamples < 1.
     """
     x = score_matrix(scores)
-    if n_resamples < 1:
-        raise ValueError(f"n_resamples must be >= 1, got {n_resamples}")
+    check_resamples(n_resamples)
     r, n = x.shape
     a, b = pair_indices(r)
     observed = np.abs((x[a] - x[b]).mean(axis=1))
@@ -207,8 +205,7 @@ def permuted_run_ranges(
         ValueError: bad matrix or n_permutations < 1.
     """
     x = score_matrix(scores)
-    if n_permutations < 1:
-        raise ValueError(f"n_permutations must be >= 1, got {n_permutations}")
+    check_resamples(n_permutations, "n_permutations")
     r, n = x.shape
     flat = np.ascontiguousarray(x.T).ravel()  # query j's scores at j*r .. j*r + r-1
     bits = max(1, (r - 1).bit_length())

@@ -46,6 +46,16 @@ def _clean(values: ArrayLike, name: str) -> NDArray[np.float64]:
     return array
 
 
+def check_resamples(n: int, name: str = "n_resamples") -> None:
+    """Refuse fewer than one resample (or permutation: ``name`` is the argument's name).
+
+    Raises:
+        ValueError: ``n`` < 1, as ``<name> must be >= 1, got <n>``.
+    """
+    if n < 1:
+        raise ValueError(f"{name} must be >= 1, got {n}")
+
+
 def resample_chunks(total: int, width: int) -> list[int]:
     """Sizes of the resampling chunks: ``total`` resamples of ``width`` queries, each chunk a
     matrix of at most ``_CHUNK_ELEMENTS`` cells (one home: stability and multirun draw the same
@@ -81,8 +91,7 @@ def bootstrap_mean_ci(
         ValueError: values not 1-D, n_resamples < 1 or confidence outside (0, 1).
     """
     array = _clean(values, "values")
-    if n_resamples < 1:
-        raise ValueError(f"n_resamples must be >= 1, got {n_resamples}")
+    check_resamples(n_resamples)
     if not 0 < confidence < 1:
         raise ValueError(f"confidence must lie in (0, 1), got {confidence}")
     data = array[~np.isnan(array)]
@@ -133,8 +142,7 @@ def paired_randomization_test(
         ValueError: a and b not 1-D of equal length, or n_resamples < 1.
     """
     deltas = _paired_deltas(a, b)[0]
-    if n_resamples < 1:
-        raise ValueError(f"n_resamples must be >= 1, got {n_resamples}")
+    check_resamples(n_resamples)
     n = int(deltas.shape[0])
     if n == 0:
         return math.nan

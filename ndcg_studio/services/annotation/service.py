@@ -34,6 +34,7 @@ grading one item from losing an update), the reads in :mod:`ndcg_studio.storage.
 from __future__ import annotations
 
 import uuid
+from dataclasses import asdict
 from typing import Final
 
 import numpy as np
@@ -59,6 +60,7 @@ from ndcg_studio.storage.judgments.items import (
     Keep,
     as_utc,
     ensure_annotator,
+    recorded_change,
     write_errors,
     write_item,
 )
@@ -243,22 +245,7 @@ class AnnotationService:
         oldest first."""
         with self.db.transaction() as session:
             rows = activity.item_history(session, query_id, document_id)
-        return [
-            HistoryEntry(
-                id=r.id,
-                kind=r.kind,
-                query_id=r.query_id,
-                document_id=r.document_id,
-                annotator_id=r.annotator_id,
-                changed_by=r.changed_by,
-                old_grade=r.old_grade,
-                new_grade=r.new_grade,
-                old_note=r.old_note,
-                new_note=r.new_note,
-                changed_at=as_utc(r.changed_at),
-            )
-            for r in rows
-        ]
+        return [HistoryEntry(id=r.id, **asdict(recorded_change(r))) for r in rows]
 
     # ------------------------------------------------------------------ writing
     def set_grade(

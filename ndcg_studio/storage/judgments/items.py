@@ -258,8 +258,12 @@ def _recorded(session: Session, write_id: str) -> GradeChange | None:
     """The change the history row of ``write_id`` records, None when there is none."""
     h = models.judgment_history
     row = session.execute(select(h).where(h.c.write_id == write_id)).one_or_none()
-    if row is None:
-        return None
+    return None if row is None else recorded_change(row)
+
+
+def recorded_change(row: Any) -> GradeChange:
+    """The change a ``judgment_history`` row (with the table's columns) records, its
+    ``changed_at`` as aware UTC."""
     return GradeChange(
         kind=row.kind,
         query_id=row.query_id,

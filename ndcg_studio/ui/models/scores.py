@@ -284,39 +284,32 @@ class ScoresTableModel(NumpyTableModel):
             return np.where(d.band == NO_BAND, np.nan, d.band.astype(np.float64))
         if column == COL_TEXT:
             return np.asarray(self._text_keys().text_key)
+        return self._column(column)
+
+    def _column(self, column: int) -> NDArray[Any]:
+        """The values of ``column``, one a row (str, int or float64)."""
+        d = self._data
+        if column == COL_SPREAD:
+            return d.spread_values()
         return {
+            COL_QUERY: d.query,
             COL_RUN: d.run,
             COL_NDCG: d.ndcg,
+            COL_BAND: d.band,
             COL_DCG: d.dcg,
             COL_IDCG: d.idcg,
             COL_JUDGED: d.judged_at_k,
             COL_ANNOTATORS: d.n_annotators,
             COL_ALPHA: d.alpha,
             COL_DISPUTED: d.n_disputed,
-            COL_SPREAD: d.spread_values(),
+            COL_TEXT: d.text,
         }[column]
 
     def _raw(self, row: int, column: int) -> Any:
-        d = self._data
-        if column == COL_QUERY:
-            return str(d.query[row])
-        if column == COL_RUN:
-            return str(d.run[row])
-        if column == COL_BAND:
-            return int(d.band[row])
-        if column == COL_TEXT:
-            return str(d.text[row])
-        if column in (COL_ANNOTATORS, COL_DISPUTED):
-            return int((d.n_annotators if column == COL_ANNOTATORS else d.n_disputed)[row])
-        array = {
-            COL_NDCG: d.ndcg,
-            COL_DCG: d.dcg,
-            COL_IDCG: d.idcg,
-            COL_JUDGED: d.judged_at_k,
-            COL_ALPHA: d.alpha,
-            COL_SPREAD: d.spread_values(),
-        }[column]
-        return float(array[row])
+        value = self._column(column)[row]
+        if column in (COL_QUERY, COL_RUN, COL_TEXT):
+            return str(value)
+        return int(value) if column in (COL_BAND, COL_ANNOTATORS, COL_DISPUTED) else float(value)
 
     def _cell(self, row: int, column: int, role: int) -> Any:
         if role == Qt.ItemDataRole.DisplayRole:

@@ -27,7 +27,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QSplitter,
-    QTableView,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -139,13 +138,9 @@ class ReviewView(LazyView[ReviewData]):
     def _build_summary(self) -> None:
         """The per-run table (with its note and the band legend) beside the charts."""
         self.summary_model = RunSummaryModel(self)
-        self.summary_table = QTableView()
-        self.summary_table.setObjectName("summary_table")
-        self.summary_table.setTabKeyNavigation(False)  # Tab leaves the table
-        self.summary_table.setModel(self.summary_model)
+        self.summary_table = read_only_table(self.summary_model, "summary_table")
         self.summary_table.verticalHeader().setVisible(False)
         self.summary_table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
-        self.summary_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.summary_table.setWordWrap(False)
         self.summary_note = QLabel()
         self.summary_note.setWordWrap(True)
