@@ -297,7 +297,7 @@
     <message>
         <source>Loading…</source>
         <extracomment>where the last opened query is remembered (&quot;database label
-query external id&quot;) ranks the list&apos;s texts in the collation after the list is shown (see QueryColumns) the document to show when the loading query&apos;s pool arrives a reload came while the view was hidden in a shown window: load when it is shown</extracomment>
+query external id&quot;) ranks the list&apos;s texts in the collation after the list is shown (see QueryColumns) the query opened as the first of the list before its pools were counted (the counts then say whether it is the first unfinished one): see :meth:`_on_rows_listed` a reload came while the list was counted: the open pool is read again with the counts the document to show when the loading query&apos;s pool arrives a reload came while the view was hidden in a shown window: load when it is shown</extracomment>
         <translation>Загрузка…</translation>
     </message>
     <message>
@@ -2345,7 +2345,7 @@ Create one with File ▸ New database…, then load the demo there.</source>
     <name>MainWindow</name>
     <message>
         <source>Annotate</source>
-        <extracomment>the tabs, in order: (title, view class built as ``View(context, parent)``); the title is the English key of :meth:`MainWindow.view`, the tab shows it translated in context &quot;MainWindow&quot;</extracomment>
+        <extracomment>the tabs, in order: (title, function building the view as ``factory(context, parent)``); the title is the English key of :meth:`MainWindow.view`, the tab shows it translated in context &quot;MainWindow&quot;</extracomment>
         <translation>Разметка</translation>
     </message>
     <message>
@@ -2366,7 +2366,7 @@ Create one with File ▸ New database…, then load the demo there.</source>
     </message>
     <message>
         <source>&amp;Annotate</source>
-        <extracomment>View ▸ &lt;tab&gt; menu entries, with their mnemonics</extracomment>
+        <extracomment>the view built with the window (the others: when first shown) View ▸ &lt;tab&gt; menu entries, with their mnemonics</extracomment>
         <translation>&amp;Разметка</translation>
     </message>
     <message>
@@ -2391,6 +2391,7 @@ Create one with File ▸ New database…, then load the demo there.</source>
     </message>
     <message>
         <source>&amp;File</source>
+        <extracomment>the views built so far, by title (:meth:`view` builds the others) whether the window&apos;s saved state is restored: a view built later restores its own Annotate&apos;s campaign panel (``install_campaigns`` of :mod:`~.views.campaign.panel`)</extracomment>
         <translation>&amp;Файл</translation>
     </message>
     <message>
@@ -3665,7 +3666,7 @@ Double-click for the per-rank breakdown.</source>
     <name>TeamText</name>
     <message numerus="yes">
         <source>%1: %n judgment(s)</source>
-        <extracomment>how often the database is asked for changes</extracomment>
+        <extracomment>how often the database is asked for changes the last team line read: the next reads only the history written since</extracomment>
         <translation>
             <numerusform>%1: %n оценка</numerusform>
             <numerusform>%1: %n оценки</numerusform>
