@@ -121,7 +121,7 @@ def prepare_annotate(window: MainWindow, app: QApplication) -> None:
         if judged:
             view.show_position(judged[-1])
     view.panel.setFocus()
-    saved = QCoreApplication.translate("GradingMixin", "Saved ✓ %1")  # as after a grade
+    saved = QCoreApplication.translate("Grader", "Saved ✓ %1")  # as after a grade
     view.panel.status_label.setText(saved.replace("%1", "10:42:07"))
 
 
