@@ -338,3 +338,24 @@ def test_the_look_up_by_document_finds_what_the_binary_search_finds(
     doc = np.asarray([d for _q, d in pairs], dtype=np.int64)
     for got, want in zip(judgments.lookup(query, doc), searched.lookup(query, doc), strict=True):
         np.testing.assert_array_equal(got, want)
+
+
+def test_the_run_rows_grades_do_not_depend_on_the_gain() -> None:
+    """The grades of the results (inferred AP, R-precision, bpref) are looked up whatever the
+    gain: an exponential gain refuses grades above 100, the look-up does not."""
+    from ndcg_studio.domain.metrics.incomplete import run_rows
+    from ndcg_studio.domain.metrics.measures import Qrels
+
+    lists = RankedLists(
+        group=np.array([0, 0, 0]),
+        doc=np.array([0, 1, 2]),
+        score=np.array([3.0, 2.0, 1.0]),
+        rank=np.array([1, 2, 3]),
+        group_query=np.array([0]),
+        doc_key=np.array([0, 1, 2]),
+    )
+    qrels = Qrels(np.array([0, 0]), np.array([0, 2]), np.array([150.0, 0.0]))
+    with pytest.raises(ValueError, match="100"):  # the gain itself refuses the grade
+        score(lists, qrels, ScoringParams(gain="exponential"))
+    rows = run_rows(lists, qrels, ScoringParams(gain="exponential"))
+    np.testing.assert_array_equal(rows.grade, [150.0, np.nan, 0.0])

@@ -336,7 +336,9 @@ def run_rows(lists: RankedLists, qrels: Qrels, params: ScoringParams) -> RunRows
     n_queries, n_docs = index_spaces(lists, qrels)
     ranked = rank_groups(lists, params)
     rows = ranked.rows(np.arange(ranked.group.shape[0], dtype=np.intp))
-    judgments = judgments_of(qrels, params, n_queries, n_docs)
+    # the grades only: the gain plays no part, and linear gains refuse no grade (an exponential
+    # gain refuses grades above 100, which these measures read as they are)
+    judgments = judgments_of(qrels, ScoringParams(), n_queries, n_docs)
     _judged, grade, _gain = judgments.lookup(lists.group_query[ranked.group], lists.doc[rows])
     return RunRows(ranked, rows, grade, n_queries, n_docs)
 
