@@ -476,10 +476,9 @@ class MainWindow(QMainWindow):
 
     @Slot(int)
     def _on_tab_changed(self, index: int) -> None:
-        if 0 <= index < len(self.tab_actions):
-            self.tab_actions[index].setChecked(True)
-        if not 0 <= index < len(VIEWS):
+        if not 0 <= index < len(VIEWS):  # -1: no tab
             return
+        self.tab_actions[index].setChecked(True)
         view = self.view(VIEWS[index][0])
         activated = getattr(view, "activated", None)
         if callable(activated):
