@@ -42,15 +42,24 @@ def trec_positions(group: ArrayLike, score: ArrayLike, doc_key: ArrayLike) -> ND
     g = np.asarray(group, dtype=np.int64)
     s = np.asarray(score, dtype=np.float64)
     k = np.asarray(doc_key, dtype=np.int64)
-    if not (g.shape == s.shape == k.shape) or g.ndim != 1:
-        raise ValueError("group, score and doc_key must be 1-D arrays of the same length")
-    if not np.isfinite(s).all():
-        raise ValueError("scores must be finite")
-    n = g.shape[0]
-    if n == 0:
+    aligned = g.shape == s.shape == k.shape and g.ndim == 1
+    if _empty(s, aligned, "group, score and doc_key must be 1-D arrays of the same length"):
         return np.zeros(0, dtype=np.int64)
     order = np.lexsort((-k, -s, g))  # primary key last: group, then score desc, then id desc
     return _positions(g, order)
+
+
+def _empty(score: NDArray[np.float64], aligned: bool, misaligned: str) -> bool:
+    """Whether there are no results, after the checks both position functions make.
+
+    Raises:
+        ValueError: ``misaligned`` when not ``aligned``; non-finite scores.
+    """
+    if not aligned:
+        raise ValueError(misaligned)
+    if not np.isfinite(score).all():
+        raise ValueError("scores must be finite")
+    return len(score) == 0
 
 
 def _positions(group: NDArray[np.int64], order: NDArray[np.intp]) -> NDArray[np.int64]:
@@ -91,12 +100,8 @@ def trec_positions_of_docs(
     """
     g = np.asarray(group, dtype=np.int64)
     s = np.asarray(score, dtype=np.float64)
-    if not (g.shape == s.shape == (len(doc_id),)):
-        raise ValueError("group, score and doc_id must be 1-D and of the same length")
-    if not np.isfinite(s).all():
-        raise ValueError("scores must be finite")
-    n = g.shape[0]
-    if n == 0:
+    aligned = g.shape == s.shape == (len(doc_id),)
+    if _empty(s, aligned, "group, score and doc_id must be 1-D and of the same length"):
         return np.zeros(0, dtype=np.int64)
     if g.min() < 0:
         raise ValueError("groups must be >= 0")
