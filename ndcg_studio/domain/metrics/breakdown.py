@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -81,9 +82,11 @@ class Breakdown:
 
 
 def _table(
-    docs: NDArray[np.int64], grades: NDArray[np.float64], gains: NDArray[np.float64]
-) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64], float]:
-    """Discount, discounted gain and running DCG of an ordered list (plain loop)."""
+    prefix: str, docs: NDArray[np.int64], grades: NDArray[np.float64], gains: NDArray[np.float64]
+) -> tuple[dict[str, NDArray[Any]], float]:
+    """The per-rank columns of an ordered list, as :class:`Breakdown` names them after
+    ``prefix`` (``""`` for the run's list, ``"ideal_"`` for the ideal list), and its DCG
+    (plain loop)."""
     size = docs.shape[0]
     discount = np.empty(size, dtype=_F64)
     discounted = np.empty(size, dtype=_F64)
@@ -95,7 +98,16 @@ def _table(
         discounted[i] = gains[i] / den
         total += discounted[i]
         running[i] = total
-    return discount, discounted, running, total
+    columns = {
+        "rank": np.arange(1, size + 1, dtype=_I64),
+        "doc": docs,
+        "grade": grades,
+        "gain": gains,
+        "discount": discount,
+        "discounted_gain": discounted,
+        "cumulative_dcg": running,
+    }
+    return {prefix + name: column for name, column in columns.items()}, total
 
 
 def breakdown(
@@ -126,31 +138,18 @@ def breakdown(
     all_docs, all_grades, all_gains = _run_list(sub_lists, ranked, judgments, query)
     depth = all_docs.shape[0] if params.k is None else params.k
     docs, grades, gains = all_docs[:depth], all_grades[:depth], all_gains[:depth]
-    discount, discounted, running, dcg = _table(docs, grades, gains)
+    run_columns, dcg = _table("", docs, grades, gains)
     judged = (sub_qrels.doc, sub_qrels.grade, judgments.gain)
     candidates = judged if params.ideal == "judged" else (all_docs, all_grades, all_gains)
-    i_doc, i_grade, i_gain = _ideal_list(*candidates, params.k)
-    i_discount, i_discounted, i_running, idcg = _table(i_doc, i_grade, i_gain)
+    ideal_columns, idcg = _table("ideal_", *_ideal_list(*candidates, params.k))
     has_judgments = bool(sub_qrels.query.shape[0])
     ndcg = (dcg / idcg if idcg > 0 else 0.0) if has_judgments else math.nan
     return Breakdown(
         group=group,
         query=query,
         k=params.k,
-        rank=np.arange(1, docs.shape[0] + 1, dtype=_I64),
-        doc=docs,
-        grade=grades,
-        gain=gains,
-        discount=discount,
-        discounted_gain=discounted,
-        cumulative_dcg=running,
-        ideal_rank=np.arange(1, i_doc.shape[0] + 1, dtype=_I64),
-        ideal_doc=i_doc,
-        ideal_grade=i_grade,
-        ideal_gain=i_gain,
-        ideal_discount=i_discount,
-        ideal_discounted_gain=i_discounted,
-        ideal_cumulative_dcg=i_running,
+        **run_columns,
+        **ideal_columns,
         dcg=dcg,
         idcg=idcg,
         ndcg=ndcg,
