@@ -43,8 +43,9 @@ and :mod:`~ndcg_studio.storage.campaigns.reads`; the dashboard's statistics in
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
@@ -75,6 +76,8 @@ if TYPE_CHECKING:
     from sqlalchemy.orm import Session
 
 __all__ = ["CampaignService"]
+
+T = TypeVar("T")
 
 
 def _refused(db: Database, exc: Exception) -> Exception | None:
@@ -226,11 +229,9 @@ class CampaignService:
         Raises:
             LookupError: no such query.
         """
-        with self.db.transaction() as session:
-            found = cs.topic(session, query_id)
-        if found is None:
-            raise LookupError(f"no query with id {query_id}")
-        return found
+        return self._found(
+            lambda session: cs.topic(session, query_id), f"no query with id {query_id}"
+        )
 
     def campaign_id(self, name: str) -> int:
         """The id of the campaign called ``name`` (one index look-up).
@@ -238,10 +239,20 @@ class CampaignService:
         Raises:
             LookupError: no such campaign.
         """
+        return self._found(
+            lambda session: cs.campaign_id(session, name), f"no campaign called {name!r}"
+        )
+
+    def _found(self, read: Callable[[Session], T | None], missing: str) -> T:
+        """What ``read`` finds, in one transaction.
+
+        Raises:
+            LookupError: ``missing``, when ``read`` finds nothing (None).
+        """
         with self.db.transaction() as session:
-            found = cs.campaign_id(session, name)
+            found = read(session)
         if found is None:
-            raise LookupError(f"no campaign called {name!r}")
+            raise LookupError(missing)
         return found
 
     # ------------------------------------------------------------------ judging
