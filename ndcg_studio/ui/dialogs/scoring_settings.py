@@ -103,37 +103,73 @@ def scoring_settings_from(ctx: AppContext) -> ScoringSettings:
     return settings
 
 
-def describe_settings(settings: ScoringSettings) -> str:
-    """One sentence saying how nDCG is computed, e.g. for the Review header and Query detail."""
-    gain = (
-        QCoreApplication.translate("ScoringSettings", "gain = grade")
-        if settings.gain == "linear"
-        else QCoreApplication.translate("ScoringSettings", "gain = 2^grade − 1")
-    )
-    ideal = (
-        QCoreApplication.translate("ScoringSettings", "IDCG from all judged documents of the query")
-        if settings.ideal == "judged"
-        else QCoreApplication.translate(
-            "ScoringSettings", "IDCG from the documents the run returned"
-        )
-    )
-    order = (
-        QCoreApplication.translate(
-            "ScoringSettings",
-            "run order by score descending, ties by document id descending (trec_eval)",
-        )
-        if settings.order == "score"
-        else QCoreApplication.translate("ScoringSettings", "run order by the file's rank column")
+#: The words of the two-way settings, in the sentence of :func:`describe_settings` and in the
+#: :func:`headline`: per setting, the value the first pair of texts describes, then (sentence,
+#: headline) for that value and (sentence, headline) for the other one.
+_TWO_WAY: dict[str, tuple[str, tuple[str, str], tuple[str, str]]] = {
+    "gain": (
+        "linear",
+        (
+            QT_TRANSLATE_NOOP("ScoringSettings", "gain = grade"),
+            QT_TRANSLATE_NOOP("ScoringSettings", "linear gain (grade)"),
+        ),
+        (
+            QT_TRANSLATE_NOOP("ScoringSettings", "gain = 2^grade − 1"),
+            QT_TRANSLATE_NOOP("ScoringSettings", "exponential gain (2^grade − 1)"),
+        ),
+    ),
+    "ideal": (
+        "judged",
+        (
+            QT_TRANSLATE_NOOP("ScoringSettings", "IDCG from all judged documents of the query"),
+            QT_TRANSLATE_NOOP("ScoringSettings", "ideal from all judged documents"),
+        ),
+        (
+            QT_TRANSLATE_NOOP("ScoringSettings", "IDCG from the documents the run returned"),
+            QT_TRANSLATE_NOOP("ScoringSettings", "ideal from the list"),
+        ),
+    ),
+    "order": (
+        "score",
+        (
+            QT_TRANSLATE_NOOP(
+                "ScoringSettings",
+                "run order by score descending, ties by document id descending (trec_eval)",
+            ),
+            QT_TRANSLATE_NOOP("ScoringSettings", "order: score, ties by document id"),
+        ),
+        (
+            QT_TRANSLATE_NOOP("ScoringSettings", "run order by the file's rank column"),
+            QT_TRANSLATE_NOOP("ScoringSettings", "order: rank column"),
+        ),
+    ),
+}
+
+
+def _words(settings: ScoringSettings, consensus: str, in_headline: bool) -> tuple[str, ...]:
+    """The translated words of gain, ideal, order and whose grades, in the sentence or the
+    headline; ``consensus``: the untranslated text for the consensus (``%1``: its method)."""
+    form = int(in_headline)
+    two_way = (
+        _tr((first if getattr(settings, name) == value else other)[form])
+        for name, (value, first, other) in _TWO_WAY.items()
     )
     who = (
         arg(QCoreApplication.translate("ScoringSettings", "grades of %1 only"), settings.annotator)
         if settings.annotator
-        else arg(
-            QCoreApplication.translate(
-                "ScoringSettings", "%1 of the annotators' grades (adjudicated grades win)"
-            ),
-            consensus_name(settings.consensus),
-        )
+        else arg(_tr(consensus), consensus_name(settings.consensus))
+    )
+    return (*two_way, who)
+
+
+def describe_settings(settings: ScoringSettings) -> str:
+    """One sentence saying how nDCG is computed, e.g. for the Review header and Query detail."""
+    gain, ideal, order, who = _words(
+        settings,
+        QT_TRANSLATE_NOOP(
+            "ScoringSettings", "%1 of the annotators' grades (adjudicated grades win)"
+        ),
+        in_headline=False,
     )
     text = QCoreApplication.translate(
         "ScoringSettings",
@@ -146,31 +182,10 @@ def describe_settings(settings: ScoringSettings) -> str:
 def headline(settings: ScoringSettings) -> str:
     """The short rich-text line the Review and Compare headers show: K, gain, ideal, consensus
     (or the one annotator) and the run order, e.g. "<b>nDCG@10</b> · linear gain (grade) · …"."""
-    s = settings
-    gain = (
-        QCoreApplication.translate("ScoringSettings", "linear gain (grade)")
-        if s.gain == "linear"
-        else QCoreApplication.translate("ScoringSettings", "exponential gain (2^grade − 1)")
+    gain, ideal, order, who = _words(
+        settings, QT_TRANSLATE_NOOP("ScoringSettings", "consensus: %1"), in_headline=True
     )
-    ideal = (
-        QCoreApplication.translate("ScoringSettings", "ideal from all judged documents")
-        if s.ideal == "judged"
-        else QCoreApplication.translate("ScoringSettings", "ideal from the list")
-    )
-    who = (
-        arg(QCoreApplication.translate("ScoringSettings", "grades of %1 only"), s.annotator)
-        if s.annotator
-        else arg(
-            QCoreApplication.translate("ScoringSettings", "consensus: %1"),
-            consensus_name(s.consensus),
-        )
-    )
-    order = (
-        QCoreApplication.translate("ScoringSettings", "order: score, ties by document id")
-        if s.order == "score"
-        else QCoreApplication.translate("ScoringSettings", "order: rank column")
-    )
-    return f"<b>nDCG@{s.k}</b> · {gain} · {ideal} · {who} · {order}"
+    return f"<b>nDCG@{settings.k}</b> · {gain} · {ideal} · {who} · {order}"
 
 
 def _combo(choices: tuple[tuple[str, str], ...]) -> QComboBox:
