@@ -7,9 +7,9 @@ to show the one-line result (the main window's status bar); they know no main wi
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from PySide6.QtCore import QCoreApplication, QObject
 from PySide6.QtWidgets import (
@@ -28,6 +28,8 @@ from ndcg_studio.ui import settings as S
 from ndcg_studio.ui.context import AppContext
 from ndcg_studio.ui.language import arg, plural
 from ndcg_studio.ui.workers import run_task
+
+K = TypeVar("K")
 
 #: shows a one-line result for some milliseconds (``MainWindow.show_message``)
 ShowMessage = Callable[[str, int], None]
@@ -97,6 +99,18 @@ def ask_item(parent: QWidget, title: str, label: str, items: list[str]) -> tuple
     return dialog.textValue(), accepted
 
 
+def ask_choice(
+    parent: QWidget, title: str, question: str, choices: Mapping[K, str]
+) -> tuple[K, str] | None:
+    """Which of ``choices`` (key: its label, untranslated, context "Transfer") the person picks
+    in :func:`ask_item`: the key and the label as shown, or None when cancelled."""
+    labels = [QCoreApplication.translate("Transfer", label) for label in choices.values()]
+    choice, ok = ask_item(parent, title, question, labels)
+    if not ok or choice not in labels:  # not editable: an accepted answer is one of the labels
+        return None
+    return list(choices)[labels.index(choice)], choice
+
+
 def import_file(context: AppContext, parent: QWidget, show_message: ShowMessage) -> None:
     """File ▸ Import…: choose a kind, then a file; runs
     ``ImportService(database).import_file(kind, path, progress=..., cancelled=...)`` of
@@ -107,16 +121,15 @@ def import_file(context: AppContext, parent: QWidget, show_message: ShowMessage)
     # on a team database only the owner imports runs, queries and documents; an annotator or a
     # lead imports its own judgments (the server refuses the rest: not offered)
     kinds = [k for k in IMPORT_KINDS if context.rights.owner or k in ("qrels", "judgments")]
-    labels = [QCoreApplication.translate("Transfer", IMPORT_KINDS[k][0]) for k in kinds]
-    choice, ok = ask_item(
+    chosen = ask_choice(
         parent,
         QCoreApplication.translate("Transfer", "Import"),
         QCoreApplication.translate("Transfer", "What does the file hold?"),
-        labels,
+        {k: IMPORT_KINDS[k][0] for k in kinds},
     )
-    if not ok:
+    if chosen is None:
         return
-    kind = kinds[labels.index(choice)]
+    kind, choice = chosen
     path, _ = QFileDialog.getOpenFileName(
         parent,
         arg(
@@ -217,44 +230,44 @@ def ask_source(
     model's, a team's) and its name; for qrels of annotators, whose (the file has no
     annotator column: asked, never taken from the file's name). ``{}`` for a judgments file of
     annotators, the import options otherwise, None when cancelled."""
-    labels = [QCoreApplication.translate("Transfer", label) for label in SOURCE_CHOICES]
-    choice, ok = ask_item(
+    chosen = ask_choice(
         parent,
         QCoreApplication.translate("Transfer", "Import"),
         QCoreApplication.translate("Transfer", "Whose judgments are these?"),
-        labels,
+        {source_kind: label for label, source_kind in SOURCE_CHOICES.items()},
     )
-    if not ok:
+    if chosen is None:
         return None
-    source_kind = list(SOURCE_CHOICES.values())[labels.index(choice)] if choice in labels else None
+    source_kind = chosen[0]
     if source_kind is None:
         if kind == "judgments":  # a judgments file names its annotators
             return {}
         return _ask_qrels_annotator(parent, context)
-    name, ok = QInputDialog.getText(
-        parent,
-        QCoreApplication.translate("Transfer", "Import"),
-        QCoreApplication.translate("Transfer", "Name of the judgment source:"),
-        text=path.stem,
+    name = _ask_name(
+        parent, QCoreApplication.translate("Transfer", "Name of the judgment source:"), path.stem
     )
-    if not ok or not name.strip():
-        return None
-    return {"source": name.strip(), "source_kind": source_kind}
+    return None if name is None else {"source": name, "source_kind": source_kind}
 
 
 def _ask_qrels_annotator(parent: QWidget, context: AppContext) -> dict[str, str] | None:
     """Whose grades a qrels file holds (proposed: the current annotator; on a team database
     the login, the only name it may import under); None when cancelled."""
     current = context.annotator.name if context.annotator is not None else ""
-    name, ok = QInputDialog.getText(
+    name = _ask_name(
         parent,
-        QCoreApplication.translate("Transfer", "Import"),
         QCoreApplication.translate("Transfer", "Annotator whose grades these are:"),
-        text=context.rights.login or current if context.rights.team else current,
+        context.rights.login or current if context.rights.team else current,
     )
-    if not ok or not name.strip():
-        return None
-    return {"annotator": name.strip()}
+    return None if name is None else {"annotator": name}
+
+
+def _ask_name(parent: QWidget, prompt: str, proposed: str) -> str | None:
+    """A name typed in the Import dialog under ``prompt`` (``proposed`` filled in), stripped;
+    None when cancelled or left blank."""
+    name, ok = QInputDialog.getText(
+        parent, QCoreApplication.translate("Transfer", "Import"), prompt, text=proposed
+    )
+    return name.strip() if ok and name.strip() else None
 
 
 def export_file(context: AppContext, parent: QWidget, show_message: ShowMessage) -> None:
@@ -262,16 +275,15 @@ def export_file(context: AppContext, parent: QWidget, show_message: ShowMessage)
     :class:`~ndcg_studio.services.exporting.service.ExportRequest` of that kind and path, with the
     app's scoring settings, in a worker. A comparison asks for the two
     runs."""
-    labels = [QCoreApplication.translate("Transfer", label) for label in EXPORT_KINDS.values()]
-    choice, ok = ask_item(
+    chosen = ask_choice(
         parent,
         QCoreApplication.translate("Transfer", "Export"),
         QCoreApplication.translate("Transfer", "What to export?"),
-        labels,
+        EXPORT_KINDS,
     )
-    if not ok:
+    if chosen is None:
         return
-    kind = list(EXPORT_KINDS)[labels.index(choice)]
+    kind, choice = chosen
     if kind == "compare":  # the run names are read off the GUI thread, then asked for
         names_service = ExportService(context.require_database())
         run_task(
