@@ -1,5 +1,5 @@
 """The measures of trec_eval that take cutoffs — P@K, recall@K, nDCG@K and AP@K — at many
-cutoffs K at once, in one pass over the ranked rows.
+cutoffs K at once, in one pass over the ranked rows, with the whole lists' RR, nDCG and AP.
 
 trec_eval computes every cutoff of a measure in one pass over each ranked list; so does this
 module: the rows are put in run order and looked up in the qrels once, and each cutoff reads
@@ -48,6 +48,7 @@ class CutoffMeasures:
         rr: (n_groups,) 1 / the rank of the first relevant document of the whole list, 0 when
             none (``recip_rank``).
         ndcg_whole: (n_groups,) nDCG of the whole list (``ndcg``).
+        ap_whole: (n_groups,) AP of the whole list (``map``), divided by R.
         Every value but ``n_returned`` is NaN for a query with no judgment.
     """
 
@@ -59,15 +60,17 @@ class CutoffMeasures:
     n_returned: NDArray[np.int64]
     rr: NDArray[np.float64]
     ndcg_whole: NDArray[np.float64]
+    ap_whole: NDArray[np.float64]
 
 
 def cutoff_measures(
     lists: RankedLists, qrels: Qrels, params: ScoringParams, cutoffs: Sequence[int]
 ) -> CutoffMeasures:
     """P@K, recall@K, nDCG@K and AP@K of every group at every cutoff in ``cutoffs``, with the
-    list lengths, RR and nDCG of the whole lists, in one pass.
+    list lengths, RR, nDCG and AP of the whole lists, in one pass.
 
-    SOURCE: trec_eval ``m_P.c``, ``m_recall.c``, ``m_ndcg_cut.c``, ``m_map_cut.c``; the gain,
+    SOURCE: trec_eval ``m_P.c``, ``m_recall.c``, ``m_ndcg_cut.c``, ``m_map_cut.c``,
+    ``m_recip_rank.c``, ``m_ndcg.c``, ``m_map.c``; the gain,
     relevance threshold and run order of ``params`` (its ``k`` and ``ideal`` are not used: the
     ideal is from the judged documents, as ``ndcg_cut``).
 
@@ -114,7 +117,9 @@ def cutoff_measures(
     precision = n_rel / k
     recall = n_rel / r_safe[:, None]
     ndcg = _ratio(dcg[:, :-1], ideal[:, :-1])
-    ap = sum_at(precision_at_rel, cutoffs) / r_safe[:, None]
+    ap_sums = sum_at(precision_at_rel, [*cutoffs, whole])
+    ap = ap_sums[:, :-1] / r_safe[:, None]
+    ap_whole = ap_sums[:, -1] / r_safe
     ndcg_whole = _ratio(dcg[:, -1], ideal[:, -1])
     # the first relevant row of each group (rows are in run order, groups ascending)
     rel_rows = np.flatnonzero(relevant)
@@ -123,10 +128,10 @@ def cutoff_measures(
     rr = np.zeros(n_groups)
     if rel_rows.size:
         rr[rel_group[first]] = 1.0 / (pos[rel_rows[first]] + 1.0)
-    for column in (precision, recall, ndcg, ap, ndcg_whole, rr):
+    for column in (precision, recall, ndcg, ap, ndcg_whole, rr, ap_whole):
         column[~has_judgments] = np.nan
     return CutoffMeasures(
-        tuple(cutoffs), precision, recall, ndcg, ap, ranked.n_returned, rr, ndcg_whole
+        tuple(cutoffs), precision, recall, ndcg, ap, ranked.n_returned, rr, ndcg_whole, ap_whole
     )
 
 
