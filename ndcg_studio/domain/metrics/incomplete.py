@@ -124,14 +124,19 @@ class IncompleteTable:
 def cumsum_in_groups(
     values: NDArray[np.float64], segment: NDArray[np.int64]
 ) -> NDArray[np.float64]:
-    """Inclusive running sum of ``values`` restarting at each new value of ``segment`` (sorted)."""
+    """Inclusive running sum of ``values`` restarting at each new value of ``segment`` (sorted).
+
+    Each row's value is the running sum of the whole array minus that sum before its segment's
+    first row (so the same double whichever way the segments are found)."""
     total = np.cumsum(values)
-    if values.shape[0] == 0:
+    n = values.shape[0]
+    if n == 0:
         return total
-    starts = np.flatnonzero(np.concatenate(([True], segment[1:] != segment[:-1])))
-    seg_id = np.cumsum(np.concatenate(([True], segment[1:] != segment[:-1]))) - 1
-    base = (total - values)[starts]
-    return np.asarray(total - base[seg_id], dtype=_F64)
+    starts = np.flatnonzero(segment[1:] != segment[:-1]) + 1
+    starts = np.concatenate(([0], starts))
+    base = total[starts] - values[starts]
+    # each segment's base over its rows: a repeat, not a gather (bench_eval.py --set shared)
+    return np.asarray(total - np.repeat(base, np.diff(starts, append=n)), dtype=_F64)
 
 
 def incomplete_measures(
@@ -489,15 +494,20 @@ def _check_rbp(persistence: float, rbp_gain: str) -> None:
 def _query_counts(
     qrels: Qrels, threshold: float, n_queries: int, query_of_group: NDArray[np.int64]
 ) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.bool_]]:
-    """Per group, from its query's qrels: (relevant R, judged non-relevant N, has judgments)."""
-    qrels_relevant = qrels.grade >= threshold
-    qrels_nonrelevant = (qrels.grade >= 0.0) & ~qrels_relevant
-    n_rel_q = np.bincount(qrels.query[qrels_relevant], minlength=n_queries)
-    n_nonrel_q = np.bincount(qrels.query[qrels_nonrelevant], minlength=n_queries)
-    n_judg_q = np.bincount(qrels.query, minlength=n_queries)
-    r_count = n_rel_q[query_of_group].astype(_I64)
-    n_count = n_nonrel_q[query_of_group].astype(_I64)
-    return r_count, n_count, n_judg_q[query_of_group] > 0
+    """Per group, from its query's qrels: (relevant R, judged non-relevant N, has judgments).
+
+    One ``bincount`` of (query, class) pairs, the classes 0 relevant, 1 judged non-relevant
+    and 2 neither (a negative grade), instead of one per count (``bench_eval.py --set
+    shared``)."""
+    relevant = qrels.grade >= threshold
+    nonrelevant = (qrels.grade >= 0.0) & ~relevant
+    pair = qrels.query * 3 + 2
+    pair -= 2 * relevant
+    pair -= nonrelevant
+    counts = np.bincount(pair, minlength=3 * n_queries).reshape(-1, 3)[query_of_group]
+    r_count = counts[:, 0].astype(_I64)
+    n_count = counts[:, 1].astype(_I64)
+    return r_count, n_count, np.asarray(counts.any(axis=1), dtype=bool)
 
 
 def _ap_and_recall(
