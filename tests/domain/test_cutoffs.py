@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ndcg_studio.domain.metrics.cutoffs import cutoff_measures
-from ndcg_studio.domain.metrics.incomplete import incomplete_measures
+from ndcg_studio.domain.metrics.incomplete import incomplete_measures, run_rows
 from ndcg_studio.domain.metrics.measures import ScoringParams, score
 from tests.domain.conftest import make_case
 
@@ -63,6 +63,10 @@ def test_one_pass_equals_one_cutoff_at_a_time(case: object, threshold: float, ga
     assert _same(table.rr, whole.rr)
     assert _same(table.ndcg_whole, whole.ndcg)
     assert _same(table.ap_whole, incomplete_measures(lists, qrels, params, condensed=False).ap)
+    # the rows found by the caller (run_rows, linear gains): the same table, gains included
+    given = cutoff_measures(lists, qrels, params, CUTOFFS, rows=run_rows(lists, qrels, params))
+    for name in ("precision", "recall", "ndcg", "ap", "n_returned", "rr", "ndcg_whole", "ap_whole"):
+        assert _same(getattr(given, name), getattr(table, name)), name
 
 
 def test_a_cutoff_below_one_is_refused() -> None:

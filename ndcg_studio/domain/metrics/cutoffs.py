@@ -19,16 +19,9 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from ndcg_studio.domain.metrics.ideal import ideal_dcg_at
-from ndcg_studio.domain.metrics.incomplete import cumsum_in_groups
-from ndcg_studio.domain.metrics.measures import (
-    Qrels,
-    RankedLists,
-    ScoringParams,
-    index_spaces,
-    judgments_of,
-    rank_groups,
-)
+from ndcg_studio.domain.metrics.ideal import ideal_dcg_at, integer_levels
+from ndcg_studio.domain.metrics.incomplete import RunRows, cumsum_in_groups, run_rows
+from ndcg_studio.domain.metrics.measures import Qrels, RankedLists, ScoringParams, gains_of_grades
 
 __all__ = ["CutoffMeasures", "cutoff_measures"]
 
@@ -64,7 +57,12 @@ class CutoffMeasures:
 
 
 def cutoff_measures(
-    lists: RankedLists, qrels: Qrels, params: ScoringParams, cutoffs: Sequence[int]
+    lists: RankedLists,
+    qrels: Qrels,
+    params: ScoringParams,
+    cutoffs: Sequence[int],
+    *,
+    rows: RunRows | None = None,
 ) -> CutoffMeasures:
     """P@K, recall@K, nDCG@K and AP@K of every group at every cutoff in ``cutoffs``, with the
     list lengths, RR, nDCG and AP of the whole lists, in one pass.
@@ -79,23 +77,31 @@ def cutoff_measures(
         qrels: one grade per judged (query, document).
         params: gain, relevance threshold and run order.
         cutoffs: the cutoffs K >= 1.
+        rows: :func:`~ndcg_studio.domain.metrics.incomplete.run_rows` of these lists and qrels
+            in ``params``' run order, when the caller has them already (found here
+            otherwise): the rows are then put in run order and looked up once for this and
+            the measures of :mod:`~ndcg_studio.domain.metrics.incomplete`.
 
     Returns:
         A :class:`CutoffMeasures` of (n_groups, len(cutoffs)) arrays.
 
     Raises:
-        ValueError: a cutoff below 1, a document twice in one ranked list, or two grades for
-            one (query, document).
+        ValueError: a cutoff below 1, a document twice in one ranked list, two grades for one
+            (query, document), or gains that refuse a grade
+            (:func:`~ndcg_studio.domain.metrics.measures.gains_of_grades`).
     """
     if any(k < 1 for k in cutoffs):
         raise ValueError(f"cutoffs must be >= 1, got {list(cutoffs)}")
     n_groups = lists.n_groups
-    n_queries, n_docs = index_spaces(lists, qrels)
-    ranked = rank_groups(lists, params)
-    rows = ranked.rows(np.arange(ranked.group.shape[0], dtype=np.intp))
+    if rows is None:
+        rows = run_rows(lists, qrels, params)
+    ranked, grade, n_queries = rows.ranked, rows.grade, rows.n_queries
     group, pos = ranked.group, ranked.pos
-    judgments = judgments_of(qrels, params, n_queries, n_docs)
-    _judged, grade, gain = judgments.lookup(lists.group_query[group], lists.doc[rows])
+    # the gains of the qrels (for the ideal) and of the rows: the same function of the same
+    # grades, 0 for a document not in the qrels (NaN grade)
+    qrels_gain = gains_of_grades(qrels.grade, params.gain)
+    judged = ~np.isnan(grade)
+    gain = np.where(judged, gains_of_grades(np.where(judged, grade, 0.0), params.gain), 0.0)
     relevant = grade >= params.relevance_threshold  # NaN compares False
     # the terms of every sum, once: discounted gains, and precision at each relevant document
     discounted = gain / np.log2(pos + 2.0)
@@ -105,7 +111,8 @@ def cutoff_measures(
     r_count = np.bincount(qrels.query[qrels_relevant], minlength=n_queries)[lists.group_query]
     r_safe = np.maximum(r_count, 1).astype(np.float64)
     has_judgments = np.bincount(qrels.query, minlength=n_queries)[lists.group_query] > 0
-    ideal = ideal_dcg_at(qrels.query, judgments.gain, judgments.level, n_queries, [*cutoffs, None])
+    levels = integer_levels(qrels.grade)
+    ideal = ideal_dcg_at(qrels.query, qrels_gain, levels, n_queries, [*cutoffs, None])
     ideal = ideal[lists.group_query]
     # each cutoff's sums: columns of running sums, or a masked pass per cutoff
     whole = max(int(ranked.n_returned.max()) if n_groups else 0, 1)

@@ -103,7 +103,9 @@ class MeasureTables:
         """Compute P, recall, nDCG and AP at every cutoff any measure asks for, in one pass
         (``bench_eval.py``: a pass per cutoff and family cost several times the whole)."""
         params = ScoringParams(k=None, relevance_threshold=self.threshold)
-        self._cutoffs = cutoff_measures(self.lists, self.judgments, params, sorted(cutoffs))
+        self._cutoffs = cutoff_measures(
+            self.lists, self.judgments, params, sorted(cutoffs), rows=self.rows()
+        )
 
     def whole(self) -> CutoffMeasures:
         """The one-pass table (the list lengths, RR and nDCG of the whole lists among it)."""
