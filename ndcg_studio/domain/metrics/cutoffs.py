@@ -20,7 +20,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ndcg_studio.domain.metrics.ideal import ideal_dcg_at, integer_levels
-from ndcg_studio.domain.metrics.incomplete import RunRows, cumsum_in_groups, run_rows
+from ndcg_studio.domain.metrics.incomplete import RunRows, run_rows
 from ndcg_studio.domain.metrics.measures import Qrels, RankedLists, ScoringParams, gains_of_grades
 
 __all__ = ["CutoffMeasures", "cutoff_measures"]
@@ -105,12 +105,11 @@ def cutoff_measures(
     relevant = grade >= params.relevance_threshold  # NaN compares False
     # the terms of every sum, once: discounted gains, and precision at each relevant document
     discounted = gain / np.log2(pos + 2.0)
-    found = cumsum_in_groups(relevant.astype(np.float64), group)
+    found, r_count, _n_count, has_judgments = rows.relevance(
+        qrels, params.relevance_threshold, lists.group_query
+    )
     precision_at_rel = np.where(relevant, found / (pos + 1.0), 0.0)
-    qrels_relevant = qrels.grade >= params.relevance_threshold
-    r_count = np.bincount(qrels.query[qrels_relevant], minlength=n_queries)[lists.group_query]
     r_safe = np.maximum(r_count, 1).astype(np.float64)
-    has_judgments = np.bincount(qrels.query, minlength=n_queries)[lists.group_query] > 0
     levels = integer_levels(qrels.grade)
     ideal = ideal_dcg_at(qrels.query, qrels_gain, levels, n_queries, [*cutoffs, None])
     ideal = ideal[lists.group_query]

@@ -203,11 +203,13 @@ def _incomplete_table(
     judged = grade >= 0.0  # NaN compares False
     relevant = grade >= params.relevance_threshold
     cut = params.k if params.k is not None else n + 1
-    r_count, n_count, has_judgments = _query_counts(
-        qrels, params.relevance_threshold, n_queries, query_of_group
+    rel_so_far, r_count, n_count, has_judgments = in_order.relevance(
+        qrels, params.relevance_threshold, query_of_group
     )
     r_safe = np.maximum(r_count, 1).astype(_F64)
-    ap, ap_at_k, recall = _ap_and_recall(relevant, group, ranked.pos, cut, r_safe, n_groups)
+    ap, ap_at_k, recall = _ap_and_recall(
+        relevant, rel_so_far, group, ranked.pos, cut, r_safe, n_groups
+    )
     bpref = _bpref(relevant, judged & ~relevant, group, r_count, n_count, r_safe, n_groups)
     rbp, rbp_residual, n_unjudged = _rbp(
         grade, judged, relevant, ranked, query_of_group, qrels, n_queries, persistence, rbp_gain
@@ -273,17 +275,17 @@ def recall_precision(
     """
     params, in_order = _in_run_order(lists, qrels, params, rows)
     n_groups = lists.n_groups
-    ranked, grade, n_queries = in_order.ranked, in_order.grade, in_order.n_queries
+    ranked, grade = in_order.ranked, in_order.grade
     group, query_of_group = ranked.group, lists.group_query
     relevant = grade >= params.relevance_threshold
-    r_count, _n_count, has_judgments = _query_counts(
-        qrels, params.relevance_threshold, n_queries, query_of_group
+    so_far, r_count, _n_count, has_judgments = in_order.relevance(
+        qrels, params.relevance_threshold, query_of_group
     )
     r_safe = np.maximum(r_count, 1).astype(_F64)
     in_top_r = relevant & (ranked.pos < r_count[group])
     r_precision = np.bincount(group[in_top_r], minlength=n_groups) / r_safe
     # the precision and recall at each relevant document (the maxima of precision are there)
-    found = cumsum_in_groups(relevant.astype(_F64), group)[relevant]
+    found = so_far[relevant]
     rel_group = group[relevant]
     precision = found / (ranked.pos[relevant] + 1.0)
     # the c-th relevant retrieved document of each group: its place among the relevant rows
@@ -322,6 +324,12 @@ class RunRows:
         rows: (n,) intp, the input row at each run-order position.
         grade: (n,) float64 grade of each position's document, NaN when not in the qrels.
         n_queries, n_docs: the index spaces of the lists and qrels.
+        threshold: the relevance threshold of ``relevant_so_far`` and the counts below.
+        relevant_so_far: (n,) float64, the relevant documents (grade >= ``threshold``) at and
+            above each position of its list.
+        r_count, n_count: (n_groups,) int64, the relevant and the judged non-relevant
+            documents of each group's query in the qrels.
+        has_judgments: (n_groups,) bool, the group's query has a judgment.
     """
 
     ranked: RankedRows
@@ -329,11 +337,28 @@ class RunRows:
     grade: NDArray[np.float64]
     n_queries: int
     n_docs: int
+    threshold: float
+    relevant_so_far: NDArray[np.float64]
+    r_count: NDArray[np.int64]
+    n_count: NDArray[np.int64]
+    has_judgments: NDArray[np.bool_]
+
+    def relevance(
+        self, qrels: Qrels, threshold: float, query_of_group: NDArray[np.int64]
+    ) -> tuple[NDArray[np.float64], NDArray[np.int64], NDArray[np.int64], NDArray[np.bool_]]:
+        """(``relevant_so_far``, ``r_count``, ``n_count``, ``has_judgments``) at ``threshold``:
+        those found by :func:`run_rows` when it is theirs (every measure of ``eval`` reads
+        them: found once, ``bench_eval.py --set shared``), computed otherwise."""
+        if threshold == self.threshold:
+            return self.relevant_so_far, self.r_count, self.n_count, self.has_judgments
+        relevant = self.grade >= threshold
+        so_far = cumsum_in_groups(relevant.astype(_F64), self.ranked.group)
+        return so_far, *_query_counts(qrels, threshold, self.n_queries, query_of_group)
 
 
 def run_rows(lists: RankedLists, qrels: Qrels, params: ScoringParams) -> RunRows:
-    """:class:`RunRows` of ``lists`` against ``qrels`` in ``params``' run order (its other
-    fields are not used).
+    """:class:`RunRows` of ``lists`` against ``qrels`` in ``params``' run order, the counts of
+    relevant documents at ``params.relevance_threshold`` (its other fields are not used).
 
     Raises:
         ValueError: a document twice in one ranked list, or two grades for one (query, document).
@@ -345,7 +370,10 @@ def run_rows(lists: RankedLists, qrels: Qrels, params: ScoringParams) -> RunRows
     # gain refuses grades above 100, which these measures read as they are)
     judgments = judgments_of(qrels, ScoringParams(), n_queries, n_docs)
     _judged, grade, _gain = judgments.lookup(lists.group_query[ranked.group], lists.doc[rows])
-    return RunRows(ranked, rows, grade, n_queries, n_docs)
+    threshold = params.relevance_threshold
+    relevant_so_far = cumsum_in_groups((grade >= threshold).astype(_F64), ranked.group)
+    counts = _query_counts(qrels, threshold, n_queries, lists.group_query)
+    return RunRows(ranked, rows, grade, n_queries, n_docs, threshold, relevant_so_far, *counts)
 
 
 def _in_run_order(
@@ -383,16 +411,16 @@ def inferred_ap(
         (n_groups,) float64 in [0, 1]; 0 when R = 0, NaN when the query has no judgment.
     """
     params, in_order = _in_run_order(lists, qrels, params, rows)
-    ranked, grade, n_queries = in_order.ranked, in_order.grade, in_order.n_queries
+    ranked, grade = in_order.ranked, in_order.grade
     group = ranked.group
     in_qrels = ~np.isnan(grade)
     relevant = in_qrels & (grade >= params.relevance_threshold)
     nonrelevant = in_qrels & (grade >= 0.0) & ~relevant
     unjudged = in_qrels & (grade < 0.0)
-    r_count, _n, has_judgments = _query_counts(
-        qrels, params.relevance_threshold, n_queries, lists.group_query
+    so_far, r_count, _n, has_judgments = in_order.relevance(
+        qrels, params.relevance_threshold, lists.group_query
     )
-    above_r = cumsum_in_groups(relevant.astype(_F64), group)[relevant] - 1.0
+    above_r = so_far[relevant] - 1.0
     above_n = cumsum_in_groups(nonrelevant.astype(_F64), group)[relevant]
     above_u = cumsum_in_groups(unjudged.astype(_F64), group)[relevant]
     j = ranked.pos[relevant].astype(_F64)
@@ -459,7 +487,7 @@ def ndcg_rel(
     np.divide(last_dcg, full, out=ratio, where=full > 0)
     total = at_hits + (r - hits) * ratio
     out = np.where((total > 0) & has_ideal, total / np.maximum(r, 1.0), 0.0)
-    out[~_query_counts(qrels, params.relevance_threshold, n_queries, lists.group_query)[2]] = np.nan
+    out[~in_order.relevance(qrels, params.relevance_threshold, lists.group_query)[3]] = np.nan
     return np.asarray(out, dtype=_F64)
 
 
@@ -512,6 +540,7 @@ def _query_counts(
 
 def _ap_and_recall(
     relevant: NDArray[np.bool_],
+    rel_so_far: NDArray[np.float64],
     group: NDArray[np.int64],
     pos: NDArray[np.int64],
     cut: int,
@@ -519,8 +548,7 @@ def _ap_and_recall(
     n_groups: int,
 ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
     """(n_groups,) AP, AP@K and Recall@K from the rows in run order (trec_eval ``m_map.c``,
-    ``m_map_cut.c``, ``m_recall.c``)."""
-    rel_so_far = cumsum_in_groups(relevant.astype(_F64), group)
+    ``m_map_cut.c``, ``m_recall.c``); ``rel_so_far``: :attr:`RunRows.relevant_so_far`."""
     precision_at_rel = np.where(relevant, rel_so_far / (pos + 1.0), 0.0)
     ap = np.bincount(group, weights=precision_at_rel, minlength=n_groups) / r_safe
     in_top = pos < cut
