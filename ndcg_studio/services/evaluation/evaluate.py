@@ -354,6 +354,8 @@ def evaluate(
 def _joint_queries(run: RunColumns, qrels: QrelsColumns) -> NDArray[np.int64]:
     """(n,) int64 joint query index of each run row: the qrels' queries first (their order),
     then the run's others."""
+    if run.query_ids == qrels.query_ids:  # the same queries (both in byte order): no mapping
+        return run.query
     lookup = {q: i for i, q in enumerate(qrels.query_ids)}
     n_qrels_q = len(qrels.query_ids)
     run_to_joint = np.empty(len(run.query_ids), dtype=np.int64)
