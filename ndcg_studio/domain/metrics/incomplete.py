@@ -369,7 +369,8 @@ def run_rows(lists: RankedLists, qrels: Qrels, params: ScoringParams) -> RunRows
     # the grades only: the gain plays no part, and linear gains refuse no grade (an exponential
     # gain refuses grades above 100, which these measures read as they are)
     judgments = judgments_of(qrels, ScoringParams(), n_queries, n_docs)
-    grade = judgments.grades(lists.group_query[ranked.group], lists.doc[rows])
+    doc = lists.doc if ranked.order is None else lists.doc[ranked.order]  # rows in run order
+    grade = judgments.grades(lists.group_query[ranked.group], doc)
     threshold = params.relevance_threshold
     relevant_so_far = cumsum_in_groups((grade >= threshold).astype(_F64), ranked.group)
     counts = _query_counts(qrels, threshold, n_queries, lists.group_query)
