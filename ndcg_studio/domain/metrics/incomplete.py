@@ -470,13 +470,14 @@ def ndcg_rel(
     r_of_query = np.bincount(ideal_query, minlength=n_queries)
     place = np.arange(ideal_query.shape[0]) - start[ideal_query]
     ideal = cumsum_in_groups(ideal_gain / np.log2(place + 2.0), ideal_query)
-    query = lists.group_query[group]
-    r_row = r_of_query[query]
-    hit = gain > 0.0
-    at = start[query[hit]] + np.minimum(ranked.pos[hit], r_row[hit] - 1)
-    at_hits = np.bincount(group[hit], weights=dcg[hit] / ideal[at], minlength=n_groups)
+    # the rows of positive gain, in run order; their queries looked up for them only
+    hit = np.flatnonzero(gain > 0.0)
+    hit_group = group[hit]
+    hit_query = lists.group_query[hit_group]
+    at = start[hit_query] + np.minimum(ranked.pos[hit], r_of_query[hit_query] - 1)
+    at_hits = np.bincount(hit_group, weights=dcg[hit] / ideal[at], minlength=n_groups)
     r = r_of_query[lists.group_query].astype(_F64)
-    hits = np.bincount(group[hit], minlength=n_groups).astype(_F64)
+    hits = np.bincount(hit_group, minlength=n_groups).astype(_F64)
     last_dcg = np.zeros(n_groups)
     if group.shape[0]:
         ends = np.flatnonzero(np.concatenate((group[1:] != group[:-1], [True])))
