@@ -1,7 +1,8 @@
 """Every cutoff in one pass (:func:`cutoff_measures`) equals, to the last bit, the measures one
 cutoff at a time (:func:`score` for P@K and nDCG@K, :func:`incomplete_measures` for recall@K
-and AP@K), and the whole-list length, RR and nDCG equal :func:`score` without a cutoff: ties,
-unjudged documents, -1 grades, queries without judgments or results."""
+and AP@K), and the whole-list length, RR and nDCG equal :func:`score` without a cutoff, the
+whole-list AP :func:`incomplete_measures`: ties, unjudged documents, -1 grades, queries
+without judgments or results."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ndcg_studio.domain.metrics.cutoffs import cutoff_measures
-from ndcg_studio.domain.metrics.incomplete import incomplete_measures
+from ndcg_studio.domain.metrics.incomplete import incomplete_measures, run_rows
 from ndcg_studio.domain.metrics.measures import ScoringParams, score
 from tests.domain.conftest import make_case
 
@@ -61,6 +62,11 @@ def test_one_pass_equals_one_cutoff_at_a_time(case: object, threshold: float, ga
     assert np.array_equal(table.n_returned, whole.n_returned)
     assert _same(table.rr, whole.rr)
     assert _same(table.ndcg_whole, whole.ndcg)
+    assert _same(table.ap_whole, incomplete_measures(lists, qrels, params, condensed=False).ap)
+    # the rows found by the caller (run_rows, linear gains): the same table, gains included
+    given = cutoff_measures(lists, qrels, params, CUTOFFS, rows=run_rows(lists, qrels, params))
+    for name in ("precision", "recall", "ndcg", "ap", "n_returned", "rr", "ndcg_whole", "ap_whole"):
+        assert _same(getattr(given, name), getattr(table, name)), name
 
 
 def test_a_cutoff_below_one_is_refused() -> None:
@@ -88,3 +94,5 @@ def test_both_ways_of_summing_equal_score(lengths: tuple[int, ...]) -> None:
         assert _same(table.ndcg[:, j], scored.ndcg), k
         assert _same(table.precision[:, j], scored.precision), k
     assert _same(table.ndcg_whole, score(case.lists, case.qrels, params).ndcg)
+    whole = incomplete_measures(case.lists, case.qrels, params, condensed=False)
+    assert _same(table.ap_whole, whole.ap)

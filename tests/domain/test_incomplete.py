@@ -22,9 +22,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ndcg_studio.domain.metrics.incomplete import incomplete_measures
+from ndcg_studio.domain.metrics.incomplete import (
+    incomplete_measures,
+    inferred_ap,
+    ndcg_rel,
+    recall_precision,
+    run_rows,
+)
 from ndcg_studio.domain.metrics.measures import ScoringParams, score
 from tests.domain.conftest import make_case
+from tests.domain.test_cutoffs import cases
 from tests.domain.test_metrics_trec_eval import DL19, TE, Trec
 
 SHARED_DL19 = Path("/work/shared/data/trec_dl19_passage")
@@ -304,3 +311,26 @@ def test_without_condensed_ndcg_the_other_measures_are_unchanged(dl19: Trec) -> 
     for name, column in full.as_dict().items():
         if name != "ndcg_condensed":
             np.testing.assert_array_equal(lean.as_dict()[name], column)
+
+
+@settings(max_examples=60, deadline=None)
+@given(case=cases())
+def test_rows_found_at_another_threshold_give_the_same_measures(case: object) -> None:
+    """:func:`run_rows` counts the relevant documents at its own threshold; measures at another
+    threshold count them again, and equal those found without the caller's rows."""
+    lists, qrels = case.lists, case.qrels  # type: ignore[attr-defined]
+    at_one = run_rows(lists, qrels, ScoringParams(relevance_threshold=1.0))
+    at_two = ScoringParams(relevance_threshold=2.0)
+    for name in ("inferred_ap", "ndcg_rel"):
+        compute = {"inferred_ap": inferred_ap, "ndcg_rel": ndcg_rel}[name]
+        np.testing.assert_array_equal(
+            compute(lists, qrels, at_two, rows=at_one), compute(lists, qrels, at_two), name
+        )
+    given_rows = incomplete_measures(lists, qrels, at_two, condensed=False, rows=at_one)
+    own = incomplete_measures(lists, qrels, at_two, condensed=False)
+    for field in ("ap", "recall", "bpref", "rbp", "n_relevant", "n_nonrelevant"):
+        np.testing.assert_array_equal(getattr(given_rows, field), getattr(own, field), field)
+    np.testing.assert_array_equal(
+        recall_precision(lists, qrels, at_two, rows=at_one)[1],
+        recall_precision(lists, qrels, at_two)[1],
+    )

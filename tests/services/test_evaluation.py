@@ -44,6 +44,34 @@ def test_hash_collisions_fall_back_to_the_exact_join(monkeypatch: pytest.MonkeyP
     assert got.names == expected.names
 
 
+def test_a_collision_of_the_cut_hashes_falls_back_to_the_whole_hashes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    run = read_run_columns(TE / "results.test")
+    qrels = read_qrels_columns(TE / "qrels.rel_level")
+    expected = evaluate(run, qrels, parse_measures(WORDS), judged_only=True)
+    calls: list[int] = []
+    exact = evaluation._join_exact
+
+    def spy(*args: object) -> object:
+        calls.append(1)
+        return exact(*args)  # type: ignore[arg-type]
+
+    numbers: dict[tuple[int, bytes], int] = {}
+
+    def low_bits_only(doc: np.ndarray, query: np.ndarray) -> np.ndarray:
+        # a distinct small number per (query, document), the same in both files: distinct
+        # hashes, all alike once the row index's bits are cut off
+        pairs = zip(query.tolist(), doc.tolist(), strict=True)
+        return np.array([numbers.setdefault(p, len(numbers)) for p in pairs], dtype=np.uint64)
+
+    monkeypatch.setattr(evaluation, "_join_exact", spy)
+    monkeypatch.setattr(evaluation, "_hash_rows", low_bits_only)
+    got = evaluate(run, qrels, parse_measures(WORDS), judged_only=True)
+    assert calls == []
+    assert list(got.lines(True)) == list(expected.lines(True))
+
+
 def test_a_duplicate_found_by_the_exact_join_is_reported_by_line(tmp_path: Path) -> None:
     run = tmp_path / "run.txt"
     run.write_text("1 Q0 a 1 0.5 t\n1 Q0 a 2 0.4 t\n")

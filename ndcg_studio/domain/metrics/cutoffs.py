@@ -1,5 +1,5 @@
 """The measures of trec_eval that take cutoffs — P@K, recall@K, nDCG@K and AP@K — at many
-cutoffs K at once, in one pass over the ranked rows.
+cutoffs K at once, in one pass over the ranked rows, with the whole lists' RR, nDCG and AP.
 
 trec_eval computes every cutoff of a measure in one pass over each ranked list; so does this
 module: the rows are put in run order and looked up in the qrels once, and each cutoff reads
@@ -19,16 +19,9 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from ndcg_studio.domain.metrics.ideal import ideal_dcg_at
-from ndcg_studio.domain.metrics.incomplete import cumsum_in_groups
-from ndcg_studio.domain.metrics.measures import (
-    Qrels,
-    RankedLists,
-    ScoringParams,
-    index_spaces,
-    judgments_of,
-    rank_groups,
-)
+from ndcg_studio.domain.metrics.ideal import ideal_dcg_at, integer_levels
+from ndcg_studio.domain.metrics.incomplete import RunRows, run_rows
+from ndcg_studio.domain.metrics.measures import Qrels, RankedLists, ScoringParams, gains_of_grades
 
 __all__ = ["CutoffMeasures", "cutoff_measures"]
 
@@ -48,6 +41,7 @@ class CutoffMeasures:
         rr: (n_groups,) 1 / the rank of the first relevant document of the whole list, 0 when
             none (``recip_rank``).
         ndcg_whole: (n_groups,) nDCG of the whole list (``ndcg``).
+        ap_whole: (n_groups,) AP of the whole list (``map``), divided by R.
         Every value but ``n_returned`` is NaN for a query with no judgment.
     """
 
@@ -59,15 +53,22 @@ class CutoffMeasures:
     n_returned: NDArray[np.int64]
     rr: NDArray[np.float64]
     ndcg_whole: NDArray[np.float64]
+    ap_whole: NDArray[np.float64]
 
 
 def cutoff_measures(
-    lists: RankedLists, qrels: Qrels, params: ScoringParams, cutoffs: Sequence[int]
+    lists: RankedLists,
+    qrels: Qrels,
+    params: ScoringParams,
+    cutoffs: Sequence[int],
+    *,
+    rows: RunRows | None = None,
 ) -> CutoffMeasures:
     """P@K, recall@K, nDCG@K and AP@K of every group at every cutoff in ``cutoffs``, with the
-    list lengths, RR and nDCG of the whole lists, in one pass.
+    list lengths, RR, nDCG and AP of the whole lists, in one pass.
 
-    SOURCE: trec_eval ``m_P.c``, ``m_recall.c``, ``m_ndcg_cut.c``, ``m_map_cut.c``; the gain,
+    SOURCE: trec_eval ``m_P.c``, ``m_recall.c``, ``m_ndcg_cut.c``, ``m_map_cut.c``,
+    ``m_recip_rank.c``, ``m_ndcg.c``, ``m_map.c``; the gain,
     relevance threshold and run order of ``params`` (its ``k`` and ``ideal`` are not used: the
     ideal is from the judged documents, as ``ndcg_cut``).
 
@@ -76,33 +77,41 @@ def cutoff_measures(
         qrels: one grade per judged (query, document).
         params: gain, relevance threshold and run order.
         cutoffs: the cutoffs K >= 1.
+        rows: :func:`~ndcg_studio.domain.metrics.incomplete.run_rows` of these lists and qrels
+            in ``params``' run order, when the caller has them already (found here
+            otherwise): the rows are then put in run order and looked up once for this and
+            the measures of :mod:`~ndcg_studio.domain.metrics.incomplete`.
 
     Returns:
         A :class:`CutoffMeasures` of (n_groups, len(cutoffs)) arrays.
 
     Raises:
-        ValueError: a cutoff below 1, a document twice in one ranked list, or two grades for
-            one (query, document).
+        ValueError: a cutoff below 1, a document twice in one ranked list, two grades for one
+            (query, document), or gains that refuse a grade
+            (:func:`~ndcg_studio.domain.metrics.measures.gains_of_grades`).
     """
     if any(k < 1 for k in cutoffs):
         raise ValueError(f"cutoffs must be >= 1, got {list(cutoffs)}")
     n_groups = lists.n_groups
-    n_queries, n_docs = index_spaces(lists, qrels)
-    ranked = rank_groups(lists, params)
-    rows = ranked.rows(np.arange(ranked.group.shape[0], dtype=np.intp))
+    if rows is None:
+        rows = run_rows(lists, qrels, params)
+    ranked, grade, n_queries = rows.ranked, rows.grade, rows.n_queries
     group, pos = ranked.group, ranked.pos
-    judgments = judgments_of(qrels, params, n_queries, n_docs)
-    _judged, grade, gain = judgments.lookup(lists.group_query[group], lists.doc[rows])
+    # the gains of the qrels (for the ideal) and of the rows: the same function of the same
+    # grades, 0 for a document not in the qrels (NaN grade)
+    qrels_gain = gains_of_grades(qrels.grade, params.gain)
+    judged = ~np.isnan(grade)
+    gain = np.where(judged, gains_of_grades(np.where(judged, grade, 0.0), params.gain), 0.0)
     relevant = grade >= params.relevance_threshold  # NaN compares False
     # the terms of every sum, once: discounted gains, and precision at each relevant document
     discounted = gain / np.log2(pos + 2.0)
-    found = cumsum_in_groups(relevant.astype(np.float64), group)
+    found, r_count, _n_count, has_judgments = rows.relevance(
+        qrels, params.relevance_threshold, lists.group_query
+    )
     precision_at_rel = np.where(relevant, found / (pos + 1.0), 0.0)
-    qrels_relevant = qrels.grade >= params.relevance_threshold
-    r_count = np.bincount(qrels.query[qrels_relevant], minlength=n_queries)[lists.group_query]
     r_safe = np.maximum(r_count, 1).astype(np.float64)
-    has_judgments = np.bincount(qrels.query, minlength=n_queries)[lists.group_query] > 0
-    ideal = ideal_dcg_at(qrels.query, judgments.gain, judgments.level, n_queries, [*cutoffs, None])
+    levels = integer_levels(qrels.grade)
+    ideal = ideal_dcg_at(qrels.query, qrels_gain, levels, n_queries, [*cutoffs, None])
     ideal = ideal[lists.group_query]
     # each cutoff's sums: columns of running sums, or a masked pass per cutoff
     whole = max(int(ranked.n_returned.max()) if n_groups else 0, 1)
@@ -114,7 +123,9 @@ def cutoff_measures(
     precision = n_rel / k
     recall = n_rel / r_safe[:, None]
     ndcg = _ratio(dcg[:, :-1], ideal[:, :-1])
-    ap = sum_at(precision_at_rel, cutoffs) / r_safe[:, None]
+    ap_sums = sum_at(precision_at_rel, [*cutoffs, whole])
+    ap = ap_sums[:, :-1] / r_safe[:, None]
+    ap_whole = ap_sums[:, -1] / r_safe
     ndcg_whole = _ratio(dcg[:, -1], ideal[:, -1])
     # the first relevant row of each group (rows are in run order, groups ascending)
     rel_rows = np.flatnonzero(relevant)
@@ -123,10 +134,10 @@ def cutoff_measures(
     rr = np.zeros(n_groups)
     if rel_rows.size:
         rr[rel_group[first]] = 1.0 / (pos[rel_rows[first]] + 1.0)
-    for column in (precision, recall, ndcg, ap, ndcg_whole, rr):
+    for column in (precision, recall, ndcg, ap, ndcg_whole, rr, ap_whole):
         column[~has_judgments] = np.nan
     return CutoffMeasures(
-        tuple(cutoffs), precision, recall, ndcg, ap, ranked.n_returned, rr, ndcg_whole
+        tuple(cutoffs), precision, recall, ndcg, ap, ranked.n_returned, rr, ndcg_whole, ap_whole
     )
 
 

@@ -124,14 +124,19 @@ class IncompleteTable:
 def cumsum_in_groups(
     values: NDArray[np.float64], segment: NDArray[np.int64]
 ) -> NDArray[np.float64]:
-    """Inclusive running sum of ``values`` restarting at each new value of ``segment`` (sorted)."""
+    """Inclusive running sum of ``values`` restarting at each new value of ``segment`` (sorted).
+
+    Each row's value is the running sum of the whole array minus that sum before its segment's
+    first row (so the same double whichever way the segments are found)."""
     total = np.cumsum(values)
-    if values.shape[0] == 0:
+    n = values.shape[0]
+    if n == 0:
         return total
-    starts = np.flatnonzero(np.concatenate(([True], segment[1:] != segment[:-1])))
-    seg_id = np.cumsum(np.concatenate(([True], segment[1:] != segment[:-1]))) - 1
-    base = (total - values)[starts]
-    return np.asarray(total - base[seg_id], dtype=_F64)
+    starts = np.flatnonzero(segment[1:] != segment[:-1]) + 1
+    starts = np.concatenate(([0], starts))
+    base = total[starts] - values[starts]
+    # each segment's base over its rows: a repeat, not a gather (bench_eval.py --set shared)
+    return np.asarray(total - np.repeat(base, np.diff(starts, append=n)), dtype=_F64)
 
 
 def incomplete_measures(
@@ -198,11 +203,13 @@ def _incomplete_table(
     judged = grade >= 0.0  # NaN compares False
     relevant = grade >= params.relevance_threshold
     cut = params.k if params.k is not None else n + 1
-    r_count, n_count, has_judgments = _query_counts(
-        qrels, params.relevance_threshold, n_queries, query_of_group
+    rel_so_far, r_count, n_count, has_judgments = in_order.relevance(
+        qrels, params.relevance_threshold, query_of_group
     )
     r_safe = np.maximum(r_count, 1).astype(_F64)
-    ap, ap_at_k, recall = _ap_and_recall(relevant, group, ranked.pos, cut, r_safe, n_groups)
+    ap, ap_at_k, recall = _ap_and_recall(
+        relevant, rel_so_far, group, ranked.pos, cut, r_safe, n_groups
+    )
     bpref = _bpref(relevant, judged & ~relevant, group, r_count, n_count, r_safe, n_groups)
     rbp, rbp_residual, n_unjudged = _rbp(
         grade, judged, relevant, ranked, query_of_group, qrels, n_queries, persistence, rbp_gain
@@ -268,17 +275,17 @@ def recall_precision(
     """
     params, in_order = _in_run_order(lists, qrels, params, rows)
     n_groups = lists.n_groups
-    ranked, grade, n_queries = in_order.ranked, in_order.grade, in_order.n_queries
+    ranked, grade = in_order.ranked, in_order.grade
     group, query_of_group = ranked.group, lists.group_query
     relevant = grade >= params.relevance_threshold
-    r_count, _n_count, has_judgments = _query_counts(
-        qrels, params.relevance_threshold, n_queries, query_of_group
+    so_far, r_count, _n_count, has_judgments = in_order.relevance(
+        qrels, params.relevance_threshold, query_of_group
     )
     r_safe = np.maximum(r_count, 1).astype(_F64)
     in_top_r = relevant & (ranked.pos < r_count[group])
     r_precision = np.bincount(group[in_top_r], minlength=n_groups) / r_safe
     # the precision and recall at each relevant document (the maxima of precision are there)
-    found = cumsum_in_groups(relevant.astype(_F64), group)[relevant]
+    found = so_far[relevant]
     rel_group = group[relevant]
     precision = found / (ranked.pos[relevant] + 1.0)
     # the c-th relevant retrieved document of each group: its place among the relevant rows
@@ -317,6 +324,12 @@ class RunRows:
         rows: (n,) intp, the input row at each run-order position.
         grade: (n,) float64 grade of each position's document, NaN when not in the qrels.
         n_queries, n_docs: the index spaces of the lists and qrels.
+        threshold: the relevance threshold of ``relevant_so_far`` and the counts below.
+        relevant_so_far: (n,) float64, the relevant documents (grade >= ``threshold``) at and
+            above each position of its list.
+        r_count, n_count: (n_groups,) int64, the relevant and the judged non-relevant
+            documents of each group's query in the qrels.
+        has_judgments: (n_groups,) bool, the group's query has a judgment.
     """
 
     ranked: RankedRows
@@ -324,11 +337,28 @@ class RunRows:
     grade: NDArray[np.float64]
     n_queries: int
     n_docs: int
+    threshold: float
+    relevant_so_far: NDArray[np.float64]
+    r_count: NDArray[np.int64]
+    n_count: NDArray[np.int64]
+    has_judgments: NDArray[np.bool_]
+
+    def relevance(
+        self, qrels: Qrels, threshold: float, query_of_group: NDArray[np.int64]
+    ) -> tuple[NDArray[np.float64], NDArray[np.int64], NDArray[np.int64], NDArray[np.bool_]]:
+        """(``relevant_so_far``, ``r_count``, ``n_count``, ``has_judgments``) at ``threshold``:
+        those found by :func:`run_rows` when it is theirs (every measure of ``eval`` reads
+        them: found once, ``bench_eval.py --set shared``), computed otherwise."""
+        if threshold == self.threshold:
+            return self.relevant_so_far, self.r_count, self.n_count, self.has_judgments
+        relevant = self.grade >= threshold
+        so_far = cumsum_in_groups(relevant.astype(_F64), self.ranked.group)
+        return so_far, *_query_counts(qrels, threshold, self.n_queries, query_of_group)
 
 
 def run_rows(lists: RankedLists, qrels: Qrels, params: ScoringParams) -> RunRows:
-    """:class:`RunRows` of ``lists`` against ``qrels`` in ``params``' run order (its other
-    fields are not used).
+    """:class:`RunRows` of ``lists`` against ``qrels`` in ``params``' run order, the counts of
+    relevant documents at ``params.relevance_threshold`` (its other fields are not used).
 
     Raises:
         ValueError: a document twice in one ranked list, or two grades for one (query, document).
@@ -339,8 +369,12 @@ def run_rows(lists: RankedLists, qrels: Qrels, params: ScoringParams) -> RunRows
     # the grades only: the gain plays no part, and linear gains refuse no grade (an exponential
     # gain refuses grades above 100, which these measures read as they are)
     judgments = judgments_of(qrels, ScoringParams(), n_queries, n_docs)
-    _judged, grade, _gain = judgments.lookup(lists.group_query[ranked.group], lists.doc[rows])
-    return RunRows(ranked, rows, grade, n_queries, n_docs)
+    doc = lists.doc if ranked.order is None else lists.doc[ranked.order]  # rows in run order
+    grade = judgments.grades(lists.group_query[ranked.group], doc)
+    threshold = params.relevance_threshold
+    relevant_so_far = cumsum_in_groups((grade >= threshold).astype(_F64), ranked.group)
+    counts = _query_counts(qrels, threshold, n_queries, lists.group_query)
+    return RunRows(ranked, rows, grade, n_queries, n_docs, threshold, relevant_so_far, *counts)
 
 
 def _in_run_order(
@@ -378,16 +412,16 @@ def inferred_ap(
         (n_groups,) float64 in [0, 1]; 0 when R = 0, NaN when the query has no judgment.
     """
     params, in_order = _in_run_order(lists, qrels, params, rows)
-    ranked, grade, n_queries = in_order.ranked, in_order.grade, in_order.n_queries
+    ranked, grade = in_order.ranked, in_order.grade
     group = ranked.group
     in_qrels = ~np.isnan(grade)
     relevant = in_qrels & (grade >= params.relevance_threshold)
     nonrelevant = in_qrels & (grade >= 0.0) & ~relevant
     unjudged = in_qrels & (grade < 0.0)
-    r_count, _n, has_judgments = _query_counts(
-        qrels, params.relevance_threshold, n_queries, lists.group_query
+    so_far, r_count, _n, has_judgments = in_order.relevance(
+        qrels, params.relevance_threshold, lists.group_query
     )
-    above_r = cumsum_in_groups(relevant.astype(_F64), group)[relevant] - 1.0
+    above_r = so_far[relevant] - 1.0
     above_n = cumsum_in_groups(nonrelevant.astype(_F64), group)[relevant]
     above_u = cumsum_in_groups(unjudged.astype(_F64), group)[relevant]
     j = ranked.pos[relevant].astype(_F64)
@@ -436,13 +470,14 @@ def ndcg_rel(
     r_of_query = np.bincount(ideal_query, minlength=n_queries)
     place = np.arange(ideal_query.shape[0]) - start[ideal_query]
     ideal = cumsum_in_groups(ideal_gain / np.log2(place + 2.0), ideal_query)
-    query = lists.group_query[group]
-    r_row = r_of_query[query]
-    hit = gain > 0.0
-    at = start[query[hit]] + np.minimum(ranked.pos[hit], r_row[hit] - 1)
-    at_hits = np.bincount(group[hit], weights=dcg[hit] / ideal[at], minlength=n_groups)
+    # the rows of positive gain, in run order; their queries looked up for them only
+    hit = np.flatnonzero(gain > 0.0)
+    hit_group = group[hit]
+    hit_query = lists.group_query[hit_group]
+    at = start[hit_query] + np.minimum(ranked.pos[hit], r_of_query[hit_query] - 1)
+    at_hits = np.bincount(hit_group, weights=dcg[hit] / ideal[at], minlength=n_groups)
     r = r_of_query[lists.group_query].astype(_F64)
-    hits = np.bincount(group[hit], minlength=n_groups).astype(_F64)
+    hits = np.bincount(hit_group, minlength=n_groups).astype(_F64)
     last_dcg = np.zeros(n_groups)
     if group.shape[0]:
         ends = np.flatnonzero(np.concatenate((group[1:] != group[:-1], [True])))
@@ -454,7 +489,7 @@ def ndcg_rel(
     np.divide(last_dcg, full, out=ratio, where=full > 0)
     total = at_hits + (r - hits) * ratio
     out = np.where((total > 0) & has_ideal, total / np.maximum(r, 1.0), 0.0)
-    out[~_query_counts(qrels, params.relevance_threshold, n_queries, lists.group_query)[2]] = np.nan
+    out[~in_order.relevance(qrels, params.relevance_threshold, lists.group_query)[3]] = np.nan
     return np.asarray(out, dtype=_F64)
 
 
@@ -489,19 +524,25 @@ def _check_rbp(persistence: float, rbp_gain: str) -> None:
 def _query_counts(
     qrels: Qrels, threshold: float, n_queries: int, query_of_group: NDArray[np.int64]
 ) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.bool_]]:
-    """Per group, from its query's qrels: (relevant R, judged non-relevant N, has judgments)."""
-    qrels_relevant = qrels.grade >= threshold
-    qrels_nonrelevant = (qrels.grade >= 0.0) & ~qrels_relevant
-    n_rel_q = np.bincount(qrels.query[qrels_relevant], minlength=n_queries)
-    n_nonrel_q = np.bincount(qrels.query[qrels_nonrelevant], minlength=n_queries)
-    n_judg_q = np.bincount(qrels.query, minlength=n_queries)
-    r_count = n_rel_q[query_of_group].astype(_I64)
-    n_count = n_nonrel_q[query_of_group].astype(_I64)
-    return r_count, n_count, n_judg_q[query_of_group] > 0
+    """Per group, from its query's qrels: (relevant R, judged non-relevant N, has judgments).
+
+    One ``bincount`` of (query, class) pairs, the classes 0 relevant, 1 judged non-relevant
+    and 2 neither (a negative grade), instead of one per count (``bench_eval.py --set
+    shared``)."""
+    relevant = qrels.grade >= threshold
+    nonrelevant = (qrels.grade >= 0.0) & ~relevant
+    pair = qrels.query * 3 + 2
+    pair -= 2 * relevant
+    pair -= nonrelevant
+    counts = np.bincount(pair, minlength=3 * n_queries).reshape(-1, 3)[query_of_group]
+    r_count = counts[:, 0].astype(_I64)
+    n_count = counts[:, 1].astype(_I64)
+    return r_count, n_count, np.asarray(counts.any(axis=1), dtype=bool)
 
 
 def _ap_and_recall(
     relevant: NDArray[np.bool_],
+    rel_so_far: NDArray[np.float64],
     group: NDArray[np.int64],
     pos: NDArray[np.int64],
     cut: int,
@@ -509,8 +550,7 @@ def _ap_and_recall(
     n_groups: int,
 ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
     """(n_groups,) AP, AP@K and Recall@K from the rows in run order (trec_eval ``m_map.c``,
-    ``m_map_cut.c``, ``m_recall.c``)."""
-    rel_so_far = cumsum_in_groups(relevant.astype(_F64), group)
+    ``m_map_cut.c``, ``m_recall.c``); ``rel_so_far``: :attr:`RunRows.relevant_so_far`."""
     precision_at_rel = np.where(relevant, rel_so_far / (pos + 1.0), 0.0)
     ap = np.bincount(group, weights=precision_at_rel, minlength=n_groups) / r_safe
     in_top = pos < cut

@@ -467,23 +467,37 @@ class Judgments:
         self, query: NDArray[np.int64], doc: NDArray[np.int64]
     ) -> tuple[NDArray[np.bool_], NDArray[np.float64], NDArray[np.float64]]:
         """(judged, grade or NaN, gain or 0) of (query, doc) pairs, each ``(n,)``."""
-        m = self.key_sorted.shape[0]
-        if m == 0 or query.shape[0] == 0:
-            size = query.shape[0]
+        size = query.shape[0]
+        if self.key_sorted.shape[0] == 0 or size == 0:
             return np.zeros(size, dtype=bool), np.full(size, np.nan), np.zeros(size, dtype=_F64)
+        judged, source = self._find(query, doc)
+        grade = np.where(judged, self.grade[source], np.nan)
+        gain = np.where(judged, self.gain[source], 0.0)
+        return judged, grade, gain
+
+    def grades(self, query: NDArray[np.int64], doc: NDArray[np.int64]) -> NDArray[np.float64]:
+        """(n,) float64 grade of each (query, doc) pair, NaN when not judged: the grades of
+        :meth:`lookup` without its gains (``bench_eval.py --set shared``)."""
+        if self.key_sorted.shape[0] == 0 or query.shape[0] == 0:
+            return np.full(query.shape[0], np.nan)
+        judged, source = self._find(query, doc)
+        return np.where(judged, self.grade[source], np.nan)
+
+    def _find(
+        self, query: NDArray[np.int64], doc: NDArray[np.int64]
+    ) -> tuple[NDArray[np.bool_], NDArray[np.intp]]:
+        """(judged, the judgment row of each pair where judged); at least one judgment."""
+        m = self.key_sorted.shape[0]
         if self.query_of_doc is not None:
             # a gather instead of a binary search per pair (bench_eval.py)
             source = np.minimum(doc, m - 1)
             judged = (doc < m) & (self.query_of_doc[source] == query)
-        else:
-            key = query * self.n_docs + doc
-            at = np.searchsorted(self.key_sorted, key)
-            np.minimum(at, m - 1, out=at)
-            judged = self.key_sorted[at] == key
-            source = at if self.perm is None else self.perm[at]  # judgment row of each pair
-        grade = np.where(judged, self.grade[source], np.nan)
-        gain = np.where(judged, self.gain[source], 0.0)
-        return judged, grade, gain
+            return judged, source
+        key = query * self.n_docs + doc
+        at = np.searchsorted(self.key_sorted, key)
+        np.minimum(at, m - 1, out=at)
+        judged = self.key_sorted[at] == key
+        return judged, at if self.perm is None else self.perm[at]
 
 
 def judgments_of(qrels: Qrels, params: ScoringParams, n_queries: int, n_docs: int) -> Judgments:

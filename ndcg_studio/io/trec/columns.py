@@ -37,8 +37,9 @@ from ndcg_studio.io.trec.readers import read_trec_qrels, read_trec_run
 
 __all__ = ["QrelsColumns", "RunColumns", "read_qrels_columns", "read_run_columns"]
 
-# Bytes per block: bounds the tokenizer's temporary arrays (~20 bytes per input byte).
-_BLOCK = 1 << 23
+# Bytes per block: bounds the tokenizer's temporary arrays (~20 bytes per input byte), which
+# at 1 MiB stay in the CPU's caches; 8 MiB blocks read a file markedly slower (bench_eval.py).
+_BLOCK = 1 << 20
 _BOM = b"\xef\xbb\xbf"
 
 
@@ -134,10 +135,12 @@ def _fields(block: NDArray[np.uint8], n_fields: int) -> tuple[NDArray[np.intp], 
             block.tobytes().decode("utf-8")
         except UnicodeDecodeError:
             raise _Irregular from None
-    word = block > 32  # tab, LF, CR and space separate fields
-    edge = np.flatnonzero(word[1:] != word[:-1]) + 1  # every start and end but the first
-    if word[0]:
-        edge = np.concatenate(([0], edge))
+    # word[i + 1]: block[i] is part of a field (tab, LF, CR and space separate fields);
+    # word[0], before the block, is not, so a field at offset 0 starts there too
+    word = np.empty(block.shape[0] + 1, dtype=bool)
+    word[0] = False
+    np.greater(block, 32, out=word[1:])
+    edge = np.flatnonzero(word[1:] != word[:-1])  # every start and end, as offsets
     starts, ends = edge[0::2], edge[1::2]  # the block ends with LF, so every field ends
     n_lines = newline.shape[0]
     if starts.shape[0] != n_lines * n_fields:
@@ -152,17 +155,53 @@ def _fields(block: NDArray[np.uint8], n_fields: int) -> tuple[NDArray[np.intp], 
     return starts, ends
 
 
+#: ``_LOW_BYTES[k]``: the mask of the k low bytes of a 64-bit word, k = 0..8.
+_LOW_BYTES = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype="<u8")
+
+
 def _gather(
     block: NDArray[np.uint8], starts: NDArray[np.intp], ends: NDArray[np.intp]
 ) -> NDArray[np.bytes_]:
-    """The fields ``block[starts[i]:ends[i]]`` as one fixed-width bytes array."""
+    """The fields ``block[starts[i]:ends[i]]`` as one fixed-width bytes array (``starts``
+    ascending, as the fields of one column are).
+
+    Fields of three bytes or more are read eight bytes at a time: every field's words as
+    unaligned little-endian 64-bit integers at its start (+8, +16 ...), the bytes past its end
+    masked to NUL; gathering the (n, width) bytes one by one cost up to twice as much
+    (``bench_eval.py``). The last fields, whose last word would pass the end of the block, are
+    gathered byte by byte."""
     n = starts.shape[0]
     length = ends - starts
     width = int(length.max()) if n else 1
+    if width <= 2:
+        return _gather_bytes(block, starts, length, width).view(f"S{width}").reshape(n)
+    n_words = -(-width // 8)
+    size = block.shape[0]
+    inside = int(np.searchsorted(starts, size - 8 * n_words, side="right"))
+    out = np.empty((n, n_words), dtype="<u8")
+    if inside:
+        # every byte offset of the block as the start of a word (strides of one byte)
+        words = np.ndarray((size - 7,), dtype="<u8", buffer=block, strides=(1,))
+        for i in range(n_words):
+            word = words[starts[:inside] + 8 * i]
+            word &= _LOW_BYTES[np.clip(length[:inside] - 8 * i, 0, 8)]
+            out[:inside, i] = word
+    if inside < n:
+        out[inside:] = _gather_bytes(block, starts[inside:], length[inside:], 8 * n_words).view(
+            "<u8"
+        )
+    fields = out.view(f"S{8 * n_words}").reshape(n)
+    return fields if width == 8 * n_words else fields.astype(f"S{width}")
+
+
+def _gather_bytes(
+    block: NDArray[np.uint8], starts: NDArray[np.intp], length: NDArray[np.intp], width: int
+) -> NDArray[np.uint8]:
+    """(n, width) uint8: the bytes of each field, NUL after its end, gathered one by one."""
     column = np.arange(width)
-    out = block.take(starts[:, None] + column, mode="clip")  # (n, width)
-    out *= column < length[:, None]  # the bytes after each field's end become NUL padding
-    return out.view(f"S{width}").reshape(n)
+    out = block.take(starts[:, None] + column, mode="clip")
+    out *= column < length[:, None]
+    return out
 
 
 def _concat(parts: list[NDArray[np.bytes_]]) -> NDArray[np.bytes_]:
@@ -248,15 +287,17 @@ def _plain_decimals(part: NDArray[np.bytes_]) -> NDArray[np.float64] | None:
     n, width = part.shape[0], part.dtype.itemsize
     if n == 0:
         return None
-    byte = part.view(np.uint8).reshape(n, width)
+    # one row per byte column of the fields: each pass below reads contiguous memory (the
+    # columns of the (n, width) bytes are strided; transposed once, the passes cost a third)
+    byte = np.ascontiguousarray(part.view(np.uint8).reshape(n, width).T)
     digit = (byte >= ord("0")) & (byte <= ord("9"))
     dot = byte == ord(".")
-    sign = np.zeros((n, width), dtype=bool)
-    sign[:, 0] = (byte[:, 0] == ord("-")) | (byte[:, 0] == ord("+"))
-    n_digits = np.count_nonzero(digit, axis=1)
+    sign = np.zeros((width, n), dtype=bool)
+    sign[0] = (byte[0] == ord("-")) | (byte[0] == ord("+"))
+    n_digits = np.count_nonzero(digit, axis=0)
     if not (
         np.all(digit | dot | sign | (byte == 0))
-        and np.all(np.count_nonzero(dot, axis=1) <= 1)
+        and np.all(np.count_nonzero(dot, axis=0) <= 1)
         and np.all((n_digits >= 1) & (n_digits <= _MAX_DIGITS))
     ):
         return None
@@ -264,12 +305,12 @@ def _plain_decimals(part: NDArray[np.bytes_]) -> NDArray[np.float64] | None:
     after_point = np.zeros(n, dtype=np.int64)
     seen_point = np.zeros(n, dtype=bool)
     for j in range(width):  # a column at a time: width passes over n fields
-        d = digit[:, j]
-        mantissa = np.where(d, mantissa * 10 + (byte[:, j].astype(np.int64) - ord("0")), mantissa)
-        seen_point |= dot[:, j]
+        d = digit[j]
+        mantissa = np.where(d, mantissa * 10 + (byte[j].astype(np.int64) - ord("0")), mantissa)
+        seen_point |= dot[j]
         after_point += d & seen_point
     value = mantissa.astype(np.float64) / _POWERS_OF_TEN[after_point]
-    return np.asarray(np.where(byte[:, 0] == ord("-"), -value, value), dtype=np.float64)
+    return np.asarray(np.where(byte[0] == ord("-"), -value, value), dtype=np.float64)
 
 
 def _digit_grades(part: NDArray[np.bytes_]) -> NDArray[np.int64] | None:

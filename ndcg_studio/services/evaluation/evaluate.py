@@ -90,20 +90,58 @@ def _refuse_duplicates(run: RunColumns | None, qrels: QrelsColumns | None) -> No
         read_trec_qrels(qrels.path)
 
 
+def _sorted_hashes(
+    h: NDArray[np.uint64], shift: int
+) -> tuple[NDArray[np.uint64], NDArray[np.intp]]:
+    """(keys sorted, the row of each): keys are ``h >> shift``; with ``shift`` > 0 each row
+    index (< 2**shift) is packed into the bits the shift frees, and one ``np.sort`` of the
+    values replaces an ``argsort`` (numpy sorts 64-bit integers with SIMD, argsorts them
+    without: several times slower, ``bench_eval.py``)."""
+    if shift == 0:
+        order = np.argsort(h)
+        return h[order], order
+    mask = np.uint64((1 << shift) - 1)
+    packed = h & ~mask
+    packed |= np.arange(h.shape[0], dtype=np.uint64)
+    packed.sort()
+    order = (packed & mask).astype(np.intp)
+    packed >>= np.uint64(shift)
+    return packed, order
+
+
 def _join(run: RunColumns, qrels: QrelsColumns, run_q: NDArray[np.int64]) -> _Joined | None:
-    """Hash join on (query, document); None when a hash collision makes it inexact."""
+    """Hash join on (query, document); None when a hash collision makes it inexact.
+
+    First on the hashes cut to the bits left beside a row index (:func:`_sorted_hashes`), when
+    the rows are few enough for the shorter hashes to collide seldom (n² below 2^(64 - index
+    bits): under half a colliding pair expected per file); a collision, or a duplicate, then
+    costs a second join on the whole hashes, which decides."""
+    run_h = _hash_rows(run.doc, run_q)
+    qrels_h = _hash_rows(qrels.doc, qrels.query)
+    n = max(run_h.shape[0], qrels_h.shape[0], 2)
+    shift = (n - 1).bit_length()
+    if n * n < 1 << (64 - shift):
+        joined = _match(run, qrels, run_q, run_h, qrels_h, shift)
+        if joined is not None:
+            return joined
+    return _match(run, qrels, run_q, run_h, qrels_h, 0)
+
+
+def _match(
+    run: RunColumns,
+    qrels: QrelsColumns,
+    run_q: NDArray[np.int64],
+    run_h: NDArray[np.uint64],
+    qrels_h: NDArray[np.uint64],
+    shift: int,
+) -> _Joined | None:
+    """The join of :func:`_join` on the hashes ``>> shift``; None on a collision."""
     qrels_q = qrels.query
     n_run = run_q.shape[0]
-    run_h = _hash_rows(run.doc, run_q)
-    order = np.argsort(run_h)
-    run_sorted = run_h[order]
-    del run_h
+    run_sorted, order = _sorted_hashes(run_h, shift)
     if _first_duplicate(run_sorted):
         return None  # a duplicate document, or a collision: the exact path decides
-    qrels_h = _hash_rows(qrels.doc, qrels_q)
-    qrels_order = np.argsort(qrels_h)
-    qrels_sorted = qrels_h[qrels_order]
-    del qrels_h
+    qrels_sorted, qrels_order = _sorted_hashes(qrels_h, shift)
     if _first_duplicate(qrels_sorted):
         return None
     # sorted needles: searchsorted walks both arrays in order
@@ -157,8 +195,12 @@ def _by_query_then_score(query: NDArray[np.int64], score_: NDArray[np.float64]) 
     lengths = np.diff(np.append(starts, n))
     longest = int(lengths.max())
     block_query = query[starts]
-    if np.unique(block_query).shape[0] == starts.shape[0] and starts.shape[0] * longest <= 2 * n:
-        block_order = np.argsort(block_query)
+    block_order = np.argsort(block_query)
+    # each query one block: no two blocks of one query (a sort, not np.unique, which imports
+    # numpy.ma to check for a masked array: part of the command's start, bench_eval.py)
+    sorted_query = block_query[block_order]
+    one_block_each = not np.any(sorted_query[1:] == sorted_query[:-1])
+    if one_block_each and starts.shape[0] * longest <= 2 * n:
         starts, lengths = starts[block_order], lengths[block_order]
         column = np.arange(longest)
         valid = column < lengths[:, None]
@@ -312,6 +354,8 @@ def evaluate(
 def _joint_queries(run: RunColumns, qrels: QrelsColumns) -> NDArray[np.int64]:
     """(n,) int64 joint query index of each run row: the qrels' queries first (their order),
     then the run's others."""
+    if run.query_ids == qrels.query_ids:  # the same queries (both in byte order): no mapping
+        return run.query
     lookup = {q: i for i, q in enumerate(qrels.query_ids)}
     n_qrels_q = len(qrels.query_ids)
     run_to_joint = np.empty(len(run.query_ids), dtype=np.int64)

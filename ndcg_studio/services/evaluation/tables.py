@@ -103,7 +103,9 @@ class MeasureTables:
         """Compute P, recall, nDCG and AP at every cutoff any measure asks for, in one pass
         (``bench_eval.py``: a pass per cutoff and family cost several times the whole)."""
         params = ScoringParams(k=None, relevance_threshold=self.threshold)
-        self._cutoffs = cutoff_measures(self.lists, self.judgments, params, sorted(cutoffs))
+        self._cutoffs = cutoff_measures(
+            self.lists, self.judgments, params, sorted(cutoffs), rows=self.rows()
+        )
 
     def whole(self) -> CutoffMeasures:
         """The one-pass table (the list lengths, RR and nDCG of the whole lists among it)."""
@@ -137,14 +139,15 @@ class MeasureTables:
         if name == "num_rel_ret":
             table = self.incomplete(None)
             return {name: np.rint(table.recall * table.n_relevant)}
-        if name == "map":
-            return {name: self.incomplete(None).ap}
+        if name in ("map", "gm_map"):  # gm_map: its summary is the geometric mean (evaluate)
+            # from the one-pass table, which P, nDCG and RR need too; the incomplete table
+            # (bpref, RBP ...) only when a measure reads it (bench_eval.py: map with three of
+            # those)
+            return {name: self.whole().ap_whole}
         if name in ("infAP", "ndcg_rel"):
             whole = ScoringParams(k=None, relevance_threshold=self.threshold)
             compute = inferred_ap if name == "infAP" else ndcg_rel
             return {name: compute(self.lists, self.judgments, whole, rows=self.rows())}
-        if name == "gm_map":  # the summary is the geometric mean (evaluate)
-            return {name: self.incomplete(None).ap}
         if name == "Rprec":
             return {name: self.recall_precision()[0]}
         if name == "iprec_at_recall":
