@@ -10,7 +10,6 @@ implemented is refused in one line (exit 2) before the files are read.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from typing import Any
 
@@ -101,12 +100,6 @@ def _reuse_freed_memory() -> None:
 
 def eval_command(args: argparse.Namespace) -> int:
     """Print trec_eval's lines for ``args.run`` against ``args.qrels``."""
-    # numpy's documented switch, read when numpy is first imported: no transparent huge pages
-    # for its arrays. This command allocates and frees many large arrays once each, and asking
-    # the kernel to assemble huge pages for them cost more system time than it saved
-    # (guarded by benchmarks/bench_eval.py; its numbers are in benchmarks/README.md).
-    if "numpy" not in sys.modules:
-        os.environ.setdefault("NUMPY_MADVISE_HUGEPAGE", "0")
     _reuse_freed_memory()
     from ndcg_studio.io.trec.columns import read_qrels_columns, read_run_columns
     from ndcg_studio.services.evaluation.evaluate import evaluate
