@@ -398,8 +398,11 @@ class AgreementService:
             n_items = len(item_q)
             docs = names.document_external_ids(conn, item_d) if documents else {}
         annotator_ids = np.unique(rows["annotator"])
-        query_ids = np.unique(item_q)
-        item_query_index = np.searchsorted(query_ids, item_q).astype(np.int64)
+        # the items come sorted by query: each query starts where the query id changes
+        # (no np.unique of the items' queries; bench_gui_scale.py Agreement)
+        new_query = np.concatenate(([True], item_q[1:] != item_q[:-1]))[: len(item_q)]
+        query_ids = item_q[new_query]
+        item_query_index = (np.cumsum(new_query) - 1).astype(np.int64)
         annotator_index = np.searchsorted(annotator_ids, rows["annotator"]).astype(np.int64)
         # trec_eval's -1 (judged non-relevant) is grade 0 here: both say "not relevant"
         grades = np.maximum(rows["grade"], 0.0)
@@ -426,7 +429,8 @@ class AgreementService:
 def _items(
     query: NDArray[np.int64], doc: NDArray[np.int64]
 ) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
-    """The distinct (query, document) pairs sorted, and each row's index among them.
+    """The distinct (query, document) pairs sorted (by query, then document), and each row's
+    index among them.
 
     One int64 key per pair when both ids are below 2**31 (every database but one with
     ids set by hand); else the pairs are compared as rows (slower, any ids)."""
