@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import islice
 
 import numpy as np
 from numpy.typing import NDArray
@@ -76,30 +77,34 @@ class DisputedRows:
     ) -> DisputedRows:
         """The disputed items of ``report`` (vectorised: one sort of the ratings by item)."""
         sp = report.summary.spread
-        doc_ext = np.asarray(report.doc_external, dtype=str)
         q_ext = np.asarray(report.query_external, dtype=str)
+        disputed = np.flatnonzero(sp.disputed)
+        # the disputed items' document ids only, in the width of all of them (the dtype an
+        # array of every item's would have): a third of a million strings otherwise
+        # (bench_gui_scale.py Agreement)
+        docs = report.doc_external
+        width = max(1, max(map(len, docs), default=1))
+        doc_ext = np.array([docs[i] for i in disputed.tolist()], dtype=f"<U{width}")
         # most disputed first (range, then std, descending); ties in query and document order
-        idx = np.flatnonzero(sp.disputed)
         ties = np.zeros((2, sp.range.shape[0]), dtype=np.int64)
-        if idx.size:
-            ties[0, idx] = dense_ranks(natural_key(q_ext[report.item_query_index[idx]]))
-            ties[1, idx] = dense_ranks(natural_key(doc_ext[idx]))
+        if disputed.size:
+            ties[0, disputed] = dense_ranks(natural_key(q_ext[report.item_query_index[disputed]]))
+            ties[1, disputed] = dense_ranks(natural_key(doc_ext))
         idx = most_disputed_first(sp.range, sp.std, sp.disputed, ties[0], ties[1])
         r = report.ratings
         order = np.argsort(r.item, kind="stable")
         items = r.item[order]
         starts = np.searchsorted(items, idx, side="left")
         ends = np.searchsorted(items, idx, side="right")
-        names = report.annotators
-        grades: list[dict[str, float]] = []
-        ann, grd = r.annotator[order], r.grade[order]
-        for s, e in zip(starts.tolist(), ends.tolist(), strict=True):
-            grades.append(
-                {
-                    names[int(a)]: float(g)
-                    for a, g in zip(ann[s:e].tolist(), grd[s:e].tolist(), strict=True)
-                }
-            )
+        # every disputed item's ratings, item after item, as Python objects in one go
+        sizes = ends - starts
+        rows = np.repeat(starts - np.cumsum(sizes) + sizes, sizes) + np.arange(int(sizes.sum()))
+        pairs = zip(
+            np.asarray(report.annotators, dtype=object)[r.annotator[order[rows]]].tolist(),
+            r.grade[order[rows]].tolist(),
+            strict=True,
+        )
+        grades: list[dict[str, float]] = [dict(islice(pairs, n)) for n in sizes.tolist()]
         q_ids = report.item_query[idx]
         d_ids = report.item_doc[idx]
         adj = adjudications or {}
@@ -112,7 +117,9 @@ class DisputedRows:
         )
         return cls(
             query=q_ext[report.item_query_index[idx]] if idx.size else np.zeros(0, dtype=str),
-            document=doc_ext[idx] if idx.size else np.zeros(0, dtype=str),
+            document=(
+                doc_ext[np.searchsorted(disputed, idx)] if idx.size else np.zeros(0, dtype=str)
+            ),
             query_id=q_ids.astype(np.int64),
             document_id=d_ids.astype(np.int64),
             range=sp.range[idx].astype(np.float64),
