@@ -7,8 +7,8 @@ worker thread.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import InitVar, dataclass, field
 from itertools import islice
 
 import numpy as np
@@ -54,13 +54,14 @@ class DisputedRows:
     std: NDArray[np.float64]
     grades: list[dict[str, float]]
     adjudicated: NDArray[np.float64]
+    #: ``grades_text`` already made as a list (by :meth:`from_report`), else None
+    texts: InitVar[list[str] | None] = None
     grades_text: NDArray[np.str_] = field(init=False, repr=False)
 
-    def __post_init__(self) -> None:
-        text = np.asarray(
-            ["  ".join(f"{a} {g:g}" for a, g in sorted(gr.items())) for gr in self.grades] or [""],
-            dtype=str,
-        )[: len(self.grades)]
+    def __post_init__(self, texts: list[str] | None) -> None:
+        if texts is None:
+            texts = [_grades_text(sorted(gr.items())) for gr in self.grades]
+        text = np.asarray(texts or [""], dtype=str)[: len(self.grades)]
         object.__setattr__(self, "grades_text", text)
 
     def __len__(self) -> int:
@@ -108,13 +109,15 @@ class DisputedRows:
         q_ids = report.item_query[idx]
         d_ids = report.item_doc[idx]
         adj = adjudications or {}
-        adjudicated = np.array(
-            [
-                float(adj.get((int(q), int(d)), math.nan))
-                for q, d in zip(q_ids.tolist(), d_ids.tolist(), strict=True)
-            ],
-            dtype=np.float64,
-        )
+        adjudicated = np.full(idx.shape[0], math.nan)
+        if adj:  # none yet: every item NaN, no look-up per item
+            adjudicated = np.array(
+                [
+                    float(adj.get((int(q), int(d)), math.nan))
+                    for q, d in zip(q_ids.tolist(), d_ids.tolist(), strict=True)
+                ],
+                dtype=np.float64,
+            )
         return cls(
             query=q_ext[report.item_query_index[idx]] if idx.size else np.zeros(0, dtype=str),
             document=(
@@ -127,6 +130,9 @@ class DisputedRows:
             std=sp.std[idx].astype(np.float64),
             grades=grades,
             adjudicated=adjudicated,
+            texts=_texts_by_name(
+                report.annotators, r.annotator[order[rows]], r.grade[order[rows]], sizes
+            ),
         )
 
     @classmethod
@@ -155,6 +161,36 @@ class DisputedRows:
                 dtype=np.float64,
             ),
         )
+
+
+def _grades_text(pairs: Iterable[tuple[str, float]]) -> str:
+    """One item's (annotator, grade) pairs as the Grades column shows them: "ann1 2  ann2 4"."""
+    return "  ".join(f"{a} {g:g}" for a, g in pairs)
+
+
+def _texts_by_name(
+    names: Sequence[str],
+    annotator: NDArray[np.int64],
+    grade: NDArray[np.float64],
+    sizes: NDArray[np.intp],
+) -> list[str] | None:
+    """:func:`_grades_text` of items whose ratings come item after item (``sizes`` (n,) of
+    them; ``annotator`` codes into ``names`` and ``grade`` floats, (sum of sizes,)), each
+    item's in annotator name order as ``sorted(grades.items())`` orders them: one text per
+    (annotator, grade) made once, not one per rating (``bench_gui_scale.py`` Agreement).
+    None when two annotators share a name (their grades dict keeps one of them)."""
+    if len(set(names)) != len(names):
+        return None
+    rank = np.empty(len(names), dtype=np.int64)
+    rank[sorted(range(len(names)), key=names.__getitem__)] = np.arange(len(names))
+    item = np.repeat(np.arange(sizes.shape[0]), sizes)
+    by_name = np.lexsort((rank[annotator], item)) if len(names) else item
+    values, code = np.unique(grade, return_inverse=True)
+    tokens = np.array(
+        [[_grades_text([(a, g)]) for g in values.tolist()] for a in names], dtype=object
+    ).reshape(len(names), values.shape[0])
+    ordered = iter(tokens[annotator[by_name], code.reshape(-1)[by_name]].tolist())
+    return ["  ".join(islice(ordered, n)) for n in sizes.tolist()]
 
 
 @dataclass(frozen=True, eq=False)
