@@ -336,7 +336,7 @@ class AgreementService:
         checkpoint(2, 3, None, cancelled)
         loo = alpha_leave_one_out(r, s.level, values=s.values)
         summary = replace(s, alpha_ci=interval, leave_one_out=loo)
-        doc_external = [docs[d] for d in report.item_doc.tolist()]
+        doc_external = _per_item(docs, report.item_doc)
         return replace(report, summary=summary, doc_external=doc_external, complete=True)
 
     def per_query_alpha(self, level: Level = "ordinal") -> dict[str, float]:
@@ -398,8 +398,11 @@ class AgreementService:
             n_items = len(item_q)
             docs = names.document_external_ids(conn, item_d) if documents else {}
         annotator_ids = np.unique(rows["annotator"])
-        query_ids = np.unique(item_q)
-        item_query_index = np.searchsorted(query_ids, item_q).astype(np.int64)
+        # the items come sorted by query: each query starts where the query id changes
+        # (no np.unique of the items' queries; bench_gui_scale.py Agreement)
+        new_query = np.concatenate(([True], item_q[1:] != item_q[:-1]))[: len(item_q)]
+        query_ids = item_q[new_query]
+        item_query_index = (np.cumsum(new_query) - 1).astype(np.int64)
         annotator_index = np.searchsorted(annotator_ids, rows["annotator"]).astype(np.int64)
         # trec_eval's -1 (judged non-relevant) is grade 0 here: both say "not relevant"
         grades = np.maximum(rows["grade"], 0.0)
@@ -412,7 +415,7 @@ class AgreementService:
             item_query_index=item_query_index,
             item_query=item_q.astype(np.int64),
             item_doc=item_d.astype(np.int64),
-            doc_external=[docs[int(x)] for x in item_d] if documents else [],
+            doc_external=_per_item(docs, item_d) if documents else [],
             judgments_per_query=np.bincount(
                 item_query_index[item_index], minlength=len(query_ids)
             ).astype(np.int64),
@@ -423,10 +426,34 @@ class AgreementService:
         )
 
 
+def _per_item(names: dict[int, str], ids: NDArray[np.int64]) -> list[str]:
+    """``[names[i] for i in ids]`` for (n,) int ``ids``, by a search among the sorted keys
+    rather than a dict look-up per item: a third of a million items ask a quarter of a million
+    documents, whose dict does not stay in the CPU's caches (``bench_gui_scale.py``
+    Agreement).
+
+    Raises:
+        KeyError: an id that ``names`` lacks.
+    """
+    keys = np.fromiter(names, dtype=np.int64, count=len(names))
+    values = np.empty(len(names), dtype=object)
+    values[:] = list(names.values())
+    order = np.argsort(keys, kind="stable")
+    keys, values = keys[order], values[order]
+    wanted = np.asarray(ids, dtype=np.int64)
+    at = np.minimum(np.searchsorted(keys, wanted), max(len(keys) - 1, 0))
+    if len(wanted) and (len(keys) == 0 or not bool((keys[at] == wanted).all())):
+        missing = wanted if len(keys) == 0 else wanted[keys[at] != wanted]
+        raise KeyError(int(missing[0]))
+    found: list[str] = values[at].tolist()
+    return found
+
+
 def _items(
     query: NDArray[np.int64], doc: NDArray[np.int64]
 ) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
-    """The distinct (query, document) pairs sorted, and each row's index among them.
+    """The distinct (query, document) pairs sorted (by query, then document), and each row's
+    index among them.
 
     One int64 key per pair when both ids are below 2**31 (every database but one with
     ids set by hand); else the pairs are compared as rows (slower, any ids)."""

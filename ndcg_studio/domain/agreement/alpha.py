@@ -384,12 +384,25 @@ def alpha_by_group(
         raise ValueError(f"group_of_item must lie in [0, {n_groups})")
     n_values = domain.size
     counts = item_counts(ratings.item, codes, ratings.n_items, n_values)
-    rows, table = pairable_contributions(counts)
+    m = counts.sum(axis=0)
+    rows = np.flatnonzero(m >= 2)
+    sub = counts[:, rows]
+    weighted = sub * pair_weight(m[rows], 0)
     group = groups[rows]
-    sums = np.empty((n_groups, table.shape[0]))
-    for j in range(table.shape[0]):  # one bincount per coincidence cell / marginal, not per group
-        sums[:, j] = np.bincount(group, weights=table[j], minlength=n_groups)
     square = n_values * n_values
+    sums = np.empty((n_groups, square + n_values + 1))
+    # one bincount per coincidence cell / marginal, not per group; each cell's contributions
+    # (those of pairable_contributions) made in one reused row, not a (V*V + V + 1, P) table
+    # (bench_gui_scale.py Agreement)
+    cell = np.empty(rows.size)
+    for c in range(n_values):
+        for k in range(n_values):
+            np.multiply(sub[k], weighted[c], out=cell)
+            if c == k:
+                cell -= weighted[c]
+            sums[:, c * n_values + k] = np.bincount(group, weights=cell, minlength=n_groups)
+        sums[:, square + c] = np.bincount(group, weights=sub[c], minlength=n_groups)
+    sums[:, -1] = np.bincount(group, minlength=n_groups)
     coincidences = sums[:, :square].reshape(n_groups, n_values, n_values)
     marginals = sums[:, square : square + n_values]
     n_pairable_items = sums[:, -1]

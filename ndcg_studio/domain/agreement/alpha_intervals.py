@@ -223,10 +223,13 @@ def _bootstrap_samples(
     codes, domain = encode_grades(ratings.grade, values)
     n_values = domain.size
     counts = item_counts(ratings.item, codes, ratings.n_items, n_values)
-    rows, table = pairable_contributions(counts)
+    rows = np.flatnonzero(counts.sum(axis=0) >= 2)
     kind_of, kinds = _count_kinds(counts[:, rows])
-    # (K, V*V + V): one contribution per kind of item (same value counts, same contribution)
-    contributions = np.ascontiguousarray(table[:-1, kinds].T)
+    # (K, V*V + V): one contribution per kind of item (same value counts, same contribution),
+    # computed for one item of each kind only, not for all P (column by column, so the same
+    # values; bench_gui_scale.py Agreement)
+    _, table = pairable_contributions(counts[:, rows[kinds]])
+    contributions = np.ascontiguousarray(table[:-1].T)
     n_pairable, n_kinds = rows.size, kinds.size
     square = n_values * n_values
     n_resamples = samples.shape[0]

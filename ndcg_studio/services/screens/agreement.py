@@ -7,8 +7,9 @@ worker thread.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import InitVar, dataclass, field
+from itertools import islice
 
 import numpy as np
 from numpy.typing import NDArray
@@ -53,13 +54,14 @@ class DisputedRows:
     std: NDArray[np.float64]
     grades: list[dict[str, float]]
     adjudicated: NDArray[np.float64]
+    #: ``grades_text`` already made as a list (by :meth:`from_report`), else None
+    texts: InitVar[list[str] | None] = None
     grades_text: NDArray[np.str_] = field(init=False, repr=False)
 
-    def __post_init__(self) -> None:
-        text = np.asarray(
-            ["  ".join(f"{a} {g:g}" for a, g in sorted(gr.items())) for gr in self.grades] or [""],
-            dtype=str,
-        )[: len(self.grades)]
+    def __post_init__(self, texts: list[str] | None) -> None:
+        if texts is None:
+            texts = [_grades_text(sorted(gr.items())) for gr in self.grades]
+        text = np.asarray(texts or [""], dtype=str)[: len(self.grades)]
         object.__setattr__(self, "grades_text", text)
 
     def __len__(self) -> int:
@@ -76,43 +78,51 @@ class DisputedRows:
     ) -> DisputedRows:
         """The disputed items of ``report`` (vectorised: one sort of the ratings by item)."""
         sp = report.summary.spread
-        doc_ext = np.asarray(report.doc_external, dtype=str)
         q_ext = np.asarray(report.query_external, dtype=str)
+        disputed = np.flatnonzero(sp.disputed)
+        # the disputed items' document ids only, in the width of all of them (the dtype an
+        # array of every item's would have): a third of a million strings otherwise
+        # (bench_gui_scale.py Agreement)
+        docs = report.doc_external
+        width = max(1, max(map(len, docs), default=1))
+        doc_ext = np.array([docs[i] for i in disputed.tolist()], dtype=f"<U{width}")
         # most disputed first (range, then std, descending); ties in query and document order
-        idx = np.flatnonzero(sp.disputed)
         ties = np.zeros((2, sp.range.shape[0]), dtype=np.int64)
-        if idx.size:
-            ties[0, idx] = dense_ranks(natural_key(q_ext[report.item_query_index[idx]]))
-            ties[1, idx] = dense_ranks(natural_key(doc_ext[idx]))
+        if disputed.size:
+            ties[0, disputed] = dense_ranks(natural_key(q_ext[report.item_query_index[disputed]]))
+            ties[1, disputed] = dense_ranks(natural_key(doc_ext))
         idx = most_disputed_first(sp.range, sp.std, sp.disputed, ties[0], ties[1])
         r = report.ratings
         order = np.argsort(r.item, kind="stable")
         items = r.item[order]
         starts = np.searchsorted(items, idx, side="left")
         ends = np.searchsorted(items, idx, side="right")
-        names = report.annotators
-        grades: list[dict[str, float]] = []
-        ann, grd = r.annotator[order], r.grade[order]
-        for s, e in zip(starts.tolist(), ends.tolist(), strict=True):
-            grades.append(
-                {
-                    names[int(a)]: float(g)
-                    for a, g in zip(ann[s:e].tolist(), grd[s:e].tolist(), strict=True)
-                }
-            )
+        # every disputed item's ratings, item after item, as Python objects in one go
+        sizes = ends - starts
+        rows = np.repeat(starts - np.cumsum(sizes) + sizes, sizes) + np.arange(int(sizes.sum()))
+        pairs = zip(
+            np.asarray(report.annotators, dtype=object)[r.annotator[order[rows]]].tolist(),
+            r.grade[order[rows]].tolist(),
+            strict=True,
+        )
+        grades: list[dict[str, float]] = [dict(islice(pairs, n)) for n in sizes.tolist()]
         q_ids = report.item_query[idx]
         d_ids = report.item_doc[idx]
         adj = adjudications or {}
-        adjudicated = np.array(
-            [
-                float(adj.get((int(q), int(d)), math.nan))
-                for q, d in zip(q_ids.tolist(), d_ids.tolist(), strict=True)
-            ],
-            dtype=np.float64,
-        )
+        adjudicated = np.full(idx.shape[0], math.nan)
+        if adj:  # none yet: every item NaN, no look-up per item
+            adjudicated = np.array(
+                [
+                    float(adj.get((int(q), int(d)), math.nan))
+                    for q, d in zip(q_ids.tolist(), d_ids.tolist(), strict=True)
+                ],
+                dtype=np.float64,
+            )
         return cls(
             query=q_ext[report.item_query_index[idx]] if idx.size else np.zeros(0, dtype=str),
-            document=doc_ext[idx] if idx.size else np.zeros(0, dtype=str),
+            document=(
+                doc_ext[np.searchsorted(disputed, idx)] if idx.size else np.zeros(0, dtype=str)
+            ),
             query_id=q_ids.astype(np.int64),
             document_id=d_ids.astype(np.int64),
             range=sp.range[idx].astype(np.float64),
@@ -120,6 +130,9 @@ class DisputedRows:
             std=sp.std[idx].astype(np.float64),
             grades=grades,
             adjudicated=adjudicated,
+            texts=_texts_by_name(
+                report.annotators, r.annotator[order[rows]], r.grade[order[rows]], sizes
+            ),
         )
 
     @classmethod
@@ -148,6 +161,36 @@ class DisputedRows:
                 dtype=np.float64,
             ),
         )
+
+
+def _grades_text(pairs: Iterable[tuple[str, float]]) -> str:
+    """One item's (annotator, grade) pairs as the Grades column shows them: "ann1 2  ann2 4"."""
+    return "  ".join(f"{a} {g:g}" for a, g in pairs)
+
+
+def _texts_by_name(
+    names: Sequence[str],
+    annotator: NDArray[np.int64],
+    grade: NDArray[np.float64],
+    sizes: NDArray[np.intp],
+) -> list[str] | None:
+    """:func:`_grades_text` of items whose ratings come item after item (``sizes`` (n,) of
+    them; ``annotator`` codes into ``names`` and ``grade`` floats, (sum of sizes,)), each
+    item's in annotator name order as ``sorted(grades.items())`` orders them: one text per
+    (annotator, grade) made once, not one per rating (``bench_gui_scale.py`` Agreement).
+    None when two annotators share a name (their grades dict keeps one of them)."""
+    if len(set(names)) != len(names):
+        return None
+    rank = np.empty(len(names), dtype=np.int64)
+    rank[sorted(range(len(names)), key=names.__getitem__)] = np.arange(len(names))
+    item = np.repeat(np.arange(sizes.shape[0]), sizes)
+    by_name = np.lexsort((rank[annotator], item)) if len(names) else item
+    values, code = np.unique(grade, return_inverse=True)
+    tokens = np.array(
+        [[_grades_text([(a, g)]) for g in values.tolist()] for a in names], dtype=object
+    ).reshape(len(names), values.shape[0])
+    ordered = iter(tokens[annotator[by_name], code.reshape(-1)[by_name]].tolist())
+    return ["  ".join(islice(ordered, n)) for n in sizes.tolist()]
 
 
 @dataclass(frozen=True, eq=False)

@@ -399,7 +399,13 @@ def is_empty(conn: Connection, table: Table) -> bool:
 
 def id_map(conn: Connection, table: Table, key: str = "external_id") -> dict[int, str]:
     """``{id: external id}`` of a small table (queries, runs, annotators)."""
-    return {int(i): str(k) for i, k in conn.execute(select(table.c.id, table.c[key]))}
+    # the driver's cursor, not SQLAlchemy's rows: 100,000 queries (bench_gui_scale.py Agreement)
+    result = conn.execute(select(table.c.id, table.c[key]))
+    try:
+        rows: Iterable[tuple[Any, Any]] = result.cursor  # type: ignore[assignment]
+        return {int(i): str(k) for i, k in rows}
+    finally:
+        result.close()
 
 
 def column_by_id(
@@ -407,16 +413,35 @@ def column_by_id(
 ) -> dict[int, Any]:
     """``{id: value of column}`` for the given database ids (missing ids are absent).
 
-    A few ids are read with ``IN`` lists; many (over 2,000) with one scan of the id range,
-    filtered here — a long ``IN`` list costs more to compile and run than the scan.
+    A few ids are read with ``IN`` lists; many (over 2,000) on SQLite as one JSON array joined
+    to the table by ``json_each`` (one primary-key look-up per id, only the wanted rows reach
+    Python; ``bench_gui_scale.py`` Agreement), elsewhere with one scan of the id range,
+    filtered here — a long ``IN`` list costs more to compile and run than either.
     """
-    wanted = np.unique(np.fromiter((int(i) for i in ids), dtype=np.int64))
+    given = (
+        ids.astype(np.int64, copy=False)
+        if isinstance(ids, np.ndarray)
+        else np.fromiter((int(i) for i in ids), dtype=np.int64)
+    )
+    # sorted, then its runs: numpy 2's np.unique hashes without return_inverse, many times
+    # slower on 300,000 ids (bench_gui_scale.py Agreement)
+    ordered = np.sort(given)
+    wanted = ordered[np.concatenate(([True], ordered[1:] != ordered[:-1]))] if len(given) else given
     if len(wanted) == 0:
         return {}
     key, value = table.c.id, table.c[column]
     if len(wanted) <= 2_000:
         stmt = select(key, value).where(key.in_(wanted.tolist()))
         return {int(i): v for i, v in conn.execute(stmt)}
+    if conn.dialect.name == "sqlite":
+        listed = func.json_each(json.dumps(wanted.tolist())).table_valued("value")
+        stmt = select(key, value).join_from(listed, table, key == listed.c.value)
+        result = conn.execute(stmt)
+        try:
+            found: Iterable[tuple[int, Any]] = result.cursor  # type: ignore[assignment]
+            return dict(found)
+        finally:
+            result.close()
     stmt = select(key, value).where(key.between(int(wanted[0]), int(wanted[-1])))
     keep = set(wanted.tolist())
     result = conn.execute(stmt)
