@@ -288,31 +288,14 @@ def test_alpha_per_query_in_parts_is_the_alpha_at_once(seed: int, n_q: int, part
     assert split.tobytes() == whole.tobytes()
 
 
-def _texts_read(rows: Any, monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Wraps the packed reads' ``fetch_columns``: the number of columns (texts) of each call."""
-    texts: list[int] = []
-    fetch = rows.fetch_columns
-
-    def counted(conn: Any, statement: Any, dtype: Any) -> Any:
-        texts.append(len(np.dtype(dtype).names))
-        return fetch(conn, statement, dtype)
-
-    monkeypatch.setattr(rows, "fetch_columns", counted)
-    return texts
-
-
-@pytest.mark.parametrize("one_text", [True, False])
 @pytest.mark.parametrize("runs", [None, "first"])
 def test_the_top_k_read_packed_into_one_integer_is_the_plain_read(
     judged: Database,  # noqa: F811
     runs: str | None,
-    one_text: bool,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """(query, run, position) read as one integer per result — with the document too when
-    that product stays below the limit, else beside it — and taken apart: the same columns,
-    in the same order, as reading the four columns."""
-    from ndcg_studio.storage import models
+    """(query, run, position) read as one integer per result and taken apart: the same
+    columns, in the same order, as reading the four columns."""
     from ndcg_studio.storage.queries import names
     from ndcg_studio.storage.queries import scoring_input as rows
 
@@ -320,16 +303,9 @@ def test_the_top_k_read_packed_into_one_integer_is_the_plain_read(
         run_ids = (
             None if runs is None else [i for i, n in names.run_names(conn).items() if n == runs]
         )
-        top_q, top_r = rows._top_ids(conn, models.queries, models.runs) or [0, 0]
         for k in (1, 2, 5):
-            with monkeypatch.context() as m:
-                if not one_text:  # room for (query, run, position), not for the document
-                    m.setattr(rows, "PACK_LIMIT", (top_q + 1) * (top_r + 1) * (k + 1) + 1)
-                texts = _texts_read(rows, m)
-                packed = rows.read_results(conn, run_ids, top_k=k, with_scores=False)
-                assert texts == [1 if one_text else 2]
-                stmt = rows.select(rows.models.results.c.run_id)
-                assert rows._read_packed(conn, stmt, k) is not None
+            packed = rows.read_results(conn, run_ids, top_k=k, with_scores=False)
+            assert rows._read_packed(conn, rows.select(rows.models.results.c.run_id), k) is not None
             with monkeypatch.context() as m:
                 m.setattr(rows, "_read_packed", lambda *_: None)
                 plain = rows.read_results(conn, run_ids, top_k=k, with_scores=False)
@@ -339,36 +315,23 @@ def test_the_top_k_read_packed_into_one_integer_is_the_plain_read(
                 _equal(packed[name], plain[name])
 
 
-@pytest.mark.parametrize("one_text", [True, False])
 @pytest.mark.parametrize("some_queries", [False, True])
 def test_the_judgments_read_packed_into_two_integers_are_the_plain_read(
     judged: Database,  # noqa: F811
     some_queries: bool,
-    one_text: bool,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """(query, document) and (annotator, grade) read as two integers per judgment — or as one
-    of them when that product stays below the limit — and taken apart: the same rows, in the
-    same order, as reading the four columns (grades -1 too)."""
-    from ndcg_studio.storage import models
+    """(query, document) and (annotator, grade) read as two integers per judgment and taken
+    apart: the same rows, in the same order, as reading the four columns (grades -1 too)."""
     from ndcg_studio.storage.queries import scoring_input as rows
 
     with judged.engine.begin() as conn:
         conn.exec_driver_sql("UPDATE judgments SET grade = -1 WHERE id % 3 = 0")
     with judged.engine.connect() as conn:
         query_ids = [1, 2] if some_queries else None
-        top_q, top_d, top_a = rows._top_ids(
-            conn, models.queries, models.documents, models.annotators
-        ) or [0, 0, 0]
-        with monkeypatch.context() as m:
-            if not one_text:  # room for each of the two integers, not for their product
-                bound = max((top_q + 1) * (top_d + 1), (top_a + 1) * rows._GRADE_SPAN)
-                m.setattr(rows, "PACK_LIMIT", bound + 1)
-            texts = _texts_read(rows, m)
-            packed = rows.read_judgments(conn, query_ids=query_ids)
-            assert texts == [1 if one_text else 2]
-            stmt = rows.select(rows.models.judgments.c.query_id)
-            assert rows._read_judgments_packed(conn, stmt) is not None
+        packed = rows.read_judgments(conn, query_ids=query_ids)
+        stmt = rows.select(rows.models.judgments.c.query_id)
+        assert rows._read_judgments_packed(conn, stmt) is not None
         with monkeypatch.context() as m:
             m.setattr(rows, "_read_judgments_packed", lambda *_: None)
             plain = rows.read_judgments(conn, query_ids=query_ids)

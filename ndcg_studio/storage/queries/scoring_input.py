@@ -53,9 +53,6 @@ ADJUDICATION_DTYPE = [("query", "i8"), ("doc", "i8"), ("grade", "f8")]
 _JUDGMENT_READ_DTYPE = [("query", "i8"), ("doc", "i8"), ("grade", "f8")]
 _KEY_DTYPE = [("key", "i8"), ("doc", "i8")]
 _PACKED_JUDGMENT_DTYPE = [("item", "i8"), ("who", "i8")]
-#: the packed reads' integers stay below this (SQLite's INTEGER is a signed 64-bit value; the
-#: margin keeps every product and sum of the key's expression exact)
-PACK_LIMIT = 1 << 62
 
 
 def _order_column(order: OrderColumn) -> Any:
@@ -121,39 +118,28 @@ def read_results(
 
 def _read_packed(conn: Connection, stmt: Select[Any], top_k: int) -> dict[str, NDArray[Any]] | None:
     """SQLite, the top K by position: (query, run, position) read as one integer per result
-    ``(query * n_run + run) * (K + 1) + position``, with the document too,
-    ``key * n_doc + document``, where that product stays below :data:`PACK_LIMIT` — one
-    ``group_concat`` text instead of four, less to step and parse (``bench_gui_scale.py``
-    Review) — else beside it (two texts); taken apart here, in the rows' order of the plain
-    read. None where that does not apply (another database, negative ids, or ids too large
-    for the key to stay below the limit); the results' ids lie within their tables' (foreign
-    keys)."""
+    ``(query * n_run + run) * (K + 1) + position`` beside the document — two ``group_concat``
+    texts instead of four, a quarter less to step and parse (``bench_gui_scale.py`` Review) —
+    and taken apart here. None where that does not apply (another database, negative ids, or
+    ids too large for the product to stay below 2**62)."""
     if conn.dialect.name != "sqlite":
         return None
     r = models.results
-    tops = _top_ids(conn, models.queries, models.runs, models.documents)
+    tops = _top_ids(conn, models.queries, models.runs)
     if tops is None:
         return None
-    top_q, top_r, top_d = tops
-    n_run, n_pos, n_doc = top_r + 1, top_k + 1, top_d + 1
-    if (top_q + 1) * n_run * n_pos >= PACK_LIMIT:
+    top_q, top_r = tops
+    n_run, n_pos = top_r + 1, top_k + 1
+    if (top_q + 1) * n_run * n_pos >= 1 << 62:
         return None
-    key = (r.c.query_id * n_run + r.c.run_id) * n_pos + r.c.position
-    if (top_q + 1) * n_run * n_pos * n_doc < PACK_LIMIT:
-        whole = (key * n_doc + r.c.document_id).label("key")
-        key_values = fetch_columns(conn, stmt.with_only_columns(whole), [("key", "i8")])["key"]
-        doc = key_values % n_doc
-        np.floor_divide(key_values, n_doc, out=key_values)
-    else:
-        read = fetch_columns(
-            conn, stmt.with_only_columns(key.label("key"), r.c.document_id), _KEY_DTYPE
-        )
-        key_values, doc = read["key"], read["doc"]
+    key = ((r.c.query_id * n_run + r.c.run_id) * n_pos + r.c.position).label("key")
+    read = fetch_columns(conn, stmt.with_only_columns(key, r.c.document_id), _KEY_DTYPE)
+    key_values = read["key"]
     position = key_values % n_pos
     np.floor_divide(key_values, n_pos, out=key_values)
     run = key_values % n_run
     np.floor_divide(key_values, n_run, out=key_values)
-    return {"run": run, "query": key_values, "doc": doc, "position": position}
+    return {"run": run, "query": key_values, "doc": read["doc"], "position": position}
 
 
 def read_results_below(
@@ -228,14 +214,12 @@ _GRADE_SPAN, _GRADE_OFFSET = 1 << 16, 1 << 15
 
 def _read_judgments_packed(conn: Connection, stmt: Select[Any]) -> NDArray[Any] | None:
     """SQLite, every annotator's judgments (``stmt``: query, document, grade, annotator and
-    its filter): read as one integer per judgment, ``item * n_who + who`` with
-    ``item = query * n_doc + document`` and ``who = annotator * 2**16 + grade + 2**15``, where
-    that product stays below :data:`PACK_LIMIT`, else as the two integers ``item`` and
-    ``who`` — one or two ``group_concat`` texts instead of four, less to step and parse on
-    the Review first stage's critical path (``bench_gui_scale.py``) — and taken apart here, in
-    the rows' order of the plain read. None where that does not apply (another database,
-    negative ids, or ids too large for the two integers to stay below the limit); the
-    judgments' ids lie within their tables' (foreign keys)."""
+    its filter): read as two integers per judgment, ``query * n_doc + document`` and
+    ``annotator * 2**16 + grade + 2**15`` — two ``group_concat`` texts instead of four, less
+    to step and parse on the Review first stage's critical path (``bench_gui_scale.py``) —
+    and taken apart here, in the rows' order of the plain read. None where that does not
+    apply (another database, negative ids, or ids too large for the products to stay below
+    2**62); the judgments' ids lie within their tables' (foreign keys)."""
     if conn.dialect.name != "sqlite":
         return None
     j = models.judgments
@@ -243,26 +227,17 @@ def _read_judgments_packed(conn: Connection, stmt: Select[Any]) -> NDArray[Any] 
     if tops is None:
         return None
     top_q, top_d, top_a = tops
-    n_doc, n_who = top_d + 1, (top_a + 1) * _GRADE_SPAN
-    if (top_q + 1) * n_doc >= PACK_LIMIT or n_who >= PACK_LIMIT:
+    n_doc = top_d + 1
+    if (top_q + 1) * n_doc >= 1 << 62 or (top_a + 1) * _GRADE_SPAN >= 1 << 62:
         return None
-    item = j.c.query_id * n_doc + j.c.document_id
-    who = j.c.annotator_id * _GRADE_SPAN + j.c.grade + _GRADE_OFFSET
+    item = (j.c.query_id * n_doc + j.c.document_id).label("item")
+    who = (j.c.annotator_id * _GRADE_SPAN + j.c.grade + _GRADE_OFFSET).label("who")
     # the packed columns are NOT NULL integers: fetch_columns' integer texts, or rows of them
-    if (top_q + 1) * n_doc * n_who < PACK_LIMIT:
-        whole = (item * n_who + who).label("item")
-        item_values = fetch_columns(conn, stmt.with_only_columns(whole), [("item", "i8")])["item"]
-        who_values = item_values % n_who
-        np.floor_divide(item_values, n_who, out=item_values)
-    else:
-        columns = stmt.with_only_columns(item.label("item"), who.label("who"))
-        read = fetch_columns(conn, columns, _PACKED_JUDGMENT_DTYPE)
-        item_values, who_values = read.pop("item"), read.pop("who")
-    out = np.zeros(len(item_values), dtype=[*_JUDGMENT_READ_DTYPE, ("annotator", "i8")])
+    read = fetch_columns(conn, stmt.with_only_columns(item, who), _PACKED_JUDGMENT_DTYPE)
+    out = np.zeros(len(read["item"]), dtype=[*_JUDGMENT_READ_DTYPE, ("annotator", "i8")])
     # taken apart straight into the fields: no temporaries of the rows' length
-    np.divmod(item_values, n_doc, out=(out["query"], out["doc"]))
-    del item_values
-    np.divmod(who_values, _GRADE_SPAN, out=(out["annotator"], out["grade"]))
+    np.divmod(read.pop("item"), n_doc, out=(out["query"], out["doc"]))
+    np.divmod(read.pop("who"), _GRADE_SPAN, out=(out["annotator"], out["grade"]))
     out["grade"] -= _GRADE_OFFSET
     return out
 
