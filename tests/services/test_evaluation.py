@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -22,7 +23,9 @@ TE = Path(__file__).resolve().parents[1] / "data" / "trec_eval_test"
 WORDS = ["ndcg_cut.5,10", "P.5", "map", "bpref", "recip_rank", "ndcg", "rbp", "num_rel_ret"]
 
 
-def test_hash_collisions_fall_back_to_the_exact_join(monkeypatch: pytest.MonkeyPatch) -> None:
+def _spied_exact_join(monkeypatch: pytest.MonkeyPatch) -> tuple[Any, Any, Any, list[int]]:
+    """trec_eval's test run and graded qrels, their evaluation, and the calls of the exact
+    join from now on (one entry a call)."""
     run = read_run_columns(TE / "results.test")
     qrels = read_qrels_columns(TE / "qrels.rel_level")
     expected = evaluate(run, qrels, parse_measures(WORDS), judged_only=True)
@@ -34,6 +37,11 @@ def test_hash_collisions_fall_back_to_the_exact_join(monkeypatch: pytest.MonkeyP
         return exact(*args)  # type: ignore[arg-type]
 
     monkeypatch.setattr(evaluation, "_join_exact", spy)
+    return run, qrels, expected, calls
+
+
+def test_hash_collisions_fall_back_to_the_exact_join(monkeypatch: pytest.MonkeyPatch) -> None:
+    run, qrels, expected, calls = _spied_exact_join(monkeypatch)
     # every row hashes alike: the hash join must notice and hand over
     monkeypatch.setattr(
         evaluation, "_hash_rows", lambda doc, query: np.zeros(doc.shape[0], dtype=np.uint64)
@@ -47,16 +55,7 @@ def test_hash_collisions_fall_back_to_the_exact_join(monkeypatch: pytest.MonkeyP
 def test_a_collision_of_the_cut_hashes_falls_back_to_the_whole_hashes(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    run = read_run_columns(TE / "results.test")
-    qrels = read_qrels_columns(TE / "qrels.rel_level")
-    expected = evaluate(run, qrels, parse_measures(WORDS), judged_only=True)
-    calls: list[int] = []
-    exact = evaluation._join_exact
-
-    def spy(*args: object) -> object:
-        calls.append(1)
-        return exact(*args)  # type: ignore[arg-type]
-
+    run, qrels, expected, calls = _spied_exact_join(monkeypatch)
     numbers: dict[tuple[int, bytes], int] = {}
 
     def low_bits_only(doc: np.ndarray, query: np.ndarray) -> np.ndarray:
@@ -65,7 +64,6 @@ def test_a_collision_of_the_cut_hashes_falls_back_to_the_whole_hashes(
         pairs = zip(query.tolist(), doc.tolist(), strict=True)
         return np.array([numbers.setdefault(p, len(numbers)) for p in pairs], dtype=np.uint64)
 
-    monkeypatch.setattr(evaluation, "_join_exact", spy)
     monkeypatch.setattr(evaluation, "_hash_rows", low_bits_only)
     got = evaluate(run, qrels, parse_measures(WORDS), judged_only=True)
     assert calls == []
