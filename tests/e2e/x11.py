@@ -287,17 +287,32 @@ def running(db: Path | str, env: Mapping[str, str], db_path: Path | None = None)
         assert "Traceback" not in stderr, stderr
 
 
+def wait_mapped(app: App, name: str, timeout: float = 30.0) -> None:
+    """Until a visible window whose name contains ``name`` is mapped. ``xdotool search``
+    is asked again until it finds one: a window destroyed while it walks the window tree makes
+    it exit with X's BadWindow (the app's short-lived windows at start-up), which is no answer."""
+    deadline = time.monotonic() + timeout
+    while True:
+        found = subprocess.run(
+            ["xdotool", "search", "--onlyvisible", "--name", name],
+            env=app.env,
+            check=False,
+            capture_output=True,
+            text=True,
+            timeout=10,
+        )
+        if found.returncode == 0 and found.stdout.strip():
+            return
+        if time.monotonic() > deadline:
+            raise AssertionError(f"no visible window named {name!r} in {timeout} s: {found.stderr}")
+        time.sleep(0.1)
+
+
 def first_start(app: App) -> None:
     """What a person does at the first start, to grade: the window is mapped and Annotate asks
     who is annotating; Enter, the name (:data:`NAME`) typed, Enter; waits until the first query
     is shown. (Nobody is asked before grading starts: an analyst needs no name.)"""
-    subprocess.run(
-        ["xdotool", "search", "--sync", "--onlyvisible", "--name", "— NDCG Studio"],
-        env=app.env,
-        check=True,
-        timeout=30,
-        stdout=subprocess.DEVNULL,
-    )
+    wait_mapped(app, "— NDCG Studio")
     app.wait_active("— NDCG Studio")
     app.wait_for(lambda s: s.startswith("focus ") and "DocumentPanel" in s, timeout=20)
     if not any(line.startswith("query ") for line in app.lines):  # the first document shown

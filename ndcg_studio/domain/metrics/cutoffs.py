@@ -127,18 +127,27 @@ def cutoff_measures(
     ap = ap_sums[:, :-1] / r_safe[:, None]
     ap_whole = ap_sums[:, -1] / r_safe
     ndcg_whole = _ratio(dcg[:, -1], ideal[:, -1])
-    # the first relevant row of each group (rows are in run order, groups ascending)
+    rr = _reciprocal_rank(group, pos, relevant, n_groups)
+    for column in (precision, recall, ndcg, ap, ndcg_whole, rr, ap_whole):
+        column[~has_judgments] = np.nan
+    return CutoffMeasures(
+        tuple(cutoffs), precision, recall, ndcg, ap, ranked.n_returned, rr, ndcg_whole, ap_whole
+    )
+
+
+def _reciprocal_rank(
+    group: NDArray[np.int64], pos: NDArray[np.int64], relevant: NDArray[np.bool_], n_groups: int
+) -> NDArray[np.float64]:
+    """(n_groups,) float64 1 / rank of each group's first relevant row, 0 without one
+    (trec_eval ``m_recip_rank.c``). The rows are in run order, groups ascending; ``pos`` is
+    0-based."""
     rel_rows = np.flatnonzero(relevant)
     rel_group = group[rel_rows]
     first = np.flatnonzero(np.concatenate(([True], rel_group[1:] != rel_group[:-1])))
     rr = np.zeros(n_groups)
     if rel_rows.size:
         rr[rel_group[first]] = 1.0 / (pos[rel_rows[first]] + 1.0)
-    for column in (precision, recall, ndcg, ap, ndcg_whole, rr, ap_whole):
-        column[~has_judgments] = np.nan
-    return CutoffMeasures(
-        tuple(cutoffs), precision, recall, ndcg, ap, ranked.n_returned, rr, ndcg_whole, ap_whole
-    )
+    return rr
 
 
 @dataclass(frozen=True, eq=False)
