@@ -203,7 +203,7 @@ def test_the_heap_is_compacted_without_changing_the_order() -> None:
 
 @given(st.lists(st.integers(-5, 5), max_size=30))
 def test_distinct_is_np_unique(values: list[int]) -> None:
-    from ndcg_studio.domain.pooling.strategies import _distinct
+    from ndcg_studio.domain.metrics.kernels import distinct
 
     a = np.array(values, dtype=np.int64)
-    assert _distinct(a).tolist() == np.unique(a).tolist()
+    assert distinct(a).tolist() == np.unique(a).tolist()

@@ -32,6 +32,15 @@ _MATRIX_FILL = 2
 _MATRIX_SLACK = 1 << 12
 
 
+def distinct(values: NDArray[np.int64]) -> NDArray[np.int64]:
+    """(m,) int64 the distinct values of (n,) int64 ``values``, ascending (what ``np.unique``
+    returns): one sort and a comparison of neighbours. numpy 2's ``np.unique`` without
+    ``return_*`` hashes first, many times slower on a few hundred thousand ids
+    (``bench_gui_scale.py`` Agreement)."""
+    s = np.sort(values)
+    return s[np.concatenate([[True], s[1:] != s[:-1]])] if s.size else s
+
+
 def stable_radix_argsort(keys: NDArray[np.int64], max_key: int) -> NDArray[np.intp]:
     """Stable argsort of non-negative integer keys by 16-bit LSD passes (numpy radix sort)."""
     n = keys.shape[0]

@@ -38,6 +38,8 @@ from typing import Literal, Protocol
 import numpy as np
 from numpy.typing import NDArray
 
+from ndcg_studio.domain.metrics.kernels import distinct
+
 __all__ = [
     "STRATEGIES",
     "ABChooser",
@@ -125,13 +127,13 @@ def build_pool(
     if queries is not None:
         top &= np.asarray(queries, dtype=bool)[query]
     # distinct by sorting: np.unique hashes first, much slower here (bench_gui_scale Compare)
-    pooled = _distinct(key[top])
+    pooled = distinct(key[top])
     rank_matrix = np.zeros((n_runs, len(pooled)), dtype=np.int64)
     pos = np.searchsorted(pooled, key)
     inside = pos < len(pooled)
     inside[inside] = pooled[pos[inside]] == key[inside]
     cell = run[inside] * len(pooled) + pos[inside]
-    if len(_distinct(cell)) != len(cell):
+    if len(distinct(cell)) != len(cell):
         raise ValueError("a document appears twice in one run's list for one query")
     rank_matrix.reshape(-1)[cell] = rank[inside]
     return Pool(
@@ -141,12 +143,6 @@ def build_pool(
         depth=int(depth),
         n_queries=int(n_queries),
     )
-
-
-def _distinct(values: NDArray[np.int64]) -> NDArray[np.int64]:
-    """The distinct values, ascending (what ``np.unique`` returns)."""
-    s = np.sort(values)
-    return s[np.concatenate([[True], s[1:] != s[:-1]])] if s.size else s
 
 
 def discounts(rank: NDArray[np.int64], k: int) -> NDArray[np.float64]:

@@ -17,6 +17,7 @@ from ndcg_studio.domain.agreement.kappa import pairwise_cohen_kappa
 from ndcg_studio.domain.agreement.ratings import Ratings
 from ndcg_studio.domain.consensus import consensus_qrels
 from ndcg_studio.domain.judges.trust import precision_recall
+from ndcg_studio.domain.metrics.kernels import distinct
 from ndcg_studio.domain.metrics.measures import Qrels
 from ndcg_studio.services.scoring.load import ScoringData, ScoringRead
 from ndcg_studio.services.scoring.service import ScoringService
@@ -67,9 +68,7 @@ def pooled_queries(data: ScoringData, k: int) -> tuple[NDArray[np.int64], NDArra
     lists = data.lists
     top = lists.rank <= k
     q = lists.group_query[lists.group[top]]
-    keys = np.sort(q * max(len(data.doc_ids), 1) + lists.doc[top])
-    # distinct by one sort: np.unique hashes first, much slower here (bench_gui_scale.py Review)
-    keys = keys[np.concatenate([[True], keys[1:] != keys[:-1]])] if len(keys) else keys
+    keys = distinct(q * max(len(data.doc_ids), 1) + lists.doc[top])
     return keys, keys // max(len(data.doc_ids), 1)
 
 

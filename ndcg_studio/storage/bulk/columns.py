@@ -33,6 +33,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import DataError, DBAPIError, IntegrityError
 
+from ndcg_studio.domain.metrics.kernels import distinct
 from ndcg_studio.storage.bulk.pg_copy import copy_any, copy_out_array, copy_rows, rows_in_any_order
 from ndcg_studio.storage.bulk.sqlite_import import import_settings
 from ndcg_studio.storage.database import describe_url
@@ -423,10 +424,7 @@ def column_by_id(
         if isinstance(ids, np.ndarray)
         else np.fromiter((int(i) for i in ids), dtype=np.int64)
     )
-    # sorted, then its runs: numpy 2's np.unique hashes without return_inverse, many times
-    # slower on 300,000 ids (bench_gui_scale.py Agreement)
-    ordered = np.sort(given)
-    wanted = ordered[np.concatenate(([True], ordered[1:] != ordered[:-1]))] if len(given) else given
+    wanted = distinct(given)
     if len(wanted) == 0:
         return {}
     key, value = table.c.id, table.c[column]
