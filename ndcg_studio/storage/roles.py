@@ -32,7 +32,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Connection, text
-from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.exc import DBAPIError
 
 from ndcg_studio.storage import models
@@ -193,6 +192,9 @@ def _refuse_unbound(conn: Connection, name: str) -> None:
 
 
 def _add_member(conn: Connection, name: str, lead: bool) -> Member:
+    # PostgreSQL only: imported here so that SQLite processes never load that dialect
+    from sqlalchemy.dialects.postgresql import insert
+
     login = _quote(conn, name)
     exists = conn.execute(text("SELECT 1 FROM pg_roles WHERE rolname = :n"), {"n": name}).first()
     if exists is None:

@@ -216,9 +216,13 @@ def test_unreachable_database_is_a_clear_error(tmp_path: Path) -> None:
         open_database(blocker / "sub" / "x.sqlite")
 
 
-def test_headless_scoring_path_does_not_import_the_orm(sqlite_url: str) -> None:
+def test_headless_scoring_path_imports_neither_the_orm_nor_the_postgresql_dialect(
+    sqlite_url: str,
+) -> None:
     """``ndcg-studio score`` must start fast: importing ``sqlalchemy.orm`` costs ~0.1 s, and the
-    schema, opening a database at the newest revision and scoring need SQLAlchemy Core only."""
+    schema, opening a database at the newest revision and scoring need SQLAlchemy Core only;
+    a SQLite database needs nothing of PostgreSQL's dialect (a ``postgresql_where`` or a
+    module-level ``postgresql.insert`` would load all of it)."""
     open_database(sqlite_url).dispose()  # created and upgraded here, so the child skips Alembic
     code = (
         "import sys\n"
@@ -231,12 +235,13 @@ def test_headless_scoring_path_does_not_import_the_orm(sqlite_url: str) -> None:
         "ScoringService(db).score(ScoringSettings())\n"
         "db.dispose()\n"
         "print('sqlalchemy.orm' in sys.modules, 'alembic' in sys.modules)\n"
+        "print([m for m in sys.modules if m.startswith('sqlalchemy.dialects.postgresql')])\n"
     )
     proc = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=60
     )
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.split("\n")[:2] == ["False", "False False"]
+    assert proc.stdout.split("\n")[:3] == ["False", "False False", "[]"]
 
 
 def test_sessions_are_created_on_first_use(sqlite_url: str) -> None:
