@@ -7,6 +7,7 @@ PySide6 is imported only when the GUI is started, so headless commands start fas
 from __future__ import annotations
 
 import gc
+import os
 import sys
 from collections.abc import Sequence
 
@@ -28,6 +29,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     return run_gui(db=args.db, demo=args.demo, lang=args.lang)
 
 
+def quiet_blas_threads() -> None:
+    """Let OpenBLAS's idle threads sleep at once instead of spinning; call it before NumPy loads.
+
+    OpenBLAS starts its threads when NumPy is imported, and after every call it keeps each one
+    busy-waiting for work for about 2**28 cycles (its default ``OPENBLAS_THREAD_TIMEOUT``, 28).
+    On a small machine those spins take the cores from the app's own threads, from the start
+    on (``benchmarks/bench_gui_scale.py``: CPU s at window shown). 4 is OpenBLAS's lowest
+    timeout; its threads still share every large product. A value the user set is kept.
+    """
+    os.environ.setdefault("OPENBLAS_THREAD_TIMEOUT", "4")
+
+
 def console_main() -> int:
     """The ``ndcg-studio`` script and ``python -m ndcg_studio``: :func:`main`, then exit.
 
@@ -36,6 +49,7 @@ def console_main() -> int:
     visible share of a short ``ndcg-studio score`` (``benchmarks/bench_startup.py``). Nothing is
     lost: the process ends right after, and files were closed and flushed by the command.
     """
+    quiet_blas_threads()
     code = main()
     gc.freeze()
     return code

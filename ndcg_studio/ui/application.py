@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import importlib
 import os
 import sys
@@ -92,16 +93,24 @@ def run_gui(db: str | None = None, demo: bool = False, lang: str | None = None) 
     if problem is not None:
         print(problem, file=sys.stderr)
         return 1
-    import_before_qt()
-    import shiboken6
-    from PySide6.QtCore import QCoreApplication, QEvent
+    # The start imports some 1,000 modules whose objects live as long as the app: none of them
+    # is garbage, yet the collector would walk them again and again while they come. Frozen
+    # after, later collections skip them (``bench_gui_scale.py``: CPU s at window shown).
+    gc.disable()
+    try:
+        import_before_qt()
+        import shiboken6
+        from PySide6.QtCore import QCoreApplication, QEvent
 
-    from ndcg_studio.ui import e2e_log, errors
-    from ndcg_studio.ui.context import AppContext
-    from ndcg_studio.ui.language import apply_language, resolve_language
-    from ndcg_studio.ui.settings import THEME
-    from ndcg_studio.ui.theme import apply_theme
-    from ndcg_studio.ui.window.main_window import MainWindow
+        from ndcg_studio.ui import e2e_log, errors
+        from ndcg_studio.ui.context import AppContext
+        from ndcg_studio.ui.language import apply_language, resolve_language
+        from ndcg_studio.ui.settings import THEME
+        from ndcg_studio.ui.theme import apply_theme
+        from ndcg_studio.ui.window.main_window import MainWindow
+    finally:
+        gc.freeze()
+        gc.enable()
 
     app = _application()
     window: MainWindow | None = None

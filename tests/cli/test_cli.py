@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -225,3 +226,28 @@ def test_agreement_csv(db_url: str, tmp_path: Path, capsys: pytest.CaptureFixtur
     assert stats["cohen_kappa_quadratic"]["scope_id"] == "ann|bob"
     assert stats["percent_agreement"]["value"] == "50.0"
     assert stats["cohen_kappa"]["n_items"] == "4"
+
+
+def test_the_command_quiets_openblas_threads_before_numpy_loads_and_keeps_a_users_value() -> None:
+    code = (
+        "import os, sys\n"
+        "from ndcg_studio import app\n"
+        "print('numpy' in sys.modules)\n"  # the entry point's own imports leave NumPy out
+        "sys.argv = ['ndcg-studio', 'eval', '--help']\n"
+        "try:\n"
+        "    app.console_main()\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print(os.environ.get('OPENBLAS_THREAD_TIMEOUT'))\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_THREAD_TIMEOUT"}
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.splitlines()[0] == "False"
+    assert done.stdout.splitlines()[-1] == "4"
+    env["OPENBLAS_THREAD_TIMEOUT"] = "30"
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.splitlines()[-1] == "30"
