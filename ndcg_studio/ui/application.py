@@ -133,10 +133,12 @@ def run_gui(db: str | None = None, demo: bool = False, lang: str | None = None) 
         if database is not None:
             database.dispose()
         # nothing left behind for a later event loop in this process (tests, embedding): the
-        # window, and a Quit event posted when its last window closed
+        # window, a Quit event posted when its last window closed, and the start's frozen objects
+        # (console_main freezes everything again before the process exits)
         if window is not None:
             shiboken6.delete(window)
         QCoreApplication.removePostedEvents(app, QEvent.Type.Quit)
+        gc.unfreeze()
 
 
 def _show_and_open(window: MainWindow, db: str | None, demo: bool) -> None:

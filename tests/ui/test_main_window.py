@@ -3,6 +3,7 @@ the error handler that turns an exception in a slot into a message box."""
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 from pathlib import Path
@@ -290,6 +291,7 @@ def test_run_gui_opens_a_database_and_asks_no_name_before_grading(
         db=str(target),
     )
     assert code == 0 and window is not None
+    assert gc.get_freeze_count() == 0  # the start's frozen objects are given back
     assert window.context.annotator is None  # asked when grading starts, not before
     assert target.exists()
     assert len(asked) == 1 and str(target) in asked[0]  # --db to a new file: asked first
