@@ -1,7 +1,8 @@
 """sign_flip_means (the paired randomization test's statistics from the generator's raw
-outputs) equals the former draw of ``rng.integers(0, 2, size=(size, n))`` chunk by chunk,
-kept here as the oracle: the same statistics to the bit and the same p-values, for chunk sizes
-that leave half a raw output over, and through the fallback."""
+outputs, in its own chunks) equals the former draw of ``rng.integers(0, 2, size=(size, n))``
+in the chunks of :func:`resample_chunks`, kept here as the oracle: the same statistics to the
+bit and the same p-values, for chunk sizes that leave half a raw output over and chunks that
+differ from the oracle's, and through the fallback."""
 
 from __future__ import annotations
 
@@ -43,17 +44,20 @@ def former_p(a: np.ndarray, b: np.ndarray, n_resamples: int, seed: int) -> float
     n=st.integers(1, 300),
     n_resamples=st.integers(1, 700),
     chunk=st.sampled_from([7, 64, 1001, 1 << 21]),
+    flip_chunk=st.sampled_from([7, 64, 1001, 1 << 17]),
 )
-def test_the_same_statistics_to_the_bit(seed: int, n: int, n_resamples: int, chunk: int) -> None:
+def test_the_same_statistics_to_the_bit(
+    seed: int, n: int, n_resamples: int, chunk: int, flip_chunk: int
+) -> None:
     deltas = np.random.default_rng(seed ^ 1).normal(size=n) * np.random.default_rng(seed).random()
     deltas[:: max(1, n // 5)] = 0.0  # ties and zeros
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(stats, "_CHUNK_ELEMENTS", chunk)  # odd sizes: half a raw output left over
+        patch.setattr(stats, "_SIGN_FLIP_CHUNK_ELEMENTS", flip_chunk)
         want = former_means(deltas, n_resamples, seed)
         got = list(sign_flip_means(deltas, n_resamples, seed))
-    assert len(got) == len(want)
-    for g, w in zip(got, want, strict=True):
-        assert g.tobytes() == w.tobytes()
+    assert len(got) == len(stats.resample_chunks(n_resamples, n, flip_chunk))
+    assert np.concatenate(got).tobytes() == np.concatenate(want).tobytes()
 
 
 @pytest.mark.parametrize(("n", "seed"), [(100, 0), (2_001, 3), (20_000, 7)])
@@ -70,5 +74,6 @@ def test_the_fallback_draws_the_integers(monkeypatch: pytest.MonkeyPatch) -> Non
     deltas = np.random.default_rng(5).normal(size=333)
     want = former_means(deltas, 500, 5)
     monkeypatch.setattr(stats, "_raw_bits_are_integers", lambda seed: False)
+    monkeypatch.setattr(stats, "_SIGN_FLIP_CHUNK_ELEMENTS", 1001)  # other chunks than the oracle's
     got = list(sign_flip_means(deltas, 500, 5))
-    assert all(g.tobytes() == w.tobytes() for g, w in zip(got, want, strict=True))
+    assert np.concatenate(got).tobytes() == np.concatenate(want).tobytes()

@@ -26,6 +26,10 @@ __all__ = [
 
 # Elements of one resampling matrix (chunk of resamples x queries).
 _CHUNK_ELEMENTS = 1 << 21
+# Elements of one chunk of sign flips: a chunk's words stay in a core's cache through the
+# passes over them (bench_gui_scale.py Compare, the p-value). The statistics do not depend on
+# the chunks: the generator's stream runs on across them and each row is its own mean.
+_SIGN_FLIP_CHUNK_ELEMENTS = 1 << 17
 # |delta| <= this is a tie in compare_runs.
 TIE_TOLERANCE = 1e-12
 
@@ -56,11 +60,11 @@ def check_resamples(n: int, name: str = "n_resamples") -> None:
         raise ValueError(f"{name} must be >= 1, got {n}")
 
 
-def resample_chunks(total: int, width: int) -> list[int]:
+def resample_chunks(total: int, width: int, elements: int | None = None) -> list[int]:
     """Sizes of the resampling chunks: ``total`` resamples of ``width`` queries, each chunk a
-    matrix of at most ``_CHUNK_ELEMENTS`` cells (one home: stability and multirun draw the same
-    chunks, so their p-values equal this module's tests)."""
-    size = max(1, _CHUNK_ELEMENTS // max(width, 1))
+    matrix of at most ``elements`` cells (default ``_CHUNK_ELEMENTS``; one home: stability and
+    multirun draw the same chunks, so their p-values equal this module's tests)."""
+    size = max(1, (_CHUNK_ELEMENTS if elements is None else elements) // max(width, 1))
     return [min(size, total - start) for start in range(0, total, size)]
 
 
@@ -163,9 +167,9 @@ def sign_flip_means(
     deltas: NDArray[np.float64], n_resamples: int, seed: int
 ) -> Iterator[NDArray[np.float64]]:
     """|mean(signs * deltas)| of ``n_resamples`` random sign patterns, chunk by chunk
-    (:func:`resample_chunks`): the patterns of ``rng.integers(0, 2, size=(size, n))``,
-    ``rng = default_rng(seed)``, sign = 1 - 2 * pattern, and the means numpy takes of them,
-    to the bit.
+    (:func:`resample_chunks` of ``_SIGN_FLIP_CHUNK_ELEMENTS`` cells): the patterns of
+    ``rng.integers(0, 2, size=(n_resamples, n))``, ``rng = default_rng(seed)``, sign = 1 - 2 *
+    pattern, and the means numpy takes of them, to the bit, whatever the chunks.
 
     Faster than drawing the integers (bench_gui_scale.py Compare, the p-value): numpy draws
     each pattern value as the top bit of a 32-bit draw (Lemire's method over [0, 2)), and
@@ -176,15 +180,16 @@ def sign_flip_means(
     """
     n = int(deltas.shape[0])
     rng = np.random.default_rng(seed)
+    chunks = resample_chunks(n_resamples, n, _SIGN_FLIP_CHUNK_ELEMENTS)
     if not _raw_bits_are_integers(seed):
-        for size in resample_chunks(n_resamples, n):
+        for size in chunks:
             signs = 1.0 - 2.0 * rng.integers(0, 2, size=(size, n))
             yield np.abs((signs * deltas).mean(axis=1))
         return
     bits = np.ascontiguousarray(deltas, dtype=np.float64).view(np.uint64)
     sign_bit = np.uint64(1 << 63)
     pending: NDArray[np.uint64] = np.zeros(0, dtype=np.uint64)  # a high half left over
-    for size in resample_chunks(n_resamples, n):
+    for size in chunks:
         m = size * n
         raw = rng.bit_generator.random_raw((m - len(pending) + 1) // 2)
         halves = np.empty((len(raw), 2), dtype=np.uint64)
