@@ -27,6 +27,7 @@ from ndcg_studio.domain.agreement.kappa import fleiss_kappa, pairwise_cohen_kapp
 from ndcg_studio.domain.agreement.ratings import Ratings, encode_grades
 from ndcg_studio.domain.agreement.spread import item_spread
 from ndcg_studio.domain.agreement.summary import AgreementSummary, agreement_summary
+from ndcg_studio.domain.metrics.kernels import distinct
 from ndcg_studio.progress import Cancelled, Progress, checkpoint
 from ndcg_studio.services.screens.cells import nan_to_none
 from ndcg_studio.storage.database import Database
@@ -397,7 +398,7 @@ class AgreementService:
             item_q, item_d, item_index = _items(rows["query"], rows["doc"])
             n_items = len(item_q)
             docs = names.document_external_ids(conn, item_d) if documents else {}
-        annotator_ids = np.unique(rows["annotator"])
+        annotator_ids = distinct(rows["annotator"])
         # the items come sorted by query: each query starts where the query id changes
         # (no np.unique of the items' queries; bench_gui_scale.py Agreement)
         new_query = np.concatenate(([True], item_q[1:] != item_q[:-1]))[: len(item_q)]

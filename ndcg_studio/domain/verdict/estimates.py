@@ -23,6 +23,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ndcg_studio.domain.metrics.ideal import ideal_dcg
+from ndcg_studio.domain.metrics.kernels import distinct
 from ndcg_studio.domain.pooling.strategies import Pool, discounts
 from ndcg_studio.domain.verdict.bounds import VerdictInputs
 
@@ -177,7 +178,7 @@ def probability_a_better(
     judged = np.maximum(g[known], 0.0)
     sources = [
         (unknown[b[unknown] == bucket], np.maximum(g[known & (b == bucket)], 0.0))
-        for bucket in np.unique(b[unknown]).tolist()
+        for bucket in distinct(b[unknown]).tolist()
     ]
     del b, known, unknown
     # what every draw shares is made once (bench_gui_scale.py Compare: 200 draws at 100,000

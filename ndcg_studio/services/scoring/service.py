@@ -30,6 +30,7 @@ from ndcg_studio.domain.agreement.disputed import grade_range
 from ndcg_studio.domain.bands import Band, band_labels
 from ndcg_studio.domain.metrics.breakdown import Breakdown, breakdown
 from ndcg_studio.domain.metrics.incomplete import incomplete_measures
+from ndcg_studio.domain.metrics.kernels import distinct
 from ndcg_studio.domain.metrics.measures import Qrels, RankedLists, ScoreTable, ScoringParams, score
 from ndcg_studio.domain.statistics.resampling import MeanCI, bootstrap_mean_ci
 from ndcg_studio.progress import Cancelled, Progress, checkpoint
@@ -212,7 +213,7 @@ class ScoringService:
             doc_external=[docs[d][0] for d in doc_ids],
             doc_title=[docs[d][1] for d in doc_ids],
             annotator_grades=per_doc,
-            annotators=sorted({annotators[int(a)] for a in np.unique(data.judgments["annotator"])}),
+            annotators=sorted({annotators[int(a)] for a in distinct(data.judgments["annotator"])}),
         )
 
     def query_texts(self, query_ids: Sequence[int]) -> list[str]:

@@ -19,6 +19,7 @@ import numpy as np
 from numpy.typing import NDArray
 from sqlalchemy import bindparam, delete, func, select, update
 
+from ndcg_studio.domain.metrics.kernels import distinct
 from ndcg_studio.storage import models
 from ndcg_studio.storage.bulk.columns import (
     bulk_insert,
@@ -72,7 +73,7 @@ def plan_judgments(
     """Match the file's judgments (``(n,)`` int64 database ids and grades; ``note`` None keeps
     the stored notes) against the stored judgments of the same annotators."""
     n = len(qid)
-    existing = _existing_judgments(conn, np.unique(aid))
+    existing = _existing_judgments(conn, distinct(aid))
     notes = list(note) if note is not None else None
     if len(existing) == 0:  # these annotators' first import: every judgment is new
         none = np.zeros(n, dtype=bool)
@@ -149,7 +150,7 @@ def _release_holds(conn: Connection, plan: JudgmentPlan) -> None:
     held = fetch_array(
         conn,
         select(le.c.campaign_id, le.c.query_id, le.c.document_id, le.c.annotator_id).where(
-            le.c.annotator_id.in_([int(a) for a in np.unique(plan.aid)])
+            le.c.annotator_id.in_([int(a) for a in distinct(plan.aid)])
         ),
         [("campaign", "i8"), ("query", "i8"), ("doc", "i8"), ("annotator", "i8")],
     )
