@@ -13,13 +13,14 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QPoint, QRect, QThreadPool
+from PySide6.QtCore import QPoint, QRect, Qt, QThreadPool
 from PySide6.QtWidgets import QApplication, QWidget
 
 from ndcg_studio.ui import workers
 from ndcg_studio.ui.charts import ChartsPane
 from ndcg_studio.ui.context import AppContext
 from ndcg_studio.ui.models.pool import PoolModel
+from ndcg_studio.ui.models.scores import COL_JUDGED
 from ndcg_studio.ui.views.agreement.view import AgreementView
 from ndcg_studio.ui.views.annotate.view import AnnotateView
 from ndcg_studio.ui.views.review.view import ReviewView
@@ -142,6 +143,25 @@ def test_review_at_1024_shows_the_settings_button_and_readable_charts(
         if chart.isVisible():
             assert chart.width() >= ChartsPane.MIN_CHART_WIDTH - 10
     assert view.charts.is_tabbed()  # ~430 px for two charts: tabs
+
+
+def test_review_table_headers_are_not_cut_in_any_language(
+    qtbot: Any, small_window: MainWindow, interface_language: str
+) -> None:
+    """Each header of the Review table is whole in its column ("Оценено@10", not "ценено@10"):
+    its text and the sort arrow fit the section."""
+    view = small_window.view("Review")
+    assert isinstance(view, ReviewView)
+    small_window.tabs.setCurrentWidget(view)
+    qtbot.waitUntil(lambda: view.pages.currentIndex() == 1, timeout=10_000)
+    settle(qtbot)
+    header = view.table.horizontalHeader()
+    metrics = header.fontMetrics()
+    judged = str(view.model.headerData(COL_JUDGED, Qt.Orientation.Horizontal))
+    assert ("Оценено" in judged) == (interface_language == "ru")
+    for col in range(view.model.columnCount()):
+        text = str(view.model.headerData(col, Qt.Orientation.Horizontal))
+        assert header.sectionSize(col) >= metrics.horizontalAdvance(text) + 16, text
 
 
 def test_charts_sit_side_by_side_when_there_is_room(qtbot: Any, context: AppContext) -> None:

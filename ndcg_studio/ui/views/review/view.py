@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QSplitter,
+    QStyle,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -201,8 +202,26 @@ class ReviewView(LazyView[ReviewData]):
         header_view.resizeSection(M.COL_SPREAD, 70)
         header_view.moveSection(M.COL_SPREAD, M.COL_TEXT)  # beside Disputed; text stays last
         header_view.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        # the widths above fit the English headers; a longer translation ("Оценено@10")
+        # widens its column rather than being cut
+        self.model.modelReset.connect(self._fit_header_texts)
+        self.model.headerDataChanged.connect(self._fit_header_texts)
+        self._fit_header_texts()
         self.table.activated.connect(self._on_activated)
         self.table.setToolTip(self.tr("Double-click or press Enter for the per-rank breakdown"))
+
+    def _fit_header_texts(self, *_: object) -> None:
+        """Widen every column of the table whose header text (with the sort arrow) is wider
+        than the column; never narrows one (the user's widths stay)."""
+        header = self.table.horizontalHeader()
+        style, metrics = header.style(), header.fontMetrics()
+        margin = style.pixelMetric(QStyle.PixelMetric.PM_HeaderMargin, None, header)
+        arrow = style.pixelMetric(QStyle.PixelMetric.PM_HeaderMarkSize, None, header)
+        for col in range(self.model.columnCount()):
+            text = str(self.model.headerData(col, Qt.Orientation.Horizontal) or "")
+            needed = metrics.horizontalAdvance(text) + 3 * margin + arrow
+            if header.sectionSize(col) < needed:
+                header.resizeSection(col, needed)
 
     def _build_lower(self, context: AppContext) -> None:
         """Below the summary: the filtered table, and nDCG beside nDCG′ on a second tab."""
