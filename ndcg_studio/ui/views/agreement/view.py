@@ -60,7 +60,7 @@ from ndcg_studio.ui.views.agreement.text import (
     provenance_html,
 )
 from ndcg_studio.ui.views.base import LazyView, StateWidget
-from ndcg_studio.ui.widgets import column, selectable_text
+from ndcg_studio.ui.widgets import column, fit_columns, selectable_text
 from ndcg_studio.ui.workers import Task, TaskFn, run_task
 
 _LEVELS = (
@@ -365,7 +365,7 @@ class AgreementView(LazyView[AgreementData]):
         pair = self.source_pair_key()
         rows = data.disputed if pair is None else data.by_sources.get(pair, data.disputed)
         self.disputed_model.set_rows(rows)
-        self.disputed_table.resizeColumnsToContents()
+        fit_columns(self.disputed_table)
         self.disputed_table.horizontalHeader().setStretchLastSection(True)
         n = len(rows)
         adjudicated = int((~np.isnan(rows.adjudicated)).sum()) if n else 0

@@ -33,7 +33,7 @@ from ndcg_studio.storage.database import Database
 from ndcg_studio.ui.language import arg, number
 from ndcg_studio.ui.models.changes import COL_DELTA, ChangesTableModel
 from ndcg_studio.ui.models.table import fixed, signed
-from ndcg_studio.ui.widgets import read_only_table, selectable_text
+from ndcg_studio.ui.widgets import fit_columns, read_only_table, selectable_text
 from ndcg_studio.ui.workers import Task, run_task
 
 
@@ -171,7 +171,7 @@ class ChangesPanel(QWidget):
         if pair is None or (changes.run_a, changes.run_b) != pair[1:]:
             return
         self.model.set_changes(changes)
-        self.table.resizeColumnsToContents()
+        fit_columns(self.table)
         self.overall.setText(self.overall_text(changes))
         self.judge_button.setEnabled(bool(changes.unjudged_items))
         self.loaded.emit()

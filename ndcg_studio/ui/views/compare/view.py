@@ -76,7 +76,7 @@ from ndcg_studio.ui.views.compare.text import (
     verdict_html,
     verdict_sentence,
 )
-from ndcg_studio.ui.widgets import read_only_table, selectable_text
+from ndcg_studio.ui.widgets import fit_columns, read_only_table, selectable_text
 from ndcg_studio.ui.workers import Task, TaskFn, run_task
 
 
@@ -403,7 +403,7 @@ class CompareView(LazyView[ScoredRuns]):
             return
         k = rows.k
         self.model.set_rows(rows)
-        self.table.resizeColumnsToContents()
+        fit_columns(self.table)
         self.chart.set_deltas(rows.delta, rows.run_a, rows.run_b, k)
         for tag, run in (("A", rows.run_a), ("B", rows.run_b)):
             self._set_summary(tag, run, self._summaries.get(run), k)
