@@ -20,7 +20,9 @@ from ndcg_studio.services.screens.agreement import DisputedRows
 from ndcg_studio.storage import models
 from ndcg_studio.storage.database import Database, open_database
 from ndcg_studio.ui.models.agreement import (
+    COL_D_DOC,
     COL_D_FINAL,
+    COL_D_QUERY,
     DisputedItemsModel,
     HistoryModel,
     ItemGradesModel,
@@ -202,3 +204,28 @@ def test_item_grades_model(qapp: Any) -> None:
     assert model.index(2, 1).data(SORT_ROLE) == 2
     model.set_grades({"ann": 1.0}, math.nan)
     assert model.rowCount() == 1
+
+
+def test_disputed_items_sort_by_query_and_document_in_natural_order(qapp: Any) -> None:
+    """q2 before q10, d9 before d10: the rows carry their natural-order keys from the worker."""
+    n = 4
+    rows = DisputedRows(
+        query=np.array(["q10", "q2", "q1", "q2"]),
+        document=np.array(["d1", "d10", "d3", "d9"]),
+        query_id=np.arange(n, dtype=np.int64),
+        document_id=np.arange(n, dtype=np.int64),
+        range=np.full(n, 2.0),
+        mean=np.full(n, 1.0),
+        std=np.full(n, 1.0),
+        grades=[{"a": 0.0, "b": 2.0}] * n,
+        adjudicated=np.full(n, math.nan),
+    )
+    assert rows.query_key.dtype == np.int64 and rows.document_key.dtype == np.int64
+    model = DisputedItemsModel()
+    model.set_rows(rows)
+    model.sort(COL_D_QUERY, Qt.SortOrder.AscendingOrder)
+    shown = [model.index(r, COL_D_QUERY).data() for r in range(n)]
+    assert shown == ["q1", "q2", "q2", "q10"]
+    model.sort(COL_D_DOC, Qt.SortOrder.AscendingOrder)
+    shown = [model.index(r, COL_D_DOC).data() for r in range(n)]
+    assert shown == ["d1", "d3", "d9", "d10"]

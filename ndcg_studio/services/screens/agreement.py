@@ -43,6 +43,9 @@ class DisputedRows:
         adjudicated: float64 the lead's final grade, NaN when not adjudicated.
         grades_text: str ``grades`` as the Grades column shows them ("ann1 2  ann2 4"),
             made where the rows are made (a worker), not on the GUI thread.
+        query_key, document_key: int64 sort keys of ``query`` and ``document`` in natural
+            order (:func:`~ndcg_studio.services.screens.sort_keys.natural_key`), made there
+            too (``bench_gui_scale.py`` Agreement, the GUI stall).
     """
 
     query: NDArray[np.str_]
@@ -57,12 +60,16 @@ class DisputedRows:
     #: ``grades_text`` already made as a list (by :meth:`from_report`), else None
     texts: InitVar[list[str] | None] = None
     grades_text: NDArray[np.str_] = field(init=False, repr=False)
+    query_key: NDArray[np.int64] = field(init=False, repr=False)
+    document_key: NDArray[np.int64] = field(init=False, repr=False)
 
     def __post_init__(self, texts: list[str] | None) -> None:
         if texts is None:
             texts = [_grades_text(sorted(gr.items())) for gr in self.grades]
         text = np.asarray(texts or [""], dtype=str)[: len(self.grades)]
         object.__setattr__(self, "grades_text", text)
+        object.__setattr__(self, "query_key", np.asarray(natural_key(self.query), np.int64))
+        object.__setattr__(self, "document_key", np.asarray(natural_key(self.document), np.int64))
 
     def __len__(self) -> int:
         return int(self.range.shape[0])

@@ -356,8 +356,8 @@ class DisputedItemsModel(NumpyTableModel):
     def _sort_key(self, column: int) -> NDArray[Any]:
         d = self._d
         return [
-            natural_key(d.query),
-            natural_key(d.document),
+            d.query_key,
+            d.document_key,
             d.range,
             d.mean,
             d.adjudicated,
