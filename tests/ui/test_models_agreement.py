@@ -17,6 +17,7 @@ from ndcg_studio.services.agreement import AgreementReport, AgreementService
 from ndcg_studio.services.annotation.service import AnnotationService
 from ndcg_studio.services.importing.service import ImportService
 from ndcg_studio.services.screens.agreement import DisputedRows
+from ndcg_studio.services.screens.sort_keys import dense_ranks, natural_key
 from ndcg_studio.storage import models
 from ndcg_studio.storage.database import Database, open_database
 from ndcg_studio.ui.models.agreement import (
@@ -156,6 +157,9 @@ def test_disputed_rows_equal_the_service_list(judged_db: Database, report: Agree
     assert order == sorted(order)
     assert rows.range.tolist() == [4.0, 4.0, 2.0, 2.0]
     assert np.isnan(rows.adjudicated).all()
+    # the sort keys from_report hands over order the rows as natural_key does
+    for key, ids in ((rows.query_key, rows.query), (rows.document_key, rows.document)):
+        assert dense_ranks(key).tolist() == dense_ranks(natural_key(ids)).tolist()
 
 
 def test_disputed_model_shows_adjudicated_grade(

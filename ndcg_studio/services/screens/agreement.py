@@ -59,17 +59,25 @@ class DisputedRows:
     adjudicated: NDArray[np.float64]
     #: ``grades_text`` already made as a list (by :meth:`from_report`), else None
     texts: InitVar[list[str] | None] = None
+    #: (``query_key``, ``document_key``) already made (by :meth:`from_report`), else None
+    keys: InitVar[tuple[NDArray[np.int64], NDArray[np.int64]] | None] = None
     grades_text: NDArray[np.str_] = field(init=False, repr=False)
     query_key: NDArray[np.int64] = field(init=False, repr=False)
     document_key: NDArray[np.int64] = field(init=False, repr=False)
 
-    def __post_init__(self, texts: list[str] | None) -> None:
+    def __post_init__(
+        self,
+        texts: list[str] | None,
+        keys: tuple[NDArray[np.int64], NDArray[np.int64]] | None,
+    ) -> None:
         if texts is None:
             texts = [_grades_text(sorted(gr.items())) for gr in self.grades]
         text = np.asarray(texts or [""], dtype=str)[: len(self.grades)]
         object.__setattr__(self, "grades_text", text)
-        object.__setattr__(self, "query_key", np.asarray(natural_key(self.query), np.int64))
-        object.__setattr__(self, "document_key", np.asarray(natural_key(self.document), np.int64))
+        if keys is None:
+            keys = (natural_key(self.query), natural_key(self.document))
+        object.__setattr__(self, "query_key", np.asarray(keys[0], np.int64))
+        object.__setattr__(self, "document_key", np.asarray(keys[1], np.int64))
 
     def __len__(self) -> int:
         return int(self.range.shape[0])
@@ -140,6 +148,7 @@ class DisputedRows:
             texts=_texts_by_name(
                 report.annotators, r.annotator[order[rows]], r.grade[order[rows]], sizes
             ),
+            keys=(ties[0, idx], ties[1, idx]),  # natural order, as dense ranks
         )
 
     @classmethod
