@@ -6,7 +6,10 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from ndcg_studio.domain.statistics import resampling as stats
 from ndcg_studio.domain.statistics.resampling import (
     MeanCI,
     bootstrap_mean_ci,
@@ -39,6 +42,29 @@ def test_bootstrap_against_a_plain_loop() -> None:
     low, high = np.quantile(means, [0.025, 0.975])
     assert got.low == pytest.approx(low, rel=1e-12)
     assert got.high == pytest.approx(high, rel=1e-12)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    n=st.integers(2, 300),
+    n_resamples=st.integers(1, 700),
+    chunk=st.sampled_from([7, 64, 1001, 1 << 19]),
+)
+def test_bootstrap_intervals_do_not_depend_on_the_chunks(
+    seed: int, n: int, n_resamples: int, chunk: int
+) -> None:
+    """Bounded draws take 32-bit halves the generator keeps across calls: chunks of any size
+    (odd ones leave half a raw output over) give the interval of one draw per resample."""
+    values = np.random.default_rng(seed ^ 1).random(n)
+    rng = np.random.default_rng(seed)
+    means = [values[rng.integers(0, n, size=(1, n))].mean(axis=1)[0] for _ in range(n_resamples)]
+    alpha = 1.0 - 0.95  # as the function computes it (not 0.05 to the bit)
+    low, high = np.quantile(means, [alpha / 2.0, 1.0 - alpha / 2.0])
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(stats, "_BOOTSTRAP_CHUNK_ELEMENTS", chunk)
+        got = bootstrap_mean_ci(values, n_resamples=n_resamples, seed=seed)
+    assert (got.low, got.high) == (low, high)
 
 
 def test_bootstrap_ignores_nan_and_small_inputs() -> None:
