@@ -238,7 +238,7 @@ def test_scoring_in_parts_is_scoring_at_once_bit_for_bit(
 ) -> None:
     """Every column of every group, NaN and zeros included: the same bytes."""
     from ndcg_studio.domain.metrics.measures import Qrels, RankedLists, score
-    from ndcg_studio.services.scoring.service import score_in_parts
+    from ndcg_studio.services.scoring.service import ndcg_in_parts, score_in_parts
 
     rng = np.random.default_rng(seed)
     n_docs = 12
@@ -265,6 +265,13 @@ def test_scoring_in_parts_is_scoring_at_once_bit_for_bit(
     split = score_in_parts(lists, qrels, params, parts, threads=threads)
     for name in whole.__dataclass_fields__:
         assert getattr(split, name).tobytes() == getattr(whole, name).tobytes(), name
+    # several qrels over the same lists, each part put in run order once for all of them
+    fewer = rng.random(len(q)) < 0.5
+    other = Qrels(q[fewer], d[fewer], rng.choice([0.0, 1.0, 3.0], size=int(fewer.sum())))
+    rows = ndcg_in_parts(lists, [qrels, other, qrels], params, parts)
+    assert rows.shape == (3, lists.n_groups)
+    for row, each in zip(rows, [qrels, other, qrels], strict=True):
+        assert row.tobytes() == score(lists, each, params).ndcg.tobytes()
 
 
 @hypothesis_settings(max_examples=40, deadline=None)

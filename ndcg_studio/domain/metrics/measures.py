@@ -539,7 +539,13 @@ def _first_relevant(
     return out
 
 
-def score(lists: RankedLists, qrels: Qrels, params: ScoringParams | None = None) -> ScoreTable:
+def score(
+    lists: RankedLists,
+    qrels: Qrels,
+    params: ScoringParams | None = None,
+    *,
+    ranked: RankedRows | None = None,
+) -> ScoreTable:
     """nDCG@K and companion measures of every group, all groups at once (no per-group loop).
 
     SOURCE: trec_eval ``m_ndcg_cut.c`` / ``m_ndcg.c`` (nDCG, Järvelin & Kekäläinen 2002,
@@ -553,6 +559,8 @@ def score(lists: RankedLists, qrels: Qrels, params: ScoringParams | None = None)
         lists: the ranked lists (n results, n_groups groups).
         qrels: one grade per judged (query, document).
         params: scoring options (default: trec_eval ``ndcg_cut.10``).
+        ranked: ``rank_groups(lists, params)`` when the same lists are scored under several
+            qrels (the run order does not depend on the grades): ranked once, not per qrels.
 
     Returns:
         A :class:`ScoreTable` of (n_groups,) arrays.
@@ -566,7 +574,8 @@ def score(lists: RankedLists, qrels: Qrels, params: ScoringParams | None = None)
         params = ScoringParams()
     n_groups = lists.n_groups
     n_queries, n_docs = index_spaces(lists, qrels)
-    ranked = rank_groups(lists, params)
+    if ranked is None:
+        ranked = rank_groups(lists, params)
     judgments = judgments_of(qrels, params, n_queries, n_docs)
     seen = _look_up(lists, ranked, judgments, params)
     top = seen.top

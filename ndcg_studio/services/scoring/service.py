@@ -31,7 +31,14 @@ from ndcg_studio.domain.bands import Band, band_labels
 from ndcg_studio.domain.metrics.breakdown import Breakdown, breakdown
 from ndcg_studio.domain.metrics.incomplete import incomplete_measures
 from ndcg_studio.domain.metrics.kernels import distinct
-from ndcg_studio.domain.metrics.measures import Qrels, RankedLists, ScoreTable, ScoringParams, score
+from ndcg_studio.domain.metrics.measures import (
+    Qrels,
+    RankedLists,
+    ScoreTable,
+    ScoringParams,
+    rank_groups,
+    score,
+)
 from ndcg_studio.domain.statistics.resampling import MeanCI, bootstrap_mean_ci
 from ndcg_studio.progress import Cancelled, Progress, checkpoint
 from ndcg_studio.services.scoring.load import (
@@ -51,9 +58,14 @@ from ndcg_studio.services.scoring.settings import ScoringSettings
 from ndcg_studio.storage.database import Database
 from ndcg_studio.storage.queries import names
 
-__all__ = ["QueryBreakdown", "ScoringService", "bootstrap_resamples", "score_in_parts", "summarize"]
-
-# The former private names, still imported by services/stability.py and services/incomplete.py.
+__all__ = [
+    "QueryBreakdown",
+    "ScoringService",
+    "bootstrap_resamples",
+    "ndcg_in_parts",
+    "score_in_parts",
+    "summarize",
+]
 
 
 @dataclass(frozen=True, eq=False)
@@ -229,6 +241,32 @@ class ScoringService:
         return [texts.get(i, "") for i in ids]
 
 
+def _part_starts(n_groups: int, parts: int) -> range:
+    """The first group of each of ``parts`` consecutive ranges of groups (one range when
+    there are fewer than two groups a part)."""
+    if parts < 2 or n_groups < 2 * parts:
+        return range(0, max(n_groups, 1), max(n_groups, 1))
+    return range(0, n_groups, -(-n_groups // parts))
+
+
+def _part(lists: RankedLists, starts: range, first: int) -> RankedLists:
+    """The groups from ``first`` to the next start, numbered from 0 (made when it is scored:
+    one part's copy at a time)."""
+    if len(starts) == 1:
+        return lists
+    last = min(first + starts.step, lists.n_groups)
+    group = lists.group
+    rows = np.flatnonzero((group >= first) & (group < last))
+    return RankedLists(
+        group=group[rows] - first,
+        doc=lists.doc[rows],
+        score=lists.score[rows],
+        rank=lists.rank[rows],
+        group_query=lists.group_query[first:last],
+        doc_key=lists.doc_key,
+    )
+
+
 def score_in_parts(
     lists: RankedLists,
     qrels: Qrels,
@@ -247,26 +285,13 @@ def score_in_parts(
     Raises:
         ValueError: as ``score`` (a duplicate document names the group within its part).
     """
-    n_groups = lists.n_groups
-    size = -(-n_groups // max(parts, 1))
-    if parts < 2 or n_groups < 2 * parts:
+    starts = _part_starts(lists.n_groups, parts)
+    if len(starts) == 1:
         return score(lists, qrels, params)
-    group = lists.group
 
     def one(first: int) -> ScoreTable:
-        last = min(first + size, n_groups)
-        rows = np.flatnonzero((group >= first) & (group < last))
-        part = RankedLists(
-            group=group[rows] - first,
-            doc=lists.doc[rows],
-            score=lists.score[rows],
-            rank=lists.rank[rows],
-            group_query=lists.group_query[first:last],
-            doc_key=lists.doc_key,
-        )
-        return score(part, qrels, params)
+        return score(_part(lists, starts, first), qrels, params)
 
-    starts = range(0, n_groups, size)
     if threads > 1:
         with ThreadPoolExecutor(max_workers=min(threads, os.cpu_count() or 1)) as pool:
             tables = list(pool.map(one, starts))
@@ -275,6 +300,38 @@ def score_in_parts(
     return ScoreTable(
         **{f.name: np.concatenate([getattr(t, f.name) for t in tables]) for f in fields(ScoreTable)}
     )
+
+
+def ndcg_in_parts(
+    lists: RankedLists,
+    qrels_sets: Sequence[Qrels],
+    params: ScoringParams,
+    parts: int = 2,
+    *,
+    progress: Progress | None = None,
+    cancelled: Cancelled | None = None,
+) -> NDArray[np.float64]:
+    """(len(qrels_sets), n_groups) float64 nDCG@K of ``lists`` under each qrels, the rows
+    equal to ``score_in_parts(lists, qrels, params, parts).ndcg`` bit for bit: each part is put
+    in run order once for every qrels (the order does not depend on the grades;
+    ``bench_gui_scale.py`` Review and Stability, which score each annotator, source or rule).
+
+    ``progress`` is told (done, total) (part, qrels) pairs.
+
+    Raises:
+        ValueError: as ``score``.
+        OperationCancelled: ``cancelled()`` between two pairs.
+    """
+    out = np.empty((len(qrels_sets), lists.n_groups), dtype=np.float64)
+    starts = _part_starts(lists.n_groups, parts)
+    total = len(starts) * len(qrels_sets)
+    for i, first in enumerate(starts if qrels_sets and lists.n_groups else []):
+        part = _part(lists, starts, first)
+        ranked = rank_groups(part, params)
+        for row, qrels in enumerate(qrels_sets):
+            out[row, first : first + part.n_groups] = score(part, qrels, params, ranked=ranked).ndcg
+            checkpoint(i * len(qrels_sets) + row + 1, total, progress, cancelled)
+    return out
 
 
 #: Bootstrap budget: resamples x queries drawn per run mean (bounds the time of a summary;

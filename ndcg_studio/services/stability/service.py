@@ -35,7 +35,7 @@ from ndcg_studio.services.agreement import DisputedItem
 from ndcg_studio.services.judges.trust import mixed_notes
 from ndcg_studio.services.scoring.load import ScoringData, ScoringRead
 from ndcg_studio.services.scoring.report import ScoreReport, score_data
-from ndcg_studio.services.scoring.service import ScoringService, score_in_parts
+from ndcg_studio.services.scoring.service import ScoringService, ndcg_in_parts
 from ndcg_studio.services.scoring.settings import ScoringSettings
 from ndcg_studio.services.stability.report import (
     BY_CHOICES,
@@ -163,26 +163,28 @@ class StabilityService:
             source_of = source_store.source_of(conn)
         sets: list[str] = []
         kinds: list[str] = []
-        rows: list[NDArray[np.float64]] = []
+        qrels_sets: list[Qrels] = []
+        known: list[NDArray[np.bool_]] = []  # per set: the groups it has a value for, or none
         pooled = pooled_queries(data, settings.k)
-        params = replace(settings.params(), err=False)  # nDCG only
         for aid, qrels in annotator_qrels(data):
-            # in four parts: a quarter of the temporaries at the peak (bench_gui_scale Review)
-            values = score_in_parts(data.lists, qrels, params, 4).ndcg
             judged = np.zeros((data.n_queries,), dtype=bool)
             judged[pooled[1][positions_in(pooled[0], item_keys(data, qrels))]] = True
             sets.append(names[aid])
             kinds.append("annotator")
-            rows.append(np.where(judged[data.lists.group_query], values, np.nan))
-            checkpoint(0, 0, None, cancelled)
+            qrels_sets.append(qrels)
+            known.append(judged[data.lists.group_query])
         sources = group_sources(source_of, names, data)
         if len(sources) > 1:
             for name, mask in sources.items():
-                qrels = source_consensus(data, mask, settings)
                 sets.append(f"source:{name}")
                 kinds.append("source")
-                rows.append(score_in_parts(data.lists, qrels, params, 4).ndcg)
-        values = np.stack(rows) if rows else np.zeros((0, len(report)))
+                qrels_sets.append(source_consensus(data, mask, settings))
+        checkpoint(0, 0, None, cancelled)
+        params = replace(settings.params(), err=False)  # nDCG only
+        # in four parts: a quarter of the temporaries at the peak (bench_gui_scale Review)
+        values = ndcg_in_parts(data.lists, qrels_sets, params, 4, cancelled=cancelled)
+        for row, mask in enumerate(known):
+            values[row, ~mask] = np.nan
         low, high = ndcg_spread(values)
         return SpreadReport(report, sets, kinds, values, low, high)
 
@@ -280,12 +282,15 @@ class StabilityService:
         sets, qrels_list = grade_sets.sets, grade_sets.qrels
         params = replace(settings.params(), err=False)  # nDCG only
         n_q, n_runs = data.n_queries, len(data.run_names)
-        values = np.full((len(sets), n_runs, n_q), np.nan)
-        for i, qrels in enumerate(qrels_list):
-            # in two parts (score_in_parts): half the temporaries at the peak
-            table = score_in_parts(data.lists, qrels, params)
-            values[i] = table.ndcg.reshape(n_runs, n_q)
-            checkpoint(i + 1, len(sets) + 1, progress, cancelled)
+
+        def scored(done: int, total: int) -> None:  # the tests and the report are left
+            if progress is not None:
+                progress(done, total + 1)
+
+        # in two parts (ndcg_in_parts): half the temporaries at the peak
+        values = ndcg_in_parts(
+            data.lists, qrels_list, params, progress=scored, cancelled=cancelled
+        ).reshape(len(sets), n_runs, n_q)
         result = stability(
             sets, data.run_names, values, alpha=alpha, n_resamples=n_resamples, seed=0, test=test
         )

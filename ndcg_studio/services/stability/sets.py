@@ -104,16 +104,22 @@ def group_sources(
 ) -> dict[str, NDArray[np.bool_]]:
     """``{source: judgment mask}``: ``humans`` (annotators of no source, when any judged;
     ``always``: even when empty) first, then the sources by name."""
-    j = data.judgments
-    label = np.array(
-        [source_of.get(names[int(a)], (DEFAULT_SOURCE, ""))[0] for a in j["annotator"].tolist()],
-        dtype=object,
-    )
+    annotator = np.asarray(data.judgments["annotator"], dtype=np.intp)
+    sources = sorted({v[0] for v in source_of.values()})
+    code = {name: i for i, name in enumerate([DEFAULT_SOURCE, *sources])}
+    code[DEFAULT_SOURCE] = 0  # a source of that name is one with the annotators of none
+    # each annotator's source as a small integer, then one gather per judgment instead of a
+    # dictionary look-up (bench_gui_scale Review and Stability)
+    size = 1 + max(max(names, default=0), int(annotator.max()) if annotator.size else 0)
+    code_of = np.zeros(size, dtype=np.intp)
+    for aid, name in names.items():
+        code_of[aid] = code[source_of.get(name, (DEFAULT_SOURCE, ""))[0]]
+    label = code_of[annotator]
     out: dict[str, NDArray[np.bool_]] = {}
-    if always or (label == DEFAULT_SOURCE).any():
-        out[DEFAULT_SOURCE] = label == DEFAULT_SOURCE
-    for name in sorted({v[0] for v in source_of.values()}):
-        out[name] = label == name
+    if always or (label == 0).any():
+        out[DEFAULT_SOURCE] = label == 0
+    for name in sources:
+        out[name] = label == code[name]
     return out
 
 
