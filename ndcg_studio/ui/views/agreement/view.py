@@ -199,16 +199,11 @@ class AgreementView(LazyView[AgreementData]):
             # stretched columns always fit: no scroll bar (Qt can flicker one in by 1–3 px)
             t.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         for t in (self.loo_table, self.query_table):
-            # in a narrow column: a scroll bar rather than headers cut to "ocument"
+            # in a narrow column: a scroll bar rather than headers cut to "ocument"; Qt's
+            # measure of each header (text, margins and the sort arrow)
             header = t.horizontalHeader()
-            model = t.model()
-            widest = max(
-                header.fontMetrics().horizontalAdvance(
-                    str(model.headerData(c, Qt.Orientation.Horizontal))
-                )
-                for c in range(model.columnCount())
-            )
-            header.setMinimumSectionSize(widest + 24)  # room for the sort arrow
+            widest = max(header.sectionSizeHint(c) for c in range(t.model().columnCount()))
+            header.setMinimumSectionSize(widest)
             t.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
 
     def _build_right(self, context: AppContext) -> QSplitter:

@@ -27,7 +27,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QSplitter,
-    QStyle,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -212,14 +211,11 @@ class ReviewView(LazyView[ReviewData]):
 
     def _fit_header_texts(self, *_: object) -> None:
         """Widen every column of the table whose header text (with the sort arrow) is wider
-        than the column; never narrows one (the user's widths stay)."""
+        than the column, as Qt measures it (``sectionSizeHint``); never narrows one (the
+        user's widths stay)."""
         header = self.table.horizontalHeader()
-        style, metrics = header.style(), header.fontMetrics()
-        margin = style.pixelMetric(QStyle.PixelMetric.PM_HeaderMargin, None, header)
-        arrow = style.pixelMetric(QStyle.PixelMetric.PM_HeaderMarkSize, None, header)
         for col in range(self.model.columnCount()):
-            text = str(self.model.headerData(col, Qt.Orientation.Horizontal) or "")
-            needed = metrics.horizontalAdvance(text) + 3 * margin + arrow
+            needed = header.sectionSizeHint(col)
             if header.sectionSize(col) < needed:
                 header.resizeSection(col, needed)
 
