@@ -107,7 +107,7 @@ def group_sources(
     annotator = np.asarray(data.judgments["annotator"], dtype=np.intp)
     sources = sorted({v[0] for v in source_of.values()})
     code = {name: i for i, name in enumerate([DEFAULT_SOURCE, *sources])}
-    code[DEFAULT_SOURCE] = 0  # a source of that name is one with the annotators of none
+    code[DEFAULT_SOURCE] = 0  # a source named "humans" and the annotators of none: one set
     # each annotator's source as a small integer, then one gather per judgment instead of a
     # dictionary look-up (bench_gui_scale Review and Stability)
     size = 1 + max(max(names, default=0), int(annotator.max()) if annotator.size else 0)
