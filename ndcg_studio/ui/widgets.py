@@ -51,8 +51,8 @@ def fit_columns(table: QTableView) -> None:
     """Fit every column of ``table`` to its header and its first :data:`FIT_ROWS` rows.
 
     ``resizeColumnsToContents`` asks ``data()`` of the first 1,000 rows of every column on the
-    GUI thread (0.2–0.3 s for Agreement's disputed list and Compare's table at 100,000 queries,
-    ``bench_gui_scale.py``); a hundred rows give the same widths for columns of like values.
+    GUI thread (``bench_gui_scale.py`` Agreement and Compare, the GUI stall); a hundred rows
+    give the same widths for columns of like values.
     """
     table.horizontalHeader().setResizeContentsPrecision(FIT_ROWS)
     table.resizeColumnsToContents()

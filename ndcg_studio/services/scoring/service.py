@@ -323,9 +323,11 @@ def ndcg_in_parts(
         OperationCancelled: ``cancelled()`` between two pairs.
     """
     out = np.empty((len(qrels_sets), lists.n_groups), dtype=np.float64)
+    if not qrels_sets or lists.n_groups == 0:
+        return out
     starts = _part_starts(lists.n_groups, parts)
     total = len(starts) * len(qrels_sets)
-    for i, first in enumerate(starts if qrels_sets and lists.n_groups else []):
+    for i, first in enumerate(starts):
         part = _part(lists, starts, first)
         ranked = rank_groups(part, params)
         for row, qrels in enumerate(qrels_sets):
