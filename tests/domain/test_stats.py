@@ -13,6 +13,7 @@ from ndcg_studio.domain.statistics import resampling as stats
 from ndcg_studio.domain.statistics.resampling import (
     MeanCI,
     bootstrap_mean_ci,
+    bootstrap_mean_cis,
     compare_runs,
     paired_randomization_test,
 )
@@ -65,6 +66,37 @@ def test_bootstrap_intervals_do_not_depend_on_the_chunks(
         patch.setattr(stats, "_BOOTSTRAP_CHUNK_ELEMENTS", chunk)
         got = bootstrap_mean_ci(values, n_resamples=n_resamples, seed=seed)
     assert (got.low, got.high) == (low, high)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    sizes=st.lists(st.integers(0, 40), min_size=1, max_size=5),
+    nan_rate=st.sampled_from([0.0, 0.3]),
+    n_resamples=st.integers(1, 300),
+    chunk=st.sampled_from([7, 1 << 19]),
+)
+def test_bootstrap_of_several_samples_equals_each_alone(
+    seed: int, sizes: list[int], nan_rate: float, n_resamples: int, chunk: int
+) -> None:
+    """Samples of as many non-NaN values share their picks; each interval is the one the
+    sample gets alone, to the bit (samples of other counts, 0 and 1 value among them)."""
+    rng = np.random.default_rng(seed)
+    samples = [np.where(rng.random(n) < nan_rate, np.nan, rng.random(n)) for n in sizes]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(stats, "_BOOTSTRAP_CHUNK_ELEMENTS", chunk)
+        together = bootstrap_mean_cis(samples, n_resamples=n_resamples, seed=seed)
+        alone = [bootstrap_mean_ci(v, n_resamples=n_resamples, seed=seed) for v in samples]
+    assert len(together) == len(samples)
+    for got, want in zip(together, alone, strict=True):
+        assert got.n == want.n
+        assert np.array_equal([*got], [*want], equal_nan=True)
+
+
+def test_bootstrap_of_several_samples_names_the_bad_one() -> None:
+    with pytest.raises(ValueError, match=r"samples\[1\] must be 1-D"):
+        bootstrap_mean_cis([[0.1, 0.2], [[0.3]]])
+    assert bootstrap_mean_cis([]) == []
 
 
 def test_bootstrap_ignores_nan_and_small_inputs() -> None:

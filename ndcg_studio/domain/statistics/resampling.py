@@ -8,7 +8,7 @@ without judgments) are left out.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -19,6 +19,7 @@ __all__ = [
     "MeanCI",
     "RunComparison",
     "bootstrap_mean_ci",
+    "bootstrap_mean_cis",
     "compare_runs",
     "paired_randomization_test",
     "sign_flip_means",
@@ -98,27 +99,66 @@ def bootstrap_mean_ci(
     Raises:
         ValueError: values not 1-D, n_resamples < 1 or confidence outside (0, 1).
     """
-    array = _clean(values, "values")
+    return _bootstrap([_clean(values, "values")], n_resamples, confidence, seed)[0]
+
+
+def bootstrap_mean_cis(
+    samples: Sequence[ArrayLike],
+    n_resamples: int = 10_000,
+    confidence: float = 0.95,
+    seed: int = 0,
+) -> list[MeanCI]:
+    """:func:`bootstrap_mean_ci` of each sample (e.g. each run's per-query scores), equal to
+    it to the bit, with the random picks drawn once for all the samples that hold as many
+    non-NaN values: the picks depend on that count and the seed alone, and drawing them costs
+    more than gathering a sample's values (``bench_gui_scale.py`` Review, the intervals).
+
+    Args:
+        samples: (n_i,) float arrays; NaN entries are ignored.
+        n_resamples, confidence, seed: as :func:`bootstrap_mean_ci`, for every sample.
+
+    Returns:
+        One :class:`MeanCI` per sample, in their order.
+
+    Raises:
+        ValueError: a sample not 1-D (naming ``samples[i]``), n_resamples < 1 or confidence
+            outside (0, 1).
+    """
+    arrays = [_clean(values, f"samples[{i}]") for i, values in enumerate(samples)]
+    return _bootstrap(arrays, n_resamples, confidence, seed)
+
+
+def _bootstrap(
+    arrays: Sequence[NDArray[np.float64]], n_resamples: int, confidence: float, seed: int
+) -> list[MeanCI]:
+    """:func:`bootstrap_mean_cis` of checked 1-D arrays."""
     check_resamples(n_resamples)
     if not 0 < confidence < 1:
         raise ValueError(f"confidence must lie in (0, 1), got {confidence}")
-    data = array[~np.isnan(array)]
-    n = int(data.shape[0])
-    if n == 0:
-        return MeanCI(math.nan, math.nan, math.nan, 0)
-    mean = float(data.mean())
-    if n == 1:
-        return MeanCI(mean, mean, mean, 1)
-    rng = np.random.default_rng(seed)
-    means = np.empty(n_resamples, dtype=np.float64)
-    done = 0
-    for size in resample_chunks(n_resamples, n, _BOOTSTRAP_CHUNK_ELEMENTS):
-        picks = rng.integers(0, n, size=(size, n))
-        means[done : done + size] = data[picks].mean(axis=1)
-        done += size
+    data = [array[~np.isnan(array)] for array in arrays]
+    out: list[MeanCI] = []
+    for values in data:
+        n = int(values.shape[0])
+        mean = float(values.mean()) if n else math.nan
+        out.append(MeanCI(mean, mean, mean, n))  # n = 0: NaNs; n = 1: zero width
+    by_count: dict[int, list[int]] = {}
+    for i, values in enumerate(data):
+        if values.shape[0] > 1:
+            by_count.setdefault(int(values.shape[0]), []).append(i)
     alpha = 1.0 - confidence
-    low, high = np.quantile(means, [alpha / 2.0, 1.0 - alpha / 2.0])
-    return MeanCI(mean, float(low), float(high), n)
+    for n, members in by_count.items():
+        rng = np.random.default_rng(seed)
+        means = np.empty((len(members), n_resamples), dtype=np.float64)
+        done = 0
+        for size in resample_chunks(n_resamples, n, _BOOTSTRAP_CHUNK_ELEMENTS):
+            picks = rng.integers(0, n, size=(size, n))
+            for row, i in enumerate(members):
+                means[row, done : done + size] = data[i][picks].mean(axis=1)
+            done += size
+        for row, i in enumerate(members):
+            low, high = np.quantile(means[row], [alpha / 2.0, 1.0 - alpha / 2.0])
+            out[i] = MeanCI(out[i].mean, float(low), float(high), n)
+    return out
 
 
 def paired_randomization_test(

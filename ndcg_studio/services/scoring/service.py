@@ -39,7 +39,7 @@ from ndcg_studio.domain.metrics.measures import (
     rank_groups,
     score,
 )
-from ndcg_studio.domain.statistics.resampling import MeanCI, bootstrap_mean_ci
+from ndcg_studio.domain.statistics.resampling import MeanCI, bootstrap_mean_ci, bootstrap_mean_cis
 from ndcg_studio.progress import Cancelled, Progress, checkpoint
 from ndcg_studio.services.scoring.load import (
     ScoringData,
@@ -362,7 +362,9 @@ def summarize(
     Runs with many queries are resampled on several threads at once (numpy releases the GIL
     while it draws, gathers and averages; each run has its own seeded generator, so the
     intervals are the same as one after another; ``bench_scoring_arrays.py``); ``threads``
-    caps them (1: one run after the other, one run's resamples at the peak; None: the cores).
+    caps them (None: the cores). ``threads=1``: the runs' picks are drawn once for all runs of
+    as many queries (:func:`bootstrap_mean_cis`, the same intervals): less CPU, more wall
+    time than the threads on two cores or more.
     """
     out = []
     t = report.table
@@ -380,7 +382,16 @@ def summarize(
         with ThreadPoolExecutor(max_workers=workers) as pool:
             cis = list(pool.map(interval, per_run))
     else:
-        cis = [interval(v) for v in per_run]
+        by_length: dict[int, list[int]] = {}
+        for i, v in enumerate(per_run):
+            by_length.setdefault(len(v), []).append(i)
+        found: dict[int, MeanCI] = {}
+        for length, members in by_length.items():
+            shared = bootstrap_mean_cis(
+                [per_run[i] for i in members], n_resamples=bootstrap_resamples(length), seed=seed
+            )
+            found.update(zip(members, shared, strict=True))
+        cis = [found[i] for i in range(len(per_run))]
     for run, idx, ci in zip(report.run_names, groups, cis, strict=True):
         judged = t.has_judgments[idx]
         counts = _band_counts(report.band[idx], labels)
