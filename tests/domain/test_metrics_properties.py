@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -18,7 +19,15 @@ from hypothesis import strategies as st
 
 from ndcg_studio.domain.metrics import kernels
 from ndcg_studio.domain.metrics.breakdown import breakdown
-from ndcg_studio.domain.metrics.measures import RankedLists, ScoringParams, score
+from ndcg_studio.domain.metrics.measures import (
+    Qrels,
+    RankedLists,
+    ScoringParams,
+    grade_sets,
+    ndcg_of_each,
+    rank_groups,
+    score,
+)
 from tests.domain.conftest import Case, make_case
 
 INTEGER_GRADES = [-1.0, 0.0, 1.0, 2.0, 3.0, 4.0]
@@ -213,6 +222,46 @@ def test_score_equals_per_group_reference(data: st.DataObject) -> None:
         patch.setattr(kernels, "_MATRIX_FILL", 0)
         patch.setattr(kernels, "_MATRIX_SLACK", 0)
         assert_matches_reference(score(shuffled(case, perm), case.qrels, params), expected)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_ndcg_under_several_qrels_equals_score_under_each(data: st.DataObject) -> None:
+    """Each row of ndcg_of_each is score(...).ndcg to the bit: qrels in any order, subsets,
+    other grades, an empty set, and a document judged that no run returned."""
+    case = data.draw(cases())
+    params = replace(data.draw(params_for(case)), ideal="judged")
+    q, d = case.qrels.query, case.qrels.doc
+    keep = np.array(data.draw(st.lists(st.booleans(), min_size=len(q), max_size=len(q))), bool)
+    regraded = np.array(
+        data.draw(
+            st.lists(st.sampled_from([-1.0, 0.0, 1.0, 3.0]), min_size=len(q), max_size=len(q))
+        )
+    )
+    unreturned = int(case.lists.doc_key.shape[0]) + 2  # judged, in no list, beyond doc_key
+    extra = Qrels(np.r_[q, 0], np.r_[d, unreturned], np.r_[regraded, 2.0])
+    empty = Qrels(np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0))
+    # custom gains are drawn only for integer grades: every set here has them then
+    sets = [case.qrels, Qrels(q[keep], d[keep], regraded[keep]), empty, extra]
+    prepared = grade_sets(case.lists, sets, params)
+    ranked = rank_groups(case.lists, params)
+    for rows in (
+        ndcg_of_each(case.lists, prepared, params),
+        ndcg_of_each(case.lists, prepared, params, ranked=ranked),
+    ):
+        assert rows.shape == (len(sets), case.lists.n_groups)
+        for row, qrels in zip(rows, sets, strict=True):
+            assert row.tobytes() == score(case.lists, qrels, params).ndcg.tobytes()
+
+
+def test_ndcg_under_several_qrels_refuses_the_ideal_from_the_list() -> None:
+    lists = RankedLists([0], [0], [1.0], [1], [0], [0])
+    qrels = Qrels([0], [0], [1.0])
+    with pytest.raises(ValueError, match="ideal='judged'"):
+        grade_sets(lists, [qrels], ScoringParams(ideal="list"))
+    sets = grade_sets(lists, [qrels], ScoringParams())
+    with pytest.raises(ValueError, match="ideal='judged'"):
+        ndcg_of_each(lists, sets, ScoringParams(ideal="list"))
 
 
 @settings(max_examples=150, deadline=None)

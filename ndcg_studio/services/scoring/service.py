@@ -36,6 +36,8 @@ from ndcg_studio.domain.metrics.measures import (
     RankedLists,
     ScoreTable,
     ScoringParams,
+    grade_sets,
+    ndcg_of_each,
     rank_groups,
     score,
 )
@@ -327,9 +329,15 @@ def ndcg_in_parts(
         return out
     starts = _part_starts(lists.n_groups, parts)
     total = len(starts) * len(qrels_sets)
+    # the ideal from the judged documents: each result looked up once for every qrels
+    sets = grade_sets(lists, list(qrels_sets), params) if params.ideal == "judged" else None
     for i, first in enumerate(starts):
         part = _part(lists, starts, first)
         ranked = rank_groups(part, params)
+        if sets is not None:
+            out[:, first : first + part.n_groups] = ndcg_of_each(part, sets, params, ranked=ranked)
+            checkpoint((i + 1) * len(qrels_sets), total, progress, cancelled)
+            continue
         for row, qrels in enumerate(qrels_sets):
             out[row, first : first + part.n_groups] = score(part, qrels, params, ranked=ranked).ndcg
             checkpoint(i * len(qrels_sets) + row + 1, total, progress, cancelled)
