@@ -296,16 +296,30 @@ def test_alpha_per_query_in_parts_is_the_alpha_at_once(seed: int, n_q: int, part
 
 
 @pytest.mark.parametrize("runs", [None, "first"])
+@pytest.mark.parametrize("documents_up_to", [None, 2**58])
 def test_the_top_k_read_packed_into_one_integer_is_the_plain_read(
     judged: Database,  # noqa: F811
     runs: str | None,
+    documents_up_to: int | None,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """(query, run, position) read as one integer per result and taken apart: the same
-    columns, in the same order, as reading the four columns."""
+    """(query, run, position, document) read as one integer per result — or, when document
+    ids reach far enough for that product to pass 2**62, (query, run, position) as one
+    integer beside the document — and taken apart: the same columns, in the same order, as
+    reading the four columns."""
     from ndcg_studio.storage.queries import names
     from ndcg_studio.storage.queries import scoring_input as rows
 
+    if documents_up_to is not None:  # as if the documents' ids went that high
+        top_ids = rows._top_ids
+
+        def far(conn: Any, *tables: Any) -> list[int] | None:
+            tops = top_ids(conn, *tables)
+            if tops is not None and tables[-1] is rows.models.documents:
+                tops[-1] = documents_up_to
+            return tops
+
+        monkeypatch.setattr(rows, "_top_ids", far)
     with judged.engine.connect() as conn:
         run_ids = (
             None if runs is None else [i for i, n in names.run_names(conn).items() if n == runs]

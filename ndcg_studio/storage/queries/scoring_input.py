@@ -117,29 +117,38 @@ def read_results(
 
 
 def _read_packed(conn: Connection, stmt: Select[Any], top_k: int) -> dict[str, NDArray[Any]] | None:
-    """SQLite, the top K by position: (query, run, position) read as one integer per result
-    ``(query * n_run + run) * (K + 1) + position`` beside the document — two ``group_concat``
-    texts instead of four, a quarter less to step and parse (``bench_gui_scale.py`` Review) —
-    and taken apart here. None where that does not apply (another database, negative ids, or
-    ids too large for the product to stay below 2**62)."""
+    """SQLite, the top K by position: each result read as one integer
+    ``((query * n_run + run) * (K + 1) + position) * n_doc + document`` — one ``group_concat``
+    text instead of four, less to step and parse (``bench_gui_scale.py`` Review) — and taken
+    apart here; where that product would pass 2**62, (query, run, position) as one integer
+    beside the document. None where neither applies (another database, negative ids, or ids
+    too large); the results' ids lie within their tables' (foreign keys)."""
     if conn.dialect.name != "sqlite":
         return None
     r = models.results
-    tops = _top_ids(conn, models.queries, models.runs)
+    tops = _top_ids(conn, models.queries, models.runs, models.documents)
     if tops is None:
         return None
-    top_q, top_r = tops
-    n_run, n_pos = top_r + 1, top_k + 1
+    top_q, top_r, top_d = tops
+    n_run, n_pos, n_doc = top_r + 1, top_k + 1, top_d + 1
     if (top_q + 1) * n_run * n_pos >= 1 << 62:
         return None
-    key = ((r.c.query_id * n_run + r.c.run_id) * n_pos + r.c.position).label("key")
-    read = fetch_columns(conn, stmt.with_only_columns(key, r.c.document_id), _KEY_DTYPE)
-    key_values = read["key"]
+    key = (r.c.query_id * n_run + r.c.run_id) * n_pos + r.c.position
+    if (top_q + 1) * n_run * n_pos * n_doc < 1 << 62:
+        packed = (key * n_doc + r.c.document_id).label("key")
+        key_values = fetch_columns(conn, stmt.with_only_columns(packed), [("key", "i8")])["key"]
+        doc = key_values % n_doc
+        np.floor_divide(key_values, n_doc, out=key_values)
+    else:
+        read = fetch_columns(
+            conn, stmt.with_only_columns(key.label("key"), r.c.document_id), _KEY_DTYPE
+        )
+        key_values, doc = read["key"], read["doc"]
     position = key_values % n_pos
     np.floor_divide(key_values, n_pos, out=key_values)
     run = key_values % n_run
     np.floor_divide(key_values, n_run, out=key_values)
-    return {"run": run, "query": key_values, "doc": read["doc"], "position": position}
+    return {"run": run, "query": key_values, "doc": doc, "position": position}
 
 
 def read_results_below(
