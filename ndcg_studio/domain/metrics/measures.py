@@ -657,16 +657,19 @@ def grade_sets(lists: RankedLists, qrels_sets: list[Qrels], params: ScoringParam
     n_docs = max((d for _, d in spaces), default=max(int(lists.doc_key.shape[0]), 1))
     if n_queries * n_docs >= 1 << 62:
         raise ValueError("too many queries x documents for 64-bit (query, document) keys")
-    judged = [judgments_of(qrels, params, n_queries, n_docs) for qrels in qrels_sets]
-    key = distinct(np.concatenate([j.key_sorted for j in judged] or [np.zeros(0, _I64)]))
-    gain = np.zeros((len(qrels_sets), key.shape[0]), dtype=_F64)
     idcg = np.zeros((len(qrels_sets), n_queries), dtype=_F64)
     has = np.zeros((len(qrels_sets), n_queries), dtype=bool)
-    for row, (qrels, j) in enumerate(zip(qrels_sets, judged, strict=True)):
-        at = np.searchsorted(key, j.key_sorted)
-        gain[row, at] = j.gain if j.perm is None else j.gain[j.perm]
+    keys, gains = [], []  # each set's sorted keys and their gains, nothing more kept
+    for row, qrels in enumerate(qrels_sets):
+        j = judgments_of(qrels, params, n_queries, n_docs)
         idcg[row] = ideal_dcg(qrels.query, j.gain, j.level, n_queries, params.k)
         has[row] = np.bincount(qrels.query, minlength=n_queries) > 0
+        keys.append(j.key_sorted)
+        gains.append(j.gain if j.perm is None else j.gain[j.perm])
+    key = distinct(np.concatenate(keys or [np.zeros(0, _I64)]))
+    gain = np.zeros((len(qrels_sets), key.shape[0]), dtype=_F64)
+    for row, (sorted_key, sorted_gain) in enumerate(zip(keys, gains, strict=True)):
+        gain[row, np.searchsorted(key, sorted_key)] = sorted_gain
     return GradeSets(key, gain, idcg, has, n_docs)
 
 
