@@ -19,12 +19,11 @@ from hypothesis import strategies as st
 
 from ndcg_studio.domain.metrics import kernels
 from ndcg_studio.domain.metrics.breakdown import breakdown
+from ndcg_studio.domain.metrics.grade_sets import grade_sets, ndcg_of_each
 from ndcg_studio.domain.metrics.measures import (
     Qrels,
     RankedLists,
     ScoringParams,
-    grade_sets,
-    ndcg_of_each,
     rank_groups,
     score,
 )

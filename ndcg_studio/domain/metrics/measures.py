@@ -54,7 +54,6 @@ from numpy.typing import NDArray
 
 from ndcg_studio.domain.metrics.ideal import discount_denominators, ideal_dcg, integer_levels
 from ndcg_studio.domain.metrics.kernels import (
-    distinct,
     group_rows,
     has_duplicates,
     segmented_exclusive_cumsum,
@@ -64,14 +63,13 @@ from ndcg_studio.domain.metrics.ordering import order_rows
 
 __all__ = [
     "GainSpec",
-    "GradeSets",
     "Qrels",
     "RankedLists",
     "ScoreTable",
     "ScoringParams",
+    "dcg_and_cg",
     "gains_of_grades",
-    "grade_sets",
-    "ndcg_of_each",
+    "ndcg_from",
     "score",
 ]
 
@@ -505,6 +503,13 @@ class Judgments:
 
 
 def judgments_of(qrels: Qrels, params: ScoringParams, n_queries: int, n_docs: int) -> Judgments:
+    """``qrels`` sorted by their ``query * n_docs + doc`` key for look-ups, with their gains
+    under ``params.gain`` and integer grade levels (when the grades are small integers).
+
+    Raises:
+        ValueError: two grades for one (query, document); custom gains with non-integer
+            grades (:func:`gains_of_grades`).
+    """
     m = qrels.query.shape[0]
     key = qrels.query * n_docs + qrels.doc
     perm: NDArray[np.intp] | None = None
@@ -584,11 +589,11 @@ def score(
     seen = _look_up(lists, ranked, judgments, params)
     top = seen.top
     g_top, pos_top = seen.group[top], seen.pos[top]
-    dcg, cg = _dcg_and_cg(g_top, pos_top, seen.gain[top], ranked, params.k, n_groups)
+    dcg, cg = dcg_and_cg(g_top, pos_top, seen.gain[top], ranked, params.k, n_groups)
     idcg = _ideal_of(lists, qrels, judgments, seen, params, n_queries)
     n_judged_query = np.bincount(qrels.query, minlength=n_queries).astype(_I64)[lists.group_query]
     has_judgments = n_judged_query > 0
-    ndcg = _normalised(dcg, idcg, has_judgments)
+    ndcg = ndcg_from(dcg, idcg, has_judgments)
     precision, rr, rr_at_k = _precision_and_rr(lists, ranked, judgments, seen, params)
     err = _err_at_k(g_top, pos_top, seen.grade[top], params, n_groups)
     # Judged fraction of the top min(K, n_returned).
@@ -614,104 +619,7 @@ def score(
     )
 
 
-@dataclass(frozen=True, eq=False)
-class GradeSets:
-    """Several qrels over the same ranked lists, prepared once for :func:`ndcg_of_each`
-    (the grades of each annotator, source or consensus rule of one study).
-
-    Attributes:
-        key: (u,) int64 sorted distinct ``query * n_docs + doc`` keys judged in any set.
-        gain: (n_sets, u) float64 gain of each set at each key, 0 where it has no judgment.
-        idcg: (n_sets, n_queries) float64 IDCG@K of each query under each set (ideal from the
-            judged documents).
-        has_judgments: (n_sets, n_queries) bool, the set judges the query.
-        n_docs: the document index space of the keys.
-    """
-
-    key: NDArray[np.int64]
-    gain: NDArray[np.float64]
-    idcg: NDArray[np.float64]
-    has_judgments: NDArray[np.bool_]
-    n_docs: int
-
-    @property
-    def n_sets(self) -> int:
-        return int(self.gain.shape[0])
-
-
-def grade_sets(lists: RankedLists, qrels_sets: list[Qrels], params: ScoringParams) -> GradeSets:
-    """``qrels_sets`` prepared for scoring ``lists`` (or any part of their groups, with the
-    same document keys) under each: every set's keys located once in their union, so scoring
-    looks a result up once for all sets instead of once per set (``bench_gui_scale.py``
-    Review, the spread over annotators).
-
-    Raises:
-        ValueError: ``params.ideal`` is not ``"judged"``, or as :func:`score` (two grades for
-            one (query, document), custom gains with non-integer grades, index spaces too
-            large for 64-bit keys).
-    """
-    if params.ideal != "judged":
-        raise ValueError("grade_sets needs ideal='judged' (the ideal from the judged documents)")
-    spaces = [index_spaces(lists, qrels) for qrels in qrels_sets]
-    n_queries = max((q for q, _ in spaces), default=1 + int(lists.group_query.max(initial=-1)))
-    n_docs = max((d for _, d in spaces), default=max(int(lists.doc_key.shape[0]), 1))
-    if n_queries * n_docs >= 1 << 62:
-        raise ValueError("too many queries x documents for 64-bit (query, document) keys")
-    idcg = np.zeros((len(qrels_sets), n_queries), dtype=_F64)
-    has = np.zeros((len(qrels_sets), n_queries), dtype=bool)
-    keys, gains = [], []  # each set's sorted keys and their gains, nothing more kept
-    for row, qrels in enumerate(qrels_sets):
-        j = judgments_of(qrels, params, n_queries, n_docs)
-        idcg[row] = ideal_dcg(qrels.query, j.gain, j.level, n_queries, params.k)
-        has[row] = np.bincount(qrels.query, minlength=n_queries) > 0
-        keys.append(j.key_sorted)
-        gains.append(j.gain if j.perm is None else j.gain[j.perm])
-    key = distinct(np.concatenate(keys or [np.zeros(0, _I64)]))
-    gain = np.zeros((len(qrels_sets), key.shape[0]), dtype=_F64)
-    for row, (sorted_key, sorted_gain) in enumerate(zip(keys, gains, strict=True)):
-        gain[row, np.searchsorted(key, sorted_key)] = sorted_gain
-    return GradeSets(key, gain, idcg, has, n_docs)
-
-
-def ndcg_of_each(
-    lists: RankedLists,
-    sets: GradeSets,
-    params: ScoringParams,
-    *,
-    ranked: RankedRows | None = None,
-) -> NDArray[np.float64]:
-    """(n_sets, n_groups) float64 nDCG@K of ``lists`` under each of ``sets``
-    (:func:`grade_sets`, of these lists or of the lists they are a part of), each row equal to
-    ``score(lists, qrels, params).ndcg`` to the bit: the same gains, discounts, sums and
-    ideal, with each result looked up once for every set. ``ranked`` as in :func:`score`.
-
-    Raises:
-        ValueError: ``params.ideal`` is not ``"judged"``; a document twice in one list.
-    """
-    if params.ideal != "judged":
-        raise ValueError("ndcg_of_each needs ideal='judged' (the ideal from the judged documents)")
-    n_groups = lists.n_groups
-    if ranked is None:
-        ranked = rank_groups(lists, params)
-    k = params.k
-    n = ranked.group.shape[0]
-    at = np.arange(n, dtype=np.intp) if k is None else np.flatnonzero(ranked.pos < k)
-    group_at, pos_at = ranked.group[at], ranked.pos[at]
-    needle = lists.group_query[group_at] * sets.n_docs + lists.doc[ranked.rows(at)]
-    u = sets.key.shape[0]
-    where = np.minimum(np.searchsorted(sets.key, needle), max(u - 1, 0))
-    judged = sets.key[where] == needle if u else np.zeros(needle.shape[0], dtype=bool)
-    out = np.empty((sets.n_sets, n_groups), dtype=_F64)
-    for row in range(sets.n_sets):
-        gain = np.where(judged, sets.gain[row, where], 0.0) if u else np.zeros(len(needle))
-        dcg, _ = _dcg_and_cg(group_at, pos_at, gain, ranked, k, n_groups)
-        idcg = sets.idcg[row][lists.group_query]
-        has = sets.has_judgments[row][lists.group_query]
-        out[row] = _normalised(dcg, idcg, has)
-    return out
-
-
-def _dcg_and_cg(
+def dcg_and_cg(
     group: NDArray[np.int64],
     pos: NDArray[np.int64],
     gain: NDArray[np.float64],
@@ -719,7 +627,11 @@ def _dcg_and_cg(
     k: int | None,
     n_groups: int,
 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    """(n_groups,) DCG@K and CG@K from the top-K rows (group, 0-based rank, gain)."""
+    """(n_groups,) float64 DCG@K and CG@K of every group from its top-K rows: ``group``,
+    ``pos`` (0-based rank) and ``gain``, each (m,), in run order (``ranked``: the lists'
+    :func:`rank_groups`; its longest list bounds the discounts). Each group's sum is
+    ``np.bincount``'s, in row order: the one DCG every nDCG here divides (trec_eval
+    ``m_ndcg_cut.c``)."""
     longest = int(ranked.n_returned.max()) if n_groups and ranked.group.shape[0] else 0
     if k is not None:
         longest = min(longest, k)
@@ -729,10 +641,11 @@ def _dcg_and_cg(
     return np.asarray(dcg, dtype=_F64), np.asarray(cg, dtype=_F64)
 
 
-def _normalised(
+def ndcg_from(
     dcg: NDArray[np.float64], idcg: NDArray[np.float64], has_judgments: NDArray[np.bool_]
 ) -> NDArray[np.float64]:
-    """nDCG = DCG / IDCG; 0 where IDCG <= 0, NaN where the query has no judgment."""
+    """(n,) float64 nDCG = DCG / IDCG of (n,) float64 ``dcg`` and ``idcg``: 0 where IDCG <= 0,
+    NaN where ``has_judgments`` ((n,) bool) is False (the query has no judgment)."""
     positive_idcg = idcg > 0
     # Over/invalid only with absurd custom gains (1e-320 -> inf, 1e308 sums -> inf/inf = NaN).
     with np.errstate(over="ignore", invalid="ignore"):

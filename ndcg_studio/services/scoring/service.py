@@ -29,6 +29,7 @@ from numpy.typing import NDArray
 from ndcg_studio.domain.agreement.disputed import grade_range
 from ndcg_studio.domain.bands import Band, band_labels
 from ndcg_studio.domain.metrics.breakdown import Breakdown, breakdown
+from ndcg_studio.domain.metrics.grade_sets import grade_sets, ndcg_of_each
 from ndcg_studio.domain.metrics.incomplete import incomplete_measures
 from ndcg_studio.domain.metrics.kernels import distinct
 from ndcg_studio.domain.metrics.measures import (
@@ -36,8 +37,6 @@ from ndcg_studio.domain.metrics.measures import (
     RankedLists,
     ScoreTable,
     ScoringParams,
-    grade_sets,
-    ndcg_of_each,
     rank_groups,
     score,
 )
