@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from ndcg_studio.domain.metrics import kernels
 from ndcg_studio.domain.metrics.breakdown import breakdown
-from ndcg_studio.domain.metrics.grade_sets import grade_sets, ndcg_of_each
+from ndcg_studio.domain.metrics.grade_sets import grade_set_table, ndcg_of_each
 from ndcg_studio.domain.metrics.measures import (
     Qrels,
     RankedLists,
@@ -242,7 +242,7 @@ def test_ndcg_under_several_qrels_equals_score_under_each(data: st.DataObject) -
     empty = Qrels(np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0))
     # custom gains are drawn only for integer grades: every set here has them then
     sets = [case.qrels, Qrels(q[keep], d[keep], regraded[keep]), empty, extra]
-    prepared = grade_sets(case.lists, sets, params)
+    prepared = grade_set_table(case.lists, sets, params)
     ranked = rank_groups(case.lists, params)
     for rows in (
         ndcg_of_each(case.lists, prepared, params),
@@ -257,8 +257,8 @@ def test_ndcg_under_several_qrels_refuses_the_ideal_from_the_list() -> None:
     lists = RankedLists([0], [0], [1.0], [1], [0], [0])
     qrels = Qrels([0], [0], [1.0])
     with pytest.raises(ValueError, match="ideal='judged'"):
-        grade_sets(lists, [qrels], ScoringParams(ideal="list"))
-    sets = grade_sets(lists, [qrels], ScoringParams())
+        grade_set_table(lists, [qrels], ScoringParams(ideal="list"))
+    sets = grade_set_table(lists, [qrels], ScoringParams())
     with pytest.raises(ValueError, match="ideal='judged'"):
         ndcg_of_each(lists, sets, ScoringParams(ideal="list"))
 

@@ -13,6 +13,7 @@ The ideal from the returned list (``ideal="list"``) is not covered: score each s
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -32,14 +33,14 @@ from ndcg_studio.domain.metrics.measures import (
     rank_groups,
 )
 
-__all__ = ["GradeSets", "grade_sets", "ndcg_of_each"]
+__all__ = ["GradeSetTable", "grade_set_table", "ndcg_of_each"]
 
 _I64 = np.int64
 _F64 = np.float64
 
 
 @dataclass(frozen=True, eq=False)
-class GradeSets:
+class GradeSetTable:
     """Several qrels over the same ranked lists, prepared once for :func:`ndcg_of_each`
     (the grades of each annotator, source or consensus rule of one study).
 
@@ -63,7 +64,9 @@ class GradeSets:
         return int(self.gain.shape[0])
 
 
-def grade_sets(lists: RankedLists, qrels_sets: list[Qrels], params: ScoringParams) -> GradeSets:
+def grade_set_table(
+    lists: RankedLists, qrels_sets: Sequence[Qrels], params: ScoringParams
+) -> GradeSetTable:
     """``qrels_sets`` prepared for scoring ``lists`` (or any part of their groups, with the
     same document keys) under each: every set's keys located once in their union, so scoring
     looks a result up once for all sets instead of once per set (``bench_gui_scale.py``
@@ -75,7 +78,9 @@ def grade_sets(lists: RankedLists, qrels_sets: list[Qrels], params: ScoringParam
             large for 64-bit keys).
     """
     if params.ideal != "judged":
-        raise ValueError("grade_sets needs ideal='judged' (the ideal from the judged documents)")
+        raise ValueError(
+            "grade_set_table needs ideal='judged' (the ideal from the judged documents)"
+        )
     spaces = [index_spaces(lists, qrels) for qrels in qrels_sets]
     n_queries = max((q for q, _ in spaces), default=1 + int(lists.group_query.max(initial=-1)))
     n_docs = max((d for _, d in spaces), default=max(int(lists.doc_key.shape[0]), 1))
@@ -94,18 +99,18 @@ def grade_sets(lists: RankedLists, qrels_sets: list[Qrels], params: ScoringParam
     gain = np.zeros((len(qrels_sets), key.shape[0]), dtype=_F64)
     for row, (sorted_key, sorted_gain) in enumerate(zip(keys, gains, strict=True)):
         gain[row, np.searchsorted(key, sorted_key)] = sorted_gain
-    return GradeSets(key, gain, idcg, has, n_docs)
+    return GradeSetTable(key, gain, idcg, has, n_docs)
 
 
 def ndcg_of_each(
     lists: RankedLists,
-    sets: GradeSets,
+    sets: GradeSetTable,
     params: ScoringParams,
     *,
     ranked: RankedRows | None = None,
 ) -> NDArray[np.float64]:
     """(n_sets, n_groups) float64 nDCG@K of ``lists`` under each of ``sets``
-    (:func:`grade_sets`, of these lists or of the lists they are a part of), each row equal to
+    (:func:`grade_set_table`, of these lists or of the lists they are a part of), each row equal to
     ``score(lists, qrels, params).ndcg`` to the bit: the same gains, discounts, sums and
     ideal, with each result looked up once for every set. ``ranked`` as in :func:`score`.
 

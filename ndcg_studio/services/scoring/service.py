@@ -29,7 +29,7 @@ from numpy.typing import NDArray
 from ndcg_studio.domain.agreement.disputed import grade_range
 from ndcg_studio.domain.bands import Band, band_labels
 from ndcg_studio.domain.metrics.breakdown import Breakdown, breakdown
-from ndcg_studio.domain.metrics.grade_sets import grade_sets, ndcg_of_each
+from ndcg_studio.domain.metrics.grade_sets import grade_set_table, ndcg_of_each
 from ndcg_studio.domain.metrics.incomplete import incomplete_measures
 from ndcg_studio.domain.metrics.kernels import distinct
 from ndcg_studio.domain.metrics.measures import (
@@ -329,7 +329,7 @@ def ndcg_in_parts(
     starts = _part_starts(lists.n_groups, parts)
     total = len(starts) * len(qrels_sets)
     # the ideal from the judged documents: each result looked up once for every qrels
-    sets = grade_sets(lists, list(qrels_sets), params) if params.ideal == "judged" else None
+    sets = grade_set_table(lists, qrels_sets, params) if params.ideal == "judged" else None
     for i, first in enumerate(starts):
         part = _part(lists, starts, first)
         ranked = rank_groups(part, params)
