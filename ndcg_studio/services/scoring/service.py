@@ -64,6 +64,7 @@ __all__ = [
     "ScoringService",
     "bootstrap_resamples",
     "ndcg_in_parts",
+    "part_starts",
     "score_in_parts",
     "summarize",
 ]
@@ -242,9 +243,10 @@ class ScoringService:
         return [texts.get(i, "") for i in ids]
 
 
-def _part_starts(n_groups: int, parts: int) -> range:
-    """The first group of each of ``parts`` consecutive ranges of groups (one range when
-    there are fewer than two groups a part)."""
+def part_starts(n_groups: int, parts: int) -> range:
+    """The first group (or query) of each of ``parts`` consecutive ranges of ``n_groups``,
+    ``step`` long each but the last (one range when there are fewer than two a part): how
+    scoring, the spread and the per-query alpha cut their work to bound the peak memory."""
     if parts < 2 or n_groups < 2 * parts:
         return range(0, max(n_groups, 1), max(n_groups, 1))
     return range(0, n_groups, -(-n_groups // parts))
@@ -286,7 +288,7 @@ def score_in_parts(
     Raises:
         ValueError: as ``score`` (a duplicate document names the group within its part).
     """
-    starts = _part_starts(lists.n_groups, parts)
+    starts = part_starts(lists.n_groups, parts)
     if len(starts) == 1:
         return score(lists, qrels, params)
 
@@ -326,7 +328,7 @@ def ndcg_in_parts(
     out = np.empty((len(qrels_sets), lists.n_groups), dtype=np.float64)
     if not qrels_sets or lists.n_groups == 0:
         return out
-    starts = _part_starts(lists.n_groups, parts)
+    starts = part_starts(lists.n_groups, parts)
     total = len(starts) * len(qrels_sets)
     # the ideal from the judged documents: each result looked up once for every qrels
     sets = grade_set_table(lists, qrels_sets, params) if params.ideal == "judged" else None

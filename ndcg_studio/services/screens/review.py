@@ -25,7 +25,7 @@ from ndcg_studio.services.annotation.types import DatabaseCounts
 from ndcg_studio.services.freed_memory import return_freed_memory
 from ndcg_studio.services.scoring.load import ScoringData
 from ndcg_studio.services.scoring.report import RunSummary, ScoreReport
-from ndcg_studio.services.scoring.service import ScoringService, summarize
+from ndcg_studio.services.scoring.service import ScoringService, part_starts, summarize
 from ndcg_studio.services.scoring.settings import ScoringSettings
 from ndcg_studio.storage.database import Database
 from ndcg_studio.vocabulary import DEFAULT_DISPUTED_RANGE, Level
@@ -341,12 +341,13 @@ def _alpha_in_parts(
     """(n_q,) :func:`alpha_by_group` values of ``ratings`` by query, computed for ``parts``
     ranges of queries one after the other (``query_of_item`` ascending; each query's items and
     grades in their order, so each value is the same)."""
-    size = -(-n_q // max(parts, 1))
-    if parts < 2 or n_q < 2 * parts:
+    starts = part_starts(n_q, parts)
+    if len(starts) == 1:
         return alpha_by_group(ratings, query_of_item, n_q, level, values=GRADE_SCALE).value
+    size = starts.step
     item_bounds = np.searchsorted(query_of_item, np.arange(0, n_q + size, size).clip(max=n_q))
     out = []
-    for part, first in enumerate(range(0, n_q, size)):
+    for part, first in enumerate(starts):
         lo, hi = int(item_bounds[part]), int(item_bounds[part + 1])
         rows = np.flatnonzero((ratings.item >= lo) & (ratings.item < hi))
         sub = Ratings.from_arrays(
