@@ -2,7 +2,8 @@
 outputs, in its own chunks) equals the former draw of ``rng.integers(0, 2, size=(size, n))``
 in the chunks of :func:`resample_chunks`, kept here as the oracle: the same statistics to the
 bit and the same p-values, for chunk sizes that leave half a raw output over and chunks that
-differ from the oracle's, and through the fallback."""
+differ from the oracle's, and through the fallback; the N-run matrix's p-values, from the
+same patterns, equal the ones it drew with ``integers``."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ndcg_studio.domain.statistics import resampling as stats
+from ndcg_studio.domain.statistics.multirun import pair_indices, randomization_p_values
 from ndcg_studio.domain.statistics.resampling import (
     paired_randomization_test,
     resample_chunks,
@@ -77,3 +79,44 @@ def test_the_fallback_draws_the_integers(monkeypatch: pytest.MonkeyPatch) -> Non
     monkeypatch.setattr(stats, "_SIGN_FLIP_CHUNK_ELEMENTS", 1001)  # other chunks than the oracle's
     got = list(sign_flip_means(deltas, 500, 5))
     assert np.concatenate(got).tobytes() == np.concatenate(want).tobytes()
+
+
+def former_matrix_p_values(x: np.ndarray, n_resamples: int, seed: int) -> np.ndarray:
+    """multirun.randomization_p_values as it was: the patterns drawn with ``integers``."""
+    r, n = x.shape
+    a, b = pair_indices(r)
+    observed = np.abs((x[a] - x[b]).mean(axis=1))
+    threshold = observed - 1e-12 * np.maximum(1.0, observed)
+    xt = np.ascontiguousarray(x.T)
+    rng = np.random.default_rng(seed)
+    count = np.zeros(a.shape[0], dtype=np.int64)
+    for size in resample_chunks(n_resamples, n):
+        signs = 1.0 - 2.0 * rng.integers(0, 2, size=(size, n))
+        signed = (signs @ xt) / n
+        count += np.count_nonzero(np.abs(signed[:, a] - signed[:, b]) >= threshold, axis=0)
+    return (count + 1) / (n_resamples + 1.0)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    n_runs=st.integers(2, 5),
+    n=st.integers(10, 200),  # 2**n > n_resamples: drawn, not enumerated
+    n_resamples=st.integers(200, 700),
+    chunk=st.sampled_from([7, 64, 1001, 1 << 21]),
+    fallback=st.booleans(),
+)
+def test_the_matrix_p_values_are_the_former_ones(
+    seed: int, n_runs: int, n: int, n_resamples: int, chunk: int, fallback: bool
+) -> None:
+    """The N-run matrix's sign patterns from the raw outputs (or the fallback) are the ones
+    ``integers`` drew: the same p-values, the ties of equal runs included."""
+    x = np.random.default_rng(seed).random((n_runs, n))
+    x[-1] = x[0]  # a pair whose every statistic ties with its observed 0
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(stats, "_CHUNK_ELEMENTS", chunk)
+        want = former_matrix_p_values(x, n_resamples, seed)
+        if fallback:
+            patch.setattr(stats, "_raw_bits_are_integers", lambda seed: False)
+        got = randomization_p_values(x, n_resamples, seed)
+    assert got.tolist() == want.tolist()

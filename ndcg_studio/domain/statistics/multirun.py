@@ -37,7 +37,13 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ndcg_studio.domain.statistics.anova import AnovaTable, score_matrix, two_way_anova
-from ndcg_studio.domain.statistics.resampling import check_resamples, resample_chunks
+from ndcg_studio.domain.statistics.resampling import (
+    bootstrap_mean_cis,
+    check_resamples,
+    paired_randomization_test,
+    resample_chunks,
+    sign_flips,
+)
 
 __all__ = [
     "PairwiseComparison",
@@ -53,6 +59,10 @@ __all__ = [
 # Elements of one (permutations x queries x runs) block of the Tukey HSD: small enough for the
 # block's passes (mask, sort, gather, sum) to stay in the CPU cache.
 _TUKEY_CHUNK_ELEMENTS = 1 << 17
+# Up to this many pairs, each pair's interval and randomization test are computed alone: its
+# gathers and sign flips cost less than the matrix products of every run's (bench_gui_scale.py
+# Compare, the N-run matrix of two runs; bench_multirun.py).
+_PAIRS_ONE_BY_ONE = 3
 # Statistics within this (relative) of the observed one count as "at least as extreme",
 # as in domain.stats.paired_randomization_test.
 _TIE = 1e-12
@@ -80,13 +90,13 @@ def bootstrap_pair_intervals(
 
     SOURCE: Efron & Tibshirani (1993) ch. 13 (percentile interval); queries are resampled with
     replacement, the same queries for both runs of a pair (Sakai 2006, SIGIR, "Evaluating
-    evaluation metrics based on the bootstrap"). One resample of queries serves every pair:
-    the resampled mean of a - b is the difference of the resampled means of a and b, so the
-    (resamples x runs) matrix of resampled means is one matrix product. The resamples are
-    drawn exactly as :func:`ndcg_studio.domain.statistics.resampling.bootstrap_mean_ci` draws them,
-    so for each
-    pair the interval equals ``bootstrap_mean_ci(scores[a] - scores[b], ...)`` up to float
-    rounding (tested).
+    evaluation metrics based on the bootstrap"). One resample of queries serves every pair,
+    drawn exactly as :func:`ndcg_studio.domain.statistics.resampling.bootstrap_mean_ci` draws
+    it: up to three pairs, each pair's interval is ``bootstrap_mean_ci(scores[a] - scores[b],
+    ...)`` (:func:`~ndcg_studio.domain.statistics.resampling.bootstrap_mean_cis`, the picks
+    drawn once); with more, the resampled mean of a - b is the difference of the resampled
+    means of a and b, so the (resamples x runs) matrix of resampled means is one matrix
+    product, and the intervals equal those up to float rounding (tested).
 
     Args:
         scores: (n_runs >= 2, n_queries >= 2) float, finite.
@@ -106,6 +116,11 @@ def bootstrap_pair_intervals(
     if not 0 < confidence < 1:
         raise ValueError(f"confidence must lie in (0, 1), got {confidence}")
     r, n = x.shape
+    a, b = pair_indices(r)
+    if len(a) <= _PAIRS_ONE_BY_ONE:
+        pairs = zip(a.tolist(), b.tolist(), strict=True)
+        cis = bootstrap_mean_cis([x[i] - x[j] for i, j in pairs], n_resamples, confidence, seed)
+        return np.array([ci.low for ci in cis]), np.array([ci.high for ci in cis])
     rng = np.random.default_rng(seed)
     means = np.empty((n_resamples, r), dtype=np.float64)
     xt = np.ascontiguousarray(x.T)
@@ -116,7 +131,6 @@ def bootstrap_pair_intervals(
         counts = np.bincount((picks + offsets).ravel(), minlength=size * n).reshape(size, n)
         means[done : done + size] = (counts @ xt) / n
         done += size
-    a, b = pair_indices(r)
     deltas = means[:, a] - means[:, b]
     alpha = 1.0 - confidence
     low, high = np.quantile(deltas, [alpha / 2.0, 1.0 - alpha / 2.0], axis=0)
@@ -131,9 +145,10 @@ def randomization_p_values(
     SOURCE: Smucker, Allan & Carterette (2007), CIKM. Same test, same random sign patterns
     and same p-values as :func:`ndcg_studio.domain.statistics.resampling.paired_randomization_test`
     applied to
-    each pair with the same seed (tested): for a sign pattern s, mean(s * (a - b)) =
-    mean(s * a) - mean(s * b), so one (patterns x runs) matrix product serves every pair.
-    Exact enumeration when 2**n_queries <= n_resamples; otherwise p = (count + 1) /
+    each pair with the same seed (tested): up to three pairs it is that test, pair by pair;
+    with more, for a sign pattern s, mean(s * (a - b)) = mean(s * a) - mean(s * b), so one
+    (patterns x runs) matrix product serves every pair (the statistics equal up to float
+    rounding). Exact enumeration when 2**n_queries <= n_resamples; otherwise p = (count + 1) /
     (n_resamples + 1).
 
     Args:
@@ -151,6 +166,10 @@ def randomization_p_values(
     check_resamples(n_resamples)
     r, n = x.shape
     a, b = pair_indices(r)
+    if len(a) <= _PAIRS_ONE_BY_ONE:
+        pairs = zip(a.tolist(), b.tolist(), strict=True)
+        tests = [paired_randomization_test(x[i], x[j], n_resamples, seed) for i, j in pairs]
+        return np.asarray(tests, dtype=np.float64)
     observed = np.abs((x[a] - x[b]).mean(axis=1))
     threshold = observed - _TIE * np.maximum(1.0, observed)
     xt = np.ascontiguousarray(x.T)
@@ -160,10 +179,10 @@ def randomization_p_values(
         stats = np.abs(signed[:, a] - signed[:, b])
         hits = np.count_nonzero(stats >= threshold, axis=0)
         return np.asarray(hits / float(1 << n), dtype=np.float64)
-    rng = np.random.default_rng(seed)
     count = np.zeros(a.shape[0], dtype=np.int64)
-    for size in resample_chunks(n_resamples, n):
-        signs = 1.0 - 2.0 * rng.integers(0, 2, size=(size, n))
+    one = np.float64(1.0).view(np.uint64)
+    for flips in sign_flips(n, n_resamples, seed):
+        signs = np.bitwise_or(flips, one, out=flips).view(np.float64)  # 1 - 2 * pattern
         signed = (signs @ xt) / n
         stats = np.abs(signed[:, a] - signed[:, b])
         count += np.count_nonzero(stats >= threshold, axis=0)
@@ -224,27 +243,36 @@ def permuted_run_ranges(
         words = -(-(n * r) // per_raw)  # raw words per permutation
         raw = rng.bit_generator.random_raw(size * words)
         keys = raw.view(key_type).reshape(size, words * per_raw)[:, : n * r].reshape(size, n, r)
-        keys &= ~low
-        keys |= runs
-        _sort_keys(keys)
-        keys &= low
-        source = keys.astype(index_type)
-        source += row_start
-        sums = np.einsum("pjr->pr", np.take(flat, source))
+        if r == 2:
+            picked = _two_runs_permuted(keys, x)
+        else:
+            keys &= ~low
+            keys |= runs
+            keys.sort(axis=2)
+            keys &= low
+            source = keys.astype(index_type)
+            source += row_start
+            picked = np.take(flat, source)
+        sums = np.einsum("pjr->pr", picked)
         ranges[done : done + size] = (sums.max(axis=1) - sums.min(axis=1)) / n
         done += size
     return ranges
 
 
-def _sort_keys(keys: NDArray[np.unsignedinteger[Any]]) -> None:
-    """Sort each (permutation, query)'s run keys in place (last axis); two distinct keys by
-    min / max, not numpy's per-row sort (bench_gui_scale Compare, the N-run matrix)."""
-    if keys.shape[2] == 2:
-        first, second = keys[:, :, 0].copy(), keys[:, :, 1]
-        np.minimum(first, second, out=keys[:, :, 0])
-        np.maximum(first, second, out=keys[:, :, 1])
-    else:
-        keys.sort(axis=2)
+def _two_runs_permuted(
+    keys: NDArray[np.unsignedinteger[Any]], x: NDArray[np.float64]
+) -> NDArray[np.float64]:
+    """(size, n, 2) float64 the two runs' scores of each query in the order of their (size, n,
+    2) random keys, as the sort of :func:`permuted_run_ranges` gives it: run 1 first when its
+    key is the smaller without the low bit (run 0 first on a tie, the low bits being 0 and
+    1). One comparison instead of the sort and the gather (bench_gui_scale.py Compare, the
+    N-run matrix of two runs)."""
+    swap = (keys[:, :, 0] >> 1) > (keys[:, :, 1] >> 1)
+    picked = np.empty(keys.shape)
+    for slot in (0, 1):
+        np.copyto(picked[:, :, slot], x[slot])
+        np.copyto(picked[:, :, slot], x[1 - slot], where=swap)
+    return picked
 
 
 def randomised_tukey_hsd(

@@ -23,6 +23,7 @@ __all__ = [
     "compare_runs",
     "paired_randomization_test",
     "sign_flip_means",
+    "sign_flips",
 ]
 
 # Elements of one resampling matrix (chunk of resamples x queries).
@@ -212,26 +213,38 @@ def sign_flip_means(
 ) -> Iterator[NDArray[np.float64]]:
     """|mean(signs * deltas)| of ``n_resamples`` random sign patterns, chunk by chunk
     (:func:`resample_chunks` of ``_SIGN_FLIP_CHUNK_ELEMENTS`` cells): the patterns of
-    ``rng.integers(0, 2, size=(n_resamples, n))``, ``rng = default_rng(seed)``, sign = 1 - 2 *
-    pattern, and the means numpy takes of them, to the bit, whatever the chunks.
-
-    Faster than drawing the integers (bench_gui_scale.py Compare, the p-value): numpy draws
-    each pattern value as the top bit of a 32-bit draw (Lemire's method over [0, 2)), and
-    PCG64 gives two 32-bit draws per 64-bit output, the low half first; so the raw outputs
-    give the bits, which flip the sign bits of the deltas directly (-1 * d and 1 * d are -d
-    and d exactly). A check of the first draws against ``integers`` on a copy of the
-    generator falls back to drawing the integers when numpy draws otherwise.
-    """
+    :func:`sign_flips`, sign = 1 - 2 * pattern, and the means numpy takes of them, to the bit,
+    whatever the chunks. Each pattern flips the sign bits of the deltas directly (-1 * d and
+    1 * d are -d and d exactly)."""
     n = int(deltas.shape[0])
+    bits = np.ascontiguousarray(deltas, dtype=np.float64).view(np.uint64)
+    for flips in sign_flips(n, n_resamples, seed, _SIGN_FLIP_CHUNK_ELEMENTS):
+        signed = np.bitwise_xor(flips, bits, out=flips).view(np.float64)
+        yield np.abs(signed.mean(axis=1))
+
+
+def sign_flips(
+    n: int, n_resamples: int, seed: int, elements: int | None = None
+) -> Iterator[NDArray[np.uint64]]:
+    """The random sign patterns of ``rng.integers(0, 2, size=(n_resamples, n))``, ``rng =
+    default_rng(seed)``, chunk by chunk (:func:`resample_chunks` of ``elements`` cells), each
+    chunk a (size, n) uint64 array with bit 63 (a float64's sign bit) set where the pattern is
+    1 and every other bit 0: XORed onto the bits of float64 values it multiplies them by 1 - 2
+    * pattern, exactly. The patterns do not depend on the chunks.
+
+    Faster than drawing the integers (bench_gui_scale.py Compare, the p-value and the N-run
+    matrix): numpy draws each pattern value as the top bit of a 32-bit draw (Lemire's method
+    over [0, 2)), and PCG64 gives two 32-bit draws per 64-bit output, the low half first; so
+    the raw outputs give the bits. A check of the first draws against ``integers`` on a copy
+    of the generator falls back to drawing the integers when numpy draws otherwise.
+    """
     rng = np.random.default_rng(seed)
-    chunks = resample_chunks(n_resamples, n, _SIGN_FLIP_CHUNK_ELEMENTS)
+    chunks = resample_chunks(n_resamples, n, elements)
+    sign_bit = np.uint64(1 << 63)
     if not _raw_bits_are_integers(seed):
         for size in chunks:
-            signs = 1.0 - 2.0 * rng.integers(0, 2, size=(size, n))
-            yield np.abs((signs * deltas).mean(axis=1))
+            yield rng.integers(0, 2, size=(size, n)).astype(np.uint64) << np.uint64(63)
         return
-    bits = np.ascontiguousarray(deltas, dtype=np.float64).view(np.uint64)
-    sign_bit = np.uint64(1 << 63)
     pending: NDArray[np.uint64] = np.zeros(0, dtype=np.uint64)  # a high half left over
     for size in chunks:
         m = size * n
@@ -244,9 +257,7 @@ def sign_flip_means(
         pending = stream[m:].copy()
         flips = stream[:m]
         flips &= sign_bit
-        flips = flips.reshape(size, n)
-        flips ^= bits
-        yield np.abs(flips.view(np.float64).mean(axis=1))
+        yield flips.reshape(size, n)
 
 
 def _raw_bits_are_integers(seed: int) -> bool:
