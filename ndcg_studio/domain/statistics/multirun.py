@@ -19,7 +19,7 @@ Sources:
 * Paired randomization test: Smucker, Allan & Carterette (2007), CIKM; the same sign-flip test
   as :func:`ndcg_studio.domain.statistics.resampling.paired_randomization_test` (identical p-values
   for the
-  same seed, computed for all pairs at once).
+  same seed; up to three pairs, that test pair by pair, otherwise all pairs at once).
 * Topic-blocked randomised Tukey HSD: Carterette (2012), "Multiple testing in statistical
   analysis of systems-based information retrieval experiments", ACM TOIS 30(1), Algorithm 1.
 * Holm-Bonferroni: Holm (1979), "A simple sequentially rejective multiple test procedure",
