@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from itertools import pairwise
 
 import numpy as np
 from numpy.typing import NDArray
@@ -344,10 +345,10 @@ def _alpha_in_parts(
     starts = part_starts(n_q, parts)
     if len(starts) == 1:
         return alpha_by_group(ratings, query_of_item, n_q, level, values=GRADE_SCALE).value
-    size = starts.step
-    item_bounds = np.searchsorted(query_of_item, np.arange(0, n_q + size, size).clip(max=n_q))
+    bounds = [*starts, n_q]  # part i: queries bounds[i] to bounds[i + 1]
+    item_bounds = np.searchsorted(query_of_item, bounds)
     out = []
-    for part, first in enumerate(starts):
+    for part, (first, last) in enumerate(pairwise(bounds)):
         lo, hi = int(item_bounds[part]), int(item_bounds[part + 1])
         rows = np.flatnonzero((ratings.item >= lo) & (ratings.item < hi))
         sub = Ratings.from_arrays(
@@ -357,7 +358,6 @@ def _alpha_in_parts(
             hi - lo,
             ratings.n_annotators,
         )
-        last = min(first + size, n_q)
         result = alpha_by_group(
             sub, query_of_item[lo:hi] - first, last - first, level, values=GRADE_SCALE
         )
