@@ -245,8 +245,9 @@ class ScoringService:
 
 def part_starts(n_groups: int, parts: int) -> range:
     """The first group (or query) of each of ``parts`` consecutive ranges of ``n_groups``,
-    ``step`` long each but the last (one range when there are fewer than two a part): how
-    scoring, the spread and the per-query alpha cut their work to bound the peak memory."""
+    ceil(n_groups / parts) long each but the last (one range when there are fewer than two a
+    part): how scoring, the spread and the per-query alpha cut their work to bound the peak
+    memory."""
     if parts < 2 or n_groups < 2 * parts:
         return range(0, max(n_groups, 1), max(n_groups, 1))
     return range(0, n_groups, -(-n_groups // parts))
