@@ -226,14 +226,10 @@ def permuted_run_ranges(
     x = score_matrix(scores)
     check_resamples(n_permutations, "n_permutations")
     r, n = x.shape
-    flat = np.ascontiguousarray(x.T).ravel()  # query j's scores at j*r .. j*r + r-1
     bits = max(1, (r - 1).bit_length())
     key_type: type[np.unsignedinteger[Any]] = np.uint32 if bits <= 4 else np.uint64
-    low = key_type((1 << bits) - 1)
-    runs = np.arange(r, dtype=key_type)
-    index_type = np.int32 if n * r < 2**31 else np.intp
-    row_start = (np.arange(n, dtype=index_type) * r)[:, None]
     per_raw = 2 if key_type is np.uint32 else 1
+    sort_runs = None if r == 2 else _RunSort(x, bits, key_type)
     rng = np.random.default_rng(seed)
     ranges = np.empty(n_permutations, dtype=np.float64)
     size = max(1, _TUKEY_CHUNK_ELEMENTS // (n * r))
@@ -243,20 +239,38 @@ def permuted_run_ranges(
         words = -(-(n * r) // per_raw)  # raw words per permutation
         raw = rng.bit_generator.random_raw(size * words)
         keys = raw.view(key_type).reshape(size, words * per_raw)[:, : n * r].reshape(size, n, r)
-        if r == 2:
-            picked = _two_runs_permuted(keys, x)
-        else:
-            keys &= ~low
-            keys |= runs
-            keys.sort(axis=2)
-            keys &= low
-            source = keys.astype(index_type)
-            source += row_start
-            picked = np.take(flat, source)
+        picked = _two_runs_permuted(keys, x) if sort_runs is None else sort_runs.permuted(keys)
         sums = np.einsum("pjr->pr", picked)
         ranges[done : done + size] = (sums.max(axis=1) - sums.min(axis=1)) / n
         done += size
     return ranges
+
+
+class _RunSort:
+    """The sort and gather of :func:`permuted_run_ranges` for three runs or more: the
+    scores laid out query by query and each query's offset in that layout, prepared once a
+    call (two runs take :func:`_two_runs_permuted`, which needs neither)."""
+
+    def __init__(
+        self, x: NDArray[np.float64], bits: int, key_type: type[np.unsignedinteger[Any]]
+    ) -> None:
+        r, n = x.shape
+        self.flat = np.ascontiguousarray(x.T).ravel()  # query j's scores at j*r .. j*r + r-1
+        self.low = key_type((1 << bits) - 1)
+        self.runs = np.arange(r, dtype=key_type)
+        self.index_type: type[np.signedinteger[Any]] = np.int32 if n * r < 2**31 else np.intp
+        self.row_start = (np.arange(n, dtype=self.index_type) * r)[:, None]
+
+    def permuted(self, keys: NDArray[np.unsignedinteger[Any]]) -> NDArray[np.float64]:
+        """(size, n, r) float64 each query's scores in the order of its (size, n, r) random
+        keys (sorted in place): the run in the low bits of the i-th smallest key gives slot i."""
+        keys &= ~self.low
+        keys |= self.runs
+        keys.sort(axis=2)
+        keys &= self.low
+        source = keys.astype(self.index_type)
+        source += self.row_start
+        return np.take(self.flat, source)
 
 
 def _two_runs_permuted(
