@@ -77,6 +77,10 @@ def import_transaction(engine: Engine) -> Iterator[Connection]:
                 # run one after another): the reference checks of migration 0008 then need no
                 # lock per parent row (bench_scale.py --postgres)
                 conn.exec_driver_sql("SELECT ndcg_lock_for_import()")
+                # the planner's cost estimates of an import's statements over a million rows
+                # (the history insert, the reference checks) start JIT compilation that costs
+                # more than it saves on statements read once (bench_scale.py --postgres)
+                conn.exec_driver_sql("SET LOCAL jit = off")
             yield conn
     except (IntegrityError, DataError) as exc:
         reason = str(exc.orig).strip().splitlines()[0] if exc.orig is not None else str(exc)
