@@ -78,8 +78,8 @@ def import_transaction(engine: Engine) -> Iterator[Connection]:
                 # lock per parent row (bench_scale.py --postgres)
                 conn.exec_driver_sql("SELECT ndcg_lock_for_import()")
                 # the planner's cost estimates of an import's statements over a million rows
-                # (the history insert, the reference checks) start JIT compilation that costs
-                # more than it saves on statements read once (bench_scale.py --postgres)
+                # (the document look-up, the history insert) start JIT compilation that costs
+                # more than it saves on statements run once (bench_scale.py --postgres)
                 conn.exec_driver_sql("SET LOCAL jit = off")
             yield conn
     except (IntegrityError, DataError) as exc:
