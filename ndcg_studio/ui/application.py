@@ -104,7 +104,7 @@ def run_gui(db: str | None = None, demo: bool = False, lang: str | None = None) 
 
         from ndcg_studio.ui import e2e_log, errors
         from ndcg_studio.ui.context import AppContext
-        from ndcg_studio.ui.language import apply_language, resolve_language
+        from ndcg_studio.ui.language import apply_language, resolve_language, warn_missing_font
         from ndcg_studio.ui.settings import THEME
         from ndcg_studio.ui.theme import apply_theme
         from ndcg_studio.ui.window.main_window import MainWindow
@@ -120,11 +120,13 @@ def run_gui(db: str | None = None, demo: bool = False, lang: str | None = None) 
     undo_language: Callable[[], None] = lambda: None  # noqa: E731
     try:
         # before any widget exists: the views translate their text once, when they are built
-        undo_language = apply_language(resolve_language(lang, context.settings))
+        code = resolve_language(lang, context.settings)
+        undo_language = apply_language(code)
         apply_theme(context.settings.get(THEME), app)  # View ▸ Theme; "system" changes nothing
         window = MainWindow(context)
         e2e_log.install(app, window)
         _show_and_open(window, db, demo)
+        warn_missing_font(code, window)  # else Chinese shows as boxes with no word why
         return int(app.exec())
     finally:
         uninstall()

@@ -20,11 +20,11 @@ Source: "Internationalization with Qt" and the ``QTranslator`` / ``QLocale`` doc
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QObject, Qt, QTranslator
-from PySide6.QtGui import QAction, QActionGroup
+from PySide6.QtGui import QAction, QActionGroup, QFontDatabase
 from PySide6.QtWidgets import QMenu, QMessageBox, QWidget
 
 from ndcg_studio._paths import resources_dir
@@ -40,10 +40,12 @@ __all__ = [
     "choose_language",
     "counted",
     "label",
+    "missing_font_message",
     "number",
     "plural",
     "resolve_language",
     "translations_dir",
+    "warn_missing_font",
 ]
 
 #: the interface languages: code and name, each in its own language (the menu shows these)
@@ -54,6 +56,24 @@ CONTEXT = "Language"
 _RESTART = QT_TRANSLATE_NOOP("Language", "The language changes when NDCG Studio is started again.")
 #: the language the running application shows (set by :func:`apply_language`)
 _running = ["en"]
+#: the script each language but English is written in, which some installed font must cover
+_SCRIPTS = {
+    "zh_CN": QFontDatabase.WritingSystem.SimplifiedChinese,
+    "ru": QFontDatabase.WritingSystem.Cyrillic,
+}
+#: (English name, Debian/Ubuntu package, Fedora package) of a font for each script
+#: (docs/install.md names the same)
+_FONTS = {
+    "zh_CN": ("Chinese", "fonts-noto-cjk", "google-noto-sans-cjk-fonts"),
+    "ru": ("Russian", "fonts-dejavu-core", "dejavu-sans-fonts"),
+}
+# In English, not translated: without a font for its script the language itself is unreadable.
+_NO_FONT_TITLE = "No font for the interface language"
+_NO_FONT = (
+    "No font on this system has %1 characters, so %1 text shows as empty boxes. Install one "
+    "(Debian/Ubuntu: sudo apt install %2; Fedora: sudo dnf install %3) and start NDCG Studio "
+    "again, or choose English in View ▸ Language."
+)
 
 
 def label(context: str, text: str) -> str:
@@ -185,6 +205,40 @@ def apply_language(code: str) -> Callable[[], None]:
     return undo
 
 
+def _script_families(code: str) -> list[str]:
+    """The installed font families that cover the script of ``code`` (needs a QGuiApplication;
+    ``QFontDatabase.families``, Qt 6)."""
+    return list(QFontDatabase.families(_SCRIPTS[code]))
+
+
+def missing_font_message(code: str, families: Sequence[str] | None = None) -> str | None:
+    """In English, that no installed font covers the script of ``code`` and which package to
+    install; None when one does, or for English. ``families``: the fonts that cover it (None:
+    ask Qt's font database, which needs a QGuiApplication)."""
+    if code not in _SCRIPTS:
+        return None
+    if families is None:
+        families = _script_families(code)
+    if families:
+        return None
+    return arg(_NO_FONT, *_FONTS[code])
+
+
+def warn_missing_font(code: str, parent: QWidget) -> QMessageBox | None:
+    """When no installed font covers the script of ``code``, say so in a non-modal box over
+    ``parent`` (its text selectable, to copy the command). Returns the box, else None."""
+    message = missing_font_message(code)
+    if message is None:
+        return None
+    box = QMessageBox(QMessageBox.Icon.Warning, _NO_FONT_TITLE, message)
+    box.setParent(parent, box.windowFlags())
+    box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    box.setModal(False)  # QMessageBox makes itself modal; the window stays usable
+    box.show()
+    return box
+
+
 def restart_message(code: str) -> str:
     """The "takes effect after restart" sentence in the language ``code`` (not the running
     one: the user reads it in the language just chosen)."""
@@ -199,10 +253,13 @@ def restart_message(code: str) -> str:
 
 def choose_language(code: str, settings: S.Settings, parent: QWidget | None = None) -> str:
     """Store ``code`` as the interface language and tell the user, in that language, that it
-    applies at the next start (a non-blocking message box). Returns the message."""
+    applies at the next start (a non-blocking message box); in English with
+    :func:`missing_font_message` when no installed font can show that language. Returns the
+    message."""
     settings.set(S.LANGUAGE, code)
     settings.sync()
-    message = restart_message(code)
+    missing = missing_font_message(code)
+    message = restart_message(code) if missing is None else f"{_RESTART} {missing}"
     if parent is not None:
         box = QMessageBox(QMessageBox.Icon.Information, dict(LANGUAGES)[code], message)
         box.setParent(parent, box.windowFlags())

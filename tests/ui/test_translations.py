@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import QCoreApplication, QLocale, QSettings, Qt
-from PySide6.QtWidgets import QDialogButtonBox, QMenu
+from PySide6.QtWidgets import QDialogButtonBox, QMenu, QWidget
 
 from ndcg_studio.ui import language
 from ndcg_studio.ui import settings as S
@@ -344,8 +344,10 @@ def test_lang_on_the_command_line_reaches_the_gui(monkeypatch: pytest.MonkeyPatc
 
 
 def test_the_language_menu_stores_the_choice_and_answers_in_that_language(
-    qapp: Any, qsettings: QSettings
+    qapp: Any, qsettings: QSettings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # fonts for both scripts, whatever this machine has installed
+    monkeypatch.setattr(language, "_script_families", lambda code: ["Noto Sans"])
     settings = S.Settings(qsettings)
     menu = QMenu()
     submenu = language.add_language_menu(menu, settings)
@@ -361,6 +363,40 @@ def test_the_language_menu_stores_the_choice_and_answers_in_that_language(
     )
     assert language.choose_language("zh_CN", settings) == "语言将在下次启动 NDCG Studio 时生效。"
     assert language.choose_language("en", settings).startswith("The language changes")
+
+
+def test_a_language_no_installed_font_can_show_is_explained_in_english(
+    qapp: Any, qsettings: QSettings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    message = language.missing_font_message("zh_CN", families=[])
+    assert message is not None
+    assert "Chinese characters" in message and "sudo apt install fonts-noto-cjk" in message
+    assert "google-noto-sans-cjk-fonts" in message and "View ▸ Language" in message
+    assert "dejavu-sans-fonts" in (language.missing_font_message("ru", families=[]) or "")
+    assert language.missing_font_message("zh_CN", families=["Noto Sans CJK SC"]) is None
+    assert language.missing_font_message("en", families=[]) is None
+    # Qt's own font database answers when no families are given: the same as asking it
+    from PySide6.QtGui import QFontDatabase
+
+    chinese = QFontDatabase.families(QFontDatabase.WritingSystem.SimplifiedChinese)
+    assert (language.missing_font_message("zh_CN") is None) == bool(chinese)
+    # choosing it in the menu: the restart sentence and the reason, both readable
+    monkeypatch.setattr(language, "_script_families", lambda code: [] if code == "zh_CN" else ["X"])
+    settings = S.Settings(qsettings)
+    assert language.choose_language("zh_CN", settings) == (
+        "The language changes when NDCG Studio is started again. " + message
+    )
+    assert settings.get(S.LANGUAGE) == "zh_CN"
+    assert language.choose_language("ru", settings).startswith("Язык")
+    # at start: a non-modal box over the window, its text selectable to copy the command
+    parent = QWidget()
+    box = language.warn_missing_font("zh_CN", parent)
+    assert box is not None and box.isVisible() and not box.isModal()
+    assert box.text() == message and box.parent() is parent
+    assert box.textInteractionFlags() & Qt.TextInteractionFlag.TextSelectableByMouse
+    assert language.warn_missing_font("ru", parent) is None
+    box.close()
+    parent.deleteLater()
 
 
 def test_apply_language_loads_the_apps_and_qts_translations_and_undoes_them(qapp: Any) -> None:
