@@ -69,6 +69,7 @@ _FONTS = {
 }
 # In English, not translated: without a font for its script the language itself is unreadable.
 _NO_FONT_TITLE = "No font for the interface language"
+_NO_FONT_OK = "OK"  # Qt's own translation of its button would be boxes as well
 _NO_FONT = (
     "No font on this system has %1 characters, so %1 text shows as empty boxes. Install one "
     "(Debian/Ubuntu: sudo apt install %2; Fedora: sudo dnf install %3) and start NDCG Studio "
@@ -235,6 +236,8 @@ def warn_missing_font(code: str, parent: QWidget) -> QMessageBox | None:
     box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
     box.setModal(False)  # QMessageBox makes itself modal; the window stays usable
+    box.setStandardButtons(QMessageBox.StandardButton.Ok)
+    box.button(QMessageBox.StandardButton.Ok).setText(_NO_FONT_OK)
     box.show()
     return box
 

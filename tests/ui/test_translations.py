@@ -396,6 +396,14 @@ def test_a_language_no_installed_font_can_show_is_explained_in_english(
     assert box.textInteractionFlags() & Qt.TextInteractionFlag.TextSelectableByMouse
     assert language.warn_missing_font("ru", parent) is None
     box.close()
+    # under the Chinese translators, its button stays English (Qt's "确定" would be boxes)
+    undo = language.apply_language("zh_CN")
+    try:
+        box = language.warn_missing_font("zh_CN", parent)
+        assert box is not None and [b.text() for b in box.buttons()] == ["OK"]
+        box.close()
+    finally:
+        undo()
     parent.deleteLater()
 
 
