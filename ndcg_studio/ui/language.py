@@ -226,7 +226,7 @@ def missing_font_message(code: str, families: Sequence[str] | None = None) -> st
 
 
 def warn_missing_font(code: str, parent: QWidget) -> QMessageBox | None:
-    """When no installed font covers the script of ``code``, say so in a non-modal box over
+    """When no installed font covers the script of ``code``, say so in a window-modal box over
     ``parent`` (its text selectable, to copy the command). Returns the box, else None."""
     message = missing_font_message(code)
     if message is None:
@@ -235,10 +235,11 @@ def warn_missing_font(code: str, parent: QWidget) -> QMessageBox | None:
     box.setParent(parent, box.windowFlags())
     box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-    box.setModal(False)  # QMessageBox makes itself modal; the window stays usable
     box.setStandardButtons(QMessageBox.StandardButton.Ok)
     box.button(QMessageBox.StandardButton.Ok).setText(_NO_FONT_OK)
-    box.show()
+    # window-modal (not blocking the event loop): it has the keys, Enter or Esc closes it; a
+    # box that is not modal left the keys with the window shown just before it (xcb, openbox)
+    box.open()
     return box
 
 

@@ -388,10 +388,11 @@ def test_a_language_no_installed_font_can_show_is_explained_in_english(
     )
     assert settings.get(S.LANGUAGE) == "zh_CN"
     assert language.choose_language("ru", settings).startswith("Язык")
-    # at start: a non-modal box over the window, its text selectable to copy the command
+    # at start: a window-modal box over the window, its text selectable to copy the command
     parent = QWidget()
     box = language.warn_missing_font("zh_CN", parent)
-    assert box is not None and box.isVisible() and not box.isModal()
+    assert box is not None and box.isVisible()
+    assert box.windowModality() == Qt.WindowModality.WindowModal
     assert box.text() == message and box.parent() is parent
     assert box.textInteractionFlags() & Qt.TextInteractionFlag.TextSelectableByMouse
     assert language.warn_missing_font("ru", parent) is None
