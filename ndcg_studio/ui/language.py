@@ -265,7 +265,8 @@ def choose_language(code: str, settings: S.Settings, parent: QWidget | None = No
     missing = missing_font_message(code)
     message = restart_message(code) if missing is None else f"{_RESTART} {missing}"
     if parent is not None:
-        box = QMessageBox(QMessageBox.Icon.Information, dict(LANGUAGES)[code], message)
+        title = dict(LANGUAGES)[code] if missing is None else _FONTS[code][0]  # readable
+        box = QMessageBox(QMessageBox.Icon.Information, title, message)
         box.setParent(parent, box.windowFlags())
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.open()

@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import QCoreApplication, QLocale, QSettings, Qt
-from PySide6.QtWidgets import QDialogButtonBox, QMenu, QWidget
+from PySide6.QtWidgets import QDialogButtonBox, QMenu, QMessageBox, QWidget
 
 from ndcg_studio.ui import language
 from ndcg_studio.ui import settings as S
@@ -387,6 +387,12 @@ def test_a_language_no_installed_font_can_show_is_explained_in_english(
         "The language changes when NDCG Studio is started again. " + message
     )
     assert settings.get(S.LANGUAGE) == "zh_CN"
+    menu_parent = QWidget()
+    language.choose_language("zh_CN", settings, menu_parent)
+    told = menu_parent.findChild(QMessageBox)
+    assert told is not None and told.windowTitle() == "Chinese" and told.text().endswith(message)
+    told.close()
+    menu_parent.deleteLater()
     assert language.choose_language("ru", settings).startswith("Язык")
     # at start: a window-modal box over the window, its text selectable to copy the command
     parent = QWidget()
