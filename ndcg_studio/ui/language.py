@@ -20,7 +20,7 @@ Source: "Internationalization with Qt" and the ``QTranslator`` / ``QLocale`` doc
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QObject, Qt, QTranslator
@@ -212,17 +212,23 @@ def _script_families(code: str) -> list[str]:
     return list(QFontDatabase.families(_SCRIPTS[code]))
 
 
-def missing_font_message(code: str, families: Sequence[str] | None = None) -> str | None:
+def missing_font_message(code: str) -> str | None:
     """In English, that no installed font covers the script of ``code`` and which package to
-    install; None when one does, or for English. ``families``: the fonts that cover it (None:
-    ask Qt's font database, which needs a QGuiApplication)."""
-    if code not in _SCRIPTS:
-        return None
-    if families is None:
-        families = _script_families(code)
-    if families:
+    install; None when one does, or for English (asks Qt's font database: needs a
+    QGuiApplication)."""
+    if code not in _SCRIPTS or _script_families(code):
         return None
     return arg(_NO_FONT, *_FONTS[code])
+
+
+def _open_box(icon: QMessageBox.Icon, title: str, text: str, parent: QWidget) -> QMessageBox:
+    """A message box over ``parent``, window-modal without blocking the event loop
+    (``QDialog.open``), deleted when closed."""
+    box = QMessageBox(icon, title, text)
+    box.setParent(parent, box.windowFlags())
+    box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    box.open()
+    return box
 
 
 def warn_missing_font(code: str, parent: QWidget) -> QMessageBox | None:
@@ -231,15 +237,12 @@ def warn_missing_font(code: str, parent: QWidget) -> QMessageBox | None:
     message = missing_font_message(code)
     if message is None:
         return None
-    box = QMessageBox(QMessageBox.Icon.Warning, _NO_FONT_TITLE, message)
-    box.setParent(parent, box.windowFlags())
-    box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    # window-modal: it has the keys, Enter or Esc closes it; a box that is not modal left the
+    # keys with the window shown just before it (xcb, openbox)
+    box = _open_box(QMessageBox.Icon.Warning, _NO_FONT_TITLE, message, parent)
     box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
     box.setStandardButtons(QMessageBox.StandardButton.Ok)
     box.button(QMessageBox.StandardButton.Ok).setText(_NO_FONT_OK)
-    # window-modal (not blocking the event loop): it has the keys, Enter or Esc closes it; a
-    # box that is not modal left the keys with the window shown just before it (xcb, openbox)
-    box.open()
     return box
 
 
@@ -266,10 +269,7 @@ def choose_language(code: str, settings: S.Settings, parent: QWidget | None = No
     message = restart_message(code) if missing is None else f"{_RESTART} {missing}"
     if parent is not None:
         title = dict(LANGUAGES)[code] if missing is None else _FONTS[code][0]  # readable
-        box = QMessageBox(QMessageBox.Icon.Information, title, message)
-        box.setParent(parent, box.windowFlags())
-        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        box.open()
+        _open_box(QMessageBox.Icon.Information, title, message, parent)
     return message
 
 
